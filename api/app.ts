@@ -1,0 +1,70 @@
+/**
+ * The HTTP application: request ids, the health check and the OpenAPI document (no key), the
+ * public API under /backend-api/api/public/v1, and error envelopes for everything else.
+ */
+import express from "express";
+import { log } from "../config/logger.ts";
+import { errorHandler } from "./middleware/errors/index.ts";
+import { requestId } from "./middleware/request-id/index.ts";
+import { notFoundHandler } from "./not-found.ts";
+import { API_BASE_PATH, buildOpenApiDocument } from "./openapi/document.ts";
+import type { RouteSpec } from "./route.ts";
+import { buildApiRouter } from "./router.ts";
+import { routes as defaultRoutes } from "./routes/index.ts";
+import type { ApiServices } from "./services.ts";
+
+export interface HealthReport {
+  ready: boolean;
+  checks: Record<string, "ok" | "starting" | "failing">;
+}
+
+export interface AppOptions {
+  services: ApiServices;
+  /** reports whether migrations ran and workers run; the database is checked here */
+  health: () => Record<string, "ok" | "starting" | "failing">;
+  routes?: readonly RouteSpec[];
+}
+
+export function createApp(options: AppOptions): express.Express {
+  const routes = options.routes ?? defaultRoutes;
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("etag", false);
+  app.use(requestId);
+  app.use((req, res, next) => {
+    const started = process.hrtime.bigint();
+    res.on("finish", () => {
+      log.debug({
+        requestId: res.locals.requestId,
+        method: req.method,
+        path: req.path,
+        status: res.statusCode,
+        key: res.locals.auth?.credential.prefix,
+        ms: Number(process.hrtime.bigint() - started) / 1e6,
+      }, "request");
+    });
+    next();
+  });
+
+  app.get("/healthz", async (_req, res) => {
+    const checks: HealthReport["checks"] = { ...options.health() };
+    try {
+      await options.services.pool.query("select 1");
+      checks.database = "ok";
+    } catch {
+      checks.database = "failing";
+    }
+    const ready = Object.values(checks).every((state) => state === "ok");
+    res.status(ready ? 200 : 503).json({ status: ready ? "ok" : "unavailable", checks });
+  });
+
+  const document = buildOpenApiDocument(routes);
+  app.get(`${API_BASE_PATH}/openapi.json`, (_req, res) => {
+    res.json(document);
+  });
+
+  app.use(API_BASE_PATH, buildApiRouter(routes, options.services));
+  app.use(notFoundHandler(routes));
+  app.use(errorHandler);
+  return app;
+}

@@ -1,0 +1,21 @@
+/**
+ * What the middleware leave on res.locals for the ones after them.
+ */
+import type { KeyCredential } from "../db/request-transaction.ts";
+
+export interface AuthenticatedKey {
+  credential: KeyCredential;
+  keyId: string;
+  userId: string;
+  scopes: readonly string[];
+}
+
+declare global {
+  // eslint-disable-next-line @typescript-eslint/no-namespace
+  namespace Express {
+    interface Locals {
+      requestId: string;
+      auth?: AuthenticatedKey;
+    }
+  }
+}

@@ -1,0 +1,79 @@
+/**
+ * X-API-Key authentication and the scope fast path.
+ *
+ * Successful lookups are cached in the process for AUTH_CACHE_TTL_SECONDS (60 s by default),
+ * which is what bounds revocation delay for the checks made here. The authoritative check
+ * is app_public.begin_request, which every request transaction runs: it reads the key row
+ * again, so a revoked key is refused at once by any route that touches the database.
+ */
+import type { RequestHandler } from "express";
+import type pg from "pg";
+import { parseApiKey } from "../../../auth/api-key.ts";
+import { authenticateKey } from "../../../db/queries/api-keys.ts";
+import type { AuthenticatedKey } from "../../locals.ts";
+import { HttpError } from "../errors/index.ts";
+
+interface CacheEntry {
+  key: AuthenticatedKey;
+  expiresAt: number;
+}
+
+export interface AuthOptions {
+  pool: pg.Pool;
+  cacheTtlSeconds: number;
+  /** bound on cached keys; the oldest entry goes first */
+  maxCacheEntries?: number;
+  now?: () => number;
+}
+
+export function createAuthenticator(options: AuthOptions): RequestHandler {
+  const cache = new Map<string, CacheEntry>();
+  const maxEntries = options.maxCacheEntries ?? 10_000;
+  const now = options.now ?? Date.now;
+
+  return async (req, res, next) => {
+    const header = req.get("x-api-key");
+    if (header === undefined || header === "") {
+      throw new HttpError(401, "api_key_missing", "send your API key in the X-API-Key header");
+    }
+    const credential = parseApiKey(header.trim());
+    if (!credential) {
+      throw new HttpError(401, "api_key_malformed", "the X-API-Key header is not a key of the form <prefix>_live_<40 characters>");
+    }
+    const cacheKey = credential.hash.toString("hex");
+    const cached = cache.get(cacheKey);
+    if (cached && cached.expiresAt > now()) {
+      res.locals.auth = cached.key;
+      next();
+      return;
+    }
+    const row = await authenticateKey(options.pool, credential.prefix, credential.hash);
+    if (!row) {
+      cache.delete(cacheKey);
+      throw new HttpError(401, "api_key_invalid", "the API key is unknown or has been revoked");
+    }
+    const key: AuthenticatedKey = { credential, keyId: row.key_id, userId: row.user_id, scopes: row.scopes };
+    cache.delete(cacheKey);
+    cache.set(cacheKey, { key, expiresAt: now() + options.cacheTtlSeconds * 1000 });
+    if (cache.size > maxEntries) {
+      const oldest = cache.keys().next().value;
+      if (oldest !== undefined) cache.delete(oldest);
+    }
+    res.locals.auth = key;
+    next();
+  };
+}
+
+/** 403 before any work when the key obviously lacks a scope; SQL checks again. */
+export function requireScopes(scopes: readonly string[]): RequestHandler {
+  return (_req, res, next) => {
+    const held = res.locals.auth?.scopes ?? [];
+    const missing = scopes.filter((scope) => !held.includes(scope));
+    if (missing.length > 0) {
+      throw new HttpError(403, "insufficient_scope", `the API key lacks the scope ${missing.join(", ")}`, {
+        missing_scopes: missing,
+      });
+    }
+    next();
+  };
+}

@@ -1,0 +1,68 @@
+/**
+ * Postgres errors a request can legitimately cause, mapped to HTTP. Our own SQLSTATEs come
+ * from sql/migrations (SWAUT, SWSCP, SWIDL, SWREF); the others are constraint and input
+ * errors that validation should have caught but the database enforces too.
+ */
+import { HttpError, invalidParameter } from "./http-error.ts";
+
+interface PgError {
+  code: string;
+  message: string;
+  detail?: string;
+  hint?: string;
+  constraint?: string;
+  column?: string;
+}
+
+function isPgError(error: unknown): error is PgError {
+  return (
+    typeof error === "object" &&
+    error !== null &&
+    typeof (error as { code?: unknown }).code === "string" &&
+    /^[0-9A-Z]{5}$/.test((error as { code: string }).code) &&
+    "severity" in error
+  );
+}
+
+export function httpErrorFromPostgres(error: unknown): HttpError | null {
+  if (!isPgError(error)) return null;
+  switch (error.code) {
+    case "SWAUT":
+      return new HttpError(401, "api_key_invalid", "the API key is unknown or has been revoked");
+    case "SWSCP": {
+      const missing = (error.detail ?? "").split(" ").filter(Boolean);
+      return new HttpError(403, "insufficient_scope", `the API key lacks the scope ${missing.join(", ")}`, {
+        missing_scopes: missing,
+      });
+    }
+    case "SWIDL":
+      return new HttpError(
+        409,
+        "idempotency_request_in_flight",
+        "another request with this Idempotency-Key took over; retry to see its response",
+      );
+    case "SWREF":
+      return invalidParameter([{ field: `body.${error.hint ?? "id"}`, code: "unknown_reference", message: error.message }]);
+    case "22P02": // invalid text representation
+    case "22003": // numeric out of range
+    case "22007": // invalid datetime
+    case "23514": // check constraint
+    case "23502": // not null
+      return invalidParameter(
+        [{ field: error.column ? `body.${error.column}` : error.constraint ?? "body", code: "rejected", message: error.message }],
+        "the database rejected a value",
+      );
+    case "23505":
+      return new HttpError(409, "conflict", "a resource with these values exists already", {
+        constraint: error.constraint ?? null,
+      });
+    case "42501": // RLS refused a row: the caller may not touch it
+      return new HttpError(403, "forbidden", "this resource may not be changed with this key");
+    case "55P03": // lock not available
+    case "40001": // serialization failure
+    case "40P01": // deadlock
+      return new HttpError(409, "conflict", "the resource is being changed by another request; retry");
+    default:
+      return null;
+  }
+}

@@ -1,0 +1,45 @@
+/**
+ * Per-key sliding-window rate limits, counted in Postgres so every API process shares them.
+ *
+ * Every route counts against the `default` bucket (RATE_LIMIT_PER_MINUTE per 60 s); a route
+ * may add its own (cam-planning: 30 per hour). The X-RateLimit-* headers describe the bucket
+ * closest to its limit. X-RateLimit-Reset is when that bucket's window is entirely clear
+ * again; Retry-After on a 429 is the sooner moment one more request fits.
+ */
+import type { RequestHandler } from "express";
+import type pg from "pg";
+import { hitRateLimits, type BucketState, type RateBucket } from "../../../db/queries/rate-limits.ts";
+import { HttpError } from "../errors/index.ts";
+
+export type { RateBucket } from "../../../db/queries/rate-limits.ts";
+
+function describe(bucket: BucketState, windowSeconds: number): string {
+  const per = windowSeconds === 60 ? "minute" : windowSeconds === 3600 ? "hour" : `${windowSeconds} s`;
+  return `${bucket.rate_limit} requests per ${per}${bucket.bucket === "default" ? "" : ` for ${bucket.bucket}`}`;
+}
+
+export function rateLimit(pool: pg.Pool, buckets: readonly RateBucket[]): RequestHandler {
+  const windows = new Map(buckets.map((b) => [b.name, b.windowSeconds]));
+  return async (_req, res, next) => {
+    const auth = res.locals.auth;
+    if (!auth) throw new Error("rateLimit needs an authenticated key");
+    const states = await hitRateLimits(pool, auth.keyId, buckets);
+    const blocked = states.find((s) => s.retry_after_seconds !== null);
+    const shown = blocked ?? states.reduce((a, b) => (b.remaining < a.remaining ? b : a));
+    res.setHeader("X-RateLimit-Limit", String(shown.rate_limit));
+    res.setHeader("X-RateLimit-Remaining", String(shown.remaining));
+    res.setHeader("X-RateLimit-Reset", String(shown.reset_at));
+    if (blocked) {
+      const retryAfter = blocked.retry_after_seconds ?? 1;
+      const window = windows.get(blocked.bucket) ?? 60;
+      throw new HttpError(
+        429,
+        "validation_error",
+        `rate limit exceeded: ${describe(blocked, window)}`,
+        { retry_after_seconds: retryAfter, limit: blocked.rate_limit, window_seconds: window, bucket: blocked.bucket },
+        { "Retry-After": String(retryAfter) },
+      );
+    }
+    next();
+  };
+}

@@ -1,0 +1,172 @@
+/**
+ * The OpenAPI 3.1 document, generated from the route table: the zod schemas that validate a
+ * request are the ones documented (z.toJSONSchema, JSON Schema 2020-12, which OpenAPI 3.1
+ * uses as is). Schemas given an id with .meta({id}) become components.
+ */
+import { z } from "zod";
+import { SCOPES } from "../../auth/scopes.ts";
+import type { RouteSpec } from "../route.ts";
+import { ErrorEnvelope } from "../schemas/common.ts";
+
+export const API_BASE_PATH = "/backend-api/api/public/v1";
+export const API_VERSION = "2026-05-09";
+
+type Json = Record<string, unknown>;
+
+const ERROR_DESCRIPTIONS: Record<number, string> = {
+  400: "invalid_parameter (details.fields names every bad field), malformed_json",
+  401: "api_key_missing, api_key_malformed, api_key_invalid (unknown or revoked)",
+  403: "insufficient_scope (details.missing_scopes)",
+  404: "not_found",
+  409: "conflict, idempotency_request_in_flight",
+  413: "payload_too_large",
+  415: "unsupported_media_type",
+  422: "idempotency_key_reused",
+  429: "validation_error: rate limit exceeded (details.retry_after_seconds; Retry-After header)",
+  500: "internal_error",
+};
+const COMMON_ERRORS = [400, 401, 403, 429, 500];
+
+const RATE_HEADERS = {
+  "X-RateLimit-Limit": { description: "requests allowed in the window", schema: { type: "integer" } },
+  "X-RateLimit-Remaining": { description: "requests left in the window", schema: { type: "integer" } },
+  "X-RateLimit-Reset": { description: "Unix time (s) when the window is clear again", schema: { type: "integer" } },
+  "X-Request-Id": { description: "this request's id", schema: { type: "string" } },
+};
+
+/** Converts a schema; its $defs go to `components`, their refs rewritten to point there. */
+function toSchema(schema: z.ZodType, io: "input" | "output", components: Json): Json {
+  const converted = z.toJSONSchema(schema, { io, unrepresentable: "any", target: "draft-2020-12" }) as Json;
+  const { $defs, $schema: _dialect, ...rest } = converted;
+  for (const [name, def] of Object.entries(($defs ?? {}) as Json)) components[name] = rewriteRefs(def);
+  const id = (z.globalRegistry.get(schema) as { id?: string } | undefined)?.id;
+  if (id) {
+    components[id] = rewriteRefs(rest);
+    return { $ref: `#/components/schemas/${id}` };
+  }
+  return rewriteRefs(rest) as Json;
+}
+
+function rewriteRefs(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(rewriteRefs);
+  if (value !== null && typeof value === "object") {
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [
+        k,
+        k === "$ref" && typeof v === "string" ? v.replace(/^#\/\$defs\//, "#/components/schemas/") : rewriteRefs(v),
+      ]),
+    );
+  }
+  return value;
+}
+
+function parameters(schema: z.ZodType | undefined, location: "path" | "query", components: Json): Json[] {
+  if (!schema) return [];
+  const converted = toSchema(schema, "input", components) as { properties?: Json; required?: string[] };
+  return Object.entries(converted.properties ?? {}).map(([name, property]) => ({
+    name,
+    in: location,
+    required: location === "path" || (converted.required ?? []).includes(name),
+    description: (property as { description?: string }).description,
+    schema: property,
+  }));
+}
+
+function operation(route: RouteSpec, components: Json): Json {
+  const responses: Json = {};
+  for (const [status, response] of Object.entries(route.responses)) {
+    responses[status] = {
+      description: response.description,
+      headers: { ...RATE_HEADERS, ...(route.idempotent ? { "Idempotency-Replayed": { description: "true on a replayed response", schema: { type: "string" } } } : {}) },
+      ...(response.schema
+        ? { content: { [response.contentType ?? "application/json"]: { schema: toSchema(response.schema, "output", components) } } }
+        : {}),
+    };
+  }
+  for (const status of [...COMMON_ERRORS, ...(route.errors ?? [])]) {
+    responses[String(status)] = {
+      description: ERROR_DESCRIPTIONS[status] ?? "error",
+      content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
+    };
+  }
+  const params = [...parameters(route.params, "path", components), ...parameters(route.query, "query", components)];
+  if (route.idempotent) {
+    params.push({
+      name: "Idempotency-Key",
+      in: "header",
+      required: false,
+      description: "a repeat within 24 hours replays the first response (Idempotency-Replayed: true)",
+      schema: { type: "string", minLength: 1, maxLength: 255 },
+    });
+  }
+  return {
+    operationId: route.operationId,
+    summary: route.summary,
+    ...(route.description ? { description: route.description } : {}),
+    tags: [route.tag],
+    security: [{ ApiKey: [] }],
+    "x-required-scopes": route.scopes,
+    ...(route.deprecated ? { deprecated: true, "x-sunset": route.deprecated.sunset } : {}),
+    parameters: params,
+    ...(route.body
+      ? { requestBody: { required: true, content: { "application/json": { schema: toSchema(route.body, "input", components) } } } }
+      : {}),
+    responses,
+  };
+}
+
+export function buildOpenApiDocument(routes: readonly RouteSpec[]): Json {
+  const components: Json = {};
+  toSchema(ErrorEnvelope, "output", components);
+  const paths: Record<string, Json> = {};
+  for (const route of routes) {
+    const path = `${API_BASE_PATH}${route.path}`;
+    paths[path] = { ...paths[path], [route.method]: operation(route, components) };
+  }
+  paths[`${API_BASE_PATH}/openapi.json`] = {
+    get: {
+      operationId: "getOpenApiDocument",
+      summary: "This document (no key needed)",
+      tags: ["Meta"],
+      security: [],
+      responses: { 200: { description: "OpenAPI 3.1", content: { "application/json": { schema: { type: "object" } } } } },
+    },
+  };
+  paths["/healthz"] = {
+    get: {
+      operationId: "getHealth",
+      summary: "200 when the database, migrations and workers are ready, else 503 (no key needed)",
+      tags: ["Meta"],
+      security: [],
+      responses: {
+        200: { description: "ready", content: { "application/json": { schema: { type: "object" } } } },
+        503: { description: "not ready", content: { "application/json": { schema: { type: "object" } } } },
+      },
+    },
+  };
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: "Swarf public API",
+      version: API_VERSION,
+      description:
+        "Machining automation and quotation. Every request carries X-API-Key; every error is " +
+        "{detail: {code, message, details, request_id}}. Rate limits: 120 requests per minute per key " +
+        "(sliding window), 30 CAM planning runs per hour.",
+    },
+    servers: [{ url: "/" }],
+    tags: [...new Set(routes.map((r) => r.tag)), "Meta"].map((name) => ({ name })),
+    paths,
+    components: {
+      securitySchemes: {
+        ApiKey: {
+          type: "apiKey",
+          in: "header",
+          name: "X-API-Key",
+          description: `<key_prefix>_live_<40 base32 characters>. Scopes: ${SCOPES.join(", ")}`,
+        },
+      },
+      schemas: components,
+    },
+  };
+}

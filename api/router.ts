@@ -1,0 +1,82 @@
+/**
+ * Builds the public API router from the route table. Each route's chain, in order:
+ *
+ *   deprecation headers -> authenticate -> scopes -> rate limit -> JSON body -> validate
+ *     -> idempotency claim -> handler in the request transaction (with the idempotent
+ *        response stored in that same transaction) -> send
+ */
+import express, { type RequestHandler, type Response } from "express";
+import { log } from "../config/logger.ts";
+import { withRequestTransaction } from "../db/request-transaction.ts";
+import { createAuthenticator, requireScopes } from "./middleware/auth/index.ts";
+import { assertDeprecationPolicy, deprecationHeaders } from "./middleware/deprecation/index.ts";
+import { idempotency, releaseIdempotencyClaim, storeIdempotentResponse } from "./middleware/idempotency/index.ts";
+import { jsonBody } from "./middleware/json-body/index.ts";
+import { rateLimit, type RateBucket } from "./middleware/rate-limit/index.ts";
+import { validate } from "./middleware/validate/index.ts";
+import { sendSerialized, serializeReply, type SerializedReply } from "./reply.ts";
+import { expressPath, type RouteSpec } from "./route.ts";
+import type { ApiServices } from "./services.ts";
+
+async function releaseQuietly(services: ApiServices, res: Response): Promise<void> {
+  await releaseIdempotencyClaim(services.pool, res).catch((error: unknown) => {
+    log.warn({ err: error, requestId: res.locals.requestId }, "could not release an idempotency claim");
+  });
+}
+
+function execute(route: RouteSpec, services: ApiServices): RequestHandler {
+  return async (_req, res) => {
+    const auth = res.locals.auth;
+    const input = res.locals.input;
+    if (!auth || !input) throw new Error(`${route.operationId}: authentication or validation did not run`);
+    let reply: SerializedReply;
+    try {
+      reply = await withRequestTransaction(services.pool, auth.credential, route.scopes, async (db) => {
+        const serialized = serializeReply(
+          await route.handler({
+            params: input.params,
+            query: input.query,
+            body: input.body,
+            db,
+            auth,
+            requestId: res.locals.requestId,
+            services,
+          }),
+        );
+        await storeIdempotentResponse(db, res, serialized);
+        return serialized;
+      });
+    } catch (error) {
+      await releaseQuietly(services, res);
+      throw error;
+    }
+    if (reply.status < 200 || reply.status > 299) await releaseQuietly(services, res);
+    sendSerialized(res, reply);
+  };
+}
+
+export function buildApiRouter(routes: readonly RouteSpec[], services: ApiServices): express.Router {
+  const router = express.Router();
+  const authenticate = createAuthenticator({ pool: services.pool, cacheTtlSeconds: services.env.AUTH_CACHE_TTL_SECONDS });
+  const defaultBucket: RateBucket = { name: "default", limit: services.env.RATE_LIMIT_PER_MINUTE, windowSeconds: 60 };
+  const body = jsonBody(services.env.JSON_BODY_LIMIT_BYTES);
+
+  for (const route of routes) {
+    const chain: RequestHandler[] = [];
+    if (route.deprecated) {
+      assertDeprecationPolicy(`${route.method.toUpperCase()} ${route.path}`, route.deprecated);
+      chain.push(deprecationHeaders(route.deprecated));
+    }
+    const buckets = [defaultBucket];
+    if (route.rateLimit) {
+      buckets.push({ name: route.rateLimit.bucket, limit: route.rateLimit.limit(services), windowSeconds: route.rateLimit.windowSeconds });
+    }
+    chain.push(authenticate, requireScopes(route.scopes), rateLimit(services.pool, buckets));
+    if (route.body) chain.push(body);
+    chain.push(validate(route));
+    if (route.idempotent) chain.push(idempotency(services.pool));
+    chain.push(execute(route, services));
+    router[route.method](expressPath(route.path), ...chain);
+  }
+  return router;
+}

@@ -1,0 +1,9 @@
+/** What route handlers and middleware are given: the API's pool and its settings. */
+import type pg from "pg";
+import type { Env } from "../config/env.ts";
+
+export interface ApiServices {
+  /** connects as the non-superuser API role; RLS applies to everything */
+  pool: pg.Pool;
+  env: Env;
+}

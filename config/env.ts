@@ -1,0 +1,46 @@
+/**
+ * Every setting the service reads from its environment, parsed once. README.md lists them.
+ */
+import path from "node:path";
+import { z } from "zod";
+
+const integer = (fallback: number, min = 0) => z.coerce.number().int().min(min).default(fallback);
+
+const EnvSchema = z.object({
+  PORT: integer(8080),
+  HOST: z.string().default("0.0.0.0"),
+  /** Owner connection: migrations, workers and the CLI. Unset: an embedded cluster in SWARF_DATA_DIR. */
+  DATABASE_URL: z.string().url().optional(),
+  /** The API's connection as the non-superuser role. Unset: derived from DATABASE_URL (db/roles.ts). */
+  APP_DATABASE_URL: z.string().url().optional(),
+  APP_DB_ROLE: z.string().regex(/^[a-z_][a-z0-9_]{0,62}$/).default("app_user"),
+  SWARF_DATA_DIR: z.string().default(".data"),
+  EMBEDDED_PG_PORT: integer(54329, 1),
+  API_POOL_SIZE: integer(20, 1),
+  WORKER_CONCURRENCY: integer(2, 1),
+  RATE_LIMIT_PER_MINUTE: integer(120, 1),
+  CAM_PLANNING_RATE_LIMIT_PER_HOUR: integer(30, 1),
+  AUTH_CACHE_TTL_SECONDS: integer(60),
+  JSON_BODY_LIMIT_BYTES: integer(256 * 1024, 1024),
+  /** A worker whose lease is older than this is dead; its jobs run again elsewhere. */
+  WORKER_LEASE_STALE_SECONDS: integer(30, 5),
+  WORKER_HEARTBEAT_SECONDS: integer(5, 1),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+});
+
+export type Env = z.infer<typeof EnvSchema>;
+
+export function readEnv(source: NodeJS.ProcessEnv = process.env): Env {
+  const parsed = EnvSchema.safeParse(source);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join(".")}: ${issue.message}`);
+    throw new Error(`invalid environment:\n${lines.join("\n")}`);
+  }
+  return parsed.data;
+}
+
+export const repoRoot = path.resolve(import.meta.dirname, "..");
+
+export function dataDir(env: Env): string {
+  return path.resolve(repoRoot, env.SWARF_DATA_DIR);
+}

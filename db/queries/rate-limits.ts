@@ -1,0 +1,33 @@
+/** Sliding-window rate limits (sql: app_public.rate_limit_hit). */
+import type { Queryable } from "../request-transaction.ts";
+
+export interface RateBucket {
+  name: string;
+  limit: number;
+  windowSeconds: number;
+}
+
+export interface BucketState {
+  bucket: string;
+  rate_limit: number;
+  remaining: number;
+  reset_at: number;
+  retry_after_seconds: number | null;
+}
+
+export async function hitRateLimits(db: Queryable, keyId: string, buckets: readonly RateBucket[]): Promise<BucketState[]> {
+  const { rows } = await db.query<BucketState>(
+    `select bucket, rate_limit, remaining, reset_at, retry_after_seconds
+       from app_public.rate_limit_hit($1, $2, $3, $4)`,
+    [keyId, buckets.map((b) => b.name), buckets.map((b) => b.limit), buckets.map((b) => b.windowSeconds)],
+  );
+  return rows;
+}
+
+export async function pruneRateLimitSlots(db: Queryable, longestWindowSeconds: number): Promise<number> {
+  const { rows } = await db.query<{ pruned: number }>(
+    "select app_private.prune_rate_limit_slots(make_interval(secs => $1)) as pruned",
+    [longestWindowSeconds],
+  );
+  return rows[0]?.pruned ?? 0;
+}

@@ -1,0 +1,44 @@
+/**
+ * Every API request's SQL runs in one transaction on the non-superuser pool, opened by
+ * app_public.begin_request: it checks the key, sets app.user_id and app.scopes for RLS
+ * (transaction-local, so a pooled connection never carries one request's identity into the
+ * next) and refuses a key that lacks a required scope.
+ */
+import type pg from "pg";
+
+/** What identifies the caller to SQL: the key's prefix and the SHA-256 of the whole key. */
+export interface KeyCredential {
+  prefix: string;
+  hash: Buffer;
+}
+
+export type Queryable = Pick<pg.PoolClient, "query">;
+
+export async function withRequestTransaction<T>(
+  pool: pg.Pool,
+  credential: KeyCredential,
+  requiredScopes: readonly string[],
+  work: (client: pg.PoolClient) => Promise<T>,
+): Promise<T> {
+  const client = await pool.connect();
+  let broken = false;
+  try {
+    // BEGIN and the identity in one round trip: the simple protocol takes several statements,
+    // so the values are escaped literals (a prefix of [a-z2-7], a hex hash, scope names).
+    const scopes = requiredScopes.map((s) => client.escapeLiteral(s)).join(",");
+    await client.query(
+      `begin; select app_public.begin_request(${client.escapeLiteral(credential.prefix)}, ` +
+        `'\\x${credential.hash.toString("hex")}'::bytea, array[${scopes}]::text[])`,
+    );
+    const result = await work(client);
+    await client.query("commit");
+    return result;
+  } catch (error) {
+    await client.query("rollback").catch(() => {
+      broken = true;
+    });
+    throw error;
+  } finally {
+    client.release(broken);
+  }
+}

@@ -1,0 +1,120 @@
+/**
+ * `npm run -s cli -- <command>`: users and API keys, as the database owner. Works whether or
+ * not the server runs (it joins or starts the embedded cluster, or uses DATABASE_URL).
+ *
+ *   user create <email>                                  prints the user id
+ *   key create <email> [--name NAME] [--scopes s1,s2]    prints the plaintext key, only that
+ *   key list <email>                                     name, prefix, created, last used
+ *   key revoke <prefix>
+ *
+ * Exit status: 0 done, 1 failed (the reason on stderr), 2 usage.
+ */
+import { parseArgs } from "node:util";
+import pg from "pg";
+import { generateApiKey, KEY_PREFIX_PATTERN } from "../auth/api-key.ts";
+import { isScope, SCOPES } from "../auth/scopes.ts";
+import { readEnv } from "../config/env.ts";
+import { openDatabase } from "../db/open-database.ts";
+import { insertApiKey, listApiKeys, revokeApiKey } from "../db/queries/api-keys.ts";
+import { createUser, findUserByEmail } from "../db/queries/users.ts";
+
+class UsageError extends Error {}
+class CommandError extends Error {}
+
+const USAGE = `usage:
+  cli user create <email>
+  cli key create <email> [--name NAME] [--scopes s1,s2]
+  cli key list <email>
+  cli key revoke <prefix>`;
+
+type Command = (db: pg.Client, args: string[], options: { name?: string; scopes?: string }) => Promise<string>;
+
+const commands: Record<string, Command> = {
+  async "user create"(db, [email]) {
+    if (!email || !/^[^@\s]+@[^@\s]+$/.test(email)) throw new UsageError("user create needs an email address");
+    if (await findUserByEmail(db, email)) throw new CommandError(`a user with the email ${email} exists already`);
+    return (await createUser(db, email)).id;
+  },
+
+  async "key create"(db, [email], options) {
+    const user = await requireUser(db, email);
+    const scopes = options.scopes === undefined ? [...SCOPES] : options.scopes.split(",").map((s) => s.trim()).filter(Boolean);
+    const unknown = scopes.filter((scope) => !isScope(scope));
+    if (unknown.length > 0 || scopes.length === 0) {
+      throw new UsageError(`unknown scope ${unknown.join(", ") || "(none given)"}; scopes: ${SCOPES.join(", ")}`);
+    }
+    const key = generateApiKey();
+    await insertApiKey(db, { userId: user.id, name: options.name ?? "CLI key", prefix: key.prefix, hash: key.hash, scopes });
+    return key.plaintext;
+  },
+
+  async "key list"(db, [email]) {
+    const user = await requireUser(db, email);
+    const keys = await listApiKeys(db, user.id);
+    const rows = keys.map((k) => [
+      k.name,
+      k.key_prefix,
+      k.created_at.toISOString(),
+      k.last_used_at?.toISOString() ?? "never",
+      k.revoked_at ? `revoked ${k.revoked_at.toISOString()}` : "active",
+    ]);
+    return formatTable(["NAME", "PREFIX", "CREATED", "LAST USED", "STATE"], rows);
+  },
+
+  async "key revoke"(db, [prefix]) {
+    if (!prefix || !KEY_PREFIX_PATTERN.test(prefix)) throw new UsageError("key revoke needs a key prefix (the part before _live_)");
+    if (!(await revokeApiKey(db, prefix))) throw new CommandError(`no active key has the prefix ${prefix}`);
+    return `revoked ${prefix}`;
+  },
+};
+
+async function requireUser(db: pg.Client, email: string | undefined) {
+  if (!email) throw new UsageError("an email address is needed");
+  const user = await findUserByEmail(db, email);
+  if (!user) throw new CommandError(`no user has the email ${email}`);
+  return user;
+}
+
+function formatTable(header: string[], rows: string[][]): string {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  return [header, ...rows].map((row) => row.map((cell, i) => cell.padEnd(widths[i]!)).join("  ").trimEnd()).join("\n");
+}
+
+async function main(argv: string[]): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: { name: { type: "string" }, scopes: { type: "string" }, help: { type: "boolean", short: "h" } },
+    });
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n${USAGE}\n`);
+    return 2;
+  }
+  const [group, verb, ...rest] = parsed.positionals;
+  const command = commands[`${group} ${verb}`];
+  if (parsed.values.help || !command) {
+    process.stderr.write(`${USAGE}\n`);
+    return parsed.values.help ? 0 : 2;
+  }
+  const database = await openDatabase(readEnv());
+  const db = new pg.Client({ connectionString: database.ownerUrl });
+  try {
+    await db.connect();
+    process.stdout.write(`${await command(db, rest, parsed.values)}\n`);
+    return 0;
+  } catch (error) {
+    if (error instanceof UsageError) {
+      process.stderr.write(`${error.message}\n${USAGE}\n`);
+      return 2;
+    }
+    process.stderr.write(`${error instanceof CommandError ? error.message : String(error)}\n`);
+    return 1;
+  } finally {
+    await db.end().catch(() => {});
+    await database.close();
+  }
+}
+
+process.exitCode = await main(process.argv.slice(2));

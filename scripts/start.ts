@@ -1,0 +1,45 @@
+/**
+ * `npm start`: the API and a worker for every task in one process. Without DATABASE_URL it
+ * starts (or joins) the embedded cluster under SWARF_DATA_DIR. /healthz is 503 until the
+ * workers run.
+ */
+import http from "node:http";
+import { createApp } from "../api/app.ts";
+import { readEnv } from "../config/env.ts";
+import { log } from "../config/logger.ts";
+import { openDatabase } from "../db/open-database.ts";
+import { createPool } from "../db/pools.ts";
+import { startWorkerRunner, type WorkerRunner } from "../workers/runner.ts";
+
+const env = readEnv();
+const database = await openDatabase(env, (line) => log.debug({ component: "postgres" }, line));
+const pool = createPool(database.appUrl, env.API_POOL_SIZE, "swarf-api");
+let runner: WorkerRunner | undefined;
+
+const app = createApp({
+  services: { pool, env },
+  health: () => ({ migrations: "ok", workers: runner ? "ok" : "starting" }),
+});
+const server = http.createServer(app);
+await new Promise<void>((resolve) => server.listen(env.PORT, env.HOST, resolve));
+runner = await startWorkerRunner({
+  ownerUrl: database.ownerUrl,
+  concurrency: env.WORKER_CONCURRENCY,
+  heartbeatSeconds: env.WORKER_HEARTBEAT_SECONDS,
+  leaseStaleSeconds: env.WORKER_LEASE_STALE_SECONDS,
+});
+log.info({ url: `http://localhost:${env.PORT}/backend-api/api/public/v1`, tasks: runner.taskNames }, "swarf ready");
+
+let stopping = false;
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.on(signal, () => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, "stopping");
+    server.close();
+    void (runner?.stop() ?? Promise.resolve())
+      .then(() => pool.end())
+      .then(() => database.close())
+      .then(() => process.exit(0));
+  });
+}

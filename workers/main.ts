@@ -1,0 +1,36 @@
+/**
+ * `npm run worker -- [--tasks a,b]`: a worker process of a fleet. It runs the given tasks (all
+ * by default) against DATABASE_URL, and migrates first, so a fleet can be upgraded by
+ * starting new processes. Without DATABASE_URL it joins the embedded cluster of `npm start`.
+ */
+import { readEnv } from "../config/env.ts";
+import { log } from "../config/logger.ts";
+import { openDatabase } from "../db/open-database.ts";
+import { parseTaskNames } from "./args.ts";
+import { selectTasks, startWorkerRunner } from "./runner.ts";
+
+const env = readEnv();
+const taskNames = parseTaskNames(process.argv.slice(2));
+selectTasks(taskNames); // unknown names fail before anything starts
+const database = await openDatabase(env);
+const runner = await startWorkerRunner({
+  ownerUrl: database.ownerUrl,
+  taskNames,
+  concurrency: env.WORKER_CONCURRENCY,
+  heartbeatSeconds: env.WORKER_HEARTBEAT_SECONDS,
+  leaseStaleSeconds: env.WORKER_LEASE_STALE_SECONDS,
+});
+log.info({ poolId: runner.poolId, tasks: runner.taskNames }, "worker ready");
+
+let stopping = false;
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.on(signal, () => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, "worker stopping");
+    void runner
+      .stop()
+      .then(() => database.close())
+      .then(() => process.exit(0));
+  });
+}

@@ -1,0 +1,86 @@
+/**
+ * A graphile-worker runner for some or all of the service's tasks, with a lease that lets
+ * the fleet recover its jobs within a minute if this process dies (workers/leases.ts).
+ */
+import EventEmitter from "node:events";
+import { Logger, run, type Runner, type Task, type WorkerEvents } from "graphile-worker";
+import { graphileLogFactory } from "../config/logger.ts";
+import { createPool } from "../db/pools.ts";
+import { schedules, taskList as allTasks } from "../tasks/index.ts";
+import { keepLease } from "./leases.ts";
+
+export interface WorkerRunnerOptions {
+  ownerUrl: string;
+  /** task names to run; default: all */
+  taskNames?: readonly string[];
+  /** tasks besides the service's own (tests and benchmarks add theirs) */
+  extraTasks?: Record<string, Task>;
+  concurrency: number;
+  heartbeatSeconds: number;
+  leaseStaleSeconds: number;
+  pollIntervalMs?: number;
+}
+
+export interface WorkerRunner {
+  poolId: string;
+  taskNames: readonly string[];
+  stop(): Promise<void>;
+}
+
+export function selectTasks(taskNames: readonly string[] | undefined, extra: Record<string, Task> = {}): Record<string, Task> {
+  const available: Record<string, Task> = { ...allTasks, ...extra };
+  if (!taskNames) return available;
+  const unknown = taskNames.filter((name) => !(name in available));
+  if (unknown.length > 0) {
+    throw new Error(`unknown task ${unknown.join(", ")}; known: ${Object.keys(available).sort().join(", ")}`);
+  }
+  return Object.fromEntries(taskNames.map((name) => [name, available[name]!]));
+}
+
+export async function startWorkerRunner(options: WorkerRunnerOptions): Promise<WorkerRunner> {
+  const tasks = selectTasks(options.taskNames, options.extraTasks);
+  const taskNames = Object.keys(tasks);
+  const crontab = taskNames.flatMap((name) => (schedules[name] ? [schedules[name]] : [])).join("\n");
+  const pgPool = createPool(options.ownerUrl, options.concurrency + 3, "swarf-worker");
+
+  const events: WorkerEvents = new EventEmitter();
+  let poolId: string | undefined;
+  events.on("pool:create", ({ workerPool }) => {
+    poolId = workerPool.id;
+  });
+
+  let runner: Runner;
+  try {
+    runner = await run({
+      pgPool,
+      concurrency: options.concurrency,
+      taskList: tasks,
+      crontab,
+      noHandleSignals: true,
+      pollInterval: options.pollIntervalMs ?? 2000,
+      logger: new Logger(graphileLogFactory("worker")),
+      events,
+    });
+  } catch (error) {
+    await pgPool.end();
+    throw error;
+  }
+  if (!poolId) throw new Error("graphile-worker did not report its pool id");
+  const lease = await keepLease(pgPool, {
+    poolId,
+    taskNames,
+    heartbeatSeconds: options.heartbeatSeconds,
+    staleSeconds: options.leaseStaleSeconds,
+  });
+
+  return {
+    poolId,
+    taskNames,
+    async stop() {
+      // the lease outlives the draining runner, or a long job could be handed out twice
+      await runner.stop();
+      await lease.stop();
+      await pgPool.end();
+    },
+  };
+}
