@@ -95,6 +95,6 @@ export async function updateProject(db: Queryable, id: string, fields: ProjectFi
 
 /** Soft delete: hidden from every read at once; a trigger queues the purge. */
 export async function softDeleteProject(db: Queryable, id: string): Promise<boolean> {
-  const { rowCount } = await db.query("update app_public.projects set deleted_at = now() where id = $1", [id]);
-  return rowCount === 1;
+  const { rows } = await db.query<{ deleted: boolean }>("select app_public.soft_delete_project($1) as deleted", [id]);
+  return rows[0]?.deleted === true;
 }

@@ -1,5 +1,5 @@
 --! Previous: -
---! Hash: sha1:57a97772b3943a9749f843aee6fe2dedd4283dc2
+--! Hash: sha1:1b874a804d886c19be112d0ef0bcd6558052248e
 --! Message: backbone
 
 -- The service backbone: users and API keys, the user's machines, materials, equipment
@@ -501,13 +501,26 @@ create policy projects_select on app_public.projects for select
   using (user_id = app_public.current_user_id() and deleted_at is null);
 create policy projects_insert on app_public.projects for insert
   with check (user_id = app_public.current_user_id() and deleted_at is null);
--- the row must be live to be changed; the changed row may be soft-deleted
 create policy projects_update on app_public.projects for update
   using (user_id = app_public.current_user_id() and deleted_at is null)
-  with check (user_id = app_public.current_user_id());
+  with check (user_id = app_public.current_user_id() and deleted_at is null);
 grant select, insert, update (name, customer, product_id, material_id, library_id, current_job_id,
   contact_name, contact_email, contact_phone, contact_company, contact_address, reference, notes,
-  updated_at, deleted_at) on app_public.projects to :APP_USER;
+  updated_at) on app_public.projects to :APP_USER;
+
+-- Soft delete. An UPDATE under RLS may not make its row invisible to the SELECT policy, so
+-- this runs as the owner and filters on the caller itself. False: no such live project.
+create function app_public.soft_delete_project(p_project_id uuid) returns boolean
+  language plpgsql volatile security definer
+  set search_path = pg_catalog
+as $$
+begin
+  update app_public.projects set deleted_at = now()
+    where id = p_project_id and user_id = app_public.current_user_id() and deleted_at is null;
+  return found;
+end;
+$$;
+grant execute on function app_public.soft_delete_project(uuid) to :APP_USER;
 
 -- A project's references must be the owner's: RLS hides other users' rows from reads, but a
 -- foreign key check does not go through RLS, so the checks live here.

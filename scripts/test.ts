@@ -1,0 +1,89 @@
+/**
+ * `npm test`: gives the suites a real Postgres and runs them with node's test runner.
+ *
+ * Without DATABASE_URL it starts a throwaway embedded cluster (fsync off: nothing in it needs
+ * to survive the run). With DATABASE_URL it uses that server, which must allow CREATE
+ * DATABASE and CREATE ROLE. Either way it migrates one template database; each test file
+ * clones it (test/support/database.ts), so files run in parallel without seeing each other.
+ *
+ * `npm test -- test/api/projects.test.ts` runs the files given.
+ */
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { readEnv, repoRoot } from "../config/env.ts";
+import { ensureDatabase, startEmbeddedCluster, type EmbeddedCluster } from "../db/embedded.ts";
+import { migrateDatabase } from "../db/migrate.ts";
+import { ensureAppRole } from "../db/roles.ts";
+import { findFreePort } from "../test/support/ports.ts";
+
+const TEST_ROOTS = ["api", "auth", "config", "db", "kernel", "scripts", "tasks", "test", "workers"];
+
+function findTestFiles(): string[] {
+  return TEST_ROOTS.flatMap((root) => {
+    const dir = path.join(repoRoot, root);
+    if (!fs.existsSync(dir)) return [];
+    return fs
+      .readdirSync(dir, { recursive: true, encoding: "utf8" })
+      .filter((file) => file.endsWith(".test.ts"))
+      .map((file) => path.join(root, file));
+  }).sort();
+}
+
+function withDatabase(url: string, database: string): string {
+  const next = new URL(url);
+  next.pathname = `/${database}`;
+  return next.toString();
+}
+
+async function main(): Promise<number> {
+  const env = readEnv();
+  let cluster: EmbeddedCluster | undefined;
+  let adminUrl: string;
+  if (env.DATABASE_URL) {
+    adminUrl = env.DATABASE_URL;
+  } else {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "swarf-test-"));
+    fs.chmodSync(dataDir, 0o755);
+    cluster = await startEmbeddedCluster({
+      dataDir,
+      port: await findFreePort(),
+      settings: { fsync: "off", synchronous_commit: "off", full_page_writes: "off", max_connections: "400" },
+    });
+    adminUrl = cluster.url("postgres");
+  }
+  const template = `swarf_test_template_${process.pid}`;
+  const templateUrl = withDatabase(adminUrl, template);
+  try {
+    await ensureDatabase(adminUrl, template);
+    await ensureAppRole(templateUrl, env.APP_DB_ROLE);
+    await migrateDatabase(templateUrl, env.APP_DB_ROLE);
+
+    const files = process.argv.slice(2).length > 0 ? process.argv.slice(2) : findTestFiles();
+    const child = spawn(
+      process.execPath,
+      ["--import", "tsx", "--test", "--test-reporter=spec", `--test-concurrency=${Math.max(2, os.cpus().length)}`, ...files],
+      {
+        cwd: repoRoot,
+        stdio: "inherit",
+        env: {
+          ...process.env,
+          LOG_LEVEL: process.env.LOG_LEVEL ?? "silent",
+          SWARF_TEST_ADMIN_URL: adminUrl,
+          SWARF_TEST_TEMPLATE: template,
+        },
+      },
+    );
+    return await new Promise<number>((resolve) => child.on("exit", (code, signal) => resolve(code ?? (signal ? 1 : 0))));
+  } finally {
+    const admin = new pg.Client({ connectionString: adminUrl });
+    await admin.connect();
+    await admin.query(`drop database if exists ${admin.escapeIdentifier(template)} with (force)`).catch(() => {});
+    await admin.end();
+    await cluster?.stop();
+  }
+}
+
+process.exitCode = await main();

@@ -1,0 +1,80 @@
+/**
+ * The real API on a loopback port, over a test database, and a small client for it.
+ */
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import type pg from "pg";
+import { createApp } from "../../api/app.ts";
+import { API_BASE_PATH } from "../../api/openapi/document.ts";
+import type { RouteSpec } from "../../api/route.ts";
+import { readEnv, type Env } from "../../config/env.ts";
+import { createPool } from "../../db/pools.ts";
+import type { TestDatabase } from "./database.ts";
+
+export interface TestResponse<T = unknown> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+export interface RequestOptions {
+  key?: string | null;
+  body?: unknown;
+  /** sent as is, with this content type */
+  raw?: { body: string | Buffer; contentType: string };
+  headers?: Record<string, string>;
+}
+
+export interface TestApi {
+  origin: string;
+  pool: pg.Pool;
+  env: Env;
+  request<T = unknown>(method: string, path: string, options?: RequestOptions): Promise<TestResponse<T>>;
+  close(): Promise<void>;
+}
+
+export async function startTestApi(
+  db: TestDatabase,
+  options: { env?: Partial<Record<keyof Env, string>>; routes?: readonly RouteSpec[]; health?: () => Record<string, "ok" | "starting" | "failing"> } = {},
+): Promise<TestApi> {
+  const env = readEnv({ ...process.env, ...options.env });
+  const pool = createPool(db.appUrl, 10, "swarf-test-api");
+  const app = createApp({
+    services: { pool, env },
+    health: options.health ?? (() => ({ migrations: "ok", workers: "ok" })),
+    ...(options.routes ? { routes: options.routes } : {}),
+  });
+  const server = http.createServer(app);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  return {
+    origin,
+    pool,
+    env,
+    async request<T>(method: string, path: string, opts: RequestOptions = {}): Promise<TestResponse<T>> {
+      const headers: Record<string, string> = { ...opts.headers };
+      if (opts.key) headers["X-API-Key"] = opts.key;
+      let body: string | Buffer | undefined;
+      if (opts.raw) {
+        body = opts.raw.body;
+        headers["Content-Type"] = opts.raw.contentType;
+      } else if (opts.body !== undefined) {
+        body = JSON.stringify(opts.body);
+        headers["Content-Type"] = "application/json";
+      }
+      const url = path.startsWith("/healthz") || path.startsWith("/backend-api") ? path : `${API_BASE_PATH}${path}`;
+      const response = await fetch(`${origin}${url}`, { method, headers, body });
+      const text = await response.text();
+      let parsed: unknown = text;
+      if ((response.headers.get("content-type") ?? "").includes("json") && text) parsed = JSON.parse(text);
+      return { status: response.status, headers: response.headers, body: parsed as T, text };
+    },
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await pool.end();
+    },
+  };
+}
