@@ -1,11 +1,15 @@
 /**
  * Brings a database up to date: graphile-worker's own schema first (our migrations refer to
- * graphile_worker.add_job and its jobs view), then ours through graphile-migrate. Both take
- * an advisory lock, so processes starting together migrate once.
+ * graphile_worker.add_job and its jobs view), then ours through graphile-migrate.
+ *
+ * graphile-migrate only *tries* its advisory lock and fails when another process holds it,
+ * which is exactly what happens when an API process and a fleet worker start together. So
+ * processes queue on a blocking lock of our own first; the next one finds nothing to do.
  */
 import fs from "node:fs";
 import path from "node:path";
 import { Logger as MigrateLogger, migrate } from "graphile-migrate";
+import pg from "pg";
 import { Logger as WorkerLogger, runMigrations as runWorkerMigrations } from "graphile-worker";
 import { graphileLogFactory } from "../config/logger.ts";
 import { repoRoot } from "../config/env.ts";
@@ -24,7 +28,20 @@ function readGmrc(): Gmrc {
   return JSON.parse(json) as Gmrc;
 }
 
+const MIGRATION_LOCK = "7311642751"; // arbitrary, distinct from graphile-migrate's own
+
 export async function migrateDatabase(ownerUrl: string, appRole: string): Promise<void> {
+  const lock = new pg.Client({ connectionString: ownerUrl });
+  await lock.connect();
+  try {
+    await lock.query("select pg_advisory_lock($1)", [MIGRATION_LOCK]);
+    await migrateLocked(ownerUrl, appRole);
+  } finally {
+    await lock.end(); // the session lock goes with the session
+  }
+}
+
+async function migrateLocked(ownerUrl: string, appRole: string): Promise<void> {
   await runWorkerMigrations({ connectionString: ownerUrl, logger: new WorkerLogger(graphileLogFactory("worker-migrate")) });
   const gmrc = readGmrc();
   await migrate({

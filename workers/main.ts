@@ -10,8 +10,14 @@ import { parseTaskNames } from "./args.ts";
 import { selectTasks, startWorkerRunner } from "./runner.ts";
 
 const env = readEnv();
-const taskNames = parseTaskNames(process.argv.slice(2));
-selectTasks(taskNames); // unknown names fail before anything starts
+let taskNames: string[] | undefined;
+try {
+  taskNames = parseTaskNames(process.argv.slice(2));
+  selectTasks(taskNames); // unknown names fail before anything starts
+} catch (error) {
+  process.stderr.write(`${(error as Error).message}\nusage: npm run worker -- [--tasks name1,name2]\n`);
+  process.exit(2);
+}
 const database = await openDatabase(env);
 const runner = await startWorkerRunner({
   ownerUrl: database.ownerUrl,

@@ -41,7 +41,9 @@ function toSchema(schema: z.ZodType, io: "input" | "output", components: Json): 
   for (const [name, def] of Object.entries(($defs ?? {}) as Json)) components[name] = rewriteRefs(def);
   const id = (z.globalRegistry.get(schema) as { id?: string } | undefined)?.id;
   if (id) {
-    components[id] = rewriteRefs(rest);
+    // zod puts a root with an id into $defs itself and answers {$ref: "#/$defs/<id>"}:
+    // that $ref must not overwrite the definition just stored
+    if (!Object.hasOwn(($defs ?? {}) as Json, id)) components[id] = rewriteRefs(rest);
     return { $ref: `#/components/schemas/${id}` };
   }
   return rewriteRefs(rest) as Json;
