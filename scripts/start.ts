@@ -7,6 +7,7 @@ import http from "node:http";
 import { createApp } from "../api/app.ts";
 import { readEnv } from "../config/env.ts";
 import { log } from "../config/logger.ts";
+import { stopOnSignal } from "../config/shutdown.ts";
 import { openDatabase } from "../db/open-database.ts";
 import { createPool } from "../db/pools.ts";
 import { startWorkerRunner, type WorkerRunner } from "../workers/runner.ts";
@@ -18,7 +19,8 @@ let runner: WorkerRunner | undefined;
 
 const app = createApp({
   services: { pool, env },
-  health: () => ({ migrations: "ok", workers: runner ? "ok" : "starting" }),
+  // the server listens only after the migrations ran; workers start right after
+  health: () => ({ migrations: "ok", workers: runner?.health() ?? "starting" }),
 });
 const server = http.createServer(app);
 await new Promise<void>((resolve) => server.listen(env.PORT, env.HOST, resolve));
@@ -30,16 +32,9 @@ runner = await startWorkerRunner({
 });
 log.info({ url: `http://localhost:${env.PORT}/backend-api/api/public/v1`, tasks: runner.taskNames }, "swarf ready");
 
-let stopping = false;
-for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  process.on(signal, () => {
-    if (stopping) return;
-    stopping = true;
-    log.info({ signal }, "stopping");
-    server.close();
-    void (runner?.stop() ?? Promise.resolve())
-      .then(() => pool.end())
-      .then(() => database.close())
-      .then(() => process.exit(0));
-  });
-}
+stopOnSignal("swarf", async () => {
+  server.close();
+  await runner?.stop();
+  await pool.end();
+  await database.close();
+});

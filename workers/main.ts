@@ -5,6 +5,7 @@
  */
 import { readEnv } from "../config/env.ts";
 import { log } from "../config/logger.ts";
+import { stopOnSignal } from "../config/shutdown.ts";
 import { openDatabase } from "../db/open-database.ts";
 import { parseTaskNames } from "./args.ts";
 import { selectTasks, startWorkerRunner } from "./runner.ts";
@@ -28,15 +29,7 @@ const runner = await startWorkerRunner({
 });
 log.info({ poolId: runner.poolId, tasks: runner.taskNames }, "worker ready");
 
-let stopping = false;
-for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  process.on(signal, () => {
-    if (stopping) return;
-    stopping = true;
-    log.info({ signal }, "worker stopping");
-    void runner
-      .stop()
-      .then(() => database.close())
-      .then(() => process.exit(0));
-  });
-}
+stopOnSignal("worker", async () => {
+  await runner.stop();
+  await database.close();
+});

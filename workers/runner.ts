@@ -24,6 +24,8 @@ export interface WorkerRunnerOptions {
 export interface WorkerRunner {
   poolId: string;
   taskNames: readonly string[];
+  /** "failing" once graphile-worker's runner has stopped on a fatal error */
+  health(): "ok" | "failing";
   stop(): Promise<void>;
 }
 
@@ -66,6 +68,10 @@ export async function startWorkerRunner(options: WorkerRunnerOptions): Promise<W
     throw error;
   }
   if (!poolId) throw new Error("graphile-worker did not report its pool id");
+  let failed = false;
+  runner.promise.catch(() => {
+    failed = true;
+  });
   const lease = await keepLease(pgPool, {
     poolId,
     taskNames,
@@ -76,6 +82,7 @@ export async function startWorkerRunner(options: WorkerRunnerOptions): Promise<W
   return {
     poolId,
     taskNames,
+    health: () => (failed ? "failing" : "ok"),
     async stop() {
       // the lease outlives the draining runner, or a long job could be handed out twice
       await runner.stop();

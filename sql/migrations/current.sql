@@ -1,0 +1,1 @@
+-- The next migration: see docs/database.md (graphile-migrate watch, then commit).
