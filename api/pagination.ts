@@ -1,8 +1,10 @@
 /**
  * Cursor pagination for list routes: `?limit=` (1..100, default 20) and `?cursor=`, answered
  * with `{items, next_cursor}` (null on the last page). Lists are newest first by a sequence
- * number that only grows, and the cursor is the last sequence number seen: rows inserted
- * while a client pages land before its first page, never inside or between its pages.
+ * number that only grows, and the cursor is the last sequence number seen: rows that existed
+ * when a client started paging are each seen once, none repeated or skipped. New rows land
+ * before the first page, except one whose insert was still uncommitted when a page was read
+ * (a sequence number is taken at insert, not at commit): it can show up on a later page.
  */
 import { z } from "zod";
 

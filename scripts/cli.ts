@@ -14,7 +14,7 @@ import pg from "pg";
 import { generateApiKey, KEY_PREFIX_PATTERN } from "../auth/api-key.ts";
 import { isScope, SCOPES } from "../auth/scopes.ts";
 import { readEnv } from "../config/env.ts";
-import { openDatabase } from "../db/open-database.ts";
+import { openDatabase, type Database } from "../db/open-database.ts";
 import { insertApiKey, listApiKeys, revokeApiKey } from "../db/queries/api-keys.ts";
 import { createUser, findUserByEmail } from "../db/queries/users.ts";
 
@@ -98,9 +98,11 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`${USAGE}\n`);
     return parsed.values.help ? 0 : 2;
   }
-  const database = await openDatabase(readEnv());
-  const db = new pg.Client({ connectionString: database.ownerUrl });
+  let database: Database | undefined;
+  let db: pg.Client | undefined;
   try {
+    database = await openDatabase(readEnv());
+    db = new pg.Client({ connectionString: database.ownerUrl });
     await db.connect();
     process.stdout.write(`${await command(db, rest, parsed.values)}\n`);
     return 0;
@@ -109,11 +111,12 @@ async function main(argv: string[]): Promise<number> {
       process.stderr.write(`${error.message}\n${USAGE}\n`);
       return 2;
     }
-    process.stderr.write(`${error instanceof CommandError ? error.message : String(error)}\n`);
+    // a message, never a stack: startup failures (database unreachable) included
+    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
     return 1;
   } finally {
-    await db.end().catch(() => {});
-    await database.close();
+    await db?.end().catch(() => {});
+    await database?.close();
   }
 }
 

@@ -7,7 +7,7 @@ import { Logger, run, type Runner, type Task, type WorkerEvents } from "graphile
 import { graphileLogFactory } from "../config/logger.ts";
 import { createPool } from "../db/pools.ts";
 import { schedules, taskList as allTasks } from "../tasks/index.ts";
-import { keepLease } from "./leases.ts";
+import { keepLease, type LeaseKeeper } from "./leases.ts";
 
 export interface WorkerRunnerOptions {
   ownerUrl: string;
@@ -72,12 +72,19 @@ export async function startWorkerRunner(options: WorkerRunnerOptions): Promise<W
   runner.promise.catch(() => {
     failed = true;
   });
-  const lease = await keepLease(pgPool, {
-    poolId,
-    taskNames,
-    heartbeatSeconds: options.heartbeatSeconds,
-    staleSeconds: options.leaseStaleSeconds,
-  });
+  let lease: LeaseKeeper;
+  try {
+    lease = await keepLease(pgPool, {
+      poolId,
+      taskNames,
+      heartbeatSeconds: options.heartbeatSeconds,
+      staleSeconds: options.leaseStaleSeconds,
+    });
+  } catch (error) {
+    await runner.stop();
+    await pgPool.end();
+    throw error;
+  }
 
   return {
     poolId,

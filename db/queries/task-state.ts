@@ -68,14 +68,19 @@ export async function requeueAttempt(db: Queryable, taskId: string, attempt: num
   return rowCount === 1;
 }
 
-/** Tasks left queued or running with no job behind them (deleted by hand, say) fail as lost. */
+/**
+ * Tasks left queued or running with no job behind them that can still run fail as lost: the
+ * job was deleted by hand, say, or it is unlocked with no attempts left (its worker died in
+ * the last attempt and recover_dead_workers unlocked it, or the wrapper itself threw).
+ */
 export async function failLostTasks(db: Queryable, graceSeconds: number): Promise<number> {
   const { rowCount } = await db.query(
     `update app_public.tasks t
         set status = 'failed', locked_by = null, finished_at = now(), updated_at = now(),
-            error = jsonb_build_object('code', 'task_lost', 'message', 'the task''s queue job disappeared; start it again')
+            error = jsonb_build_object('code', 'task_lost', 'message', 'the task''s queue job disappeared or has no attempts left; start it again')
       where t.status in ('queued', 'running') and t.updated_at < now() - make_interval(secs => $1)
-        and not exists (select 1 from graphile_worker.jobs j where j.key = t.id::text)`,
+        and not exists (select 1 from graphile_worker.jobs j where j.key = t.id::text
+                          and (j.locked_at is not null or j.attempts < j.max_attempts))`,
     [graceSeconds],
   );
   return rowCount ?? 0;

@@ -24,7 +24,7 @@ export interface TaskRecord {
 }
 
 export interface JobRow {
-  id: string;
+  id: number;
   task_identifier: string;
   attempts: number;
   max_attempts: number;

@@ -24,7 +24,10 @@ export function rateLimit(pool: pg.Pool, buckets: readonly RateBucket[]): Reques
     const auth = res.locals.auth;
     if (!auth) throw new Error("rateLimit needs an authenticated key");
     const states = await hitRateLimits(pool, auth.keyId, buckets);
-    const blocked = states.find((s) => s.retry_after_seconds !== null);
+    // a request fits again only when every bucket has room: the longest wait is the one to report
+    const blocked = states
+      .filter((s) => s.retry_after_seconds !== null)
+      .reduce<BucketState | undefined>((a, b) => (a && (a.retry_after_seconds ?? 0) >= (b.retry_after_seconds ?? 0) ? a : b), undefined);
     const shown = blocked ?? states.reduce((a, b) => (b.remaining < a.remaining ? b : a));
     res.setHeader("X-RateLimit-Limit", String(shown.rate_limit));
     res.setHeader("X-RateLimit-Remaining", String(shown.remaining));

@@ -19,13 +19,14 @@ export interface ValidatedInput {
 }
 
 function issuesOf(where: string, error: z.ZodError): FieldIssue[] {
-  return error.issues.map((issue) => {
+  return error.issues.flatMap((issue) => {
     const keys = issue.code === "unrecognized_keys" ? issue.keys : [];
     const path = [where, ...issue.path.map(String)].join(".");
     if (keys.length > 0) {
-      return { field: `${path}.${keys.join(",")}`, code: "unknown_field", message: issue.message };
+      // one entry per unknown field, each a field path of its own
+      return keys.map((key) => ({ field: `${path}.${key}`, code: "unknown_field", message: `unknown field ${JSON.stringify(key)}` }));
     }
-    return { field: path, code: issue.code, message: issue.message };
+    return [{ field: path, code: issue.code, message: issue.message }];
   });
 }
 

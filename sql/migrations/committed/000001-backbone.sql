@@ -1,5 +1,5 @@
 --! Previous: -
---! Hash: sha1:1b874a804d886c19be112d0ef0bcd6558052248e
+--! Hash: sha1:54fec14ac2f793940787e9fffc62dffd63d01d3c
 --! Message: backbone
 
 -- The service backbone: users and API keys, the user's machines, materials, equipment
@@ -17,8 +17,11 @@ create schema app_public;
 create schema app_private;
 revoke all on schema app_private from public;
 grant usage on schema app_public to :APP_USER;
-alter default privileges in schema app_public revoke execute on functions from public;
-alter default privileges in schema app_private revoke execute on functions from public;
+-- PUBLIC's EXECUTE on new functions is a global default, which a per-schema ALTER DEFAULT
+-- PRIVILEGES cannot take away (it only adds to the global one); this global form does, for
+-- the functions the migrating role creates in this database. Each app_public function the
+-- API calls is granted to :APP_USER explicitly.
+alter default privileges revoke execute on functions from public;
 
 -------------------------------------------------------------------------------
 -- Request identity
@@ -627,6 +630,7 @@ create trigger _300_enqueue_purge after update of deleted_at on app_public.proje
 --   running ──(cancel honoured)──────────────────────> cancelled    terminal
 --   running ──(throws with attempts left)────────────> queued       graphile-worker retries with backoff
 --   running ──(its worker's lease expires)───────────> queued       app_private.recover_dead_workers
+--   running ──(lease expires in the last attempt)────> failed       worker_lost
 --   queued  ──(cancel before it started)─────────────> cancelled    terminal
 
 create table app_public.tasks (
@@ -718,6 +722,14 @@ begin
     return;
   end if;
   perform graphile_worker.force_unlock_workers(v_dead);
+  -- a task whose job has no attempt left will not run again: it fails now, not at the sweep
+  update app_public.tasks t
+    set status = 'failed', locked_by = null, finished_at = now(), updated_at = now(),
+        error = jsonb_build_object('code', 'worker_lost', 'message',
+          'the worker running the last attempt stopped (killed, or out of memory); start the task again')
+    from graphile_worker.jobs j
+    where j.key = t.id::text and j.attempts >= j.max_attempts
+      and t.status = 'running' and t.locked_by = any(v_dead);
   return query
     with requeued as (
       update app_public.tasks t set status = 'queued', locked_by = null, updated_at = now()

@@ -1,0 +1,112 @@
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import { startTestApi, type TestApi } from "../../../test/support/api.ts";
+import { createTestDatabase, type TestDatabase } from "../../../test/support/database.ts";
+import { createTestUser, type TestUser } from "../../../test/support/users.ts";
+
+interface ErrorBody {
+  detail: { code: string; message: string; details: Record<string, unknown>; request_id: string };
+}
+
+let db: TestDatabase;
+let api: TestApi;
+let alice: TestUser;
+
+async function projectCount(): Promise<number> {
+  const { rows } = await db.owner.query<{ n: number }>("select count(*)::int as n from app_public.projects where user_id = $1", [alice.id]);
+  return rows[0]?.n ?? -1;
+}
+
+before(async () => {
+  db = await createTestDatabase();
+  api = await startTestApi(db, { env: { JSON_BODY_LIMIT_BYTES: "1024" } });
+  alice = await createTestUser(db.owner, "alice");
+});
+after(async () => {
+  await api.close();
+  await db.drop();
+});
+
+describe("json-body middleware", () => {
+  it("accepts a JSON body of exactly JSON_BODY_LIMIT_BYTES", async () => {
+    const body = { name: "Fits", customer: "", notes: "" };
+    body.notes = "n".repeat(1024 - JSON.stringify(body).length);
+    assert.equal(JSON.stringify(body).length, 1024);
+    const res = await api.request("POST", "/projects", { key: alice.key, body });
+    assert.equal(res.status, 201);
+  });
+
+  it("answers 413 payload_too_large for a body over JSON_BODY_LIMIT_BYTES and creates nothing", async () => {
+    const before = await projectCount();
+    const body = { name: "Too big", customer: "", notes: "" };
+    body.notes = "n".repeat(1025 - JSON.stringify(body).length);
+    assert.equal(JSON.stringify(body).length, 1025);
+    const res = await api.request<ErrorBody>("POST", "/projects", { key: alice.key, body });
+    assert.equal(res.status, 413);
+    assert.equal(res.body.detail.code, "payload_too_large");
+    assert.equal(res.body.detail.details.limit_bytes, 1024);
+    assert.equal(res.body.detail.request_id, res.headers.get("x-request-id"));
+    assert.equal(await projectCount(), before);
+  });
+
+  it("answers 413 payload_too_large for a chunked body without a Content-Length", async () => {
+    const chunk = new TextEncoder().encode(JSON.stringify({ name: "Chunked", customer: "", notes: "n".repeat(4000) }));
+    const stream = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(chunk);
+        controller.close();
+      },
+    });
+    const res = await fetch(`${api.origin}/backend-api/api/public/v1/projects`, {
+      method: "POST",
+      headers: { "X-API-Key": alice.key, "Content-Type": "application/json" },
+      body: stream,
+      duplex: "half",
+    } as RequestInit & { duplex: "half" });
+    assert.equal(res.status, 413);
+    assert.equal(((await res.json()) as ErrorBody).detail.code, "payload_too_large");
+  });
+
+  it("answers 415 unsupported_media_type for a text/plain body on a JSON route", async () => {
+    const before = await projectCount();
+    const res = await api.request<ErrorBody>("POST", "/projects", {
+      key: alice.key,
+      raw: { body: JSON.stringify({ name: "Plain", customer: "C" }), contentType: "text/plain" },
+    });
+    assert.equal(res.status, 415);
+    assert.equal(res.body.detail.code, "unsupported_media_type");
+    assert.equal(res.body.detail.details.content_type, "text/plain");
+    assert.equal(await projectCount(), before);
+  });
+
+  it("accepts application/json with a charset and +json media types", async () => {
+    for (const contentType of ["application/json; charset=utf-8", "application/merge-patch+json"]) {
+      const res = await api.request("POST", "/projects", {
+        key: alice.key,
+        raw: { body: JSON.stringify({ name: contentType, customer: "C" }), contentType },
+      });
+      assert.equal(res.status, 201, contentType);
+    }
+  });
+
+  it("answers 400 malformed_json for a body that is not valid JSON", async () => {
+    for (const text of ['{"name": "Broken", ', "{name: 'x'}", "not json at all"]) {
+      const res = await api.request<ErrorBody>("POST", "/projects", {
+        key: alice.key,
+        raw: { body: text, contentType: "application/json" },
+      });
+      assert.equal(res.status, 400, text);
+      assert.equal(res.body.detail.code, "malformed_json", text);
+    }
+  });
+
+  it("answers 400 invalid_parameter naming the body for POST /projects without a body", async () => {
+    const before = await projectCount();
+    const res = await api.request<ErrorBody>("POST", "/projects", { key: alice.key });
+    assert.equal(res.status, 400);
+    assert.equal(res.body.detail.code, "invalid_parameter");
+    const fields = res.body.detail.details.fields as { field: string }[];
+    assert.deepEqual(fields.map((f) => f.field), ["body"]);
+    assert.equal(await projectCount(), before);
+  });
+});

@@ -1,0 +1,294 @@
+/**
+ * scripts/cli.ts as an operator runs it: a child process against the test database
+ * (DATABASE_URL = the owner connection), its keys checked through the real API.
+ */
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { createHash, randomBytes } from "node:crypto";
+import { after, before, describe, it } from "node:test";
+import { SCOPES } from "../../auth/scopes.ts";
+import { repoRoot } from "../../config/env.ts";
+import { startTestApi, type TestApi } from "../support/api.ts";
+import { createTestDatabase, type TestDatabase } from "../support/database.ts";
+
+const KEY_LINE = /^[a-z2-7]{4,32}_live_[A-Z2-7]{40}$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+let db: TestDatabase;
+let api: TestApi;
+
+before(async () => {
+  db = await createTestDatabase();
+  api = await startTestApi(db);
+});
+after(async () => {
+  await api.close();
+  await db.drop();
+});
+
+function cli(...args: string[]): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ["--import", "tsx", "scripts/cli.ts", ...args], {
+      cwd: repoRoot,
+      // logging on, so a log line on stdout would show
+      env: { ...process.env, DATABASE_URL: db.ownerUrl, LOG_LEVEL: "info" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+    const timer = setTimeout(() => child.kill("SIGKILL"), 60_000);
+    child.on("error", reject);
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+function email(label: string): string {
+  return `${label}-${randomBytes(4).toString("hex")}@example.com`;
+}
+
+async function createUser(label: string): Promise<{ id: string; email: string }> {
+  const address = email(label);
+  const res = await cli("user", "create", address);
+  assert.equal(res.code, 0, res.stderr);
+  return { id: res.stdout.trim(), email: address };
+}
+
+async function createKey(address: string, ...options: string[]): Promise<string> {
+  const res = await cli("key", "create", address, ...options);
+  assert.equal(res.code, 0, res.stderr);
+  assert.match(res.stdout, /^[^\n]+\n$/, "one line");
+  const key = res.stdout.trim();
+  assert.match(key, KEY_LINE);
+  return key;
+}
+
+function prefixOf(key: string): string {
+  return key.slice(0, key.indexOf("_live_"));
+}
+
+/** `key list` rows as [name, prefix, created, last used, state], found by prefix. */
+async function listed(address: string, prefix: string): Promise<string[]> {
+  const res = await cli("key", "list", address);
+  assert.equal(res.code, 0, res.stderr);
+  const lines = res.stdout.trimEnd().split("\n");
+  assert.match(lines[0]!, /^NAME\s+PREFIX\s+CREATED\s+LAST USED\s+STATE$/);
+  const line = lines.find((l) => l.split(/\s{2,}/)[1] === prefix);
+  assert.ok(line, `no line for ${prefix} in:\n${res.stdout}`);
+  return line.split(/\s{2,}/);
+}
+
+describe("cli user create", { concurrency: true }, () => {
+  it("prints only the new user's UUID and gives the user machines, a default library and quote settings", async () => {
+    const address = email("new");
+    const res = await cli("user", "create", address);
+    assert.equal(res.code, 0, res.stderr);
+    assert.match(res.stdout, /^[^\n]*\n$/, "exactly one line");
+    const id = res.stdout.trim();
+    assert.match(id, UUID);
+    const user = await db.owner.query("select email from app_public.users where id = $1", [id]);
+    assert.deepEqual(user.rows, [{ email: address }]);
+
+    const machines = await db.owner.query<{ product_id: string; position: number }>(
+      "select product_id, position from app_public.user_machines where user_id = $1 order by position",
+      [id],
+    );
+    const catalogue = await db.owner.query<{ product_id: string }>("select product_id from app_public.machines order by listing_order, product_id");
+    assert.ok(catalogue.rows.length >= 6);
+    assert.deepEqual(machines.rows.map((m) => m.product_id), catalogue.rows.map((m) => m.product_id), "every machine, in listing order");
+    assert.deepEqual(machines.rows.map((m) => m.position), catalogue.rows.map((_, i) => i + 1));
+    const libraries = await db.owner.query("select is_default from app_public.equipment_libraries where user_id = $1", [id]);
+    assert.deepEqual(libraries.rows, [{ is_default: true }]);
+    const settings = await db.owner.query("select 1 from app_public.quote_settings where user_id = $1", [id]);
+    assert.equal(settings.rowCount, 1);
+  });
+
+  it("exits 1 with a message for an email that exists already, in any letter case", async () => {
+    const { email: address } = await createUser("twice");
+    for (const again of [address, address.toUpperCase()]) {
+      const res = await cli("user", "create", again);
+      assert.equal(res.code, 1, again);
+      assert.equal(res.stdout, "");
+      assert.match(res.stderr, /exists/i);
+    }
+    const { rows } = await db.owner.query("select 1 from app_public.users where lower(email) = lower($1)", [address]);
+    assert.equal(rows.length, 1);
+  });
+
+  it("exits 2 without a valid email address", async () => {
+    for (const args of [["user", "create"], ["user", "create", "not-an-email"]]) {
+      const res = await cli(...args);
+      assert.equal(res.code, 2, args.join(" "));
+      assert.equal(res.stdout, "");
+      assert.match(res.stderr, /usage:/);
+    }
+  });
+});
+
+describe("cli key create", { concurrency: true }, () => {
+  it("prints exactly one line, the key, holding every scope by default", async () => {
+    const user = await createUser("keys");
+    const res = await cli("key", "create", user.email);
+    assert.equal(res.code, 0, res.stderr);
+    const lines = res.stdout.split("\n");
+    assert.equal(lines.length, 2, `stdout: ${JSON.stringify(res.stdout)}`);
+    assert.equal(lines[1], "");
+    assert.match(lines[0]!, KEY_LINE);
+    const { rows } = await db.owner.query<{ scopes: string[]; user_id: string }>(
+      "select scopes, user_id from app_private.api_keys where key_prefix = $1",
+      [prefixOf(lines[0]!)],
+    );
+    assert.equal(rows.length, 1);
+    assert.equal(rows[0]!.user_id, user.id);
+    assert.deepEqual([...rows[0]!.scopes].sort(), [...SCOPES].sort());
+    const write = await api.request("POST", "/projects", { key: lines[0]!, body: { name: "P", customer: "C" } });
+    assert.equal(write.status, 201, write.text);
+  });
+
+  it("makes a key limited to --scopes: projects:read may list projects but not create one", async () => {
+    const user = await createUser("reader");
+    const key = await createKey(user.email, "--scopes", "projects:read");
+    const { rows } = await db.owner.query("select scopes from app_private.api_keys where key_prefix = $1", [prefixOf(key)]);
+    assert.deepEqual(rows, [{ scopes: ["projects:read"] }]);
+    assert.equal((await api.request("GET", "/projects", { key })).status, 200);
+    const denied = await api.request<{ detail: { code: string } }>("POST", "/projects", { key, body: { name: "P", customer: "C" } });
+    assert.equal(denied.status, 403);
+    assert.equal(denied.body.detail.code, "insufficient_scope");
+    const none = await db.owner.query("select 1 from app_public.projects where user_id = $1", [user.id]);
+    assert.equal(none.rowCount, 0);
+  });
+
+  it("exits 2 for an unknown scope and makes no key", async () => {
+    const user = await createUser("bogus");
+    for (const scopes of ["bogus", "projects:read,bogus", ""]) {
+      const res = await cli("key", "create", user.email, "--scopes", scopes);
+      assert.equal(res.code, 2, `--scopes ${JSON.stringify(scopes)}`);
+      assert.equal(res.stdout, "");
+      assert.match(res.stderr, /scope/);
+    }
+    const { rows } = await db.owner.query("select 1 from app_private.api_keys where user_id = $1", [user.id]);
+    assert.equal(rows.length, 0);
+  });
+
+  it("exits 1 for an email no user has", async () => {
+    const res = await cli("key", "create", email("nobody"));
+    assert.equal(res.code, 1);
+    assert.equal(res.stdout, "");
+    assert.match(res.stderr, /no user/);
+  });
+
+  it("stores only the SHA-256 of the key, never the plaintext or its secret part", async () => {
+    const user = await createUser("hash");
+    const key = await createKey(user.email, "--name", "hashed");
+    const secret = key.slice(key.indexOf("_live_") + "_live_".length);
+    const { rows } = await db.owner.query<{ key_hash: Buffer; row: string }>(
+      "select key_hash, row_to_json(k)::text as row from app_private.api_keys k where key_prefix = $1",
+      [prefixOf(key)],
+    );
+    assert.equal(rows.length, 1);
+    assert.deepEqual(rows[0]!.key_hash, createHash("sha256").update(key, "utf8").digest());
+    const row = rows[0]!.row;
+    for (const needle of [key, secret, secret.toLowerCase(), Buffer.from(secret).toString("hex"), Buffer.from(key).toString("base64")]) {
+      assert.ok(!row.toLowerCase().includes(needle.toLowerCase()), `the row holds ${needle}`);
+    }
+    // nor anywhere else in the user's private rows
+    const everywhere = await db.owner.query<{ t: string }>(
+      `select (select coalesce(json_agg(k), '[]')::text from app_private.api_keys k) ||
+              (select coalesce(json_agg(u), '[]')::text from app_public.users u) as t`,
+    );
+    assert.ok(!everywhere.rows[0]!.t.includes(secret));
+  });
+});
+
+describe("cli key list", { concurrency: true }, () => {
+  it("lists a key by --name with its prefix, creation time and 'never', then the time of its first use", async () => {
+    const user = await createUser("lister");
+    const key = await createKey(user.email, "--name", "ci deploy");
+    const other = await createKey(user.email);
+    const prefix = prefixOf(key);
+    const stored = async () =>
+      (
+        await db.owner.query<{ created_at: Date; last_used_at: Date | null }>(
+          "select created_at, last_used_at from app_private.api_keys where key_prefix = $1",
+          [prefix],
+        )
+      ).rows[0]!;
+
+    const before = await listed(user.email, prefix);
+    assert.deepEqual(before, ["ci deploy", prefix, (await stored()).created_at.toISOString(), "never", "active"]);
+    assert.equal((await listed(user.email, prefixOf(other)))[0], "CLI key", "the default name");
+
+    assert.equal((await api.request("GET", "/projects", { key })).status, 200);
+    const used = await stored();
+    assert.ok(used.last_used_at, "last_used_at is written on use");
+    const afterUse = await listed(user.email, prefix);
+    assert.equal(afterUse[3], used.last_used_at.toISOString());
+    assert.ok(Math.abs(Date.parse(afterUse[3]!) - Date.now()) < 60_000);
+    assert.equal((await listed(user.email, prefixOf(other)))[3], "never", "the unused key stays unused");
+  });
+
+  it("lists no other user's keys", async () => {
+    const one = await createUser("one");
+    const two = await createUser("two");
+    const key = await createKey(two.email);
+    const res = await cli("key", "list", one.email);
+    assert.equal(res.code, 0, res.stderr);
+    assert.ok(!res.stdout.includes(prefixOf(key)));
+    assert.equal(res.stdout.trimEnd().split("\n").length, 1, "the header only");
+  });
+});
+
+describe("cli key revoke", { concurrency: true }, () => {
+  it("makes the key get 401 at once, even while the API has it cached", async () => {
+    const user = await createUser("revoker");
+    const key = await createKey(user.email);
+    const keep = await createKey(user.email);
+    assert.equal((await api.request("GET", "/projects", { key })).status, 200, "used, so cached");
+    const prefix = prefixOf(key);
+    const res = await cli("key", "revoke", prefix);
+    assert.equal(res.code, 0, res.stderr);
+    assert.equal(res.stdout, `revoked ${prefix}\n`);
+    const denied = await api.request<{ detail: { code: string } }>("GET", "/projects", { key });
+    assert.equal(denied.status, 401);
+    assert.equal(denied.body.detail.code, "api_key_invalid");
+    assert.equal((await api.request("GET", "/projects", { key: keep })).status, 200, "the user's other key still works");
+    assert.match((await listed(user.email, prefix))[4]!, /^revoked \d{4}-/);
+
+    const again = await cli("key", "revoke", prefix);
+    assert.equal(again.code, 1, "a revoked key cannot be revoked again");
+    assert.match(again.stderr, /no active key/);
+  });
+
+  it("exits 1 for a prefix no key has and 2 for something that is not a prefix", async () => {
+    const unknown = await cli("key", "revoke", "swzzzzzzzz");
+    assert.equal(unknown.code, 1);
+    assert.equal(unknown.stdout, "");
+    assert.match(unknown.stderr, /swzzzzzzzz/);
+    for (const args of [["key", "revoke"], ["key", "revoke", "NOT_A_PREFIX"]]) {
+      const res = await cli(...args);
+      assert.equal(res.code, 2, args.join(" "));
+      assert.match(res.stderr, /usage:/);
+    }
+  });
+});
+
+describe("cli usage", { concurrency: true }, () => {
+  it("exits 2 with the usage on stderr for an unknown or missing command", async () => {
+    for (const args of [["frobnicate"], ["user", "delete", "a@b.c"], [], ["key", "create", "a@b.c", "--colour", "red"]]) {
+      const res = await cli(...args);
+      assert.equal(res.code, 2, `cli ${args.join(" ")}`);
+      assert.equal(res.stdout, "");
+      assert.match(res.stderr, /usage:\n\s+cli user create <email>/);
+    }
+  });
+});

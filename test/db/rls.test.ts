@@ -1,0 +1,369 @@
+/**
+ * The API role against the schema directly, without the API in between: what it may read,
+ * call and write with and without a request identity.
+ */
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import pg from "pg";
+import { ensureAppRole } from "../../db/roles.ts";
+import { createTestDatabase, type TestDatabase } from "../support/database.ts";
+import { createTestUser, type TestUser } from "../support/users.ts";
+
+let db: TestDatabase;
+let app: pg.Client;
+let appRole: string;
+let alice: TestUser;
+let bob: TestUser;
+const projects: Record<string, string[]> = {};
+
+interface PgError {
+  code: string;
+  message: string;
+}
+
+function isPgError(error: unknown): error is PgError {
+  return typeof error === "object" && error !== null && typeof (error as { code?: unknown }).code === "string";
+}
+
+/** Runs sql on the API connection inside a savepoint and returns the error it raised. */
+async function refusal(client: pg.Client, sql: string, values: unknown[] = []): Promise<PgError> {
+  await client.query("savepoint refusal");
+  try {
+    await client.query(sql, values);
+  } catch (error) {
+    await client.query("rollback to savepoint refusal");
+    if (isPgError(error)) return error;
+    throw error;
+  }
+  await client.query("release savepoint refusal");
+  assert.fail(`the API role was allowed to run: ${sql}`);
+}
+
+/** As the API role, in a transaction that carries userId the way begin_request sets it. */
+async function asUser<T>(userId: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
+  await app.query("begin");
+  try {
+    await app.query("select set_config('app.user_id', $1, true)", [userId]);
+    return await work(app);
+  } finally {
+    await app.query("rollback");
+  }
+}
+
+async function seedProject(user: TestUser, name: string): Promise<string> {
+  const { rows } = await db.owner.query<{ id: string }>(
+    `insert into app_public.projects (user_id, name, customer, product_id)
+     values ($1, $2, 'ACME', 'linuxcnc-3axis') returning id`,
+    [user.id, name],
+  );
+  const id = rows[0]!.id;
+  await db.owner.query(
+    "insert into app_public.tasks (user_id, project_id, task_name, worker_task) values ($1, $2, 'automation.automated_cam_planning', 'plan_cam')",
+    [user.id, id],
+  );
+  (projects[user.id] ??= []).push(id);
+  return id;
+}
+
+before(async () => {
+  db = await createTestDatabase();
+  alice = await createTestUser(db.owner, "alice");
+  bob = await createTestUser(db.owner, "bob");
+  // rows in every app_public table, for both users
+  for (const user of [alice, bob]) {
+    await seedProject(user, "first");
+    await seedProject(user, "second");
+    await db.owner.query("insert into app_public.equipment_libraries (user_id, name) values ($1, 'Extra')", [user.id]);
+  }
+  await db.owner.query("insert into app_public.materials (id, name, category, density_kg_m3, price_per_kg, is_public) values ('Inconel718', 'Inconel 718', 'nickel', 8190, 45, false)");
+  await db.owner.query("insert into app_public.user_materials (user_id, material_id) values ($1, 'Inconel718')", [bob.id]);
+  // a deleted project: its row exists, no policy shows it
+  const gone = await seedProject(alice, "gone");
+  await db.owner.query("update app_public.projects set deleted_at = now() where id = $1", [gone]);
+  projects[alice.id] = projects[alice.id]!.filter((id) => id !== gone);
+
+  app = new pg.Client({ connectionString: db.appUrl });
+  await app.connect();
+  appRole = (await app.query<{ role: string }>("select current_user as role")).rows[0]!.role;
+});
+after(async () => {
+  await app.end();
+  await db.drop();
+});
+
+/** Every table and view of a schema, from information_schema as the owner (who sees them all). */
+async function relationsOf(schema: string): Promise<string[]> {
+  const { rows } = await db.owner.query<{ name: string }>(
+    "select table_name as name from information_schema.tables where table_schema = $1 order by table_name",
+    [schema],
+  );
+  return rows.map((r) => r.name);
+}
+
+describe("the API role's attributes", () => {
+  it("is not a superuser, has no BYPASSRLS and inherits neither from a role it belongs to", async () => {
+    const { rows } = await db.owner.query<{ rolsuper: boolean; rolbypassrls: boolean; rolcreaterole: boolean; rolcreatedb: boolean }>(
+      "select rolsuper, rolbypassrls, rolcreaterole, rolcreatedb from pg_roles where rolname = $1",
+      [appRole],
+    );
+    assert.deepEqual(rows, [{ rolsuper: false, rolbypassrls: false, rolcreaterole: false, rolcreatedb: false }]);
+    const granted = await db.owner.query<{ rolname: string }>(
+      `select r.rolname from pg_roles r
+        where pg_has_role($1, r.oid, 'member') and r.rolname <> $1 and (r.rolsuper or r.rolbypassrls)`,
+      [appRole],
+    );
+    assert.deepEqual(granted.rows, [], "member of a superuser or BYPASSRLS role");
+    const attrs = await app.query<{ is_superuser: string; row_security: string }>(
+      "select current_setting('is_superuser') as is_superuser, current_setting('row_security') as row_security",
+    );
+    assert.deepEqual(attrs.rows[0], { is_superuser: "off", row_security: "on" });
+  });
+
+  it("is ensured by many processes starting at once without an error, and stays unprivileged", async () => {
+    // every process start runs ensureAppRole; the role belongs to the cluster, so parallel
+    // test files and a fleet's processes alter it concurrently
+    await Promise.all(Array.from({ length: 16 }, () => ensureAppRole(db.ownerUrl, appRole)));
+    const { rows } = await db.owner.query("select rolsuper, rolbypassrls, rolcanlogin from pg_roles where rolname = $1", [appRole]);
+    assert.deepEqual(rows, [{ rolsuper: false, rolbypassrls: false, rolcanlogin: true }]);
+    const probe = new pg.Client({ connectionString: db.appUrl });
+    await probe.connect();
+    await probe.end();
+  });
+
+  it("owns no table, view or function in app_public or app_private (an owner bypasses RLS)", async () => {
+    const { rows } = await db.owner.query<{ name: string }>(
+      `select c.oid::regclass::text as name from pg_class c join pg_namespace n on n.oid = c.relnamespace
+        where n.nspname in ('app_public', 'app_private') and pg_get_userbyid(c.relowner) = $1
+       union all
+       select p.oid::regprocedure::text from pg_proc p join pg_namespace n on n.oid = p.pronamespace
+        where n.nspname in ('app_public', 'app_private') and pg_get_userbyid(p.proowner) = $1`,
+      [appRole],
+    );
+    assert.deepEqual(rows, []);
+  });
+});
+
+describe("RLS on app_public", () => {
+  it("is enabled on every app_public table", async () => {
+    const { rows } = await db.owner.query<{ relname: string; relrowsecurity: boolean }>(
+      `select c.relname, c.relrowsecurity from pg_class c join pg_namespace n on n.oid = c.relnamespace
+        where n.nspname = 'app_public' and c.relkind in ('r', 'p') order by c.relname`,
+    );
+    assert.ok(rows.length >= 10, `found only ${rows.length} tables`);
+    assert.deepEqual(rows.filter((r) => !r.relrowsecurity).map((r) => r.relname), [], "tables without RLS");
+  });
+
+  it("has no view that reads as its owner (a view bypasses its tables' RLS unless security_invoker)", async () => {
+    const { rows } = await db.owner.query<{ relname: string }>(
+      `select c.relname from pg_class c join pg_namespace n on n.oid = c.relnamespace
+        where n.nspname = 'app_public' and c.relkind in ('v', 'm')
+          and (c.relkind = 'm' or not coalesce('security_invoker=true' = any(c.reloptions), false))`,
+    );
+    assert.deepEqual(rows.map((r) => r.relname), []);
+  });
+
+  it("shows the API role no row of any app_public table without a user, though every table has rows", async () => {
+    const relations = await relationsOf("app_public");
+    assert.ok(relations.includes("projects") && relations.includes("tasks") && relations.includes("users"));
+    const empty: string[] = [];
+    const visible: string[] = [];
+    for (const relation of relations) {
+      const ident = `app_public.${app.escapeIdentifier(relation)}`;
+      const owned = await db.owner.query<{ n: number }>(`select count(*)::int as n from ${ident}`);
+      if (owned.rows[0]!.n === 0) empty.push(relation);
+      await app.query("begin");
+      try {
+        const seen = await app.query<{ n: number }>(`select count(*)::int as n from ${ident}`);
+        if (seen.rows[0]!.n !== 0) visible.push(`${relation} (${seen.rows[0]!.n} rows)`);
+      } catch (error) {
+        // no SELECT grant at all is as good as no row
+        if (!isPgError(error) || error.code !== "42501") throw error;
+      } finally {
+        await app.query("rollback");
+      }
+    }
+    assert.deepEqual(empty, [], "give these tables rows in this file's before() so the check means something");
+    assert.deepEqual(visible, [], "visible to the API role without a request identity");
+  });
+
+  it("shows the seeded machines and materials only once a user is set", async () => {
+    const without = await app.query<{ machines: number; materials: number }>(
+      "select (select count(*)::int from app_public.machines) as machines, (select count(*)::int from app_public.materials) as materials",
+    );
+    assert.deepEqual(without.rows[0], { machines: 0, materials: 0 });
+    const seeded = await db.owner.query<{ machines: number; public_materials: number }>(
+      "select (select count(*)::int from app_public.machines) as machines, (select count(*)::int from app_public.materials where is_public) as public_materials",
+    );
+    await asUser(alice.id, async (client) => {
+      const { rows } = await client.query<{ machines: number; materials: number; private: number }>(
+        `select (select count(*)::int from app_public.machines) as machines,
+                (select count(*)::int from app_public.materials) as materials,
+                (select count(*)::int from app_public.materials where id = 'Inconel718') as private`,
+      );
+      assert.equal(rows[0]!.machines, seeded.rows[0]!.machines);
+      assert.ok(rows[0]!.machines >= 6);
+      assert.equal(rows[0]!.materials, seeded.rows[0]!.public_materials, "public materials only");
+      assert.equal(rows[0]!.private, 0, "a material granted to bob only");
+    });
+    await asUser(bob.id, async (client) => {
+      const { rows } = await client.query("select id from app_public.materials where id = 'Inconel718'");
+      assert.equal(rows.length, 1, "bob sees the material granted to him");
+    });
+  });
+
+  it("shows a user only their own rows in projects, tasks, quote_jobs, equipment_libraries and quote_settings", async () => {
+    const expected = async (table: string) => {
+      const live = table === "quote_jobs" ? " and exists (select 1 from app_public.projects p where p.id = t.project_id and p.deleted_at is null)" : "";
+      const deleted = table === "projects" ? " and t.deleted_at is null" : "";
+      const { rows } = await db.owner.query<{ n: number }>(
+        `select count(*)::int as n from app_public.${table} t where t.user_id = $1${live}${deleted}`,
+        [alice.id],
+      );
+      return rows[0]!.n;
+    };
+    await asUser(alice.id, async (client) => {
+      for (const table of ["projects", "tasks", "quote_jobs", "equipment_libraries", "quote_settings", "users", "user_machines"]) {
+        const idColumn = table === "users" ? "id" : "user_id";
+        const { rows } = await client.query<{ owner: string }>(`select ${idColumn}::text as owner from app_public.${table}`);
+        assert.ok(rows.length > 0, `${table}: alice sees her rows`);
+        assert.deepEqual([...new Set(rows.map((r) => r.owner))], [alice.id], `${table}: only alice's rows`);
+        if (table !== "users" && table !== "user_machines") assert.equal(rows.length, await expected(table), `${table}: all of alice's rows`);
+      }
+      const { rows } = await client.query<{ id: string }>("select id from app_public.projects order by seq");
+      assert.deepEqual(rows.map((r) => r.id), projects[alice.id], "her live projects, not the deleted one");
+      const bobs = await client.query("select 1 from app_public.projects where id = any($1::uuid[])", [projects[bob.id]]);
+      assert.equal(bobs.rowCount, 0);
+    });
+  });
+
+  it("keeps the identity to its transaction", async () => {
+    await app.query("begin");
+    await app.query("select set_config('app.user_id', $1, true)", [alice.id]);
+    const inside = await app.query("select 1 from app_public.projects");
+    await app.query("commit");
+    const outside = await app.query("select 1 from app_public.projects");
+    assert.ok((inside.rowCount ?? 0) > 0);
+    assert.equal(outside.rowCount, 0);
+  });
+
+  it("refuses a project inserted for another user and writes nothing", async () => {
+    await asUser(alice.id, async (client) => {
+      const error = await refusal(
+        client,
+        "insert into app_public.projects (user_id, name, customer, product_id) values ($1, 'planted', 'X', 'linuxcnc-3axis')",
+        [bob.id],
+      );
+      // RLS's WITH CHECK, or before it the reference check, which sees only alice's machines
+      assert.ok(
+        (error.code === "42501" && /row-level security/.test(error.message)) || error.code === "SWREF",
+        `${error.code} ${error.message}`,
+      );
+      // the same holds with no trigger in front of the policy
+      const direct = await refusal(client, "insert into app_public.equipment_libraries (user_id, name) values ($1, 'planted')", [bob.id]);
+      assert.equal(direct.code, "42501");
+      assert.match(direct.message, /row-level security/);
+      // and a row of hers cannot be handed over
+      const handOver = await refusal(client, "update app_public.equipment_libraries set user_id = $1 where user_id = $2", [bob.id, alice.id]);
+      assert.equal(handOver.code, "42501");
+      const own = await client.query<{ id: string }>(
+        "insert into app_public.projects (name, customer, product_id) values ('mine', 'X', 'linuxcnc-3axis') returning id",
+      );
+      assert.equal(own.rowCount, 1, "her own project is fine");
+    });
+    const planted = await db.owner.query("select 1 from app_public.projects where name = 'planted' or name = 'mine'");
+    assert.equal(planted.rowCount, 0);
+    const library = await db.owner.query("select 1 from app_public.equipment_libraries where name = 'planted'");
+    assert.equal(library.rowCount, 0);
+  });
+
+  it("refuses a project on a machine not assigned to the user, on insert and on update", async () => {
+    await db.owner.query(
+      `insert into app_public.machines (product_id, name, control, travel_x_mm, travel_y_mm, travel_z_mm,
+         max_spindle_rpm, max_feed_mm_min, tool_slots, default_mhr)
+       values ('unassigned-5axis', 'Not yours', 'linuxcnc', 500, 500, 500, 10000, 10000, 10, 100)
+       on conflict do nothing`,
+    );
+    await asUser(alice.id, async (client) => {
+      const insert = await refusal(
+        client,
+        "insert into app_public.projects (name, customer, product_id) values ('p', 'X', 'unassigned-5axis')",
+      );
+      assert.equal(insert.code, "SWREF", insert.message);
+      const update = await refusal(client, "update app_public.projects set product_id = 'unassigned-5axis' where id = $1", [
+        projects[alice.id]![0],
+      ]);
+      assert.equal(update.code, "SWREF", update.message);
+      // not a machine she could get herself either
+      const assign = await refusal(client, "insert into app_public.user_machines (user_id, product_id, position) values ($1, 'unassigned-5axis', 99)", [
+        alice.id,
+      ]);
+      assert.equal(assign.code, "42501");
+    });
+    const { rows } = await db.owner.query("select 1 from app_public.projects where product_id = 'unassigned-5axis'");
+    assert.equal(rows.length, 0);
+  });
+
+  it("refuses a task for another user's project or on behalf of another user", async () => {
+    await asUser(alice.id, async (client) => {
+      const foreign = await refusal(
+        client,
+        "insert into app_public.tasks (project_id, task_name, worker_task) values ($1, 'automation.automated_cam_planning', 'plan_cam')",
+        [projects[bob.id]![0]],
+      );
+      assert.equal(foreign.code, "42501");
+      const asBob = await refusal(
+        client,
+        "insert into app_public.tasks (user_id, project_id, task_name, worker_task) values ($1, $2, 'x', 'plan_cam')",
+        [bob.id, projects[alice.id]![0]],
+      );
+      assert.equal(asBob.code, "42501");
+      const finished = await refusal(client, "update app_public.tasks set status = 'success'");
+      assert.equal(finished.code, "42501", "the API role does not move task state");
+    });
+  });
+});
+
+describe("app_private", () => {
+  it("is closed to the API role: every table and view answers permission denied", async () => {
+    const relations = await relationsOf("app_private");
+    assert.ok(relations.includes("api_keys"));
+    for (const relation of relations) {
+      const error = await asUser(alice.id, (client) => refusal(client, `select * from app_private.${client.escapeIdentifier(relation)} limit 1`));
+      assert.equal(error.code, "42501", `${relation}: ${error.message}`);
+    }
+    const keys = await asUser(alice.id, (client) => refusal(client, "select key_hash from app_private.api_keys"));
+    assert.match(keys.message, /permission denied/);
+  });
+
+  it("has no function the API role may call, directly or through an EXECUTE grant", async () => {
+    const { rows } = await db.owner.query<{ signature: string; call: string; executable: boolean }>(
+      `select p.oid::regprocedure::text as signature,
+              format('select %s.%s(%s)', quote_ident(n.nspname), quote_ident(p.proname),
+                (select string_agg(format('null::%s', format_type(t, null)), ', ')
+                   from unnest(p.proargtypes) with ordinality as a(t, i))) as call,
+              has_function_privilege($1, p.oid, 'EXECUTE') as executable
+         from pg_proc p join pg_namespace n on n.oid = p.pronamespace
+        where n.nspname = 'app_private' order by 1`,
+      [appRole],
+    );
+    assert.ok(rows.some((r) => r.signature.startsWith("app_private.create_user(")));
+    for (const fn of rows) {
+      const error = await asUser(alice.id, (client) => refusal(client, fn.call));
+      assert.equal(error.code, "42501", `${fn.signature}: ${error.message}`);
+    }
+    assert.deepEqual(rows.filter((r) => r.executable).map((r) => r.signature), [], "EXECUTE granted to the API role or PUBLIC");
+    assert.equal(
+      (await db.owner.query<{ usage: boolean }>("select has_schema_privilege($1, 'app_private', 'USAGE') as usage", [appRole])).rows[0]!.usage,
+      false,
+    );
+  });
+
+  it("lets app_public functions be called only by those granted them, not by PUBLIC", async () => {
+    const { rows } = await db.owner.query<{ signature: string }>(
+      `select p.oid::regprocedure::text as signature
+         from pg_proc p join pg_namespace n on n.oid = p.pronamespace
+        where n.nspname = 'app_public' and has_function_privilege('public', p.oid, 'EXECUTE') order by 1`,
+    );
+    assert.deepEqual(rows.map((r) => r.signature), []);
+  });
+});
