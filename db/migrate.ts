@@ -9,6 +9,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { Logger as MigrateLogger, migrate } from "graphile-migrate";
+import { clearAllPools as releaseMigratePools } from "graphile-migrate/dist/pgReal.js";
 import pg from "pg";
 import { Logger as WorkerLogger, runMigrations as runWorkerMigrations } from "graphile-worker";
 import { graphileLogFactory } from "../config/logger.ts";
@@ -50,4 +51,8 @@ async function migrateLocked(ownerUrl: string, appRole: string): Promise<void> {
     placeholders: { ":APP_USER": appRole },
     logger: new MigrateLogger(graphileLogFactory("migrate")),
   });
+  // graphile-migrate keeps its pool 200 ms after use, and calls process.exit(1) when any of
+  // its idle connections errors: a cluster stopped in that window (the CLI's embedded one)
+  // killed the process. Release it now, so no process holds it longer than the migration.
+  releaseMigratePools();
 }

@@ -14,6 +14,7 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { readEnv, repoRoot } from "../config/env.ts";
+import { stopOnSignal } from "../config/shutdown.ts";
 import { ensureDatabase, startEmbeddedCluster, type EmbeddedCluster } from "../db/embedded.ts";
 import { migrateDatabase } from "../db/migrate.ts";
 import { ensureAppRole } from "../db/roles.ts";
@@ -53,6 +54,8 @@ async function main(): Promise<number> {
       settings: { fsync: "off", synchronous_commit: "off", full_page_writes: "off", max_connections: "400" },
     });
     adminUrl = cluster.url("postgres");
+    const started = cluster;
+    stopOnSignal("tests", () => started.stop()); // Ctrl-C leaves no cluster behind
   }
   const template = `swarf_test_template_${process.pid}`;
   const templateUrl = withDatabase(adminUrl, template);
