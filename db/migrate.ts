@@ -45,14 +45,17 @@ export async function migrateDatabase(ownerUrl: string, appRole: string): Promis
 async function migrateLocked(ownerUrl: string, appRole: string): Promise<void> {
   await runWorkerMigrations({ connectionString: ownerUrl, logger: new WorkerLogger(graphileLogFactory("worker-migrate")) });
   const gmrc = readGmrc();
-  await migrate({
-    connectionString: ownerUrl,
-    migrationsFolder: path.resolve(repoRoot, gmrc.migrationsFolder),
-    placeholders: { ":APP_USER": appRole },
-    logger: new MigrateLogger(graphileLogFactory("migrate")),
-  });
-  // graphile-migrate keeps its pool 200 ms after use, and calls process.exit(1) when any of
-  // its idle connections errors: a cluster stopped in that window (the CLI's embedded one)
-  // killed the process. Release it now, so no process holds it longer than the migration.
-  releaseMigratePools();
+  try {
+    await migrate({
+      connectionString: ownerUrl,
+      migrationsFolder: path.resolve(repoRoot, gmrc.migrationsFolder),
+      placeholders: { ":APP_USER": appRole },
+      logger: new MigrateLogger(graphileLogFactory("migrate")),
+    });
+  } finally {
+    // graphile-migrate keeps its pool 200 ms after use, and calls process.exit(1) when any of
+    // its idle connections errors: a cluster stopped in that window (the CLI's embedded one,
+    // or after a failed migration) killed the process, hiding why. Release it now.
+    releaseMigratePools();
+  }
 }

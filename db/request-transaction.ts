@@ -23,13 +23,15 @@ export async function withRequestTransaction<T>(
   const client = await pool.connect();
   let broken = false;
   try {
-    // BEGIN and the identity in one round trip: the simple protocol takes several statements,
-    // so the values are escaped literals (a prefix of [a-z2-7], a hex hash, scope names).
-    const scopes = requiredScopes.map((s) => client.escapeLiteral(s)).join(",");
-    await client.query(
-      `begin; select app_public.begin_request(${client.escapeLiteral(credential.prefix)}, ` +
-        `'\\x${credential.hash.toString("hex")}'::bytea, array[${scopes}]::text[])`,
-    );
+    // one round trip on a pipelined pool (createApiPool); both are sent before either answers
+    await Promise.all([
+      client.query("begin"),
+      client.query({
+        name: "begin_request",
+        text: "select app_public.begin_request($1, $2, $3)",
+        values: [credential.prefix, credential.hash, requiredScopes],
+      }),
+    ]);
     const result = await work(client);
     await client.query("commit");
     return result;

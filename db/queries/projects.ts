@@ -68,16 +68,21 @@ export async function insertProject(db: Queryable, fields: ProjectFields): Promi
 }
 
 export async function getProject(db: Queryable, id: string): Promise<ProjectRow | null> {
-  const { rows } = await db.query<ProjectRow>(`select ${COLUMNS} from app_public.projects where id = $1`, [id]);
+  const { rows } = await db.query<ProjectRow>({
+    name: "get_project",
+    text: `select ${COLUMNS} from app_public.projects where id = $1`,
+    values: [id],
+  });
   return rows[0] ?? null;
 }
 
 export async function listProjects(db: Queryable, limit: number, beforeSeq?: number): Promise<ProjectRow[]> {
-  const { rows } = await db.query<ProjectRow>(
-    `select ${COLUMNS} from app_public.projects
-      where ($2::bigint is null or seq < $2) order by seq desc limit $1`,
-    [limit, beforeSeq ?? null],
-  );
+  const { rows } = await db.query<ProjectRow>({
+    name: "list_projects",
+    text: `select ${COLUMNS} from app_public.projects
+            where ($2::bigint is null or seq < $2) order by seq desc limit $1`,
+    values: [limit, beforeSeq ?? null],
+  });
   return rows;
 }
 

@@ -16,11 +16,12 @@ export interface BucketState {
 }
 
 export async function hitRateLimits(db: Queryable, keyId: string, buckets: readonly RateBucket[]): Promise<BucketState[]> {
-  const { rows } = await db.query<BucketState>(
-    `select bucket, rate_limit, remaining, reset_at, retry_after_seconds
-       from app_public.rate_limit_hit($1, $2, $3, $4)`,
-    [keyId, buckets.map((b) => b.name), buckets.map((b) => b.limit), buckets.map((b) => b.windowSeconds)],
-  );
+  const { rows } = await db.query<BucketState>({
+    name: "rate_limit_hit",
+    text: `select bucket, rate_limit, remaining, reset_at, retry_after_seconds
+             from app_public.rate_limit_hit($1, $2, $3, $4)`,
+    values: [keyId, buckets.map((b) => b.name), buckets.map((b) => b.limit), buckets.map((b) => b.windowSeconds)],
+  });
   return rows;
 }
 

@@ -49,16 +49,21 @@ export async function createTask(db: Queryable, task: NewTask): Promise<TaskRow>
 }
 
 export async function getTask(db: Queryable, id: string): Promise<TaskRow | null> {
-  const { rows } = await db.query<TaskRow>(`select ${COLUMNS} from app_public.tasks where id = $1`, [id]);
+  const { rows } = await db.query<TaskRow>({
+    name: "get_task",
+    text: `select ${COLUMNS} from app_public.tasks where id = $1`,
+    values: [id],
+  });
   return rows[0] ?? null;
 }
 
 export async function listProjectTasks(db: Queryable, projectId: string, limit: number, beforeSeq?: number): Promise<TaskRow[]> {
-  const { rows } = await db.query<TaskRow>(
-    `select ${COLUMNS} from app_public.tasks
-      where project_id = $1 and ($3::bigint is null or seq < $3)
-      order by seq desc limit $2`,
-    [projectId, limit, beforeSeq ?? null],
-  );
+  const { rows } = await db.query<TaskRow>({
+    name: "list_project_tasks",
+    text: `select ${COLUMNS} from app_public.tasks
+            where project_id = $1 and ($3::bigint is null or seq < $3)
+            order by seq desc limit $2`,
+    values: [projectId, limit, beforeSeq ?? null],
+  });
   return rows;
 }

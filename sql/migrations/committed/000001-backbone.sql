@@ -1,5 +1,5 @@
 --! Previous: -
---! Hash: sha1:54fec14ac2f793940787e9fffc62dffd63d01d3c
+--! Hash: sha1:093dd2d50e840ee01fcaf45624dd16fd50ad3b98
 --! Message: backbone
 
 -- The service backbone: users and API keys, the user's machines, materials, equipment
@@ -26,18 +26,18 @@ alter default privileges revoke execute on functions from public;
 -------------------------------------------------------------------------------
 -- Request identity
 
+-- Every RLS policy calls current_user_id(). No SET clause here: a SQL function with one is
+-- never inlined, and these are not SECURITY DEFINER; the body names pg_catalog itself.
 create function app_public.current_user_id() returns uuid
   language sql stable parallel safe
-  set search_path = pg_catalog
 as $$
-  select nullif(current_setting('app.user_id', true), '')::uuid
+  select nullif(pg_catalog.current_setting('app.user_id', true), '')::uuid
 $$;
 
 create function app_public.current_scopes() returns text[]
   language sql stable parallel safe
-  set search_path = pg_catalog
 as $$
-  select coalesce(string_to_array(nullif(current_setting('app.scopes', true), ''), ' '), '{}')
+  select coalesce(pg_catalog.string_to_array(nullif(pg_catalog.current_setting('app.scopes', true), ''), ' '), '{}')
 $$;
 
 grant execute on function app_public.current_user_id() to :APP_USER;
@@ -152,6 +152,13 @@ create unlogged table app_private.rate_limit_slots (
 -- Returns one row per bucket: its limit, the requests left after this one, when the window
 -- would be entirely clear (reset_at, epoch s) and, for a full bucket, whole seconds until a
 -- request fits again (retry_after_seconds, else null).
+--
+-- Check first, count last, no lock. Requests of one key that arrive in the same instant as
+-- its window fills can each see room and all be admitted: the overshoot is bounded by the
+-- key's requests in flight at that instant; sequential requests are counted exactly. A
+-- per-key advisory lock made it exact but queued every request of a key behind the one
+-- before: measured on 2 cores, 40 connections, one key: 6,500 calls/s with the lock,
+-- 16,000 without. The counting upsert is last, so its row lock is held only to the commit.
 create function app_public.rate_limit_hit(p_key_id uuid, p_buckets text[], p_limits integer[], p_windows integer[])
   returns table (bucket text, rate_limit integer, remaining integer, reset_at bigint, retry_after_seconds integer)
   language plpgsql volatile security definer
@@ -159,17 +166,14 @@ create function app_public.rate_limit_hit(p_key_id uuid, p_buckets text[], p_lim
 as $$
 declare
   v_overrides jsonb;
-  v_now timestamptz := clock_timestamp();
+  v_epoch double precision := extract(epoch from clock_timestamp());
   v_blocked boolean := false;
   i integer;
-  v_limit integer;
-  v_slot interval;
-  v_window interval;
-  v_current timestamptz;
+  v_slot_seconds integer;
+  v_oldest_counted timestamptz;
   v_used integer;
   v_need integer;
   v_freed integer;
-  v_retry integer;
   r record;
   b_limit integer[] := '{}';
   b_used integer[] := '{}';
@@ -177,36 +181,33 @@ declare
   b_retry integer[] := '{}';
 begin
   perform set_config('synchronous_commit', 'off', true);
-  perform pg_advisory_xact_lock(hashtextextended(p_key_id::text, 7211));
   select k.rate_limits into v_overrides from app_private.api_keys k where k.id = p_key_id;
   for i in 1 .. cardinality(p_buckets) loop
-    v_limit := coalesce((v_overrides ->> p_buckets[i])::integer, p_limits[i]);
-    v_window := make_interval(secs => p_windows[i]);
-    v_slot := make_interval(secs => greatest(1, p_windows[i] / 60));
-    v_current := to_timestamp(floor(extract(epoch from v_now) / extract(epoch from v_slot)) * extract(epoch from v_slot));
+    v_slot_seconds := greatest(1, p_windows[i] / 60);
+    b_limit[i] := coalesce((v_overrides ->> p_buckets[i])::integer, p_limits[i]);
+    b_current[i] := to_timestamp(floor(v_epoch / v_slot_seconds) * v_slot_seconds);
+    -- the window is the current slot and the slots of the window before it
+    v_oldest_counted := b_current[i] - make_interval(secs => p_windows[i]);
     select coalesce(sum(s.hits), 0) into v_used from app_private.rate_limit_slots s
-      where s.key_id = p_key_id and s.bucket = p_buckets[i] and s.slot_start > v_current - v_window;
-    v_retry := null;
-    if v_used >= v_limit then
+      where s.key_id = p_key_id and s.bucket = p_buckets[i] and s.slot_start > v_oldest_counted;
+    b_used[i] := v_used;
+    b_retry[i] := null;
+    if b_used[i] >= b_limit[i] then
       v_blocked := true;
-      -- hits in slot s leave the window at s + window; walk the oldest slots until enough leave
-      v_need := v_used - v_limit + 1;
+      -- hits of slot s leave the window at s + window; walk the oldest slots until enough leave
+      v_need := b_used[i] - b_limit[i] + 1;
       v_freed := 0;
       for r in select s.slot_start, s.hits from app_private.rate_limit_slots s
-          where s.key_id = p_key_id and s.bucket = p_buckets[i] and s.slot_start > v_current - v_window
+          where s.key_id = p_key_id and s.bucket = p_buckets[i] and s.slot_start > v_oldest_counted
           order by s.slot_start loop
         v_freed := v_freed + r.hits;
         if v_freed >= v_need then
-          v_retry := greatest(1, ceil(extract(epoch from (r.slot_start + v_window - v_now)))::integer);
+          b_retry[i] := greatest(1, ceil(extract(epoch from r.slot_start) + p_windows[i] - v_epoch)::integer);
           exit;
         end if;
       end loop;
-      v_retry := coalesce(v_retry, p_windows[i]);
+      b_retry[i] := coalesce(b_retry[i], p_windows[i]);
     end if;
-    b_limit := b_limit || v_limit;
-    b_used := b_used || v_used;
-    b_current := b_current || v_current;
-    b_retry := b_retry || v_retry;
   end loop;
 
   if not v_blocked then

@@ -1,0 +1,104 @@
+/**
+ * CPU use during a load run, from /proc (Linux; null elsewhere): the server child's, the load
+ * generator's (this process) and the whole machine's. On a 2-core box these tell whether a
+ * figure is the server's limit or the machine's.
+ */
+import fs from "node:fs";
+import os from "node:os";
+
+// USER_HZ: 100 on every Linux architecture Node runs on
+const CLOCK_TICKS_PER_SECOND = 100;
+
+export interface CpuSnapshot {
+  atNs: bigint;
+  /** CPU seconds of the watched process, or null */
+  processSeconds: number | null;
+  /** CPU seconds of this process */
+  selfSeconds: number;
+  /** busy and total jiffies of the machine, or null */
+  machine: { busy: number; total: number } | null;
+}
+
+export interface CpuUse {
+  /** percent of one core */
+  serverPercent: number | null;
+  /** percent of one core */
+  loadGeneratorPercent: number;
+  /** percent of all cores */
+  machinePercent: number | null;
+}
+
+function processSeconds(pid: number): number | null {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+    // the command name may contain spaces: the fields we want follow its closing parenthesis
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    const utime = Number(fields[11]);
+    const stime = Number(fields[12]);
+    return Number.isFinite(utime + stime) ? (utime + stime) / CLOCK_TICKS_PER_SECOND : null;
+  } catch {
+    return null;
+  }
+}
+
+function machineJiffies(): { busy: number; total: number } | null {
+  try {
+    const line = fs.readFileSync("/proc/stat", "utf8").split("\n", 1)[0] ?? "";
+    const values = line.trim().split(/\s+/).slice(1, 9).map(Number);
+    if (values.length < 5 || values.some((v) => !Number.isFinite(v))) return null;
+    const total = values.reduce((a, b) => a + b, 0);
+    const idle = (values[3] ?? 0) + (values[4] ?? 0);
+    return { busy: total - idle, total };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * CPU seconds per pid of the given database backends, when they run on this machine (a pid
+ * that is not a postgres process here, e.g. of a remote server, is left out).
+ */
+export function backendCpuSeconds(pids: readonly number[]): Map<number, number> {
+  const seconds = new Map<number, number>();
+  for (const pid of pids) {
+    try {
+      if (!fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").startsWith("postgres")) continue;
+    } catch {
+      continue;
+    }
+    const value = processSeconds(pid);
+    if (value !== null) seconds.set(pid, value);
+  }
+  return seconds;
+}
+
+/** CPU seconds the backends used between two readings; a backend new in `after` counts from 0. */
+export function backendCpuBetween(before: Map<number, number>, after: Map<number, number>): number | null {
+  if (after.size === 0) return null;
+  let total = 0;
+  for (const [pid, value] of after) total += value - (before.get(pid) ?? 0);
+  return total;
+}
+
+export function cpuSnapshot(pid: number): CpuSnapshot {
+  const self = process.cpuUsage();
+  return {
+    atNs: process.hrtime.bigint(),
+    processSeconds: processSeconds(pid),
+    selfSeconds: (self.user + self.system) / 1e6,
+    machine: machineJiffies(),
+  };
+}
+
+export function cpuBetween(before: CpuSnapshot, after: CpuSnapshot): CpuUse {
+  const wall = Number(after.atNs - before.atNs) / 1e9;
+  const server =
+    before.processSeconds !== null && after.processSeconds !== null ? ((after.processSeconds - before.processSeconds) / wall) * 100 : null;
+  const machine =
+    before.machine && after.machine && after.machine.total > before.machine.total
+      ? ((after.machine.busy - before.machine.busy) / (after.machine.total - before.machine.total)) * 100
+      : null;
+  return { serverPercent: server, loadGeneratorPercent: ((after.selfSeconds - before.selfSeconds) / wall) * 100, machinePercent: machine };
+}
+
+export const CORES = os.availableParallelism();
