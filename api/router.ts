@@ -13,6 +13,7 @@ import { assertDeprecationPolicy, deprecationHeaders } from "./middleware/deprec
 import { idempotency, releaseIdempotencyClaim, storeIdempotentResponse } from "./middleware/idempotency/index.ts";
 import { jsonBody } from "./middleware/json-body/index.ts";
 import { rateLimit, type RateBucket } from "./middleware/rate-limit/index.ts";
+import { LeaseBook } from "./middleware/rate-limit/leases.ts";
 import { validate } from "./middleware/validate/index.ts";
 import { sendSerialized, serializeReply, type SerializedReply } from "./reply.ts";
 import { expressPath, type RouteSpec } from "./route.ts";
@@ -60,6 +61,7 @@ export function buildApiRouter(routes: readonly RouteSpec[], services: ApiServic
   const authenticate = createAuthenticator({ pool: services.pool, cacheTtlSeconds: services.env.AUTH_CACHE_TTL_SECONDS });
   const defaultBucket: RateBucket = { name: "default", limit: services.env.RATE_LIMIT_PER_MINUTE, windowSeconds: 60 };
   const body = jsonBody(services.env.JSON_BODY_LIMIT_BYTES);
+  const leases = new LeaseBook(); // shared by the routes: one lease per key and bucket set
 
   for (const route of routes) {
     const chain: RequestHandler[] = [];
@@ -71,7 +73,7 @@ export function buildApiRouter(routes: readonly RouteSpec[], services: ApiServic
     if (route.rateLimit) {
       buckets.push({ name: route.rateLimit.bucket, limit: route.rateLimit.limit(services), windowSeconds: route.rateLimit.windowSeconds });
     }
-    chain.push(authenticate, requireScopes(route.scopes), rateLimit(services.pool, buckets));
+    chain.push(authenticate, requireScopes(route.scopes), rateLimit(services.pool, buckets, leases));
     if (route.body) chain.push(body);
     chain.push(validate(route));
     if (route.idempotent) chain.push(idempotency(services.pool));

@@ -7,13 +7,8 @@ import pg from "pg";
 // int8 carries counts and task sequence numbers here, all far below 2^53
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number.parseInt(value, 10));
 
-export function createPool(
-  connectionString: string,
-  max: number,
-  applicationName: string,
-  options: { pipeline?: boolean } = {},
-): pg.Pool {
-  const pool = new pg.Pool({ connectionString, max, application_name: applicationName, pipeline: options.pipeline ?? false });
+export function createPool(connectionString: string, max: number, applicationName: string): pg.Pool {
+  const pool = new pg.Pool({ connectionString, max, application_name: applicationName });
   // an idle client that loses its connection must not crash the process; the next
   // checkout gets a fresh one
   pool.on("error", () => {});
@@ -21,11 +16,3 @@ export function createPool(
   return pool;
 }
 
-/**
- * The API's pool: pipelined, so that statements sent together (BEGIN and begin_request) share
- * one round trip. Measured (2 cores, 40 connections, the request's SQL alone): about 4,100
- * request sequences/s with the prologue pipelined and prepared, 3,600 with a round trip each.
- */
-export function createApiPool(connectionString: string, max: number, applicationName = "swarf-api"): pg.Pool {
-  return createPool(connectionString, max, applicationName, { pipeline: true });
-}

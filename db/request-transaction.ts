@@ -23,15 +23,15 @@ export async function withRequestTransaction<T>(
   const client = await pool.connect();
   let broken = false;
   try {
-    // one round trip on a pipelined pool (createApiPool); both are sent before either answers
-    await Promise.all([
-      client.query("begin"),
-      client.query({
-        name: "begin_request",
-        text: "select app_public.begin_request($1, $2, $3)",
-        values: [credential.prefix, credential.hash, requiredScopes],
-      }),
-    ]);
+    // BEGIN and the identity in one message: the simple protocol takes several statements at
+    // once, so the values are escaped literals (a prefix of [a-z2-7], a hex hash, scope names
+    // from the route table). One write and one round trip fewer than BEGIN and a prepared
+    // call; measured a few per cent faster than the two pipelined.
+    const scopes = requiredScopes.map((scope) => client.escapeLiteral(scope)).join(",");
+    await client.query(
+      `begin; select app_public.begin_request(${client.escapeLiteral(credential.prefix)}, ` +
+        `'\\x${credential.hash.toString("hex")}'::bytea, array[${scopes}]::text[])`,
+    );
     const result = await work(client);
     await client.query("commit");
     return result;

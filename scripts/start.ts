@@ -9,12 +9,12 @@ import { readEnv } from "../config/env.ts";
 import { log } from "../config/logger.ts";
 import { stopOnSignal } from "../config/shutdown.ts";
 import { openDatabase } from "../db/open-database.ts";
-import { createApiPool } from "../db/pools.ts";
+import { createPool } from "../db/pools.ts";
 import { startWorkerRunner, type WorkerRunner } from "../workers/runner.ts";
 
 const env = readEnv();
 const database = await openDatabase(env, (line) => log.debug({ component: "postgres" }, line));
-const pool = createApiPool(database.appUrl, env.API_POOL_SIZE);
+const pool = createPool(database.appUrl, env.API_POOL_SIZE, "swarf-api");
 let runner: WorkerRunner | undefined;
 
 const app = createApp({

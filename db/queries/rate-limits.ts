@@ -10,19 +10,34 @@ export interface RateBucket {
 export interface BucketState {
   bucket: string;
   rate_limit: number;
+  /** requests left in the window after the granted ones */
   remaining: number;
   reset_at: number;
   retry_after_seconds: number | null;
 }
 
-export async function hitRateLimits(db: Queryable, keyId: string, buckets: readonly RateBucket[]): Promise<BucketState[]> {
-  const { rows } = await db.query<BucketState>({
+export interface RateLimitGrant {
+  /** hits counted for the caller: 1..want, or 0 when a bucket is full */
+  granted: number;
+  buckets: BucketState[];
+}
+
+export async function hitRateLimits(
+  db: Queryable,
+  keyId: string,
+  buckets: readonly RateBucket[],
+  want: number,
+): Promise<RateLimitGrant> {
+  const { rows } = await db.query<BucketState & { granted: number }>({
     name: "rate_limit_hit",
-    text: `select bucket, rate_limit, remaining, reset_at, retry_after_seconds
-             from app_public.rate_limit_hit($1, $2, $3, $4)`,
-    values: [keyId, buckets.map((b) => b.name), buckets.map((b) => b.limit), buckets.map((b) => b.windowSeconds)],
+    text: `select bucket, rate_limit, remaining, reset_at, retry_after_seconds, granted
+             from app_public.rate_limit_hit($1, $2, $3, $4, $5)`,
+    values: [keyId, buckets.map((b) => b.name), buckets.map((b) => b.limit), buckets.map((b) => b.windowSeconds), want],
   });
-  return rows;
+  return {
+    granted: rows[0]?.granted ?? 0,
+    buckets: rows.map(({ granted: _granted, ...state }) => state),
+  };
 }
 
 export async function pruneRateLimitSlots(db: Queryable, longestWindowSeconds: number): Promise<number> {

@@ -78,7 +78,7 @@ export async function measureAnatomy(options: AnatomyOptions): Promise<RequestAn
     for (let i = 0; i < options.iterations; i++) {
       options.signal.throwIfAborted();
       const t0 = performance.now();
-      await hitRateLimits(pool, key.key_id, buckets);
+      await hitRateLimits(pool, key.key_id, buckets, 1); // one hit: what a request costs without a lease
       const t1 = performance.now();
       let t2 = t1;
       let t3 = t1;

@@ -8,7 +8,7 @@ import { createApp } from "../../api/app.ts";
 import { API_BASE_PATH } from "../../api/openapi/document.ts";
 import type { RouteSpec } from "../../api/route.ts";
 import { readEnv, type Env } from "../../config/env.ts";
-import { createApiPool } from "../../db/pools.ts";
+import { createPool } from "../../db/pools.ts";
 import type { TestDatabase } from "./database.ts";
 
 export interface TestResponse<T = unknown> {
@@ -39,7 +39,7 @@ export async function startTestApi(
   options: { env?: Partial<Record<keyof Env, string>>; routes?: readonly RouteSpec[]; health?: () => Record<string, "ok" | "starting" | "failing"> } = {},
 ): Promise<TestApi> {
   const env = readEnv({ ...process.env, ...options.env });
-  const pool = createApiPool(db.appUrl, 10);
+  const pool = createPool(db.appUrl, 10, "swarf-test-api");
   const app = createApp({
     services: { pool, env },
     health: options.health ?? (() => ({ migrations: "ok", workers: "ok" })),

@@ -231,4 +231,28 @@ describe("rate-limit middleware", () => {
     assert.ok(retry > 60, `retry after ${retry}: a retry after the minute window would be refused again`);
     assert.equal(res.body.detail.details.bucket, "slow");
   });
+
+  it("counts a high-limit key in leased batches while each response still shows one request less", async () => {
+    const key = await alice.keyWith(SCOPES);
+    await db.owner.query(`update app_private.api_keys set rate_limits = '{"default": 1000}' where key_prefix = $1`, [prefixOf(key)]);
+    const remaining = await spend(api, key, 25);
+    assert.deepEqual(remaining, Array.from({ length: 25 }, (_, i) => 999 - i));
+    // one hit to learn the limit, then batches of 10 counted ahead of use
+    assert.equal(await hits(key, "default"), 31);
+  });
+
+  it("never lets leasing instances together admit more than the limit", async () => {
+    const key = await alice.keyWith(SCOPES);
+    await db.owner.query(`update app_private.api_keys set rate_limits = '{"default": 300}' where key_prefix = $1`, [prefixOf(key)]);
+    let admitted = 0;
+    for (let i = 0; i < 320; i++) {
+      const res = await (i % 2 === 0 ? api : second).request("GET", "/projects", { key });
+      if (res.status === 200) admitted++;
+      else assert.equal(res.status, 429);
+    }
+    assert.ok(admitted <= 300, `admitted ${admitted}`);
+    // each instance may hold at most a batch of 3 counted but unspent
+    assert.ok(admitted >= 300 - 2 * 2, `admitted ${admitted}`);
+    assert.equal(await hits(key, "default"), 300);
+  });
 });
