@@ -10,7 +10,7 @@ import { z } from "zod";
 
 const CURSOR_PREFIX = "v1:";
 
-export function encodeCursor(seq: number): string {
+function encodeCursor(seq: number): string {
   return Buffer.from(`${CURSOR_PREFIX}${seq}`).toString("base64url");
 }
 

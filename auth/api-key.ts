@@ -29,7 +29,7 @@ export function generateApiKey(): NewApiKey {
   return { plaintext, prefix, hash: hashApiKey(plaintext) };
 }
 
-export function hashApiKey(plaintext: string): Buffer {
+function hashApiKey(plaintext: string): Buffer {
   return createHash("sha256").update(plaintext, "utf8").digest();
 }
 

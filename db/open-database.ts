@@ -16,7 +16,7 @@ export interface Database {
   close(): Promise<void>;
 }
 
-export const EMBEDDED_DATABASE_NAME = "swarf";
+const EMBEDDED_DATABASE_NAME = "swarf";
 
 export async function openDatabase(env: Env, log?: (line: string) => void): Promise<Database> {
   let ownerUrl: string;

@@ -43,12 +43,11 @@ export interface AuthenticatedKey {
   key_id: string;
   user_id: string;
   scopes: string[];
-  rate_limits: Record<string, number>;
 }
 
 export async function authenticateKey(db: Queryable, prefix: string, hash: Buffer): Promise<AuthenticatedKey | null> {
   const { rows } = await db.query<AuthenticatedKey>(
-    "select key_id, user_id, scopes, rate_limits from app_public.authenticate_key($1, $2)",
+    "select key_id, user_id, scopes from app_public.authenticate_key($1, $2)",
     [prefix, hash],
   );
   return rows[0] ?? null;

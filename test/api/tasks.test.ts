@@ -1,6 +1,9 @@
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { after, before, describe, it } from "node:test";
+import { parseApiKey } from "../../auth/api-key.ts";
+import { createTask } from "../../db/queries/tasks.ts";
+import { withRequestTransaction } from "../../db/request-transaction.ts";
 import { startTestApi, type TestApi } from "../support/api.ts";
 import { createTestDatabase, type TestDatabase } from "../support/database.ts";
 import { createTestUser, type TestUser } from "../support/users.ts";
@@ -394,5 +397,44 @@ describe("GET /projects pagination", () => {
       assert.equal(res.status, 400, query);
       assert.equal(res.body.detail.code, "invalid_parameter");
     }
+  });
+});
+
+describe("creating a task", () => {
+  it("records the task for the caller and queues its job in the same transaction, or neither", async () => {
+    const project = await api.request<{ id: string }>("POST", "/projects", { key: alice.key, body: { name: "Tasks", customer: "C" } });
+    const credential = parseApiKey(alice.key)!;
+    const task = await withRequestTransaction(api.pool, credential, ["automation:run"], (tx) =>
+      createTask(tx, { projectId: project.body.id, taskName: "test.created", workerTask: "test_created", queueName: `user:${alice.id}` }),
+    );
+    assert.equal(task.status, "queued");
+    const { rows } = await db.owner.query(
+      "select t.user_id, j.task_identifier, j.queue_name from app_public.tasks t join graphile_worker.jobs j on j.key = t.id::text where t.id = $1",
+      [task.id],
+    );
+    assert.deepEqual(rows, [{ user_id: alice.id, task_identifier: "test_created", queue_name: `user:${alice.id}` }]);
+
+    // rolled back with the request: no record and no job
+    await assert.rejects(
+      withRequestTransaction(api.pool, credential, ["automation:run"], async (tx) => {
+        await createTask(tx, { projectId: project.body.id, taskName: "test.rolled_back", workerTask: "test_rolled_back" });
+        throw new Error("the request fails after creating its task");
+      }),
+      /the request fails/,
+    );
+    const left = await db.owner.query(
+      "select (select count(*) from app_public.tasks where task_name = 'test.rolled_back')::int as tasks, (select count(*) from graphile_worker.jobs where task_identifier = 'test_rolled_back')::int as jobs",
+    );
+    assert.deepEqual(left.rows, [{ tasks: 0, jobs: 0 }]);
+  });
+
+  it("refuses a task on another user's project", async () => {
+    const project = await api.request<{ id: string }>("POST", "/projects", { key: alice.key, body: { name: "Mine", customer: "C" } });
+    await assert.rejects(
+      withRequestTransaction(api.pool, parseApiKey(bob.key)!, [], (tx) =>
+        createTask(tx, { projectId: project.body.id, taskName: "test.stolen", workerTask: "test_stolen" }),
+      ),
+      (error: { code?: string }) => error.code === "42501",
+    );
   });
 });

@@ -12,7 +12,7 @@ import { HttpError } from "./http-error.ts";
 
 export { HttpError, invalidParameter, notFound, type FieldIssue } from "./http-error.ts";
 
-export function sendError(res: Response, error: HttpError): void {
+function sendError(res: Response, error: HttpError): void {
   for (const [name, value] of Object.entries(error.headers)) res.setHeader(name, value);
   res.status(error.status).json({
     detail: {
@@ -54,7 +54,7 @@ function httpErrorFromBodyParser(error: unknown): HttpError | null {
   }
 }
 
-export function toHttpError(error: unknown): HttpError | null {
+function toHttpError(error: unknown): HttpError | null {
   if (error instanceof HttpError) return error;
   return httpErrorFromBodyParser(error) ?? httpErrorFromPostgres(error);
 }

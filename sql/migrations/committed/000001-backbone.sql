@@ -1,5 +1,5 @@
 --! Previous: -
---! Hash: sha1:093dd2d50e840ee01fcaf45624dd16fd50ad3b98
+--! Hash: sha1:507c01590681b44672c7ffd46ed9e0af0cac5e88
 --! Message: backbone
 
 -- The service backbone: users and API keys, the user's machines, materials, equipment
@@ -76,7 +76,7 @@ create index api_keys_user_id_idx on app_private.api_keys (user_id);
 -- Looks a key up for the API's authentication cache. Returns no row for an unknown or
 -- revoked key. Writes last_used_at at most once a minute per key.
 create function app_public.authenticate_key(p_key_prefix text, p_key_hash bytea)
-  returns table (key_id uuid, user_id uuid, scopes text[], rate_limits jsonb)
+  returns table (key_id uuid, user_id uuid, scopes text[])
   language plpgsql volatile security definer
   set search_path = pg_catalog
 as $$
@@ -94,7 +94,7 @@ begin
     perform set_config('synchronous_commit', 'off', true);
     update app_private.api_keys set last_used_at = now() where id = k.id;
   end if;
-  return query select k.id, k.user_id, k.scopes, k.rate_limits;
+  return query select k.id, k.user_id, k.scopes;
 end;
 $$;
 grant execute on function app_public.authenticate_key(text, bytea) to :APP_USER;
@@ -147,11 +147,13 @@ create unlogged table app_private.rate_limit_slots (
 );
 
 -- p_buckets, p_limits, p_windows: parallel arrays, e.g. {default,cam_planning}, {120,30},
--- {60,3600}. A key's rate_limits override p_limits per bucket. The hit is counted in every
--- bucket only if every bucket has room; a rejected request consumes nothing.
--- Returns one row per bucket: its limit, the requests left after this one, when the window
--- would be entirely clear (reset_at, epoch s) and, for a full bucket, whole seconds until a
--- request fits again (retry_after_seconds, else null).
+-- {60,3600}. A key's rate_limits override p_limits per bucket. p_want: how many hits the
+-- caller asks to count at once (an API process leases a batch for a busy high-limit key and
+-- spends it within a second: api/middleware/rate-limit). It is granted as many as every
+-- bucket has room for, at least one or none; a request refused consumes nothing.
+-- Returns one row per bucket: its limit, the requests left after the granted ones, when the
+-- window would be entirely clear (reset_at, epoch s), for a full bucket the whole seconds
+-- until a request fits again (retry_after_seconds, else null), and the grant (same in each row).
 --
 -- Check first, count last, no lock. Requests of one key that arrive in the same instant as
 -- its window fills can each see room and all be admitted: the overshoot is bounded by the
@@ -159,15 +161,17 @@ create unlogged table app_private.rate_limit_slots (
 -- per-key advisory lock made it exact but queued every request of a key behind the one
 -- before: measured on 2 cores, 40 connections, one key: 6,500 calls/s with the lock,
 -- 16,000 without. The counting upsert is last, so its row lock is held only to the commit.
-create function app_public.rate_limit_hit(p_key_id uuid, p_buckets text[], p_limits integer[], p_windows integer[])
-  returns table (bucket text, rate_limit integer, remaining integer, reset_at bigint, retry_after_seconds integer)
+create function app_public.rate_limit_hit(
+  p_key_id uuid, p_buckets text[], p_limits integer[], p_windows integer[], p_want integer)
+  returns table (bucket text, rate_limit integer, remaining integer, reset_at bigint,
+                 retry_after_seconds integer, granted integer)
   language plpgsql volatile security definer
   set search_path = pg_catalog
 as $$
 declare
   v_overrides jsonb;
   v_epoch double precision := extract(epoch from clock_timestamp());
-  v_blocked boolean := false;
+  v_granted integer := greatest(1, p_want);
   i integer;
   v_slot_seconds integer;
   v_oldest_counted timestamptz;
@@ -191,11 +195,11 @@ begin
     select coalesce(sum(s.hits), 0) into v_used from app_private.rate_limit_slots s
       where s.key_id = p_key_id and s.bucket = p_buckets[i] and s.slot_start > v_oldest_counted;
     b_used[i] := v_used;
+    v_granted := least(v_granted, b_limit[i] - v_used);
     b_retry[i] := null;
-    if b_used[i] >= b_limit[i] then
-      v_blocked := true;
+    if v_used >= b_limit[i] then
       -- hits of slot s leave the window at s + window; walk the oldest slots until enough leave
-      v_need := b_used[i] - b_limit[i] + 1;
+      v_need := v_used - b_limit[i] + 1;
       v_freed := 0;
       for r in select s.slot_start, s.hits from app_private.rate_limit_slots s
           where s.key_id = p_key_id and s.bucket = p_buckets[i] and s.slot_start > v_oldest_counted
@@ -209,26 +213,28 @@ begin
       b_retry[i] := coalesce(b_retry[i], p_windows[i]);
     end if;
   end loop;
+  v_granted := greatest(0, v_granted);
 
-  if not v_blocked then
+  if v_granted > 0 then
     for i in 1 .. cardinality(p_buckets) loop
       insert into app_private.rate_limit_slots as s (key_id, bucket, slot_start, hits)
-        values (p_key_id, p_buckets[i], b_current[i], 1)
-        on conflict on constraint rate_limit_slots_pkey do update set hits = s.hits + 1;
+        values (p_key_id, p_buckets[i], b_current[i], v_granted)
+        on conflict on constraint rate_limit_slots_pkey do update set hits = s.hits + v_granted;
     end loop;
   end if;
 
   for i in 1 .. cardinality(p_buckets) loop
     bucket := p_buckets[i];
     rate_limit := b_limit[i];
-    remaining := greatest(0, b_limit[i] - b_used[i] - case when v_blocked then 0 else 1 end);
+    remaining := greatest(0, b_limit[i] - b_used[i] - v_granted);
     reset_at := ceil(extract(epoch from b_current[i]) + p_windows[i])::bigint;
     retry_after_seconds := b_retry[i];
+    granted := v_granted;
     return next;
   end loop;
 end;
 $$;
-grant execute on function app_public.rate_limit_hit(uuid, text[], integer[], integer[]) to :APP_USER;
+grant execute on function app_public.rate_limit_hit(uuid, text[], integer[], integer[], integer) to :APP_USER;
 
 create function app_private.prune_rate_limit_slots(p_longest_window interval) returns integer
   language sql volatile
