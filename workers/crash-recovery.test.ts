@@ -61,6 +61,18 @@ async function leaseOf(db: TestDatabase, poolId: string): Promise<{ pid: number;
   return rows[0] ?? null;
 }
 
+/** Makes a task look as if pool `poolId` started its first attempt `ago` and still holds it. */
+async function holdAsFirstAttempt(taskId: string, poolId: string, ago: string): Promise<void> {
+  await db.owner.query(
+    `update graphile_worker._private_jobs set locked_by = $2, locked_at = now() - $3::interval, attempts = 1 where key = $1`,
+    [taskId, poolId, ago],
+  );
+  await db.owner.query(
+    "update app_public.tasks set status = 'running', attempts = 1, locked_by = $2, started_at = now() where id = $1",
+    [taskId, poolId],
+  );
+}
+
 let db: TestDatabase;
 let user: TestUser;
 
@@ -170,15 +182,7 @@ describe("crash recovery", () => {
 
       // beside it, a job of a pool that died an hour ago
       const deadId = await insertTaskRecord(db.owner, { userId: user.id, workerTask: "test_orphan" });
-      await db.owner.query(
-        `update graphile_worker._private_jobs set locked_by = 'pool-dead', locked_at = now() - interval '1 hour', attempts = 1
-          where key = $1`,
-        [deadId],
-      );
-      await db.owner.query(
-        "update app_public.tasks set status = 'running', attempts = 1, locked_by = 'pool-dead', started_at = now() where id = $1",
-        [deadId],
-      );
+      await holdAsFirstAttempt(deadId, "pool-dead", "1 hour");
       await db.owner.query(
         `insert into app_private.worker_leases (pool_id, hostname, pid, task_names, heartbeat_at)
          values ('pool-dead', 'gone', 1, '{test_orphan}', now() - interval '1 hour')`,
@@ -216,15 +220,7 @@ describe("crash recovery", () => {
 
   it("fails a task at once with worker_lost when its worker dies in the last attempt", async () => {
     const id = await insertTaskRecord(db.owner, { userId: user.id, workerTask: "test_orphan", maxAttempts: 1 });
-    await db.owner.query(
-      `update graphile_worker._private_jobs set locked_by = 'pool-gone', locked_at = now() - interval '1 minute', attempts = 1
-        where key = $1`,
-      [id],
-    );
-    await db.owner.query(
-      "update app_public.tasks set status = 'running', attempts = 1, locked_by = 'pool-gone', started_at = now() where id = $1",
-      [id],
-    );
+    await holdAsFirstAttempt(id, "pool-gone", "1 minute");
 
     const recovered = await recoverDeadWorkers(db.owner, 5);
     assert.deepEqual(recovered, [{ pool_id: "pool-gone", tasks_requeued: 0 }]);
