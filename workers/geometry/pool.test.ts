@@ -1,0 +1,49 @@
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import { createGeometryPool, GeometryUnavailable, type GeometryPool } from "./pool.ts";
+
+const threadModule = new URL("../../test/support/geometry-test-thread.ts", import.meta.url).href;
+const bytes = (text: string) => new TextEncoder().encode(text);
+
+let pool: GeometryPool;
+before(async () => {
+  pool = createGeometryPool({ size: 2, timeoutMs: 1500, threadModule });
+  await pool.ready();
+});
+after(async () => {
+  await pool.close();
+});
+
+describe("geometry pool", () => {
+  it("is ready only when every thread has started", async () => {
+    const answers = await Promise.all([pool.ingest(bytes("a")), pool.ingest(bytes("b"))]);
+    const threads = new Set(answers.map((a) => (a.ok ? -1 : a.details.threadId)));
+    assert.equal(threads.size, 2, "two requests at once run on two threads");
+  });
+
+  it("answers a request whose thread dies with geometry_worker_crashed, and replaces the thread", async () => {
+    await assert.rejects(pool.ingest(bytes("crash")), (error: unknown) => {
+      assert.ok(error instanceof GeometryUnavailable);
+      assert.equal(error.code, "geometry_worker_crashed");
+      return true;
+    });
+    const after = await Promise.all([pool.ingest(bytes("x")), pool.ingest(bytes("y"))]);
+    assert.deepEqual(
+      after.map((a) => (a.ok ? "" : a.message)),
+      ["x", "y"],
+      "both threads serve again",
+    );
+  });
+
+  it("cuts off a request that runs past the timeout and keeps serving", async () => {
+    await assert.rejects(pool.ingest(bytes("hang")), (error: unknown) => error instanceof GeometryUnavailable && error.code === "geometry_timeout");
+    const next = await pool.ingest(bytes("still here"));
+    assert.equal(next.ok ? "" : next.message, "still here");
+  });
+
+  it("leaves the caller's bytes usable after handing a copy to a thread", async () => {
+    const original = bytes("keep me");
+    await pool.ingest(original);
+    assert.equal(new TextDecoder().decode(original), "keep me");
+  });
+});
