@@ -2,21 +2,25 @@
  * Builds the public API router from the route table. Each route's chain, in order:
  *
  *   deprecation headers -> authenticate -> scopes -> rate limit -> JSON body -> validate
- *     -> idempotency claim -> handler in the request transaction (with the idempotent
- *        response stored in that same transaction) -> send
+ *     -> multipart upload -> idempotency claim -> handler in the request transaction (with
+ *        the idempotent response stored in that same transaction) -> send
+ *
+ * A public route skips authentication, scopes and the per-key rate limit, and its handler
+ * runs in a read-only transaction without identity.
  */
 import express, { type RequestHandler, type Response } from "express";
 import { log } from "../config/logger.ts";
-import { withRequestTransaction } from "../db/request-transaction.ts";
+import { withPublicTransaction, withRequestTransaction } from "../db/request-transaction.ts";
 import { createAuthenticator, requireScopes } from "./middleware/auth/index.ts";
 import { assertDeprecationPolicy, deprecationHeaders } from "./middleware/deprecation/index.ts";
 import { idempotency, releaseIdempotencyClaim, storeIdempotentResponse } from "./middleware/idempotency/index.ts";
 import { jsonBody } from "./middleware/json-body/index.ts";
+import { multipartUpload } from "./middleware/multipart/index.ts";
 import { rateLimit, type RateBucket } from "./middleware/rate-limit/index.ts";
 import { LeaseBook } from "./middleware/rate-limit/leases.ts";
 import { validate } from "./middleware/validate/index.ts";
 import { sendSerialized, serializeReply, type SerializedReply } from "./reply.ts";
-import { expressPath, type RouteSpec } from "./route.ts";
+import { expressPath, type HandlerContext, type RouteSpec } from "./route.ts";
 import type { ApiServices } from "./services.ts";
 
 async function releaseQuietly(services: ApiServices, res: Response): Promise<void> {
@@ -29,24 +33,42 @@ function execute(route: RouteSpec, services: ApiServices): RequestHandler {
   return async (_req, res) => {
     const auth = res.locals.auth;
     const input = res.locals.input;
-    if (!auth || !input) throw new Error(`${route.operationId}: authentication or validation did not run`);
+    if ((!auth && !route.public) || !input) throw new Error(`${route.operationId}: authentication or validation did not run`);
+    let prepared: unknown;
+    const context = (db: HandlerContext<unknown, unknown, unknown, boolean>["db"]): HandlerContext<unknown, unknown, unknown, boolean> => ({
+      prepared,
+      params: input.params,
+      query: input.query,
+      body: input.body,
+      db,
+      auth: auth ?? null,
+      file: res.locals.upload ?? null,
+      requestId: res.locals.requestId,
+      services,
+    });
     let reply: SerializedReply;
     try {
-      reply = await withRequestTransaction(services.pool, auth.credential, route.scopes, async (db) => {
-        const serialized = serializeReply(
-          await route.handler({
-            params: input.params,
-            query: input.query,
-            body: input.body,
-            db,
-            auth,
-            requestId: res.locals.requestId,
-            services,
-          }),
-        );
-        await storeIdempotentResponse(db, res, serialized);
-        return serialized;
-      });
+      if (route.prepare) {
+        prepared = await route.prepare({
+          params: input.params,
+          query: input.query,
+          body: input.body,
+          file: res.locals.upload ?? null,
+          requestId: res.locals.requestId,
+          services,
+          read: (work) =>
+            auth ? withRequestTransaction(services.pool, auth.credential, route.scopes, work) : withPublicTransaction(services.pool, work),
+        });
+      }
+      if (route.public || !auth) {
+        reply = serializeReply(await withPublicTransaction(services.pool, (db) => route.handler(context(db))));
+      } else {
+        reply = await withRequestTransaction(services.pool, auth.credential, route.scopes, async (db) => {
+          const serialized = serializeReply(await route.handler(context(db)));
+          await storeIdempotentResponse(db, res, serialized);
+          return serialized;
+        });
+      }
     } catch (error) {
       await releaseQuietly(services, res);
       throw error;
@@ -69,13 +91,22 @@ export function buildApiRouter(routes: readonly RouteSpec[], services: ApiServic
       assertDeprecationPolicy(`${route.method.toUpperCase()} ${route.path}`, route.deprecated);
       chain.push(deprecationHeaders(route.deprecated));
     }
-    const buckets = [defaultBucket];
-    if (route.rateLimit) {
-      buckets.push({ name: route.rateLimit.bucket, limit: route.rateLimit.limit(services), windowSeconds: route.rateLimit.windowSeconds });
+    if (route.public) {
+      if (route.scopes.length > 0 || route.idempotent || route.rateLimit) {
+        throw new Error(`${route.operationId}: a public route has no scopes, Idempotency-Key or per-key rate limit`);
+      }
+    } else {
+      const buckets = [defaultBucket];
+      if (route.rateLimit) {
+        buckets.push({ name: route.rateLimit.bucket, limit: route.rateLimit.limit(services), windowSeconds: route.rateLimit.windowSeconds });
+      }
+      chain.push(authenticate, requireScopes(route.scopes), rateLimit(services.pool, buckets, leases));
     }
-    chain.push(authenticate, requireScopes(route.scopes), rateLimit(services.pool, buckets, leases));
+    if (route.body && route.upload) throw new Error(`${route.operationId}: a route takes a JSON body or an upload, not both`);
     if (route.body) chain.push(body);
     chain.push(validate(route));
+    // after validation, so a bad path or query is refused before an upload is read
+    if (route.upload) chain.push(multipartUpload({ field: route.upload.field, limitBytes: services.env.UPLOAD_LIMIT_BYTES }));
     if (route.idempotent) chain.push(idempotency(services.pool));
     chain.push(execute(route, services));
     router[route.method](expressPath(route.path), ...chain);

@@ -22,6 +22,10 @@ const EnvSchema = z.object({
   CAM_PLANNING_RATE_LIMIT_PER_HOUR: integer(30, 1),
   AUTH_CACHE_TTL_SECONDS: integer(60),
   JSON_BODY_LIMIT_BYTES: integer(256 * 1024, 1024),
+  /** Largest file a multipart upload may carry (workpiece, .famc job); larger ones get 413. */
+  UPLOAD_LIMIT_BYTES: integer(100 * 1024 * 1024, 1024),
+  /** warm geometry threads for uploads (about 0.6 GB each); unset: one per core, memory permitting; 0: none */
+  GEOMETRY_WORKERS: z.coerce.number().int().min(0).max(64).optional(),
   /** A worker whose lease is older than this is dead; its jobs run again elsewhere. */
   WORKER_LEASE_STALE_SECONDS: integer(30, 5),
   WORKER_HEARTBEAT_SECONDS: integer(5, 1),

@@ -44,3 +44,26 @@ export async function withRequestTransaction<T>(
     client.release(broken);
   }
 }
+
+/**
+ * For a public route (no key): a read-only transaction without a request identity, in which
+ * RLS shows no row; only SQL functions that check a proof of their own (a presigned URL's
+ * signature) return anything.
+ */
+export async function withPublicTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  let broken = false;
+  try {
+    await client.query("begin read only");
+    const result = await work(client);
+    await client.query("commit");
+    return result;
+  } catch (error) {
+    await client.query("rollback").catch(() => {
+      broken = true;
+    });
+    throw error;
+  } finally {
+    client.release(broken);
+  }
+}

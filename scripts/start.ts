@@ -10,6 +10,7 @@ import { log } from "../config/logger.ts";
 import { stopOnSignal } from "../config/shutdown.ts";
 import { openDatabase } from "../db/open-database.ts";
 import { createPool } from "../db/pools.ts";
+import { createGeometryPool } from "../workers/geometry/pool.ts";
 import { startWorkerRunner, type WorkerRunner } from "../workers/runner.ts";
 
 const env = readEnv();
@@ -17,10 +18,20 @@ const database = await openDatabase(env, (line) => log.debug({ component: "postg
 const pool = createPool(database.appUrl, env.API_POOL_SIZE, "swarf-api");
 let runner: WorkerRunner | undefined;
 
+const geometry = env.GEOMETRY_WORKERS === 0 ? undefined : createGeometryPool({ size: env.GEOMETRY_WORKERS });
+let geometryState: "ok" | "starting" | "failing" = geometry ? "starting" : "ok";
+void geometry?.ready().then(
+  () => (geometryState = "ok"),
+  (error: unknown) => {
+    geometryState = "failing";
+    log.error({ err: error }, "the geometry threads did not start");
+  },
+);
+
 const app = createApp({
-  services: { pool, env },
-  // the server listens only after the migrations ran; workers start right after
-  health: () => ({ migrations: "ok", workers: runner?.health() ?? "starting" }),
+  services: { pool, env, ...(geometry ? { geometry } : {}) },
+  // the server listens only after the migrations ran; workers and geometry threads start right after
+  health: () => ({ migrations: "ok", workers: runner?.health() ?? "starting", geometry: geometryState }),
 });
 const server = http.createServer(app);
 await new Promise<void>((resolve) => server.listen(env.PORT, env.HOST, resolve));
@@ -35,6 +46,7 @@ log.info({ url: `http://localhost:${env.PORT}/backend-api/api/public/v1`, tasks:
 stopOnSignal("swarf", async () => {
   server.close();
   await runner?.stop();
+  await geometry?.close();
   await pool.end();
   await database.close();
 });

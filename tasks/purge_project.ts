@@ -1,7 +1,8 @@
 /**
- * purge_project: removes a soft-deleted project's rows (quote job and everything else that
- * references it cascades). Queued by a trigger when DELETE /projects/{id} sets deleted_at.
- * Task records stay: they are readable indefinitely.
+ * purge_project: removes a soft-deleted project's rows (quote job, jobs, workpieces and
+ * everything else that references it cascade) and the blobs no other project of the user
+ * uses, in one transaction (sql: app_private.purge_project). Queued by a trigger when
+ * DELETE /projects/{id} sets deleted_at. Task records stay: they are readable indefinitely.
  */
 import type { Task } from "graphile-worker";
 import { z } from "zod";
@@ -10,9 +11,10 @@ const Payload = z.object({ project_id: z.uuid() });
 
 export const purgeProject: Task = async (payload, helpers) => {
   const { project_id: projectId } = Payload.parse(payload);
-  const { rowCount } = await helpers.query(
-    "delete from app_public.projects where id = $1 and deleted_at is not null",
+  const { rows } = await helpers.query<{ projects_deleted: number; blobs_deleted: number }>(
+    "select * from app_private.purge_project($1)",
     [projectId],
   );
-  helpers.logger.info(`purged project ${projectId} (${rowCount ?? 0} row)`);
+  const purged = rows[0];
+  helpers.logger.info(`purged project ${projectId} (${purged?.projects_deleted ?? 0} row, ${purged?.blobs_deleted ?? 0} blobs)`);
 };

@@ -2,7 +2,11 @@ import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { after, before, describe, it } from "node:test";
 import { repoRoot } from "../config/env.ts";
+import { saveWorkpiece } from "../db/queries/workpieces.ts";
+import { meshToGlb } from "../kernel/mesh/glb.ts";
 import { startTestApi, type TestApi } from "../test/support/api.ts";
+import { asUser } from "../test/support/as-user.ts";
+import { partC } from "../test/support/fixture-workpiece.ts";
 import { createTestDatabase, type TestDatabase } from "../test/support/database.ts";
 import { insertTaskRecord, readJob, readTaskRecord, waitFor } from "../test/support/task-records.ts";
 import { createTestUser, type TestUser } from "../test/support/users.ts";
@@ -80,10 +84,27 @@ describe("selectTasks", () => {
 });
 
 describe("a worker runner", () => {
-  it("purges a deleted project with its quote job, runs only its own tasks, and keeps the task records readable", async () => {
+  it("purges a deleted project with its quote job, jobs, workpieces and the blobs only it used, runs only its own tasks, and keeps the task records readable", async () => {
     const created = await api.request<{ id: string }>("POST", "/projects", { key: alice.key, body: { name: "Gone", customer: "ACME" } });
     assert.equal(created.status, 201);
     const projectId = created.body.id;
+    // the project to purge and one that stays share the uploaded file and the thumbnail; their meshes differ
+    const part = await partC();
+    const gone = await asUser(api.pool, alice, (db) => saveWorkpiece(db, projectId, part.ingested, part.original, part.glb, part.png));
+    assert.ok(gone);
+    const stock = await api.request("POST", `/projects/${projectId}/stock/bounding-box`, {
+      key: alice.key,
+      body: { minus_x: 1, plus_x: 1, minus_y: 1, plus_y: 1, minus_z: 0, plus_z: 2 },
+    });
+    assert.equal(stock.status, 200);
+    const kept = await api.request<{ id: string }>("POST", "/projects", { key: alice.key, body: { name: "Kept", customer: "ACME" } });
+    const moved = { ...part.ingested.mesh, positions: Float32Array.from(part.ingested.mesh.positions, (v) => v + 1) };
+    const stays = await asUser(api.pool, alice, (db) =>
+      saveWorkpiece(db, kept.body.id, part.ingested, part.original, meshToGlb(moved), part.png),
+    );
+    assert.ok(stays);
+    assert.equal(stays.workpiece.blobs.original, gone.workpiece.blobs.original);
+    assert.notEqual(stays.workpiece.blobs.mesh, gone.workpiece.blobs.mesh);
     const taskId = await insertTaskRecord(db.owner, { userId: alice.id, projectId, workerTask: "test_not_run", taskName: "automation.automated_cam_planning" });
     // a job for another of the service's tasks, due earlier and more urgent than the purge
     await db.owner.query(
@@ -106,6 +127,18 @@ describe("a worker runner", () => {
     assert.equal(project.rowCount, 0, "the project row is gone");
     const quote = await db.owner.query("select 1 from app_public.quote_jobs where project_id = $1", [projectId]);
     assert.equal(quote.rowCount, 0, "its quote job is gone");
+    for (const table of ["jobs", "workpieces"]) {
+      const rows = await db.owner.query(`select 1 from app_public.${table} where project_id = $1`, [projectId]);
+      assert.equal(rows.rowCount, 0, `its ${table} are gone`);
+    }
+    const blobs = await db.owner.query<{ id: string }>("select id from app_private.blobs where user_id = $1", [alice.id]);
+    assert.deepEqual(
+      new Set(blobs.rows.map((b) => b.id)),
+      new Set([stays.workpiece.blobs.original, stays.workpiece.blobs.mesh, stays.workpiece.blobs.thumbnail]),
+      "the mesh only it used is gone; the file and thumbnail the kept project shares stay",
+    );
+    const again = await db.owner.query("select * from app_private.purge_project($1)", [projectId]);
+    assert.deepEqual(again.rows, [{ projects_deleted: 0, blobs_deleted: 0 }], "a repeat finds nothing to do");
 
     const task = await api.request<{ task_id: string; project_id: string; status: string }>("GET", `/tasks/${taskId}`, { key: alice.key });
     assert.equal(task.status, 200);

@@ -196,9 +196,15 @@ describe("the OpenAPI document", () => {
   });
 
   it("documents every route under its path and method, with its operationId, key and required scopes", () => {
+    assert.ok(routes.some((r) => r.public), "the presigned file route is public");
     for (const route of routes) {
       const op = operationOf(route.method, route.path);
       assert.equal(op.operationId, route.operationId);
+      if (route.public) {
+        assert.deepEqual(op.security, [], `${route.operationId} needs no key`);
+        assert.equal(op["x-required-scopes"], undefined, route.operationId);
+        continue;
+      }
       assert.deepEqual(op["x-required-scopes"], [...route.scopes], route.operationId);
       assert.deepEqual(op.security, [{ ApiKey: [] }], route.operationId);
       assert.equal(op.deprecated, route.deprecated ? true : undefined, route.operationId);
@@ -245,6 +251,15 @@ describe("the OpenAPI document", () => {
     let bodies = 0;
     for (const route of routes) {
       const op = operationOf(route.method, route.path);
+      if (route.upload) {
+        const schema = op.requestBody?.content?.["multipart/form-data"]?.schema;
+        assert.equal(op.requestBody?.required, true, route.operationId);
+        assert.deepEqual(Object.keys(op.requestBody?.content ?? {}), ["multipart/form-data"], route.operationId);
+        assert.deepEqual(schema?.required, [route.upload.field], `${route.operationId} documents its one file part`);
+        assert.equal(schema?.additionalProperties, false, route.operationId);
+        assert.ok(op.responses["413"], `${route.operationId} documents 413`);
+        continue;
+      }
       if (!route.body) {
         assert.equal(op.requestBody, undefined, `${route.operationId} takes no body`);
         continue;
@@ -280,9 +295,14 @@ describe("the OpenAPI document", () => {
     assert.equal(fields.request_id?.type, "string");
     assert.deepEqual([...(detail.required as string[])].sort(), ["code", "details", "message", "request_id"]);
 
+    const publicIds = new Set(routes.filter((r) => r.public).map((r) => r.operationId));
     for (const [path, method, op] of operations()) {
       if (!path.startsWith(API_BASE_PATH) || path.endsWith("/openapi.json")) continue;
-      for (const status of ["400", "401", "403", "429", "500"]) assert.ok(op.responses[status], `${method} ${path} documents ${status}`);
+      const common = publicIds.has(op.operationId) ? ["400", "500"] : ["400", "401", "403", "429", "500"];
+      for (const status of common) assert.ok(op.responses[status], `${method} ${path} documents ${status}`);
+      if (publicIds.has(op.operationId)) {
+        for (const status of ["401", "429"]) assert.equal(op.responses[status], undefined, `${method} ${path} has no key, hence no ${status}`);
+      }
       for (const [status, response] of Object.entries(op.responses)) {
         if (Number(status) < 400) continue;
         assert.deepEqual(response.content?.["application/json"]?.schema, { $ref: "#/components/schemas/Error" }, `${method} ${path} ${status}`);

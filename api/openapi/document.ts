@@ -26,6 +26,8 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   500: "internal_error",
 };
 const COMMON_ERRORS = [400, 401, 403, 429, 500];
+/** a public route has no key, hence no 401, scope 403 or per-key 429 */
+const PUBLIC_COMMON_ERRORS = [400, 500];
 
 const RATE_HEADERS = {
   "X-RateLimit-Limit": { description: "requests allowed in the window", schema: { type: "integer" } },
@@ -74,20 +76,47 @@ function parameters(schema: z.ZodType | undefined, location: "path" | "query", c
   }));
 }
 
+function errorDescription(route: RouteSpec, status: number): string {
+  const own = route.errorCodes?.[status];
+  const common = ERROR_DESCRIPTIONS[status];
+  // a public route's 403 is its own (a signature), never insufficient_scope
+  if (route.public) return own ?? common ?? "error";
+  return [common, own].filter(Boolean).join("; ") || "error";
+}
+
+function requestBody(route: RouteSpec, components: Json): Json {
+  if (route.upload) {
+    const schema = {
+      type: "object",
+      properties: { [route.upload.field]: { type: "string", contentMediaType: "application/octet-stream", description: route.upload.description } },
+      required: [route.upload.field],
+      additionalProperties: false,
+    };
+    return { requestBody: { required: true, content: { "multipart/form-data": { schema } } } };
+  }
+  if (route.body) return { requestBody: { required: true, content: { "application/json": { schema: toSchema(route.body, "input", components) } } } };
+  return {};
+}
+
 function operation(route: RouteSpec, components: Json): Json {
   const responses: Json = {};
+  const headers = route.public ? { "X-Request-Id": RATE_HEADERS["X-Request-Id"] } : RATE_HEADERS;
   for (const [status, response] of Object.entries(route.responses)) {
     responses[status] = {
       description: response.description,
-      headers: { ...RATE_HEADERS, ...(route.idempotent ? { "Idempotency-Replayed": { description: "true on a replayed response", schema: { type: "string" } } } : {}) },
+      headers: {
+        ...headers,
+        ...Object.fromEntries(Object.entries(response.headers ?? {}).map(([name, description]) => [name, { description, schema: { type: "string" } }])),
+        ...(route.idempotent ? { "Idempotency-Replayed": { description: "true on a replayed response", schema: { type: "string" } } } : {}),
+      },
       ...(response.schema
         ? { content: { [response.contentType ?? "application/json"]: { schema: toSchema(response.schema, "output", components) } } }
         : {}),
     };
   }
-  for (const status of [...COMMON_ERRORS, ...(route.errors ?? [])]) {
+  for (const status of [...(route.public ? PUBLIC_COMMON_ERRORS : COMMON_ERRORS), ...(route.errors ?? [])]) {
     responses[String(status)] = {
-      description: ERROR_DESCRIPTIONS[status] ?? "error",
+      description: errorDescription(route, status),
       content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
     };
   }
@@ -106,13 +135,10 @@ function operation(route: RouteSpec, components: Json): Json {
     summary: route.summary,
     ...(route.description ? { description: route.description } : {}),
     tags: [route.tag],
-    security: [{ ApiKey: [] }],
-    "x-required-scopes": route.scopes,
+    ...(route.public ? { security: [] } : { security: [{ ApiKey: [] }], "x-required-scopes": route.scopes }),
     ...(route.deprecated ? { deprecated: true, "x-sunset": route.deprecated.sunset } : {}),
     parameters: params,
-    ...(route.body
-      ? { requestBody: { required: true, content: { "application/json": { schema: toSchema(route.body, "input", components) } } } }
-      : {}),
+    ...requestBody(route, components),
     responses,
   };
 }

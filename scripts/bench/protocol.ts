@@ -7,7 +7,9 @@ export type ChildMessage =
   /** the child is listening (servers report their port) or running (worker) */
   | { type: "ready"; port?: number }
   /** the worker ran a plain graphile-worker job: enqueue to handler start, database clock */
-  | { type: "plain-job"; seq: number; latencyMs: number };
+  | { type: "plain-job"; seq: number; latencyMs: number }
+  /** the ingest server's resident size before its geometry pool starts and once it is ready */
+  | { type: "memory"; phase: "before-pool" | "pool-ready"; rssBytes: number };
 
 export const CHILD_ENV = {
   /** the API role's connection string (server-app) */

@@ -47,7 +47,7 @@ export function findProblems(http: readonly HttpConfigResult[]): string[] {
   return problems;
 }
 
-function table(rows: (string | number)[][]): string {
+export function table(rows: (string | number)[][]): string {
   const cells = rows.map((row) => row.map(String));
   const widths = cells[0]!.map((_, i) => Math.max(...cells.map((row) => (row[i] ?? "").length)));
   return cells.map((row) => "  " + row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join("  ")).join("\n");

@@ -1,14 +1,19 @@
 /**
  * Rules every route of the table obeys, checked route by route so that a new route is covered
  * the day it is added: a key without the route's scopes gets 403, an id that is not an id gets
- * 400, another user's id gets 404, and the health check tells ready from not ready.
+ * 400, another user's id gets 404 (a public route: it answers without a key), and the health
+ * check tells ready from not ready.
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { routes } from "../../api/routes/index.ts";
 import { SCOPES } from "../../auth/scopes.ts";
+import { presignWorkpiece, saveWorkpiece } from "../../db/queries/workpieces.ts";
+import { asUser } from "../support/as-user.ts";
 import { startTestApi, type TestApi } from "../support/api.ts";
 import { createTestDatabase, type TestDatabase } from "../support/database.ts";
+import { partC } from "../support/fixture-workpiece.ts";
+import { fileUpload } from "../support/multipart.ts";
 import { insertTaskRecord } from "../support/task-records.ts";
 import { createTestUser, type TestUser } from "../support/users.ts";
 
@@ -27,14 +32,27 @@ const aliceIds: Record<string, string> = {};
 const validBodies: Record<string, unknown> = {
   createProject: { name: "Route table", customer: "Rules" },
   updateProject: { name: "Renamed" },
+  setStockBoundingBox: { minus_x: 1, plus_x: 1, minus_y: 1, plus_y: 1, minus_z: 0, plus_z: 2 },
 };
+/** a multipart body for the upload routes */
+const validUploads: Record<string, { body: Buffer; contentType: string }> = {
+  uploadJob: fileUpload(Buffer.from("not a job file")),
+  uploadWorkpiece: fileUpload(Buffer.from("solid empty\nendsolid empty\n"), "part.stl"),
+};
+/** a query string the route's schema accepts (filled in before()) */
+const validQueries: Record<string, string> = {};
+
+function requestOptions(route: (typeof routes)[number]) {
+  const raw = validUploads[route.operationId];
+  return raw ? { raw } : { body: validBodies[route.operationId] };
+}
 
 function pathFor(route: (typeof routes)[number], ids: Record<string, string>): string {
   return route.path.replace(/\{([a-z_]+)\}/g, (_, name: string) => {
     const id = ids[name];
     if (!id) throw new Error(`no test id for {${name}} of ${route.operationId}`);
     return id;
-  });
+  }) + (validQueries[route.operationId] ?? "");
 }
 
 before(async () => {
@@ -45,6 +63,14 @@ before(async () => {
   const project = await api.request<{ id: string }>("POST", "/projects", { key: alice.key, body: { name: "A", customer: "A" } });
   aliceIds.project_id = project.body.id;
   aliceIds.task_id = await insertTaskRecord(db.owner, { userId: alice.id, projectId: project.body.id, workerTask: "test_idle" });
+  const part = await partC();
+  const urls = await asUser(api.pool, alice, async (client) => {
+    const saved = await saveWorkpiece(client, project.body.id, part.ingested, part.original, part.glb, part.png);
+    return presignWorkpiece(client, saved!.workpiece);
+  });
+  const mesh = new URL(urls.mesh_url, api.origin);
+  aliceIds.blob_id = mesh.pathname.split("/").at(-1)!;
+  validQueries.getPresignedFile = mesh.search;
 });
 after(async () => {
   await api.close();
@@ -59,10 +85,7 @@ describe("every route of the table", () => {
       for (const missing of route.scopes) {
         const key = await alice.keyWith(SCOPES.filter((scope) => scope !== missing));
         const before = await db.owner.query("select count(*)::int as n, max(updated_at) as t from app_public.projects");
-        const res = await api.request<ErrorBody>(route.method.toUpperCase(), pathFor(route, aliceIds), {
-          key,
-          body: validBodies[route.operationId],
-        });
+        const res = await api.request<ErrorBody>(route.method.toUpperCase(), pathFor(route, aliceIds), { key, ...requestOptions(route) });
         assert.equal(res.status, 403, `${label} without ${missing}`);
         assert.equal(res.body.detail.code, "insufficient_scope");
         assert.deepEqual(res.body.detail.details.missing_scopes, [missing]);
@@ -71,6 +94,14 @@ describe("every route of the table", () => {
       }
     });
 
+    if (route.public) {
+      it(`${label} is public: it declares no scope and answers without a key`, async () => {
+        assert.deepEqual(route.scopes, []);
+        const res = await api.request(route.method.toUpperCase(), pathFor(route, aliceIds), { key: null, ...requestOptions(route) });
+        assert.equal(res.status, 200, label);
+      });
+    }
+
     const params = [...route.path.matchAll(/\{([a-z_]+)\}/g)].map((m) => m[1]!);
     if (params.length === 0) continue;
 
@@ -78,7 +109,7 @@ describe("every route of the table", () => {
       for (const param of params) {
         const res = await api.request<ErrorBody>(route.method.toUpperCase(), pathFor(route, { ...aliceIds, [param]: "12345" }), {
           key: alice.key,
-          body: validBodies[route.operationId],
+          ...requestOptions(route),
         });
         assert.equal(res.status, 400);
         assert.equal(res.body.detail.code, "invalid_parameter");
@@ -89,12 +120,11 @@ describe("every route of the table", () => {
       }
     });
 
+    if (route.public) continue; // a presigned URL is for whoever holds it
+
     it(`${label} answers 404 to another user for the owner's ids, and the owner's data is untouched`, async () => {
       const before = await db.owner.query("select * from app_public.projects where id = $1", [aliceIds.project_id]);
-      const res = await api.request<ErrorBody>(route.method.toUpperCase(), pathFor(route, aliceIds), {
-        key: bob.key,
-        body: validBodies[route.operationId],
-      });
+      const res = await api.request<ErrorBody>(route.method.toUpperCase(), pathFor(route, aliceIds), { key: bob.key, ...requestOptions(route) });
       assert.equal(res.status, 404, label);
       assert.equal(res.body.detail.code, "not_found");
       const afterwards = await db.owner.query("select * from app_public.projects where id = $1", [aliceIds.project_id]);

@@ -7,6 +7,7 @@ import { after, before, describe, it } from "node:test";
 import pg from "pg";
 import { ensureAppRole } from "../../db/roles.ts";
 import { createTestDatabase, type TestDatabase } from "../support/database.ts";
+import { partC } from "../support/fixture-workpiece.ts";
 import { createTestUser, type TestUser } from "../support/users.ts";
 
 let db: TestDatabase;
@@ -15,6 +16,8 @@ let appRole: string;
 let alice: TestUser;
 let bob: TestUser;
 const projects: Record<string, string[]> = {};
+/** per user: the blobs, workpiece and job seeded in their first project */
+const seeded: Record<string, { blobs: { original: string; mesh: string; thumbnail: string }; workpiece: string; job: string }> = {};
 
 interface PgError {
   code: string;
@@ -65,13 +68,37 @@ async function seedProject(user: TestUser, name: string): Promise<string> {
   return id;
 }
 
+/** Blobs, a workpiece and a job in the project, as the owner (as saveWorkpiece stores them). */
+async function seedWorkpiece(user: TestUser, projectId: string): Promise<void> {
+  const part = await partC();
+  const blob = async (bytes: Buffer, type: string) =>
+    (await db.owner.query<{ id: string }>(
+      `insert into app_private.blobs (user_id, sha256, size, content_type, bytes)
+       values ($1, sha256($2), length($2), $3, $2) returning id`,
+      [user.id, bytes, type],
+    )).rows[0]!.id;
+  const blobs = { original: await blob(part.original, "model/stl"), mesh: await blob(part.glb, "model/gltf-binary"), thumbnail: await blob(part.png, "image/png") };
+  const w = part.ingested;
+  const workpiece = (await db.owner.query<{ id: string }>(
+    `insert into app_public.workpieces (project_id, user_id, format, units_read, bbox_min, bbox_max, volume_mm3, face_count,
+       triangle_count, closed_solid, original_blob_id, mesh_blob_id, thumbnail_blob_id)
+     values ($1, $2, 'stl', 'unknown', $3, $4, $5, 0, $6, true, $7, $8, $9) returning id`,
+    [projectId, user.id, w.bbox.min, w.bbox.max, w.volumeMm3, w.triangleCount, blobs.original, blobs.mesh, blobs.thumbnail],
+  )).rows[0]!.id;
+  const job = (await db.owner.query<{ id: string }>(
+    "insert into app_public.jobs (project_id, user_id, workpiece_id, source) values ($1, $2, $3, 'workpiece') returning id",
+    [projectId, user.id, workpiece],
+  )).rows[0]!.id;
+  seeded[user.id] = { blobs, workpiece, job };
+}
+
 before(async () => {
   db = await createTestDatabase();
   alice = await createTestUser(db.owner, "alice");
   bob = await createTestUser(db.owner, "bob");
   // rows in every app_public table, for both users
   for (const user of [alice, bob]) {
-    await seedProject(user, "first");
+    await seedWorkpiece(user, await seedProject(user, "first"));
     await seedProject(user, "second");
     await db.owner.query("insert into app_public.equipment_libraries (user_id, name) values ($1, 'Extra')", [user.id]);
   }
@@ -213,7 +240,7 @@ describe("RLS on app_public", () => {
 
   it("shows a user only their own rows in projects, tasks, quote_jobs, equipment_libraries and quote_settings", async () => {
     const expected = async (table: string) => {
-      const live = table === "quote_jobs" ? " and exists (select 1 from app_public.projects p where p.id = t.project_id and p.deleted_at is null)" : "";
+      const live = ["quote_jobs", "workpieces", "jobs"].includes(table) ? " and exists (select 1 from app_public.projects p where p.id = t.project_id and p.deleted_at is null)" : "";
       const deleted = table === "projects" ? " and t.deleted_at is null" : "";
       const { rows } = await db.owner.query<{ n: number }>(
         `select count(*)::int as n from app_public.${table} t where t.user_id = $1${live}${deleted}`,
@@ -222,7 +249,7 @@ describe("RLS on app_public", () => {
       return rows[0]!.n;
     };
     await asUser(alice.id, async (client) => {
-      for (const table of ["projects", "tasks", "quote_jobs", "equipment_libraries", "quote_settings", "users", "user_machines"]) {
+      for (const table of ["projects", "tasks", "quote_jobs", "equipment_libraries", "quote_settings", "users", "user_machines", "workpieces", "jobs"]) {
         const idColumn = table === "users" ? "id" : "user_id";
         const { rows } = await client.query<{ owner: string }>(`select ${idColumn}::text as owner from app_public.${table}`);
         assert.ok(rows.length > 0, `${table}: alice sees her rows`);
@@ -320,6 +347,101 @@ describe("RLS on app_public", () => {
       const finished = await refusal(client, "update app_public.tasks set status = 'success'");
       assert.equal(finished.code, "42501", "the API role does not move task state");
     });
+  });
+});
+
+describe("workpieces, jobs and blobs", () => {
+  it("refuse a workpiece over another user's blob, a job over another user's workpiece or project, and moving current_job_id by hand", async () => {
+    const mine = projects[alice.id]![0]!;
+    const bobs = seeded[bob.id]!;
+    await asUser(alice.id, async (client) => {
+      const blob = await refusal(
+        client,
+        `insert into app_public.workpieces (project_id, format, units_read, bbox_min, bbox_max, face_count, triangle_count,
+           closed_solid, original_blob_id, mesh_blob_id, thumbnail_blob_id)
+         values ($1, 'stl', 'unknown', '{0,0,0}', '{1,1,1}', 0, 12, true, $2, $3, $4)`,
+        [mine, bobs.blobs.original, bobs.blobs.mesh, bobs.blobs.thumbnail],
+      );
+      assert.equal(blob.code, "SWREF", blob.message);
+      const wrongKind = await refusal(
+        client,
+        `insert into app_public.workpieces (project_id, format, units_read, bbox_min, bbox_max, face_count, triangle_count,
+           closed_solid, original_blob_id, mesh_blob_id, thumbnail_blob_id)
+         values ($1, 'stl', 'unknown', '{0,0,0}', '{1,1,1}', 0, 12, true, $2, $2, $2)`,
+        [mine, seeded[alice.id]!.blobs.original],
+      );
+      assert.equal(wrongKind.code, "SWREF", "an STL is not a mesh");
+      const workpiece = await refusal(client, "insert into app_public.jobs (project_id, workpiece_id, source) values ($1, $2, 'workpiece')", [
+        mine,
+        bobs.workpiece,
+      ]);
+      assert.equal(workpiece.code, "23503", workpiece.message);
+      const project = await refusal(client, "insert into app_public.jobs (project_id, source) values ($1, 'stock')", [projects[bob.id]![0]]);
+      assert.ok(["SWREF", "42501"].includes(project.code), project.message);
+      const pointer = await refusal(client, "update app_public.projects set current_job_id = $1 where id = $2", [seeded[alice.id]!.job, mine]);
+      assert.equal(pointer.code, "42501", "only a new job moves current_job_id");
+      for (const sql of ["update app_public.jobs set stock = null", "delete from app_public.jobs", "delete from app_public.workpieces"]) {
+        assert.equal((await refusal(client, sql)).code, "42501", sql);
+      }
+    });
+  });
+
+  it("push the current job onto the undo stack on every insert: the database sets the parent, and the new job becomes current", async () => {
+    const mine = projects[alice.id]![0]!;
+    await asUser(alice.id, async (client) => {
+      const planted = await refusal(client, "insert into app_public.jobs (project_id, parent_job_id, source) values ($1, null, 'stock')", [mine]);
+      assert.equal(planted.code, "42501", "parent_job_id is not the API role's to set");
+      const { rows } = await client.query<{ id: string; parent_job_id: string; machine: { product_id: string } }>(
+        "insert into app_public.jobs (project_id, workpiece_id, source) values ($1, $2, 'stock') returning id, parent_job_id, machine",
+        [mine, seeded[alice.id]!.workpiece],
+      );
+      assert.equal(rows[0]!.parent_job_id, seeded[alice.id]!.job);
+      assert.equal(rows[0]!.machine.product_id, "linuxcnc-3axis");
+      const project = await client.query<{ current_job_id: string }>("select current_job_id from app_public.projects where id = $1", [mine]);
+      assert.equal(project.rows[0]!.current_job_id, rows[0]!.id);
+    });
+  });
+
+  it("lets the blob functions reach only the caller's blobs, and none without an identity", async () => {
+    const bobs = seeded[bob.id]!;
+    await asUser(alice.id, async (client) => {
+      assert.equal((await client.query("select * from app_public.read_blob($1)", [bobs.blobs.mesh])).rowCount, 0);
+      assert.equal((await client.query("select * from app_public.stat_blob($1)", [bobs.blobs.mesh])).rowCount, 0);
+      const deleted = await client.query<{ ok: boolean }>("select app_public.delete_blob($1) as ok", [bobs.blobs.mesh]);
+      assert.equal(deleted.rows[0]!.ok, false);
+      const signed = await client.query<{ s: Buffer | null }>("select app_public.presign_blob($1, 'mesh', extract(epoch from now())::bigint + 60) as s", [bobs.blobs.mesh]);
+      assert.equal(signed.rows[0]!.s, null);
+      const own = await client.query<{ ok: boolean }>("select app_public.delete_blob($1) as ok", [seeded[alice.id]!.blobs.mesh]);
+      assert.equal(own.rows[0]!.ok, false, "a blob in use is not deleted");
+      const found = await client.query<{ id: string | null }>(
+        "select app_public.find_blob(b.sha256, b.content_type) as id from app_public.stat_blob($1) b",
+        [seeded[alice.id]!.blobs.mesh],
+      );
+      assert.equal(found.rows[0]!.id, seeded[alice.id]!.blobs.mesh);
+    });
+    await app.query("begin");
+    try {
+      assert.equal((await app.query("select * from app_public.read_blob($1)", [bobs.blobs.mesh])).rowCount, 0);
+      const put = await refusal(app, "select * from app_public.put_blob('\\x00', 'image/png')");
+      assert.equal(put.code, "42501");
+      const sign = await refusal(app, "select app_public.sign_job_file(sha256('\\x00'))");
+      assert.equal(sign.code, "42501");
+    } finally {
+      await app.query("rollback");
+    }
+  });
+
+  it("computes HMAC-SHA256 as RFC 4231 says", async () => {
+    const vectors = [
+      // test cases 1, 2 and 6 of RFC 4231 (6: a key longer than the block)
+      ["0b".repeat(20), Buffer.from("Hi There").toString("hex"), "b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7"],
+      [Buffer.from("Jefe").toString("hex"), Buffer.from("what do ya want for nothing?").toString("hex"), "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843"],
+      ["aa".repeat(131), Buffer.from("Test Using Larger Than Block-Size Key - Hash Key First").toString("hex"), "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54"],
+    ];
+    for (const [key, message, mac] of vectors) {
+      const { rows } = await db.owner.query<{ mac: Buffer }>("select app_private.hmac_sha256(decode($1, 'hex'), decode($2, 'hex')) as mac", [key, message]);
+      assert.equal(rows[0]!.mac.toString("hex"), mac);
+    }
   });
 });
 

@@ -29,7 +29,7 @@ async function startServer(env: Record<string, string>): Promise<Started> {
   const child = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts"], {
     cwd: repoRoot,
     stdio: ["ignore", "pipe", "pipe"],
-    env: { ...base, PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "trace", ...env },
+    env: { ...base, PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "trace", GEOMETRY_WORKERS: "1", ...env },
   });
   let stderr = "";
   child.stderr!.on("data", (chunk: Buffer) => {
@@ -67,7 +67,7 @@ describe("npm start", () => {
     const server = await startServer({ DATABASE_URL: db.ownerUrl });
     try {
       const health = (await (await fetch(`${server.origin}/healthz`)).json()) as { checks: Record<string, string> };
-      assert.deepEqual(health.checks, { migrations: "ok", workers: "ok", database: "ok" });
+      assert.deepEqual(health.checks, { migrations: "ok", workers: "ok", geometry: "ok", database: "ok" });
 
       const user = await createTestUser(db.owner, "start");
       const secret = user.key.split("_live_")[1]!;

@@ -9,6 +9,7 @@ import { API_BASE_PATH } from "../../api/openapi/document.ts";
 import type { RouteSpec } from "../../api/route.ts";
 import { readEnv, type Env } from "../../config/env.ts";
 import { createPool } from "../../db/pools.ts";
+import type { GeometryPool } from "../../workers/geometry/pool.ts";
 import type { TestDatabase } from "./database.ts";
 
 export interface TestResponse<T = unknown> {
@@ -16,6 +17,8 @@ export interface TestResponse<T = unknown> {
   headers: Headers;
   body: T;
   text: string;
+  /** the body as received (after fetch undid any Content-Encoding) */
+  bytes: Buffer;
 }
 
 export interface RequestOptions {
@@ -36,12 +39,18 @@ export interface TestApi {
 
 export async function startTestApi(
   db: TestDatabase,
-  options: { env?: Partial<Record<keyof Env, string>>; routes?: readonly RouteSpec[]; health?: () => Record<string, "ok" | "starting" | "failing"> } = {},
+  options: {
+    env?: Partial<Record<keyof Env, string>>;
+    routes?: readonly RouteSpec[];
+    health?: () => Record<string, "ok" | "starting" | "failing">;
+    /** for routes that take uploads; the test owns (and closes) it */
+    geometry?: GeometryPool;
+  } = {},
 ): Promise<TestApi> {
   const env = readEnv({ ...process.env, ...options.env });
   const pool = createPool(db.appUrl, 10, "swarf-test-api");
   const app = createApp({
-    services: { pool, env },
+    services: { pool, env, ...(options.geometry ? { geometry: options.geometry } : {}) },
     health: options.health ?? (() => ({ migrations: "ok", workers: "ok" })),
     ...(options.routes ? { routes: options.routes } : {}),
   });
@@ -66,10 +75,11 @@ export async function startTestApi(
       }
       const url = path.startsWith("/healthz") || path.startsWith("/backend-api") ? path : `${API_BASE_PATH}${path}`;
       const response = await fetch(`${origin}${url}`, { method, headers, body });
-      const text = await response.text();
+      const bytes = Buffer.from(await response.arrayBuffer());
+      const text = bytes.toString("utf8");
       let parsed: unknown = text;
       if ((response.headers.get("content-type") ?? "").includes("json") && text) parsed = JSON.parse(text);
-      return { status: response.status, headers: response.headers, body: parsed as T, text };
+      return { status: response.status, headers: response.headers, body: parsed as T, text, bytes };
     },
     async close() {
       server.closeAllConnections();

@@ -41,9 +41,13 @@ describe("geometry pool", () => {
     assert.equal(next.ok ? "" : next.message, "still here");
   });
 
-  it("leaves the caller's bytes usable after handing a copy to a thread", async () => {
+  it("leaves the caller's bytes usable after handing a copy to a thread, Buffers included", async () => {
     const original = bytes("keep me");
     await pool.ingest(original);
     assert.equal(new TextDecoder().decode(original), "keep me");
+    // multer hands over Buffers, whose slice() is a view on the same memory
+    const buffer = Buffer.from("a buffer too");
+    await pool.ingest(buffer);
+    assert.equal(buffer.toString(), "a buffer too");
   });
 });

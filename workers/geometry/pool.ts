@@ -36,7 +36,7 @@ export interface GeometryPool {
   readonly size: number;
   /** resolves once every thread has loaded OCCT */
   ready(): Promise<void>;
-  ingest(bytes: Uint8Array): Promise<IngestOutcome>;
+  ingest(bytes: Uint8Array, filename?: string): Promise<IngestOutcome>;
   close(): Promise<void>;
 }
 
@@ -87,10 +87,11 @@ export function createGeometryPool(options: GeometryPoolOptions = {}): GeometryP
         if (seen.size < size) await new Promise((resolve) => setTimeout(resolve, 100));
       }
     },
-    ingest(bytes) {
-      // a copy the thread may own: the caller's buffer stays usable (it is stored as the original)
-      const copy = bytes.slice();
-      return run<IngestOutcome>({ kind: "ingest", bytes: copy }, [copy.buffer as ArrayBuffer]);
+    ingest(bytes, filename) {
+      // a copy the thread may own: the caller's buffer stays usable (it is stored as the original).
+      // Not bytes.slice(): on a Buffer that is a view, and transferring it would detach the caller's.
+      const copy = new Uint8Array(bytes);
+      return run<IngestOutcome>({ kind: "ingest", bytes: copy, ...(filename ? { filename } : {}) }, [copy.buffer as ArrayBuffer]);
     },
     async close() {
       closed = true;

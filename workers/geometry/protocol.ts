@@ -7,6 +7,8 @@ import type { IngestedWorkpiece } from "../../kernel/geometry/types.ts";
 export interface IngestRequest {
   kind: "ingest";
   bytes: Uint8Array;
+  /** the uploaded file's name, only for a warning when its extension names another format */
+  filename?: string;
 }
 
 export interface PingRequest {

@@ -1,0 +1,119 @@
+/**
+ * The workpiece upload: the file is read, measured and meshed on a warm geometry thread
+ * before the request transaction opens (no pooled connection waits on geometry), then stored
+ * with a new job in one transaction. The project is checked first, in a short read of its own.
+ */
+import { z } from "zod";
+import { getProject } from "../../db/queries/projects.ts";
+import { presignWorkpiece, saveWorkpiece } from "../../db/queries/workpieces.ts";
+import { GeometryUnavailable } from "../../workers/geometry/pool.ts";
+import type { IngestSuccess } from "../../workers/geometry/protocol.ts";
+import { HttpError, notFound } from "../middleware/errors/index.ts";
+import { json } from "../reply.ts";
+import { defineRoute } from "../route.ts";
+import { Id, idParams, NoQuery, Timestamp } from "../schemas/common.ts";
+
+const Vec3 = z.tuple([z.number(), z.number(), z.number()]);
+
+const WorkpieceUploaded = z
+  .object({
+    workpiece_id: Id,
+    job_id: Id.describe("the new current job, holding this workpiece"),
+    format: z.enum(["step", "stl", "brep"]).describe("as recognised from the content"),
+    units_read: z.string().describe('the length unit the file declared ("mm", "inch", ...; "unknown" for STL); values below are mm'),
+    bbox: z.object({ min: Vec3, max: Vec3, size: Vec3 }).describe("mm"),
+    volume_mm3: z.number().nullable().describe("null when the part is not a closed solid"),
+    face_count: z.number().int().describe("B-rep faces (0 for STL)"),
+    triangle_count: z.number().int(),
+    closed_solid: z.boolean(),
+    warnings: z.array(z.object({ code: z.string(), message: z.string() })),
+    mesh_url: z.string().describe("presigned GET of the mesh, binary glTF (docs/mesh-formats.md); no key needed"),
+    thumbnail_url: z.string().describe("presigned GET of a PNG isometric view; no key needed"),
+    urls_expire_at: Timestamp,
+  })
+  .meta({ id: "WorkpieceUploaded" });
+
+export const workpieceRoutes = [
+  defineRoute({
+    method: "post",
+    path: "/projects/{project_id}/workpiece",
+    operationId: "uploadWorkpiece",
+    summary: "Upload the workpiece (STEP, STL or BREP): measured and tessellated before the response",
+    description:
+      "One multipart part named file. The format is recognised from the content; inch and metre files come out in " +
+      "mm. The response carries the measurements and presigned URLs of the mesh (.glb) and a thumbnail (.png). " +
+      "Saves a new job; the previous one goes onto the undo stack. Honours Idempotency-Key.",
+    tag: "Inputs",
+    scopes: ["cam:write"],
+    params: idParams("project_id"),
+    query: NoQuery,
+    upload: { field: "file", description: "the part: STEP (AP203/AP214/AP242), STL (binary or ASCII) or OCCT BREP" },
+    idempotent: true,
+    responses: {
+      201: {
+        description: "the workpiece and the job saved with it",
+        schema: WorkpieceUploaded,
+        headers: { "Server-Timing": "the geometry thread's steps in ms: detect, read, measure, mesh, export, glb, thumbnail" },
+      },
+    },
+    errors: [404, 413, 415, 422, 503],
+    errorCodes: {
+      400: "file_missing, too_many_files, unexpected_field, malformed_multipart",
+      422:
+        "empty_file, unsupported_format, corrupt_file, no_solid, multiple_solids, no_triangles, invalid_coordinates, " +
+        "geometry_failed, geometry_timeout",
+      503: "geometry_worker_crashed, geometry_unavailable: retry after Retry-After seconds",
+    },
+    async prepare({ file, services, params, read }): Promise<IngestSuccess> {
+      if (!file) throw new Error("the multipart middleware did not run");
+      // not the caller's project: say so before seconds of geometry work
+      if (!(await read((db) => getProject(db, params.project_id)))) throw notFound("project", params.project_id);
+      if (!services.geometry) {
+        throw new HttpError(503, "geometry_unavailable", "this server runs no geometry workers", {}, { "Retry-After": "30" });
+      }
+      let outcome;
+      try {
+        outcome = await services.geometry.ingest(file.bytes, file.filename ?? undefined);
+      } catch (error) {
+        if (!(error instanceof GeometryUnavailable)) throw error;
+        // a timeout is the file's doing; a dead thread or a closing pool is ours
+        if (error.code === "geometry_timeout") throw new HttpError(422, error.code, error.message);
+        throw new HttpError(503, error.code, error.message, {}, { "Retry-After": "5" });
+      }
+      if (!outcome.ok) throw new HttpError(422, outcome.code, outcome.message, outcome.details);
+      return outcome;
+    },
+    async handler({ db, params, file, prepared }) {
+      if (!file) throw new Error("the multipart middleware did not run");
+      const { workpiece: measured, brep, glb, thumbnail, timings } = prepared;
+      const saved = await saveWorkpiece(db, params.project_id, { ...measured, brep }, file.bytes, glb, thumbnail, {
+        filename: file.filename,
+      });
+      if (!saved) throw notFound("project", params.project_id);
+      const urls = await presignWorkpiece(db, saved.workpiece);
+      const { min, max } = measured.bbox;
+      return json(201, {
+        workpiece_id: saved.workpiece.id,
+        job_id: saved.job.id,
+        format: measured.format,
+        units_read: measured.unitsRead,
+        bbox: { min, max, size: [max[0] - min[0], max[1] - min[1], max[2] - min[2]] },
+        volume_mm3: measured.volumeMm3,
+        face_count: measured.faceCount,
+        triangle_count: measured.triangleCount,
+        closed_solid: measured.closedSolid,
+        warnings: measured.warnings,
+        mesh_url: urls.mesh_url,
+        thumbnail_url: urls.thumbnail_url,
+        urls_expire_at: urls.expires_at,
+      }, { "Server-Timing": serverTiming(timings) });
+    },
+  }),
+];
+
+/** The geometry thread's steps as a Server-Timing header: read;dur=812.4, mesh;dur=101.2, ... */
+function serverTiming(timings: Record<string, number>): string {
+  return Object.entries(timings)
+    .map(([step, ms]) => `${step.replace(/[^A-Za-z0-9_-]/g, "_")};dur=${ms.toFixed(1)}`)
+    .join(", ");
+}

@@ -1,0 +1,104 @@
+/**
+ * A job as a .famc file (kernel/job/famc.ts) and back. The file's MAC is computed and checked
+ * by the database (app_public.sign_job_file, verify_job_file) with a secret that never leaves
+ * it; a file is bound to the user who downloaded it.
+ */
+import { decodeFamc, encodeFamc, type FamcSign, type FamcVerify } from "../../kernel/job/famc.ts";
+import { boundingBoxStock } from "../../kernel/job/stock.ts";
+import type { BlobStore } from "../../storage/blob-store.ts";
+import { postgresBlobStore } from "../../storage/postgres.ts";
+import type { Queryable } from "../request-transaction.ts";
+import { newJobFrom, type JobRecord } from "./jobs.ts";
+import { getWorkpiece, insertWorkpiece } from "./workpieces.ts";
+
+async function callerId(db: Queryable): Promise<string> {
+  const { rows } = await db.query<{ id: string | null }>("select app_public.current_user_id() as id");
+  const id = rows[0]?.id;
+  if (!id) throw new Error("job files need a request identity");
+  return id;
+}
+
+function signer(db: Queryable): FamcSign {
+  return async (_owner, digest) => {
+    // the database signs for the caller only; encodeJobFile puts the caller in as the owner
+    const { rows } = await db.query<{ mac: Buffer }>("select app_public.sign_job_file($1) as mac", [digest]);
+    return rows[0]!.mac;
+  };
+}
+
+function verifier(db: Queryable): FamcVerify {
+  return async (owner, digest, mac) => {
+    const { rows } = await db.query<{ ok: boolean }>("select app_public.verify_job_file($1, $2, $3) as ok", [owner, digest, mac]);
+    return rows[0]?.ok === true;
+  };
+}
+
+async function blobBytes(db: Queryable, store: BlobStore, id: string): Promise<Buffer> {
+  const blob = await store.get(db, id);
+  if (!blob) throw new Error(`blob ${id} of a workpiece is missing`);
+  return blob.bytes;
+}
+
+/** The job as a .famc file bound to the caller: its workpiece (all four files), stock and machine. */
+export async function encodeJobFile(db: Queryable, job: JobRecord, store: BlobStore = postgresBlobStore): Promise<Buffer> {
+  const workpiece = job.workpieceId ? await getWorkpiece(db, job.workpieceId) : null;
+  if (job.workpieceId && !workpiece) throw new Error(`job ${job.id}: workpiece ${job.workpieceId} is missing`);
+  return encodeFamc(
+    {
+      owner: await callerId(db),
+      job: {
+        job_id: job.id,
+        project_id: job.projectId,
+        parent_job_id: job.parentJobId,
+        source: job.source,
+        created_at: job.createdAt.toISOString(),
+      },
+      machine: job.machine,
+      stock: job.stock,
+      workpiece: workpiece && {
+        meta: workpiece.meta,
+        original: await blobBytes(db, store, workpiece.blobs.original),
+        brep: workpiece.blobs.brep ? await blobBytes(db, store, workpiece.blobs.brep) : null,
+        mesh: await blobBytes(db, store, workpiece.blobs.mesh),
+        thumbnail: await blobBytes(db, store, workpiece.blobs.thumbnail),
+      },
+    },
+    signer(db),
+  );
+}
+
+/**
+ * Saves a .famc file as the project's new current job (the previous one goes onto the undo
+ * stack): its workpiece, stock (offsets, recomputed around the workpiece) and machine. When
+ * the file's machine is one of the caller's, the project is switched to it too. Throws
+ * FamcError for a file that is not valid, not this server's, another user's or of an unknown
+ * version, before anything is stored. Null when the project is not the caller's.
+ */
+export async function importJobFile(
+  db: Queryable,
+  projectId: string,
+  bytes: Buffer,
+  store: BlobStore = postgresBlobStore,
+): Promise<JobRecord | null> {
+  const project = await db.query("select 1 from app_public.projects where id = $1", [projectId]);
+  if (project.rowCount === 0) return null;
+  const contents = await decodeFamc(bytes, await callerId(db), verifier(db));
+  await db.query(
+    `update app_public.projects set product_id = $2
+      where id = $1 and product_id <> $2
+        and exists (select 1 from app_public.user_machines um where um.product_id = $2)`,
+    [projectId, contents.machine.product_id],
+  );
+  return newJobFrom(db, projectId, async () => {
+    const workpiece = contents.workpiece
+      ? await insertWorkpiece(db, projectId, contents.workpiece.meta, contents.workpiece, store)
+      : null;
+    return {
+      source: "import",
+      originJobId: contents.job.job_id,
+      workpieceId: workpiece?.id ?? null,
+      stock: workpiece && contents.stock ? boundingBoxStock(workpiece.meta.bbox, contents.stock.offsets) : null,
+      machine: contents.machine,
+    };
+  });
+}

@@ -1,0 +1,50 @@
+/**
+ * What a CAM job holds besides its tree (setups, blocks, operations and toolpaths come with
+ * the planner): the workpiece's description, the stock and the machine it was saved for.
+ * Field names are the ones the API and the .famc file use (snake_case).
+ */
+import { z } from "zod";
+import type { WorkpieceFormat } from "../geometry/types.ts";
+
+export const Vec3 = z.tuple([z.number(), z.number(), z.number()]);
+export type Vec3 = z.infer<typeof Vec3>;
+
+/** The machine as it was when the job was saved (sql: app_private.machine_snapshot). */
+export const MachineSnapshot = z.object({
+  product_id: z.string(),
+  name: z.string(),
+  control: z.string(),
+  travel_mm: Vec3,
+  max_spindle_rpm: z.number(),
+  max_feed_mm_min: z.number(),
+  tool_slots: z.number().int(),
+});
+export type MachineSnapshot = z.infer<typeof MachineSnapshot>;
+
+/** How a job came to be (sql: jobs.source). */
+export const JobSource = z.enum(["workpiece", "stock", "import"]);
+export type JobSource = z.infer<typeof JobSource>;
+
+export const WorkpieceWarning = z.object({ code: z.string(), message: z.string() });
+
+/** A workpiece without its bytes: what ingest measured (mm, mm³). */
+export const WorkpieceMeta = z.object({
+  format: z.enum(["step", "stl", "brep"]) satisfies z.ZodType<WorkpieceFormat>,
+  original_filename: z.string().min(1).max(255).nullable(),
+  units_read: z.string().min(1).max(32),
+  bbox: z.object({ min: Vec3, max: Vec3 }),
+  volume_mm3: z.number().nonnegative().nullable(),
+  face_count: z.number().int().nonnegative(),
+  triangle_count: z.number().int().nonnegative(),
+  closed_solid: z.boolean(),
+  warnings: z.array(WorkpieceWarning),
+});
+export type WorkpieceMeta = z.infer<typeof WorkpieceMeta>;
+
+/** Content types of a workpiece's blobs (sql: tg_workpieces__check_blobs). */
+export const BLOB_CONTENT_TYPES = {
+  original: { step: "model/step", stl: "model/stl", brep: "model/x-occt-brep" },
+  brep: "model/x-occt-brep",
+  mesh: "model/gltf-binary",
+  thumbnail: "image/png",
+} as const;

@@ -1,0 +1,32 @@
+/** What `npm run bench:ingest` does, from BENCH_INGEST_* environment variables; bounded. */
+import path from "node:path";
+import { z } from "zod";
+import { repoRoot } from "../../../config/env.ts";
+
+const Settings = z.object({
+  /** timed uploads per part, after one warm-up (and as many timed native runs) */
+  BENCH_INGEST_RUNS: z.coerce.number().int().min(1).max(50).default(5),
+  /** the parts: every regular file in this directory */
+  BENCH_INGEST_PARTS_DIR: z.string().min(1).default(path.resolve(repoRoot, "../shared/fixtures/parts")),
+  /** the native baseline: Debian's occt-draw (a name on PATH or a path) */
+  BENCH_INGEST_OCCT_DRAW: z.string().min(1).default("occt-draw"),
+});
+
+export interface IngestSettings {
+  runs: number;
+  partsDir: string;
+  occtDraw: string;
+}
+
+export function readIngestSettings(source: NodeJS.ProcessEnv = process.env): IngestSettings {
+  const parsed = Settings.safeParse(source);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join(".")}: ${issue.message}`);
+    throw new Error(`invalid benchmark settings:\n${lines.join("\n")}`);
+  }
+  return {
+    runs: parsed.data.BENCH_INGEST_RUNS,
+    partsDir: path.resolve(repoRoot, parsed.data.BENCH_INGEST_PARTS_DIR),
+    occtDraw: parsed.data.BENCH_INGEST_OCCT_DRAW,
+  };
+}

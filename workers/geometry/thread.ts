@@ -1,0 +1,43 @@
+/**
+ * A geometry thread: loads OCCT once (the pool counts the thread ready only after this), then
+ * turns uploaded files into measurements, a B-rep, a glb and a thumbnail. Input the kernel
+ * refuses comes back as an outcome with its code; so does an exception OCCT throws on a file
+ * it cannot handle: both are the file's fault, not the service's.
+ */
+import { threadId } from "node:worker_threads";
+import { ingestWorkpiece } from "../../kernel/geometry/ingest.ts";
+import { describeOcctException, loadOpenCascade } from "../../kernel/geometry/opencascade.ts";
+import { GeometryError } from "../../kernel/geometry/types.ts";
+import { meshToGlb } from "../../kernel/mesh/glb.ts";
+import { renderThumbnail } from "../../kernel/mesh/thumbnail.ts";
+import type { GeometryRequest, IngestOutcome } from "./protocol.ts";
+
+const oc = await loadOpenCascade();
+
+export default async function handle(request: GeometryRequest): Promise<IngestOutcome | number> {
+  if (request.kind === "ping") return threadId;
+  const timings: Record<string, number> = {};
+  try {
+    const { mesh, brep, ...workpiece } = ingestWorkpiece(oc, request.bytes, {
+      timings,
+      ...(request.filename ? { filename: request.filename } : {}),
+    });
+    let started = performance.now();
+    const glb = meshToGlb(mesh, { faceCount: workpiece.faceCount });
+    timings.glb = performance.now() - started;
+    started = performance.now();
+    const thumbnail = await renderThumbnail(mesh);
+    timings.thumbnail = performance.now() - started;
+    return { ok: true, workpiece, brep, glb, thumbnail, timings };
+  } catch (error) {
+    if (error instanceof GeometryError) {
+      return { ok: false, code: error.code, message: error.message, details: error.details };
+    }
+    return {
+      ok: false,
+      code: "geometry_failed",
+      message: `the geometry kernel could not process this file: ${describeOcctException(oc, error)}`,
+      details: {},
+    };
+  }
+}
