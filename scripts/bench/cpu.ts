@@ -102,3 +102,17 @@ export function cpuBetween(before: CpuSnapshot, after: CpuSnapshot): CpuUse {
 }
 
 export const CORES = os.availableParallelism();
+
+/** the CPU's model name, or null where the platform gives none */
+export const CPU_MODEL = os.cpus()[0]?.model.trim() ?? null;
+
+/** The machine a run measured, as both benchmarks record it in their results file. */
+export function describeMachine() {
+  return {
+    cores: CORES,
+    cpu: CPU_MODEL,
+    memoryGiB: Math.round((os.totalmem() / 2 ** 30) * 10) / 10,
+    platform: `${os.platform()} ${os.release()}`,
+    node: process.version,
+  };
+}

@@ -3,14 +3,13 @@
  * figures to bench-results.json. Exit 0 when the run completed with every request answered
  * 2xx (aims met or not: that is for the reader), 1 when something broke, 130 on Ctrl-C.
  */
-import os from "node:os";
 import path from "node:path";
 import type pg from "pg";
 import { readEnv, repoRoot } from "../../config/env.ts";
 import { createPool } from "../../db/pools.ts";
 import { childOrigin as origin, installSignalHandlers, startChild, type BenchChild } from "./children.ts";
 import { measureAnatomy } from "./anatomy.ts";
-import { CORES } from "./cpu.ts";
+import { CORES, CPU_MODEL, describeMachine } from "./cpu.ts";
 import { provisionDatabase, type BenchDatabase } from "./database.ts";
 import { checkSameAnswer, createBenchUser, createProjectViaApi } from "./fixtures.ts";
 import { runHttpLoad } from "./http-load.ts";
@@ -113,11 +112,10 @@ export async function main(): Promise<number> {
 
     const aims = checkAims(http);
     const problems = findProblems(http);
-    const cpus = os.cpus();
     process.stdout.write(
       [
         "",
-        `Swarf benchmark, ${started.toISOString()}, ${CORES} cores (${cpus[0]?.model.trim() ?? "unknown CPU"}), Node ${process.version}, PostgreSQL ${database.serverVersion}`,
+        `Swarf benchmark, ${started.toISOString()}, ${CORES} cores (${CPU_MODEL ?? "unknown CPU"}), Node ${process.version}, PostgreSQL ${database.serverVersion}`,
         "",
         formatAnatomy(anatomy),
         "",
@@ -135,13 +133,7 @@ export async function main(): Promise<number> {
     writeJson(RESULTS_FILE, {
       date: started.toISOString(),
       durationSeconds: (Date.now() - started.getTime()) / 1000,
-      machine: {
-        cores: CORES,
-        cpu: cpus[0]?.model.trim() ?? null,
-        memoryGiB: Math.round((os.totalmem() / 2 ** 30) * 10) / 10,
-        platform: `${os.platform()} ${os.release()}`,
-        node: process.version,
-      },
+      machine: { ...describeMachine() },
       database: { description: database.description, serverVersion: database.serverVersion },
       settings: {
         ...settings,

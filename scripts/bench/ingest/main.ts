@@ -15,7 +15,7 @@ import { createPool } from "../../../db/pools.ts";
 import { boxDiagonal } from "../../../kernel/geometry/mesh-metrics.ts";
 import { DEFAULT_ANGULAR_DEFLECTION_RAD, defaultLinearDeflection } from "../../../kernel/geometry/tessellate.ts";
 import { childOrigin, installSignalHandlers, startChild, type BenchChild } from "../children.ts";
-import { CORES } from "../cpu.ts";
+import { CORES, CPU_MODEL, describeMachine } from "../cpu.ts";
 import { provisionDatabase, type BenchDatabase } from "../database.ts";
 import { createBenchUser, createProjectViaApi } from "../fixtures.ts";
 import { CHILD_ENV, type ChildMessage } from "../protocol.ts";
@@ -237,12 +237,11 @@ export async function main(): Promise<number> {
       ? { file: first.file, totalMs: first.service.warmup.totalMs, steps: first.service.warmup.steps, warmMedianMs: first.service.totalMs }
       : null;
     const aims = checkIngestAims(parts);
-    const cpus = os.cpus();
     const notes = parts.filter((p) => p.nativeNote !== null).map((p) => `  ${p.file}: ${p.nativeNote}`);
     process.stdout.write(
       [
         "",
-        `Swarf ingest benchmark, ${started.toISOString()}, ${CORES} cores (${cpus[0]?.model.trim() ?? "unknown CPU"}), Node ${process.version}, ` +
+        `Swarf ingest benchmark, ${started.toISOString()}, ${CORES} cores (${CPU_MODEL ?? "unknown CPU"}), Node ${process.version}, ` +
           `PostgreSQL ${database.serverVersion}, native: ${draw ? draw.version : "none"}`,
         "",
         formatParts(parts, settings.runs),
@@ -271,14 +270,7 @@ export async function main(): Promise<number> {
     writeJson(INGEST_RESULTS_FILE, {
       date: started.toISOString(),
       durationSeconds: (Date.now() - started.getTime()) / 1000,
-      machine: {
-        cores: CORES,
-        cpu: cpus[0]?.model.trim() ?? null,
-        memoryGiB: Math.round((os.totalmem() / 2 ** 30) * 10) / 10,
-        platform: `${os.platform()} ${os.release()}`,
-        node: process.version,
-        loadAverage: os.loadavg(),
-      },
+      machine: { ...describeMachine(), loadAverage: os.loadavg() },
       database: { description: database.description, serverVersion: database.serverVersion },
       native: draw ? { binary: draw.binary, version: draw.version, libraryShim: draw.libraryShim !== null } : { missing: nativeMissing },
       settings: { ...settings, geometryWorkers: GEOMETRY_WORKERS },
