@@ -44,6 +44,20 @@ export async function withPublicTransaction<T>(pool: pg.Pool, work: (client: pg.
   return inTransaction(pool, () => "begin read only", work);
 }
 
+/**
+ * For a worker acting for a user on its own (owner) connection: RLS does not bind the owner,
+ * but the SQL functions that check app.user_id themselves (the blob store's, presigning) see
+ * the user, and rows default their user_id to them. The identity ends with the transaction.
+ */
+export async function withUserTransaction<T>(client: Queryable, userId: string, work: () => Promise<T>): Promise<T> {
+  return transact(client, `begin; select set_config('app.user_id', '${uuidLiteral(userId)}', true)`, work);
+}
+
+function uuidLiteral(id: string): string {
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) throw new Error(`not a UUID: ${id}`);
+  return id;
+}
+
 /** Opens with `opening`, commits what `work` did, rolls back on any error; a client that cannot roll back is discarded. */
 async function inTransaction<T>(
   pool: pg.Pool,
@@ -53,16 +67,23 @@ async function inTransaction<T>(
   const client = await pool.connect();
   let broken = false;
   try {
-    await client.query(opening(client));
-    const result = await work(client);
+    return await transact(client, opening(client), () => work(client), () => {
+      broken = true;
+    });
+  } finally {
+    client.release(broken);
+  }
+}
+
+async function transact<T>(client: Queryable, opening: string, work: () => Promise<T>, onRollbackFailed = () => {}): Promise<T> {
+  try {
+    // inside the try: a refused identity (begin_request raising) leaves a transaction to roll back
+    await client.query(opening);
+    const result = await work();
     await client.query("commit");
     return result;
   } catch (error) {
-    await client.query("rollback").catch(() => {
-      broken = true;
-    });
+    await client.query("rollback").catch(onRollbackFailed);
     throw error;
-  } finally {
-    client.release(broken);
   }
 }

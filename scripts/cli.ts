@@ -6,17 +6,24 @@
  *   key create <email> [--name NAME] [--scopes s1,s2]    prints the plaintext key, only that
  *   key list <email>                                     name, prefix, created, last used
  *   key revoke <prefix>
+ *   workpiece tessellate <workpiece_id> [--linear-deflection MM] [--angular-deflection DEG]
+ *                                                        queues a re-mesh, prints the task id
  *
  * Exit status: 0 done, 1 failed (the reason on stderr), 2 usage.
  */
 import { parseArgs } from "node:util";
 import pg from "pg";
+import { z } from "zod";
 import { generateApiKey, KEY_PREFIX_PATTERN } from "../auth/api-key.ts";
 import { isScope, SCOPES } from "../auth/scopes.ts";
 import { readEnv } from "../config/env.ts";
 import { openDatabase, type Database } from "../db/open-database.ts";
 import { insertApiKey, listApiKeys, revokeApiKey } from "../db/queries/api-keys.ts";
+import { createTask } from "../db/queries/tasks.ts";
 import { createUser, findUserByEmail } from "../db/queries/users.ts";
+import { workpieceOwner } from "../db/queries/workpieces.ts";
+import { withUserTransaction } from "../db/request-transaction.ts";
+import { TESSELLATE_TASK_NAME, TessellatePayload } from "../tasks/tessellate.ts";
 
 class UsageError extends Error {}
 class CommandError extends Error {}
@@ -25,9 +32,17 @@ const USAGE = `usage:
   cli user create <email>
   cli key create <email> [--name NAME] [--scopes s1,s2]
   cli key list <email>
-  cli key revoke <prefix>`;
+  cli key revoke <prefix>
+  cli workpiece tessellate <workpiece_id> [--linear-deflection MM] [--angular-deflection DEG]`;
 
-type Command = (db: pg.Client, args: string[], options: { name?: string; scopes?: string }) => Promise<string>;
+interface Options {
+  name?: string;
+  scopes?: string;
+  "linear-deflection"?: string;
+  "angular-deflection"?: string;
+}
+
+type Command = (db: pg.Client, args: string[], options: Options) => Promise<string>;
 
 const commands: Record<string, Command> = {
   async "user create"(db, [email]) {
@@ -66,6 +81,22 @@ const commands: Record<string, Command> = {
     if (!(await revokeApiKey(db, prefix))) throw new CommandError(`no active key has the prefix ${prefix}`);
     return `revoked ${prefix}`;
   },
+
+  async "workpiece tessellate"(db, [workpieceId], options) {
+    const payload = TessellatePayload.safeParse({
+      workpiece_id: workpieceId,
+      ...(options["linear-deflection"] !== undefined ? { linear_deflection_mm: Number(options["linear-deflection"]) } : {}),
+      ...(options["angular-deflection"] !== undefined ? { angular_deflection_deg: Number(options["angular-deflection"]) } : {}),
+    });
+    if (!payload.success) throw new UsageError(`workpiece tessellate: ${z.prettifyError(payload.error)}`);
+    const owner = await workpieceOwner(db, payload.data.workpiece_id);
+    if (!owner) throw new CommandError(`no live project has the workpiece ${payload.data.workpiece_id}`);
+    // the task belongs to the workpiece's owner, who sees it in GET /tasks/by-project
+    const task = await withUserTransaction(db, owner.userId, () =>
+      createTask(db, { projectId: owner.projectId, taskName: TESSELLATE_TASK_NAME, workerTask: "tessellate", payload: payload.data }),
+    );
+    return task.id;
+  },
 };
 
 async function requireUser(db: pg.Client, email: string | undefined) {
@@ -86,7 +117,13 @@ async function main(argv: string[]): Promise<number> {
     parsed = parseArgs({
       args: argv,
       allowPositionals: true,
-      options: { name: { type: "string" }, scopes: { type: "string" }, help: { type: "boolean", short: "h" } },
+      options: {
+        name: { type: "string" },
+        scopes: { type: "string" },
+        "linear-deflection": { type: "string" },
+        "angular-deflection": { type: "string" },
+        help: { type: "boolean", short: "h" },
+      },
     });
   } catch (error) {
     process.stderr.write(`${(error as Error).message}\n${USAGE}\n`);

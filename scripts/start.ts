@@ -37,6 +37,7 @@ const server = http.createServer(app);
 await new Promise<void>((resolve) => server.listen(env.PORT, env.HOST, resolve));
 runner = await startWorkerRunner({
   ownerUrl: database.ownerUrl,
+  services: geometry ? { geometry } : {},
   concurrency: env.WORKER_CONCURRENCY,
   heartbeatSeconds: env.WORKER_HEARTBEAT_SECONDS,
   leaseStaleSeconds: env.WORKER_LEASE_STALE_SECONDS,

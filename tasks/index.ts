@@ -1,20 +1,44 @@
 /**
  * Every graphile-worker task of the service, and the cluster-wide schedules. A fleet process
  * runs a subset (`npm run worker -- --tasks a,b`) and schedules only the cron items of the
- * tasks it runs.
+ * tasks it runs. Some tasks need a service of the process (geometry threads): they exist
+ * only in a process that has it.
  */
 import type { Task } from "graphile-worker";
+import type { GeometryPool } from "../workers/geometry/pool.ts";
 import { expireIdempotencyRecordsTask } from "./expire_idempotency_records.ts";
 import { pruneRateLimitSlotsTask } from "./prune_rate_limit_slots.ts";
 import { purgeProject } from "./purge_project.ts";
 import { sweepStuckTasks } from "./sweep_stuck_tasks.ts";
+import { tessellateTask } from "./tessellate.ts";
 
-export const taskList: Record<string, Task> = {
-  purge_project: purgeProject,
-  expire_idempotency_records: expireIdempotencyRecordsTask,
-  prune_rate_limit_slots: pruneRateLimitSlotsTask,
-  sweep_stuck_tasks: sweepStuckTasks,
-};
+export interface TaskServices {
+  /** warm OCCT threads; without them the geometry tasks are not run here */
+  geometry?: GeometryPool;
+}
+
+/** tasks that run on geometry threads: a process offers them only with a pool */
+export const GEOMETRY_TASK_NAMES: readonly string[] = ["tessellate"];
+
+/** Every task name, whatever the process has. */
+export const ALL_TASK_NAMES: readonly string[] = [
+  "purge_project",
+  "expire_idempotency_records",
+  "prune_rate_limit_slots",
+  "sweep_stuck_tasks",
+  ...GEOMETRY_TASK_NAMES,
+];
+
+/** The tasks this process can run with the services it has. */
+export function createTaskList(services: TaskServices = {}): Record<string, Task> {
+  return {
+    purge_project: purgeProject,
+    expire_idempotency_records: expireIdempotencyRecordsTask,
+    prune_rate_limit_slots: pruneRateLimitSlotsTask,
+    sweep_stuck_tasks: sweepStuckTasks,
+    ...(services.geometry ? { tessellate: tessellateTask(services.geometry) } : {}),
+  };
+}
 
 /** graphile-worker crontab lines (minute hour day month weekday task ?options) */
 export const schedules: Record<string, string> = {

@@ -76,10 +76,15 @@ describe("selectTasks", () => {
       () => selectTasks(["purge_project", "plan_kam"]),
       (error: Error) => {
         assert.match(error.message, /unknown task plan_kam/);
-        assert.match(error.message, new RegExp(`known: ${SERVICE_TASKS.join(", ")}`));
+        assert.match(error.message, new RegExp(`known: ${[...SERVICE_TASKS, "tessellate"].sort().join(", ")}`));
         return true;
       },
     );
+  });
+
+  it("offers the geometry tasks only to a process with geometry threads, and refuses to run them without", () => {
+    assert.ok(!("tessellate" in selectTasks(undefined)), "not among all the tasks of a process without threads");
+    assert.throws(() => selectTasks(["tessellate"]), /runs on geometry threads, and this process has none/);
   });
 });
 

@@ -6,7 +6,7 @@ import EventEmitter from "node:events";
 import { Logger, run, type Runner, type Task, type WorkerEvents } from "graphile-worker";
 import { graphileLogFactory } from "../config/logger.ts";
 import { createPool } from "../db/pools.ts";
-import { schedules, taskList as allTasks } from "../tasks/index.ts";
+import { ALL_TASK_NAMES, createTaskList, GEOMETRY_TASK_NAMES, schedules, type TaskServices } from "../tasks/index.ts";
 import { keepLease, type LeaseKeeper } from "./leases.ts";
 
 export interface WorkerRunnerOptions {
@@ -15,6 +15,8 @@ export interface WorkerRunnerOptions {
   taskNames?: readonly string[];
   /** tasks besides the service's own (tests and benchmarks add theirs) */
   extraTasks?: Record<string, Task>;
+  /** what some tasks need (geometry threads for tessellate) */
+  services?: TaskServices;
   concurrency: number;
   heartbeatSeconds: number;
   leaseStaleSeconds: number;
@@ -29,18 +31,35 @@ export interface WorkerRunner {
   stop(): Promise<void>;
 }
 
-export function selectTasks(taskNames: readonly string[] | undefined, extra: Record<string, Task> = {}): Record<string, Task> {
-  const available: Record<string, Task> = { ...allTasks, ...extra };
+/**
+ * The tasks to run: the named ones, or every one this process can run (a geometry task only
+ * with geometry threads). A name that is not a task, or a geometry task without threads, is
+ * refused before anything starts.
+ */
+export function selectTasks(
+  taskNames: readonly string[] | undefined,
+  extra: Record<string, Task> = {},
+  services: TaskServices = {},
+): Record<string, Task> {
+  const available: Record<string, Task> = { ...createTaskList(services), ...extra };
   if (!taskNames) return available;
-  const unknown = taskNames.filter((name) => !(name in available));
-  if (unknown.length > 0) {
-    throw new Error(`unknown task ${unknown.join(", ")}; known: ${Object.keys(available).sort().join(", ")}`);
+  checkTaskNames(taskNames, Object.keys(extra));
+  const needGeometry = taskNames.filter((name) => !(name in available) && GEOMETRY_TASK_NAMES.includes(name));
+  if (needGeometry.length > 0) {
+    throw new Error(`task ${needGeometry.join(", ")} runs on geometry threads, and this process has none (GEOMETRY_WORKERS=0)`);
   }
   return Object.fromEntries(taskNames.map((name) => [name, available[name]!]));
 }
 
+/** Refuses names that are no task of the service (nor one of `extra`). */
+export function checkTaskNames(taskNames: readonly string[], extra: readonly string[] = []): void {
+  const known = [...ALL_TASK_NAMES, ...extra];
+  const unknown = taskNames.filter((name) => !known.includes(name));
+  if (unknown.length > 0) throw new Error(`unknown task ${unknown.join(", ")}; known: ${[...known].sort().join(", ")}`);
+}
+
 export async function startWorkerRunner(options: WorkerRunnerOptions): Promise<WorkerRunner> {
-  const tasks = selectTasks(options.taskNames, options.extraTasks);
+  const tasks = selectTasks(options.taskNames, options.extraTasks, options.services);
   const taskNames = Object.keys(tasks);
   const crontab = taskNames.flatMap((name) => (schedules[name] ? [schedules[name]] : [])).join("\n");
   const pgPool = createPool(options.ownerUrl, options.concurrency + 3, "swarf-worker");

@@ -12,7 +12,7 @@ import { boundingBoxStock, STOCK_OFFSET_MAX_MM, type BoundingBoxStock } from "..
 import { HttpError, notFound } from "../middleware/errors/index.ts";
 import { bytes, json } from "../reply.ts";
 import { defineRoute, type UploadedFile } from "../route.ts";
-import { Id, idParams, NoQuery, Timestamp } from "../schemas/common.ts";
+import { BooleanQuery, Id, idParams, NoQuery, Timestamp } from "../schemas/common.ts";
 
 const ProjectParams = idParams("project_id");
 
@@ -65,9 +65,20 @@ const JobImported = z
     origin_job_id: Id.describe("the job the file was downloaded from"),
     workpiece_id: Id.nullable(),
     stock: Stock.nullable(),
+    tessellation_task_id: Id.nullable().describe(
+      "when the file came without a mesh (downloaded with mesh=false): the workpiece.tessellate task making it; " +
+        "GET /tasks/{task_id} gives its mesh_url and thumbnail_url when it succeeded. null otherwise",
+    ),
     created_at: Timestamp,
   })
   .meta({ id: "JobImported" });
+
+const DownloadQuery = z.strictObject({
+  mesh: BooleanQuery.optional().describe(
+    "false leaves the workpiece's mesh and thumbnail out of the file: smaller, and an upload of it re-meshes " +
+      "the part in a workpiece.tessellate task. Default true",
+  ),
+});
 
 function toStock(stock: BoundingBoxStock): z.input<typeof Stock> {
   return { type: stock.type, offsets: { ...stock.offsets }, min: stock.min, max: stock.max, size: stock.size };
@@ -123,11 +134,12 @@ export const jobRoutes = [
     description:
       "A self-contained, versioned binary (docs/famc-format.md): the workpiece (uploaded file, B-rep, mesh, " +
       "thumbnail), stock and machine. It is signed and bound to the key's user: upload it back to a project of the " +
-      "same user to roll back. gzip-encoded when Accept-Encoding asks for it.",
+      "same user to roll back. gzip-encoded when Accept-Encoding asks for it. A workpiece whose mesh is still being " +
+      "made (a tessellate task) is written without it.",
     tag: "Jobs",
     scopes: ["projects:read"],
     params: ProjectParams,
-    query: NoQuery,
+    query: DownloadQuery,
     responses: {
       200: {
         description: "the job file",
@@ -138,13 +150,13 @@ export const jobRoutes = [
     },
     errors: [404],
     errorCodes: { 404: "job_missing: the project has no job yet" },
-    async handler({ db, params }) {
+    async handler({ db, params, query }) {
       const current = await currentJob(db, params.project_id);
       if (!current) throw notFound("project", params.project_id);
       if (!current.job) {
         throw new HttpError(404, "job_missing", "the project has no CAM job yet; upload a workpiece first", { project_id: params.project_id });
       }
-      const file = await encodeJobFile(db, current.job);
+      const file = await encodeJobFile(db, current.job, { mesh: query.mesh ?? true });
       return bytes(
         200,
         file,
@@ -165,7 +177,8 @@ export const jobRoutes = [
     summary: "Upload a .famc job file as the project's new current job (a rollback)",
     description:
       "Saves the file's workpiece, stock and machine as a new job; the previous one goes onto the undo stack. " +
-      "Only a file downloaded by the same user is accepted; nothing is stored when it is refused.",
+      "Only a file downloaded by the same user is accepted; nothing is stored when it is refused. A file without " +
+      "a mesh queues a workpiece.tessellate task (tessellation_task_id).",
     tag: "Jobs",
     scopes: ["cam:write"],
     params: ProjectParams,
@@ -179,20 +192,22 @@ export const jobRoutes = [
       422: "job_blob_invalid (truncated, changed, or not from this server), job_version_unsupported",
     },
     async handler({ db, params, file }) {
-      let job;
+      let imported;
       try {
-        job = await importJobFile(db, params.project_id, requireFile(file).bytes);
+        imported = await importJobFile(db, params.project_id, requireFile(file).bytes);
       } catch (error) {
         if (error instanceof FamcError) throw famcHttpError(error);
         throw error;
       }
-      if (!job) throw notFound("project", params.project_id);
+      if (!imported) throw notFound("project", params.project_id);
+      const { job, tessellationTaskId } = imported;
       return json(201, {
         job_id: job.id,
         parent_job_id: job.parentJobId,
         origin_job_id: job.originJobId!,
         workpiece_id: job.workpieceId,
         stock: job.stock ? toStock(job.stock) : null,
+        tessellation_task_id: tessellationTaskId,
         created_at: job.createdAt.toISOString(),
       });
     },

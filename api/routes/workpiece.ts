@@ -73,7 +73,7 @@ export const workpieceRoutes = [
       }
       let outcome;
       try {
-        outcome = await services.geometry.ingest(file.bytes, file.filename ?? undefined);
+        outcome = await services.geometry.ingest(file.bytes, file.filename ? { filename: file.filename } : {});
       } catch (error) {
         if (!(error instanceof GeometryUnavailable)) throw error;
         // a timeout is the file's doing; a dead thread or a closing pool is ours

@@ -8,7 +8,9 @@ import { boundingBoxStock } from "../../kernel/job/stock.ts";
 import type { BlobStore } from "../../storage/blob-store.ts";
 import { postgresBlobStore } from "../../storage/postgres.ts";
 import type { Queryable } from "../request-transaction.ts";
+import { TESSELLATE_TASK_NAME, type TessellatePayload } from "../../tasks/tessellate.ts";
 import { newJobFrom, type JobRecord } from "./jobs.ts";
+import { createTask } from "./tasks.ts";
 import { getWorkpiece, insertWorkpiece } from "./workpieces.ts";
 
 async function callerId(db: Queryable): Promise<string> {
@@ -39,8 +41,20 @@ async function blobBytes(db: Queryable, store: BlobStore, id: string): Promise<B
   return blob.bytes;
 }
 
-/** The job as a .famc file bound to the caller: its workpiece (all four files), stock and machine. */
-export async function encodeJobFile(db: Queryable, job: JobRecord, store: BlobStore = postgresBlobStore): Promise<Buffer> {
+export interface EncodeOptions {
+  /** false: leave out the mesh and thumbnail (a smaller file; the import re-meshes). Default true. */
+  mesh?: boolean;
+  store?: BlobStore;
+}
+
+/**
+ * The job as a .famc file bound to the caller: its workpiece (the uploaded file, B-rep, mesh
+ * and thumbnail), stock and machine. A workpiece whose mesh is still being made is written
+ * without it.
+ */
+export async function encodeJobFile(db: Queryable, job: JobRecord, options: EncodeOptions = {}): Promise<Buffer> {
+  const store = options.store ?? postgresBlobStore;
+  const withMesh = options.mesh ?? true;
   const workpiece = job.workpieceId ? await getWorkpiece(db, job.workpieceId) : null;
   if (job.workpieceId && !workpiece) throw new Error(`job ${job.id}: workpiece ${job.workpieceId} is missing`);
   return encodeFamc(
@@ -59,18 +73,25 @@ export async function encodeJobFile(db: Queryable, job: JobRecord, store: BlobSt
         meta: workpiece.meta,
         original: await blobBytes(db, store, workpiece.blobs.original),
         brep: workpiece.blobs.brep ? await blobBytes(db, store, workpiece.blobs.brep) : null,
-        mesh: await blobBytes(db, store, workpiece.blobs.mesh),
-        thumbnail: await blobBytes(db, store, workpiece.blobs.thumbnail),
+        mesh: withMesh && workpiece.blobs.mesh ? await blobBytes(db, store, workpiece.blobs.mesh) : null,
+        thumbnail: withMesh && workpiece.blobs.thumbnail ? await blobBytes(db, store, workpiece.blobs.thumbnail) : null,
       },
     },
     signer(db),
   );
 }
 
+export interface ImportedJob {
+  job: JobRecord;
+  /** the workpiece.tessellate task making the mesh the file came without; null when it had one */
+  tessellationTaskId: string | null;
+}
+
 /**
  * Saves a .famc file as the project's new current job (the previous one goes onto the undo
  * stack): its workpiece, stock (offsets, recomputed around the workpiece) and machine. When
- * the file's machine is one of the caller's, the project is switched to it too. Throws
+ * the file's machine is one of the caller's, the project is switched to it too. A workpiece
+ * without a mesh gets one from a tessellate task queued in the same transaction. Throws
  * FamcError for a file that is not valid, not this server's, another user's or of an unknown
  * version, before anything is stored. Null when the project is not the caller's.
  */
@@ -79,7 +100,7 @@ export async function importJobFile(
   projectId: string,
   bytes: Buffer,
   store: BlobStore = postgresBlobStore,
-): Promise<JobRecord | null> {
+): Promise<ImportedJob | null> {
   const project = await db.query("select 1 from app_public.projects where id = $1", [projectId]);
   if (project.rowCount === 0) return null;
   const contents = await decodeFamc(bytes, await callerId(db), verifier(db));
@@ -89,10 +110,15 @@ export async function importJobFile(
         and exists (select 1 from app_public.user_machines um where um.product_id = $2)`,
     [projectId, contents.machine.product_id],
   );
-  return newJobFrom(db, projectId, async () => {
+  let tessellationTaskId: string | null = null;
+  const job = await newJobFrom(db, projectId, async () => {
     const workpiece = contents.workpiece
       ? await insertWorkpiece(db, projectId, contents.workpiece.meta, contents.workpiece, store)
       : null;
+    if (workpiece && !workpiece.blobs.mesh) {
+      const payload: TessellatePayload = { workpiece_id: workpiece.id };
+      tessellationTaskId = (await createTask(db, { projectId, taskName: TESSELLATE_TASK_NAME, workerTask: "tessellate", payload })).id;
+    }
     return {
       source: "import",
       originJobId: contents.job.job_id,
@@ -101,4 +127,5 @@ export async function importJobFile(
       machine: contents.machine,
     };
   });
+  return job && { job, tessellationTaskId };
 }

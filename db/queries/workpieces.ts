@@ -3,7 +3,7 @@
  * all the upload route needs after the kernel ran: it stores the blobs, the workpiece and a
  * new job in the request's transaction.
  */
-import type { IngestedWorkpiece } from "../../kernel/geometry/types.ts";
+import type { IngestedWorkpiece, MeshDeflection } from "../../kernel/geometry/types.ts";
 import { boundingBoxStock } from "../../kernel/job/stock.ts";
 import { BLOB_CONTENT_TYPES, type WorkpieceMeta } from "../../kernel/job/types.ts";
 import type { BlobStore } from "../../storage/blob-store.ts";
@@ -16,8 +16,9 @@ export interface WorkpieceBlobIds {
   original: string;
   /** null for STL */
   brep: string | null;
-  mesh: string;
-  thumbnail: string;
+  /** null (with thumbnail) until the tessellate task made them: an import of a file without a mesh */
+  mesh: string | null;
+  thumbnail: string | null;
 }
 
 export interface WorkpieceRecord {
@@ -25,6 +26,8 @@ export interface WorkpieceRecord {
   projectId: string;
   meta: WorkpieceMeta;
   blobs: WorkpieceBlobIds;
+  /** what the mesh was made with; null when not known (imported with the file, or STL) */
+  meshDeflection: MeshDeflection | null;
   createdAt: Date;
 }
 
@@ -43,13 +46,16 @@ interface WorkpieceRow {
   warnings: WorkpieceMeta["warnings"];
   original_blob_id: string;
   brep_blob_id: string | null;
-  mesh_blob_id: string;
-  thumbnail_blob_id: string;
+  mesh_blob_id: string | null;
+  thumbnail_blob_id: string | null;
+  mesh_linear_deflection_mm: number | null;
+  mesh_angular_deflection_rad: number | null;
   created_at: Date;
 }
 
 const COLUMNS = `id, project_id, format, original_filename, units_read, bbox_min, bbox_max, volume_mm3, face_count,
-  triangle_count, closed_solid, warnings, original_blob_id, brep_blob_id, mesh_blob_id, thumbnail_blob_id, created_at`;
+  triangle_count, closed_solid, warnings, original_blob_id, brep_blob_id, mesh_blob_id, thumbnail_blob_id,
+  mesh_linear_deflection_mm, mesh_angular_deflection_rad, created_at`;
 
 function vec3(values: number[]): [number, number, number] {
   return [values[0]!, values[1]!, values[2]!];
@@ -71,21 +77,41 @@ function toRecord(row: WorkpieceRow): WorkpieceRecord {
       warnings: row.warnings,
     },
     blobs: { original: row.original_blob_id, brep: row.brep_blob_id, mesh: row.mesh_blob_id, thumbnail: row.thumbnail_blob_id },
+    meshDeflection:
+      row.mesh_linear_deflection_mm !== null && row.mesh_angular_deflection_rad !== null
+        ? { linearMm: row.mesh_linear_deflection_mm, angularRad: row.mesh_angular_deflection_rad }
+        : null,
     createdAt: row.created_at,
   };
 }
 
-export async function getWorkpiece(db: Queryable, id: string): Promise<WorkpieceRecord | null> {
-  const { rows } = await db.query<WorkpieceRow>(`select ${COLUMNS} from app_public.workpieces where id = $1`, [id]);
+export async function getWorkpiece(db: Queryable, id: string, options: { lock?: boolean } = {}): Promise<WorkpieceRecord | null> {
+  const { rows } = await db.query<WorkpieceRow>(
+    `select ${COLUMNS} from app_public.workpieces where id = $1${options.lock ? " for no key update" : ""}`,
+    [id],
+  );
   return rows[0] ? toRecord(rows[0]) : null;
+}
+
+/** For operators (owner connection): whose workpiece this is, if its project is live. */
+export async function workpieceOwner(db: Queryable, id: string): Promise<{ userId: string; projectId: string } | null> {
+  const { rows } = await db.query<{ user_id: string; project_id: string }>(
+    `select w.user_id, w.project_id from app_public.workpieces w
+       join app_public.projects p on p.id = w.project_id and p.deleted_at is null
+      where w.id = $1`,
+    [id],
+  );
+  return rows[0] ? { userId: rows[0].user_id, projectId: rows[0].project_id } : null;
 }
 
 /** The bytes of a workpiece, as the kernel produced them. */
 export interface WorkpieceFiles {
   original: Uint8Array;
   brep: Uint8Array | null;
-  mesh: Uint8Array;
-  thumbnail: Uint8Array;
+  /** null (with thumbnail): none yet, the tessellate task makes them */
+  mesh: Uint8Array | null;
+  thumbnail: Uint8Array | null;
+  meshDeflection?: MeshDeflection | null;
 }
 
 /** Stores a workpiece's blobs and its row (the project must be the caller's; RLS checks). */
@@ -98,13 +124,12 @@ export async function insertWorkpiece(
 ): Promise<WorkpieceRecord> {
   const original = await store.put(db, files.original, BLOB_CONTENT_TYPES.original[meta.format]);
   const brep = files.brep ? await store.put(db, files.brep, BLOB_CONTENT_TYPES.brep) : null;
-  const mesh = await store.put(db, files.mesh, BLOB_CONTENT_TYPES.mesh);
-  const thumbnail = await store.put(db, files.thumbnail, BLOB_CONTENT_TYPES.thumbnail);
+  const { mesh, thumbnail } = await putMesh(db, files, store);
   const { rows } = await db.query<WorkpieceRow>(
     `insert into app_public.workpieces (project_id, format, original_filename, units_read, bbox_min, bbox_max,
        volume_mm3, face_count, triangle_count, closed_solid, warnings, original_blob_id, brep_blob_id, mesh_blob_id,
-       thumbnail_blob_id)
-     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
+       thumbnail_blob_id, mesh_linear_deflection_mm, mesh_angular_deflection_rad)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)
      returning ${COLUMNS}`,
     [
       projectId,
@@ -120,14 +145,79 @@ export async function insertWorkpiece(
       JSON.stringify(meta.warnings),
       original.id,
       brep?.id ?? null,
-      mesh.id,
-      thumbnail.id,
+      mesh?.id ?? null,
+      thumbnail?.id ?? null,
+      files.meshDeflection?.linearMm ?? null,
+      files.meshDeflection?.angularRad ?? null,
     ],
   );
   return toRecord(rows[0]!);
 }
 
-export function workpieceMeta(ingested: Omit<IngestedWorkpiece, "mesh">, filename: string | null): WorkpieceMeta {
+async function putMesh(
+  db: Queryable,
+  files: Pick<WorkpieceFiles, "mesh" | "thumbnail">,
+  store: BlobStore,
+): Promise<{ mesh: { id: string } | null; thumbnail: { id: string } | null }> {
+  if ((files.mesh === null) !== (files.thumbnail === null)) throw new Error("a workpiece has a mesh and a thumbnail, or neither");
+  return {
+    mesh: files.mesh ? await store.put(db, files.mesh, BLOB_CONTENT_TYPES.mesh) : null,
+    thumbnail: files.thumbnail ? await store.put(db, files.thumbnail, BLOB_CONTENT_TYPES.thumbnail) : null,
+  };
+}
+
+/** A new mesh for a workpiece (the tessellate task's output). */
+export interface ReplacementMesh {
+  mesh: Uint8Array;
+  thumbnail: Uint8Array;
+  triangleCount: number;
+  meshDeflection: MeshDeflection | null;
+  /** warnings of the meshing itself (unmeshed_faces); they replace the old ones of that kind */
+  meshWarnings: WorkpieceMeta["warnings"];
+}
+
+const MESH_WARNING_CODES = new Set(["unmeshed_faces"]);
+
+/**
+ * Gives a workpiece a new mesh and thumbnail, in the caller's transaction with the owner's
+ * identity (withUserTransaction): the row is locked, the blobs stored, the row pointed at them,
+ * and the blobs it pointed at before deleted unless another workpiece still uses them. Null
+ * when the workpiece is gone (its project purged meanwhile).
+ */
+export async function replaceWorkpieceMesh(
+  db: Queryable,
+  workpieceId: string,
+  replacement: ReplacementMesh,
+  store: BlobStore = postgresBlobStore,
+): Promise<WorkpieceRecord | null> {
+  const before = await getWorkpiece(db, workpieceId, { lock: true });
+  if (!before) return null;
+  const mesh = await store.put(db, replacement.mesh, BLOB_CONTENT_TYPES.mesh);
+  const thumbnail = await store.put(db, replacement.thumbnail, BLOB_CONTENT_TYPES.thumbnail);
+  const warnings = [...before.meta.warnings.filter((w) => !MESH_WARNING_CODES.has(w.code)), ...replacement.meshWarnings];
+  const { rows } = await db.query<WorkpieceRow>(
+    `update app_public.workpieces
+        set mesh_blob_id = $2, thumbnail_blob_id = $3, triangle_count = $4, warnings = $5,
+            mesh_linear_deflection_mm = $6, mesh_angular_deflection_rad = $7
+      where id = $1
+      returning ${COLUMNS}`,
+    [
+      workpieceId,
+      mesh.id,
+      thumbnail.id,
+      replacement.triangleCount,
+      JSON.stringify(warnings),
+      replacement.meshDeflection?.linearMm ?? null,
+      replacement.meshDeflection?.angularRad ?? null,
+    ],
+  );
+  for (const old of [before.blobs.mesh, before.blobs.thumbnail]) {
+    if (old && old !== mesh.id && old !== thumbnail.id) await store.delete(db, old);
+  }
+  return toRecord(rows[0]!);
+}
+
+export function workpieceMeta(ingested: Omit<IngestedWorkpiece, "mesh" | "brep" | "meshDeflection">, filename: string | null): WorkpieceMeta {
   return {
     format: ingested.format,
     original_filename: filename,
@@ -165,7 +255,8 @@ export async function saveWorkpiece(
   let workpiece: WorkpieceRecord | undefined;
   const job = await newJobFrom(db, projectId, async (current) => {
     const meta = workpieceMeta(ingested, options.filename ?? null);
-    workpiece = await insertWorkpiece(db, projectId, meta, { original: originalBytes, brep: ingested.brep, mesh: glb, thumbnail: png }, options.store);
+    const files = { original: originalBytes, brep: ingested.brep, mesh: glb, thumbnail: png, meshDeflection: ingested.meshDeflection };
+    workpiece = await insertWorkpiece(db, projectId, meta, files, options.store);
     return {
       source: "workpiece",
       workpieceId: workpiece.id,
@@ -184,6 +275,7 @@ export interface WorkpieceUrls {
 
 /** Presigned URLs of a workpiece's mesh and thumbnail (see storage/presign.ts). */
 export async function presignWorkpiece(db: Queryable, workpiece: WorkpieceRecord, options: { ttlSeconds?: number; now?: number } = {}): Promise<WorkpieceUrls> {
+  if (!workpiece.blobs.mesh || !workpiece.blobs.thumbnail) throw new Error(`workpiece ${workpiece.id} has no mesh yet`);
   const now = options.now ?? Date.now();
   const mesh = await presignBlob(db, workpiece.blobs.mesh, "mesh", { ...options, now });
   const thumbnail = await presignBlob(db, workpiece.blobs.thumbnail, "thumbnail", { ...options, now });

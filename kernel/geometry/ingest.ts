@@ -87,6 +87,7 @@ function ingestSolid(
       warnings,
       mesh: tessellation.mesh,
       brep,
+      meshDeflection: { linearMm: tessellation.linearDeflectionMm, angularRad: tessellation.angularDeflectionRad },
     };
   });
 }

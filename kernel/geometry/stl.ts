@@ -168,6 +168,7 @@ export function stlWorkpiece(corners: Float32Array): IngestedWorkpiece {
     warnings,
     mesh,
     brep: null,
+    meshDeflection: null,
   };
 }
 

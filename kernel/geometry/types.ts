@@ -20,6 +20,14 @@ export interface IngestedWorkpiece {
   mesh: TriangleMesh;
   /** the shape in OCCT's native BREP format, in mm (STL: null) */
   brep: Uint8Array | null;
+  /** what BRepMesh was given (STL: null, its triangles are the file's) */
+  meshDeflection: MeshDeflection | null;
+}
+
+export interface MeshDeflection {
+  /** chordal deviation, mm */
+  linearMm: number;
+  angularRad: number;
 }
 
 /** Input the kernel refuses, with a code the API passes on (422) and a sentence a user can act on. */

@@ -65,8 +65,8 @@ describe("the .famc job file", () => {
     assert.deepEqual(back.stock, contents.stock);
     assert.deepEqual(back.workpiece?.meta, contents.workpiece?.meta);
     assert.ok(Buffer.from(back.workpiece!.original).equals(part.original));
-    assert.ok(Buffer.from(back.workpiece!.mesh).equals(part.glb));
-    assert.ok(Buffer.from(back.workpiece!.thumbnail).equals(part.png));
+    assert.ok(Buffer.from(back.workpiece!.mesh!).equals(part.glb));
+    assert.ok(Buffer.from(back.workpiece!.thumbnail!).equals(part.png));
     assert.equal(back.workpiece?.brep, null);
     assert.ok((await encodeFamc(contents, sign)).equals(file), "the same job writes the same bytes");
   });
@@ -135,6 +135,25 @@ describe("the .famc job file", () => {
     const error = await refusal(resign(json));
     assert.equal(error.code, "job_blob_invalid");
     assert.deepEqual(error.details, { section: "job" });
+  });
+
+  it("may leave out the mesh and thumbnail together, and refuses a file with one of them only", async () => {
+    const lean = await encodeFamc({ ...contents, workpiece: { ...contents.workpiece!, mesh: null, thumbnail: null } }, sign);
+    const full = await encodeFamc(contents, sign);
+    assert.equal(full.length - lean.length, 2 * (1 + 1 + 8) + "workpiece.mesh".length + "workpiece.thumbnail".length + part.glb.length + part.png.length);
+    const back = await decodeFamc(lean, OWNER, verify);
+    assert.equal(back.workpiece?.mesh, null);
+    assert.equal(back.workpiece?.thumbnail, null);
+    assert.deepEqual(back.workpiece?.meta, contents.workpiece?.meta);
+    await assert.rejects(encodeFamc({ ...contents, workpiece: { ...contents.workpiece!, thumbnail: null } }, sign), /a mesh goes with a thumbnail/);
+
+    // the thumbnail is the last section: cut it off, count one section fewer, sign again
+    const thumbnailSection = 1 + "workpiece.thumbnail".length + 1 + 8 + part.png.length;
+    const meshOnly = Buffer.from(full.subarray(0, full.length - 32 - thumbnailSection));
+    meshOnly.writeUInt16BE(meshOnly.readUInt16BE(28) - 1, 28);
+    const error = await refusal(resign(Buffer.concat([meshOnly, Buffer.alloc(32)])));
+    assert.equal(error.code, "job_blob_invalid");
+    assert.match(error.message, /mesh without its thumbnail/);
   });
 
   it("hands the signer exactly the SHA-256 of the bytes before the MAC, and the MAC is HMAC-SHA256 of the documented message", async () => {

@@ -43,10 +43,10 @@ export interface FamcWorkpiece {
   original: Uint8Array;
   /** OCCT BREP in mm; null for STL */
   brep: Uint8Array | null;
-  /** binary glTF */
-  mesh: Uint8Array;
+  /** binary glTF; null (with thumbnail) in a file written without them: the importer re-meshes */
+  mesh: Uint8Array | null;
   /** PNG */
-  thumbnail: Uint8Array;
+  thumbnail: Uint8Array | null;
 }
 
 export interface FamcContents {
@@ -116,7 +116,10 @@ function sectionsOf(contents: FamcContents): [string, Uint8Array][] {
   if (workpiece) {
     sections.push(["workpiece", json(WorkpieceMeta.parse(workpiece.meta))], ["workpiece.original", workpiece.original]);
     if (workpiece.brep) sections.push(["workpiece.brep", workpiece.brep]);
-    sections.push(["workpiece.mesh", workpiece.mesh], ["workpiece.thumbnail", workpiece.thumbnail]);
+    if ((workpiece.mesh === null) !== (workpiece.thumbnail === null)) throw new Error("encodeFamc: a mesh goes with a thumbnail");
+    if (workpiece.mesh && workpiece.thumbnail) {
+      sections.push(["workpiece.mesh", workpiece.mesh], ["workpiece.thumbnail", workpiece.thumbnail]);
+    }
   }
   return sections;
 }
@@ -250,9 +253,12 @@ export async function decodeFamc(bytes: Buffer, expectedOwner: string, verify: F
       meta: jsonSection(sections, "workpiece", WorkpieceMeta),
       original: bytesSection(sections, "workpiece.original"),
       brep: sections.get("workpiece.brep") ?? null,
-      mesh: bytesSection(sections, "workpiece.mesh"),
-      thumbnail: bytesSection(sections, "workpiece.thumbnail"),
+      mesh: sections.get("workpiece.mesh") ?? null,
+      thumbnail: sections.get("workpiece.thumbnail") ?? null,
     };
+    if ((workpiece.mesh === null) !== (workpiece.thumbnail === null)) {
+      throw invalid("the file has a workpiece mesh without its thumbnail, or a thumbnail without a mesh");
+    }
   } else if ([...sections.keys()].some((name) => name.startsWith("workpiece."))) {
     throw invalid("the file has workpiece data but no workpiece section");
   }

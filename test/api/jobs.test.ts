@@ -135,7 +135,7 @@ describe("saveWorkpiece", () => {
       [w.blobs.mesh, "model/gltf-binary", part.glb],
       [w.blobs.thumbnail, "image/png", part.png],
     ] as const) {
-      const blob = byId.get(id);
+      const blob = byId.get(id ?? "");
       assert.equal(blob?.user_id, alice.id);
       assert.equal(blob?.content_type, type);
       assert.ok(blob?.sha256.equals(sha256(data)), type);
@@ -307,8 +307,8 @@ describe("GET /projects/{project_id}/job", () => {
     assert.equal(contents.machine.product_id, "linuxcnc-3axis");
     assert.deepEqual(contents.workpiece?.meta, saved.workpiece.meta);
     assert.ok(Buffer.from(contents.workpiece!.original).equals(part.original));
-    assert.ok(Buffer.from(contents.workpiece!.mesh).equals(part.glb));
-    assert.ok(Buffer.from(contents.workpiece!.thumbnail).equals(part.png));
+    assert.ok(Buffer.from(contents.workpiece!.mesh!).equals(part.glb));
+    assert.ok(Buffer.from(contents.workpiece!.thumbnail!).equals(part.png));
   });
 
   it("is gzip-encoded when Accept-Encoding asks for it, and not otherwise", async () => {
@@ -507,10 +507,11 @@ describe("presigned file URLs", () => {
 
   it("are signed by the database with HMAC-SHA256 over the documented message", async () => {
     const { saved } = await projectWithWorkpiece(alice);
+    const mesh = saved.workpiece.blobs.mesh!;
     const now = Date.now();
-    const url = await asUser(api.pool, alice, (client) => presignBlob(client, saved.workpiece.blobs.mesh, "mesh", { now, ttlSeconds: 600 }));
+    const url = await asUser(api.pool, alice, (client) => presignBlob(client, mesh, "mesh", { now, ttlSeconds: 600 }));
     const expires = Math.floor(now / 1000) + 600;
-    assert.equal(url?.url, presignedPath(saved.workpiece.blobs.mesh, "mesh", expires, presignSignature(presignKey, saved.workpiece.blobs.mesh, "mesh", expires)));
+    assert.equal(url?.url, presignedPath(mesh, "mesh", expires, presignSignature(presignKey, mesh, "mesh", expires)));
   });
 
   it("answer 403 invalid_signature for any changed part of the URL, and 403 url_expired after it expires", async () => {
@@ -531,7 +532,7 @@ describe("presigned file URLs", () => {
       ["later expiry", variant((u) => u.searchParams.set("expires", String(expires + 3600)))],
       ["purpose", variant((u) => u.searchParams.set("purpose", "thumbnail"))],
       ["another purpose", variant((u) => u.searchParams.set("purpose", "brep"))],
-      ["blob", variant((u) => (u.pathname = u.pathname.replace(/[0-9a-f-]{36}$/, saved.workpiece.blobs.thumbnail)))],
+      ["blob", variant((u) => (u.pathname = u.pathname.replace(/[0-9a-f-]{36}$/, saved.workpiece.blobs.thumbnail!)))],
       ["original file", variant((u) => (u.pathname = u.pathname.replace(/[0-9a-f-]{36}$/, saved.workpiece.blobs.original)))],
     ] as const) {
       const res = await api.request<ErrorBody>("GET", path, { key: null });
@@ -541,7 +542,7 @@ describe("presigned file URLs", () => {
 
     // a correctly signed URL whose time is up (signed here with the database's secret)
     const past = Math.floor(Date.now() / 1000) - 5;
-    const expired = presignedPath(saved.workpiece.blobs.mesh, "mesh", past, presignSignature(presignKey, saved.workpiece.blobs.mesh, "mesh", past));
+    const expired = presignedPath(saved.workpiece.blobs.mesh!, "mesh", past, presignSignature(presignKey, saved.workpiece.blobs.mesh!, "mesh", past));
     const res = await api.request<ErrorBody>("GET", expired, { key: null });
     assert.equal(res.status, 403);
     assert.equal(res.body.detail.code, "url_expired");
@@ -554,7 +555,7 @@ describe("presigned file URLs", () => {
     const { saved } = await projectWithWorkpiece(alice);
     const originalAsMesh = await asUser(api.pool, alice, (client) => presignBlob(client, saved.workpiece.blobs.original, "mesh"));
     assert.equal(originalAsMesh, null);
-    const bobs = await asUser(api.pool, bob, (client) => presignBlob(client, saved.workpiece.blobs.mesh, "mesh"));
+    const bobs = await asUser(api.pool, bob, (client) => presignBlob(client, saved.workpiece.blobs.mesh!, "mesh"));
     assert.equal(bobs, null);
   });
 

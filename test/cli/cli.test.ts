@@ -8,7 +8,11 @@ import { createHash, randomBytes } from "node:crypto";
 import { after, before, describe, it } from "node:test";
 import { SCOPES } from "../../auth/scopes.ts";
 import { repoRoot } from "../../config/env.ts";
+import { saveWorkpiece } from "../../db/queries/workpieces.ts";
 import { startTestApi, type TestApi } from "../support/api.ts";
+import { asUser } from "../support/as-user.ts";
+import { partC } from "../support/fixture-workpiece.ts";
+import { createTestUser } from "../support/users.ts";
 import { createTestDatabase, type TestDatabase } from "../support/database.ts";
 
 const KEY_LINE = /^[a-z2-7]{4,32}_live_[A-Z2-7]{40}$/;
@@ -278,6 +282,47 @@ describe("cli key revoke", { concurrency: true }, () => {
       const res = await cli(...args);
       assert.equal(res.code, 2, args.join(" "));
       assert.match(res.stderr, /usage:/);
+    }
+  });
+});
+
+describe("cli workpiece tessellate", () => {
+  it("queues a re-mesh as a task of the workpiece's owner and prints only its id", async () => {
+    const owner = await createTestUser(db.owner, "remesh");
+    const project = await api.request<{ id: string }>("POST", "/projects", { key: owner.key, body: { name: "P", customer: "C" } });
+    const part = await partC();
+    const saved = await asUser(api.pool, owner, (client) =>
+      saveWorkpiece(client, project.body.id, part.ingested, part.original, part.glb, part.png),
+    );
+    const workpieceId = saved!.workpiece.id;
+    const res = await cli("workpiece", "tessellate", workpieceId, "--linear-deflection", "0.02", "--angular-deflection", "15");
+    assert.equal(res.code, 0, res.stderr);
+    assert.match(res.stdout, /^[0-9a-f-]{36}\n$/);
+    const { rows } = await db.owner.query(
+      "select user_id, project_id, task_name, worker_task, status, payload from app_public.tasks where id = $1",
+      [res.stdout.trim()],
+    );
+    assert.deepEqual(rows[0], {
+      user_id: owner.id,
+      project_id: project.body.id,
+      task_name: "workpiece.tessellate",
+      worker_task: "tessellate",
+      status: "queued",
+      payload: { workpiece_id: workpieceId, linear_deflection_mm: 0.02, angular_deflection_deg: 15 },
+    });
+    const job = await db.owner.query("select task_identifier from graphile_worker.jobs where key = $1", [res.stdout.trim()]);
+    assert.equal(job.rows[0]?.task_identifier, "tessellate", "its job is queued with it");
+  });
+
+  it("exits 1 for a workpiece no live project has, and 2 for a bad id or deflection", async () => {
+    const unknown = await cli("workpiece", "tessellate", "00000000-0000-4000-8000-000000000000");
+    assert.equal(unknown.code, 1);
+    assert.match(unknown.stderr, /no live project has the workpiece/);
+    for (const args of [[], ["not-a-uuid"], ["00000000-0000-4000-8000-000000000000", "--linear-deflection", "0"],
+      ["00000000-0000-4000-8000-000000000000", "--angular-deflection", "many"]]) {
+      const res = await cli("workpiece", "tessellate", ...args);
+      assert.equal(res.code, 2, args.join(" "));
+      assert.match(res.stderr, /workpiece tessellate/);
     }
   });
 });

@@ -95,7 +95,7 @@ describe("the Postgres blob store", () => {
 
     const projectId = await project(alice);
     const saved = await asUser(pool, alice, (client) => saveWorkpiece(client, projectId, part.ingested, part.original, part.glb, part.png));
-    assert.equal(await asUser(pool, alice, (client) => store.delete(client, saved!.workpiece.blobs.mesh)), false, "in use");
+    assert.equal(await asUser(pool, alice, (client) => store.delete(client, saved!.workpiece.blobs.mesh!)), false, "in use");
   });
 });
 

@@ -8,7 +8,10 @@
 import os from "node:os";
 import { fileURLToPath } from "node:url";
 import { Piscina } from "piscina";
-import type { GeometryRequest, IngestOutcome } from "./protocol.ts";
+import type { GeometryRequest, IngestOutcome, IngestRequest } from "./protocol.ts";
+
+/** the file's name (for a warning only) and the mesh's deflection when not the default */
+export type IngestOptions = Omit<IngestRequest, "kind" | "bytes">;
 
 const READY_TIMEOUT_MS = 120_000;
 /** measured resident size of one thread with OCCT loaded, with headroom */
@@ -36,7 +39,7 @@ export interface GeometryPool {
   readonly size: number;
   /** resolves once every thread has loaded OCCT */
   ready(): Promise<void>;
-  ingest(bytes: Uint8Array, filename?: string): Promise<IngestOutcome>;
+  ingest(bytes: Uint8Array, options?: IngestOptions): Promise<IngestOutcome>;
   close(): Promise<void>;
 }
 
@@ -87,11 +90,11 @@ export function createGeometryPool(options: GeometryPoolOptions = {}): GeometryP
         if (seen.size < size) await new Promise((resolve) => setTimeout(resolve, 100));
       }
     },
-    ingest(bytes, filename) {
+    ingest(bytes, options = {}) {
       // a copy the thread may own: the caller's buffer stays usable (it is stored as the original).
       // Not bytes.slice(): on a Buffer that is a view, and transferring it would detach the caller's.
       const copy = new Uint8Array(bytes);
-      return run<IngestOutcome>({ kind: "ingest", bytes: copy, ...(filename ? { filename } : {}) }, [copy.buffer as ArrayBuffer]);
+      return run<IngestOutcome>({ ...options, kind: "ingest", bytes: copy }, [copy.buffer as ArrayBuffer]);
     },
     async close() {
       closed = true;

@@ -9,6 +9,10 @@ export interface IngestRequest {
   bytes: Uint8Array;
   /** the uploaded file's name, only for a warning when its extension names another format */
   filename?: string;
+  /** mm; default: relative to the part's size (kernel/geometry/tessellate.ts) */
+  linearDeflectionMm?: number;
+  /** radians; default 0.5 */
+  angularDeflectionRad?: number;
 }
 
 export interface PingRequest {

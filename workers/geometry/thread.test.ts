@@ -21,7 +21,7 @@ after(async () => {
 
 describe("geometry thread", () => {
   it("turns partC.step into measurements, a glb and a PNG thumbnail", async () => {
-    const outcome = await pool.ingest(read("partC.step"), "partC.step");
+    const outcome = await pool.ingest(read("partC.step"), { filename: "partC.step" });
     assert.ok(outcome.ok, JSON.stringify(outcome));
     const { workpiece, glb, thumbnail, brep } = outcome;
     assert.equal(workpiece.format, "step");

@@ -18,10 +18,8 @@ export default async function handle(request: GeometryRequest): Promise<IngestOu
   if (request.kind === "ping") return threadId;
   const timings: Record<string, number> = {};
   try {
-    const { mesh, brep, ...workpiece } = ingestWorkpiece(oc, request.bytes, {
-      timings,
-      ...(request.filename ? { filename: request.filename } : {}),
-    });
+    const { kind: _kind, bytes, ...options } = request;
+    const { mesh, brep, ...workpiece } = ingestWorkpiece(oc, bytes, { ...options, timings });
     let started = performance.now();
     const glb = meshToGlb(mesh, { faceCount: workpiece.faceCount });
     timings.glb = performance.now() - started;

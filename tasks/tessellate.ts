@@ -1,0 +1,93 @@
+/**
+ * tessellate (public task name workpiece.tessellate): makes a workpiece's mesh and thumbnail
+ * again, from its B-rep (or, for STL, from the file as uploaded), on this process's warm
+ * geometry threads. Queued by the import of a job file that came without a mesh, and by an
+ * operator re-meshing a part at another deflection (`npm run cli -- workpiece tessellate`).
+ *
+ * A file the kernel refuses, or one that runs past the geometry timeout, fails the task at
+ * once (TaskFailure); a thread that dies or a pool that is closing is a fault, retried.
+ */
+import type { Task } from "graphile-worker";
+import { z } from "zod";
+import { withUserTransaction, type Queryable } from "../db/request-transaction.ts";
+import { getWorkpiece, presignWorkpiece, replaceWorkpieceMesh } from "../db/queries/workpieces.ts";
+import { postgresBlobStore } from "../storage/postgres.ts";
+import { GeometryUnavailable, type GeometryPool } from "../workers/geometry/pool.ts";
+import { TaskFailure, trackedTask } from "./runtime/tracked-task.ts";
+
+export const TESSELLATE_TASK_NAME = "workpiece.tessellate";
+
+/** The task record's payload (also what the CLI and the import write). */
+export const TessellatePayload = z.strictObject({
+  workpiece_id: z.uuid(),
+  /** chordal deviation in mm; default: 0.05 % of the part's diagonal, within 0.01..0.5 mm */
+  linear_deflection_mm: z.number().min(0.001).max(10).optional(),
+  /** default 0.5 rad (28.6 deg) */
+  angular_deflection_deg: z.number().min(1).max(90).optional(),
+});
+export type TessellatePayload = z.infer<typeof TessellatePayload>;
+
+const degrees = (radians: number) => (radians * 180) / Math.PI;
+
+export function tessellateTask(geometry: GeometryPool): Task {
+  return trackedTask(async (ctx) => {
+    const parsed = TessellatePayload.safeParse(ctx.payload);
+    if (!parsed.success) throw new TaskFailure("invalid_payload", `the task's payload is not valid: ${z.prettifyError(parsed.error)}`);
+    const payload = parsed.data;
+    const asOwner = <T>(work: (db: Queryable) => Promise<T>) =>
+      ctx.helpers.withPgClient((db) => withUserTransaction(db, ctx.userId, () => work(db)));
+
+    const source = await asOwner(async (db) => {
+      const workpiece = await getWorkpiece(db, payload.workpiece_id);
+      if (!workpiece) return null;
+      // the B-rep in mm when there is one: read faster than the STEP, and its faces are the
+      // ones the upload numbered; an STL has only its file
+      const blob = await postgresBlobStore.get(db, workpiece.blobs.brep ?? workpiece.blobs.original);
+      return blob && { bytes: blob.bytes };
+    });
+    if (!source) throw workpieceMissing(payload.workpiece_id);
+    await ctx.progress(0.1);
+
+    let outcome;
+    try {
+      outcome = await geometry.ingest(source.bytes, {
+        ...(payload.linear_deflection_mm !== undefined ? { linearDeflectionMm: payload.linear_deflection_mm } : {}),
+        ...(payload.angular_deflection_deg !== undefined ? { angularDeflectionRad: (payload.angular_deflection_deg * Math.PI) / 180 } : {}),
+      });
+    } catch (error) {
+      if (error instanceof GeometryUnavailable && error.code === "geometry_timeout") throw new TaskFailure(error.code, error.message);
+      throw error;
+    }
+    if (!outcome.ok) throw new TaskFailure(outcome.code, outcome.message);
+    await ctx.progress(0.8);
+
+    const { workpiece: measured, glb, thumbnail } = outcome;
+    const saved = await asOwner(async (db) => {
+      const workpiece = await replaceWorkpieceMesh(db, payload.workpiece_id, {
+        mesh: glb,
+        thumbnail,
+        triangleCount: measured.triangleCount,
+        meshDeflection: measured.meshDeflection,
+        meshWarnings: measured.warnings.filter((w) => w.code === "unmeshed_faces"),
+      });
+      return workpiece && { workpiece, urls: await presignWorkpiece(db, workpiece) };
+    });
+    if (!saved) throw workpieceMissing(payload.workpiece_id);
+    const deflection = saved.workpiece.meshDeflection;
+    return {
+      workpiece_id: saved.workpiece.id,
+      triangle_count: saved.workpiece.meta.triangle_count,
+      linear_deflection_mm: deflection?.linearMm ?? null,
+      angular_deflection_deg: deflection ? degrees(deflection.angularRad) : null,
+      mesh_bytes: glb.byteLength,
+      warnings: saved.workpiece.meta.warnings,
+      mesh_url: saved.urls.mesh_url,
+      thumbnail_url: saved.urls.thumbnail_url,
+      urls_expire_at: saved.urls.expires_at,
+    };
+  });
+}
+
+function workpieceMissing(id: string): TaskFailure {
+  return new TaskFailure("workpiece_missing", `workpiece ${id} no longer exists (its project was deleted)`);
+}
