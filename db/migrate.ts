@@ -1,6 +1,7 @@
 /**
  * Brings a database up to date: graphile-worker's own schema first (our migrations refer to
- * graphile_worker.add_job and its jobs view), then ours through graphile-migrate.
+ * graphile_worker.add_job and its jobs view), then ours through graphile-migrate, then the
+ * reference data kernel/ holds (db/seed: machines, materials, the standard tool catalogue).
  *
  * graphile-migrate only *tries* its advisory lock and fails when another process holds it,
  * which is exactly what happens when an API process and a fleet worker start together. So
@@ -14,6 +15,7 @@ import pg from "pg";
 import { Logger as WorkerLogger, runMigrations as runWorkerMigrations } from "graphile-worker";
 import { graphileLogFactory } from "../config/logger.ts";
 import { repoRoot } from "../config/env.ts";
+import { seedReferenceData } from "./seed/index.ts";
 
 interface Gmrc {
   migrationsFolder: string;
@@ -37,6 +39,7 @@ export async function migrateDatabase(ownerUrl: string, appRole: string): Promis
   try {
     await lock.query("select pg_advisory_lock($1)", [MIGRATION_LOCK]);
     await migrateLocked(ownerUrl, appRole);
+    await seedReferenceData(lock);
   } finally {
     await lock.end(); // the session lock goes with the session
   }

@@ -53,6 +53,11 @@ export async function withUserTransaction<T>(client: Queryable, userId: string, 
   return transact(client, `begin; select set_config('app.user_id', '${uuidLiteral(userId)}', true)`, work);
 }
 
+/** A plain transaction on a client the caller holds (seeding, scripts): commit, or roll back and rethrow. */
+export async function withTransaction<T>(client: Queryable, work: () => Promise<T>): Promise<T> {
+  return transact(client, "begin", work);
+}
+
 function uuidLiteral(id: string): string {
   if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) throw new Error(`not a UUID: ${id}`);
   return id;

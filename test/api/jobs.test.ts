@@ -3,6 +3,7 @@
  * POST stock/bounding-box, GET and POST /projects/{id}/job, and presigned file URLs. The
  * workpiece is partC.stl through the kernel's ingest.
  */
+import { findMachineArchetype, machineSnapshot } from "../../kernel/machines/archetypes.ts";
 import assert from "node:assert/strict";
 import { createHash, timingSafeEqual } from "node:crypto";
 import { gunzipSync } from "node:zlib";
@@ -146,8 +147,8 @@ describe("saveWorkpiece", () => {
     assert.equal(saved.job.parentJobId, null);
     assert.equal(saved.job.workpieceId, w.id);
     assert.equal(saved.job.stock, null);
-    assert.equal(saved.job.machine.product_id, "linuxcnc-3axis", "a snapshot of the project's machine");
-    assert.deepEqual(saved.job.machine.travel_mm, [600, 400, 300]);
+    assert.equal(saved.job.machine.product_id, "vmc-850-fanuc", "a snapshot of the project's machine");
+    assert.deepEqual(saved.job.machine, machineSnapshot(findMachineArchetype("vmc-850-fanuc")!));
     const project = await api.request<{ current_job_id: string }>("GET", `/projects/${projectId}`, { key: alice.key });
     assert.equal(project.body.current_job_id, saved.job.id);
   });
@@ -304,7 +305,7 @@ describe("GET /projects/{project_id}/job", () => {
       created_at: contents.job.created_at,
     });
     assert.deepEqual(contents.stock, stock.body.stock);
-    assert.equal(contents.machine.product_id, "linuxcnc-3axis");
+    assert.equal(contents.machine.product_id, "vmc-850-fanuc");
     assert.deepEqual(contents.workpiece?.meta, saved.workpiece.meta);
     assert.ok(Buffer.from(contents.workpiece!.original).equals(part.original));
     assert.ok(Buffer.from(contents.workpiece!.mesh!).equals(part.glb));
@@ -393,15 +394,15 @@ describe("POST /projects/{project_id}/job", () => {
     const { projectId } = await projectWithWorkpiece(alice);
     const file = (await download(alice, projectId)).bytes;
     const other = await createProject(alice, "Other");
-    const patched = await api.request("PATCH", `/projects/${other}`, { key: alice.key, body: { product_id: "haas-vf2" } });
+    const patched = await api.request("PATCH", `/projects/${other}`, { key: alice.key, body: { product_id: "vmc-760-haas" } });
     assert.equal(patched.status, 200);
     const res = await upload(alice, other, file);
     assert.equal(res.status, 201);
     const state = await stateOf(other, alice.id);
     assert.equal(state.current_job_id, res.body.job_id);
-    assert.equal(state.product_id, "linuxcnc-3axis");
+    assert.equal(state.product_id, "vmc-850-fanuc");
     const job = await db.owner.query("select machine->>'product_id' as machine from app_public.jobs where id = $1", [res.body.job_id]);
-    assert.equal(job.rows[0].machine, "linuxcnc-3axis");
+    assert.equal(job.rows[0].machine, "vmc-850-fanuc");
   });
 
   it("refuses a changed, truncated or foreign file and one of an unknown version with its own code, storing nothing", async () => {

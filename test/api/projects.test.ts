@@ -35,7 +35,7 @@ describe("projects", () => {
     const res = await api.request<Project>("POST", "/projects", { key: alice.key, body: { name: "Bracket", customer: "ACME" } });
     assert.equal(res.status, 201);
     assert.equal(res.body.name, "Bracket");
-    assert.equal(res.body.product_id, "linuxcnc-3axis");
+    assert.equal(res.body.product_id, "vmc-850-fanuc");
     const { rows } = await db.owner.query("select id from app_public.equipment_libraries where user_id = $1 and is_default", [alice.id]);
     assert.equal(res.body.library_id, rows[0].id);
     const quote = await db.owner.query("select overhead_percentage from app_public.quote_jobs where project_id = $1", [res.body.id]);

@@ -56,7 +56,7 @@ async function asUser<T>(userId: string, work: (client: pg.Client) => Promise<T>
 async function seedProject(user: TestUser, name: string): Promise<string> {
   const { rows } = await db.owner.query<{ id: string }>(
     `insert into app_public.projects (user_id, name, customer, product_id)
-     values ($1, $2, 'ACME', 'linuxcnc-3axis') returning id`,
+     values ($1, $2, 'ACME', 'vmc-850-fanuc') returning id`,
     [user.id, name],
   );
   const id = rows[0]!.id;
@@ -100,7 +100,17 @@ before(async () => {
   for (const user of [alice, bob]) {
     await seedWorkpiece(user, await seedProject(user, "first"));
     await seedProject(user, "second");
-    await db.owner.query("insert into app_public.equipment_libraries (user_id, name) values ($1, 'Extra')", [user.id]);
+    const library = await db.owner.query<{ id: string }>(
+      "insert into app_public.equipment_libraries (user_id, name) values ($1, 'Extra') returning id",
+      [user.id],
+    );
+    await db.owner.query(
+      `insert into app_public.library_assemblies (library_id, id, user_id, position, name, body)
+       values ($1, gen_random_uuid(), $2, 0, 'Assembly', '{"components": []}')`,
+      [library.rows[0]!.id, user.id],
+    );
+    await db.owner.query("insert into app_public.holders (user_id, name, stacking_group, body) values ($1, 'ER32', 'Holder', '{}')", [user.id]);
+    await db.owner.query("insert into app_public.tools (user_id, name, tool_type, diameter_mm, body) values ($1, 'D6', 'BallEndMill', 6, '{}')", [user.id]);
   }
   await db.owner.query("insert into app_public.materials (id, name, category, density_kg_m3, price_per_kg, is_public) values ('Inconel718', 'Inconel 718', 'nickel', 8190, 45, false)");
   await db.owner.query("insert into app_public.user_materials (user_id, material_id) values ($1, 'Inconel718')", [bob.id]);
@@ -277,7 +287,7 @@ describe("RLS on app_public", () => {
     await asUser(alice.id, async (client) => {
       const error = await refusal(
         client,
-        "insert into app_public.projects (user_id, name, customer, product_id) values ($1, 'planted', 'X', 'linuxcnc-3axis')",
+        "insert into app_public.projects (user_id, name, customer, product_id) values ($1, 'planted', 'X', 'vmc-850-fanuc')",
         [bob.id],
       );
       // RLS's WITH CHECK, or before it the reference check, which sees only alice's machines
@@ -293,7 +303,7 @@ describe("RLS on app_public", () => {
       const handOver = await refusal(client, "update app_public.equipment_libraries set user_id = $1 where user_id = $2", [bob.id, alice.id]);
       assert.equal(handOver.code, "42501");
       const own = await client.query<{ id: string }>(
-        "insert into app_public.projects (name, customer, product_id) values ('mine', 'X', 'linuxcnc-3axis') returning id",
+        "insert into app_public.projects (name, customer, product_id) values ('mine', 'X', 'vmc-850-fanuc') returning id",
       );
       assert.equal(own.rowCount, 1, "her own project is fine");
     });
@@ -396,7 +406,7 @@ describe("workpieces, jobs and blobs", () => {
         [mine, seeded[alice.id]!.workpiece],
       );
       assert.equal(rows[0]!.parent_job_id, seeded[alice.id]!.job);
-      assert.equal(rows[0]!.machine.product_id, "linuxcnc-3axis");
+      assert.equal(rows[0]!.machine.product_id, "vmc-850-fanuc");
       const project = await client.query<{ current_job_id: string }>("select current_job_id from app_public.projects where id = $1", [mine]);
       assert.equal(project.rows[0]!.current_job_id, rows[0]!.id);
     });

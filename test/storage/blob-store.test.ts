@@ -38,7 +38,7 @@ async function blobsOf(user: TestUser): Promise<number> {
 
 async function project(user: TestUser, name = "P"): Promise<string> {
   return asUser(pool, user, async (client) => {
-    const { rows } = await client.query<{ id: string }>("insert into app_public.projects (name, customer, product_id) values ($1, 'C', 'linuxcnc-3axis') returning id", [name]);
+    const { rows } = await client.query<{ id: string }>("insert into app_public.projects (name, customer, product_id) values ($1, 'C', 'vmc-850-fanuc') returning id", [name]);
     return rows[0]!.id;
   });
 }

@@ -283,7 +283,7 @@ describe("idempotency", () => {
     const retried = await createProject(alice, key, { name, customer: "ACME" });
     assert.equal(retried.status, 201);
     assert.equal(retried.headers.get("idempotency-replayed"), null, "a fresh run, not a replay of the failure");
-    assert.equal(retried.body.product_id, "linuxcnc-3axis");
+    assert.equal(retried.body.product_id, "vmc-850-fanuc");
     assert.equal(await projectsNamed(alice, name), 1);
   });
 
