@@ -1,9 +1,23 @@
 /** The route table of the public API, v1 (2026-05-09). */
 import type { RouteSpec } from "../route.ts";
+import { catalogueRoutes } from "./catalogue.ts";
+import { equipmentLibraryRoutes } from "./equipment-libraries.ts";
 import { fileRoutes } from "./files.ts";
+import { holderToolRoutes } from "./holders-tools.ts";
 import { jobRoutes } from "./jobs.ts";
+import { machineMaterialRoutes } from "./machines-materials.ts";
 import { projectRoutes } from "./projects.ts";
 import { taskRoutes } from "./tasks.ts";
 import { workpieceRoutes } from "./workpiece.ts";
 
-export const routes: readonly RouteSpec[] = [...projectRoutes, ...workpieceRoutes, ...jobRoutes, ...taskRoutes, ...fileRoutes];
+export const routes: readonly RouteSpec[] = [
+  ...projectRoutes,
+  ...workpieceRoutes,
+  ...jobRoutes,
+  ...taskRoutes,
+  ...fileRoutes,
+  ...equipmentLibraryRoutes,
+  ...holderToolRoutes,
+  ...catalogueRoutes,
+  ...machineMaterialRoutes,
+];

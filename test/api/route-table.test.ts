@@ -5,10 +5,13 @@
  * check tells ready from not ready.
  */
 import assert from "node:assert/strict";
+import { randomUUID } from "node:crypto";
 import { after, before, describe, it } from "node:test";
 import { routes } from "../../api/routes/index.ts";
 import { SCOPES } from "../../auth/scopes.ts";
 import { presignWorkpiece, saveWorkpiece } from "../../db/queries/workpieces.ts";
+import { generateStandardRange } from "../../kernel/tools/catalogue/standard-range.ts";
+import { colletChuck } from "../../kernel/tools/testdata/fixtures.ts";
 import { asUser } from "../support/as-user.ts";
 import { startTestApi, type TestApi } from "../support/api.ts";
 import { createTestDatabase, type TestDatabase } from "../support/database.ts";
@@ -28,8 +31,21 @@ let bob: TestUser;
 /** alice's resources, by path parameter */
 const aliceIds: Record<string, string> = {};
 
+const STANDARD_ENTRY = generateStandardRange()[0]!;
+const STANDARD_ASSEMBLY = STANDARD_ENTRY.assembly;
+const STANDARD_TOOL = (STANDARD_ASSEMBLY.components.at(-1) as { parametric_cutting_tool: unknown }).parametric_cutting_tool;
+
 /** a body the route's schema accepts, so only the property under test can fail */
 const validBodies: Record<string, unknown> = {
+  createEquipmentLibrary: { library: { name: "Route table" } },
+  updateEquipmentLibrary: { description: "Rules" },
+  createAssembly: { ...STANDARD_ASSEMBLY, uuid: randomUUID() },
+  updateAssembly: { name: "Renamed" },
+  createHolder: colletChuck,
+  updateHolder: { name: "Renamed" },
+  createTool: STANDARD_TOOL,
+  validateTool: STANDARD_TOOL,
+  updateTool: { name: "Renamed" },
   createProject: { name: "Route table", customer: "Rules" },
   updateProject: { name: "Renamed" },
   setStockBoundingBox: { minus_x: 1, plus_x: 1, minus_y: 1, plus_y: 1, minus_z: 0, plus_z: 2 },
@@ -39,6 +55,11 @@ const validUploads: Record<string, { body: Buffer; contentType: string }> = {
   uploadJob: fileUpload(Buffer.from("not a job file")),
   uploadWorkpiece: fileUpload(Buffer.from("solid empty\nendsolid empty\n"), "part.stl"),
 };
+/**
+ * Path parameters that are no user's ids: the catalogue's keys, text and the same for every
+ * user. The id rules (400 for a non-UUID, 404 for another user's) do not apply to them.
+ */
+const SHARED_KEYS = new Set(["manufacturer", "article_number"]);
 /** a query string the route's schema accepts (filled in before()) */
 const validQueries: Record<string, string> = {};
 
@@ -63,6 +84,17 @@ before(async () => {
   const project = await api.request<{ id: string }>("POST", "/projects", { key: alice.key, body: { name: "A", customer: "A" } });
   aliceIds.project_id = project.body.id;
   aliceIds.task_id = await insertTaskRecord(db.owner, { userId: alice.id, projectId: project.body.id, workerTask: "test_idle" });
+  const library = await api.request<{ id: string }>("POST", "/libraries/equipment", {
+    key: alice.key,
+    body: { library: { name: "A", assemblies: [STANDARD_ASSEMBLY] } },
+  });
+  aliceIds.library_id = library.body.id;
+  aliceIds.assembly_id = STANDARD_ASSEMBLY.uuid;
+  aliceIds.holder_id = (await api.request<{ uuid: string }>("POST", "/libraries/holders", { key: alice.key, body: colletChuck })).body.uuid;
+  aliceIds.tool_id = (await api.request<{ uuid: string }>("POST", "/libraries/tools", { key: alice.key, body: STANDARD_TOOL })).body.uuid;
+  aliceIds.manufacturer = encodeURIComponent(STANDARD_ENTRY.manufacturer);
+  aliceIds.article_number = encodeURIComponent(STANDARD_ENTRY.article_number);
+  validQueries.searchCatalogue = "?q=drill";
   const part = await partC();
   const urls = await asUser(api.pool, alice, async (client) => {
     const saved = await saveWorkpiece(client, project.body.id, part.ingested, part.original, part.glb, part.png);
@@ -102,7 +134,8 @@ describe("every route of the table", () => {
       });
     }
 
-    const params = [...route.path.matchAll(/\{([a-z_]+)\}/g)].map((m) => m[1]!);
+    const allParams = [...route.path.matchAll(/\{([a-z_]+)\}/g)].map((m) => m[1]!);
+    const params = allParams.filter((param) => !SHARED_KEYS.has(param));
     if (params.length === 0) continue;
 
     it(`${label} answers 400 naming the parameter for an id that is not an id`, async () => {

@@ -26,7 +26,9 @@ function issuesOf(where: string, error: z.ZodError): FieldIssue[] {
       // one entry per unknown field, each a field path of its own
       return keys.map((key) => ({ field: `${path}.${key}`, code: "unknown_field", message: `unknown field ${JSON.stringify(key)}` }));
     }
-    return [{ field: path, code: issue.code, message: issue.message }];
+    // a custom issue may name its own rule (a kernel validator's: at_most_half_diameter, ...)
+    const rule = issue.code === "custom" && typeof issue.params?.rule === "string" ? issue.params.rule : issue.code;
+    return [{ field: path, code: rule, message: issue.message }];
   });
 }
 

@@ -1,0 +1,483 @@
+/**
+ * Holders and tools: the user's standalone holder and tool libraries, and
+ * POST /libraries/tools/validate (a dry run). A holder or tool here and a component of the
+ * same uuid inside an assembly are the same item; sync_assemblies (default true) keeps the
+ * assemblies' copies in step (db/queries/equipment-sync.ts has the rules).
+ *
+ * Bodies are checked by the kernel's validators (kernel/tools), which name every violation at
+ * once with a rule code: a 400 invalid_parameter lists them as details.fields
+ * [{field: "body.<path>", code: <rule>, message}]. The helpers for that are exported for the
+ * equipment library routes.
+ */
+import { randomUUID } from "node:crypto";
+import { z } from "zod";
+import {
+  assembliesHolding,
+  lockEquipment,
+  propagateItem,
+  removeItemFromAssemblies,
+  type InvalidAssembly,
+  type ItemKind,
+  type SyncResult,
+} from "../../db/queries/equipment-sync.ts";
+import {
+  deleteHolder,
+  getHolder,
+  insertHolder,
+  listHolders,
+  updateHolder,
+  type StoredHolder,
+} from "../../db/queries/holders.ts";
+import { deleteTool, getTool, insertTool, listTools, updateTool, type StoredTool } from "../../db/queries/tools.ts";
+import { Holder as KernelHolder, holderViolations, validateHolder } from "../../kernel/tools/holder.ts";
+import { Tool as KernelTool, toolViolations, validateTool } from "../../kernel/tools/tool.ts";
+import { TOOL_TYPES } from "../../kernel/tools/tool-types.ts";
+import { Uuid } from "../../kernel/tools/uuid.ts";
+import { isRecord, violationsFromZod, type Violation } from "../../kernel/tools/violation.ts";
+import { HttpError, invalidParameter, notFound, type FieldIssue } from "../middleware/errors/index.ts";
+import { PageQuery, pageOf, toPage } from "../pagination.ts";
+import { json, noContent, type Reply } from "../reply.ts";
+import { defineRoute } from "../route.ts";
+import { BooleanQuery, idParams, NoQuery } from "../schemas/common.ts";
+
+// ---------------------------------------------------------------------------------------------
+// Kernel validation as request validation (shared with equipment-libraries.ts)
+
+type IssueSink = Pick<z.core.$RefinementCtx, "addIssue">;
+
+/**
+ * Adds an issue for a kernel rule ("at_most_half_diameter", "unknown_field"...): a custom issue
+ * carrying the rule, which the validate middleware hands on as details.fields[].code (the rule
+ * is what a client needs to see).
+ */
+export function addRuleIssue(ctx: IssueSink, field: string, rule: string, message: string): void {
+  const path = field === "" ? [] : field.split(".");
+  ctx.addIssue({ code: "custom", path, message, params: { rule } });
+}
+
+/**
+ * A request schema checked by a kernel validator: violationsOf runs first on the raw input and
+ * every violation it names becomes an issue at its field with its rule as code; only a clean
+ * input (normalised) goes on to schema, which is what the OpenAPI document shows (a
+ * preprocess step is documented as the schema after it).
+ */
+export function kernelChecked<T extends z.ZodType>(
+  schema: T,
+  violationsOf: (input: unknown) => Violation[],
+  normalize: (input: unknown) => unknown = (input) => input,
+) {
+  return z.preprocess((input, ctx) => {
+    const violations = violationsOf(input);
+    for (const v of violations) addRuleIssue(ctx, v.field, v.rule, v.message);
+    return violations.length > 0 ? input : normalize(input);
+  }, schema);
+}
+
+/** Violations of a value the handler put together (a merged PATCH) as the 400 of the request's body. */
+export function invalidBody(violations: readonly Violation[], prefix = "body"): HttpError {
+  const fields: FieldIssue[] = violations.map((v) => ({ field: v.field ? `${prefix}.${v.field}` : prefix, code: v.rule, message: v.message }));
+  return invalidParameter(fields);
+}
+
+/** A sync would leave assemblies invalid: 409, nothing changed. */
+export function assemblyInvalid(invalid: readonly InvalidAssembly[]): HttpError {
+  return new HttpError(
+    409,
+    "assembly_invalid",
+    `the change would make ${invalid.length === 1 ? "an assembly" : `${invalid.length} assemblies`} invalid; nothing was changed`,
+    {
+      assemblies: invalid.map((a) => ({
+        library_id: a.library_id,
+        assembly_id: a.assembly_id,
+        name: a.name,
+        fields: a.violations.map((v) => ({ field: v.field, code: v.rule, message: v.message })),
+      })),
+    },
+  );
+}
+
+/**
+ * A holder or tool with its uuid lowercased (anything else as it came): item uuids are stored
+ * lowercase, so that containment finds the same uuid whatever case a client wrote it in.
+ */
+export function normalizeItem(input: unknown): unknown {
+  return isRecord(input) && typeof input.uuid === "string" ? { ...input, uuid: input.uuid.toLowerCase() } : input;
+}
+
+/**
+ * JSON merge patch (RFC 7396): objects merge key by key, null removes a key, anything else
+ * (arrays included) replaces what was there.
+ */
+export function mergePatch(target: unknown, patch: unknown): unknown {
+  if (!isRecord(patch)) return patch;
+  const out: Record<string, unknown> = isRecord(target) ? { ...target } : {};
+  for (const [key, value] of Object.entries(patch)) {
+    if (value === null) delete out[key];
+    else out[key] = mergePatch(out[key], value);
+  }
+  return out;
+}
+
+/**
+ * The schema of a merge patch of objects of schema: every field optional, an optional field
+ * also null (to remove it), nested objects patches of their own, arrays whole.
+ */
+function mergePatchOf(schema: z.ZodObject): z.ZodObject {
+  const shape: Record<string, z.ZodType> = {};
+  for (const [key, field] of Object.entries(schema.shape as Record<string, z.ZodType>)) {
+    const optional = field instanceof z.ZodOptional;
+    const inner = (optional ? (field as z.ZodOptional<z.ZodType>).unwrap() : field) as z.ZodType;
+    const patched = inner instanceof z.ZodObject ? mergePatchOf(inner) : inner;
+    shape[key] = optional ? patched.nullable().optional() : patched.optional();
+  }
+  return z.strictObject(shape);
+}
+
+/** A merge patch body: the patch schema's violations in the kernel's words, and at least one field. */
+function patchChecked(patch: z.ZodObject) {
+  return kernelChecked(
+    patch,
+    (input) => {
+      const parsed = patch.safeParse(input);
+      const violations = parsed.success ? [] : violationsFromZod(parsed.error, input);
+      if (isRecord(input) && Object.keys(input).length === 0) violations.push({ field: "", rule: "non_empty", message: "send at least one field" });
+      return violations;
+    },
+    normalizeItem,
+  );
+}
+
+function immutableUuid(sent: unknown, id: string): void {
+  if (typeof sent === "string" && sent.toLowerCase() !== id) {
+    throw invalidParameter([{ field: "body.uuid", code: "immutable", message: `the uuid of ${id} cannot change; create a new item instead` }]);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Schemas
+
+/** A holder as the API shows it: directly usable as an assembly's adaptive_item. */
+export const HolderSchema = KernelHolder.extend({ uuid: Uuid }).meta({
+  id: "Holder",
+  description: "An adaptive item (collet chuck, Weldon holder, shell mill arbor, extension, adapter): the same object as an assembly's adaptive_item",
+});
+
+/** A tool as the API shows it: directly usable as an assembly's parametric_cutting_tool. */
+export const ToolSchema = KernelTool.extend({ uuid: Uuid }).meta({
+  id: "Tool",
+  description: "A parametric cutting tool: the same object as an assembly's parametric_cutting_tool",
+});
+
+const uuidInput = (what: string) =>
+  Uuid.optional().describe(`the ${what}'s uuid; generated when absent. 409 ${what}_exists when the user has a ${what} of that uuid`);
+
+const HolderCreate = kernelChecked(
+  KernelHolder.extend({ uuid: uuidInput("holder") }).meta({ id: "HolderCreate" }),
+  holderViolations,
+  normalizeItem,
+);
+const ToolCreate = kernelChecked(KernelTool.extend({ uuid: uuidInput("tool") }).meta({ id: "ToolCreate" }), toolViolations, normalizeItem);
+const ToolValidate = kernelChecked(KernelTool.meta({ id: "ToolValidate" }), toolViolations);
+
+const PATCH_UUID = Uuid.optional().describe("may be sent (a whole item read back), but must be the path's id");
+const HolderPatch = patchChecked(mergePatchOf(KernelHolder).extend({ uuid: PATCH_UUID }).meta({ id: "HolderPatch" }));
+const ToolPatch = patchChecked(mergePatchOf(KernelTool).extend({ uuid: PATCH_UUID }).meta({ id: "ToolPatch" }));
+
+const SyncAssembliesQuery = z.strictObject({
+  sync_assemblies: BooleanQuery.optional().describe(
+    "true (the default): every assembly of the user holding a component of this uuid is changed too. " +
+      "false: only the standalone entry changes",
+  ),
+});
+
+const ToolListQuery = PageQuery.extend({
+  tool_type: z.enum(TOOL_TYPES).optional().describe("only tools of this tool_type"),
+  diameter_min: z.coerce.number().min(0).optional().describe("only tools whose CuttingDiameter is at least this many mm"),
+  diameter_max: z.coerce.number().min(0).optional().describe("only tools whose CuttingDiameter is at most this many mm (not below diameter_min)"),
+}).superRefine((query, ctx) => {
+  if (query.diameter_min !== undefined && query.diameter_max !== undefined && query.diameter_min > query.diameter_max) {
+    addRuleIssue(ctx, "diameter_min", "min_at_most_max", `${query.diameter_min} is above diameter_max (${query.diameter_max})`);
+  }
+});
+
+const HolderParams = idParams("holder_id");
+const ToolParams = idParams("tool_id");
+
+const LIBRARY_PATH = "/backend-api/api/public/v1/libraries";
+
+// ---------------------------------------------------------------------------------------------
+// Handlers shared by holders and tools
+
+async function deleteItem(
+  db: Parameters<typeof lockEquipment>[0],
+  kind: ItemKind,
+  id: string,
+  sync: boolean,
+  remove: () => Promise<boolean>,
+): Promise<Reply> {
+  if (!sync) {
+    const users = await assembliesHolding(db, kind, id);
+    if (users.length > 0) {
+      throw new HttpError(
+        409,
+        "in_use",
+        `${users.length === 1 ? "an assembly holds" : `${users.length} assemblies hold`} this ${kind}; delete with sync_assemblies=true to remove it from them`,
+        { assemblies: users },
+      );
+    }
+  } else {
+    const synced: SyncResult = await removeItemFromAssemblies(db, kind, id);
+    if (!synced.ok) throw assemblyInvalid(synced.invalid);
+  }
+  await remove();
+  return noContent();
+}
+
+const SYNC_ERRORS = {
+  409: "assembly_invalid: with sync_assemblies the change would leave an assembly invalid (details.assemblies[].fields); nothing changed",
+} as const;
+
+export const holderToolRoutes = [
+  defineRoute({
+    method: "get",
+    path: "/libraries/holders",
+    operationId: "listHolders",
+    summary: "List the user's holders, newest first",
+    tag: "Holders and tools",
+    scopes: ["equipment:read"],
+    query: PageQuery,
+    responses: { 200: { description: "a page of holders", schema: pageOf(HolderSchema) } },
+    async handler({ db, query }) {
+      const rows = await listHolders(db, query.limit + 1, query.cursor);
+      return json(200, toPage(rows, query.limit, (row) => row.body));
+    },
+  }),
+  defineRoute({
+    method: "get",
+    path: "/libraries/holders/{holder_id}",
+    operationId: "getHolder",
+    summary: "Read a holder",
+    tag: "Holders and tools",
+    scopes: ["equipment:read"],
+    params: HolderParams,
+    query: NoQuery,
+    responses: { 200: { description: "the holder", schema: HolderSchema } },
+    errors: [404],
+    async handler({ db, params }) {
+      const row = await getHolder(db, params.holder_id);
+      if (!row) throw notFound("holder", params.holder_id);
+      return json(200, row.body);
+    },
+  }),
+  defineRoute({
+    method: "post",
+    path: "/libraries/holders",
+    operationId: "createHolder",
+    summary: "Add a holder to the user's holder library",
+    description:
+      "The body is a holder (adaptive item); its uuid is generated when absent. Every violation of the holder model " +
+      "is named at once (400 invalid_parameter, details.fields[].code is the rule).",
+    tag: "Holders and tools",
+    scopes: ["equipment:write"],
+    query: NoQuery,
+    body: HolderCreate,
+    responses: { 201: { description: "the stored holder, with its uuid", schema: HolderSchema } },
+    errors: [409, 413, 415],
+    errorCodes: { 409: "holder_exists: the user has a holder of this uuid" },
+    async handler({ db, body }) {
+      await lockEquipment(db);
+      const holder: StoredHolder = { ...body, uuid: body.uuid ?? randomUUID() };
+      const row = await insertHolder(db, holder);
+      if (!row) throw new HttpError(409, "holder_exists", `a holder ${holder.uuid} exists already`, { uuid: holder.uuid });
+      return json(201, row.body, { Location: `${LIBRARY_PATH}/holders/${row.id}` });
+    },
+  }),
+  defineRoute({
+    method: "patch",
+    path: "/libraries/holders/{holder_id}",
+    operationId: "updateHolder",
+    summary: "Change a holder (JSON merge patch), and by default the assemblies holding it",
+    description:
+      "A JSON merge patch (RFC 7396): objects merge key by key, null removes an optional field, arrays " +
+      "(segments) are replaced whole. The result is validated as a whole holder. With sync_assemblies=true " +
+      "(the default) every assembly of the user holding a component of this uuid gets the changed holder in " +
+      "place of its copy (same position); with false only this entry changes.",
+    tag: "Holders and tools",
+    scopes: ["equipment:write"],
+    params: HolderParams,
+    query: SyncAssembliesQuery,
+    body: HolderPatch,
+    responses: { 200: { description: "the changed holder", schema: HolderSchema } },
+    errors: [404, 409, 413, 415],
+    errorCodes: SYNC_ERRORS,
+    async handler({ db, params, query, body }) {
+      await lockEquipment(db);
+      const row = await getHolder(db, params.holder_id, { forUpdate: true });
+      if (!row) throw notFound("holder", params.holder_id);
+      immutableUuid(body.uuid, row.id);
+      const checked = validateHolder(mergePatch(row.body, body));
+      if (!checked.ok) throw invalidBody(checked.violations);
+      const holder: StoredHolder = { ...checked.holder, uuid: row.id };
+      if (query.sync_assemblies ?? true) {
+        const synced = await propagateItem(db, "holder", holder);
+        if (!synced.ok) throw assemblyInvalid(synced.invalid);
+      }
+      const updated = await updateHolder(db, holder);
+      return json(200, updated!.body);
+    },
+  }),
+  defineRoute({
+    method: "delete",
+    path: "/libraries/holders/{holder_id}",
+    operationId: "deleteHolder",
+    summary: "Delete a holder, and by default remove it from the assemblies holding it",
+    description:
+      "With sync_assemblies=true (the default) the holder is removed from every assembly of the user holding it; " +
+      "an assembly left without components is deleted. With false, a holder that an assembly still holds is not " +
+      "deleted: 409 in_use, details.assemblies lists them ({library_id, assembly_id, name}).",
+    tag: "Holders and tools",
+    scopes: ["equipment:write"],
+    params: HolderParams,
+    query: SyncAssembliesQuery,
+    responses: { 204: { description: "deleted" } },
+    errors: [404, 409],
+    errorCodes: { 409: `in_use: sync_assemblies=false and assemblies hold it (details.assemblies); ${SYNC_ERRORS[409]}` },
+    async handler({ db, params, query }) {
+      await lockEquipment(db);
+      const row = await getHolder(db, params.holder_id, { forUpdate: true });
+      if (!row) throw notFound("holder", params.holder_id);
+      return deleteItem(db, "holder", row.id, query.sync_assemblies ?? true, () => deleteHolder(db, row.id));
+    },
+  }),
+  defineRoute({
+    method: "get",
+    path: "/libraries/tools",
+    operationId: "listTools",
+    summary: "List the user's tools, newest first, by type and diameter",
+    tag: "Holders and tools",
+    scopes: ["equipment:read"],
+    query: ToolListQuery,
+    responses: { 200: { description: "a page of tools", schema: pageOf(ToolSchema) } },
+    async handler({ db, query }) {
+      const filter = { toolType: query.tool_type, diameterMin: query.diameter_min, diameterMax: query.diameter_max };
+      const rows = await listTools(db, query.limit + 1, filter, query.cursor);
+      return json(200, toPage(rows, query.limit, (row) => row.body));
+    },
+  }),
+  defineRoute({
+    method: "post",
+    path: "/libraries/tools/validate",
+    operationId: "validateTool",
+    summary: "Check a tool without storing it",
+    description:
+      "A dry run: 204 when the body is a valid tool, else 400 invalid_parameter naming every violation at once " +
+      "(details.fields[]: field body.<path>, code the rule, e.g. at_most_half_diameter, within_overall_length, " +
+      "unknown_field). Nothing is stored.",
+    tag: "Holders and tools",
+    scopes: ["equipment:read"],
+    query: NoQuery,
+    body: ToolValidate,
+    responses: { 204: { description: "the tool is valid" } },
+    errors: [413, 415],
+    async handler() {
+      return noContent();
+    },
+  }),
+  defineRoute({
+    method: "get",
+    path: "/libraries/tools/{tool_id}",
+    operationId: "getTool",
+    summary: "Read a tool",
+    tag: "Holders and tools",
+    scopes: ["equipment:read"],
+    params: ToolParams,
+    query: NoQuery,
+    responses: { 200: { description: "the tool", schema: ToolSchema } },
+    errors: [404],
+    async handler({ db, params }) {
+      const row = await getTool(db, params.tool_id);
+      if (!row) throw notFound("tool", params.tool_id);
+      return json(200, row.body);
+    },
+  }),
+  defineRoute({
+    method: "post",
+    path: "/libraries/tools",
+    operationId: "createTool",
+    summary: "Add a tool to the user's tool library",
+    description:
+      "The body is a tool; its uuid is generated when absent. Every violation of the tool model is named at once " +
+      "(400 invalid_parameter, details.fields[].code is the rule), as POST /libraries/tools/validate does.",
+    tag: "Holders and tools",
+    scopes: ["equipment:write"],
+    query: NoQuery,
+    body: ToolCreate,
+    responses: { 201: { description: "the stored tool, with its uuid", schema: ToolSchema } },
+    errors: [409, 413, 415],
+    errorCodes: { 409: "tool_exists: the user has a tool of this uuid" },
+    async handler({ db, body }) {
+      await lockEquipment(db);
+      const tool: StoredTool = { ...body, uuid: body.uuid ?? randomUUID() };
+      const row = await insertTool(db, tool);
+      if (!row) throw new HttpError(409, "tool_exists", `a tool ${tool.uuid} exists already`, { uuid: tool.uuid });
+      return json(201, row.body, { Location: `${LIBRARY_PATH}/tools/${row.id}` });
+    },
+  }),
+  defineRoute({
+    method: "patch",
+    path: "/libraries/tools/{tool_id}",
+    operationId: "updateTool",
+    summary: "Change a tool (JSON merge patch), and by default the assemblies holding it",
+    description:
+      "A JSON merge patch (RFC 7396): objects (tool_parameters, vendor_data) merge key by key, null removes an " +
+      "optional field or parameter, arrays (cutting_data) are replaced whole. The result is validated as a whole " +
+      "tool. With sync_assemblies=true (the default) every assembly of the user holding a component of this uuid " +
+      "gets the changed tool in place of its copy (same position); with false only this entry changes.",
+    tag: "Holders and tools",
+    scopes: ["equipment:write"],
+    params: ToolParams,
+    query: SyncAssembliesQuery,
+    body: ToolPatch,
+    responses: { 200: { description: "the changed tool", schema: ToolSchema } },
+    errors: [404, 409, 413, 415],
+    errorCodes: SYNC_ERRORS,
+    async handler({ db, params, query, body }) {
+      await lockEquipment(db);
+      const row = await getTool(db, params.tool_id, { forUpdate: true });
+      if (!row) throw notFound("tool", params.tool_id);
+      immutableUuid(body.uuid, row.id);
+      const checked = validateTool(mergePatch(row.body, body));
+      if (!checked.ok) throw invalidBody(checked.violations);
+      const tool: StoredTool = { ...checked.tool, uuid: row.id };
+      if (query.sync_assemblies ?? true) {
+        const synced = await propagateItem(db, "tool", tool);
+        if (!synced.ok) throw assemblyInvalid(synced.invalid);
+      }
+      const updated = await updateTool(db, tool);
+      return json(200, updated!.body);
+    },
+  }),
+  defineRoute({
+    method: "delete",
+    path: "/libraries/tools/{tool_id}",
+    operationId: "deleteTool",
+    summary: "Delete a tool, and by default remove it from the assemblies holding it",
+    description:
+      "With sync_assemblies=true (the default) the tool is removed from every assembly of the user holding it; " +
+      "an assembly left without components is deleted. With false, a tool that an assembly still holds is not " +
+      "deleted: 409 in_use, details.assemblies lists them ({library_id, assembly_id, name}).",
+    tag: "Holders and tools",
+    scopes: ["equipment:write"],
+    params: ToolParams,
+    query: SyncAssembliesQuery,
+    responses: { 204: { description: "deleted" } },
+    errors: [404, 409],
+    errorCodes: { 409: `in_use: sync_assemblies=false and assemblies hold it (details.assemblies); ${SYNC_ERRORS[409]}` },
+    async handler({ db, params, query }) {
+      await lockEquipment(db);
+      const row = await getTool(db, params.tool_id, { forUpdate: true });
+      if (!row) throw notFound("tool", params.tool_id);
+      return deleteItem(db, "tool", row.id, query.sync_assemblies ?? true, () => deleteTool(db, row.id));
+    },
+  }),
+];
