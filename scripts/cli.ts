@@ -8,9 +8,14 @@
  *   key revoke <prefix>
  *   workpiece tessellate <workpiece_id> [--linear-deflection MM] [--angular-deflection DEG]
  *                                                        queues a re-mesh, prints the task id
+ *   catalogue import <file> --manufacturer NAME          a Fusion 360 tool library into the
+ *                                                        external catalogue, upserted by article
+ *                                                        number in one transaction; prints the
+ *                                                        count, each skipped tool on stderr
  *
  * Exit status: 0 done, 1 failed (the reason on stderr), 2 usage.
  */
+import fs from "node:fs/promises";
 import { parseArgs } from "node:util";
 import pg from "pg";
 import { z } from "zod";
@@ -19,10 +24,14 @@ import { isScope, SCOPES } from "../auth/scopes.ts";
 import { readEnv } from "../config/env.ts";
 import { openDatabase, type Database } from "../db/open-database.ts";
 import { insertApiKey, listApiKeys, revokeApiKey } from "../db/queries/api-keys.ts";
+import { manufacturerSpellings } from "../db/queries/catalogue.ts";
 import { createTask } from "../db/queries/tasks.ts";
 import { createUser, findUserByEmail } from "../db/queries/users.ts";
 import { workpieceOwner } from "../db/queries/workpieces.ts";
-import { withUserTransaction } from "../db/request-transaction.ts";
+import { withTransaction, withUserTransaction } from "../db/request-transaction.ts";
+import { upsertCatalogueEntries } from "../db/seed/catalogue.ts";
+import { STANDARD_MANUFACTURER } from "../kernel/tools/catalogue/entry.ts";
+import { FusionLibraryError, parseFusionLibrary } from "../kernel/tools/catalogue/fusion-library.ts";
 import { TESSELLATE_TASK_NAME, TessellatePayload } from "../tasks/tessellate.ts";
 
 class UsageError extends Error {}
@@ -33,13 +42,15 @@ const USAGE = `usage:
   cli key create <email> [--name NAME] [--scopes s1,s2]
   cli key list <email>
   cli key revoke <prefix>
-  cli workpiece tessellate <workpiece_id> [--linear-deflection MM] [--angular-deflection DEG]`;
+  cli workpiece tessellate <workpiece_id> [--linear-deflection MM] [--angular-deflection DEG]
+  cli catalogue import <file> --manufacturer NAME`;
 
 interface Options {
   name?: string;
   scopes?: string;
   "linear-deflection"?: string;
   "angular-deflection"?: string;
+  manufacturer?: string;
 }
 
 type Command = (db: pg.Client, args: string[], options: Options) => Promise<string>;
@@ -97,6 +108,38 @@ const commands: Record<string, Command> = {
     );
     return task.id;
   },
+
+  async "catalogue import"(db, [file], options) {
+    if (!file) throw new UsageError("catalogue import needs the file: a Fusion 360 tool library (.json or .tools content)");
+    const given = options.manufacturer?.trim();
+    if (!given) throw new UsageError("catalogue import needs --manufacturer NAME: the maker the library's tools are filed under");
+    if (given.length > 100) throw new UsageError("catalogue import: --manufacturer is at most 100 characters");
+    if (given.toLowerCase() === STANDARD_MANUFACTURER.toLowerCase()) {
+      throw new UsageError(`catalogue import: "${STANDARD_MANUFACTURER}" is the seeded standard range; name the library's own maker`);
+    }
+    let text: string;
+    try {
+      text = await fs.readFile(file, "utf8");
+    } catch (error) {
+      throw new CommandError(`cannot read ${file}: ${(error as Error).message}`);
+    }
+    // a maker the catalogue has already keeps the spelling it has: the API matches makers in
+    // any letter case, so a second spelling would make one maker's articles appear twice
+    const stored = await manufacturerSpellings(db, given);
+    const manufacturer = stored.includes(given) ? given : (stored[0] ?? given);
+    if (manufacturer !== given) process.stderr.write(`filing under the stored spelling "${manufacturer}"\n`);
+    let library;
+    try {
+      library = parseFusionLibrary(text, { manufacturer });
+    } catch (error) {
+      if (error instanceof FusionLibraryError) throw new CommandError(`${file}: ${error.message}`);
+      throw error;
+    }
+    for (const { index, reason } of library.skipped) process.stderr.write(`skipped tool ${index}: ${reason}\n`);
+    const entries = library.entries;
+    await withTransaction(db, () => upsertCatalogueEntries(db, entries, "import"));
+    return `imported ${entries.length} entries for ${manufacturer}`;
+  },
 };
 
 async function requireUser(db: pg.Client, email: string | undefined) {
@@ -122,6 +165,7 @@ async function main(argv: string[]): Promise<number> {
         scopes: { type: "string" },
         "linear-deflection": { type: "string" },
         "angular-deflection": { type: "string" },
+        manufacturer: { type: "string" },
         help: { type: "boolean", short: "h" },
       },
     });

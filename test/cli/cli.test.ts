@@ -337,3 +337,101 @@ describe("cli usage", { concurrency: true }, () => {
     }
   });
 });
+
+describe("cli catalogue import", () => {
+  const sample = `${repoRoot}/kernel/tools/catalogue/testdata/fusion-library-sample.json`;
+  const maker = (label: string) => `Acme ${label} ${randomBytes(3).toString("hex")}`;
+  const stored = (manufacturer: string) =>
+    db.owner.query<{ article_number: string; manufacturer: string; source: string; uuid: string }>(
+      `select article_number, manufacturer, source, assembly ->> 'uuid' as uuid from app_public.catalogue_entries
+        where lower(manufacturer) = lower($1) order by article_number`,
+      [manufacturer],
+    );
+
+  it("imports a Fusion 360 library: prints the count, each skipped tool on stderr, and search finds the entries", async () => {
+    const name = maker("Cutters");
+    const res = await cli("catalogue", "import", sample, "--manufacturer", name);
+    assert.equal(res.code, 0, res.stderr);
+    assert.equal(res.stdout, `imported 8 entries for ${name}\n`);
+    // stderr also carries the log (LOG_LEVEL info here)
+    const skipped = res.stderr.split("\n").filter((line) => line.startsWith("skipped tool"));
+    assert.equal(skipped.length, 4, res.stderr);
+    assert.match(skipped[0]!, /^skipped tool 5: unsupported tool type "radius mill"$/);
+    assert.match(res.stderr, /^skipped tool 11: duplicate article number FX-2B-0600/m);
+    const rows = (await stored(name)).rows;
+    assert.equal(rows.length, 8);
+    assert.ok(rows.every((r) => r.source === "import" && r.manufacturer === name));
+
+    const user = await createTestUser(db.owner, "catalogue");
+    const byMaker = await api.request<{ results: { article_number: string; manufacturer: string }[] }>(
+      "GET",
+      `/equipment/external-catalogue/search?manufacturer=${encodeURIComponent(name.toLowerCase())}&limit=100`,
+      { key: user.key },
+    );
+    assert.equal(byMaker.status, 200, byMaker.text);
+    assert.deepEqual(byMaker.body.results.map((r) => r.article_number).sort(), rows.map((r) => r.article_number).sort());
+    const byArticle = await api.request<{ results: { article_number: string; manufacturer: string }[] }>(
+      "GET",
+      "/equipment/external-catalogue/search?q=fx-dr-0850-5d",
+      { key: user.key },
+    );
+    assert.equal(byArticle.body.results[0]?.article_number, "FX-DR-0850-5D");
+    assert.equal(byArticle.body.results[0]?.manufacturer, name);
+    const entry = await api.request<{ manufacturer: string; components: unknown[] }>(
+      "GET",
+      `/equipment/external-catalogue/${encodeURIComponent(name)}/FX-DR-0850-5D`,
+      { key: user.key },
+    );
+    assert.equal(entry.status, 200);
+    assert.equal(entry.body.manufacturer, name);
+  });
+
+  it("imports the same library again without a change: the same entries with the same ids, also under another letter case", async () => {
+    const name = maker("Twice");
+    const first = await cli("catalogue", "import", sample, "--manufacturer", name);
+    assert.equal(first.code, 0, first.stderr);
+    const before = (await stored(name)).rows;
+    const again = await cli("catalogue", "import", sample, "--manufacturer", name);
+    assert.equal(again.code, 0, again.stderr);
+    assert.equal(again.stdout, first.stdout);
+    assert.deepEqual((await stored(name)).rows, before);
+    const shouted = await cli("catalogue", "import", sample, "--manufacturer", name.toUpperCase());
+    assert.equal(shouted.code, 0, shouted.stderr);
+    assert.equal(shouted.stdout, `imported 8 entries for ${name}\n`, "filed under the stored spelling");
+    assert.match(shouted.stderr, /stored spelling/);
+    assert.deepEqual((await stored(name)).rows, before);
+  });
+
+  it("exits 1 for a file that is not JSON, not a tool library or not readable, and imports nothing", async () => {
+    const fs = await import("node:fs/promises");
+    const os = await import("node:os");
+    const dir = await fs.mkdtemp(`${os.tmpdir()}/swarf-cli-`);
+    try {
+      const notJson = `${dir}/library.json`;
+      const notLibrary = `${dir}/other.json`;
+      await fs.writeFile(notJson, "tool,diameter\nFX-1,6\n");
+      await fs.writeFile(notLibrary, JSON.stringify({ tools: [] }));
+      const name = maker("Broken");
+      for (const [file, reason] of [[notJson, /not JSON/], [notLibrary, /not a Fusion 360 tool library/], [`${dir}/missing.json`, /cannot read/], [dir, /cannot read/]] as const) {
+        const res = await cli("catalogue", "import", file, "--manufacturer", name);
+        assert.equal(res.code, 1, file);
+        assert.equal(res.stdout, "");
+        assert.match(res.stderr, reason, file);
+      }
+      assert.equal((await stored(name)).rows.length, 0);
+    } finally {
+      await fs.rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("exits 2 with the usage without a file or --manufacturer, or for the standard range's name", async () => {
+    for (const args of [[], ["--manufacturer", "Acme"], [sample], [sample, "--manufacturer", "  "], [sample, "--manufacturer", "swarf standard range"]]) {
+      const res = await cli("catalogue", "import", ...args);
+      assert.equal(res.code, 2, args.join(" "));
+      assert.equal(res.stdout, "");
+      assert.match(res.stderr, /cli catalogue import <file> --manufacturer NAME/);
+    }
+    const { rows } = await db.owner.query("select count(*)::int as n from app_public.catalogue_entries where source = 'import' and manufacturer = 'Acme'");
+    assert.equal(rows[0].n, 0);
+  });
+});

@@ -10,6 +10,9 @@ import { createTestDatabase, type TestDatabase } from "../support/database.ts";
 import { partC } from "../support/fixture-workpiece.ts";
 import { createTestUser, type TestUser } from "../support/users.ts";
 
+
+/** readable by any connection of the API role (every API request is authenticated first) */
+const PUBLIC_REFERENCE_TABLES = ["catalogue_entries"];
 let db: TestDatabase;
 let app: pg.Client;
 let appRole: string;
@@ -200,7 +203,9 @@ describe("RLS on app_public", () => {
   });
 
   it("shows the API role no row of any app_public table without a user, though every table has rows", async () => {
-    const relations = await relationsOf("app_public");
+    // the tool catalogue is the one table of public reference data: its policy is `true` so
+    // its search indexes stay usable (migration 000005 says why)
+    const relations = (await relationsOf("app_public")).filter((relation) => !PUBLIC_REFERENCE_TABLES.includes(relation));
     assert.ok(relations.includes("projects") && relations.includes("tasks") && relations.includes("users"));
     const empty: string[] = [];
     const visible: string[] = [];
@@ -221,6 +226,18 @@ describe("RLS on app_public", () => {
     }
     assert.deepEqual(empty, [], "give these tables rows in this file's before() so the check means something");
     assert.deepEqual(visible, [], "visible to the API role without a request identity");
+  });
+
+  it("shows the tool catalogue, and only that reference table, to the API role without a user, and lets it write nothing", async () => {
+    const { rows } = await app.query<{ n: number }>("select count(*)::int as n from app_public.catalogue_entries");
+    assert.ok(rows[0]!.n > 3000, `${rows[0]!.n} catalogue entries`);
+    await app.query("begin");
+    try {
+      const denied = await refusal(app, "delete from app_public.catalogue_entries");
+      assert.equal(denied.code, "42501");
+    } finally {
+      await app.query("rollback");
+    }
   });
 
   it("shows the seeded machines and materials only once a user is set", async () => {
