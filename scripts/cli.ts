@@ -1,5 +1,5 @@
 /**
- * `npm run -s cli -- <command>`: users and API keys, as the database owner. Works whether or
+ * `npm run -s cli -- <command>`: users, API keys, tasks and the catalogue, as the database owner. Works whether or
  * not the server runs (it joins or starts the embedded cluster, or uses DATABASE_URL).
  *
  *   user create <email>                                  prints the user id
@@ -12,6 +12,8 @@
  *                                                        external catalogue, upserted by article
  *                                                        number in one transaction; prints the
  *                                                        count, each skipped tool on stderr
+ *   features FILE... [--json]                            part understanding (no database): one
+ *                                                        JSON line per file (scripts/cli/features.ts)
  *
  * Exit status: 0 done, 1 failed (the reason on stderr), 2 usage.
  */
@@ -33,6 +35,7 @@ import { upsertCatalogueEntries } from "../db/seed/catalogue.ts";
 import { STANDARD_MANUFACTURER } from "../kernel/tools/catalogue/entry.ts";
 import { FusionLibraryError, parseFusionLibrary } from "../kernel/tools/catalogue/fusion-library.ts";
 import { TESSELLATE_TASK_NAME, TessellatePayload } from "../tasks/tessellate.ts";
+import { runFeaturesCommand } from "./cli/features.ts";
 
 class UsageError extends Error {}
 class CommandError extends Error {}
@@ -43,7 +46,8 @@ const USAGE = `usage:
   cli key list <email>
   cli key revoke <prefix>
   cli workpiece tessellate <workpiece_id> [--linear-deflection MM] [--angular-deflection DEG]
-  cli catalogue import <file> --manufacturer NAME`;
+  cli catalogue import <file> --manufacturer NAME
+  cli features FILE... [--json]`;
 
 interface Options {
   name?: string;
@@ -155,6 +159,8 @@ function formatTable(header: string[], rows: string[][]): string {
 }
 
 async function main(argv: string[]): Promise<number> {
+  // geometry only: no database, OCCT loaded once for all the files
+  if (argv[0] === "features") return runFeaturesCommand(argv.slice(1), process.stdout, process.stderr);
   let parsed;
   try {
     parsed = parseArgs({

@@ -308,3 +308,281 @@ declare module "opencascade.js/dist/node.js" {
 
   export default function initOpenCascade(settings?: InitOpenCascadeSettings): Promise<OpenCascadeInstance>;
 }
+
+/**
+ * Face analysis (kernel/features/): surfaces and curves through their adaptors, topology maps,
+ * curvature, the STEP reader's transfer results, and the primitives and operations its tests
+ * build parts with.
+ *
+ * Static methods on namespaces declared above (TopoDS, BRep_Tool, BRepTools, BRepGProp) are
+ * declared here as separate interfaces, so this block only adds: kernel/features/occt-support.ts
+ * views `oc.TopoDS` etc. through them.
+ */
+declare module "opencascade.js/dist/node.js" {
+  export type GeomAbs_SurfaceType = OcEnumValue<"GeomAbs_SurfaceType">;
+  export type GeomAbs_CurveType = OcEnumValue<"GeomAbs_CurveType">;
+  export type ChFi3d_FilletShape = OcEnumValue<"ChFi3d_FilletShape">;
+
+  export interface gp_Vec extends Deletable {
+    X(): number;
+    Y(): number;
+    Z(): number;
+  }
+  export interface gp_Pnt2d extends Deletable {
+    X(): number;
+    Y(): number;
+  }
+  export interface gp_Ax1 extends Deletable {
+    Location(): gp_Pnt;
+    Direction(): gp_Dir;
+  }
+  export interface gp_Ax2 extends Deletable {}
+  export interface gp_Ax3 extends Deletable {
+    Location(): gp_Pnt;
+    Direction(): gp_Dir;
+  }
+  export interface gp_Cylinder extends Deletable {
+    Axis(): gp_Ax1;
+    Radius(): number;
+  }
+  export interface gp_Cone extends Deletable {
+    Axis(): gp_Ax1;
+    /** the radius in the plane of the cone's location */
+    RefRadius(): number;
+    /** radians, signed: the radius grows along the axis when positive */
+    SemiAngle(): number;
+  }
+  export interface gp_Sphere extends Deletable {
+    Position(): gp_Ax3;
+    Radius(): number;
+  }
+  export interface gp_Torus extends Deletable {
+    Axis(): gp_Ax1;
+    MajorRadius(): number;
+    MinorRadius(): number;
+  }
+  export interface gp_Circ extends Deletable {
+    Axis(): gp_Ax1;
+    Radius(): number;
+  }
+
+  export interface TopoDS_Edge extends TopoDS_Shape {}
+  export interface TopoDS_Wire extends TopoDS_Shape {}
+  export interface TopoDS_Vertex extends TopoDS_Shape {}
+
+  export interface GProp_GProps extends Deletable {
+    CentreOfMass(): gp_Pnt;
+  }
+
+  export interface TopTools_IndexedMapOfShape extends Deletable {
+    Size(): number;
+    /** 1-based; 0 when the shape (compared with IsSame: orientation ignored) is not in the map */
+    FindIndex(shape: TopoDS_Shape): number;
+    /** 1-based; a copy */
+    FindKey(index: number): TopoDS_Shape;
+    /** the shape's index, added at the end if new */
+    Add(shape: TopoDS_Shape): number;
+  }
+
+  export interface TopoDS_Shape {
+    /** a copy of this shape with its location replaced by `location` */
+    Located(location: TopLoc_Location, raiseException: boolean): TopoDS_Shape;
+    /** a copy of this shape with the opposite orientation */
+    Reversed(): TopoDS_Shape;
+  }
+
+  /** a face's surface with the face's location applied; (u, v) are the surface's parameters */
+  export interface BRepAdaptor_Surface extends Deletable {
+    GetType(): GeomAbs_SurfaceType;
+    /** with restriction: the bounds of the face's wires in (u, v) */
+    FirstUParameter(): number;
+    LastUParameter(): number;
+    FirstVParameter(): number;
+    LastVParameter(): number;
+    /** writes the point and the first derivatives into the given objects */
+    D1(u: number, v: number, point: gp_Pnt, d1u: gp_Vec, d1v: gp_Vec): void;
+    Cylinder(): gp_Cylinder;
+    Cone(): gp_Cone;
+    Sphere(): gp_Sphere;
+    Torus(): gp_Torus;
+    AxeOfRevolution(): gp_Ax1;
+  }
+  /** an edge's 3D curve with the edge's location applied, in the edge's own parameter */
+  export interface BRepAdaptor_Curve extends Deletable {
+    FirstParameter(): number;
+    LastParameter(): number;
+    GetType(): GeomAbs_CurveType;
+    Circle(): gp_Circ;
+    D0(u: number, point: gp_Pnt): void;
+    D1(u: number, point: gp_Pnt, tangent: gp_Vec): void;
+  }
+  /** an edge's curve in a face's (u, v) space (the one matching the edge's orientation on a seam) */
+  export interface BRepAdaptor_Curve2d extends Deletable {
+    FirstParameter(): number;
+    LastParameter(): number;
+    D0(u: number, point: gp_Pnt2d): void;
+  }
+  /** curvatures relative to the surface's normal D1U x D1V (positive: bending towards it) */
+  export interface BRepLProp_SLProps extends Deletable {
+    IsCurvatureDefined(): boolean;
+    MinCurvature(): number;
+    MaxCurvature(): number;
+  }
+
+  export interface Handle_Standard_Type extends Deletable {
+    IsNull(): boolean;
+  }
+  export interface Standard_Transient {
+    /** whether the object's class is `type` or derives from it (IsKind_2, by name, keeps 30 bytes per call) */
+    IsKind_1(type: Handle_Standard_Type): boolean;
+  }
+  /** get() returns the object with its most derived bound class; never delete it */
+  export interface Handle_Standard_Transient extends Deletable {
+    IsNull(): boolean;
+    get(): Standard_Transient;
+  }
+  export interface Transfer_Binder extends Standard_Transient {
+    HasResult(): boolean;
+  }
+  /** what get() on a Handle_Transfer_Binder is when the result is a shape */
+  export interface TransferBRep_BinderOfShape extends Transfer_Binder {
+    Result(): TopoDS_Shape;
+  }
+  export interface Handle_Transfer_Binder extends Deletable {
+    IsNull(): boolean;
+    get(): Transfer_Binder;
+  }
+  export interface Transfer_TransientProcess {
+    /** entities with a transfer result, 1-based */
+    NbMapped(): number;
+    Mapped(index: number): Handle_Standard_Transient;
+    MapItem(index: number): Handle_Transfer_Binder;
+  }
+  export interface Handle_Transfer_TransientProcess extends Deletable {
+    IsNull(): boolean;
+    get(): Transfer_TransientProcess;
+  }
+  export interface XSControl_TransferReader {
+    TransientProcess(): Handle_Transfer_TransientProcess;
+  }
+  export interface Handle_XSControl_TransferReader extends Deletable {
+    IsNull(): boolean;
+    get(): XSControl_TransferReader;
+  }
+  export interface XSControl_WorkSession {
+    TransferReader(): Handle_XSControl_TransferReader;
+  }
+  export interface Handle_XSControl_WorkSession extends Deletable {
+    IsNull(): boolean;
+    get(): XSControl_WorkSession;
+  }
+  export interface StepData_StepModel {
+    /** the entity's number in the file (#n), 0 when the reader did not record it */
+    IdentLabel(entity: Handle_Standard_Transient): number;
+    /** the entity's 1-based position in the model (not #n in general) */
+    Number(entity: Handle_Standard_Transient): number;
+  }
+  export interface Handle_StepData_StepModel extends Deletable {
+    IsNull(): boolean;
+    get(): StepData_StepModel;
+  }
+  export interface STEPControl_Reader {
+    WS(): Handle_XSControl_WorkSession;
+    StepModel(): Handle_StepData_StepModel;
+  }
+
+  export interface BRepPrimAPI_MakeCylinder extends Deletable {
+    Solid(): TopoDS_Solid;
+  }
+  export interface BRepAlgoAPI_BooleanOperation extends Deletable {
+    IsDone(): boolean;
+    HasErrors(): boolean;
+    Shape(): TopoDS_Shape;
+  }
+  export interface BRepFilletAPI_MakeFillet extends Deletable {
+    Add_2(radius: number, edge: TopoDS_Edge): void;
+    Build(progress: Message_ProgressRange): void;
+    IsDone(): boolean;
+    Shape(): TopoDS_Shape;
+  }
+  export interface BRepBuilderAPI_NurbsConvert extends Deletable {
+    IsDone(): boolean;
+    Shape(): TopoDS_Shape;
+  }
+
+  export interface TopoDS_Downcasts {
+    Edge_1(shape: TopoDS_Shape): TopoDS_Edge;
+    Wire_1(shape: TopoDS_Shape): TopoDS_Wire;
+  }
+  export interface BRep_ToolFeatureStatics {
+    Degenerated(edge: TopoDS_Edge): boolean;
+  }
+  export interface BRepToolsFeatureStatics {
+    OuterWire(face: TopoDS_Face): TopoDS_Wire;
+  }
+  export interface BRepGPropFeatureStatics {
+    /** area (Mass) and centroid of faces, Gauss integration of fixed order */
+    SurfaceProperties_1(shape: TopoDS_Shape, properties: GProp_GProps, skipShared: boolean, useTriangulation: boolean): void;
+    /** the same, adaptive to the relative precision `eps`; returns the error reached */
+    SurfaceProperties_2(shape: TopoDS_Shape, properties: GProp_GProps, eps: number, skipShared: boolean): number;
+    /** length (Mass) of edges */
+    LinearProperties(shape: TopoDS_Shape, properties: GProp_GProps, skipShared: boolean, useTriangulation: boolean): void;
+  }
+
+  export interface OpenCascadeInstance {
+    GeomAbs_SurfaceType: {
+      GeomAbs_Plane: GeomAbs_SurfaceType;
+      GeomAbs_Cylinder: GeomAbs_SurfaceType;
+      GeomAbs_Cone: GeomAbs_SurfaceType;
+      GeomAbs_Sphere: GeomAbs_SurfaceType;
+      GeomAbs_Torus: GeomAbs_SurfaceType;
+      GeomAbs_BezierSurface: GeomAbs_SurfaceType;
+      GeomAbs_BSplineSurface: GeomAbs_SurfaceType;
+      GeomAbs_SurfaceOfRevolution: GeomAbs_SurfaceType;
+      GeomAbs_SurfaceOfExtrusion: GeomAbs_SurfaceType;
+      GeomAbs_OffsetSurface: GeomAbs_SurfaceType;
+      GeomAbs_OtherSurface: GeomAbs_SurfaceType;
+    };
+    GeomAbs_CurveType: {
+      GeomAbs_Line: GeomAbs_CurveType;
+      GeomAbs_Circle: GeomAbs_CurveType;
+      GeomAbs_Ellipse: GeomAbs_CurveType;
+      GeomAbs_Hyperbola: GeomAbs_CurveType;
+      GeomAbs_Parabola: GeomAbs_CurveType;
+      GeomAbs_BezierCurve: GeomAbs_CurveType;
+      GeomAbs_BSplineCurve: GeomAbs_CurveType;
+      GeomAbs_OffsetCurve: GeomAbs_CurveType;
+      GeomAbs_OtherCurve: GeomAbs_CurveType;
+    };
+    ChFi3d_FilletShape: {
+      ChFi3d_Rational: ChFi3d_FilletShape;
+      ChFi3d_QuasiAngular: ChFi3d_FilletShape;
+      ChFi3d_Polynomial: ChFi3d_FilletShape;
+    };
+
+    gp_Pnt_1: new () => gp_Pnt;
+    gp_Vec_1: new () => gp_Vec;
+    gp_Pnt2d_1: new () => gp_Pnt2d;
+    gp_Ax2_3: new (origin: gp_Pnt, direction: gp_Dir) => gp_Ax2;
+
+    TopTools_IndexedMapOfShape_1: new () => TopTools_IndexedMapOfShape;
+    /** ADVANCED_FACE and the other faces on a surface */
+    StepShape_FaceSurface: { get_type_descriptor(): Handle_Standard_Type };
+    TopExp: {
+      /** every distinct sub-shape of `type`, numbered from 1 in TopExp_Explorer order of first visit */
+      MapShapes_1(shape: TopoDS_Shape, type: TopAbs_ShapeEnum, map: TopTools_IndexedMapOfShape): void;
+    };
+
+    BRepAdaptor_Surface_2: new (face: TopoDS_Face, restriction: boolean) => BRepAdaptor_Surface;
+    BRepAdaptor_Curve_2: new (edge: TopoDS_Edge) => BRepAdaptor_Curve;
+    BRepAdaptor_Curve2d_2: new (edge: TopoDS_Edge, face: TopoDS_Face) => BRepAdaptor_Curve2d;
+    /** properties up to derivative order `order` at (u, v); `resolution` in the surface's length */
+    BRepLProp_SLProps_1: new (surface: BRepAdaptor_Surface, u: number, v: number, order: number, resolution: number) => BRepLProp_SLProps;
+
+    BRepPrimAPI_MakeCylinder_3: new (axes: gp_Ax2, radius: number, height: number) => BRepPrimAPI_MakeCylinder;
+    BRepAlgoAPI_Cut_3: new (shape: TopoDS_Shape, tool: TopoDS_Shape, progress: Message_ProgressRange) => BRepAlgoAPI_BooleanOperation;
+    BRepAlgoAPI_Fuse_3: new (shape: TopoDS_Shape, tool: TopoDS_Shape, progress: Message_ProgressRange) => BRepAlgoAPI_BooleanOperation;
+    BRepFilletAPI_MakeFillet: new (shape: TopoDS_Shape, filletShape: ChFi3d_FilletShape) => BRepFilletAPI_MakeFillet;
+    BRepBuilderAPI_NurbsConvert_2: new (shape: TopoDS_Shape, copy: boolean) => BRepBuilderAPI_NurbsConvert;
+  }
+}

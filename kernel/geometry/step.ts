@@ -25,8 +25,16 @@ export interface StepRead extends SingleSolid {
 
 const MILLIMETRE = 1;
 
-/** Reads `bytes`; the solid is owned by `scope`. */
-export function readStep(oc: OpenCascadeInstance, bytes: Uint8Array, scope: OcctScope): StepRead {
+/**
+ * Reads `bytes`; the solid is owned by `scope`. `withReader` sees the reader and the solid
+ * before the reader is released (the face-to-entity map needs its transfer results).
+ */
+export function readStep(
+  oc: OpenCascadeInstance,
+  bytes: Uint8Array,
+  scope: OcctScope,
+  withReader?: (reader: STEPControl_Reader, solid: SingleSolid["solid"]) => void,
+): StepRead {
   const integrity = checkStepIntegrity(new TextDecoder("latin1").decode(bytes));
   if (!integrity.terminated) {
     throw new GeometryError("corrupt_file", "The STEP file is cut short: it does not end with END-ISO-10303-21; (an incomplete upload or export?).", {
@@ -76,6 +84,7 @@ export function readStep(oc: OpenCascadeInstance, bytes: Uint8Array, scope: Occt
     if (units.length > 1) {
       warnings.push({ code: "mixed_units", message: `The STEP file declares several length units (${units.join(", ")}); ${units[0]} was taken for the part.` });
     }
+    withReader?.(reader, found.solid);
     return { solid: found.solid, unitsRead: units[0] ?? "unknown", warnings };
   });
 }
