@@ -36,15 +36,23 @@ async function startServer(env: Record<string, string>): Promise<Started> {
     stderr += chunk.toString();
   });
   const origin = `http://127.0.0.1:${port}`;
-  await waitFor(
-    "GET /healthz answers 200",
-    async () => {
-      if (child.exitCode !== null) throw new Error(`npm start exited ${child.exitCode}: ${stderr}`);
-      const res = await fetch(`${origin}/healthz`).catch(() => null);
-      return res?.status === 200;
-    },
-    { timeoutMs: 30_000, intervalMs: 100 },
-  );
+  try {
+    // OCCT's start (4-6 s idle) and the first seed of the reference data take far longer on a
+    // loaded machine: measured 30 s and more while other suites ran
+    await waitFor(
+      "GET /healthz answers 200",
+      async () => {
+        if (child.exitCode !== null) throw new Error(`npm start exited ${child.exitCode}: ${stderr}`);
+        const res = await fetch(`${origin}/healthz`).catch(() => null);
+        return res?.status === 200;
+      },
+      { timeoutMs: 120_000, intervalMs: 100 },
+    );
+  } catch (error) {
+    // a server that did not come up must not outlive the test (its pipes would keep the file's process alive)
+    child.kill("SIGKILL");
+    throw error;
+  }
   return { child, origin, stderr: () => stderr };
 }
 
