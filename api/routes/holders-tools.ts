@@ -29,8 +29,9 @@ import {
   type StoredHolder,
 } from "../../db/queries/holders.ts";
 import { deleteTool, getTool, insertTool, listTools, updateTool, type StoredTool } from "../../db/queries/tools.ts";
-import { Holder as KernelHolder, holderViolations, validateHolder } from "../../kernel/tools/holder.ts";
-import { Tool as KernelTool, toolViolations, validateTool } from "../../kernel/tools/tool.ts";
+import type { Queryable } from "../../db/request-transaction.ts";
+import { Holder as KernelHolder, holderViolations, validateHolder, type Holder } from "../../kernel/tools/holder.ts";
+import { Tool as KernelTool, toolViolations, validateTool, type Tool } from "../../kernel/tools/tool.ts";
 import { TOOL_TYPES } from "../../kernel/tools/tool-types.ts";
 import { Uuid } from "../../kernel/tools/uuid.ts";
 import { isRecord, violationsFromZod, type Violation } from "../../kernel/tools/violation.ts";
@@ -209,7 +210,7 @@ const LIBRARY_PATH = "/backend-api/api/public/v1/libraries";
 // Handlers shared by holders and tools
 
 async function deleteItem(
-  db: Parameters<typeof lockEquipment>[0],
+  db: Queryable,
   kind: ItemKind,
   id: string,
   sync: boolean,
@@ -232,6 +233,61 @@ async function deleteItem(
   await remove();
   return noContent();
 }
+
+/** How a PATCH reads, checks and writes one kind of item. */
+interface PatchableItem<T> {
+  kind: ItemKind;
+  get(db: Queryable, id: string, options: { forUpdate: boolean }): Promise<{ id: string; body: unknown } | null>;
+  check(input: unknown): { ok: true; item: T } | { ok: false; violations: Violation[] };
+  update(db: Queryable, item: T & { uuid: string }): Promise<{ body: unknown } | null>;
+  /** puts the changed item into every assembly holding it */
+  propagate(db: Queryable, item: T & { uuid: string }): Promise<SyncResult>;
+}
+
+/** A JSON merge patch of a holder or tool, validated whole, synced into assemblies when asked. */
+async function patchItem<T extends object>(
+  db: Queryable,
+  item: PatchableItem<T>,
+  id: string,
+  body: Record<string, unknown>,
+  sync: boolean,
+): Promise<Reply> {
+  await lockEquipment(db);
+  const row = await item.get(db, id, { forUpdate: true });
+  if (!row) throw notFound(item.kind, id);
+  immutableUuid(body.uuid, row.id);
+  const checked = item.check(mergePatch(row.body, body));
+  if (!checked.ok) throw invalidBody(checked.violations);
+  const changed = { ...checked.item, uuid: row.id };
+  if (sync) {
+    const synced = await item.propagate(db, changed);
+    if (!synced.ok) throw assemblyInvalid(synced.invalid);
+  }
+  const updated = await item.update(db, changed);
+  return json(200, updated!.body);
+}
+
+const HOLDER_ITEM: PatchableItem<Holder> = {
+  kind: "holder",
+  get: getHolder,
+  check: (input) => {
+    const checked = validateHolder(input);
+    return checked.ok ? { ok: true, item: checked.holder } : checked;
+  },
+  update: updateHolder,
+  propagate: (db, holder) => propagateItem(db, "holder", holder),
+};
+
+const TOOL_ITEM: PatchableItem<Tool> = {
+  kind: "tool",
+  get: getTool,
+  check: (input) => {
+    const checked = validateTool(input);
+    return checked.ok ? { ok: true, item: checked.tool } : checked;
+  },
+  update: updateTool,
+  propagate: (db, tool) => propagateItem(db, "tool", tool),
+};
 
 const SYNC_ERRORS = {
   409: "assembly_invalid: with sync_assemblies the change would leave an assembly invalid (details.assemblies[].fields); nothing changed",
@@ -311,19 +367,7 @@ export const holderToolRoutes = [
     errors: [404, 409, 413, 415],
     errorCodes: SYNC_ERRORS,
     async handler({ db, params, query, body }) {
-      await lockEquipment(db);
-      const row = await getHolder(db, params.holder_id, { forUpdate: true });
-      if (!row) throw notFound("holder", params.holder_id);
-      immutableUuid(body.uuid, row.id);
-      const checked = validateHolder(mergePatch(row.body, body));
-      if (!checked.ok) throw invalidBody(checked.violations);
-      const holder: StoredHolder = { ...checked.holder, uuid: row.id };
-      if (query.sync_assemblies ?? true) {
-        const synced = await propagateItem(db, "holder", holder);
-        if (!synced.ok) throw assemblyInvalid(synced.invalid);
-      }
-      const updated = await updateHolder(db, holder);
-      return json(200, updated!.body);
+      return patchItem(db, HOLDER_ITEM, params.holder_id, body, query.sync_assemblies ?? true);
     },
   }),
   defineRoute({
@@ -442,19 +486,7 @@ export const holderToolRoutes = [
     errors: [404, 409, 413, 415],
     errorCodes: SYNC_ERRORS,
     async handler({ db, params, query, body }) {
-      await lockEquipment(db);
-      const row = await getTool(db, params.tool_id, { forUpdate: true });
-      if (!row) throw notFound("tool", params.tool_id);
-      immutableUuid(body.uuid, row.id);
-      const checked = validateTool(mergePatch(row.body, body));
-      if (!checked.ok) throw invalidBody(checked.violations);
-      const tool: StoredTool = { ...checked.tool, uuid: row.id };
-      if (query.sync_assemblies ?? true) {
-        const synced = await propagateItem(db, "tool", tool);
-        if (!synced.ok) throw assemblyInvalid(synced.invalid);
-      }
-      const updated = await updateTool(db, tool);
-      return json(200, updated!.body);
+      return patchItem(db, TOOL_ITEM, params.tool_id, body, query.sync_assemblies ?? true);
     },
   }),
   defineRoute({
