@@ -15,6 +15,7 @@ import { loadOpenCascade } from "../../kernel/geometry/opencascade.ts";
 import { readStep } from "../../kernel/geometry/step.ts";
 import { FIXTURE_PARTS } from "../../kernel/geometry/test-support.ts";
 import { MFCAD, mfcadLabels } from "../../kernel/features/test-support.ts";
+import { mfcadClassOf } from "../../kernel/features/recognition/scoring.ts";
 import { runFeaturesCommand } from "./features.ts";
 
 class Collect extends Writable {
@@ -47,23 +48,28 @@ const model = "0-0-0-8-12-23";
 const mfcadFile = path.join(MFCAD, "step", `${model}.step`);
 
 describe("cli features", () => {
-  it("prints one JSON line per file, in order: faces with their STEP entity, surface, centroid and area; features and setups empty", async () => {
+  it("prints one JSON line per file, in order: faces with their STEP entity, surface, centroid, area and class; features; setups", async () => {
     const { status, lines } = await run([mfcadFile, partC, partCStl, "--json"]);
     assert.equal(status, 0);
     assert.deepEqual(lines.map((line) => line.file), [mfcadFile, partC, partCStl]);
-    const [mfcad, step, stl] = lines as { faces: FaceLine[]; features: unknown[]; setups: unknown[]; warnings: unknown[] }[];
+    const [mfcad, step, stl] = lines as { faces: FaceLine[]; features: { class: string; reasons: string[] }[]; setups: { name: string }[]; unreachable_faces: unknown[]; warnings: unknown[] }[];
     const labelled = new Set(mfcadLabels(model).faces.map((face) => face.step_entity));
     assert.equal(mfcad?.faces.length, labelled.size);
-    assert.ok(mfcad?.faces.every((face) => face.step_entity !== null && labelled.has(face.step_entity) && face.class === null));
+    assert.ok(mfcad?.faces.every((face) => face.step_entity !== null && labelled.has(face.step_entity)));
+    // each face's class is its label's (read in MFCAD's class order, kernel/features/recognition/scoring.ts)
+    const classes = JSON.parse(fs.readFileSync(path.join(MFCAD, "manifest.json"), "utf8")) as { classes: string[] };
+    const truth = new Map(mfcadLabels(model).faces.map((face) => [face.step_entity, mfcadClassOf(face.class, classes.classes)]));
+    assert.deepEqual(mfcad?.faces.map((face) => face.class), mfcad?.faces.map((face) => truth.get(face.step_entity as number)));
     assert.equal(step?.faces.length, 94);
     assert.equal(new Set(step?.faces.map((face) => face.step_entity)).size, 94);
     assert.ok(step?.faces.every((face) => face.area > 0 && face.centroid.length === 3 && (face.surface === "plane" || face.surface === "cylinder")));
     assert.equal(stl?.faces.length, 94);
     assert.ok(stl?.faces.every((face) => face.step_entity === null));
     for (const line of [mfcad, step, stl]) {
-      assert.deepEqual(line?.features, []);
-      assert.deepEqual(line?.setups, []);
-      assert.deepEqual(line?.warnings, []);
+      assert.ok(line !== undefined && line.features.length > 0 && line.features.every((feature) => feature.reasons.length > 0));
+      assert.ok(line.setups.length > 0);
+      assert.deepEqual(line.unreachable_faces, []);
+      assert.deepEqual(line.warnings, []);
     }
   });
 
@@ -118,7 +124,7 @@ describe("cli features", () => {
   it("prints a readable line per file without --json", async () => {
     const { status, out } = await run([partCStl]);
     assert.equal(status, 0);
-    assert.equal(out, `${partCStl}: 94 faces (92 plane, 2 cylinder)\n`);
+    assert.match(out, new RegExp(`^${partCStl.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: 94 faces \\(92 plane, 2 cylinder\\); \\d+ features \\(.*\\); setups .+\\n$`));
   });
 
   it("runs as its own process and loads OCCT once for several files", () => {

@@ -1,14 +1,19 @@
 /**
- * `cli features FILE... [--json] [--budget-ms N]`: face analysis of part files, without a
- * database. OCCT starts once (on the first STEP or BREP file; STL needs none) and serves every
+ * `cli features FILE... [--json] [--budget-ms N]`: face analysis, machining features and 3-axis
+ * setups of part files, without a database. OCCT starts once (on the first STEP or BREP file; STL needs none) and serves every
  * file; each file has its own time budget, reading included (default 30 s).
  *
  * With --json, one line per file, in the order given:
- *   {"file", "faces": [{"step_entity", "surface", "centroid", "area", "class"}], "features": [],
- *    "setups": [], "warnings": [{"code", "message"}]}
- * or, for a file that could not be analysed, {"file", "error": {"code", "message"}}.
- * `class`, `features` and `setups` are filled by feature recognition (null and empty until then).
- * Without --json, one readable line per file.
+ *   {"file", "faces": [{"step_entity", "surface", "centroid", "area", "class"}],
+ *    "features": [{"id", "class", "faces", "access_direction", "depth_mm", "floor_faces", "wall_faces",
+ *                  "min_internal_corner_radius_mm", "min_width_mm", "open_sides", "hole"?, "reasons",
+ *                  "reachable_from", ...}],
+ *    "setups": [{"index", "name", "direction", "faces", "features"}],
+ *    "unreachable_faces": [{"face", "reason"}], "warnings": [{"code", "message"}]}
+ * or, for a file that could not be analysed, {"file", "error": {"code", "message"}}. Faces and
+ * features are numbered by face id (the position in `faces`); kernel/features/recognition/README.md
+ * explains the classes and kernel/features/setups/ the setups. Without --json, one readable line
+ * per file.
  *
  * Exit status: 0 every file analysed, 1 some file failed (its line says why), 2 usage.
  */
@@ -18,8 +23,9 @@ import type { OpenCascadeInstance } from "opencascade.js/dist/node.js";
 import { detectFormat } from "../../kernel/geometry/detect-format.ts";
 import { describeOcctException, loadOpenCascade } from "../../kernel/geometry/opencascade.ts";
 import { GeometryError } from "../../kernel/geometry/types.ts";
-import { analyseFile } from "../../kernel/features/analyse-file.ts";
-import type { PartAnalysis } from "../../kernel/features/types.ts";
+import type { Feature } from "../../kernel/features/recognition/types.ts";
+import { recogniseFile, type RecognisedFile } from "../../kernel/features/setups/recognise-file.ts";
+import type { Setup, UnreachableFace } from "../../kernel/features/setups/types.ts";
 
 export const FEATURES_USAGE = "usage: cli features FILE... [--json] [--budget-ms MS]";
 const DEFAULT_BUDGET_MS = 30_000;
@@ -27,8 +33,9 @@ const DEFAULT_BUDGET_MS = 30_000;
 interface FileLine {
   file: string;
   faces: { step_entity: number | null; surface: string; centroid: [number, number, number]; area: number; class: string | null }[];
-  features: unknown[];
-  setups: unknown[];
+  features: (Feature & { reachable_from: string[] })[];
+  setups: Setup[];
+  unreachable_faces: UnreachableFace[];
   warnings: { code: string; message: string }[];
 }
 
@@ -92,8 +99,7 @@ async function analyseOne(file: string, budgetMs: number, occt: () => Promise<Op
     const format = detectFormat(bytes);
     if (format !== "stl-binary" && format !== "stl-ascii") oc = await occt();
     // the budget starts once OCCT is up: starting it is not the file's doing
-    const { analysis } = analyseFile(oc, bytes, { budgetMs });
-    return fileLine(file, analysis);
+    return fileLine(file, recogniseFile(oc, bytes, { budgetMs }));
   } catch (error) {
     if (error instanceof GeometryError) return { file, error: { code: error.code, message: error.message } };
     const message = oc === undefined ? (error instanceof Error ? error.message : String(error)) : describeOcctException(oc, error);
@@ -101,7 +107,9 @@ async function analyseOne(file: string, budgetMs: number, occt: () => Promise<Op
   }
 }
 
-function fileLine(file: string, analysis: PartAnalysis): FileLine {
+function fileLine(file: string, recognised: RecognisedFile): FileLine {
+  const { analysis, recognition, setups } = recognised;
+  const access = new Map((setups?.feature_access ?? []).map((entry) => [entry.feature, entry.directions]));
   return {
     file,
     faces: analysis.faces.map((face) => ({
@@ -109,11 +117,12 @@ function fileLine(file: string, analysis: PartAnalysis): FileLine {
       surface: face.surface,
       centroid: [round(face.centroid[0]), round(face.centroid[1]), round(face.centroid[2])],
       area: round(face.area),
-      class: null,
+      class: recognition.faceClasses[face.id] ?? null,
     })),
-    features: [],
-    setups: [],
-    warnings: analysis.warnings.map((warning) => ({ code: warning.code, message: warning.message })),
+    features: recognition.features.map((feature) => ({ ...feature, reachable_from: access.get(feature.id) ?? [] })),
+    setups: setups?.setups ?? [],
+    unreachable_faces: setups?.unreachable_faces ?? [],
+    warnings: [...analysis.warnings, ...recognition.warnings, ...recognised.warnings, ...(setups?.warnings ?? [])].map((warning) => ({ code: warning.code, message: warning.message })),
   };
 }
 
@@ -127,8 +136,13 @@ function readable(line: FileLine | ErrorLine): string {
   const kinds = new Map<string, number>();
   for (const face of line.faces) kinds.set(face.surface, (kinds.get(face.surface) ?? 0) + 1);
   const summary = [...kinds].map(([surface, count]) => `${count} ${surface}`).join(", ");
+  const classes = new Map<string, number>();
+  for (const feature of line.features) classes.set(feature.class, (classes.get(feature.class) ?? 0) + 1);
+  const features = [...classes].map(([cls, count]) => `${count} ${cls}`).join(", ");
+  const setups = line.setups.length > 0 ? `; setups ${line.setups.map((setup) => setup.name).join(" ")}` : "";
+  const unreachable = line.unreachable_faces.length > 0 ? `; ${line.unreachable_faces.length} faces unreachable` : "";
   const warnings = line.warnings.length > 0 ? `; warnings: ${line.warnings.map((warning) => warning.code).join(", ")}` : "";
-  return `${line.file}: ${line.faces.length} faces (${summary})${warnings}`;
+  return `${line.file}: ${line.faces.length} faces (${summary}); ${line.features.length} features${features ? ` (${features})` : ""}${setups}${unreachable}${warnings}`;
 }
 
 function write(stream: NodeJS.WritableStream, text: string): Promise<void> {

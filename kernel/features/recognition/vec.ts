@@ -1,0 +1,52 @@
+/** Small vector arithmetic on Vec3 tuples for the recognition rules. */
+import type { Vec3 } from "../types.ts";
+
+export const dot = (a: Vec3, b: Vec3): number => a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+export const sub = (a: Vec3, b: Vec3): Vec3 => [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
+export const add = (a: Vec3, b: Vec3): Vec3 => [a[0] + b[0], a[1] + b[1], a[2] + b[2]];
+export const scale = (a: Vec3, s: number): Vec3 => [a[0] * s, a[1] * s, a[2] * s];
+export const cross = (a: Vec3, b: Vec3): Vec3 => [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
+export const length = (a: Vec3): number => Math.hypot(a[0], a[1], a[2]);
+export const distance = (a: Vec3, b: Vec3): number => length(sub(a, b));
+
+export function normalise(a: Vec3): Vec3 {
+  const l = length(a);
+  return l > 0 ? scale(a, 1 / l) : [0, 0, 0];
+}
+
+/** `a` without its component along unit `d` */
+export function perpendicularPart(a: Vec3, d: Vec3): Vec3 {
+  return sub(a, scale(d, dot(a, d)));
+}
+
+/** Distance of point `p` from the line through `origin` along unit `direction`. */
+export function distanceToLine(p: Vec3, origin: Vec3, direction: Vec3): number {
+  return length(perpendicularPart(sub(p, origin), direction));
+}
+
+/** Rounds each component to `digits` decimals (and turns -0 into 0) for output. */
+export function rounded(a: Vec3, digits = 6): Vec3 {
+  const f = 10 ** digits;
+  return [Math.round(a[0] * f) / f + 0, Math.round(a[1] * f) / f + 0, Math.round(a[2] * f) / f + 0];
+}
+
+export function roundNumber(value: number, digits = 4): number {
+  const f = 10 ** digits;
+  return Math.round(value * f) / f + 0;
+}
+
+/** Unit vectors of the six axis directions, in the order +X, -X, +Y, -Y, +Z, -Z. */
+export const AXIS_DIRECTIONS: readonly { name: string; direction: Vec3 }[] = [
+  { name: "+X", direction: [1, 0, 0] },
+  { name: "-X", direction: [-1, 0, 0] },
+  { name: "+Y", direction: [0, 1, 0] },
+  { name: "-Y", direction: [0, -1, 0] },
+  { name: "+Z", direction: [0, 0, 1] },
+  { name: "-Z", direction: [0, 0, -1] },
+];
+
+/** "+Z" for an axis direction, else the rounded components. */
+export function directionName(d: Vec3, tolerance = 1e-6): string {
+  for (const axis of AXIS_DIRECTIONS) if (dot(axis.direction, d) > 1 - tolerance) return axis.name;
+  return `[${rounded(d, 3).join(", ")}]`;
+}

@@ -1,0 +1,57 @@
+/**
+ * Setup planning for 3-axis machining: which directions reach which faces, and the fewest
+ * directions of the stock (setups) that reach every machinable face. Snake_case: the JSON of
+ * `cli features`.
+ */
+import type { Vec3 } from "../types.ts";
+
+export interface CandidateDirection {
+  /** "+Z" for the box's axes, "feature 3" for a feature's own (a hole's axis) */
+  name: string;
+  /** unit, from the part towards the spindle: the tool comes in against it */
+  direction: Vec3;
+}
+
+export interface Setup {
+  /** 0-based, in the order the plan machines them */
+  index: number;
+  name: string;
+  direction: Vec3;
+  /** machinable faces this setup is the first to reach */
+  faces: number[];
+  /** features whose every face this setup reaches */
+  features: number[];
+}
+
+export interface FeatureAccess {
+  feature: number;
+  /** names of the candidate directions that reach every face of the feature */
+  directions: string[];
+}
+
+export interface UnreachableFace {
+  face: number;
+  /** why, per candidate direction */
+  reason: string;
+}
+
+export interface SetupPlan {
+  candidates: CandidateDirection[];
+  setups: Setup[];
+  feature_access: FeatureAccess[];
+  /** machinable faces (or parts of them) that no candidate direction reaches */
+  unreachable_faces: UnreachableFace[];
+  /** faces no single direction reaches whole, covered in pieces by several setups */
+  split_faces: number[];
+  warnings: { code: string; message: string }[];
+  timeMs: number;
+}
+
+export interface SetupOptions {
+  /** also cover stock faces (default false: the stock's own faces need no machining) */
+  includeStock?: boolean;
+  /** extra candidate directions besides the box axes and the features' own */
+  extraDirections?: CandidateDirection[];
+  /** most samples (triangle centroids) per face; default 48 */
+  samplesPerFace?: number;
+}

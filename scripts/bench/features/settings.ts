@@ -1,0 +1,30 @@
+/** What `npm run bench:features` does, from BENCH_FEATURES_* environment variables. */
+import os from "node:os";
+import path from "node:path";
+import { z } from "zod";
+import { MFCAD } from "../../../kernel/features/test-support.ts";
+
+const Settings = z.object({
+  /** the MFCAD fixtures: step/<model>.step, labels/<model>.json, manifest.json */
+  BENCH_FEATURES_MFCAD_DIR: z.string().min(1).default(MFCAD),
+  /** at most this many models (sorted by name); all by default */
+  BENCH_FEATURES_MODELS: z.coerce.number().int().min(1).max(100_000).optional(),
+  /** plan setups too (tessellation and rays), timed apart: 1 or 0 */
+  BENCH_FEATURES_SETUPS: z.enum(["0", "1"]).default("1"),
+  /** where the JSON figures go; outside the repository */
+  BENCH_FEATURES_OUT: z.string().min(1).default(path.join(os.tmpdir(), "swarf-bench-features-results.json")),
+});
+
+export interface FeaturesBenchSettings {
+  mfcadDir: string;
+  models: number | null;
+  setups: boolean;
+  out: string;
+}
+
+export function readFeaturesSettings(env: NodeJS.ProcessEnv = process.env): FeaturesBenchSettings {
+  const parsed = Settings.safeParse(env);
+  if (!parsed.success) throw new Error(`bench:features settings: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
+  const s = parsed.data;
+  return { mfcadDir: s.BENCH_FEATURES_MFCAD_DIR, models: s.BENCH_FEATURES_MODELS ?? null, setups: s.BENCH_FEATURES_SETUPS === "1", out: s.BENCH_FEATURES_OUT };
+}
