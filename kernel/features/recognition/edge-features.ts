@@ -108,7 +108,7 @@ function round(x: number): number {
  * A looser bevel, for a lone plane a crossing feature cut into: not on a stock axis, meeting
  * every neighbour at a convex edge, at least one of them at an obtuse angle.
  */
-export function looseBevelOf(index: PartIndex, face: FaceAnalysis, box: { min: Vec3; max: Vec3 }): EdgeFeatureResult | null {
+export function looseBevelOf(index: PartIndex, face: FaceAnalysis): EdgeFeatureResult | null {
   if (face.surface !== "plane" || face.normal === null) return null;
   const n = face.normal;
   if (Math.max(Math.abs(n[0]), Math.abs(n[1]), Math.abs(n[2])) > index.tolerance.parallelCos) return null;
@@ -116,7 +116,6 @@ export function looseBevelOf(index: PartIndex, face: FaceAnalysis, box: { min: V
   if (neighbours.length === 0 || neighbours.some((x) => x.convexity !== "convex")) return null;
   const obtuse = neighbours.filter((x) => x.angle > OBTUSE_MIN && x.angle < OBTUSE_MAX);
   if (obtuse.length === 0) return null;
-  void box;
   return {
     class: "chamfer",
     access_direction: n,

@@ -116,7 +116,7 @@ export function recogniseFeatures(analysis: PartAnalysis, options: RecognitionOp
   for (const group of concaveGroups(index, candidates)) {
     if (group.length === 1) {
       const face = index.face(group[0] as number);
-      const chamfer = chamferOf(index, face) ?? looseBevelOf(index, face, box);
+      const chamfer = chamferOf(index, face) ?? looseBevelOf(index, face);
       if (chamfer !== null) {
         add(edgeFeature(face.id, "chamfer", chamfer.access_direction, chamfer.width_mm, chamfer.reasons));
         continue;
@@ -157,7 +157,7 @@ function edgeFeature(face: number, cls: "chamfer" | "round" | "o_ring", access: 
   };
 }
 
-/** Rounded numbers for output (micrometres, and directions to 1e-6). */
+/** Rounded numbers for output (lengths to 0.1 µm, directions to 1e-6). */
 function tidy(feature: Feature): Feature {
   const dir = (d: Vec3) => rounded(d, 6);
   const num = (x: number | null) => (x === null || !Number.isFinite(x) ? null : roundNumber(x, 4));

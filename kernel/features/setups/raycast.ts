@@ -55,7 +55,7 @@ export class DirectionalRays {
     return [Math.max(0, Math.min(this.#n - 1, a)), Math.max(0, Math.min(this.#n - 1, b))];
   }
 
-  /** The first triangle the ray from `origin` along the direction hits beyond `tMin`, or -1. */
+  /** The first triangle the ray from `origin` along the direction hits beyond `tMin`, or null. */
   firstHit(origin: Vec3, tMin: number): { triangle: number; t: number } | null {
     const u = dot(origin, this.#u), v = dot(origin, this.#v);
     const i = Math.floor((u - this.#min[0]) / this.#size[0]);
