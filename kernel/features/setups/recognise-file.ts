@@ -34,6 +34,8 @@ export interface RecognisedFile {
   recognition: Recognition;
   /** null when the budget ran out before it, or the part had no triangles */
   setups: SetupPlan | null;
+  /** the triangles setups were planned on (face ids the analysis's), null when none were made */
+  mesh: TriangleMesh | null;
   warnings: { code: string; message: string }[];
   timings: Record<string, number>;
 }
@@ -41,6 +43,8 @@ export interface RecognisedFile {
 export interface RecogniseFileOptions extends FileAnalysisOptions {
   recognition?: RecognitionOptions;
   setups?: SetupOptions | false;
+  /** mesh B-reps this finely (mm) instead of 0.2 % of the diagonal: the planner's toolpaths need more than setups do */
+  linearDeflectionMm?: number;
 }
 
 /** Coarser than the viewer's mesh: 0.2 % of the part's diagonal is enough to tell which faces a ray meets. */
@@ -96,7 +100,8 @@ export function recogniseFile(oc: OpenCascadeInstance | undefined, bytes: Uint8A
         const box = result.bbox;
         const diagonal = Math.hypot(box.max[0] - box.min[0], box.max[1] - box.min[1], box.max[2] - box.min[2]);
         try {
-          triangles = tessellate(oc, solid, diagonal, { linearDeflectionMm: Math.max(0.005, diagonal * SETUP_DEFLECTION_SHARE), angularDeflectionRad: 0.5 }).mesh;
+          const linearDeflectionMm = options.linearDeflectionMm ?? Math.max(0.005, diagonal * SETUP_DEFLECTION_SHARE);
+          triangles = tessellate(oc, solid, diagonal, { linearDeflectionMm, angularDeflectionRad: 0.5 }).mesh;
         } catch {
           triangles = null;
         }
@@ -132,5 +137,5 @@ export function recogniseFile(oc: OpenCascadeInstance | undefined, bytes: Uint8A
     }
   }
   timings.total = performance.now() - t0;
-  return { format, analysis, recognition, setups, warnings, timings };
+  return { format, analysis, recognition, setups, mesh, warnings, timings };
 }

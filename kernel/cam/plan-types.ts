@@ -1,0 +1,116 @@
+/**
+ * What the CAM planner (plan.ts) takes and gives: the task (tasks/automated_cam_planning.ts)
+ * builds a PlanInput from the project, runs the planner on a geometry thread and saves the
+ * PlanResult as a new CAM job. Snake_case fields are the ones the API's task result and the job
+ * file carry.
+ */
+import type { WorkpieceFormat } from "../geometry/types.ts";
+import type { MachineArchetype } from "../machines/archetypes.ts";
+import type { Assembly } from "../tools/assembly.ts";
+import type { Box3, Frame, Operation, OperationKind, Vec3, Verification } from "./types.ts";
+
+export interface PlanOptions {
+  /** face the stock's top down to the part in each setup first */
+  include_face_milling: boolean;
+  /** order operations from the top down (highest first) within a setup, instead of by tool */
+  sort_by_height: boolean;
+}
+
+export interface PlanInput {
+  workpiece: {
+    format: WorkpieceFormat;
+    /** the B-rep (OCCT BREP) when the workpiece has one, else the original STL */
+    bytes: Uint8Array;
+    bytes_format: "brep" | "stl";
+  };
+  /** the stock box in the workpiece's coordinates (mm) */
+  stock: Box3;
+  machine: MachineArchetype;
+  material_id: string;
+  /** the assemblies of the project's equipment library, in library order */
+  library: Assembly[];
+  options: PlanOptions;
+}
+
+export interface PlanHooks {
+  /** 0..1, called at least every 10 % of the work */
+  progress(fraction: number): void;
+  /** true once the user cancelled: the planner stops at its next check and throws PlanCancelled */
+  cancelled(): boolean;
+}
+
+/** A tool as a setup's result lists it. */
+export interface ToolSummary {
+  /** T number in the setup's program: 1, 2, ... in order of first use */
+  number: number;
+  assembly_uuid: string;
+  name: string;
+  tool_type: string;
+  diameter_mm: number;
+}
+
+/** An operation as the task result lists it (the job file keeps the moves). */
+export interface OperationSummary {
+  id: string;
+  kind: OperationKind;
+  name: string;
+  tool_number: number;
+  features: number[];
+  machining_time_s: number;
+}
+
+export interface PlannedSetup {
+  id: string;
+  name: string;
+  /** 0-based, the order the shop runs them */
+  index: number;
+  /** tool axis in workpiece coordinates, from the part towards the spindle */
+  direction: Vec3;
+  /** the work coordinate system in workpiece coordinates (kernel/cam/frames.ts says where) */
+  wcs: Frame;
+  /** G54, G55, ... */
+  work_offset: string;
+  /** the stock box in the setup's frame */
+  stock: Box3;
+  machining_time_s: number;
+  operations: Operation[];
+  tools: ToolSummary[];
+  verification: Verification;
+}
+
+/** Something the plan does not machine, and why (a user can act on it). */
+export interface Unmachined {
+  code: string;
+  message: string;
+  /** recognised features concerned */
+  features: number[];
+  /** part faces concerned (face ids of the workpiece's B-rep) */
+  faces: number[];
+  /** material left there, when measured */
+  volume_mm3: number | null;
+}
+
+export interface PlanResult {
+  machining_time_s: number;
+  warnings: { code: string; message: string }[];
+  unmachined: Unmachined[];
+  setups: PlannedSetup[];
+}
+
+/** The plan cannot be made; `code` names why (part_exceeds_travel, no_tool_fits, empty_library...). */
+export class PlanError extends Error {
+  readonly code: string;
+  constructor(code: string, message: string) {
+    super(message);
+    this.name = "PlanError";
+    this.code = code;
+  }
+}
+
+/** The user cancelled; nothing of the plan is kept. */
+export class PlanCancelled extends Error {
+  constructor() {
+    super("the planning was cancelled");
+    this.name = "PlanCancelled";
+  }
+}

@@ -1,0 +1,80 @@
+/**
+ * Upper bounds of the material and the part over square blocks of cells, so that a move far
+ * above everything under it (most rapids, and the holder on nearly every move) is dismissed
+ * without visiting its cells.
+ *
+ * Heights only ever go down, so a block's stored maximum stays an upper bound after a cut; it
+ * is recomputed (lazily, when asked for fresh bounds) only for the blocks a cut has touched.
+ */
+import type { Grid } from "./height-field.ts";
+
+const BLOCK_SHIFT = 5;
+const BLOCK = 1 << BLOCK_SHIFT;
+
+export class BlockBounds {
+  private readonly bx: number;
+  private readonly by: number;
+  private readonly stockMax: Float32Array;
+  private readonly partMax: Float32Array;
+  private readonly dirty: Uint8Array;
+
+  constructor(
+    private readonly grid: Grid,
+    private readonly stock: Float32Array,
+    part: Float32Array,
+  ) {
+    this.bx = Math.ceil(grid.nx / BLOCK);
+    this.by = Math.ceil(grid.ny / BLOCK);
+    this.stockMax = new Float32Array(this.bx * this.by);
+    this.partMax = new Float32Array(this.bx * this.by);
+    this.dirty = new Uint8Array(this.bx * this.by);
+    for (let b = 0; b < this.stockMax.length; b++) {
+      this.stockMax[b] = this.blockMax(stock, b);
+      this.partMax[b] = this.blockMax(part, b);
+    }
+  }
+
+  /** A cut lowered cell (i, j). */
+  touched(i: number, j: number): void {
+    this.dirty[(j >> BLOCK_SHIFT) * this.bx + (i >> BLOCK_SHIFT)] = 1;
+  }
+
+  /**
+   * An upper bound of the material (and, with `part`, of the part) over the cells whose centres
+   * lie in [xlo, xhi] x [ylo, yhi]; -Infinity when none do. `fresh` recomputes the blocks cut
+   * since they were last asked for, for a tight bound.
+   */
+  above(xlo: number, xhi: number, ylo: number, yhi: number, fresh: boolean, part: boolean): number {
+    const g = this.grid;
+    const i0 = Math.max(0, Math.ceil((xlo - g.x0) / g.dx - 0.5)), i1 = Math.min(g.nx - 1, Math.floor((xhi - g.x0) / g.dx - 0.5));
+    const j0 = Math.max(0, Math.ceil((ylo - g.y0) / g.dy - 0.5)), j1 = Math.min(g.ny - 1, Math.floor((yhi - g.y0) / g.dy - 0.5));
+    if (i0 > i1 || j0 > j1) return -Infinity;
+    let bound = -Infinity;
+    for (let bj = j0 >> BLOCK_SHIFT; bj <= j1 >> BLOCK_SHIFT; bj++) {
+      for (let bi = i0 >> BLOCK_SHIFT; bi <= i1 >> BLOCK_SHIFT; bi++) {
+        const b = bj * this.bx + bi;
+        if (fresh && this.dirty[b] === 1) {
+          this.stockMax[b] = this.blockMax(this.stock, b);
+          this.dirty[b] = 0;
+        }
+        bound = Math.max(bound, this.stockMax[b] as number, part ? (this.partMax[b] as number) : -Infinity);
+      }
+    }
+    return bound;
+  }
+
+  private blockMax(values: Float32Array, b: number): number {
+    const g = this.grid;
+    const bi = b % this.bx, bj = (b - bi) / this.bx;
+    const i0 = bi * BLOCK, i1 = Math.min(g.nx, i0 + BLOCK);
+    const j0 = bj * BLOCK, j1 = Math.min(g.ny, j0 + BLOCK);
+    let max = -Infinity;
+    for (let j = j0; j < j1; j++) {
+      for (let k = j * g.nx + i0, end = j * g.nx + i1; k < end; k++) {
+        const v = values[k] as number;
+        if (v > max) max = v;
+      }
+    }
+    return max;
+  }
+}

@@ -1,0 +1,120 @@
+/**
+ * What a move does to the cells its envelopes reach: the flutes cut (and may gouge the part),
+ * a rapid must find nothing above its envelope, and the neck, shank and holder must find
+ * nothing above theirs. Each keeps the worst cell of the current move, so a move is counted once
+ * however many cells it offends.
+ */
+import type { BodyName } from "./cutter-profile.ts";
+import type { BlockBounds } from "./block-bounds.ts";
+import type { CellVisitor } from "./sweep.ts";
+
+/** The worst cell of one kind within one move: how deep, where, and the tool's z there. */
+export class Worst {
+  depth = 0;
+  cell = -1;
+  z = 0;
+  body: BodyName | null = null;
+  /** the drill cycle's hole the offending motion belongs to, -1 for other moves */
+  hole = -1;
+  /** the hole of the motion now running */
+  currentHole = -1;
+
+  offer(depth: number, cell: number, z: number, body: BodyName | null): void {
+    if (depth > this.depth) {
+      this.depth = depth;
+      this.cell = cell;
+      this.z = z;
+      this.body = body;
+      this.hole = this.currentHole;
+    }
+  }
+
+  clear(): void {
+    this.depth = 0;
+    this.cell = -1;
+    this.body = null;
+    this.hole = -1;
+  }
+}
+
+/**
+ * The flutes: every cell lowered to the envelope, unless its material reaches higher than the
+ * flutes ever are over it (that material stays: the flutes cannot take it, and whatever is above
+ * them will say so as a collision). A cell of the part cut below its height by more than the
+ * tolerance is a gouge.
+ */
+export class Cutting implements CellVisitor {
+  fluteLength = 0;
+  readonly gouge = new Worst();
+
+  constructor(
+    private readonly heights: Float32Array,
+    private readonly part: Float32Array,
+    private readonly bounds: BlockBounds,
+    private readonly bottom: number,
+    private readonly tolerance: number,
+  ) {}
+
+  visit(i: number, j: number, k: number, low: number, highTip: number): void {
+    const h = this.heights[k] as number;
+    // compared as stored: a cell cut to this envelope before may hold it rounded up
+    if (!(h > Math.fround(low)) || h > highTip + this.fluteLength + this.tolerance) return;
+    // below the stock's bottom there is nothing to cut (a profile through to the table)
+    this.heights[k] = low > this.bottom ? low : this.bottom;
+    this.bounds.touched(i, j);
+    const depth = (this.part[k] as number) - low;
+    if (depth > this.tolerance) this.gouge.offer(depth, k, low, null);
+  }
+
+  threshold(k: number): number {
+    return this.heights[k] as number;
+  }
+}
+
+/**
+ * A rapid: the envelope below the material's top by more than the tolerance. Rapids never cut.
+ * A column cut down to the stock's bottom is empty, whatever is below it.
+ */
+export class RapidCheck implements CellVisitor {
+  readonly through = new Worst();
+
+  constructor(
+    private readonly heights: Float32Array,
+    private readonly bottom: number,
+    private readonly tolerance: number,
+  ) {}
+
+  visit(_i: number, _j: number, k: number, low: number): void {
+    const h = this.heights[k] as number;
+    if (h > this.bottom && h - low > this.tolerance) this.through.offer(h - low, k, low, null);
+  }
+
+  threshold(k: number): number {
+    const h = this.heights[k] as number;
+    return h > this.bottom ? h - this.tolerance : -Infinity;
+  }
+}
+
+/** A neck, shank or holder: below the top of the material or of the part by more than the tolerance. */
+export class BodyCheck implements CellVisitor {
+  body: BodyName = "shank";
+  readonly touch = new Worst();
+
+  constructor(
+    private readonly heights: Float32Array,
+    private readonly part: Float32Array,
+    private readonly bottom: number,
+    private readonly tolerance: number,
+  ) {}
+
+  visit(_i: number, _j: number, k: number, low: number): void {
+    const h = this.heights[k] as number;
+    const depth = Math.max(h > this.bottom ? h : -Infinity, this.part[k] as number) - low;
+    if (depth > this.tolerance) this.touch.offer(depth, k, low, this.body);
+  }
+
+  threshold(k: number): number {
+    const h = this.heights[k] as number;
+    return Math.max(h > this.bottom ? h : -Infinity, this.part[k] as number) - this.tolerance;
+  }
+}
