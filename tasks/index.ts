@@ -6,6 +6,7 @@
  */
 import type { Task } from "graphile-worker";
 import type { GeometryPool } from "../workers/geometry/pool.ts";
+import { planCamTask } from "./automated_cam_planning.ts";
 import { expireIdempotencyRecordsTask } from "./expire_idempotency_records.ts";
 import { pruneRateLimitSlotsTask } from "./prune_rate_limit_slots.ts";
 import { purgeProject } from "./purge_project.ts";
@@ -18,7 +19,7 @@ export interface TaskServices {
 }
 
 /** tasks that run on geometry threads: a process offers them only with a pool */
-export const GEOMETRY_TASK_NAMES: readonly string[] = ["tessellate"];
+export const GEOMETRY_TASK_NAMES: readonly string[] = ["tessellate", "plan_cam"];
 
 /** Every task name, whatever the process has. */
 export const ALL_TASK_NAMES: readonly string[] = [
@@ -36,7 +37,7 @@ export function createTaskList(services: TaskServices = {}): Record<string, Task
     expire_idempotency_records: expireIdempotencyRecordsTask,
     prune_rate_limit_slots: pruneRateLimitSlotsTask,
     sweep_stuck_tasks: sweepStuckTasks,
-    ...(services.geometry ? { tessellate: tessellateTask(services.geometry) } : {}),
+    ...(services.geometry ? { tessellate: tessellateTask(services.geometry), plan_cam: planCamTask(services.geometry) } : {}),
   };
 }
 

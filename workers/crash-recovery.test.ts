@@ -5,7 +5,9 @@ import { after, before, describe, it } from "node:test";
 import { repoRoot } from "../config/env.ts";
 import { recoverDeadWorkers } from "../db/queries/worker-leases.ts";
 import { trackedTask } from "../tasks/runtime/tracked-task.ts";
+import { startTestApi } from "../test/support/api.ts";
 import { createTestDatabase, type TestDatabase } from "../test/support/database.ts";
+import { PLAN_OPTIONS, planningProject } from "../test/support/planning.ts";
 import { gate, insertTaskRecord, readJob, readTaskRecord, waitFor, waitForTask } from "../test/support/task-records.ts";
 import { createTestUser, type TestUser } from "../test/support/users.ts";
 import { startWorkerRunner, type WorkerRunner } from "./runner.ts";
@@ -22,8 +24,8 @@ interface WorkerProcess {
 
 const children: ChildProcess[] = [];
 
-/** Starts test/support/worker-process.ts and waits for its ready line. */
-async function spawnWorker(db: TestDatabase): Promise<WorkerProcess> {
+/** Starts test/support/worker-process.ts and waits for its ready line. plan: it runs plan_cam too. */
+async function spawnWorker(db: TestDatabase, options: { plan?: boolean } = {}): Promise<WorkerProcess> {
   const child = spawn(process.execPath, ["--import", "tsx", "test/support/worker-process.ts"], {
     cwd: repoRoot,
     stdio: ["ignore", "pipe", "pipe"],
@@ -32,6 +34,7 @@ async function spawnWorker(db: TestDatabase): Promise<WorkerProcess> {
       SWARF_TEST_WORKER_URL: db.ownerUrl,
       SWARF_TEST_HEARTBEAT_SECONDS: String(HEARTBEAT_SECONDS),
       SWARF_TEST_STALE_SECONDS: String(STALE_SECONDS),
+      ...(options.plan ? { SWARF_TEST_PLAN: "1" } : {}),
     },
   });
   children.push(child);
@@ -155,6 +158,45 @@ describe("crash recovery", () => {
     assert.equal(await leaseOf(db, second.poolId), null, "a worker that stops drops its lease");
   });
 
+  it("plans again on another worker when the worker planning a project is SIGKILLed, and saves the plan once", async () => {
+    const api = await startTestApi(db, { env: { RATE_LIMIT_PER_MINUTE: "100000" } });
+    try {
+      const first = await spawnWorker(db, { plan: true });
+      const projectId = await planningProject(api, user, { library: ["fake:until-cancelled"] });
+      const started = await api.request<{ task_id: string }>("POST", `/projects/${projectId}/automation/cam-planning`, {
+        key: user.key,
+        body: PLAN_OPTIONS,
+      });
+      assert.equal(started.status, 202, started.text);
+      const id = started.body.task_id;
+      const running = await waitForTask(db.owner, id, "planning on the first worker", (task) => task.status === "running" && task.progress > 0.3, {
+        timeoutMs: 30_000,
+      });
+      assert.equal(running.locked_by, first.poolId);
+      first.child.kill("SIGKILL");
+      await once(first.child, "exit");
+      // the next attempt's planner finishes (the stand-in reads its script from the library)
+      await db.owner.query(
+        `update app_public.library_assemblies set body = jsonb_set(body, '{name}', '"fake:success"'), name = 'fake:success'
+          where library_id = (select library_id from app_public.projects where id = $1)`,
+        [projectId],
+      );
+      const second = await spawnWorker(db, { plan: true });
+      const done = await waitForTask(db.owner, id, "success on the second worker", (task) => task.status !== "running" && task.status !== "queued", {
+        timeoutMs: 60_000,
+        intervalMs: 100,
+      });
+      assert.equal(done.status, "success", JSON.stringify(done.error));
+      assert.equal(done.attempts, 2);
+      const jobs = await db.owner.query("select count(*)::int as n from app_public.jobs where project_id = $1 and source = 'plan'", [projectId]);
+      assert.equal(jobs.rows[0].n, 1);
+      second.child.kill("SIGTERM");
+      await once(second.child, "exit");
+    } finally {
+      await api.close();
+    }
+  });
+
   it("leaves the jobs of a worker with a fresh lease alone, however long they run", async () => {
     const release = gate();
     const started = gate();
@@ -215,6 +257,19 @@ describe("crash recovery", () => {
     } finally {
       release.open();
       await runner?.stop();
+    }
+  });
+
+  it("cancels, rather than runs again or fails, a task whose cancel was requested before its worker died", async () => {
+    for (const maxAttempts of [1, 3]) {
+      const id = await insertTaskRecord(db.owner, { userId: user.id, workerTask: "test_orphan", maxAttempts });
+      await holdAsFirstAttempt(id, `pool-cancelled-${maxAttempts}`, "1 minute");
+      await db.owner.query("update app_public.tasks set cancel_requested_at = now() where id = $1", [id]);
+      await recoverDeadWorkers(db.owner, 5);
+      const task = await readTaskRecord(db.owner, id);
+      assert.equal(task.status, "cancelled", `max_attempts ${maxAttempts}`);
+      assert.equal(task.error, null);
+      assert.ok(task.finished_at);
     }
   });
 

@@ -76,7 +76,7 @@ describe("selectTasks", () => {
       () => selectTasks(["purge_project", "plan_kam"]),
       (error: Error) => {
         assert.match(error.message, /unknown task plan_kam/);
-        assert.match(error.message, new RegExp(`known: ${[...SERVICE_TASKS, "tessellate"].sort().join(", ")}`));
+        assert.match(error.message, new RegExp(`known: ${[...SERVICE_TASKS, "plan_cam", "tessellate"].sort().join(", ")}`));
         return true;
       },
     );
@@ -84,7 +84,9 @@ describe("selectTasks", () => {
 
   it("offers the geometry tasks only to a process with geometry threads, and refuses to run them without", () => {
     assert.ok(!("tessellate" in selectTasks(undefined)), "not among all the tasks of a process without threads");
+    assert.ok(!("plan_cam" in selectTasks(undefined)));
     assert.throws(() => selectTasks(["tessellate"]), /runs on geometry threads, and this process has none/);
+    assert.throws(() => selectTasks(["plan_cam"]), /runs on geometry threads, and this process has none/);
   });
 });
 

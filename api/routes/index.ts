@@ -1,5 +1,6 @@
 /** The route table of the public API, v1 (2026-05-09). */
 import type { RouteSpec } from "../route.ts";
+import { automationRoutes } from "./automation.ts";
 import { catalogueRoutes } from "./catalogue.ts";
 import { equipmentLibraryRoutes } from "./equipment-libraries.ts";
 import { fileRoutes } from "./files.ts";
@@ -14,6 +15,7 @@ export const routes: readonly RouteSpec[] = [
   ...projectRoutes,
   ...workpieceRoutes,
   ...jobRoutes,
+  ...automationRoutes,
   ...taskRoutes,
   ...fileRoutes,
   ...equipmentLibraryRoutes,

@@ -1,12 +1,14 @@
-/** Task records: one snapshot, or a project's tasks page by page. */
+/** Task records: one snapshot, a project's tasks page by page, and cancelling an automation task. */
 import { z } from "zod";
+import { cancelTask } from "../../db/queries/automation.ts";
 import { getProject } from "../../db/queries/projects.ts";
 import { getTask, listProjectTasks, type TaskRow } from "../../db/queries/tasks.ts";
-import { notFound } from "../middleware/errors/index.ts";
+import { HttpError, notFound } from "../middleware/errors/index.ts";
 import { PageQuery, pageOf, toPage } from "../pagination.ts";
 import { json } from "../reply.ts";
 import { defineRoute } from "../route.ts";
 import { Id, idParams, NoQuery, Timestamp } from "../schemas/common.ts";
+import { CamPlanningResult } from "./automation.ts";
 
 const Task = z
   .object({
@@ -17,13 +19,20 @@ const Task = z
       "queued -> running -> success | failed | cancelled; running goes back to queued when an attempt is retried",
     ),
     progress: z.number().min(0).max(1).describe("0.0 to 1.0; 1.0 on success"),
-    result: z.unknown().nullable().describe("the task's result on success"),
-    error: z.object({ code: z.string(), message: z.string() }).nullable().describe("why it failed"),
+    result: z
+      .union([CamPlanningResult, z.unknown()])
+      .nullable()
+      .describe("the task's result on success: a CamPlanningResult for automation.automated_cam_planning"),
+    error: z
+      .object({ code: z.string(), message: z.string() })
+      .nullable()
+      .describe("why it failed (docs/automation.md lists the planning's codes); null unless failed, or queued for a retry"),
     attempts: z.number().int().describe("attempts started so far, including retries after a crash"),
     max_attempts: z.number().int(),
     created_at: Timestamp,
     started_at: Timestamp.nullable(),
     finished_at: Timestamp.nullable(),
+    cancel_requested_at: Timestamp.nullable().describe("when POST /tasks/{task_id}/cancel asked for it; null otherwise"),
     updated_at: Timestamp,
   })
   .meta({ id: "Task" });
@@ -42,9 +51,15 @@ function toTask(row: TaskRow): z.input<typeof Task> {
     created_at: row.created_at.toISOString(),
     started_at: row.started_at?.toISOString() ?? null,
     finished_at: row.finished_at?.toISOString() ?? null,
+    cancel_requested_at: row.cancel_requested_at?.toISOString() ?? null,
     updated_at: row.updated_at.toISOString(),
   };
 }
+
+const NOT_CANCELLABLE: Record<string, { code: string; message: string }> = {
+  finished: { code: "task_finished", message: "the task has finished already; it can no longer be cancelled" },
+  not_cancellable: { code: "task_not_cancellable", message: "only automation tasks can be cancelled; this one runs to its end" },
+};
 
 export const taskRoutes = [
   defineRoute({
@@ -80,6 +95,39 @@ export const taskRoutes = [
       if (!(await getProject(db, params.project_id))) throw notFound("project", params.project_id);
       const rows = await listProjectTasks(db, params.project_id, query.limit + 1, query.cursor);
       return json(200, toPage(rows, query.limit, toTask));
+    },
+  }),
+  defineRoute({
+    method: "post",
+    path: "/tasks/{task_id}/cancel",
+    operationId: "cancelTask",
+    summary: "Cancel an automation task: at once when queued, at the planner's next check when running",
+    description:
+      "A queued task is cancelled at once (200, status cancelled) and never runs. A running task is asked to stop " +
+      "(202, status still running, cancel_requested_at set): the planner stops at its next check, within seconds, and " +
+      "the task ends cancelled with nothing saved (poll GET /tasks/{task_id}). Repeating the request is harmless: a " +
+      "task cancelled already answers 200 as it is. A task that succeeded or failed is 409 task_finished; a task other " +
+      "than an automation task (a re-mesh) is 409 task_not_cancellable.",
+    tag: "Tasks",
+    scopes: ["automation:run"],
+    params: idParams("task_id"),
+    query: NoQuery,
+    responses: {
+      200: { description: "the task, cancelled (now or before)", schema: Task },
+      202: { description: "the task, still running, its cancel requested", schema: Task },
+    },
+    errors: [404, 409],
+    errorCodes: {
+      409: "task_finished (it succeeded or failed already; details.status), task_not_cancellable (not an automation task)",
+    },
+    async handler({ db, params, auth }) {
+      const cancelled = await cancelTask(db, params.task_id, auth.credential);
+      if (!cancelled) throw notFound("task", params.task_id);
+      const refusal = NOT_CANCELLABLE[cancelled.outcome];
+      if (refusal) throw new HttpError(409, refusal.code, refusal.message, { task_id: params.task_id, status: cancelled.status });
+      const row = await getTask(db, params.task_id);
+      if (!row) throw notFound("task", params.task_id);
+      return json(cancelled.outcome === "requested" ? 202 : 200, toTask(row));
     },
   }),
 ];

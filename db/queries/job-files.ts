@@ -4,6 +4,7 @@
  * it; a file is bound to the user who downloaded it.
  */
 import { decodeFamc, encodeFamc, type FamcSign, type FamcVerify } from "../../kernel/job/famc.ts";
+import { PLAN_CONTENT_TYPE, summarisePlan } from "../../kernel/job/plan.ts";
 import { boundingBoxStock } from "../../kernel/job/stock.ts";
 import type { BlobStore } from "../../storage/blob-store.ts";
 import { postgresBlobStore } from "../../storage/postgres.ts";
@@ -49,8 +50,8 @@ export interface EncodeOptions {
 
 /**
  * The job as a .famc file bound to the caller: its workpiece (the uploaded file, B-rep, mesh
- * and thumbnail), stock and machine. A workpiece whose mesh is still being made is written
- * without it.
+ * and thumbnail), stock, machine and CAM plan. A workpiece whose mesh is still being made is
+ * written without it.
  */
 export async function encodeJobFile(db: Queryable, job: JobRecord, options: EncodeOptions = {}): Promise<Buffer> {
   const store = options.store ?? postgresBlobStore;
@@ -76,6 +77,7 @@ export async function encodeJobFile(db: Queryable, job: JobRecord, options: Enco
         mesh: withMesh && workpiece.blobs.mesh ? await blobBytes(db, store, workpiece.blobs.mesh) : null,
         thumbnail: withMesh && workpiece.blobs.thumbnail ? await blobBytes(db, store, workpiece.blobs.thumbnail) : null,
       },
+      plan: job.plan ? await blobBytes(db, store, job.plan.blobId) : null,
     },
     signer(db),
   );
@@ -89,7 +91,8 @@ export interface ImportedJob {
 
 /**
  * Saves a .famc file as the project's new current job (the previous one goes onto the undo
- * stack): its workpiece, stock (offsets, recomputed around the workpiece) and machine. When
+ * stack): its workpiece, stock (offsets, recomputed around the workpiece), machine and CAM
+ * plan (its bytes stored as they are: a rollback stores nothing twice). When
  * the file's machine is one of the caller's, the project is switched to it too. A workpiece
  * without a mesh gets one from a tessellate task queued in the same transaction. Throws
  * FamcError for a file that is not valid, not this server's, another user's or of an unknown
@@ -119,12 +122,16 @@ export async function importJobFile(
       const payload: TessellatePayload = { workpiece_id: workpiece.id };
       tessellationTaskId = (await createTask(db, { projectId, taskName: TESSELLATE_TASK_NAME, workerTask: "tessellate", payload })).id;
     }
+    const plan = contents.plan
+      ? { blobId: (await store.put(db, contents.plan.bytes, PLAN_CONTENT_TYPE)).id, summary: summarisePlan(contents.plan.document) }
+      : null;
     return {
       source: "import",
       originJobId: contents.job.job_id,
       workpieceId: workpiece?.id ?? null,
       stock: workpiece && contents.stock ? boundingBoxStock(workpiece.meta.bbox, contents.stock.offsets) : null,
       machine: contents.machine,
+      plan,
     };
   });
   return job && { job, tessellationTaskId };

@@ -4,6 +4,7 @@
  * the project row (sql: tg_jobs__push). Within a request transaction, RLS limits all of this
  * to the caller's live projects.
  */
+import type { PlanSummary } from "../../kernel/job/plan.ts";
 import type { BoundingBoxStock } from "../../kernel/job/stock.ts";
 import type { JobSource, MachineSnapshot } from "../../kernel/job/types.ts";
 import type { Queryable } from "../request-transaction.ts";
@@ -19,7 +20,15 @@ export interface JobRecord {
   workpieceId: string | null;
   stock: BoundingBoxStock | null;
   machine: MachineSnapshot;
+  /** the CAM plan: its blob (gzip JSON, kernel/job/plan.ts) and summary; null when not planned */
+  plan: JobPlan | null;
   createdAt: Date;
+}
+
+/** A job's plan: the blob with the whole tree, and the figures without moves. */
+export interface JobPlan {
+  blobId: string;
+  summary: PlanSummary;
 }
 
 interface JobRow {
@@ -31,10 +40,13 @@ interface JobRow {
   workpiece_id: string | null;
   stock: BoundingBoxStock | null;
   machine: MachineSnapshot;
+  plan_blob_id: string | null;
+  plan_summary: PlanSummary | null;
   created_at: Date;
 }
 
-const JOB_COLUMNS = "j.id, j.project_id, j.parent_job_id, j.source, j.origin_job_id, j.workpiece_id, j.stock, j.machine, j.created_at";
+const JOB_COLUMNS =
+  "j.id, j.project_id, j.parent_job_id, j.source, j.origin_job_id, j.workpiece_id, j.stock, j.machine, j.plan_blob_id, j.plan_summary, j.created_at";
 
 function toJobRecord(row: JobRow): JobRecord {
   return {
@@ -46,6 +58,7 @@ function toJobRecord(row: JobRow): JobRecord {
     workpieceId: row.workpiece_id,
     stock: row.stock,
     machine: row.machine,
+    plan: row.plan_blob_id && row.plan_summary ? { blobId: row.plan_blob_id, summary: row.plan_summary } : null,
     createdAt: row.created_at,
   };
 }
@@ -86,6 +99,11 @@ export interface JobChange {
   /** default: a snapshot of the project's machine, taken by the database */
   machine?: MachineSnapshot;
   originJobId?: string;
+  /**
+   * default: none. A plan is made for one workpiece and stock, so it is never carried over:
+   * a new workpiece or stock invalidates it, and only the planner or an import brings one.
+   */
+  plan?: JobPlan | null;
 }
 
 /**
@@ -107,10 +125,19 @@ export async function newJobFrom(
   const stock =
     change.stock !== undefined ? change.stock : workpieceId !== null && workpieceId === current?.workpieceId ? current.stock : null;
   const { rows } = await db.query<JobRow>(
-    `insert into app_public.jobs as j (project_id, workpiece_id, source, origin_job_id, stock, machine)
-     values ($1, $2, $3, $4, $5, $6)
+    `insert into app_public.jobs as j (project_id, workpiece_id, source, origin_job_id, stock, machine, plan_blob_id, plan_summary)
+     values ($1, $2, $3, $4, $5, $6, $7, $8)
      returning ${JOB_COLUMNS}`,
-    [projectId, workpieceId, change.source, change.originJobId ?? null, stock, change.machine ?? null],
+    [
+      projectId,
+      workpieceId,
+      change.source,
+      change.originJobId ?? null,
+      stock,
+      change.machine ?? null,
+      change.plan?.blobId ?? null,
+      change.plan ? JSON.stringify(change.plan.summary) : null,
+    ],
   );
   return toJobRecord(rows[0]!);
 }

@@ -13,8 +13,17 @@ export interface StartedAttempt {
   taskName: string;
 }
 
-/** queued|running -> running, attempts + 1; null when the task is terminal already. */
+/**
+ * queued|running -> running, attempts + 1; null when the task is terminal already. A task whose
+ * cancel was requested (while running, before its worker died) is cancelled instead of run.
+ */
 export async function startAttempt(db: Queryable, taskId: string, poolId: string): Promise<StartedAttempt | null> {
+  await db.query(
+    `update app_public.tasks
+        set status = 'cancelled', locked_by = null, error = null, finished_at = now(), updated_at = now()
+      where id = $1 and status in ('queued', 'running') and cancel_requested_at is not null`,
+    [taskId],
+  );
   const { rows } = await db.query<{ attempts: number; payload: Record<string, unknown>; project_id: string | null; user_id: string; task_name: string }>(
     `update app_public.tasks
         set status = 'running', attempts = attempts + 1, locked_by = $2,
@@ -56,6 +65,27 @@ export async function failAttempt(db: Queryable, taskId: string, attempt: number
     [taskId, attempt, JSON.stringify(error)],
   );
   return rowCount === 1;
+}
+
+/** running -> cancelled: the attempt honoured a cancel request; its partial work is discarded. */
+export async function cancelAttempt(db: Queryable, taskId: string, attempt: number): Promise<boolean> {
+  const { rowCount } = await db.query(
+    `update app_public.tasks
+        set status = 'cancelled', error = null, locked_by = null, finished_at = now(), updated_at = now()
+      where id = $1 and attempts = $2 and status = 'running'`,
+    [taskId, attempt],
+  );
+  return rowCount === 1;
+}
+
+/** Whether someone asked to cancel the task (POST /tasks/{task_id}/cancel). */
+export async function cancelRequested(db: Queryable, taskId: string): Promise<boolean> {
+  const { rows } = await db.query<{ requested: boolean }>({
+    name: "task_cancel_requested",
+    text: "select cancel_requested_at is not null as requested from app_public.tasks where id = $1",
+    values: [taskId],
+  });
+  return rows[0]?.requested === true;
 }
 
 /** running -> queued: graphile-worker will run the job again after its backoff. */

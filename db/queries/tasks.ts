@@ -20,11 +20,12 @@ export interface TaskRow {
   created_at: Date;
   started_at: Date | null;
   finished_at: Date | null;
+  cancel_requested_at: Date | null;
   updated_at: Date;
 }
 
 const COLUMNS = `id, seq, project_id, task_name, status, progress, result, error, attempts, max_attempts,
-  created_at, started_at, finished_at, updated_at`;
+  created_at, started_at, finished_at, cancel_requested_at, updated_at`;
 
 export interface NewTask {
   projectId: string;

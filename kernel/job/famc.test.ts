@@ -1,8 +1,12 @@
 import assert from "node:assert/strict";
 import { createHash, createHmac, randomBytes, randomUUID, timingSafeEqual } from "node:crypto";
 import { before, describe, it } from "node:test";
+import { gzipSync } from "node:zlib";
+import { fakePlanResult } from "../../test/support/fake-plan.ts";
 import { partC, type FixtureWorkpiece } from "../../test/support/fixture-workpiece.ts";
 import { decodeFamc, encodeFamc, FAMC_MAGIC, famcMac, FamcError, type FamcContents, type FamcSign, type FamcVerify } from "./famc.ts";
+import { findMachineArchetype } from "../machines/archetypes.ts";
+import { camPlanOf, encodeCamPlan } from "./plan.ts";
 import { boundingBoxStock } from "./stock.ts";
 
 const KEY = randomBytes(32);
@@ -34,8 +38,17 @@ before(async () => {
       mesh: part.glb,
       thumbnail: part.png,
     },
+    plan: null,
   };
 });
+
+const plan = () =>
+  camPlanOf(fakePlanResult(), { include_face_milling: true, sort_by_height: false }, findMachineArchetype("vmc-850-fanuc")!);
+
+/** gzip JSON of anything, as a buggy writer might have stored it */
+function encodeCamPlanUnchecked(value: unknown): Buffer {
+  return gzipSync(Buffer.from(JSON.stringify(value)));
+}
 
 async function refusal(bytes: Buffer, owner = OWNER): Promise<FamcError> {
   try {
@@ -57,7 +70,7 @@ describe("the .famc job file", () => {
   it("round-trips a job with its workpiece, stock and machine, byte for byte", async () => {
     const file = await encodeFamc(contents, sign);
     assert.ok(file.subarray(0, 8).equals(FAMC_MAGIC));
-    assert.equal(file.readUInt16BE(8), 1, "version 1");
+    assert.equal(file.readUInt16BE(8), 2, "version 2");
     const back = await decodeFamc(file, OWNER, verify);
     assert.equal(back.owner, OWNER);
     assert.deepEqual(back.job, contents.job);
@@ -68,7 +81,43 @@ describe("the .famc job file", () => {
     assert.ok(Buffer.from(back.workpiece!.mesh!).equals(part.glb));
     assert.ok(Buffer.from(back.workpiece!.thumbnail!).equals(part.png));
     assert.equal(back.workpiece?.brep, null);
+    assert.equal(back.plan, null);
     assert.ok((await encodeFamc(contents, sign)).equals(file), "the same job writes the same bytes");
+  });
+
+  it("round-trips a CAM plan: the same bytes come back, and what they say", async () => {
+    const planned = plan();
+    const bytes = encodeCamPlan(planned);
+    const file = await encodeFamc({ ...contents, job: { ...contents.job, source: "plan" }, plan: bytes }, sign);
+    const back = await decodeFamc(file, OWNER, verify);
+    assert.equal(back.version, 2);
+    assert.equal(back.job.source, "plan");
+    assert.ok(back.plan?.bytes.equals(bytes), "the plan's bytes as they were stored");
+    assert.deepEqual(back.plan?.document, planned);
+    await assert.rejects(encodeFamc({ ...contents, stock: null, workpiece: null, plan: bytes }, sign), /a plan needs stock/);
+  });
+
+  it("reads a version 1 file (no plan), and refuses a plan in one", async () => {
+    const file = Buffer.from(await encodeFamc(contents, sign));
+    file.writeUInt16BE(1, 8);
+    const back = await decodeFamc(resign(file), OWNER, verify);
+    assert.equal(back.version, 1);
+    assert.deepEqual(back.stock, contents.stock);
+    assert.equal(back.plan, null);
+    const planned = Buffer.from(await encodeFamc({ ...contents, plan: encodeCamPlan(plan()) }, sign));
+    planned.writeUInt16BE(1, 8);
+    const error = await refusal(resign(planned));
+    assert.equal(error.code, "job_blob_invalid");
+    assert.deepEqual(error.details, { section: "cam.plan" });
+  });
+
+  it("refuses a correctly signed plan section that is not a plan (a writer's bug) with job_blob_invalid", async () => {
+    for (const bytes of [Buffer.from("not gzip"), encodeCamPlanUnchecked({ version: 1, setups: "none" })]) {
+      const file = await encodeFamc({ ...contents, plan: bytes }, sign);
+      const error = await refusal(file);
+      assert.equal(error.code, "job_blob_invalid");
+      assert.deepEqual(error.details, { section: "cam.plan" });
+    }
   });
 
   it("carries a B-rep when there is one, and a job without workpiece or stock", async () => {
@@ -113,10 +162,10 @@ describe("the .famc job file", () => {
 
   it("refuses an unknown version with job_version_unsupported, even when correctly signed", async () => {
     const file = Buffer.from(await encodeFamc(contents, sign));
-    file.writeUInt16BE(2, 8);
+    file.writeUInt16BE(3, 8);
     const error = await refusal(resign(file));
     assert.equal(error.code, "job_version_unsupported");
-    assert.deepEqual(error.details, { version: 2, supported_versions: [1] });
+    assert.deepEqual(error.details, { version: 3, supported_versions: [1, 2] });
     file.writeUInt16BE(0, 8);
     assert.equal((await refusal(file)).code, "job_version_unsupported");
   });

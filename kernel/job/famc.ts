@@ -13,12 +13,14 @@
  */
 import { createHash, createHmac } from "node:crypto";
 import { z } from "zod";
+import { decodeCamPlan, PlanFormatError, type CamPlan } from "./plan.ts";
 import { BoundingBoxStock } from "./stock.ts";
 import { JobSource, MachineSnapshot, WorkpieceMeta } from "./types.ts";
 
 export const FAMC_MAGIC = Buffer.from([0x89, 0x46, 0x41, 0x4d, 0x43, 0x0d, 0x0a, 0x1a]);
-export const FAMC_VERSION = 1;
-export const FAMC_SUPPORTED_VERSIONS: readonly number[] = [1];
+/** 2: the CAM plan (section cam.plan). A server reads every supported version and writes the newest. */
+export const FAMC_VERSION = 2;
+export const FAMC_SUPPORTED_VERSIONS: readonly number[] = [1, 2];
 export const FAMC_MEDIA_TYPE = "application/octet-stream";
 
 const MAC_BYTES = 32;
@@ -56,7 +58,18 @@ export interface FamcContents {
   machine: MachineSnapshot;
   stock: BoundingBoxStock | null;
   workpiece: FamcWorkpiece | null;
+  /** the CAM plan as the job stores it (gzip JSON, kernel/job/plan.ts); needs stock. null: none */
+  plan: Uint8Array | null;
 }
+
+/** A plan read from a file: its bytes as they were (stored again as they are) and what they say. */
+export interface FamcPlan {
+  bytes: Buffer;
+  document: CamPlan;
+}
+
+/** What a file holds, read back (version 1 files have no plan). */
+export type DecodedFamc = Omit<FamcContents, "plan"> & { version: number; plan: FamcPlan | null };
 
 export type FamcErrorCode = "job_blob_invalid" | "job_version_unsupported" | "job_owner_mismatch";
 
@@ -121,6 +134,10 @@ function sectionsOf(contents: FamcContents): [string, Uint8Array][] {
       sections.push(["workpiece.mesh", workpiece.mesh], ["workpiece.thumbnail", workpiece.thumbnail]);
     }
   }
+  if (contents.plan) {
+    if (!contents.stock) throw new Error("encodeFamc: a plan needs stock");
+    sections.push(["cam.plan", contents.plan]);
+  }
   return sections;
 }
 
@@ -182,7 +199,7 @@ function readSections(bytes: Buffer): Map<string, Buffer> {
   return sections;
 }
 
-const KNOWN_SECTIONS = new Set([
+const VERSION_1_SECTIONS = [
   "job",
   "machine",
   "stock",
@@ -191,6 +208,11 @@ const KNOWN_SECTIONS = new Set([
   "workpiece.brep",
   "workpiece.mesh",
   "workpiece.thumbnail",
+];
+/** the sections each version may hold */
+const KNOWN_SECTIONS = new Map<number, ReadonlySet<string>>([
+  [1, new Set(VERSION_1_SECTIONS)],
+  [2, new Set([...VERSION_1_SECTIONS, "cam.plan"])],
 ]);
 
 function jsonSection<T>(sections: Map<string, Buffer>, name: string, schema: z.ZodType<T>): T {
@@ -219,7 +241,7 @@ function bytesSection(sections: Map<string, Buffer>, name: string): Buffer {
  * tampered, or not from this server), the owner (job_owner_mismatch), then the structure.
  * Nothing is parsed before the MAC has been checked.
  */
-export async function decodeFamc(bytes: Buffer, expectedOwner: string, verify: FamcVerify): Promise<FamcContents> {
+export async function decodeFamc(bytes: Buffer, expectedOwner: string, verify: FamcVerify): Promise<DecodedFamc> {
   if (bytes.length < 12 || !bytes.subarray(0, 8).equals(FAMC_MAGIC)) {
     throw invalid("this is not a .famc job file");
   }
@@ -242,8 +264,9 @@ export async function decodeFamc(bytes: Buffer, expectedOwner: string, verify: F
   }
 
   const sections = readSections(bytes);
+  const known = KNOWN_SECTIONS.get(version)!;
   for (const name of sections.keys()) {
-    if (!KNOWN_SECTIONS.has(name)) throw invalid(`section ${name} is not part of version ${version}`, { section: name });
+    if (!known.has(name)) throw invalid(`section ${name} is not part of version ${version}`, { section: name });
   }
   const job = jsonSection(sections, "job", FamcJobInfo);
   const machine = jsonSection(sections, "machine", MachineSnapshot);
@@ -264,5 +287,16 @@ export async function decodeFamc(bytes: Buffer, expectedOwner: string, verify: F
   }
   const stock = sections.has("stock") ? jsonSection(sections, "stock", BoundingBoxStock) : null;
   if (stock && !workpiece) throw invalid("the file has stock but no workpiece");
-  return { owner, job, machine, stock, workpiece };
+  const planBytes = sections.get("cam.plan");
+  let plan: FamcPlan | null = null;
+  if (planBytes) {
+    if (!stock) throw invalid("the file has a CAM plan but no stock");
+    try {
+      plan = { bytes: planBytes, document: decodeCamPlan(planBytes) };
+    } catch (error) {
+      if (error instanceof PlanFormatError) throw invalid(`section cam.plan: ${error.message}`, { section: "cam.plan" });
+      throw error;
+    }
+  }
+  return { version, owner, job, machine, stock, workpiece, plan };
 }

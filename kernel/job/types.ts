@@ -1,6 +1,6 @@
 /**
- * What a CAM job holds besides its tree (setups, blocks, operations and toolpaths come with
- * the planner): the workpiece's description, the stock and the machine it was saved for.
+ * What a CAM job holds besides its tree (the plan: setups, operations and toolpaths, in
+ * plan.ts): the workpiece's description, the stock and the machine it was saved for.
  * Field names are the ones the API and the .famc file use (snake_case).
  */
 import { z } from "zod";
@@ -21,8 +21,8 @@ export const MachineSnapshot = z.object({
 });
 export type MachineSnapshot = z.infer<typeof MachineSnapshot>;
 
-/** How a job came to be (sql: jobs.source). */
-export const JobSource = z.enum(["workpiece", "stock", "import"]);
+/** How a job came to be (sql: jobs.source); "plan": saved by the plan_cam task with its CAM plan. */
+export const JobSource = z.enum(["workpiece", "stock", "import", "plan"]);
 export type JobSource = z.infer<typeof JobSource>;
 
 export const WorkpieceWarning = z.object({ code: z.string(), message: z.string() });

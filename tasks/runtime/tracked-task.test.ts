@@ -20,7 +20,7 @@ import {
 } from "../../test/support/task-records.ts";
 import { createTestUser, type TestUser } from "../../test/support/users.ts";
 import { startWorkerRunner, type WorkerRunner } from "../../workers/runner.ts";
-import { TaskFailure, trackedTask } from "./tracked-task.ts";
+import { TaskCancelled, TaskFailure, trackedTask } from "./tracked-task.ts";
 
 /** What a test task does at its stops, per task id; every gate is opened at the end. */
 interface Control {
@@ -63,6 +63,18 @@ const extraTasks = {
   test_flaky: trackedTask(async (ctx) => {
     control(ctx.taskId).calls += 1;
     throw new Error(`connection reset in attempt ${ctx.attempt}`);
+  }),
+  // waits until its cancel is requested, then honours it
+  test_cancellable: trackedTask(async (ctx) => {
+    control(ctx.taskId).progressed.open();
+    while (!(await ctx.cancelRequested())) await new Promise((resolve) => setTimeout(resolve, 20));
+    throw new TaskCancelled();
+  }),
+  // waits until its cancel is requested, then fails on a fault (which is not retried then)
+  test_cancel_fault: trackedTask(async (ctx) => {
+    control(ctx.taskId).progressed.open();
+    while (!(await ctx.cancelRequested())) await new Promise((resolve) => setTimeout(resolve, 20));
+    throw new Error("connection reset while stopping");
   }),
   // reports 0.3, stops; then reports 0.9 (its answer recorded) and returns
   test_superseded: trackedTask(async (ctx) => {
@@ -235,5 +247,20 @@ describe("a tracked task", () => {
     const done = await readTaskRecord(db.owner, id);
     assert.equal(done.status, "success");
     assert.deepEqual(done.result, { from: 2 });
+  });
+
+  it("ends cancelled, not retried, when the run honours a cancel request, or fails on a fault after one", async () => {
+    for (const workerTask of ["test_cancellable", "test_cancel_fault"]) {
+      const id = await insertTaskRecord(db.owner, { userId: user.id, workerTask, maxAttempts: 3 });
+      await control(id).progressed.promise;
+      await db.owner.query("update app_public.tasks set cancel_requested_at = now() where id = $1", [id]);
+      const task = await waitForTask(db.owner, id, "cancelled", (t) => t.status !== "running" && t.status !== "queued");
+      assert.equal(task.status, "cancelled", workerTask);
+      assert.equal(task.attempts, 1);
+      assert.equal(task.error, null);
+      assert.equal(task.result, null);
+      assert.ok(task.finished_at);
+      await waitFor("the job to be removed", async () => (await readJob(db.owner, id)) === null);
+    }
   });
 });

@@ -6,13 +6,18 @@
  * Errors are classified on purpose:
  *   TaskFailure        the input cannot be processed (no tool fits, part exceeds travel):
  *                      failed at once, never retried
+ *   TaskCancelled      the run honoured a cancel request (ctx.cancelRequested()): cancelled,
+ *                      never retried; what it did is the task's to discard
  *   anything else      a fault (database, bug, out of memory): retried with graphile-worker's
- *                      backoff until max_attempts, then failed as internal_error
+ *                      backoff until max_attempts, then failed as internal_error; cancelled
+ *                      instead when a cancel was requested meanwhile
  */
 import type { JobHelpers, Task } from "graphile-worker";
 import { z } from "zod";
 import type { Queryable } from "../../db/request-transaction.ts";
 import {
+  cancelAttempt,
+  cancelRequested,
   failAttempt,
   reportProgress,
   requeueAttempt,
@@ -29,6 +34,14 @@ export class TaskFailure extends Error {
   }
 }
 
+/** Thrown by a run that stopped because its cancel was requested: the task ends cancelled. */
+export class TaskCancelled extends Error {
+  constructor(message = "the task was cancelled") {
+    super(message);
+    this.name = "TaskCancelled";
+  }
+}
+
 export interface TrackedTaskContext {
   taskId: string;
   attempt: number;
@@ -37,6 +50,8 @@ export interface TrackedTaskContext {
   payload: Record<string, unknown>;
   /** records progress (0..1, never backwards); false when this attempt was superseded */
   progress(fraction: number): Promise<boolean>;
+  /** whether a cancel was requested: a run that honours it throws TaskCancelled */
+  cancelRequested(): Promise<boolean>;
   /** aborted when the worker shuts down */
   signal: AbortSignal;
   helpers: JobHelpers;
@@ -63,6 +78,7 @@ export function trackedTask(run: (ctx: TrackedTaskContext) => Promise<unknown>):
         userId: started.userId,
         payload: started.payload,
         progress: (fraction) => withDb((db) => reportProgress(db, taskId, attempt, Math.min(1, Math.max(0, fraction)))),
+        cancelRequested: () => withDb((db) => cancelRequested(db, taskId)),
         signal: helpers.abortSignal ?? new AbortController().signal,
         helpers,
       });
@@ -70,6 +86,10 @@ export function trackedTask(run: (ctx: TrackedTaskContext) => Promise<unknown>):
     } catch (error) {
       if (error instanceof TaskFailure) {
         await withDb((db) => failAttempt(db, taskId, attempt, { code: error.code, message: error.message }));
+        return;
+      }
+      if (error instanceof TaskCancelled || (await withDb((db) => cancelRequested(db, taskId)))) {
+        await withDb((db) => cancelAttempt(db, taskId, attempt));
         return;
       }
       const message = error instanceof Error ? error.message : String(error);

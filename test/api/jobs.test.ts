@@ -11,7 +11,7 @@ import { after, before, describe, it } from "node:test";
 import { currentJob } from "../../db/queries/jobs.ts";
 import { presignWorkpiece, saveWorkpiece, type SavedWorkpiece } from "../../db/queries/workpieces.ts";
 import type { IngestedWorkpiece } from "../../kernel/geometry/types.ts";
-import { decodeFamc, famcMac, type FamcContents } from "../../kernel/job/famc.ts";
+import { decodeFamc, famcMac, type DecodedFamc } from "../../kernel/job/famc.ts";
 import { meshToGlb } from "../../kernel/mesh/glb.ts";
 import { presignBlob, presignedPath, presignSignature } from "../../storage/presign.ts";
 import { asUser } from "../support/as-user.ts";
@@ -100,7 +100,7 @@ async function stateOf(projectId: string, userId: string) {
 }
 
 /** Decodes a job file checking its MAC with the secret read as the owner: also checks the database's MAC against kernel/job/famc.ts. */
-function decodeWithKey(bytes: Buffer, owner: string): Promise<FamcContents> {
+function decodeWithKey(bytes: Buffer, owner: string): Promise<DecodedFamc> {
   return decodeFamc(bytes, owner, async (o, digest, mac) => mac.length === 32 && timingSafeEqual(famcMac(famcKey, o, digest), mac));
 }
 
@@ -411,14 +411,14 @@ describe("POST /projects/{project_id}/job", () => {
     const tampered = Buffer.from(file);
     tampered[Math.floor(file.length / 2)] = tampered[Math.floor(file.length / 2)]! ^ 0x20;
     const nextVersion = Buffer.from(file);
-    nextVersion.writeUInt16BE(2, 8);
+    nextVersion.writeUInt16BE(3, 8);
     const before = await stateOf(projectId, alice.id);
     for (const [label, data, status, code] of [
       ["a changed byte", tampered, 422, "job_blob_invalid"],
       ["truncated", file.subarray(0, file.length - 100), 422, "job_blob_invalid"],
       ["an STL instead", part.original, 422, "job_blob_invalid"],
       ["empty", Buffer.alloc(0), 422, "job_blob_invalid"],
-      ["version 2", nextVersion, 422, "job_version_unsupported"],
+      ["version 3", nextVersion, 422, "job_version_unsupported"],
     ] as const) {
       const res = await upload(alice, projectId, data);
       assert.equal(res.status, status, label);

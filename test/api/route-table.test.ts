@@ -49,6 +49,7 @@ const validBodies: Record<string, unknown> = {
   createProject: { name: "Route table", customer: "Rules" },
   updateProject: { name: "Renamed" },
   setStockBoundingBox: { minus_x: 1, plus_x: 1, minus_y: 1, plus_y: 1, minus_z: 0, plus_z: 2 },
+  startCamPlanning: { include_face_milling: true, sort_by_height: false },
 };
 /** a multipart body for the upload routes */
 const validUploads: Record<string, { body: Buffer; contentType: string }> = {

@@ -96,13 +96,15 @@ async function walk<T>(path: string, key: string, limit?: number): Promise<Page<
 describe("GET /tasks/{task_id}", () => {
   it("returns the task's state, progress, result, error, attempts and timestamps", async () => {
     const projectId = await createProject(alice);
-    const [doneId, failedId] = await insertTasks(alice, projectId, ["automation.automated_cam_planning", "automation.automated_cam_planning"]);
+    // one automation task of a project is queued or running at a time: the first ends before the second
+    const [doneId] = await insertTasks(alice, projectId, ["automation.automated_cam_planning"]);
     await db.owner.query(
       `update app_public.tasks set status = 'success', progress = 1, attempts = 1,
          result = '{"setups": 2, "job_id": "j-1"}', started_at = now() - interval '5 minutes',
          finished_at = now() - interval '1 minute', updated_at = now() where id = $1`,
       [doneId],
     );
+    const [failedId] = await insertTasks(alice, projectId, ["automation.automated_cam_planning"]);
     await db.owner.query(
       `update app_public.tasks set status = 'failed', progress = 0.4, attempts = 3,
          error = '{"code": "no_workpiece", "message": "upload a workpiece first"}',
@@ -115,6 +117,7 @@ describe("GET /tasks/{task_id}", () => {
     const task = res.body;
     assert.deepEqual(Object.keys(task).sort(), [
       "attempts",
+      "cancel_requested_at",
       "created_at",
       "error",
       "finished_at",

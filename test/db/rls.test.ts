@@ -458,6 +458,34 @@ describe("workpieces, jobs and blobs", () => {
     }
   });
 
+  it("refuse a job whose plan is another user's blob or not a plan, or comes without its summary or stock; a plan in use is not deleted", async () => {
+    const mine = projects[alice.id]![0]!;
+    const planBlob = async (user: TestUser) =>
+      (await db.owner.query<{ id: string }>(
+        `insert into app_private.blobs (user_id, sha256, size, content_type, bytes)
+         values ($1, sha256($2), length($2), 'application/vnd.swarf.cam-plan+gzip', $2) returning id`,
+        [user.id, Buffer.from(`plan of ${user.id}`)],
+      )).rows[0]!.id;
+    const bobsPlan = await planBlob(bob);
+    const alicesPlan = await planBlob(alice);
+    const insertPlanJob = `insert into app_public.jobs (project_id, workpiece_id, source, stock, plan_blob_id, plan_summary)
+      values ($1, $2, 'plan', $3, $4, $5) returning id`;
+    const stock = { type: "bounding_box" };
+    await asUser(alice.id, async (client) => {
+      const workpiece = seeded[alice.id]!.workpiece;
+      const foreign = await refusal(client, insertPlanJob, [mine, workpiece, stock, bobsPlan, {}]);
+      assert.equal(foreign.code, "SWREF", foreign.message);
+      const notAPlan = await refusal(client, insertPlanJob, [mine, workpiece, stock, seeded[alice.id]!.blobs.mesh, {}]);
+      assert.equal(notAPlan.code, "SWREF", notAPlan.message);
+      assert.equal((await refusal(client, insertPlanJob, [mine, workpiece, stock, alicesPlan, null])).code, "23514", "a plan without summary");
+      assert.equal((await refusal(client, insertPlanJob, [mine, workpiece, null, alicesPlan, {}])).code, "23514", "a plan without stock");
+      const saved = await client.query(insertPlanJob, [mine, workpiece, stock, alicesPlan, {}]);
+      assert.equal(saved.rowCount, 1);
+      const deleted = await client.query<{ ok: boolean }>("select app_public.delete_blob($1) as ok", [alicesPlan]);
+      assert.equal(deleted.rows[0]!.ok, false, "a job's plan is a blob in use");
+    });
+  });
+
   it("computes HMAC-SHA256 as RFC 4231 says", async () => {
     const vectors = [
       // test cases 1, 2 and 6 of RFC 4231 (6: a key longer than the block)
@@ -468,6 +496,55 @@ describe("workpieces, jobs and blobs", () => {
     for (const [key, message, mac] of vectors) {
       const { rows } = await db.owner.query<{ mac: Buffer }>("select app_private.hmac_sha256(decode($1, 'hex'), decode($2, 'hex')) as mac", [key, message]);
       assert.equal(rows[0]!.mac.toString("hex"), mac);
+    }
+  });
+});
+
+describe("automation tasks", () => {
+  it("let cancel_task reach only the caller's own tasks, and none without an identity", async () => {
+    const bobsTask = (await db.owner.query<{ id: string }>("select id from app_public.tasks where user_id = $1 limit 1", [bob.id])).rows[0]!.id;
+    const alicesTask = (await db.owner.query<{ id: string }>("select id from app_public.tasks where user_id = $1 and status = 'queued' limit 1", [alice.id]))
+      .rows[0]!.id;
+    const cancel = "select * from app_public.cancel_task($1, 'abcd', '\\x00'::bytea)";
+    await asUser(alice.id, async (client) => {
+      assert.equal((await client.query(cancel, [bobsTask])).rowCount, 0, "bob's task is not alice's to cancel");
+      const own = await client.query(cancel, [alicesTask]);
+      assert.deepEqual(own.rows, [{ outcome: "cancelled", task_status: "cancelled" }]);
+    });
+    await app.query("begin");
+    try {
+      assert.equal((await app.query(cancel, [bobsTask])).rowCount, 0, "no identity, no task");
+    } finally {
+      await app.query("rollback");
+    }
+    const { rows } = await db.owner.query("select status, cancel_requested_at from app_public.tasks where id = any($1::uuid[])", [[bobsTask, alicesTask]]);
+    assert.deepEqual(rows, [{ status: "queued", cancel_requested_at: null }, { status: "queued", cancel_requested_at: null }], "rolled back, and bob's untouched");
+  });
+
+  it("keep one queued or running automation task per project, whoever inserts it; other tasks are not limited", async () => {
+    const projectId = projects[alice.id]![0]!;
+    const second = await db.owner
+      .query("insert into app_public.tasks (user_id, project_id, task_name, worker_task) values ($1, $2, 'automation.automated_cam_planning', 'plan_cam')", [
+        alice.id,
+        projectId,
+      ])
+      .then(
+        () => null,
+        (error: unknown) => error as PgError,
+      );
+    assert.equal(second?.code, "23505");
+    const owner = await db.owner.connect();
+    try {
+      await owner.query("begin");
+      for (let i = 0; i < 2; i += 1) {
+        await owner.query("insert into app_public.tasks (user_id, project_id, task_name, worker_task) values ($1, $2, 'workpiece.tessellate', 'tessellate')", [
+          alice.id,
+          projectId,
+        ]);
+      }
+    } finally {
+      await owner.query("rollback");
+      owner.release();
     }
   });
 });

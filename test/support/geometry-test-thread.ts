@@ -3,13 +3,17 @@
  * OCCT: the pool's behaviour around a thread is what is under test, not geometry.
  */
 import { threadId } from "node:worker_threads";
-import type { GeometryRequest, IngestOutcome } from "../../workers/geometry/protocol.ts";
+import type { GeometryRequest, IngestOutcome, PlanOutcome } from "../../workers/geometry/protocol.ts";
 
 // a slow start, like OCCT's, so readiness has something to wait for
 await new Promise((resolve) => setTimeout(resolve, 300));
 
-export default async function handle(request: GeometryRequest): Promise<IngestOutcome | number> {
+export default async function handle(request: GeometryRequest): Promise<IngestOutcome | PlanOutcome | number> {
   if (request.kind === "ping") return threadId;
+  if (request.kind === "plan") {
+    request.port.close();
+    return { kind: "failed", message: "this test thread does not plan (test/support/plan-test-thread.ts does)" };
+  }
   const command = new TextDecoder().decode(request.bytes);
   if (command === "crash") process.exit(3); // in a worker thread this ends the thread only
   if (command === "hang") await new Promise(() => {});

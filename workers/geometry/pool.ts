@@ -1,14 +1,19 @@
 /**
  * The warm pool of geometry threads (piscina). Each thread loads opencascade.js once when it
- * starts (3.6 s and about 580 MB here) and then serves ingest requests for its lifetime: no
- * request ever pays for an OCCT start. A thread that dies mid-request (WASM out of memory, a
- * crash in OCCT) fails only that request, with GeometryUnavailable (503); piscina starts a
- * replacement, which warms up before it takes work.
+ * starts (3.6 s and about 580 MB here) and then serves ingest and plan requests for its
+ * lifetime: no request ever pays for an OCCT start. A thread that dies mid-request (WASM out
+ * of memory, a crash in OCCT) fails only that request, with GeometryUnavailable (503);
+ * piscina starts a replacement, which warms up before it takes work.
+ *
+ * Plans run for minutes: with more than one thread, at most size - 1 plan at once, so an
+ * upload (which the API answers synchronously) always finds a thread within its timeout.
  */
 import os from "node:os";
 import { fileURLToPath } from "node:url";
+import { MessageChannel, type Transferable } from "node:worker_threads";
 import { Piscina } from "piscina";
-import type { GeometryRequest, IngestOutcome, IngestRequest } from "./protocol.ts";
+import type { PlanInput } from "../../kernel/cam/plan-types.ts";
+import type { GeometryRequest, IngestOutcome, IngestRequest, PlanOutcome, PlanProgressMessage } from "./protocol.ts";
 
 /** the file's name (for a warning only) and the mesh's deflection when not the default */
 export type IngestOptions = Omit<IngestRequest, "kind" | "bytes">;
@@ -18,7 +23,8 @@ const READY_TIMEOUT_MS = 120_000;
 const BYTES_PER_THREAD = 700 * 1024 * 1024;
 
 export class GeometryUnavailable extends Error {
-  readonly code: "geometry_worker_crashed" | "geometry_timeout" | "geometry_pool_closed";
+  /** geometry_aborted: the caller's signal stopped the request (its thread was terminated) */
+  readonly code: "geometry_worker_crashed" | "geometry_timeout" | "geometry_pool_closed" | "geometry_aborted";
   constructor(code: GeometryUnavailable["code"], message: string) {
     super(message);
     this.name = "GeometryUnavailable";
@@ -31,8 +37,19 @@ export interface GeometryPoolOptions {
   size?: number;
   /** per request; a request running longer is cut off and its thread replaced */
   timeoutMs?: number;
+  /** per plan request (default 30 min) */
+  planTimeoutMs?: number;
   /** the thread module (tests give their own) */
   threadModule?: string;
+}
+
+export interface PlanRunOptions {
+  /** aborting it stops the plan at once (GeometryUnavailable geometry_aborted): its thread is terminated and replaced */
+  signal?: AbortSignal;
+  /** the planning's progress, 0..1, as the thread reports it */
+  onProgress?(fraction: number): void;
+  /** 4 bytes; the planner's hooks.cancelled() is true once Int32Array(cancel)[0] is non-zero */
+  cancel?: SharedArrayBuffer;
 }
 
 export interface GeometryPool {
@@ -40,7 +57,44 @@ export interface GeometryPool {
   /** resolves once every thread has loaded OCCT */
   ready(): Promise<void>;
   ingest(bytes: Uint8Array, options?: IngestOptions): Promise<IngestOutcome>;
+  /** runs kernel/cam/plan.ts on a thread; the planner's refusals come back as outcomes */
+  plan(input: PlanInput, options?: PlanRunOptions): Promise<PlanOutcome>;
   close(): Promise<void>;
+}
+
+/** A counting semaphore whose waiters can be aborted. */
+function semaphore(slots: number) {
+  let free = slots;
+  const waiting: (() => void)[] = [];
+  return {
+    async acquire(signal?: AbortSignal): Promise<() => void> {
+      if (free > 0) {
+        free -= 1;
+      } else {
+        await new Promise<void>((resolve, reject) => {
+          const wake = () => {
+            signal?.removeEventListener("abort", onAbort);
+            resolve();
+          };
+          const onAbort = () => {
+            waiting.splice(waiting.indexOf(wake), 1);
+            reject(new GeometryUnavailable("geometry_aborted", "the request was stopped before it started"));
+          };
+          if (signal?.aborted) return onAbort();
+          signal?.addEventListener("abort", onAbort, { once: true });
+          waiting.push(wake);
+        });
+      }
+      let released = false;
+      return () => {
+        if (released) return;
+        released = true;
+        const next = waiting.shift();
+        if (next) next();
+        else free += 1;
+      };
+    },
+  };
 }
 
 export function defaultPoolSize(): number {
@@ -51,6 +105,8 @@ export function defaultPoolSize(): number {
 export function createGeometryPool(options: GeometryPoolOptions = {}): GeometryPool {
   const size = options.size ?? defaultPoolSize();
   const timeoutMs = options.timeoutMs ?? 120_000;
+  const planTimeoutMs = options.planTimeoutMs ?? 30 * 60_000;
+  const planSlots = semaphore(Math.max(1, size - 1));
   const piscina = new Piscina({
     filename: fileURLToPath(new URL("./bootstrap.mjs", import.meta.url)),
     workerData: { threadModule: options.threadModule ?? new URL("./thread.ts", import.meta.url).href },
@@ -63,14 +119,21 @@ export function createGeometryPool(options: GeometryPoolOptions = {}): GeometryP
   piscina.on("error", () => {});
   let closed = false;
 
-  async function run<T>(request: GeometryRequest, transfer: ArrayBuffer[] = []): Promise<T> {
+  async function run<T>(
+    request: GeometryRequest,
+    transfer: Transferable[] = [],
+    limits: { timeoutMs?: number; signal?: AbortSignal } = {},
+  ): Promise<T> {
     if (closed) throw new GeometryUnavailable("geometry_pool_closed", "the geometry service is shutting down");
-    const signal = AbortSignal.timeout(timeoutMs);
+    const limit = limits.timeoutMs ?? timeoutMs;
+    const timeout = AbortSignal.timeout(limit);
+    const signal = limits.signal ? AbortSignal.any([timeout, limits.signal]) : timeout;
     try {
       return (await piscina.run(request, { signal, transferList: transfer })) as T;
     } catch (error) {
-      if (signal.aborted) {
-        throw new GeometryUnavailable("geometry_timeout", `processing the file took longer than ${Math.round(timeoutMs / 1000)} s`);
+      if (limits.signal?.aborted) throw new GeometryUnavailable("geometry_aborted", "the request was stopped and its thread ended");
+      if (timeout.aborted) {
+        throw new GeometryUnavailable("geometry_timeout", `processing the file took longer than ${Math.round(limit / 1000)} s`);
       }
       throw new GeometryUnavailable("geometry_worker_crashed", `the geometry worker stopped while processing the file: ${(error as Error).message}`);
     }
@@ -95,6 +158,29 @@ export function createGeometryPool(options: GeometryPoolOptions = {}): GeometryP
       // Not bytes.slice(): on a Buffer that is a view, and transferring it would detach the caller's.
       const copy = new Uint8Array(bytes);
       return run<IngestOutcome>({ ...options, kind: "ingest", bytes: copy }, [copy.buffer as ArrayBuffer]);
+    },
+    async plan(input, options = {}) {
+      const release = await planSlots.acquire(options.signal);
+      const { port1, port2 } = new MessageChannel();
+      port1.on("message", (message: PlanProgressMessage) => {
+        if (message.kind === "progress" && Number.isFinite(message.fraction)) options.onProgress?.(message.fraction);
+      });
+      try {
+        const bytes = new Uint8Array(input.workpiece.bytes); // the thread owns a copy, as for ingest
+        const request: GeometryRequest = {
+          kind: "plan",
+          input: { ...input, workpiece: { ...input.workpiece, bytes } },
+          port: port2,
+          cancel: options.cancel ?? new SharedArrayBuffer(4),
+        };
+        return await run<PlanOutcome>(request, [bytes.buffer as ArrayBuffer, port2], {
+          timeoutMs: planTimeoutMs,
+          ...(options.signal ? { signal: options.signal } : {}),
+        });
+      } finally {
+        port1.close();
+        release();
+      }
     },
     async close() {
       closed = true;

@@ -2,6 +2,8 @@
  * What crosses the thread boundary of the geometry pool. Errors do not survive structured
  * cloning with their fields, so a thread answers with an outcome instead of throwing.
  */
+import type { MessagePort } from "node:worker_threads";
+import type { PlanInput, PlanResult } from "../../kernel/cam/plan-types.ts";
 import type { IngestedWorkpiece } from "../../kernel/geometry/types.ts";
 
 export interface IngestRequest {
@@ -19,7 +21,37 @@ export interface PingRequest {
   kind: "ping";
 }
 
-export type GeometryRequest = IngestRequest | PingRequest;
+/**
+ * Plan a project (kernel/cam/plan.ts planCam). The planner runs synchronously, so the thread's
+ * event loop is busy until it ends: progress goes out on `port` (PlanProgressMessage), which
+ * the thread can post to while busy, and the cancel request comes in through shared memory,
+ * which it can read while busy (hooks.cancelled()).
+ */
+export interface PlanRequest {
+  kind: "plan";
+  input: PlanInput;
+  /** posts PlanProgressMessage; the thread closes it when the plan ends */
+  port: MessagePort;
+  /** Int32Array over 4 bytes of it: [0] becomes non-zero when the task was cancelled */
+  cancel: SharedArrayBuffer;
+}
+
+export interface PlanProgressMessage {
+  kind: "progress";
+  /** 0..1 of the planning */
+  fraction: number;
+}
+
+export type PlanOutcome =
+  | { kind: "planned"; result: PlanResult; ms: number }
+  /** the planner refused (PlanError): a code and a message a user can act on */
+  | { kind: "refused"; code: string; message: string }
+  /** the planner stopped at a cancel request (PlanCancelled) */
+  | { kind: "cancelled" }
+  /** anything else the planner threw: a bug of ours, or OCCT failing on this part */
+  | { kind: "failed"; message: string };
+
+export type GeometryRequest = IngestRequest | PingRequest | PlanRequest;
 
 export type IngestSuccess = {
   ok: true;

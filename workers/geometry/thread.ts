@@ -1,21 +1,27 @@
 /**
  * A geometry thread: loads OCCT once (the pool counts the thread ready only after this), then
- * turns uploaded files into measurements, a B-rep, a glb and a thumbnail. Input the kernel
- * refuses comes back as an outcome with its code; so does an exception OCCT throws on a file
- * it cannot handle: both are the file's fault, not the service's.
+ * turns uploaded files into measurements, a B-rep, a glb and a thumbnail, and plans projects
+ * (kernel/cam/plan.ts). Input the kernel refuses comes back as an outcome with its code; so
+ * does an exception OCCT throws on a file it cannot handle: both are the file's fault, not the
+ * service's.
  */
 import { threadId } from "node:worker_threads";
+import { planCam } from "../../kernel/cam/plan.ts";
 import { ingestWorkpiece } from "../../kernel/geometry/ingest.ts";
 import { describeOcctException, loadOpenCascade } from "../../kernel/geometry/opencascade.ts";
 import { GeometryError } from "../../kernel/geometry/types.ts";
 import { meshToGlb } from "../../kernel/mesh/glb.ts";
 import { renderThumbnail } from "../../kernel/mesh/thumbnail.ts";
-import type { GeometryRequest, IngestOutcome } from "./protocol.ts";
+import { runPlanRequest } from "./plan-runner.ts";
+import type { GeometryRequest, IngestOutcome, PlanOutcome } from "./protocol.ts";
 
 const oc = await loadOpenCascade();
 
-export default async function handle(request: GeometryRequest): Promise<IngestOutcome | number> {
+export default async function handle(request: GeometryRequest): Promise<IngestOutcome | PlanOutcome | number> {
   if (request.kind === "ping") return threadId;
+  if (request.kind === "plan") {
+    return runPlanRequest(request, (input, hooks) => planCam(oc, input, hooks), (error) => describeOcctException(oc, error));
+  }
   const timings: Record<string, number> = {};
   try {
     const { kind: _kind, bytes, ...options } = request;

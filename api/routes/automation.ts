@@ -1,0 +1,120 @@
+/**
+ * Automated CAM planning: starts the plan_cam task (tasks/automated_cam_planning.ts) for a
+ * project. One automation task per project at a time (409 automation_slot_busy), one per user
+ * running at a time (the others wait in the user's queue, first come first served).
+ * docs/automation.md describes queueing, cancellation, progress, the result and the failures.
+ */
+import { z } from "zod";
+import { planningPreconditions, startAutomationTask } from "../../db/queries/automation.ts";
+import { PlanSummarySchema } from "../../kernel/job/plan.ts";
+import {
+  PLAN_CAM_MAX_ATTEMPTS,
+  PLAN_CAM_TASK_NAME,
+  PLAN_CAM_WORKER_TASK,
+  PlanCamPayload,
+} from "../../tasks/automated_cam_planning.ts";
+import { HttpError, notFound } from "../middleware/errors/index.ts";
+import { API_BASE_PATH } from "../openapi/document.ts";
+import { json } from "../reply.ts";
+import { defineRoute } from "../route.ts";
+import { Id, idParams, NoQuery } from "../schemas/common.ts";
+
+const CamPlanningBody = z
+  .strictObject({
+    include_face_milling: z.boolean().describe("face the stock's top down to the part in each setup first"),
+    sort_by_height: z.boolean().describe("order a setup's operations from the top down instead of by tool"),
+  })
+  .meta({ id: "CamPlanningRequest" }) satisfies z.ZodType<PlanCamPayload>;
+
+const CamPlanningStarted = z
+  .object({
+    task_id: Id.describe("poll GET /tasks/{task_id}; cancel with POST /tasks/{task_id}/cancel"),
+    queued: z.literal(true).optional().describe("present when another automation task of the user runs or waits first"),
+    queue_position: z
+      .number()
+      .int()
+      .min(1)
+      .optional()
+      .describe("with queued: how many of the user's automation tasks are ahead of this one (queued or running)"),
+  })
+  .meta({ id: "CamPlanningStarted" });
+
+/** The task's result on success (GET /tasks/{task_id}, result). */
+export const CamPlanningResult = PlanSummarySchema.extend({
+  job_id: Id.describe("the new CAM job holding the plan, now the project's current_job_id (download it: GET /projects/{id}/job)"),
+}).meta({ id: "CamPlanningResult" });
+
+const precondition = (code: string, message: string, projectId: string) => new HttpError(409, code, message, { project_id: projectId });
+
+export const automationRoutes = [
+  defineRoute({
+    method: "post",
+    path: "/projects/{project_id}/automation/cam-planning",
+    operationId: "startCamPlanning",
+    summary: "Start automated CAM planning of a project (an asynchronous task)",
+    description:
+      "Plans setups, tools and toolpaths from the project's workpiece, stock, machine, material and equipment library, " +
+      "verifies them in a stock simulation and saves them as a new CAM job (the task's result: CamPlanningResult). " +
+      "A user's automation tasks run one at a time: a request while another runs or waits is queued (queued: true, " +
+      "queue_position) and runs after those ahead of it. A second request for a project whose planning is queued or " +
+      "running is 409 automation_slot_busy (details.task_id names it). 30 requests per hour per key. docs/automation.md.",
+    tag: "Automation",
+    scopes: ["automation:run", "cam:write"],
+    params: idParams("project_id"),
+    query: NoQuery,
+    body: CamPlanningBody,
+    idempotent: true,
+    rateLimit: { bucket: "cam_planning", limit: (services) => services.env.CAM_PLANNING_RATE_LIMIT_PER_HOUR, windowSeconds: 3600 },
+    responses: {
+      202: {
+        description: "the planning task, queued or about to run",
+        schema: CamPlanningStarted,
+        headers: { Location: "the task: /backend-api/api/public/v1/tasks/{task_id}" },
+      },
+    },
+    errors: [404, 409, 413, 415, 422],
+    errorCodes: {
+      409:
+        "automation_slot_busy (a planning of this project is queued or running; details.task_id), " +
+        "workpiece_missing (upload a workpiece first), stock_missing (set the stock first), " +
+        "material_missing (set the project's material_id), library_missing (set the project's library_id), " +
+        "empty_library (the project's equipment library has no assemblies)",
+    },
+    async handler({ db, params, body }) {
+      const projectId = params.project_id;
+      const state = await planningPreconditions(db, projectId);
+      if (!state) throw notFound("project", projectId);
+      if (!state.hasWorkpiece) throw precondition("workpiece_missing", "the project has no workpiece yet; upload one before planning", projectId);
+      if (!state.hasStock) {
+        throw precondition("stock_missing", "the project has no stock yet; set it with POST /projects/{project_id}/stock/bounding-box", projectId);
+      }
+      if (!state.materialId) throw precondition("material_missing", "the project has no material; set material_id (PATCH /projects/{project_id})", projectId);
+      if (!state.libraryId) {
+        throw precondition("library_missing", "the project has no equipment library; set library_id (PATCH /projects/{project_id})", projectId);
+      }
+      if (state.assemblies === 0) {
+        throw new HttpError(409, "empty_library", "the project's equipment library has no tools; add assemblies to it before planning", {
+          project_id: projectId,
+          library_id: state.libraryId,
+        });
+      }
+      const started = await startAutomationTask(db, {
+        projectId,
+        taskName: PLAN_CAM_TASK_NAME,
+        workerTask: PLAN_CAM_WORKER_TASK,
+        payload: body,
+        maxAttempts: PLAN_CAM_MAX_ATTEMPTS,
+      });
+      if (!started.started) {
+        throw new HttpError(409, "automation_slot_busy", "a planning of this project is queued or running; wait for it or cancel it", {
+          project_id: projectId,
+          task_id: started.activeTaskId,
+        });
+      }
+      const taskId = started.task.id;
+      const answer: z.input<typeof CamPlanningStarted> =
+        started.ahead > 0 ? { task_id: taskId, queued: true, queue_position: started.ahead } : { task_id: taskId };
+      return json(202, answer, { Location: `${API_BASE_PATH}/tasks/${taskId}` });
+    },
+  }),
+];

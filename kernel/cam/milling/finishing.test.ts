@@ -1,0 +1,161 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { simulateSetup } from "../simulation/simulate.ts";
+import type { Box3, Move, Operation, Vec2, Vec3 } from "../types.ts";
+import { contour } from "./contour.ts";
+import { faceMilling } from "./face-milling.ts";
+import { floorFinishing, wallFinishing } from "./finishing.ts";
+import type { MillingOutcome } from "./operation.ts";
+import { createSlicer } from "./slicer.ts";
+import { roughing } from "./roughing.ts";
+import { InProcessStock } from "./stock.ts";
+import { boxesSoup, cutting, distanceToBoxesAbove, endMill, HeightMap, POCKET, POCKETED_BLOCK, samplePath, STOCK } from "./test-support.ts";
+
+const R = 3;
+const ROUGH_ALLOWANCE = 0.3;
+
+function operationOf(outcome: MillingOutcome): Operation {
+  assert.ok(outcome.operation, `no operation: ${outcome.reason}`);
+  return outcome.operation;
+}
+
+/** Linear moves at constant height, as (from, to) pairs. */
+function levelMoves(moves: Move[]): [Vec3, Vec3][] {
+  const out: [Vec3, Vec3][] = [];
+  let at: Vec3 | null = null;
+  for (const move of moves) {
+    if (move.kind === "drill") continue;
+    if (at && move.kind === "linear" && move.to[2] === at[2] && (move.to[0] !== at[0] || move.to[1] !== at[1])) out.push([at, move.to]);
+    at = move.to;
+  }
+  return out;
+}
+
+/** The nearest point of the boxes above z to (x, y). */
+function nearestOnBoxes(boxes: Box3[], x: number, y: number, z: number): Vec2 {
+  let best: Vec2 = [x, y];
+  let bestD = Infinity;
+  for (const box of boxes) {
+    if (box.max[2] <= z + 1e-9) continue;
+    const p: Vec2 = [Math.min(Math.max(x, box.min[0]), box.max[0]), Math.min(Math.max(y, box.min[1]), box.max[1])];
+    const d = Math.hypot(p[0] - x, p[1] - y);
+    if (d < bestD) {
+      bestD = d;
+      best = p;
+    }
+  }
+  return best;
+}
+
+describe("finishing a pocketed block after roughing", () => {
+  const part = createSlicer(boxesSoup(POCKETED_BLOCK));
+  let stock = new InProcessStock(STOCK);
+  const faced = operationOf(faceMilling({ part, stock, tool: endMill(20, { centre_cutting: false }), parameters: cutting({ stepover_mm: 14, stepdown_mm: 1.5 }) }));
+  stock = stock.withCleared(faceMilling({ part, stock, tool: endMill(20), parameters: cutting({ stepover_mm: 14, stepdown_mm: 1.5 }) }).cleared);
+  const roughOutcome = roughing({ part, stock, tool: endMill(8), parameters: cutting({ allowance_xy_mm: ROUGH_ALLOWANCE, allowance_z_mm: 0.2 }) });
+  const rough = operationOf(roughOutcome);
+  stock = stock.withCleared(roughOutcome.cleared);
+  const floorOutcome = floorFinishing({ part, stock, tool: endMill(2 * R), parameters: cutting({ allowance_xy_mm: ROUGH_ALLOWANCE, stepover_mm: 2.4 }) });
+  const floors = operationOf(floorOutcome);
+  stock = stock.withCleared(floorOutcome.cleared);
+  const wallOutcome = wallFinishing({ part, stock, tool: endMill(2 * R), parameters: cutting({ stepdown_mm: 10, stepover_mm: 0.5 }) });
+  const walls = operationOf(wallOutcome);
+  stock = stock.withCleared(wallOutcome.cleared);
+  const profile = operationOf(contour({ part, stock, tool: endMill(2 * R), parameters: cutting({ stepdown_mm: 10, stepover_mm: 0.5 }) }));
+
+  it("runs the wall passes at exactly the tool radius from the walls (within 1e-3 mm), never closer", () => {
+    let atWall = 0;
+    let closest = Infinity;
+    for (const { point, kind } of samplePath(walls.moves, walls.clearance_z, 0.1)) {
+      if (kind === "rapid") continue;
+      const d = distanceToBoxesAbove(POCKETED_BLOCK, point[0], point[1], point[2] + 1e-6);
+      closest = Math.min(closest, d);
+      // (lead arcs come and go tangentially: only the passes themselves are held to the radius)
+      if (kind === "linear" && d < R + 0.05) {
+        assert.ok(Math.abs(d - R) <= 1e-3, `a wall pass ${d} from the wall at ${point}`);
+        atWall += 1;
+      }
+    }
+    assert.ok(closest >= R - 1e-3, `closest ${closest}`);
+    assert.ok(atWall > 1000, `${atWall} points on walls`);
+  });
+
+  it("climb mills: the wall is on the right of every wall pass", () => {
+    let checked = 0;
+    for (const [from, to] of levelMoves(walls.moves)) {
+      const mid: Vec2 = [(from[0] + to[0]) / 2, (from[1] + to[1]) / 2];
+      if (Math.abs(distanceToBoxesAbove(POCKETED_BLOCK, mid[0], mid[1], to[2] + 1e-6) - R) > 1e-3) continue;
+      const wall = nearestOnBoxes(POCKETED_BLOCK, mid[0], mid[1], to[2] + 1e-6);
+      const cross = (to[0] - from[0]) * (wall[1] - mid[1]) - (to[1] - from[1]) * (wall[0] - mid[0]);
+      assert.ok(cross < 0, `the wall is on the left of ${from} -> ${to}`);
+      checked += 1;
+    }
+    assert.ok(checked > 20);
+  });
+
+  it("enters every closed wall loop by a quarter-circle arc tangent to the wall", () => {
+    let at: Vec3 | null = null;
+    let leadIns = 0;
+    walls.moves.forEach((move, index) => {
+      if (move.kind === "drill") return;
+      const next = walls.moves[index + 1];
+      const onWall = (p: Vec3): boolean => Math.abs(distanceToBoxesAbove(POCKETED_BLOCK, p[0], p[1], p[2] + 1e-6) - R) <= 1e-3;
+      if (move.kind === "arc" && at && !onWall(move.to)) assert.ok(onWall(at), "a lead-out starts on the wall pass");
+      if (move.kind === "arc" && at && onWall(move.to) && next?.kind === "linear") {
+        const r = Math.hypot(at[0] - move.centre[0], at[1] - move.centre[1]);
+        const e: Vec2 = [move.to[0] - move.centre[0], move.to[1] - move.centre[1]];
+        // counter-clockwise: the tangent at the end is the radius turned left
+        const tangent: Vec2 = [-e[1] / r, e[0] / r];
+        const d: Vec2 = [next.to[0] - move.to[0], next.to[1] - move.to[1]];
+        const cos = (tangent[0] * d[0] + tangent[1] * d[1]) / Math.hypot(d[0], d[1]);
+        assert.ok(cos > 0.999, `lead-in not tangent (cos ${cos})`);
+        const start: Vec2 = [at[0] - move.centre[0], at[1] - move.centre[1]];
+        const turn = Math.atan2(start[0] * e[1] - start[1] * e[0], start[0] * e[0] + start[1] * e[1]);
+        assert.ok(Math.abs(turn - Math.PI / 2) < 1e-6, `turns ${turn}`);
+        leadIns += 1;
+      }
+      at = move.to;
+    });
+    // the outside and the pocket, at each level with walls
+    assert.ok(leadIns >= 4, `${leadIns} lead-ins`);
+  });
+
+  it("finishes the pocket floor at its exact height, keeping the walls' allowance", () => {
+    const inPocket = levelMoves(floors.moves).filter(([, to]) => to[0] > POCKET.min[0] && to[0] < POCKET.max[0] && to[1] > POCKET.min[1] && to[1] < POCKET.max[1]);
+    assert.ok(inPocket.length > 0);
+    for (const [, to] of inPocket) assert.equal(to[2], POCKET.floor);
+    for (const { point, kind } of samplePath(floors.moves, floors.clearance_z, 0.1)) {
+      if (kind === "rapid") continue;
+      assert.ok(distanceToBoxesAbove(POCKETED_BLOCK, point[0], point[1], point[2] + 1e-6) >= R + ROUGH_ALLOWANCE - 1e-3, `${point}`);
+    }
+  });
+
+  it("contours only the outer silhouette, clockwise, at the tool radius", () => {
+    let checked = 0;
+    for (const [from, to] of levelMoves(profile.moves)) {
+      assert.ok(!(to[0] > POCKET.min[0] && to[0] < POCKET.max[0] && to[1] > POCKET.min[1] && to[1] < POCKET.max[1]), "no pass in the pocket");
+      const mid: Vec2 = [(from[0] + to[0]) / 2, (from[1] + to[1]) / 2];
+      const d = distanceToBoxesAbove(POCKETED_BLOCK, mid[0], mid[1], to[2] + 1e-6);
+      if (Math.abs(d - R) > 1e-3) continue;
+      const wall = nearestOnBoxes(POCKETED_BLOCK, mid[0], mid[1], to[2] + 1e-6);
+      assert.ok((to[0] - from[0]) * (wall[1] - mid[1]) - (to[1] - from[1]) * (wall[0] - mid[0]) < 0, "clockwise round the part");
+      checked += 1;
+    }
+    assert.ok(checked > 8);
+  });
+
+  it("leaves only the corners a 6 mm tool cannot reach, without gouge, rapid into material or collision", () => {
+    const operations = [faced, rough, floors, walls, profile];
+    const map = new HeightMap(STOCK, POCKETED_BLOCK);
+    for (const [operation, radius] of [[faced, 10], [rough, 4], [floors, R], [walls, R], [profile, R]] as const) {
+      const report = map.run(operation.moves, radius, operation.clearance_z);
+      assert.equal(report.gouges, 0, `${operation.kind}: ${report.worstGouge}`);
+      assert.equal(report.rapidsIntoMaterial, 0, operation.kind);
+    }
+    // the pocket corners: (1 - pi / 4) R² each, over the pocket's 8 mm depth, within the grid's reach
+    const corners = 4 * (1 - Math.PI / 4) * R * R * 8;
+    assert.ok(map.materialAbovePart(-22) < 1.5 * corners, `left ${map.materialAbovePart(-22)} mm³`);
+    const simulated = simulateSetup({ stock: STOCK, part: boxesSoup(POCKETED_BLOCK), operations, cellSize: 0.2 });
+    assert.deepEqual([simulated.total.gouges, simulated.total.rapids_through_material, simulated.total.holder_collisions], [0, 0, 0], JSON.stringify(simulated.violations.slice(0, 3)));
+  });
+});

@@ -1,0 +1,142 @@
+/**
+ * Linking: how the tool gets from the end of one cut to the start of the next.
+ *
+ * Every cut starts where the tool may come straight down in air (a point no material touches at
+ * the cut's level, or above the material top for helix and ramp entries). From the previous cut:
+ *
+ * - same level, and the cut gives a feed link to its start that cuts nothing and stays in the
+ *   allowed region (a straight line, or back along the pass just cut and then straight): stay
+ *   down and feed there;
+ * - otherwise retract straight up to a safe height (RETRACT_MARGIN_MM above the highest material,
+ *   part or stock, within the tool's radius of the straight line between the two points, never
+ *   above the clearance plane), rapid across, rapid down to APPROACH_MM above the material at the
+ *   start and feed the rest of the way. "Within the radius" is within the radius + CLEARANCE_MM,
+ *   so a rapid never grazes a wall of stock it runs beside.
+ *
+ * Rapids therefore never go below the highest stock they cross. The heights come from the stock
+ * as it was when the current level began: material only goes away during a level, so they are on
+ * the safe side.
+ */
+import type { Move, Vec2, Vec3 } from "../types.ts";
+import { disk, pathOf, simplifyOpen, sweep, vecOf, type Path64, type Paths64 } from "./polygons.ts";
+import type { PartSlicer } from "./slicer.ts";
+import { CLEARANCE_MM } from "./regions.ts";
+import type { InProcessStock } from "./stock.ts";
+
+export const RETRACT_MARGIN_MM = 1;
+export const APPROACH_MM = 1;
+
+/** The highest material over a region: -Infinity when there is none. */
+export interface Heights {
+  over(region: Paths64): number;
+}
+
+export function materialHeights(part: PartSlicer, stock: InProcessStock): Heights {
+  return { over: (region) => Math.max(part.topOver(region), stock.topOver(region)) };
+}
+
+export interface Cut {
+  /** where the cut begins; the tool can come straight down to it */
+  start: Vec3;
+  moves: Move[];
+  /**
+   * From `from` at the same level, the points the tool may feed through to `start` (ending with
+   * it) cutting nothing and staying in bounds, or null when it must go up and over.
+   */
+  linkFrom?: (from: Vec3) => Vec3[] | null;
+}
+
+export interface Feeds {
+  feed: number;
+  plunge: number;
+}
+
+export class ToolpathWriter {
+  readonly moves: Move[] = [];
+  heights: Heights;
+  private at: Vec3 | null = null;
+  private readonly radius: number;
+  private readonly clearance_z: number;
+  private readonly feeds: Feeds;
+  /** how many times the tool went up and across */
+  retracts = 0;
+
+  constructor(radius: number, clearance_z: number, feeds: Feeds, heights: Heights) {
+    this.radius = radius;
+    this.clearance_z = clearance_z;
+    this.feeds = feeds;
+    this.heights = heights;
+  }
+
+  get position(): Vec3 | null {
+    return this.at;
+  }
+
+  /** Link to the cut's start and append its moves. */
+  append(cut: Cut): void {
+    const at = this.at;
+    const start = cut.start;
+    let link: Vec3[] | null = null;
+    if (at === null) {
+      this.push({ kind: "rapid", to: [start[0], start[1], this.clearance_z] });
+      this.descend(start);
+    } else if (Math.abs(at[2] - start[2]) < 1e-9 && (link = cut.linkFrom?.(at) ?? null) !== null) {
+      for (const to of link) this.push({ kind: "linear", to, feed: this.feeds.feed });
+    } else {
+      this.travel(at, start);
+    }
+    for (const move of cut.moves) this.push(move);
+  }
+
+  /** Up to the clearance plane: the operation ends there. */
+  finish(): Move[] {
+    if (this.at !== null && this.at[2] < this.clearance_z) this.push({ kind: "rapid", to: [this.at[0], this.at[1], this.clearance_z] });
+    return this.moves;
+  }
+
+  private travel(from: Vec3, to: Vec3): void {
+    const path: Path64 = pathOf([
+      [from[0], from[1]],
+      [to[0], to[1]],
+    ]);
+    const top = this.heights.over(sweep([path], this.radius + CLEARANCE_MM));
+    const safe = Math.min(this.clearance_z, Math.max(top + RETRACT_MARGIN_MM, from[2], to[2]));
+    if (from[2] < safe) this.push({ kind: "rapid", to: [from[0], from[1], safe] });
+    if (from[0] !== to[0] || from[1] !== to[1]) this.push({ kind: "rapid", to: [to[0], to[1], safe] });
+    this.retracts += 1;
+    this.descend(to);
+  }
+
+  /** From straight above `to`, down to it: rapid to just above the material, then feed. */
+  private descend(to: Vec3): void {
+    const here = this.at as Vec3;
+    const top = this.heights.over(disk([to[0], to[1]], this.radius + CLEARANCE_MM));
+    const approach = Math.max(top, to[2]) + APPROACH_MM;
+    if (approach < here[2]) this.push({ kind: "rapid", to: [to[0], to[1], approach] });
+    if (to[2] < (this.at as Vec3)[2]) this.push({ kind: "linear", to, feed: this.feeds.plunge });
+  }
+
+  private push(move: Move): void {
+    if (move.kind !== "drill") {
+      const at = this.at;
+      if (at !== null && move.kind !== "arc" && at[0] === move.to[0] && at[1] === move.to[1] && at[2] === move.to[2]) return;
+      this.at = move.to;
+    }
+    this.moves.push(move);
+  }
+}
+
+/** Linear feeds along a polyline at height z (collinear points dropped), from its 2nd point. */
+export function polylineMoves(path: Path64, z: number, feed: number): Move[] {
+  const points = simplifyOpen(path);
+  const moves: Move[] = [];
+  for (let i = 1; i < points.length; i += 1) {
+    const p = vecOf(points[i] as { x: number; y: number });
+    moves.push({ kind: "linear", to: [p[0], p[1], z], feed });
+  }
+  return moves;
+}
+
+export function xy(p: Vec3): Vec2 {
+  return [p[0], p[1]];
+}

@@ -1,0 +1,70 @@
+/**
+ * What every milling generator takes and gives back.
+ *
+ * A generator reads the part (a slicer over its triangles in the setup's frame) and the stock as
+ * earlier operations left it, and returns an Operation with the stock layers it cleared (add them
+ * to the stock for the next operation: `stock.withCleared(outcome.cleared)`), or null with the
+ * reason. Regions it could not machine are listed in `skipped`.
+ */
+import type { CuttingParameters, Cutter, Operation, OperationKind, Vec2 } from "../types.ts";
+import type { PartSlicer } from "./slicer.ts";
+import type { ClearedLayer, InProcessStock } from "./stock.ts";
+
+/** the clearance plane: this far above the stock's top */
+export const CLEARANCE_ABOVE_STOCK_MM = 5;
+
+export interface MillingRequest {
+  /** the part in the setup's frame: createSlicer(soupToFrame(frame, soup)) */
+  part: PartSlicer;
+  /** the stock in the setup's frame, as earlier operations left it */
+  stock: InProcessStock;
+  tool: Cutter;
+  /** stepdown_mm already clamped to the tool's max_stepdown by the caller */
+  parameters: CuttingParameters;
+  /** Operation.id (default: the kind) */
+  id?: string;
+  name?: string;
+  features?: number[];
+  /** the deepest level (default: the part's lowest z) */
+  bottom_z?: number;
+}
+
+/** A region left unmachined, and why. */
+export interface SkippedRegion {
+  z: number;
+  /** a point of the region (setup frame, mm) */
+  at: Vec2;
+  area_mm2: number;
+  reason: string;
+}
+
+export type MillingOutcome =
+  | { operation: Operation; reason: null; cleared: ClearedLayer[]; skipped: SkippedRegion[]; notes: string[] }
+  | { operation: null; reason: string; cleared: ClearedLayer[]; skipped: SkippedRegion[]; notes: string[] };
+
+export function refusal(reason: string, skipped: SkippedRegion[] = [], notes: string[] = []): MillingOutcome {
+  return { operation: null, reason, cleared: [], skipped, notes };
+}
+
+/** Why this tool cannot mill 2.5D paths, or null when it can. */
+export function unusableTool(tool: Cutter, parameters: CuttingParameters): string | null {
+  if (tool.kind !== "flat" && tool.kind !== "bull" && tool.kind !== "ball") return `${tool.name} is a ${tool.kind} tool, not an end mill`;
+  if (!(tool.diameter > 0)) return `${tool.name} has no diameter`;
+  if (!(parameters.stepdown_mm > 0)) return `the stepdown must be positive (${parameters.stepdown_mm} mm)`;
+  if (!(parameters.stepover_mm > 0)) return `the stepover must be positive (${parameters.stepover_mm} mm)`;
+  if (!(parameters.feed_mm_min > 0) || !(parameters.plunge_feed_mm_min > 0)) return "the feeds must be positive";
+  return null;
+}
+
+export function makeOperation(request: MillingRequest, kind: OperationKind, defaultName: string, clearance_z: number, moves: Operation["moves"]): Operation {
+  return {
+    id: request.id ?? kind,
+    kind,
+    name: request.name ?? defaultName,
+    features: request.features ?? [],
+    tool: request.tool,
+    parameters: request.parameters,
+    clearance_z,
+    moves,
+  };
+}

@@ -1,0 +1,292 @@
+/**
+ * Planar regions for milling, on clipper2-ts: every offset and boolean goes through Clipper, at
+ * a fixed scale of SCALE integer units per millimetre (0.1 µm), so results are exact integers and
+ * repeatable. A region is a Paths64 under the NonZero rule: outer loops counter-clockwise (y up),
+ * holes clockwise, as Clipper returns them.
+ *
+ * Round offsets put their vertices on the true arc, so a polygonal offset lies inside the true
+ * one by at most ARC_TOLERANCE_MM: that is the whole of the error budget toolpaths spend on
+ * polygons (far below the 0.01 mm gouge tolerance and the 1e-3 mm wall test).
+ */
+import {
+  Clipper,
+  Clipper64,
+  ClipType,
+  EndType,
+  FillRule,
+  JoinType,
+  PointInPolygonResult,
+  PolyTree64,
+  type Path64,
+  type Paths64,
+  type PolyPath64,
+  type Rect64,
+} from "clipper2-ts";
+import type { Vec2 } from "../types.ts";
+
+export type { Path64, Paths64 };
+
+/** integer units per millimetre */
+export const SCALE = 1e4;
+/** largest distance a polygonal round offset lies inside the true arc, where the part is concerned */
+export const ARC_TOLERANCE_MM = 0.0005;
+/**
+ * The same for bookkeeping of material (what is cleared, where the tool is free), where vertex
+ * counts decide the speed. Swept areas are grown by it (sweepCleared), so the material model is
+ * never larger than the truth and never more than this smaller; offsets of material are inside
+ * the true ones by at most this. A tool the model says is clear of material therefore grazes it
+ * by at most 2 x COARSE + 2 x TIDY_MM = 0.008 mm, under the 0.01 mm the simulation counts.
+ */
+export const COARSE_TOLERANCE_MM = 0.003;
+/** what tidy() may move a boundary */
+export const TIDY_MM = 0.001;
+const TIDY = TIDY_MM * SCALE;
+
+export const toUnits = (mm: number): number => Math.round(mm * SCALE);
+export const toMm = (units: number): number => units / SCALE;
+
+export function pointOf(p: Vec2): { x: number; y: number } {
+  return { x: toUnits(p[0]), y: toUnits(p[1]) };
+}
+
+export function vecOf(p: { x: number; y: number }): Vec2 {
+  return [p.x / SCALE, p.y / SCALE];
+}
+
+export function pathOf(points: Vec2[]): Path64 {
+  return points.map(pointOf);
+}
+
+/** An axis-aligned rectangle (mm). */
+export function rectangle(min: Vec2, max: Vec2): Paths64 {
+  return [pathOf([min, [max[0], min[1]], max, [min[0], max[1]]])];
+}
+
+export function union(...regions: Paths64[]): Paths64 {
+  const all = regions.flat();
+  if (all.length === 0) return [];
+  return Clipper.union(all, FillRule.NonZero);
+}
+
+export function difference(subject: Paths64, clip: Paths64): Paths64 {
+  if (subject.length === 0) return [];
+  if (clip.length === 0) return subject;
+  return Clipper.difference(subject, clip, FillRule.NonZero);
+}
+
+export function intersection(subject: Paths64, clip: Paths64): Paths64 {
+  if (subject.length === 0 || clip.length === 0) return [];
+  return Clipper.intersect(subject, clip, FillRule.NonZero);
+}
+
+/** The region grown (positive mm) or shrunk (negative) with round joins. */
+export function offset(region: Paths64, mm: number, tolerance_mm = ARC_TOLERANCE_MM): Paths64 {
+  if (region.length === 0) return [];
+  if (mm === 0) return region;
+  return Clipper.inflatePaths(region, mm * SCALE, JoinType.Round, EndType.Polygon, 2, tolerance_mm * SCALE);
+}
+
+/** The area an open polyline sweeps with a disk of `radius` (round ends): what a tool clears. */
+export function sweep(paths: Paths64, radius: number, tolerance_mm = ARC_TOLERANCE_MM): Paths64 {
+  const pieces: Paths64 = [];
+  const lines: Paths64 = [];
+  for (const path of paths) {
+    const first = path[0];
+    if (first === undefined) continue;
+    // a polyline that never leaves its first point sweeps a disk (Clipper drops it)
+    if (path.every((p) => p.x === first.x && p.y === first.y)) pieces.push(...disk(vecOf(first), radius, tolerance_mm));
+    else lines.push(path);
+  }
+  if (lines.length > 0) pieces.push(...Clipper.inflatePaths(lines, radius * SCALE, JoinType.Round, EndType.Round, 2, tolerance_mm * SCALE));
+  return pieces.length === 0 ? [] : Clipper.union(pieces, FillRule.NonZero);
+}
+
+/** A disk as a polygon whose vertices lie on the circle (so it is inside the true disk). */
+export function disk(centre: Vec2, radius: number, tolerance_mm = ARC_TOLERANCE_MM): Paths64 {
+  const r = radius * SCALE;
+  if (!(r > 0)) return [];
+  const steps = Math.max(8, Math.ceil(Math.PI / Math.acos(Math.max(-1, 1 - (tolerance_mm * SCALE) / r))));
+  const cx = centre[0] * SCALE;
+  const cy = centre[1] * SCALE;
+  const path: Path64 = [];
+  for (let i = 0; i < steps; i += 1) {
+    const a = (2 * Math.PI * i) / steps;
+    path.push({ x: Math.round(cx + r * Math.cos(a)), y: Math.round(cy + r * Math.sin(a)) });
+  }
+  return [path];
+}
+
+/**
+ * Near-collinear vertices (within TIDY_MM of the line through their neighbours) dropped. Round
+ * offsets of polygons that are themselves offsets add two vertices at every slight bend; without
+ * this, repeated offsetting doubles the vertex count each time.
+ */
+export function tidy(region: Paths64): Paths64 {
+  return Clipper.simplifyPaths(region, TIDY, true).filter((path) => path.length >= 3);
+}
+
+/** Material bookkeeping: a coarse offset, tidied. */
+export function offsetCoarse(region: Paths64, mm: number): Paths64 {
+  return tidy(offset(region, mm, COARSE_TOLERANCE_MM));
+}
+
+/** Material bookkeeping: a coarse sweep, tidied (inside the true one by at most COARSE). */
+export function sweepCoarse(paths: Paths64, radius: number): Paths64 {
+  return tidy(sweep(paths, radius, COARSE_TOLERANCE_MM));
+}
+
+/**
+ * What a tool of `radius` cleared along paths, for the material model: a coarse sweep of the
+ * radius + COARSE, so it covers the true swept area and exceeds it by at most COARSE. (A sweep
+ * inside the true one would leave crescents of phantom stock along every wall a pass touched,
+ * which later passes at the same offset would take for material.)
+ */
+export function sweepCleared(paths: Paths64, radius: number): Paths64 {
+  return tidy(sweep(paths, radius + COARSE_TOLERANCE_MM, COARSE_TOLERANCE_MM));
+}
+
+/**
+ * Morphological opening: shrink then grow by `mm`, which drops slivers and necks thinner than
+ * 2 mm wide and never adds area.
+ */
+export function open(region: Paths64, mm: number): Paths64 {
+  return tidy(offset(tidy(offset(region, -mm)), mm));
+}
+
+export function area(region: Paths64): number {
+  return Clipper.areaPaths(region) / (SCALE * SCALE);
+}
+
+export function isEmpty(region: Paths64, tolerance_mm2 = 1e-6): boolean {
+  return region.length === 0 || Math.abs(area(region)) <= tolerance_mm2;
+}
+
+/** Open polylines (as paths) cut to what lies inside (`keep` "inside") or outside a region. */
+export function clipOpen(paths: Paths64, region: Paths64, keep: "inside" | "outside"): Paths64 {
+  if (paths.length === 0) return [];
+  if (region.length === 0) return keep === "inside" ? [] : paths;
+  const clipper = new Clipper64();
+  clipper.addOpenSubject(paths);
+  clipper.addClip(region);
+  const closed: Paths64 = [];
+  const opened: Paths64 = [];
+  clipper.execute(keep === "inside" ? ClipType.Intersection : ClipType.Difference, FillRule.NonZero, closed, opened);
+  return opened;
+}
+
+/** A closed loop as an open polyline that returns to its first point. */
+export function closeLoop(path: Path64): Path64 {
+  const first = path[0];
+  return first === undefined ? [] : [...path, first];
+}
+
+export function pathLength(path: Path64): number {
+  let length = 0;
+  for (let i = 1; i < path.length; i += 1) {
+    const a = path[i - 1] as { x: number; y: number };
+    const b = path[i] as { x: number; y: number };
+    length += Math.hypot(b.x - a.x, b.y - a.y);
+  }
+  return length / SCALE;
+}
+
+/** A region as its connected pieces, each an outer loop with its holes. */
+export function components(region: Paths64): Paths64[] {
+  if (region.length === 0) return [];
+  const tree = new PolyTree64();
+  Clipper.booleanOpWithPolyTree(ClipType.Union, region, null, tree, FillRule.NonZero);
+  const out: Paths64[] = [];
+  const visit = (node: PolyPath64): void => {
+    for (let i = 0; i < node.count; i += 1) {
+      const outer = node.child(i);
+      const piece: Paths64 = outer.poly ? [outer.poly] : [];
+      for (let j = 0; j < outer.count; j += 1) {
+        const hole = outer.child(j);
+        if (hole.poly) piece.push(hole.poly);
+        // islands inside a hole are pieces of their own
+        visit(hole);
+      }
+      out.push(piece);
+    }
+  };
+  visit(tree);
+  return out;
+}
+
+/** The region's outer loops with their holes filled. */
+export function fillHoles(region: Paths64): Paths64 {
+  return union(region.filter((path) => Clipper.area(path) > 0));
+}
+
+export function bounds(region: Paths64): Rect64 {
+  return Clipper.getBoundsPaths(region);
+}
+
+export function boundsOverlap(a: Rect64, b: Rect64): boolean {
+  return a.left <= b.right && b.left <= a.right && a.top <= b.bottom && b.top <= a.bottom;
+}
+
+/** The part of a region inside a rectangle (fast, for queries over a small area). */
+export function clipToRect(region: Paths64, rect: Rect64): Paths64 {
+  if (region.length === 0) return [];
+  return Clipper.rectClip(rect, region);
+}
+
+/** true when the point (mm) is inside the region or on its boundary. */
+export function contains(region: Paths64, p: Vec2): boolean {
+  const point = pointOf(p);
+  let winding = 0;
+  for (const path of region) {
+    const where = Clipper.pointInPolygon(point, path);
+    if (where === PointInPolygonResult.IsOn) return true;
+    if (where === PointInPolygonResult.IsInside) winding += Clipper.area(path) > 0 ? 1 : -1;
+  }
+  return winding > 0;
+}
+
+/** Distance (mm) from a point to the nearest edge of a region's loops. */
+export function distanceToBoundary(region: Paths64, p: Vec2): number {
+  return Math.sqrt(nearestOnBoundary(region, p).distance2);
+}
+
+/** The nearest point (mm) of a region's boundary to `p`, with its squared distance. */
+export function nearestOnBoundary(region: Paths64, p: Vec2): { point: Vec2; distance2: number } {
+  const px = p[0] * SCALE;
+  const py = p[1] * SCALE;
+  let best = Infinity;
+  let bx = 0;
+  let by = 0;
+  for (const path of region) {
+    const n = path.length;
+    for (let i = 0; i < n; i += 1) {
+      const a = path[i] as { x: number; y: number };
+      const b = path[(i + 1) % n] as { x: number; y: number };
+      const dx = b.x - a.x;
+      const dy = b.y - a.y;
+      const l2 = dx * dx + dy * dy;
+      const t = l2 > 0 ? Math.max(0, Math.min(1, ((px - a.x) * dx + (py - a.y) * dy) / l2)) : 0;
+      const qx = a.x + t * dx;
+      const qy = a.y + t * dy;
+      const d2 = (px - qx) ** 2 + (py - qy) ** 2;
+      if (d2 < best) {
+        best = d2;
+        bx = qx;
+        by = qy;
+      }
+    }
+  }
+  return { point: [bx / SCALE, by / SCALE], distance2: best / (SCALE * SCALE) };
+}
+
+/** Signed distance (mm) from a point to a region: negative inside. */
+export function signedDistance(region: Paths64, p: Vec2): number {
+  if (region.length === 0) return Infinity;
+  const d = distanceToBoundary(region, p);
+  return contains(region, p) ? -d : d;
+}
+
+/** Collinear and duplicate points dropped from an open polyline (its ends are kept). */
+export function simplifyOpen(path: Path64): Path64 {
+  if (path.length <= 2) return path;
+  return Clipper.trimCollinear(Clipper.stripDuplicates(path, false), true);
+}

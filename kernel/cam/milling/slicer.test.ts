@@ -1,0 +1,88 @@
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
+import { describe, it } from "node:test";
+import { FIXTURE_PARTS } from "../../geometry/test-support.ts";
+import { readStl } from "../../geometry/stl.ts";
+import { setupFrame, soupToFrame } from "../frames.ts";
+import type { Box3, TriangleSoup } from "../types.ts";
+import { area, bounds, components, contains, distanceToBoundary, toMm } from "./polygons.ts";
+import { createSlicer } from "./slicer.ts";
+import { boxesSoup, POCKET, POCKETED_BLOCK, STEPPED_BLOCK } from "./test-support.ts";
+
+describe("the part slicer", () => {
+  const part = createSlicer(boxesSoup(POCKETED_BLOCK));
+
+  it("shows the pocket as a 20 x 14 mm hole in the shadow above the pocket's floor", () => {
+    const shadow = part.shadow(-5);
+    const pieces = components(shadow);
+    assert.equal(pieces.length, 1);
+    const piece = pieces[0] as NonNullable<(typeof pieces)[number]>;
+    assert.equal(piece.length, 2, "one outline and one hole");
+    const hole = piece.find((loop) => area([loop]) < 0);
+    assert.ok(hole);
+    assert.ok(Math.abs(-area([hole]) - 20 * 14) < 1e-3, `hole area ${-area([hole])}`);
+    const box = bounds([hole]);
+    assert.deepEqual([toMm(box.left), toMm(box.top), toMm(box.right), toMm(box.bottom)], [POCKET.min[0], POCKET.min[1], POCKET.max[0], POCKET.max[1]]);
+    assert.ok(Math.abs(area(shadow) - (60 * 40 - 20 * 14)) < 1e-3);
+  });
+
+  it("closes the hole below the pocket's floor, and counts a floor lying exactly at the height as not above it", () => {
+    assert.ok(Math.abs(area(part.shadow(-12)) - 60 * 40) < 1e-3);
+    assert.ok(Math.abs(area(part.shadow(-10)) - (60 * 40 - 20 * 14)) < 1e-3, "the pocket floor at -10 is not above -10");
+    assert.equal(part.shadow(-2).length, 0, "the top face at -2 is not above -2");
+    assert.equal(part.shadow(5).length, 0);
+  });
+
+  it("gives the heights of up-facing horizontal faces as floors, highest first", () => {
+    assert.deepEqual(part.floors, [-2, -10]);
+    assert.deepEqual(createSlicer(boxesSoup(STEPPED_BLOCK)).floors, [-2, -8, -12]);
+    assert.equal(part.top_z, -2);
+    assert.equal(part.bottom_z, -22);
+  });
+
+  it("gives the same shadow from the top down as straight away, whatever the winding", () => {
+    const fresh = createSlicer(boxesSoup(POCKETED_BLOCK));
+    for (const z of [-3, -7, -11, -20]) part.shadow(z);
+    const reversed = createSlicer(reverseWinding(boxesSoup(POCKETED_BLOCK)));
+    for (const z of [-21, -9.5, -4]) {
+      assert.ok(Math.abs(area(part.shadow(z)) - area(fresh.shadow(z))) < 1e-6, `top-down at ${z}`);
+      assert.ok(Math.abs(area(reversed.shadow(z)) - area(fresh.shadow(z))) < 1e-6, `reversed at ${z}`);
+    }
+  });
+
+  it("puts every vertex of partC above a height inside that height's shadow (from +Z and from -Y)", () => {
+    const stl = fs.readFileSync(path.join(FIXTURE_PARTS, "partC.stl"));
+    const workpiece = readStl(new Uint8Array(stl), "ascii");
+    const stock: Box3 = { min: [-3, -3, -2], max: [88.6, 47.7, 29.6] };
+    for (const direction of [
+      [0, 0, 1],
+      [0, -1, 0],
+    ] as const) {
+      const soup = soupToFrame(setupFrame([...direction], stock), { positions: workpiece.mesh.positions, indices: workpiece.mesh.indices });
+      const slicer = createSlicer(soup);
+      let checked = 0;
+      for (const level of [-5, -12.5, -20, -27]) {
+        const shadow = slicer.shadow(level);
+        for (let i = 0; i < soup.positions.length; i += 3) {
+          const z = soup.positions[i + 2] as number;
+          if (z < level + 1e-3) continue;
+          const p: [number, number] = [soup.positions[i] as number, soup.positions[i + 1] as number];
+          assert.ok(contains(shadow, p) || distanceToBoundary(shadow, p) < 1e-3, `vertex ${p} at ${z} outside the shadow at ${level}`);
+          checked += 1;
+        }
+      }
+      assert.ok(checked > 500, `${checked} vertices checked`);
+    }
+  });
+});
+
+function reverseWinding(soup: TriangleSoup): TriangleSoup {
+  const indices = new Uint32Array(soup.indices.length);
+  for (let t = 0; t < soup.indices.length; t += 3) {
+    indices[t] = soup.indices[t] as number;
+    indices[t + 1] = soup.indices[t + 2] as number;
+    indices[t + 2] = soup.indices[t + 1] as number;
+  }
+  return { positions: soup.positions, indices };
+}

@@ -1,0 +1,123 @@
+/**
+ * The planner end to end in the kernel, on real parts (MFCAD models and partC read by OCCT)
+ * with libraries from the standard catalogue range: verified setups, tools only from the
+ * library, work offsets where frames.ts says, and the refusals with their codes.
+ */
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { writeBrep } from "../geometry/brep.ts";
+import { withOcctScope } from "../geometry/occt-scope.ts";
+import { loadOpenCascade } from "../geometry/opencascade.ts";
+import { readStep } from "../geometry/step.ts";
+import { binaryStl, cubeCorners, fixture } from "../geometry/test-support.ts";
+import { mfcadStep } from "../features/test-support.ts";
+import { findMachineArchetype, type MachineArchetype } from "../machines/archetypes.ts";
+import { generateStandardRange } from "../tools/catalogue/standard-range.ts";
+import { starterLibrary } from "../tools/catalogue/starter-library.ts";
+import type { Assembly } from "../tools/assembly.ts";
+import { planCam } from "./plan.ts";
+import { PlanCancelled, PlanError, type PlanInput, type PlanResult } from "./plan-types.ts";
+import type { Box3 } from "./types.ts";
+
+const oc = await loadOpenCascade();
+const machine = findMachineArchetype("vmc-850-fanuc") as MachineArchetype;
+const range = generateStandardRange();
+const articles = (pattern: RegExp): Assembly[] => range.filter((e) => pattern.test(e.article_number)).map((e) => e.assembly);
+
+const shopLibrary = starterLibrary();
+
+function brepOfStep(bytes: Uint8Array): Uint8Array {
+  return withOcctScope((scope) => writeBrep(oc, readStep(oc, bytes, scope).solid));
+}
+
+function input(bytes: Uint8Array, stock: Box3, overrides: Partial<PlanInput> = {}): PlanInput {
+  return {
+    workpiece: { format: "step", bytes, bytes_format: "brep" },
+    stock,
+    machine,
+    material_id: "aluminium-6061",
+    library: shopLibrary,
+    options: { include_face_milling: true, sort_by_height: false },
+    ...overrides,
+  };
+}
+
+const quiet = { progress: () => {}, cancelled: () => false };
+// MFCAD models are 10 mm cubes at the origin; 1 mm of stock on top and around
+const mfcadStock: Box3 = { min: [-1, -1, 0], max: [11, 11, 11] };
+const mfcad = (model: string) => brepOfStep(mfcadStep(model));
+
+function refusal(run: () => unknown): string {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof PlanError) return error.code;
+    throw error;
+  }
+  assert.fail("the plan was not refused");
+}
+
+describe("the CAM planner", () => {
+  it("plans an MFCAD part with verified setups: no gouge, rapid through material or collision, tools only from the library", () => {
+    const progress: number[] = [];
+    const result: PlanResult = planCam(oc, input(mfcad("0-1-5-7-11-23"), mfcadStock), { progress: (f) => progress.push(f), cancelled: () => false });
+    assert.ok(result.setups.length >= 1);
+    const library = new Set(shopLibrary.map((a) => a.uuid));
+    for (const setup of result.setups) {
+      const v = setup.verification;
+      assert.deepEqual([v.gouges, v.rapids_through_material, v.holder_collisions], [0, 0, 0], setup.name);
+      assert.ok(setup.operations.length > 0, `${setup.name} has operations`);
+      for (const operation of setup.operations) assert.ok(library.has(operation.tool.assembly_uuid), `${operation.name}: a library tool`);
+      assert.deepEqual(setup.tools.map((t) => t.number), setup.tools.map((_, i) => i + 1), "T numbers in order of first use");
+      assert.ok(setup.machining_time_s > 0);
+    }
+    assert.equal(result.setups[0]?.work_offset, "G54");
+    assert.ok(Math.abs(result.machining_time_s - result.setups.reduce((sum, s) => sum + s.machining_time_s, 0)) < 0.2);
+    // progress never goes back, ends at 1, and moves in steps of at most 10 %
+    assert.deepEqual(progress, [...progress].sort((a, b) => a - b));
+    assert.equal(progress.at(-1), 1);
+    assert.ok(progress.every((p, i) => i === 0 || p - (progress[i - 1] as number) <= 0.1 + 1e-9), `steps: ${progress.map((p) => p.toFixed(3)).join(" ")}`);
+  });
+
+  it("puts the work offset at the stock's top corner: G54 from +Z is the stock's (min x, min y, max z)", () => {
+    const result = planCam(oc, input(mfcad("0-5-19"), mfcadStock), quiet);
+    const top = result.setups.find((s) => s.direction[2] === 1);
+    assert.ok(top, `a +Z setup among ${result.setups.map((s) => s.name).join(", ")}`);
+    assert.deepEqual(top.wcs, { origin: [-1, -1, 11], x_axis: [1, 0, 0], z_axis: [0, 0, 1] });
+    // every move of the setup is inside the stock's box seen from the offset, or above it
+    for (const operation of top.operations) {
+      for (const move of operation.moves) {
+        if (move.kind === "drill") continue;
+        assert.ok(move.to[2] <= operation.clearance_z + 1e-9 && move.to[2] >= -11 - 1e-6, `${operation.name}: z ${move.to[2]}`);
+      }
+    }
+  });
+
+  it("removes at least 90 % of what is to be removed from partC, and reports where material is left", () => {
+    const result = planCam(oc, input(brepOfStep(fixture("partC.step")), { min: [-2, -2, 0], max: [87.6, 46.7, 29] }), quiet);
+    const last = result.setups.at(-1);
+    assert.ok(last);
+    assert.ok(last.verification.material_left_pct < 10, `material left ${last.verification.material_left_pct} %`);
+    for (const setup of result.setups) assert.deepEqual([setup.verification.gouges, setup.verification.rapids_through_material, setup.verification.holder_collisions], [0, 0, 0]);
+    assert.ok(result.unmachined.some((u) => u.code === "material_left" && u.volume_mm3 !== null && u.volume_mm3 > 0));
+  });
+
+  it("refuses an empty library, a library of only a face mill, a stock beyond the machine's travel and an open part, each with its code", () => {
+    const part = mfcad("0-5-19");
+    assert.equal(refusal(() => planCam(oc, input(part, mfcadStock, { library: [] }), quiet)), "empty_library");
+    assert.equal(refusal(() => planCam(oc, input(part, mfcadStock, { library: articles(/^SSR-FM90-125-Z08$/) }), quiet)), "no_tool_fits");
+    assert.equal(refusal(() => planCam(oc, input(part, { min: [-1, -1, 0], max: [2000, 11, 11] }), quiet)), "part_exceeds_travel");
+    // a cube without its two +Z triangles (numbers 18 to 35 of cubeCorners)
+    const corners = cubeCorners(10);
+    const open = binaryStl([...corners.slice(0, 18), ...corners.slice(36)]);
+    assert.equal(refusal(() => planCam(oc, input(open, mfcadStock, { workpiece: { format: "stl", bytes: open, bytes_format: "stl" } }), quiet)), "part_not_closed");
+  });
+
+  it("stops with PlanCancelled at its next check once cancelled", () => {
+    let checks = 0;
+    assert.throws(
+      () => planCam(oc, input(mfcad("0-5-19"), mfcadStock), { progress: () => {}, cancelled: () => ++checks > 3 }),
+      (error: unknown) => error instanceof PlanCancelled,
+    );
+  });
+});

@@ -1,0 +1,166 @@
+/**
+ * The CAM planner, from the part to verified setups. It runs on a geometry thread
+ * (workers/geometry/thread.ts) for the plan_cam task (tasks/automated_cam_planning.ts):
+ *
+ *   read the part, its features and setup directions          (planner/read-part.ts)  0 - 10 %
+ *   per setup: check travel, mill, make holes and chamfers     (milling-, hole-operations.ts)
+ *              simulate every operation, drop what violates   (verify.ts)          10 - 95 %
+ *   number tools, time the setups, list what is left                               100 %
+ *
+ * Cancellation is checked between stages and between operations of the simulation; a cancelled
+ * plan throws PlanCancelled and keeps nothing. A plan that machines nothing at all is a failure
+ * with the reasons (no tool fits, ...), not an empty success.
+ */
+import type { OpenCascadeInstance } from "opencascade.js/dist/node.js";
+import { setupMachiningTime } from "./machining-time.ts";
+import { removeBySetup, stockLeft, voxelStock } from "./simulation/voxel-stock.ts";
+import { cuttersFromLibrary } from "./tooling/cutter.ts";
+import { PlanCancelled, PlanError, type PlanHooks, type PlanInput, type PlannedSetup, type PlanResult, type ToolSummary, type Unmachined } from "./plan-types.ts";
+import type { Cutter, Move, Operation } from "./types.ts";
+import { holeOperations } from "./planner/hole-operations.ts";
+import { millingOperations } from "./planner/milling-operations.ts";
+import { readPart } from "./planner/read-part.ts";
+import { setupParts } from "./planner/setup-part.ts";
+import { checkTravel } from "./planner/travel.ts";
+import { verifySetup } from "./planner/verify.ts";
+
+const WORK_OFFSETS = ["G54", "G55", "G56", "G57", "G58", "G59"];
+
+export function planCam(oc: OpenCascadeInstance, input: PlanInput, hooks: PlanHooks): PlanResult {
+  const checkpoint = (fraction: number) => {
+    if (hooks.cancelled()) throw new PlanCancelled();
+    hooks.progress(fraction);
+  };
+  checkpoint(0);
+  if (input.library.length === 0) throw new PlanError("empty_library", "the project's equipment library has no tools: add assemblies to it (or choose another library) and plan again");
+  const { cutters, skipped } = cuttersFromLibrary(input.library);
+  if (cutters.length === 0) {
+    throw new PlanError("no_usable_tool", `none of the library's ${input.library.length} assemblies is a tool the planner can use: ${skipped.map((s) => s.message).join("; ")}`);
+  }
+
+  const part = readPart(oc, input);
+  checkpoint(0.1);
+  const warnings = [...part.warnings, ...skipped.map((s) => ({ code: `assembly_${s.code}`, message: s.message }))];
+  const unmachined: Unmachined[] = part.setups.unreachable_faces.map((face) => ({
+    code: "face_unreachable",
+    message: `face ${face.face} cannot be reached by a 3-axis tool from any setup direction: ${face.reason}`,
+    features: [],
+    faces: [face.face],
+    volume_mm3: null,
+  }));
+
+  const setups = setupParts(part, input.stock);
+  if (setups.length > WORK_OFFSETS.length) {
+    warnings.push({ code: "many_setups", message: `${setups.length} setups: work offsets beyond G59 are numbered G54.1 P1 onwards` });
+  }
+  for (const setup of setups) checkTravel(input.machine, setup.name, setup.stock);
+
+  // what all setups together leave (simulation/voxel-stock.ts): each setup's own height field
+  // sees only its side
+  const acrossSetups = voxelStock(input.stock, part.soup);
+  let counter = 0;
+  const planned: PlannedSetup[] = [];
+  setups.forEach((setup, i) => {
+    const span = 0.85 / setups.length;
+    const base = 0.1 + i * span;
+    const nextId = () => `s${setup.index}-op${counter++}`;
+    // the setup's share of the progress: 60 % milling, 10 % holes, 30 % verification
+    const within = (from: number, to: number) => (fraction: number) => hooks.progress(base + span * (from + (to - from) * fraction));
+    const milling = millingOperations(setup, part.recognition.features, cutters, input, nextId, { cancelled: hooks.cancelled, progress: within(0, 0.6) });
+    if (hooks.cancelled()) throw new PlanCancelled();
+    checkpoint(base + span * 0.6);
+    const holes = holeOperations(setup, cutters, input, milling.stock, nextId);
+    let operations = [...milling.operations, ...holes.operations];
+    if (input.options.sort_by_height) operations = sortByHeight(operations);
+    checkpoint(base + span * 0.7);
+    const verified = verifySetup(setup, operations, { cancelled: hooks.cancelled, progress: within(0.7, 1) });
+    if (hooks.cancelled()) throw new PlanCancelled();
+    removeBySetup(acrossSetups, setup.frame, verified.field);
+    const left = stockLeft(acrossSetups);
+    checkpoint(base + span);
+    warnings.push(...milling.warnings, ...holes.warnings);
+    unmachined.push(...milling.unmachined, ...holes.unmachined, ...verified.dropped);
+    const time = setupMachiningTime(verified.operations, input.machine);
+    const tools = numberTools(verified.operations);
+    planned.push({
+      id: `setup-${setup.index}`,
+      name: setup.name,
+      index: i,
+      direction: setup.direction,
+      wcs: setup.frame,
+      work_offset: WORK_OFFSETS[i] ?? `G54.1 P${i - WORK_OFFSETS.length + 1}`,
+      stock: setup.stock,
+      machining_time_s: round1(time.total_s),
+      operations: verified.operations,
+      tools: [...tools.values()],
+      // material left: over the whole part after this setup and the ones before it
+      verification: { ...verified.verification, material_left_mm3: round1(left.left_mm3), material_left_pct: round2(left.left_pct) },
+    });
+  });
+
+  // facing alone does not make the part: a library that can do nothing else is refused
+  const operationCount = planned.reduce((sum, s) => sum + s.operations.filter((o) => o.kind !== "face_milling").length, 0);
+  if (operationCount === 0) {
+    const reasons = unmachined.filter((u) => u.code !== "face_unreachable").map((u) => u.message);
+    throw new PlanError(
+      unmachined.some((u) => u.code === "no_tool_fits" || u.code === "no_end_mill") ? "no_tool_fits" : "nothing_to_machine",
+      reasons.length > 0 ? `no operation could be planned: ${reasons.slice(0, 5).join("; ")}` : "the stock needs no machining to become the part",
+    );
+  }
+  const left = stockLeft(acrossSetups);
+  if (left.left_mm3 > 0) {
+    unmachined.push({
+      code: "material_left",
+      message: `${round1(left.left_mm3)} mm³ of the ${round1(left.removable_mm3)} mm³ to remove (${round2(left.left_pct)} %) is left over the part after the last setup: sharp internal corners, regions no tool reaches, and cusps`,
+      features: [],
+      faces: [],
+      volume_mm3: round1(left.left_mm3),
+    });
+  }
+  hooks.progress(1);
+  return { machining_time_s: round1(planned.reduce((sum, s) => sum + s.machining_time_s, 0)), warnings: dedupe(warnings), unmachined, setups: planned };
+}
+
+/** T numbers in the order tools are first used in the setup. */
+function numberTools(operations: readonly Operation[]): Map<string, ToolSummary> {
+  const tools = new Map<string, ToolSummary>();
+  for (const operation of operations) {
+    const tool: Cutter = operation.tool;
+    if (tools.has(tool.assembly_uuid)) continue;
+    tools.set(tool.assembly_uuid, { number: tools.size + 1, assembly_uuid: tool.assembly_uuid, name: tool.name, tool_type: tool.tool_type, diameter_mm: tool.diameter });
+  }
+  return tools;
+}
+
+/** Highest cutting first (stable): an operation's height is the highest z it feeds at. */
+function sortByHeight(operations: readonly Operation[]): Operation[] {
+  const height = (operation: Operation) => Math.max(...operation.moves.map(cutTop));
+  return operations
+    .map((operation, i) => ({ operation, i, top: height(operation) }))
+    .sort((a, b) => b.top - a.top || a.i - b.i)
+    .map((entry) => entry.operation);
+}
+
+function cutTop(move: Move): number {
+  if (move.kind === "rapid") return -Infinity;
+  if (move.kind === "drill") return move.top_z;
+  return move.to[2];
+}
+
+function dedupe(warnings: { code: string; message: string }[]): { code: string; message: string }[] {
+  const seen = new Set<string>();
+  return warnings.filter((w) => {
+    const key = `${w.code}\n${w.message}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+function round2(value: number): number {
+  return Math.round(value * 100) / 100;
+}
+
+function round1(value: number): number {
+  return Math.round(value * 10) / 10;
+}

@@ -1,0 +1,115 @@
+/**
+ * Hole making and chamfering of one setup, after its milling: spot drilling, drilling (or
+ * pre-drilling and reaming), helical boring where no drill fits, counterbores, countersinks,
+ * tapping, then the chamfers. Holes sharing a tool share an operation, in nearest-neighbour
+ * order (holes/order.ts).
+ *
+ * Between holes the tool travels at the R plane over the highest stock the milling left: safe
+ * over any material in between, at the price of a few millimetres of extra travel per hole.
+ */
+import type { Feature } from "../../features/recognition/types.ts";
+import { chamferEdges } from "../holes/chamfer-edges.ts";
+import { chamferOperation, chamferPaths, countersinkOperation } from "../holes/chamfer.ts";
+import { drillingOperation, spotDrillingOperation, tappingOperation } from "../holes/drilling.ts";
+import { boreForHole, counterboreFor, helicalBoringOperation } from "../holes/helical.ts";
+import type { SetupHole } from "../holes/setup-hole.ts";
+import { CLEARANCE_ABOVE_STOCK_MM } from "../milling/operation.ts";
+import type { InProcessStock } from "../milling/stock.ts";
+import { cuttingParametersFor } from "../tooling/feeds.ts";
+import { holeNeedFor, selectChamferMill, selectHoleTools, type HoleTools } from "../tooling/select.ts";
+import type { Cutter, Operation, OperationKind } from "../types.ts";
+import type { PlanInput } from "../plan-types.ts";
+import type { DraftOperations } from "./milling-operations.ts";
+import type { SetupPart } from "./setup-part.ts";
+
+type ToolRole = "spot" | "drill" | "reamer" | "end_mill" | "counterbore" | "countersink" | "tap";
+
+export function holeOperations(setup: SetupPart, cutters: readonly Cutter[], input: PlanInput, stock: InProcessStock, nextId: () => string): DraftOperations {
+  const draft: DraftOperations = { operations: [], unmachined: [], warnings: [] };
+  const clearance = setup.stock.max[2] + CLEARANCE_ABOVE_STOCK_MM;
+  const materialTop = Math.min(stock.highest(), setup.stock.max[2]);
+  const common = { clearance_z: clearance, material_top_z: Number.isFinite(materialTop) ? materialTop : setup.stock.max[2] };
+  const params = (tool: Cutter, kind: OperationKind) => {
+    const result = cuttingParametersFor(tool, input.material_id, input.machine, kind);
+    for (const clamp of result.clamps) draft.warnings.push({ code: `feeds_${clamp.code}`, message: clamp.message });
+    return result.parameters;
+  };
+
+  // every hole's tools, then the holes grouped by the tool of each role
+  const byRole = new Map<ToolRole, Map<Cutter, { hole: SetupHole; tools: HoleTools }[]>>();
+  const features = new Map(setup.features.map((f) => [f.id, f]));
+  for (const hole of setup.holes) {
+    const feature = features.get(hole.feature_id) as Feature;
+    const need = holeNeedFor(feature);
+    if (need === null) continue;
+    const tools = selectHoleTools(cutters, need);
+    if (!tools.ok) {
+      draft.unmachined.push({ code: tools.code, message: tools.message, features: [feature.id], faces: feature.faces, volume_mm3: null });
+      continue;
+    }
+    for (const refusal of tools.unmachined) draft.unmachined.push({ code: refusal.code, message: refusal.message, features: [feature.id], faces: feature.faces, volume_mm3: null });
+    draft.warnings.push(...tools.warnings);
+    for (const role of ["spot", "drill", "reamer", "end_mill", "counterbore", "countersink", "tap"] as const) {
+      const tool = tools[role];
+      if (tool === null) continue;
+      const group = byRole.get(role) ?? new Map<Cutter, { hole: SetupHole; tools: HoleTools }[]>();
+      byRole.set(role, group);
+      group.set(tool, [...(group.get(tool) ?? []), { hole, tools }]);
+    }
+  }
+  const each = (role: ToolRole, make: (tool: Cutter, holes: { hole: SetupHole; tools: HoleTools }[]) => Operation) => {
+    for (const [tool, holes] of byRole.get(role) ?? []) draft.operations.push(make(tool, holes));
+  };
+  each("spot", (tool, holes) =>
+    spotDrillingOperation({
+      id: nextId(),
+      cutter: tool,
+      parameters: params(tool, "spot_drilling"),
+      holes: holes.map((h) => h.hole),
+      ...common,
+      drill_diameter_mm: (hole) => holes.find((h) => h.hole === hole)?.tools.drill?.diameter ?? hole.diameter_mm,
+    }),
+  );
+  each("drill", (tool, holes) => drillingOperation({ id: nextId(), cutter: tool, parameters: params(tool, "drilling"), holes: holes.map((h) => h.hole), ...common }));
+  each("reamer", (tool, holes) => drillingOperation({ id: nextId(), cutter: tool, parameters: params(tool, "drilling"), holes: holes.map((h) => h.hole), ...common }));
+  each("end_mill", (tool, holes) =>
+    helicalBoringOperation({ id: nextId(), cutter: tool, parameters: params(tool, "helical_boring"), bores: holes.map((h) => boreForHole(h.hole)), ...common }),
+  );
+  each("counterbore", (tool, holes) =>
+    helicalBoringOperation({
+      id: nextId(),
+      cutter: tool,
+      parameters: params(tool, "helical_boring"),
+      bores: holes.flatMap((h) => {
+        const bore = counterboreFor(h.hole);
+        return bore ? [bore] : [];
+      }),
+      ...common,
+      name: `Counterboring ${holes.length} ${holes.length === 1 ? "hole" : "holes"} with ${tool.name}`,
+    }),
+  );
+  each("countersink", (tool, holes) => countersinkOperation({ id: nextId(), cutter: tool, parameters: params(tool, "chamfering"), holes: holes.map((h) => h.hole), ...common }));
+  each("tap", (tool, holes) => tappingOperation({ id: nextId(), cutter: tool, parameters: params(tool, "tapping"), holes: holes.map((h) => h.hole), ...common }));
+
+  for (const feature of setup.features.filter((f) => f.class === "chamfer")) {
+    const edges = chamferEdges(setup.soup, setup.triangleFaces, feature.faces);
+    if (!edges.ok) {
+      draft.unmachined.push({ code: `chamfer_${edges.code}`, message: `chamfer (feature ${feature.id}) in setup ${setup.name}: ${edges.message}`, features: [feature.id], faces: feature.faces, volume_mm3: null });
+      continue;
+    }
+    const mill = selectChamferMill(cutters, { feature: { id: feature.id, class: feature.class }, angle_to_axis_deg: edges.edges.angle_to_axis_deg, width_mm: edges.edges.width_mm });
+    if (!mill.ok) {
+      draft.unmachined.push({ code: mill.code, message: mill.message, features: [feature.id], faces: feature.faces, volume_mm3: null });
+      continue;
+    }
+    const paths = chamferPaths(edges.edges, mill.cutter);
+    for (const skipped of paths.skipped) {
+      draft.unmachined.push({ code: "chamfer_chain_skipped", message: `chamfer (feature ${feature.id}): ${skipped.message}`, features: [feature.id], faces: feature.faces, volume_mm3: null });
+    }
+    if (paths.paths.length === 0) continue;
+    draft.operations.push(
+      chamferOperation({ id: nextId(), cutter: mill.cutter, parameters: params(mill.cutter, "chamfering"), edges: edges.edges, features: [feature.id], ...common }),
+    );
+  }
+  return draft;
+}

@@ -1,0 +1,232 @@
+/**
+ * The milling of one setup, in the order a shop runs it: facing (when asked), roughing with the
+ * largest end mill, rest roughing with smaller ones down to the finishing tool, then floor and
+ * wall finishing. Each generator reads the stock the earlier ones left (milling/stock.ts).
+ *
+ * Tools, from the project's library only:
+ * - roughing: the largest flat end mill that reaches the setup's depth (else the longest
+ *   reaching), no wider than a third of the stock's narrower side (a larger one only faces);
+ * - finishing: the largest flat end mill whose radius fits the smallest internal corner radius
+ *   and whose diameter the narrowest feature of the setup; sharp corners (radius 0) no end mill
+ *   cuts: the smallest end mill finishes and the corners are reported unmachined;
+ * - rest roughing: the tools in between, each at most REST_RATIO of the one before.
+ */
+import type { Feature } from "../../features/recognition/types.ts";
+import { createSlicer, type PartSlicer } from "../milling/slicer.ts";
+import { faceMilling } from "../milling/face-milling.ts";
+import { floorFinishing, wallFinishing } from "../milling/finishing.ts";
+import type { MillingOutcome, MillingRequest } from "../milling/operation.ts";
+import { restRoughing, roughing } from "../milling/roughing.ts";
+import { InProcessStock } from "../milling/stock.ts";
+import { cuttingParametersFor } from "../tooling/feeds.ts";
+import { selectEndMill, selectFaceMill } from "../tooling/select.ts";
+import { wallReach } from "../tooling/shape.ts";
+import type { Cutter, Operation, OperationKind } from "../types.ts";
+import type { PlanInput, Unmachined } from "../plan-types.ts";
+import { holePlugs, mergeSoups } from "./hole-plugs.ts";
+import type { SetupPart } from "./setup-part.ts";
+
+/** a rest tool is at most this fraction of the diameter of the tool before it (the smallest useful one always runs) */
+export const REST_RATIO = 0.65;
+/** the roughing tool is at most this fraction of the stock's narrower side */
+export const ROUGHING_SHARE_OF_STOCK = 1 / 3;
+
+const MILLED_CLASSES = new Set<string>([
+  "rectangular_pocket",
+  "triangular_pocket",
+  "6sides_pocket",
+  "circular_end_pocket",
+  "rectangular_blind_slot",
+  "vertical_circular_end_blind_slot",
+  "horizontal_circular_end_blind_slot",
+  "rectangular_through_slot",
+  "triangular_through_slot",
+  "circular_through_slot",
+  "rectangular_passage",
+  "triangular_passage",
+  "6sides_passage",
+  "rectangular_through_step",
+  "2sides_through_step",
+  "slanted_through_step",
+  "rectangular_blind_step",
+  "triangular_blind_step",
+  "circular_blind_step",
+]);
+
+export interface DraftOperations {
+  operations: Operation[];
+  unmachined: Unmachined[];
+  warnings: { code: string; message: string }[];
+}
+
+export interface MillingDraft extends DraftOperations {
+  /** the stock as the milling leaves it */
+  stock: InProcessStock;
+  slicer: PartSlicer;
+}
+
+const END_MILLS = new Set(["CentreCuttingEndMill", "NonCentreCuttingEndMill"]);
+
+/** How far a stage is (0..1), and whether to stop: the plan's hooks seen from inside one stage. */
+export interface StageHooks {
+  progress(fraction: number): void;
+  cancelled(): boolean;
+}
+
+const NO_HOOKS: StageHooks = { progress: () => {}, cancelled: () => false };
+
+
+export function millingOperations(setup: SetupPart, allFeatures: readonly Feature[], cutters: readonly Cutter[], input: PlanInput, nextId: () => string, hooks: StageHooks = NO_HOOKS): MillingDraft {
+  const slicer = createSlicer(mergeSoups(setup.soup, holePlugs(setup.holes)));
+  let stock = new InProcessStock(setup.stock);
+  const draft: MillingDraft = { operations: [], unmachined: [], warnings: [], stock, slicer };
+  const endMills = cutters.filter((c) => c.kind === "flat" && END_MILLS.has(c.tool_type));
+  const milled = setup.features.filter((f) => MILLED_CLASSES.has(f.class));
+  // tools are sized for every milled feature this side sees, also those another setup makes:
+  // the slicer mills all the geometry the setup can reach, not only its own features
+  const seen = sizingFeatures(setup, milled, allFeatures);
+  const depth = setup.stock.max[2] - slicer.bottom_z;
+
+  // the generators to run, in order; each takes up to seconds, so progress moves after each
+  const steps: { kind: OperationKind; tool: Cutter; generate: (request: MillingRequest) => MillingOutcome; name?: string }[] = [];
+  if (input.options.include_face_milling && stock.highest() > slicer.top_z + 1e-3) {
+    const width = Math.min(setup.stock.max[0] - setup.stock.min[0], setup.stock.max[1] - setup.stock.min[1]);
+    const mill = selectFaceMill(cutters, { feature: { id: -1, class: "stock" }, width_mm: width });
+    if (mill.ok) steps.push({ kind: "face_milling", tool: mill.cutter, generate: faceMilling, name: `Facing the stock's top with ${mill.cutter.name}` });
+    else draft.warnings.push({ code: "facing_skipped", message: `setup ${setup.name}: facing skipped: ${mill.message}` });
+  }
+  if (endMills.length === 0) {
+    draft.unmachined.push({ code: "no_end_mill", message: `setup ${setup.name}: the library has no flat end mill: nothing is milled`, features: milled.map((f) => f.id), faces: [], volume_mm3: null });
+  } else {
+    const rougher = roughingTool(endMills, setup, depth);
+    // the deepest wall to finish: the deepest feature seen, below the stock's top
+    const above = setup.stock.max[2] - slicer.top_z;
+    const finishDepth = seen.length > 0 ? Math.max(...seen.map((f) => f.depth_mm ?? 0)) + above : depth;
+    const finisher = finishingTool(endMills.filter((c) => c.diameter <= rougher.diameter), seen, finishDepth, draft, setup.name);
+    const rest = restTools(endMills, rougher, smallestUseful(endMills, seen));
+    steps.push({ kind: "roughing", tool: rougher, generate: roughing });
+    for (const tool of rest) steps.push({ kind: "rest_roughing", tool, generate: restRoughing });
+    steps.push({ kind: "floor_finishing", tool: finisher, generate: floorFinishing }, { kind: "wall_finishing", tool: finisher, generate: wallFinishing });
+    // what the finisher cannot reach (corners, narrow places) the smallest rest tool finishes
+    const last = rest.at(-1);
+    if (last !== undefined && last.diameter < finisher.diameter) {
+      steps.push({ kind: "floor_finishing", tool: last, generate: floorFinishing }, { kind: "wall_finishing", tool: last, generate: wallFinishing });
+    }
+  }
+
+  for (const [i, step] of steps.entries()) {
+    // a cancelled plan stops before the next generator; plan.ts throws
+    if (hooks.cancelled()) break;
+    const { parameters, clamps } = cuttingParametersFor(step.tool, input.material_id, input.machine, step.kind);
+    const outcome = step.generate({ part: slicer, stock, tool: step.tool, parameters, id: nextId(), features: milled.map((f) => f.id), ...(step.name ? { name: step.name } : {}) });
+    for (const clamp of clamps) draft.warnings.push({ code: `feeds_${clamp.code}`, message: clamp.message });
+    for (const region of outcome.skipped) {
+      draft.unmachined.push({
+        code: "region_not_reached",
+        message: `setup ${setup.name}: ${step.kind.replace(/_/g, " ")} with ${step.tool.name} left a region of ${round(region.area_mm2)} mm² at z ${round(region.z)} (${round(region.at[0])}, ${round(region.at[1])}): ${region.reason}`,
+        features: [],
+        faces: [],
+        volume_mm3: null,
+      });
+    }
+    if (outcome.operation !== null) {
+      draft.operations.push(outcome.operation);
+      stock = stock.withCleared(outcome.cleared);
+    }
+    hooks.progress((i + 1) / steps.length);
+  }
+  draft.stock = stock;
+  hooks.progress(1);
+  return draft;
+}
+
+const ALONG = 0.999;
+
+function sizingFeatures(setup: SetupPart, own: readonly Feature[], all: readonly Feature[]): Feature[] {
+  const d = setup.direction;
+  const facing = all.filter((f) => {
+    const a = f.access_direction;
+    return MILLED_CLASSES.has(f.class) && a !== null && a[0] * d[0] + a[1] * d[1] + a[2] * d[2] > ALONG;
+  });
+  return [...new Set([...own, ...facing])];
+}
+
+/** See the header. Centre-cutting tools first among equals: closed regions need a helix. */
+function roughingTool(endMills: readonly Cutter[], setup: SetupPart, depth: number): Cutter {
+  const narrower = Math.min(setup.stock.max[0] - setup.stock.min[0], setup.stock.max[1] - setup.stock.min[1]);
+  const limit = Math.max(narrower * ROUGHING_SHARE_OF_STOCK, Math.min(...endMills.map((c) => c.diameter)));
+  const fitting = endMills.filter((c) => c.diameter <= limit + 1e-9);
+  const choice = selectEndMill(fitting, { feature: { id: -1, class: "stock" }, depth_mm: depth, min_internal_corner_radius_mm: null, min_width_mm: null, open_sides: false }, "roughing");
+  if (choice.ok) return choice.cutter;
+  // nothing reaches the whole depth: the one reaching deepest, then the largest
+  return [...fitting].sort((a, b) => b.flute_length - a.flute_length || b.diameter - a.diameter || Number(b.centre_cutting) - Number(a.centre_cutting))[0] as Cutter;
+}
+
+function finishingTool(endMills: readonly Cutter[], milled: readonly Feature[], depth: number, draft: MillingDraft, setupName: string): Cutter {
+  const radii = milled.flatMap((f) => (f.min_internal_corner_radius_mm === null ? [] : [f.min_internal_corner_radius_mm]));
+  const widths = milled.flatMap((f) => (f.min_width_mm === null ? [] : [f.min_width_mm]));
+  const radius = radii.length > 0 ? Math.min(...radii) : null;
+  const width = widths.length > 0 ? Math.min(...widths) : null;
+  const reaching = endMills.filter((c) => wallReach(c) >= depth - 1e-9);
+  const pool = reaching.length > 0 ? reaching : endMills.filter((c) => wallReach(c) >= Math.max(...endMills.map(wallReach)) - 1e-9);
+  const fits = pool.filter((c) => (radius === null || radius <= 0 || c.diameter / 2 <= radius + 1e-3) && (width === null || c.diameter <= width + 1e-3));
+  // corners of a known radius: the largest tool that fits them; sharp or unknown ones: the
+  // smallest that reaches, as close as any tool of the library gets
+  const known = radius !== null && radius > 0 && fits.length > 0;
+  const choice = known
+    ? [...fits].sort((a, b) => b.diameter - a.diameter || b.flute_length - a.flute_length)[0]
+    : [...(fits.length > 0 ? fits : pool)].sort((a, b) => a.diameter - b.diameter || b.flute_length - a.flute_length)[0];
+  const tool = choice as Cutter;
+  const sharp = milled.filter((f) => f.min_internal_corner_radius_mm !== null && f.min_internal_corner_radius_mm < tool.diameter / 2 - 1e-3);
+  if (sharp.length > 0) {
+    draft.unmachined.push({
+      code: "internal_corners_left",
+      message: `setup ${setupName}: internal corners of ${sharp.map((f) => `feature ${f.id} (radius ${f.min_internal_corner_radius_mm} mm)`).join(", ")} are tighter than the ${tool.diameter} mm finishing end mill reaching ${Math.round(depth * 100) / 100} mm deep: material is left in them (a smaller, longer tool, or EDM)`,
+      features: sharp.map((f) => f.id),
+      faces: [],
+      volume_mm3: null,
+    });
+  }
+  if (reaching.length === 0) {
+    draft.unmachined.push({
+      code: "no_tool_fits",
+      message: `setup ${setupName}: no end mill of the library reaches ${Math.round(depth * 100) / 100} mm deep; walls below ${Math.round(wallReach(tool) * 100) / 100} mm are left`,
+      features: milled.map((f) => f.id),
+      faces: [],
+      volume_mm3: null,
+    });
+  }
+  return tool;
+}
+
+/**
+ * Rest roughing goes down in steps of at most REST_RATIO from the rougher to the smallest useful
+ * end mill, each tool within its own reach: the small ones clear what they can of corners and
+ * narrow places, however deep the larger ones went.
+ */
+function restTools(endMills: readonly Cutter[], rougher: Cutter, smallest: number): Cutter[] {
+  const sizes = [...new Map(endMills.filter((c) => c.diameter < rougher.diameter - 1e-9 && c.diameter >= smallest - 1e-9).sort((a, b) => b.diameter - a.diameter || wallReach(b) - wallReach(a)).map((c) => [c.diameter, c])).values()];
+  const chosen: Cutter[] = [];
+  let last = rougher.diameter;
+  sizes.forEach((tool, i) => {
+    const isLast = i === sizes.length - 1;
+    if (tool.diameter <= last * REST_RATIO + 1e-9 || isLast) {
+      chosen.push(tool);
+      last = tool.diameter;
+    }
+  });
+  return chosen;
+}
+
+/** The smallest end mill worth running: the largest fitting the tightest known corner radius, or the library's smallest. */
+function smallestUseful(endMills: readonly Cutter[], seen: readonly Feature[]): number {
+  const radii = seen.flatMap((f) => (f.min_internal_corner_radius_mm === null ? [] : [f.min_internal_corner_radius_mm]));
+  const smallest = Math.min(...endMills.map((c) => c.diameter));
+  if (radii.length === 0 || Math.min(...radii) <= 0) return smallest;
+  const fitting = endMills.filter((c) => c.diameter / 2 <= Math.min(...radii) + 1e-3);
+  return fitting.length > 0 ? Math.max(...fitting.map((c) => c.diameter)) : smallest;
+}
+
+function round(value: number): number {
+  return Math.round(value * 100) / 100;
+}

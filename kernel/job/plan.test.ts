@@ -1,0 +1,87 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { fakePlanResult, FAKE_DRILL_UUID } from "../../test/support/fake-plan.ts";
+import { setupMachiningTime } from "../cam/machining-time.ts";
+import { findMachineArchetype } from "../machines/archetypes.ts";
+import { camPlanOf, decodeCamPlan, encodeCamPlan, PlanFormatError, summarisePlan } from "./plan.ts";
+
+const MACHINE = findMachineArchetype("vmc-850-fanuc")!;
+const OPTIONS = { include_face_milling: true, sort_by_height: false };
+
+describe("the plan a job keeps", () => {
+  it("times each operation as it runs in its setup, so operations and tool changes add up to the setup's time", () => {
+    const result = fakePlanResult();
+    const plan = camPlanOf(result, OPTIONS, MACHINE);
+    for (const [i, setup] of plan.setups.entries()) {
+      const expected = setupMachiningTime(result.setups[i]!.operations, MACHINE);
+      assert.deepEqual(
+        setup.operations.map((op) => op.machining_time_s),
+        expected.operations.map((t) => t.total_s),
+      );
+      const sum = setup.operations.reduce((total, op) => total + op.machining_time_s, 0) + expected.tool_change_s;
+      assert.ok(Math.abs(sum - expected.total_s) < 1e-9);
+      assert.ok(setup.operations.every((op) => op.machining_time_s > 0));
+    }
+    // the planner's own figures are kept as they are
+    assert.equal(plan.machining_time_s, result.machining_time_s);
+    assert.deepEqual(plan.setups.map((s) => s.machining_time_s), result.setups.map((s) => s.machining_time_s));
+  });
+
+  it("summarises a plan as the task result shows it: setups without moves, operations with their tool number and time", () => {
+    const plan = camPlanOf(fakePlanResult(), OPTIONS, MACHINE);
+    const summary = summarisePlan(plan);
+    assert.equal(summary.setups.length, 2);
+    const setup = summary.setups[0]!;
+    assert.deepEqual(Object.keys(setup).sort(), [
+      "direction",
+      "id",
+      "index",
+      "machining_time_s",
+      "name",
+      "operations",
+      "tools",
+      "verification",
+      "wcs",
+      "work_offset",
+    ]);
+    assert.deepEqual(Object.keys(setup.wcs).sort(), ["origin", "x_axis", "z_axis"]);
+    assert.deepEqual(
+      setup.operations.map((op) => [op.id, op.kind, op.tool_number]),
+      [
+        ["s0-op0", "face_milling", 1],
+        ["s0-op1", "roughing", 1],
+        ["s0-op2", "drilling", 2],
+      ],
+    );
+    assert.ok(setup.operations.every((op) => op.machining_time_s > 0));
+    assert.equal(setup.tools.find((t) => t.number === 2)?.assembly_uuid, FAKE_DRILL_UUID);
+    assert.equal(summary.machining_time_s, plan.machining_time_s);
+    assert.ok(!JSON.stringify(summary).includes('"moves"'));
+  });
+
+  it("stores a plan as gzip JSON that reads back equal, the same plan as the same bytes, and 100k moves in a small blob", (t) => {
+    const plan = camPlanOf(fakePlanResult({ moves: 100_000 }), OPTIONS, MACHINE);
+    let started = performance.now();
+    const bytes = encodeCamPlan(plan);
+    const encodeMs = performance.now() - started;
+    started = performance.now();
+    assert.deepEqual(decodeCamPlan(bytes), plan);
+    const decodeMs = performance.now() - started;
+    assert.ok(encodeCamPlan(plan).equals(bytes));
+    const json = Buffer.byteLength(JSON.stringify(plan));
+    t.diagnostic(`200k moves: ${(json / 1e6).toFixed(1)} MB JSON, ${(bytes.length / 1e6).toFixed(2)} MB gzip; encode ${encodeMs.toFixed(0)} ms, decode ${decodeMs.toFixed(0)} ms`);
+    assert.ok(bytes.length < json / 5, "compresses at least fivefold");
+  });
+
+  it("refuses to store a plan that would not read back (NaN, a missing field, a zero feed), and to read what is not a plan", () => {
+    const result = fakePlanResult();
+    const plan = camPlanOf(result, OPTIONS, MACHINE);
+    const op = result.setups[0]!.operations[1]!;
+    const stalled = { ...result, setups: [{ ...result.setups[0]!, operations: [{ ...op, moves: [{ kind: "linear" as const, to: [1, 1, 1] as [number, number, number], feed: 0 }] }] }] };
+    assert.throws(() => camPlanOf(stalled, OPTIONS, MACHINE), PlanFormatError);
+    assert.throws(() => encodeCamPlan({ ...plan, machining_time_s: Number.NaN }), PlanFormatError);
+    const { setups: _setups, ...withoutSetups } = plan;
+    assert.throws(() => encodeCamPlan(withoutSetups as typeof plan), /setups/);
+    assert.throws(() => decodeCamPlan(Buffer.from("plain text")), /not gzip/);
+  });
+});

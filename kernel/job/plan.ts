@@ -1,0 +1,322 @@
+/**
+ * The CAM plan a job keeps: the planner's result (kernel/cam/plan-types.ts PlanResult) with
+ * the options it was planned with and each operation's machining time, as one document. It is
+ * stored as gzip-compressed JSON (a blob of the job, and the `cam.plan` section of a .famc
+ * file: docs/famc-format.md), and summarised (no moves) for the task result and the quote.
+ *
+ * The zod schemas here mirror the planner's TypeScript types; the compile-time checks below
+ * fail the build when the two drift apart. Field names are the job file's and the API's.
+ */
+import { gunzipSync, gzipSync } from "node:zlib";
+import { z } from "zod";
+import { setupMachiningTime } from "../cam/machining-time.ts";
+import type { OperationSummary, PlannedSetup, PlanOptions, PlanResult, ToolSummary, Unmachined } from "../cam/plan-types.ts";
+import type { Cutter, CuttingParameters, Frame, Move, Operation, OperationKind, Verification } from "../cam/types.ts";
+import type { MachineArchetype } from "../machines/archetypes.ts";
+import { Vec3 as Vec3Schema } from "./types.ts";
+
+/** Content type of a plan blob (sql: tg_jobs__check_plan_blob). */
+export const PLAN_CONTENT_TYPE = "application/vnd.swarf.cam-plan+gzip";
+export const PLAN_DOCUMENT_VERSION = 1;
+/** a plan decompresses to at most this much JSON (a .famc file is checked before, by its MAC) */
+const MAX_PLAN_JSON_BYTES = 512 * 1024 * 1024;
+
+const Vec2 = z.tuple([z.number(), z.number()]);
+const nonNegative = z.number().nonnegative();
+
+export const PlanOptionsSchema = z.object({ include_face_milling: z.boolean(), sort_by_height: z.boolean() });
+
+const FrameSchema = z.object({ origin: Vec3Schema, x_axis: Vec3Schema, z_axis: Vec3Schema });
+const Box3Schema = z.object({ min: Vec3Schema, max: Vec3Schema });
+
+const MoveSchema = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("rapid"), to: Vec3Schema }),
+  z.object({ kind: z.literal("linear"), to: Vec3Schema, feed: z.number().positive() }),
+  z.object({ kind: z.literal("arc"), to: Vec3Schema, centre: Vec2, clockwise: z.boolean(), feed: z.number().positive() }),
+  z.object({
+    kind: z.literal("drill"),
+    cycle: z.enum(["drill", "dwell", "peck", "chip_break", "tap"]),
+    at: z.array(Vec2),
+    retract_z: z.number(),
+    top_z: z.number(),
+    bottom_z: z.number(),
+    peck_mm: z.number().positive().nullable(),
+    dwell_s: nonNegative,
+    feed: z.number().positive(),
+  }),
+]);
+
+const OperationKindSchema = z.enum([
+  "face_milling",
+  "roughing",
+  "rest_roughing",
+  "wall_finishing",
+  "floor_finishing",
+  "contour",
+  "spot_drilling",
+  "drilling",
+  "tapping",
+  "helical_boring",
+  "chamfering",
+]);
+
+const CutterSchema = z.object({
+  kind: z.enum(["flat", "ball", "bull", "drill", "chamfer", "tap"]),
+  assembly_uuid: z.string(),
+  name: z.string(),
+  tool_type: z.string(),
+  diameter: z.number().positive(),
+  corner_radius: nonNegative,
+  tip_angle_deg: z.number().nullable(),
+  tip_diameter: nonNegative,
+  chamfer_angle_deg: z.number().nullable(),
+  pitch_mm: z.number().nullable(),
+  flute_length: nonNegative,
+  max_stepdown: nonNegative,
+  neck_diameter: nonNegative,
+  neck_length: nonNegative,
+  shank_diameter: nonNegative,
+  stick_out: nonNegative,
+  flutes: z.number().int().nonnegative(),
+  centre_cutting: z.boolean(),
+  tool_material: z.string(),
+  holder: z.array(z.object({ length: nonNegative, lower_diameter: nonNegative, upper_diameter: nonNegative })),
+});
+
+const CuttingParametersSchema = z.object({
+  spindle_rpm: nonNegative,
+  feed_mm_min: nonNegative,
+  plunge_feed_mm_min: nonNegative,
+  stepdown_mm: nonNegative,
+  stepover_mm: nonNegative,
+  allowance_xy_mm: z.number(),
+  allowance_z_mm: z.number(),
+  coolant: z.enum(["flood", "mist", "air", "through_tool", "off"]),
+});
+
+const VerificationSchema = z.object({
+  gouges: z.number().int().nonnegative(),
+  rapids_through_material: z.number().int().nonnegative(),
+  holder_collisions: z.number().int().nonnegative(),
+  material_left_mm3: nonNegative,
+  material_left_pct: nonNegative,
+});
+
+const OperationSchema = z.object({
+  id: z.string(),
+  kind: OperationKindSchema,
+  name: z.string(),
+  features: z.array(z.number().int()),
+  tool: CutterSchema,
+  parameters: CuttingParametersSchema,
+  clearance_z: z.number(),
+  moves: z.array(MoveSchema),
+});
+
+const ToolSummarySchema = z.object({
+  number: z.number().int().positive(),
+  assembly_uuid: z.string(),
+  name: z.string(),
+  tool_type: z.string(),
+  diameter_mm: z.number().positive(),
+});
+
+const PlannedSetupSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  index: z.number().int().nonnegative(),
+  direction: Vec3Schema,
+  wcs: FrameSchema,
+  work_offset: z.string(),
+  stock: Box3Schema,
+  machining_time_s: nonNegative,
+  operations: z.array(OperationSchema),
+  tools: z.array(ToolSummarySchema),
+  verification: VerificationSchema,
+});
+
+const WarningSchema = z.object({ code: z.string(), message: z.string() });
+
+const UnmachinedSchema = z.object({
+  code: z.string(),
+  message: z.string(),
+  features: z.array(z.number().int()),
+  faces: z.array(z.number().int()),
+  volume_mm3: z.number().nullable(),
+});
+
+const PlanResultSchema = z.object({
+  machining_time_s: nonNegative,
+  warnings: z.array(WarningSchema),
+  unmachined: z.array(UnmachinedSchema),
+  setups: z.array(PlannedSetupSchema),
+});
+
+// The schemas are the planner's types, no more and no less: these fail to compile otherwise.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const typesAgree: [
+  Same<z.infer<typeof MoveSchema>, Move>,
+  Same<z.infer<typeof OperationKindSchema>, OperationKind>,
+  Same<z.infer<typeof CutterSchema>, Cutter>,
+  Same<z.infer<typeof CuttingParametersSchema>, CuttingParameters>,
+  Same<z.infer<typeof VerificationSchema>, Verification>,
+  Same<z.infer<typeof OperationSchema>, Operation>,
+  Same<z.infer<typeof FrameSchema>, Frame>,
+  Same<z.infer<typeof ToolSummarySchema>, ToolSummary>,
+  Same<z.infer<typeof PlannedSetupSchema>, PlannedSetup>,
+  Same<z.infer<typeof UnmachinedSchema>, Unmachined>,
+  Same<z.infer<typeof PlanResultSchema>, PlanResult>,
+  Same<z.infer<typeof PlanOptionsSchema>, PlanOptions>,
+] = [true, true, true, true, true, true, true, true, true, true, true, true];
+void typesAgree;
+
+/** An operation as the job keeps it: the planner's, with its machining time. */
+const StoredOperationSchema = OperationSchema.extend({ machining_time_s: nonNegative });
+const StoredSetupSchema = PlannedSetupSchema.extend({ operations: z.array(StoredOperationSchema) });
+
+export const CamPlan = z.object({
+  version: z.literal(PLAN_DOCUMENT_VERSION),
+  options: PlanOptionsSchema,
+  machining_time_s: nonNegative,
+  warnings: z.array(WarningSchema),
+  unmachined: z.array(UnmachinedSchema),
+  setups: z.array(StoredSetupSchema),
+});
+export type CamPlan = z.infer<typeof CamPlan>;
+export type StoredOperation = z.infer<typeof StoredOperationSchema>;
+
+/**
+ * The document a job keeps for a planner's result: checked against the schema first (a
+ * PlanFormatError otherwise), then each operation timed as it runs in its setup
+ * (kernel/cam/machining-time.ts: its moves from where the previous operation of the same tool
+ * ended; tool changes belong to the setup's time, not to an operation's).
+ */
+export function camPlanOf(result: PlanResult, options: PlanOptions, machine: MachineArchetype): CamPlan {
+  const parsed = PlanResultSchema.safeParse(result);
+  if (!parsed.success) throw new PlanFormatError(`the plan does not have the expected fields: ${describeIssue(parsed.error)}`);
+  return {
+    version: PLAN_DOCUMENT_VERSION,
+    options,
+    machining_time_s: result.machining_time_s,
+    warnings: result.warnings,
+    unmachined: result.unmachined,
+    setups: result.setups.map((setup) => {
+      const times = setupMachiningTime(setup.operations, machine).operations;
+      return {
+        ...setup,
+        operations: setup.operations.map((operation, i) => ({ ...operation, machining_time_s: times[i]!.total_s })),
+      };
+    }),
+  };
+}
+
+function describeIssue(error: z.ZodError): string {
+  const issue = error.issues[0];
+  return issue ? `${issue.path.join(".")}: ${issue.message}` : "unknown";
+}
+
+const OperationSummarySchema = z.object({
+  id: z.string(),
+  kind: OperationKindSchema,
+  name: z.string(),
+  tool_number: z.number().int().describe("the tool's number in the setup's tools (its T number)"),
+  features: z.array(z.number().int()).describe("recognised features it machines"),
+  machining_time_s: nonNegative.describe("its moves at the machine's feeds and rapids, without tool changes"),
+});
+
+/** A setup as the task result (and jobs.plan_summary) shows it: no moves, no cutter details. */
+export const SetupSummarySchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  index: z.number().int().nonnegative().describe("0-based, the order the shop runs the setups in"),
+  direction: Vec3Schema.describe("tool axis in workpiece coordinates, from the part towards the spindle"),
+  wcs: FrameSchema.describe(
+    "the setup's work coordinate system in the workpiece's coordinates (mm): a program's point p is " +
+      "origin + p.x * x_axis + p.y * (z_axis x x_axis) + p.z * z_axis on the part",
+  ),
+  work_offset: z.string().describe("G54, G55, ..."),
+  machining_time_s: nonNegative.describe("the whole setup, tool changes included"),
+  operations: z.array(OperationSummarySchema),
+  tools: z.array(ToolSummarySchema),
+  verification: VerificationSchema.describe("the stock simulation's findings after this setup"),
+});
+export type SetupSummary = z.infer<typeof SetupSummarySchema>;
+
+export const PlanSummarySchema = z.object({
+  machining_time_s: nonNegative,
+  warnings: z.array(WarningSchema),
+  unmachined: z.array(UnmachinedSchema).describe("what the plan leaves, and why"),
+  setups: z.array(SetupSummarySchema),
+});
+export type PlanSummary = z.infer<typeof PlanSummarySchema>;
+const summaryTypesAgree: [Same<z.infer<typeof OperationSummarySchema>, OperationSummary>] = [true];
+void summaryTypesAgree;
+
+export function summarisePlan(plan: CamPlan): PlanSummary {
+  return {
+    machining_time_s: plan.machining_time_s,
+    warnings: plan.warnings,
+    unmachined: plan.unmachined,
+    setups: plan.setups.map((setup) => {
+      const numbers = new Map(setup.tools.map((tool) => [tool.assembly_uuid, tool.number]));
+      return {
+        id: setup.id,
+        name: setup.name,
+        index: setup.index,
+        direction: setup.direction,
+        wcs: setup.wcs,
+        work_offset: setup.work_offset,
+        machining_time_s: setup.machining_time_s,
+        operations: setup.operations.map((operation) => ({
+          id: operation.id,
+          kind: operation.kind,
+          name: operation.name,
+          tool_number: numbers.get(operation.tool.assembly_uuid) ?? 0,
+          features: operation.features,
+          machining_time_s: operation.machining_time_s,
+        })),
+        tools: setup.tools,
+        verification: setup.verification,
+      };
+    }),
+  };
+}
+
+/** A plan document that does not parse or does not have the expected fields. */
+export class PlanFormatError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "PlanFormatError";
+  }
+}
+
+/**
+ * Checks a plan against its schema: what is saved must read back (a NaN or an infinity, which
+ * JSON cannot carry, fails here rather than in a later download).
+ */
+export function checkCamPlan(value: unknown): CamPlan {
+  const parsed = CamPlan.safeParse(value);
+  if (!parsed.success) throw new PlanFormatError(`the plan does not have the expected fields: ${describeIssue(parsed.error)}`);
+  return parsed.data;
+}
+
+/** gzip-compressed UTF-8 JSON; the same plan is the same bytes. */
+export function encodeCamPlan(plan: CamPlan): Buffer {
+  return gzipSync(Buffer.from(JSON.stringify(checkCamPlan(plan)), "utf8"), { level: 6 });
+}
+
+export function decodeCamPlan(bytes: Uint8Array): CamPlan {
+  let json: Buffer;
+  try {
+    json = gunzipSync(bytes, { maxOutputLength: MAX_PLAN_JSON_BYTES });
+  } catch (error) {
+    throw new PlanFormatError(`the plan is not gzip data of at most ${MAX_PLAN_JSON_BYTES} bytes: ${(error as Error).message}`);
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(json.toString("utf8"));
+  } catch {
+    throw new PlanFormatError("the plan is not JSON");
+  }
+  return checkCamPlan(value);
+}

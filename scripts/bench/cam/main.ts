@@ -1,0 +1,144 @@
+/**
+ * `npm run bench:cam`: the planner on every fixture part, in one process with one OCCT instance.
+ * Per part: the planning's wall time, against reading and analysing the same file in the same
+ * run (the baseline: the ratio says what planning costs over understanding the part, whatever
+ * the machine's speed and load), setups, operations, machining time, the verification (gouges,
+ * rapids through material, holder collisions: all must be 0) and the material left over the
+ * part after the last setup. Aims: no violation anywhere, at least 97 % of the removable volume
+ * removed, under 20 s per NIST part. Progress on stderr, the table on stdout, figures to
+ * BENCH_CAM_OUT. Exit 0 when every part was planned (aims met or not), 1 when one failed.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { planCam } from "../../../kernel/cam/plan.ts";
+import { PlanError, type PlanInput } from "../../../kernel/cam/plan-types.ts";
+import type { Box3 } from "../../../kernel/cam/types.ts";
+import { recogniseFile } from "../../../kernel/features/setups/recognise-file.ts";
+import { writeBrep } from "../../../kernel/geometry/brep.ts";
+import { detectFormat } from "../../../kernel/geometry/detect-format.ts";
+import { withOcctScope } from "../../../kernel/geometry/occt-scope.ts";
+import { loadOpenCascade } from "../../../kernel/geometry/opencascade.ts";
+import { readStep } from "../../../kernel/geometry/step.ts";
+import { findMachineArchetype } from "../../../kernel/machines/archetypes.ts";
+import { starterLibrary } from "../../../kernel/tools/catalogue/starter-library.ts";
+import { describeMachine } from "../cpu.ts";
+import { writeJson } from "../report.ts";
+import { round } from "../stats.ts";
+import { readCamSettings } from "./settings.ts";
+
+export const CAM_AIMS = { maxLeftPct: 3, maxNistSeconds: 20 } as const;
+
+function say(line: string): void {
+  process.stderr.write(`[bench:cam] ${line}\n`);
+}
+
+interface PartFigures {
+  part: string;
+  read_s: number;
+  plan_s: number;
+  ratio: number;
+  setups: number;
+  operations: number;
+  machining_time_s: number;
+  gouges: number;
+  rapids_through_material: number;
+  holder_collisions: number;
+  material_left_pct: number;
+  removed_pct: number;
+  unmachined: number;
+}
+
+export async function main(): Promise<number> {
+  const settings = readCamSettings();
+  const machine = findMachineArchetype(settings.machine);
+  if (!machine) throw new Error(`bench:cam: no machine ${settings.machine}`);
+  let files = fs.readdirSync(settings.partsDir).filter((f) => /\.(step|stp|stl)$/i.test(f)).sort().map((f) => path.join(settings.partsDir, f));
+  const mfcadDir = path.resolve(settings.partsDir, "..", "mfcad", "step");
+  if (settings.mfcad > 0 && fs.existsSync(mfcadDir)) files.push(...fs.readdirSync(mfcadDir).sort().slice(0, settings.mfcad).map((f) => path.join(mfcadDir, f)));
+  if (settings.only !== null) files = files.filter((f) => path.basename(f).includes(settings.only as string));
+  const library = starterLibrary();
+  const started = performance.now();
+  const oc = await loadOpenCascade();
+  say(`OCCT loaded in ${Math.round(performance.now() - started)} ms; ${files.length} parts; ${library.length} tools; ${machine.name}; ${settings.material}`);
+
+  const rows: PartFigures[] = [];
+  const failures: { part: string; code: string; message: string }[] = [];
+  for (const file of files) {
+    const name = path.basename(file);
+    const original = new Uint8Array(fs.readFileSync(file));
+    const stl = detectFormat(original).startsWith("stl");
+    // the baseline: reading and analysing the file, as upload and part understanding do
+    const t0 = performance.now();
+    const understood = recogniseFile(oc, original);
+    const readSeconds = (performance.now() - t0) / 1000;
+    const box = understood.analysis.bbox;
+    if (box === null) {
+      failures.push({ part: name, code: "no_bbox", message: "the part has no box" });
+      continue;
+    }
+    const s = settings.stockMm;
+    const stock: Box3 = { min: [box.min[0] - s, box.min[1] - s, box.min[2]], max: [box.max[0] + s, box.max[1] + s, box.max[2] + s] };
+    const bytes = stl ? original : withOcctScope((scope) => writeBrep(oc, readStep(oc, original, scope).solid));
+    const input: PlanInput = {
+      workpiece: { format: stl ? "stl" : "step", bytes, bytes_format: stl ? "stl" : "brep" },
+      stock,
+      machine,
+      material_id: settings.material,
+      library,
+      options: { include_face_milling: true, sort_by_height: false },
+    };
+    say(`${name}: planning`);
+    const t1 = performance.now();
+    try {
+      const result = planCam(oc, input, { progress: () => {}, cancelled: () => false });
+      const planSeconds = (performance.now() - t1) / 1000;
+      const last = result.setups.at(-1);
+      const sum = (key: "gouges" | "rapids_through_material" | "holder_collisions") => result.setups.reduce((n, setup) => n + setup.verification[key], 0);
+      const left = last?.verification.material_left_pct ?? 100;
+      rows.push({
+        part: name,
+        read_s: round(readSeconds, 2),
+        plan_s: round(planSeconds, 1),
+        ratio: round(planSeconds / readSeconds, 1),
+        setups: result.setups.length,
+        operations: result.setups.reduce((n, setup) => n + setup.operations.length, 0),
+        machining_time_s: result.machining_time_s,
+        gouges: sum("gouges"),
+        rapids_through_material: sum("rapids_through_material"),
+        holder_collisions: sum("holder_collisions"),
+        material_left_pct: round(left, 2),
+        removed_pct: round(100 - left, 2),
+        unmachined: result.unmachined.length,
+      });
+      say(`${name}: ${round(planSeconds, 1)} s, ${result.setups.length} setups, ${round(100 - left, 2)} % removed`);
+    } catch (error) {
+      const code = error instanceof PlanError ? error.code : "crash";
+      const message = error instanceof Error ? error.message : String(error);
+      failures.push({ part: name, code, message });
+      say(`${name}: ${code}: ${message}`);
+    }
+  }
+
+  const header = ["part", "read s", "plan s", "plan/read", "setups", "ops", "machining min", "gouges", "rapids in material", "collisions", "removed %"];
+  const lines = rows.map((r) => [r.part, r.read_s, r.plan_s, r.ratio, r.setups, r.operations, round(r.machining_time_s / 60, 1), r.gouges, r.rapids_through_material, r.holder_collisions, r.removed_pct].map(String));
+  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => (l[i] as string).length)));
+  const row = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] as number) : c.padStart(widths[i] as number))).join("  ");
+  const machineInfo = describeMachine();
+  const out: string[] = [];
+  out.push(`CAM planning on ${rows.length + failures.length} parts, ${machineInfo.cores} cores, ${machineInfo.cpu ?? "unknown CPU"}, Node ${machineInfo.node}; stock ${settings.stockMm} mm around, ${machine.name}, ${settings.material}, ${library.length} tools\n`);
+  out.push(row(header));
+  for (const l of lines) out.push(row(l));
+  const clean = rows.every((r) => r.gouges + r.rapids_through_material + r.holder_collisions === 0);
+  const removed = rows.every((r) => r.material_left_pct <= CAM_AIMS.maxLeftPct);
+  const nist = rows.filter((r) => r.part.startsWith("nist"));
+  const fast = nist.every((r) => r.plan_s < CAM_AIMS.maxNistSeconds);
+  out.push("\nAims:");
+  out.push(`  ${clean ? "met" : "missed"}: no gouge, rapid through material or holder collision on any part`);
+  out.push(`  ${removed ? "met" : "missed"}: at least ${100 - CAM_AIMS.maxLeftPct} % of the removable volume removed on every part (lowest ${rows.length > 0 ? Math.min(...rows.map((r) => r.removed_pct)) : "-"} %)`);
+  out.push(`  ${fast ? "met" : "missed"}: under ${CAM_AIMS.maxNistSeconds} s per NIST part (slowest ${nist.length > 0 ? Math.max(...nist.map((r) => r.plan_s)) : "-"} s)`);
+  if (failures.length > 0) out.push(`\n${failures.length} parts not planned: ${failures.map((f) => `${f.part} (${f.code}: ${f.message})`).join("; ")}`);
+  process.stdout.write(`${out.join("\n")}\n`);
+  writeJson(settings.out, { at: new Date().toISOString(), machine: machineInfo, settings, rows, failures, aims: { clean, removed, fast } });
+  say(`figures written to ${settings.out}`);
+  return failures.length > 0 ? 1 : 0;
+}

@@ -1,0 +1,37 @@
+/** What `npm run bench:cam` does, from BENCH_CAM_* environment variables. */
+import os from "node:os";
+import path from "node:path";
+import { z } from "zod";
+import { FIXTURE_PARTS } from "../../../kernel/geometry/test-support.ts";
+
+const Settings = z.object({
+  /** the fixture parts: every .step, .stp and .stl file in it */
+  BENCH_CAM_PARTS_DIR: z.string().min(1).default(FIXTURE_PARTS),
+  /** only parts whose file name contains this */
+  BENCH_CAM_ONLY: z.string().optional(),
+  /** also the first N MFCAD models (../mfcad/step beside the parts folder); 0 by default */
+  BENCH_CAM_MFCAD: z.coerce.number().int().min(0).max(1000).default(0),
+  /** stock around the part's box on every side, mm */
+  BENCH_CAM_STOCK_MM: z.coerce.number().min(0).max(100).default(2),
+  BENCH_CAM_MACHINE: z.string().min(1).default("vmc-850-fanuc"),
+  BENCH_CAM_MATERIAL: z.string().min(1).default("aluminium-6061"),
+  /** where the JSON figures go; outside the repository */
+  BENCH_CAM_OUT: z.string().min(1).default(path.join(os.tmpdir(), "swarf-bench-cam-results.json")),
+});
+
+export interface CamBenchSettings {
+  partsDir: string;
+  only: string | null;
+  mfcad: number;
+  stockMm: number;
+  machine: string;
+  material: string;
+  out: string;
+}
+
+export function readCamSettings(env: NodeJS.ProcessEnv = process.env): CamBenchSettings {
+  const parsed = Settings.safeParse(env);
+  if (!parsed.success) throw new Error(`bench:cam settings: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
+  const s = parsed.data;
+  return { partsDir: s.BENCH_CAM_PARTS_DIR, only: s.BENCH_CAM_ONLY ?? null, mfcad: s.BENCH_CAM_MFCAD, stockMm: s.BENCH_CAM_STOCK_MM, machine: s.BENCH_CAM_MACHINE, material: s.BENCH_CAM_MATERIAL, out: s.BENCH_CAM_OUT };
+}

@@ -1,0 +1,145 @@
+/**
+ * plan_cam with the service's own geometry thread (OCCT loaded, kernel/cam/plan.ts): what the
+ * stand-in planner of automated_cam_planning.test.ts cannot show: real plans of a real part,
+ * refusals with their codes, and cancelling a planning that is running.
+ */
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
+import { after, before, describe, it } from "node:test";
+import { repoRoot } from "../config/env.ts";
+import { decodeFamc } from "../kernel/job/famc.ts";
+import { PLAN_CONTENT_TYPE } from "../kernel/job/plan.ts";
+import { startTestApi, type TestApi } from "../test/support/api.ts";
+import { createTestDatabase, type TestDatabase } from "../test/support/database.ts";
+import { fileUpload } from "../test/support/multipart.ts";
+import type { Assembly } from "../kernel/tools/assembly.ts";
+import { catalogueAssembly, PLAN_OPTIONS, planningProject, type PlanningStarted } from "../test/support/planning.ts";
+import { waitForTask } from "../test/support/task-records.ts";
+import { createTestUser, type TestUser } from "../test/support/users.ts";
+import { createGeometryPool, type GeometryPool } from "../workers/geometry/pool.ts";
+import { startWorkerRunner, type WorkerRunner } from "../workers/runner.ts";
+import type { PlanCamResult } from "./automated_cam_planning.ts";
+
+const WAIT = { timeoutMs: 300_000, intervalMs: 200 };
+const TERMINAL = new Set(["success", "failed", "cancelled"]);
+const partCStep = fs.readFileSync(path.resolve(repoRoot, "../shared/fixtures/parts/partC.step"));
+
+let db: TestDatabase;
+let api: TestApi;
+let geometry: GeometryPool;
+let runner: WorkerRunner;
+let alice: TestUser;
+
+before(async () => {
+  db = await createTestDatabase();
+  geometry = createGeometryPool({ size: 1 });
+  await geometry.ready();
+  api = await startTestApi(db, { geometry, env: { RATE_LIMIT_PER_MINUTE: "100000" } });
+  runner = await startWorkerRunner({
+    ownerUrl: db.ownerUrl,
+    taskNames: ["plan_cam"],
+    services: { geometry },
+    concurrency: 1,
+    heartbeatSeconds: 1,
+    leaseStaleSeconds: 30,
+    pollIntervalMs: 100,
+  });
+  alice = await createTestUser(db.owner, "alice");
+});
+after(async () => {
+  await runner?.stop();
+  await api?.close();
+  await geometry?.close();
+  await db?.drop();
+});
+
+async function plan(projectId: string) {
+  const res = await api.request<PlanningStarted>("POST", `/projects/${projectId}/automation/cam-planning`, { key: alice.key, body: PLAN_OPTIONS });
+  assert.equal(res.status, 202, res.text);
+  return waitForTask(db.owner, res.body.task_id, "finished", (task) => TERMINAL.has(task.status), WAIT);
+}
+
+/** a shop's everyday tools from the standard range */
+const everydayTools = () => [
+  catalogueAssembly("FaceMill", 50),
+  catalogueAssembly("CentreCuttingEndMill", 10),
+  catalogueAssembly("CentreCuttingEndMill", 6),
+  catalogueAssembly("CentreCuttingEndMill", 3),
+  catalogueAssembly("SpotDrill", 8),
+  catalogueAssembly("Drill", 6.8),
+  catalogueAssembly("Drill", 5),
+  catalogueAssembly("ChamferMill", 10),
+];
+
+/** a project whose workpiece is partC.step, uploaded (and so read by OCCT) */
+async function stepProject(library: (string | Assembly)[] = ["End mill"]): Promise<string> {
+  const projectId = await planningProject(api, alice, { library, workpiece: false });
+  const upload = await api.request("POST", `/projects/${projectId}/workpiece`, { key: alice.key, raw: fileUpload(partCStep, "partC.step") });
+  assert.equal(upload.status, 201, upload.text);
+  const stock = await api.request("POST", `/projects/${projectId}/stock/bounding-box`, {
+    key: alice.key,
+    body: { minus_x: 2, plus_x: 2, minus_y: 2, plus_y: 2, minus_z: 0, plus_z: 5 },
+  });
+  assert.equal(stock.status, 200, stock.text);
+  return projectId;
+}
+
+describe("plan_cam on the service's geometry thread", () => {
+  it("ends failed with part_exceeds_travel when the stock is larger than the machine, saving nothing", async () => {
+    const projectId = await stepProject(everydayTools());
+    const stock = await api.request("POST", `/projects/${projectId}/stock/bounding-box`, {
+      key: alice.key,
+      body: { minus_x: 500, plus_x: 500, minus_y: 0, plus_y: 0, minus_z: 0, plus_z: 5 },
+    });
+    assert.equal(stock.status, 200, stock.text);
+    const before = await db.owner.query("select current_job_id from app_public.projects where id = $1", [projectId]);
+    const task = await plan(projectId);
+    assert.equal(task.status, "failed");
+    assert.equal(task.error?.code, "part_exceeds_travel");
+    assert.equal(task.attempts, 1, "a refusal is not retried");
+    const afterwards = await db.owner.query("select current_job_id from app_public.projects where id = $1", [projectId]);
+    assert.deepEqual(afterwards.rows, before.rows);
+    const blobs = await db.owner.query("select 1 from app_private.blobs where user_id = $1 and content_type = $2", [alice.id, PLAN_CONTENT_TYPE]);
+    assert.equal(blobs.rowCount, 0);
+  });
+
+  it("plans partC.step from the B-rep: setups with verified toolpaths (no gouge, rapid through material or holder collision), saved as the current job", async () => {
+    const projectId = await stepProject(everydayTools());
+    const task = await plan(projectId);
+    assert.equal(task.status, "success", JSON.stringify(task.error));
+    const result = task.result as PlanCamResult;
+    assert.ok(result.setups.length >= 1);
+    for (const setup of result.setups) {
+      assert.deepEqual(
+        [setup.verification.gouges, setup.verification.rapids_through_material, setup.verification.holder_collisions],
+        [0, 0, 0],
+        setup.name,
+      );
+      assert.ok(setup.operations.length > 0 && setup.tools.length > 0);
+    }
+    assert.ok(result.machining_time_s > 0);
+    const current = await db.owner.query("select current_job_id from app_public.projects where id = $1", [projectId]);
+    assert.equal(current.rows[0].current_job_id, result.job_id);
+    const file = await decodeFamc((await api.request("GET", `/projects/${projectId}/job`, { key: alice.key })).bytes, alice.id, async () => true);
+    assert.equal(file.plan?.document.setups.length, result.setups.length);
+  });
+
+  it("fails with no_tool_fits when the library holds only tools too large for the part's features", async () => {
+    const task = await plan(await stepProject([catalogueAssembly("FaceMill", 160)]));
+    assert.equal(task.status, "failed");
+    assert.equal(task.error?.code, "no_tool_fits");
+  });
+
+  it("cancels a real planning within seconds of the request, at the planner's own check", async () => {
+    const projectId = await stepProject(everydayTools());
+    const res = await api.request<PlanningStarted>("POST", `/projects/${projectId}/automation/cam-planning`, { key: alice.key, body: PLAN_OPTIONS });
+    const planning = await waitForTask(db.owner, res.body.task_id, "planning", (task) => task.progress > 0.1 || TERMINAL.has(task.status), WAIT);
+    assert.equal(planning.status, "running", JSON.stringify(planning.error));
+    const asked = Date.now();
+    assert.equal((await api.request("POST", `/tasks/${res.body.task_id}/cancel`, { key: alice.key })).status, 202);
+    const task = await waitForTask(db.owner, res.body.task_id, "cancelled", (t) => TERMINAL.has(t.status), WAIT);
+    assert.equal(task.status, "cancelled");
+    assert.ok(Date.now() - asked < 5000, "the planner checks hooks.cancelled() often");
+  });
+});
