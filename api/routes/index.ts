@@ -8,6 +8,8 @@ import { holderToolRoutes } from "./holders-tools.ts";
 import { jobRoutes } from "./jobs.ts";
 import { machineMaterialRoutes } from "./machines-materials.ts";
 import { projectRoutes } from "./projects.ts";
+import { quoteMachineRoutes } from "./quote-machines.ts";
+import { quoteRoutes } from "./quote.ts";
 import { taskRoutes } from "./tasks.ts";
 import { workpieceRoutes } from "./workpiece.ts";
 
@@ -22,4 +24,6 @@ export const routes: readonly RouteSpec[] = [
   ...holderToolRoutes,
   ...catalogueRoutes,
   ...machineMaterialRoutes,
+  ...quoteRoutes,
+  ...quoteMachineRoutes,
 ];

@@ -35,6 +35,18 @@ const STANDARD_ENTRY = generateStandardRange()[0]!;
 const STANDARD_ASSEMBLY = STANDARD_ENTRY.assembly;
 const STANDARD_TOOL = (STANDARD_ASSEMBLY.components.at(-1) as { parametric_cutting_tool: unknown }).parametric_cutting_tool;
 
+const MHR_INPUTS = {
+  acquisition_costs: 250_000, interest_rate: 0.06, required_floor_space: 20, maintenance_cost: 5000,
+  average_power_consumption: 15, operating_hours: 3000, years: 10,
+};
+/** a machine assigned to alice only (bob's keys must not reach it) */
+const ALICE_MACHINE = "alice-only-mill";
+/**
+ * A value of the parameter's format that no user has, for the 400 rule: an id that is not a
+ * UUID by default; product_id and cost_index are text and an index, so theirs break their own format.
+ */
+const NOT_AN_ID: Record<string, string> = { product_id: "not!a-machine", cost_index: "first" };
+
 /** a body the route's schema accepts, so only the property under test can fail */
 const validBodies: Record<string, unknown> = {
   createEquipmentLibrary: { library: { name: "Route table" } },
@@ -50,6 +62,12 @@ const validBodies: Record<string, unknown> = {
   updateProject: { name: "Renamed" },
   setStockBoundingBox: { minus_x: 1, plus_x: 1, minus_y: 1, plus_y: 1, minus_z: 0, plus_z: 2 },
   startCamPlanning: { include_face_milling: true, sort_by_height: false },
+  updateQuoteJob: { quantity: 2 },
+  updateQuoteSettings: { tax: 19 },
+  calculateMhr: MHR_INPUTS,
+  setMachineMhr: MHR_INPUTS,
+  updateMachineQuote: { mhr_value: 50 },
+  addMachineSetupCost: { name: "Vice", value: 45, unit: "EUR" },
 };
 /** a multipart body for the upload routes */
 const validUploads: Record<string, { body: Buffer; contentType: string }> = {
@@ -96,6 +114,17 @@ before(async () => {
   aliceIds.manufacturer = encodeURIComponent(STANDARD_ENTRY.manufacturer);
   aliceIds.article_number = encodeURIComponent(STANDARD_ENTRY.article_number);
   validQueries.searchCatalogue = "?q=drill";
+  validQueries.exportQuote = "?format=csv&language=de";
+  await db.owner.query(
+    `insert into app_public.machines (product_id, name, control, travel_x_mm, travel_y_mm, travel_z_mm, max_spindle_rpm, max_feed_mm_min, tool_slots, default_mhr)
+     values ($1, 'Alice only', 'linuxcnc', 500, 400, 300, 10000, 5000, 10, 40)`,
+    [ALICE_MACHINE],
+  );
+  await db.owner.query("insert into app_public.user_machines (user_id, product_id, position) values ($1, $2, 100)", [alice.id, ALICE_MACHINE]);
+  aliceIds.product_id = ALICE_MACHINE;
+  const cost = await api.request("POST", `/libraries/machines/${ALICE_MACHINE}/quote/setup-costs`, { key: alice.key, body: { name: "Vice", value: 45, unit: "EUR" } });
+  assert.equal(cost.status, 201);
+  aliceIds.cost_index = "0";
   const part = await partC();
   const urls = await asUser(api.pool, alice, async (client) => {
     const saved = await saveWorkpiece(client, project.body.id, part.ingested, part.original, part.glb, part.png);
@@ -141,7 +170,7 @@ describe("every route of the table", () => {
 
     it(`${label} answers 400 naming the parameter for an id that is not an id`, async () => {
       for (const param of params) {
-        const res = await api.request<ErrorBody>(route.method.toUpperCase(), pathFor(route, { ...aliceIds, [param]: "12345" }), {
+        const res = await api.request<ErrorBody>(route.method.toUpperCase(), pathFor(route, { ...aliceIds, [param]: NOT_AN_ID[param] ?? "12345" }), {
           key: alice.key,
           ...requestOptions(route),
         });

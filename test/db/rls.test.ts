@@ -114,6 +114,11 @@ before(async () => {
     );
     await db.owner.query("insert into app_public.holders (user_id, name, stacking_group, body) values ($1, 'ER32', 'Holder', '{}')", [user.id]);
     await db.owner.query("insert into app_public.tools (user_id, name, tool_type, diameter_mm, body) values ($1, 'D6', 'BallEndMill', 6, '{}')", [user.id]);
+    await db.owner.query(
+      `insert into app_public.machine_quote_configs (user_id, product_id, mhr_value, mhr_source, setup_costs)
+       values ($1, 'vmc-850-fanuc', 70, 'manual', '[{"name": "Vice", "value": 45, "unit": "EUR"}]')`,
+      [user.id],
+    );
   }
   await db.owner.query("insert into app_public.materials (id, name, category, density_kg_m3, price_per_kg, is_public) values ('Inconel718', 'Inconel 718', 'nickel', 8190, 45, false)");
   await db.owner.query("insert into app_public.user_materials (user_id, material_id) values ($1, 'Inconel718')", [bob.id]);
@@ -591,5 +596,25 @@ describe("app_private", () => {
         where n.nspname = 'app_public' and has_function_privilege('public', p.oid, 'EXECUTE') order by 1`,
     );
     assert.deepEqual(rows.map((r) => r.signature), []);
+  });
+});
+
+describe("machine quote configurations", () => {
+  it("shows a user only their own, and lets them write one only for a machine assigned to them", async () => {
+    await db.owner.query(
+      `insert into app_public.machines (product_id, name, control, travel_x_mm, travel_y_mm, travel_z_mm, max_spindle_rpm, max_feed_mm_min, tool_slots, default_mhr)
+       values ('bob-only-mill', 'Bob only', 'linuxcnc', 500, 400, 300, 10000, 5000, 10, 40) on conflict do nothing`,
+    );
+    await db.owner.query("insert into app_public.user_machines (user_id, product_id, position) values ($1, 'bob-only-mill', 100) on conflict do nothing", [bob.id]);
+    await asUser(alice.id, async (client) => {
+      const { rows } = await client.query<{ user_id: string; mhr_value: string }>("select user_id, mhr_value from app_public.machine_quote_configs");
+      assert.deepEqual(rows, [{ user_id: alice.id, mhr_value: "70" }]);
+      const denied = await refusal(client, "insert into app_public.machine_quote_configs (product_id, mhr_value, mhr_source) values ('bob-only-mill', 1, 'manual')");
+      assert.equal(denied.code, "42501");
+      const foreign = await refusal(client, "insert into app_public.machine_quote_configs (user_id, product_id) values ($1, 'vmc-760-haas')", [bob.id]);
+      assert.equal(foreign.code, "42501");
+      const changed = await client.query("update app_public.machine_quote_configs set mhr_value = 1 where user_id = $1", [bob.id]);
+      assert.equal(changed.rowCount, 0);
+    });
   });
 });

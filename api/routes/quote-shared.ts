@@ -1,0 +1,82 @@
+/** Schemas and the breakdown assembly shared by the quote routes (quote.ts, quote-machines.ts). */
+import { z } from "zod";
+import { getProject } from "../../db/queries/projects.ts";
+import { getMachineQuote } from "../../db/queries/quote-machines.ts";
+import { getQuoteJob, getQuoteProjectContext, getQuoteSettings, type QuoteSettingsRow } from "../../db/queries/quote.ts";
+import { computeBreakdown, breakdownJson, type BreakdownJson, type BreakdownSetup } from "../../kernel/quote/breakdown.ts";
+import { mergeSetupCosts, resolveMhr, type MhrSource } from "../../kernel/quote/layers.ts";
+import type { Queryable } from "../../db/request-transaction.ts";
+import { notFound } from "../middleware/errors/index.ts";
+
+export const Percent = z.number().min(0).max(100).describe("percent, 0 to 100");
+export const Money = z.number().min(0).max(1e9).describe("EUR");
+export const ProductIdParam = z
+  .string()
+  .regex(/^[A-Za-z0-9._-]{1,64}$/, "a product_id from GET /libraries/machines")
+  .describe("a machine assigned to the user");
+
+export const MhrSourceSchema = z.enum(["quote_job", "machine", "settings", "catalogue"]);
+
+export const QuoteSettings = z
+  .object({
+    overhead_percentage: z.number(),
+    tax: z.number(),
+    discount: z.number(),
+    profit: z.number(),
+    default_cost_per_m2: z.number().describe("EUR per m² and month: an MHR calculation's cost_per_square_meter when it sends none"),
+    default_energy_cost: z.number().describe("EUR per kWh: an MHR calculation's energy_cost when it sends none"),
+    default_mhr: z.number().nullable().describe("EUR/h: the MHR of machines without one of the user's; null: the catalogue's default_mhr"),
+    material_surcharge_percentage: z.number().describe("new quote jobs take it"),
+    updated_at: z.string(),
+  })
+  .meta({ id: "QuoteSettings" });
+
+export function toSettings(row: QuoteSettingsRow): z.input<typeof QuoteSettings> {
+  return { ...row, updated_at: row.updated_at.toISOString() };
+}
+
+export interface ProjectBreakdown {
+  breakdown: BreakdownJson;
+  project: { id: string; name: string; customer: string };
+}
+
+/** Reads every layer and computes the breakdown of a project's quote; 404 when the project is not the caller's. */
+export async function projectBreakdown(db: Queryable, projectId: string): Promise<ProjectBreakdown> {
+  const project = await getProject(db, projectId);
+  const quoteJob = project ? await getQuoteJob(db, projectId) : null;
+  const context = project ? await getQuoteProjectContext(db, projectId) : null;
+  if (!project || !quoteJob || !context) throw notFound("project", projectId);
+  const settings = await getQuoteSettings(db);
+  const machine = await getMachineQuote(db, context.product_id);
+  const mhr = resolveMhr({
+    quoteJob: quoteJob.mhr_override,
+    machine: machine?.mhr_value ?? null,
+    settings: settings.default_mhr,
+    catalogue: machine?.default_mhr ?? 0,
+  });
+  const setups: BreakdownSetup[] | null = context.plan_summary
+    ? [...context.plan_summary.setups]
+        .sort((a, b) => a.index - b.index)
+        .map((s) => ({ id: s.id, name: s.name, index: s.index, machining_time_s: s.machining_time_s }))
+    : null;
+  const breakdown = computeBreakdown({
+    quantity: quoteJob.quantity,
+    mhr: { value: mhr.value, source: mhr.source as MhrSource },
+    setups,
+    setup_costs: mergeSetupCosts(setups ?? [], quoteJob.setup_costs, machine?.setup_costs ?? []),
+    material: quoteJob.material_is_fixed_price
+      ? { kind: "fixed", price: quoteJob.material_fixed_price }
+      : {
+          kind: "stock",
+          stock_size_mm: context.stock ? context.stock.size : null,
+          material: context.material,
+          surcharge_percentage: quoteJob.material_surcharge_percentage,
+        },
+    additional_costs: quoteJob.additional_costs,
+    overhead_percentage: quoteJob.overhead_percentage,
+    profit: quoteJob.profit,
+    discount: quoteJob.discount,
+    tax: quoteJob.tax,
+  });
+  return { breakdown: breakdownJson(breakdown), project: { id: project.id, name: project.name, customer: project.customer } };
+}

@@ -1,0 +1,350 @@
+/**
+ * Quote per project (the quote job, the breakdown, its export), the user's quote settings and
+ * the MHR preview. Arithmetic in kernel/quote/, the rules in docs/quote.md.
+ */
+import { z } from "zod";
+import { getQuoteJob, getQuoteProjectContext, getQuoteSettings, updateQuoteJob, updateQuoteSettings, type QuoteJobFields, type QuoteJobRow } from "../../db/queries/quote.ts";
+import { EXPORT_CONTENT_TYPES, exportFilename, quoteCsv, quoteWorkbook } from "../../kernel/quote/export.ts";
+import { SetupCostEntrySchema } from "../../kernel/quote/layers.ts";
+import { calculateMhr, MhrInputsSchema, mhrParts, resolveMhrInputs } from "../../kernel/quote/mhr.ts";
+import { invalidParameter, notFound, type FieldIssue } from "../middleware/errors/index.ts";
+import { bytes, json } from "../reply.ts";
+import { defineRoute } from "../route.ts";
+import { idParams, NoQuery, Timestamp } from "../schemas/common.ts";
+import { MhrSourceSchema, Money, Percent, projectBreakdown, QuoteSettings, toSettings } from "./quote-shared.ts";
+
+const AdditionalCostGroupSchema = z
+  .strictObject({
+    Title: z.string().max(200),
+    per_unit: z.boolean().describe("true: the costs are per part (times quantity); false: once per order"),
+    Costs: z.array(z.strictObject({ label: z.string().max(200), cost: Money })).max(100),
+  })
+  .meta({ id: "AdditionalCostGroup" });
+
+const MapKey = z.string().min(1).max(100).regex(/^(?!__proto__$)/, "not __proto__");
+
+const QuoteJob = z
+  .object({
+    project_id: z.string(),
+    quantity: z.number(),
+    mhr_override: z.number().nullable().describe("null: the machine's MHR, then the settings'"),
+    overhead_percentage: z.number(),
+    tax: z.number(),
+    discount: z.number(),
+    profit: z.number(),
+    material_is_fixed_price: z.boolean(),
+    material_fixed_price: z.number().describe("EUR per part, used when material_is_fixed_price"),
+    material_surcharge_percentage: z.number().describe("added to stock weight x price per kg"),
+    additional_costs: z.record(z.string(), AdditionalCostGroupSchema),
+    setup_costs: z.record(z.string(), SetupCostEntrySchema).describe("by CAM setup id"),
+    updated_at: Timestamp,
+  })
+  .meta({ id: "QuoteJob" });
+
+const QuoteJobPatch = z
+  .strictObject({
+    quantity: z.number().int().min(1).max(1_000_000).optional().describe("parts in the order"),
+    mhr_override: Money.nullable().optional().describe("EUR/h; null clears the override"),
+    overhead_percentage: Percent.optional(),
+    tax: Percent.optional(),
+    discount: Percent.optional(),
+    profit: Percent.optional(),
+    material_is_fixed_price: z.boolean().optional(),
+    material_fixed_price: Money.optional(),
+    material_surcharge_percentage: Percent.optional(),
+    additional_costs: z
+      .record(MapKey, AdditionalCostGroupSchema.nullable())
+      .optional()
+      .describe("merged by group id: a group sent replaces that group, null removes it, groups not sent stay"),
+    setup_costs: z
+      .record(MapKey, SetupCostEntrySchema.nullable())
+      .optional()
+      .describe("merged by setup id (setups of the current job's plan): an entry sent replaces that setup's, null removes it"),
+  })
+  .refine((body) => Object.keys(body).length > 0, { message: "send at least one field" })
+  .meta({ id: "QuoteJobPatch" });
+
+function toQuoteJob(row: QuoteJobRow): z.input<typeof QuoteJob> {
+  return { ...row, updated_at: row.updated_at.toISOString() };
+}
+
+const money = z.number().describe("EUR, rounded to cents");
+const Breakdown = z
+  .object({
+    currency: z.literal("EUR"),
+    quantity: z.number(),
+    mhr: z.number().describe("EUR/h, as the layers give it"),
+    mhr_source: MhrSourceSchema.describe("the layer the MHR came from"),
+    machining_time_s: z.number().describe("per part, all setups, from the current job's plan"),
+    setups: z.array(
+      z.object({
+        setup_id: z.string(),
+        name: z.string(),
+        index: z.number().int(),
+        machining_time_s: z.number().describe("per part, tool changes included"),
+        machining_cost: money.describe("for the order: time x MHR x quantity"),
+        setup_cost: z.object({
+          name: z.string(),
+          source: z.enum(["quote_job", "machine", "none"]),
+          is_fixed_price: z.boolean(),
+          rate: z.number().describe("EUR/h, when not a fixed price"),
+          fix_price: z.number(),
+          unit: z.string(),
+          amount: money,
+        }),
+      }),
+    ),
+    material: z.object({
+      kind: z.enum(["fixed", "stock", "none"]),
+      weight_kg: z.number().nullable().describe("of one part's stock"),
+      price_per_kg: z.number().nullable(),
+      surcharge_percentage: z.number().nullable(),
+      amount: money.describe("for the order"),
+    }),
+    additional_costs: z.array(z.object({ group_id: z.string(), title: z.string(), per_unit: z.boolean(), amount: money })),
+    lines: z
+      .array(z.object({ kind: z.enum(["machining", "setup_cost", "material", "additional_cost"]), label: z.string(), ref: z.string().nullable(), amount: money }))
+      .describe("the direct costs; they add up to direct_cost exactly"),
+    direct_cost: money,
+    overhead_percentage: z.number(),
+    overhead: money,
+    manufacturing_cost: money.describe("direct_cost + overhead"),
+    profit_percentage: z.number(),
+    profit: money,
+    price_before_discount: money,
+    discount_percentage: z.number(),
+    discount: money,
+    net_price: money,
+    tax_percentage: z.number(),
+    tax: money,
+    total_price: money.describe("net_price + tax"),
+    unit_price: money.describe("net_price / quantity, rounded"),
+    warnings: z.array(z.object({ code: z.string(), message: z.string() })),
+  })
+  .meta({ id: "QuoteBreakdown" });
+
+const ExportQuery = z.strictObject({
+  format: z.enum(["csv", "excel"]),
+  language: z.enum(["en", "de"]).default("en"),
+});
+
+const QuoteSettingsPatch = z
+  .strictObject({
+    overhead_percentage: Percent.optional(),
+    tax: Percent.optional(),
+    discount: Percent.optional(),
+    profit: Percent.optional(),
+    default_cost_per_m2: Money.optional(),
+    default_energy_cost: Money.optional(),
+    default_mhr: Money.nullable().optional(),
+    material_surcharge_percentage: Percent.optional(),
+  })
+  .refine((body) => Object.keys(body).length > 0, { message: "send at least one field" })
+  .meta({ id: "QuoteSettingsPatch" });
+
+export const MhrResult = z
+  .object({
+    calculated_mhr: z.number().describe("EUR/h, rounded to cents"),
+    inputs: z
+      .object({
+        acquisition_costs: z.number(),
+        machine_selling_price: z.number(),
+        interest_rate: z.number(),
+        required_floor_space: z.number(),
+        cost_per_square_meter: z.number(),
+        maintenance_cost: z.number(),
+        energy_cost: z.number(),
+        average_power_consumption: z.number(),
+        operating_hours: z.number(),
+        years: z.number(),
+        safety_factor: z.number(),
+      })
+      .describe("every input, defaults filled in"),
+    parts: z
+      .object({
+        depreciation_per_year: z.number(),
+        interest_per_year: z.number(),
+        space_per_year: z.number(),
+        maintenance_per_year: z.number(),
+        fixed_per_hour: z.number(),
+        energy_per_hour: z.number(),
+      })
+      .describe("the terms of the formula (docs/quote.md), unrounded"),
+  })
+  .meta({ id: "MhrCalculation" });
+
+const ProjectParams = idParams("project_id");
+
+export const quoteRoutes = [
+  defineRoute({
+    method: "get",
+    path: "/projects/{project_id}/quote",
+    operationId: "getQuoteBreakdown",
+    summary: "The cost breakdown of the project's quote, computed now",
+    description: "Computed on the fly from the quote job, the machine and the user's quote settings (docs/quote.md); never stored.",
+    tag: "Quote",
+    scopes: ["quote:read"],
+    params: ProjectParams,
+    query: NoQuery,
+    responses: { 200: { description: "the breakdown", schema: Breakdown } },
+    errors: [404],
+    async handler({ db, params }) {
+      return json(200, (await projectBreakdown(db, params.project_id)).breakdown);
+    },
+  }),
+  defineRoute({
+    method: "get",
+    path: "/projects/{project_id}/quote/job",
+    operationId: "getQuoteJob",
+    summary: "The project's quote job: its overrides",
+    tag: "Quote",
+    scopes: ["quote:read"],
+    params: ProjectParams,
+    query: NoQuery,
+    responses: { 200: { description: "the quote job", schema: QuoteJob } },
+    errors: [404],
+    async handler({ db, params }) {
+      const row = await getQuoteJob(db, params.project_id);
+      if (!row) throw notFound("project", params.project_id);
+      return json(200, toQuoteJob(row));
+    },
+  }),
+  defineRoute({
+    method: "patch",
+    path: "/projects/{project_id}/quote/job",
+    operationId: "updateQuoteJob",
+    summary: "Change some fields of the quote job; fields not sent stay as they are",
+    description: "setup_costs keys must be setup ids of the current CAM job's plan (400 unknown_reference otherwise).",
+    tag: "Quote",
+    scopes: ["quote:write"],
+    params: ProjectParams,
+    query: NoQuery,
+    body: QuoteJobPatch,
+    responses: { 200: { description: "the changed quote job", schema: QuoteJob } },
+    errors: [404, 413, 415],
+    async handler({ db, params, body }) {
+      const current = await getQuoteJob(db, params.project_id, true);
+      if (!current) throw notFound("project", params.project_id);
+      const { additional_costs, setup_costs, ...scalars } = body;
+      const fields: QuoteJobFields = { ...scalars };
+      if (setup_costs) {
+        const context = await getQuoteProjectContext(db, params.project_id);
+        const ids = new Set((context?.plan_summary?.setups ?? []).map((s) => s.id));
+        const unknown: FieldIssue[] = Object.entries(setup_costs)
+          .filter(([id, entry]) => entry !== null && !ids.has(id))
+          .map(([id]) => ({
+            field: `body.setup_costs.${id}`,
+            code: "unknown_reference",
+            message: ids.size === 0 ? "the current CAM job has no plan, so no setups" : "not a setup of the current CAM job",
+          }));
+        if (unknown.length > 0) throw invalidParameter(unknown);
+        fields.setup_costs = merge(current.setup_costs, setup_costs);
+      }
+      if (additional_costs) fields.additional_costs = merge(current.additional_costs, additional_costs);
+      const row = await updateQuoteJob(db, params.project_id, fields);
+      if (!row) throw notFound("project", params.project_id);
+      return json(200, toQuoteJob(row));
+    },
+  }),
+  defineRoute({
+    method: "post",
+    path: "/projects/{project_id}/quote/export",
+    operationId: "exportQuote",
+    summary: "The breakdown as a CSV file or an Excel workbook, in English or German",
+    description:
+      "csv: UTF-8 with a byte order mark; en: \",\" between fields and a decimal point; de: \";\" and a decimal comma. " +
+      "excel: one sheet with the lines, totals and setups, amounts as numbers in a euro format. Filename quote_<project_id>_<language>.csv|xlsx.",
+    tag: "Quote",
+    scopes: ["quote:export"],
+    params: ProjectParams,
+    query: ExportQuery,
+    responses: {
+      200: {
+        description: "the file",
+        contentType: `${EXPORT_CONTENT_TYPES.csv}, ${EXPORT_CONTENT_TYPES.excel}`,
+        headers: { "Content-Disposition": 'attachment; filename="quote_<project_id>_<language>.csv" (or .xlsx)' },
+      },
+    },
+    errors: [404],
+    async handler({ db, params, query }) {
+      const { breakdown, project } = await projectBreakdown(db, params.project_id);
+      const header = { project_name: project.name, customer: project.customer, project_id: project.id, date: new Date().toISOString().slice(0, 10) };
+      const body = query.format === "csv" ? quoteCsv(breakdown, header, query.language) : await quoteWorkbook(breakdown, header, query.language);
+      return bytes(200, body, EXPORT_CONTENT_TYPES[query.format], {
+        "Content-Disposition": `attachment; filename="${exportFilename(project.id, query.format, query.language)}"`,
+      });
+    },
+  }),
+  defineRoute({
+    method: "get",
+    path: "/quote/settings",
+    operationId: "getQuoteSettings",
+    summary: "The user's quote settings: the deepest layer of the quote defaults",
+    tag: "Quote",
+    scopes: ["quote:read"],
+    query: NoQuery,
+    responses: { 200: { description: "the settings", schema: QuoteSettings } },
+    async handler({ db }) {
+      return json(200, toSettings(await getQuoteSettings(db)));
+    },
+  }),
+  defineRoute({
+    method: "patch",
+    path: "/quote/settings",
+    operationId: "updateQuoteSettings",
+    summary: "Change some quote settings; new quote jobs take overhead, tax, discount, profit and surcharge from them",
+    tag: "Quote",
+    scopes: ["quote:write"],
+    query: NoQuery,
+    body: QuoteSettingsPatch,
+    responses: { 200: { description: "the changed settings", schema: QuoteSettings } },
+    errors: [413, 415],
+    async handler({ db, body }) {
+      return json(200, toSettings(await updateQuoteSettings(db, body)));
+    },
+  }),
+  defineRoute({
+    method: "post",
+    path: "/quote/mhr/calculate",
+    operationId: "calculateMhr",
+    summary: "Preview a machine hour rate from its inputs (VDI 3258); stores nothing",
+    description: "cost_per_square_meter and energy_cost default to the quote settings' default_cost_per_m2 and default_energy_cost.",
+    tag: "Quote",
+    scopes: ["quote:read"],
+    query: NoQuery,
+    body: MhrInputsSchema,
+    responses: { 200: { description: "the rate", schema: MhrResult } },
+    errors: [413, 415],
+    async handler({ db, body }) {
+      const settings = await getQuoteSettings(db);
+      const inputs = resolveMhrInputs(body, { cost_per_square_meter: settings.default_cost_per_m2, energy_cost: settings.default_energy_cost });
+      return json(200, mhrCalculation(inputs));
+    },
+  }),
+];
+
+export function mhrCalculation(inputs: ReturnType<typeof resolveMhrInputs>): z.input<typeof MhrResult> {
+  const parts = mhrParts(inputs);
+  return {
+    calculated_mhr: calculateMhr(inputs),
+    inputs: { ...inputs },
+    parts: {
+      depreciation_per_year: parts.depreciation_per_year.toNumber(),
+      interest_per_year: parts.interest_per_year.toNumber(),
+      space_per_year: parts.space_per_year.toNumber(),
+      maintenance_per_year: parts.maintenance_per_year.toNumber(),
+      fixed_per_hour: parts.fixed_per_hour.toNumber(),
+      energy_per_hour: parts.energy_per_hour.toNumber(),
+    },
+  };
+}
+
+/** a JSON-merge of one level: a value sent replaces the key's, null removes the key */
+function merge<T>(current: Readonly<Record<string, T>>, patch: Readonly<Record<string, T | null>>): Record<string, T> {
+  const next: Record<string, T> = { ...current };
+  for (const [key, value] of Object.entries(patch)) {
+    if (value === null) delete next[key];
+    else next[key] = value;
+  }
+  return next;
+}

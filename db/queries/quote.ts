@@ -1,0 +1,139 @@
+/**
+ * Quote jobs, quote settings and what a breakdown reads, within a request transaction: RLS
+ * limits every statement to the caller's rows (a quote job only while its project is live).
+ * numeric columns arrive as float8: every value was a JSON number when it was stored.
+ */
+import type { PlanSummary } from "../../kernel/job/plan.ts";
+import type { BoundingBoxStock } from "../../kernel/job/stock.ts";
+import type { AdditionalCostGroup } from "../../kernel/quote/breakdown.ts";
+import type { SetupCostEntry } from "../../kernel/quote/layers.ts";
+import type { Queryable } from "../request-transaction.ts";
+
+export interface QuoteJobRow {
+  project_id: string;
+  quantity: number;
+  mhr_override: number | null;
+  overhead_percentage: number;
+  tax: number;
+  discount: number;
+  profit: number;
+  material_is_fixed_price: boolean;
+  material_fixed_price: number;
+  material_surcharge_percentage: number;
+  additional_costs: Record<string, AdditionalCostGroup>;
+  setup_costs: Record<string, SetupCostEntry>;
+  updated_at: Date;
+}
+
+const QUOTE_JOB_COLUMNS = `project_id, quantity::float8 as quantity, mhr_override::float8 as mhr_override,
+  overhead_percentage::float8 as overhead_percentage, tax::float8 as tax, discount::float8 as discount,
+  profit::float8 as profit, material_is_fixed_price, material_fixed_price::float8 as material_fixed_price,
+  material_surcharge_percentage::float8 as material_surcharge_percentage, additional_costs, setup_costs, updated_at`;
+
+/** the scalar columns a PATCH may set (the two maps are merged by the caller and set whole) */
+export const QUOTE_JOB_FIELDS = [
+  "quantity",
+  "mhr_override",
+  "overhead_percentage",
+  "tax",
+  "discount",
+  "profit",
+  "material_is_fixed_price",
+  "material_fixed_price",
+  "material_surcharge_percentage",
+  "additional_costs",
+  "setup_costs",
+] as const;
+export type QuoteJobFields = Partial<Pick<QuoteJobRow, (typeof QUOTE_JOB_FIELDS)[number]>>;
+
+/** forUpdate: lock the row (a PATCH merges the maps read here) */
+export async function getQuoteJob(db: Queryable, projectId: string, forUpdate = false): Promise<QuoteJobRow | null> {
+  const { rows } = await db.query<QuoteJobRow>(
+    `select ${QUOTE_JOB_COLUMNS} from app_public.quote_jobs where project_id = $1${forUpdate ? " for update" : ""}`,
+    [projectId],
+  );
+  return rows[0] ?? null;
+}
+
+export async function updateQuoteJob(db: Queryable, projectId: string, fields: QuoteJobFields): Promise<QuoteJobRow | null> {
+  const names = QUOTE_JOB_FIELDS.filter((f) => fields[f] !== undefined);
+  const values = names.map((f) => {
+    const v = fields[f];
+    return f === "additional_costs" || f === "setup_costs" ? JSON.stringify(v) : v;
+  });
+  const sets = names.map((f, i) => `${f} = $${i + 2}`);
+  const { rows } = await db.query<QuoteJobRow>(
+    `update app_public.quote_jobs set ${[...sets, "updated_at = now()"].join(", ")} where project_id = $1 returning ${QUOTE_JOB_COLUMNS}`,
+    [projectId, ...values],
+  );
+  return rows[0] ?? null;
+}
+
+export interface QuoteSettingsRow {
+  overhead_percentage: number;
+  tax: number;
+  discount: number;
+  profit: number;
+  default_cost_per_m2: number;
+  default_energy_cost: number;
+  default_mhr: number | null;
+  material_surcharge_percentage: number;
+  updated_at: Date;
+}
+
+export const QUOTE_SETTINGS_FIELDS = [
+  "overhead_percentage",
+  "tax",
+  "discount",
+  "profit",
+  "default_cost_per_m2",
+  "default_energy_cost",
+  "default_mhr",
+  "material_surcharge_percentage",
+] as const;
+export type QuoteSettingsFields = Partial<Pick<QuoteSettingsRow, (typeof QUOTE_SETTINGS_FIELDS)[number]>>;
+
+const SETTINGS_COLUMNS = `overhead_percentage::float8 as overhead_percentage, tax::float8 as tax, discount::float8 as discount,
+  profit::float8 as profit, default_cost_per_m2::float8 as default_cost_per_m2, default_energy_cost::float8 as default_energy_cost,
+  default_mhr::float8 as default_mhr, material_surcharge_percentage::float8 as material_surcharge_percentage, updated_at`;
+
+export async function getQuoteSettings(db: Queryable): Promise<QuoteSettingsRow> {
+  const { rows } = await db.query<QuoteSettingsRow>(`select ${SETTINGS_COLUMNS} from app_public.quote_settings`);
+  if (!rows[0]) throw new Error("the user has no quote settings");
+  return rows[0];
+}
+
+export async function updateQuoteSettings(db: Queryable, fields: QuoteSettingsFields): Promise<QuoteSettingsRow> {
+  const names = QUOTE_SETTINGS_FIELDS.filter((f) => fields[f] !== undefined);
+  const sets = names.map((f, i) => `${f} = $${i + 1}`);
+  const { rows } = await db.query<QuoteSettingsRow>(
+    `update app_public.quote_settings set ${[...sets, "updated_at = now()"].join(", ")} returning ${SETTINGS_COLUMNS}`,
+    names.map((f) => fields[f]),
+  );
+  if (!rows[0]) throw new Error("the user has no quote settings");
+  return rows[0];
+}
+
+/** What a breakdown reads besides the quote job and the layers: the project's machine, material and current job. */
+export interface QuoteProjectContext {
+  project_id: string;
+  product_id: string;
+  current_job_id: string | null;
+  stock: BoundingBoxStock | null;
+  plan_summary: PlanSummary | null;
+  material: { id: string; name: string; density_kg_m3: number; price_per_kg: number } | null;
+}
+
+export async function getQuoteProjectContext(db: Queryable, projectId: string): Promise<QuoteProjectContext | null> {
+  const { rows } = await db.query<QuoteProjectContext>(
+    `select p.id as project_id, p.product_id, p.current_job_id, j.stock, j.plan_summary,
+            case when m.id is null then null else jsonb_build_object('id', m.id, 'name', m.name,
+              'density_kg_m3', m.density_kg_m3::float8, 'price_per_kg', m.price_per_kg::float8) end as material
+       from app_public.projects p
+       left join app_public.jobs j on j.id = p.current_job_id
+       left join app_public.materials m on m.id = p.material_id
+      where p.id = $1`,
+    [projectId],
+  );
+  return rows[0] ?? null;
+}

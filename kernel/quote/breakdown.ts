@@ -1,0 +1,291 @@
+/**
+ * The cost breakdown of a quote: computed on the fly from the layered inputs, never stored.
+ * Every intermediate value is exact; money is rounded to cents at the end, and the lines are
+ * reconciled with the rounded totals so they add up exactly (docs/quote.md, "Breakdown").
+ *
+ * Order of the calculation (a German job shop's "Zuschlagskalkulation"):
+ *   direct cost     = machining + setup costs + material + additional costs (for the order)
+ *   overhead        = direct cost * overhead_percentage            -> manufacturing_cost
+ *   profit          = manufacturing_cost * profit                  -> price before discount
+ *   discount        = price before discount * discount             -> net_price
+ *   tax             = net_price * tax                              -> total_price
+ *   unit_price      = net_price / quantity (net, rounded to cents; informative)
+ */
+import { allocateCents, cents, dec, HUNDRED, percentOf, sum, ZERO, type Decimal, type DecimalInput } from "./money.ts";
+import { type MhrSource, type ResolvedSetupCost, type SetupCostSource } from "./layers.ts";
+
+export interface BreakdownSetup {
+  id: string;
+  name: string;
+  index: number;
+  /** the whole setup per part, tool changes included (jobs.plan_summary) */
+  machining_time_s: number;
+}
+
+export interface AdditionalCostGroup {
+  Title: string;
+  per_unit: boolean;
+  Costs: { label: string; cost: number }[];
+}
+
+export type MaterialInput =
+  | { kind: "fixed"; price: DecimalInput }
+  | {
+      kind: "stock";
+      /** stock box size, mm; null: no stock yet */
+      stock_size_mm: readonly [number, number, number] | null;
+      /** null: the project has no material */
+      material: { id: string; density_kg_m3: DecimalInput; price_per_kg: DecimalInput } | null;
+      surcharge_percentage: DecimalInput;
+    };
+
+export interface BreakdownInput {
+  quantity: DecimalInput;
+  mhr: { value: DecimalInput; source: MhrSource };
+  /** null: the current job has no plan yet */
+  setups: readonly BreakdownSetup[] | null;
+  /** one per setup, in the setups' order (layers.ts mergeSetupCosts) */
+  setup_costs: readonly ResolvedSetupCost[];
+  material: MaterialInput;
+  additional_costs: Readonly<Record<string, AdditionalCostGroup>>;
+  overhead_percentage: DecimalInput;
+  profit: DecimalInput;
+  discount: DecimalInput;
+  tax: DecimalInput;
+}
+
+export type LineKind = "machining" | "setup_cost" | "material" | "additional_cost";
+
+export interface BreakdownLine {
+  kind: LineKind;
+  label: string;
+  /** the setup a machining or setup-cost line belongs to; the group id of an additional cost */
+  ref: string | null;
+  /** for the order (all parts), EUR, cents */
+  amount: Decimal;
+}
+
+export interface SetupLine {
+  setup_id: string;
+  name: string;
+  index: number;
+  machining_time_s: number;
+  machining_cost: Decimal;
+  setup_cost: {
+    name: string;
+    source: SetupCostSource;
+    is_fixed_price: boolean;
+    /** EUR/h when not a fixed price */
+    rate: Decimal;
+    fix_price: Decimal;
+    unit: string;
+    amount: Decimal;
+  };
+}
+
+export interface Breakdown {
+  currency: "EUR";
+  quantity: Decimal;
+  mhr: { value: Decimal; source: MhrSource };
+  /** per part, all setups */
+  machining_time_s: number;
+  setups: SetupLine[];
+  material: {
+    kind: "fixed" | "stock" | "none";
+    weight_kg: Decimal | null;
+    price_per_kg: Decimal | null;
+    surcharge_percentage: Decimal | null;
+    /** exact cost of one part's material, before rounding */
+    unit_cost: Decimal;
+    amount: Decimal;
+  };
+  additional_costs: { group_id: string; title: string; per_unit: boolean; amount: Decimal }[];
+  lines: BreakdownLine[];
+  direct_cost: Decimal;
+  overhead_percentage: Decimal;
+  overhead: Decimal;
+  manufacturing_cost: Decimal;
+  profit_percentage: Decimal;
+  profit: Decimal;
+  price_before_discount: Decimal;
+  discount_percentage: Decimal;
+  discount: Decimal;
+  net_price: Decimal;
+  tax_percentage: Decimal;
+  tax: Decimal;
+  total_price: Decimal;
+  unit_price: Decimal;
+  warnings: { code: string; message: string }[];
+}
+
+const SECONDS_PER_HOUR = dec(3600);
+
+export function computeBreakdown(input: BreakdownInput): Breakdown {
+  const quantity = dec(input.quantity);
+  const mhr = dec(input.mhr.value);
+  const warnings: Breakdown["warnings"] = [];
+  const setups = input.setups ?? [];
+  if (input.setups === null) {
+    warnings.push({ code: "no_plan", message: "the current CAM job has no plan yet: machining time and setup costs are zero" });
+  }
+
+  // exact amounts for the order, by line
+  const exact: { kind: LineKind; label: string; ref: string | null; value: Decimal }[] = [];
+  const setupExact = setups.map((setup, i) => {
+    const hours = dec(setup.machining_time_s).dividedBy(SECONDS_PER_HOUR);
+    const machining = hours.times(mhr).times(quantity);
+    const resolved = input.setup_costs[i];
+    const entry = resolved?.entry ?? null;
+    const fixed = entry?.is_fixed_price === "true";
+    const rate = entry && !fixed ? dec(entry.value) : ZERO;
+    const fixPrice = entry && fixed ? dec(entry.fix_price) : ZERO;
+    const setupCost = entry ? (fixed ? fixPrice : rate.times(hours).times(quantity)) : ZERO;
+    if (!entry) warnings.push({ code: "setup_cost_missing", message: `no setup cost for ${setup.name}: neither the quote job nor the machine has one` });
+    exact.push({ kind: "machining", label: setup.name, ref: setup.id, value: machining });
+    exact.push({ kind: "setup_cost", label: entry?.name || setup.name, ref: setup.id, value: setupCost });
+    return { setup, entry, fixed, rate, fixPrice, source: resolved?.source ?? ("none" as const) };
+  });
+
+  let material: Breakdown["material"];
+  if (input.material.kind === "fixed") {
+    const unit = dec(input.material.price);
+    material = { kind: "fixed", weight_kg: null, price_per_kg: null, surcharge_percentage: null, unit_cost: unit, amount: ZERO };
+  } else if (!input.material.material || !input.material.stock_size_mm) {
+    if (!input.material.material) warnings.push({ code: "material_missing", message: "the project has no material: material cost is zero" });
+    if (!input.material.stock_size_mm) warnings.push({ code: "stock_missing", message: "the current CAM job has no stock: material cost is zero" });
+    material = { kind: "none", weight_kg: null, price_per_kg: null, surcharge_percentage: null, unit_cost: ZERO, amount: ZERO };
+  } else {
+    const [x, y, z] = input.material.stock_size_mm;
+    const volumeM3 = dec(x).times(y).times(z).dividedBy(1e9);
+    const weight = volumeM3.times(input.material.material.density_kg_m3);
+    const pricePerKg = dec(input.material.material.price_per_kg);
+    const surcharge = dec(input.material.surcharge_percentage);
+    const unit = weight.times(pricePerKg).times(HUNDRED.plus(surcharge)).dividedBy(HUNDRED);
+    material = { kind: "stock", weight_kg: weight, price_per_kg: pricePerKg, surcharge_percentage: surcharge, unit_cost: unit, amount: ZERO };
+  }
+  exact.push({ kind: "material", label: "material", ref: null, value: material.unit_cost.times(quantity) });
+
+  // by group id: a stored map (jsonb) keeps no order of its own
+  const groups = Object.entries(input.additional_costs).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  for (const [id, group] of groups) {
+    const groupSum = sum(group.Costs.map((c) => dec(c.cost)));
+    exact.push({ kind: "additional_cost", label: group.Title, ref: id, value: group.per_unit ? groupSum.times(quantity) : groupSum });
+  }
+
+  // totals: exact, then rounded once
+  const directExact = sum(exact.map((e) => e.value));
+  const manufacturingExact = directExact.plus(percentOf(directExact, input.overhead_percentage));
+  const beforeDiscountExact = manufacturingExact.plus(percentOf(manufacturingExact, input.profit));
+  const netExact = beforeDiscountExact.minus(percentOf(beforeDiscountExact, input.discount));
+
+  const direct = cents(directExact);
+  const manufacturing = cents(manufacturingExact);
+  const beforeDiscount = cents(beforeDiscountExact);
+  const net = cents(netExact);
+  // tax on the net amount as the invoice shows it
+  const tax = cents(percentOf(net, input.tax));
+  const total = net.plus(tax);
+
+  const amounts = allocateCents(exact.map((e) => e.value), direct);
+  const lines: BreakdownLine[] = exact.map((e, i) => ({ kind: e.kind, label: e.label, ref: e.ref, amount: amounts[i]! }));
+  material.amount = lines.find((l) => l.kind === "material")!.amount;
+
+  return {
+    currency: "EUR",
+    quantity,
+    mhr: { value: mhr, source: input.mhr.source },
+    machining_time_s: setups.reduce((a, s) => a + s.machining_time_s, 0),
+    setups: setupExact.map(({ setup, entry, fixed, rate, fixPrice, source }) => ({
+      setup_id: setup.id,
+      name: setup.name,
+      index: setup.index,
+      machining_time_s: setup.machining_time_s,
+      machining_cost: lines.find((l) => l.kind === "machining" && l.ref === setup.id)!.amount,
+      setup_cost: {
+        name: entry?.name ?? "",
+        source,
+        is_fixed_price: fixed,
+        rate,
+        fix_price: fixPrice,
+        unit: entry?.unit ?? "",
+        amount: lines.find((l) => l.kind === "setup_cost" && l.ref === setup.id)!.amount,
+      },
+    })),
+    material,
+    additional_costs: groups.map(([id, group]) => ({
+      group_id: id,
+      title: group.Title,
+      per_unit: group.per_unit,
+      amount: lines.find((l) => l.kind === "additional_cost" && l.ref === id)!.amount,
+    })),
+    lines,
+    direct_cost: direct,
+    overhead_percentage: dec(input.overhead_percentage),
+    overhead: manufacturing.minus(direct),
+    manufacturing_cost: manufacturing,
+    profit_percentage: dec(input.profit),
+    profit: beforeDiscount.minus(manufacturing),
+    price_before_discount: beforeDiscount,
+    discount_percentage: dec(input.discount),
+    discount: beforeDiscount.minus(net),
+    net_price: net,
+    tax_percentage: dec(input.tax),
+    tax,
+    total_price: total,
+    unit_price: cents(net.dividedBy(quantity)),
+    warnings,
+  };
+}
+
+/** the breakdown as the API answers it: money as numbers in cents, percentages as numbers */
+export function breakdownJson(b: Breakdown) {
+  const n = (d: Decimal) => d.toNumber();
+  return {
+    currency: b.currency,
+    quantity: n(b.quantity),
+    mhr: n(b.mhr.value),
+    mhr_source: b.mhr.source,
+    machining_time_s: b.machining_time_s,
+    setups: b.setups.map((s) => ({
+      setup_id: s.setup_id,
+      name: s.name,
+      index: s.index,
+      machining_time_s: s.machining_time_s,
+      machining_cost: n(s.machining_cost),
+      setup_cost: {
+        name: s.setup_cost.name,
+        source: s.setup_cost.source,
+        is_fixed_price: s.setup_cost.is_fixed_price,
+        rate: n(s.setup_cost.rate),
+        fix_price: n(s.setup_cost.fix_price),
+        unit: s.setup_cost.unit,
+        amount: n(s.setup_cost.amount),
+      },
+    })),
+    material: {
+      kind: b.material.kind,
+      weight_kg: b.material.weight_kg === null ? null : n(b.material.weight_kg.toDecimalPlaces(4)),
+      price_per_kg: b.material.price_per_kg === null ? null : n(b.material.price_per_kg),
+      surcharge_percentage: b.material.surcharge_percentage === null ? null : n(b.material.surcharge_percentage),
+      amount: n(b.material.amount),
+    },
+    additional_costs: b.additional_costs.map((g) => ({ ...g, amount: n(g.amount) })),
+    lines: b.lines.map((l) => ({ kind: l.kind, label: l.label, ref: l.ref, amount: n(l.amount) })),
+    direct_cost: n(b.direct_cost),
+    overhead_percentage: n(b.overhead_percentage),
+    overhead: n(b.overhead),
+    manufacturing_cost: n(b.manufacturing_cost),
+    profit_percentage: n(b.profit_percentage),
+    profit: n(b.profit),
+    price_before_discount: n(b.price_before_discount),
+    discount_percentage: n(b.discount_percentage),
+    discount: n(b.discount),
+    net_price: n(b.net_price),
+    tax_percentage: n(b.tax_percentage),
+    tax: n(b.tax),
+    total_price: n(b.total_price),
+    unit_price: n(b.unit_price),
+    warnings: b.warnings,
+  };
+}
+export type BreakdownJson = ReturnType<typeof breakdownJson>;

@@ -1,0 +1,182 @@
+/**
+ * A breakdown as a file: CSV or an Excel workbook (exceljs), in English or German. German:
+ * German labels, decimal comma, ";" between CSV fields (what a German spreadsheet expects),
+ * euro amounts formatted "1.234,56 €". Excel cells hold numbers with number formats, so any
+ * reader shows the same totals as the JSON breakdown.
+ */
+import ExcelJS from "exceljs";
+import type { BreakdownJson } from "./breakdown.ts";
+
+export type ExportLanguage = "en" | "de";
+export type ExportFormat = "csv" | "excel";
+
+const LABELS = {
+  en: {
+    title: "Quote", project: "Project", customer: "Customer", date: "Date", quantity: "Quantity", mhr: "Machine hour rate (EUR/h)",
+    section: "Item", amount: "Amount (EUR)", machining: "Machining", setup_cost: "Setup cost", material: "Material",
+    additional_cost: "Additional cost", setups: "Setups", setup: "Setup", time: "Machining time per part (min)",
+    machining_cost: "Machining cost (EUR)", setup_cost_name: "Setup cost", setup_cost_amount: "Setup cost (EUR)",
+    direct_cost: "Direct cost", overhead: "Overhead", manufacturing_cost: "Manufacturing cost", profit: "Profit",
+    price_before_discount: "Price before discount", discount: "Discount", net_price: "Net price", tax: "Tax",
+    total_price: "Total price", unit_price: "Unit price (net)", totals: "Totals", warnings: "Warnings",
+  },
+  de: {
+    title: "Angebot", project: "Projekt", customer: "Kunde", date: "Datum", quantity: "Stückzahl", mhr: "Maschinenstundensatz (EUR/h)",
+    section: "Position", amount: "Betrag (EUR)", machining: "Bearbeitung", setup_cost: "Rüstkosten", material: "Material",
+    additional_cost: "Zusatzkosten", setups: "Aufspannungen", setup: "Aufspannung", time: "Bearbeitungszeit je Teil (min)",
+    machining_cost: "Bearbeitungskosten (EUR)", setup_cost_name: "Rüstkosten", setup_cost_amount: "Rüstkosten (EUR)",
+    direct_cost: "Einzelkosten", overhead: "Gemeinkosten", manufacturing_cost: "Herstellkosten", profit: "Gewinn",
+    price_before_discount: "Preis vor Rabatt", discount: "Rabatt", net_price: "Nettopreis", tax: "Umsatzsteuer",
+    total_price: "Gesamtpreis", unit_price: "Stückpreis (netto)", totals: "Summen", warnings: "Hinweise",
+  },
+} as const;
+
+export type LabelKey = keyof (typeof LABELS)["en"];
+export function label(language: ExportLanguage, key: LabelKey): string {
+  return LABELS[language][key];
+}
+
+export interface QuoteHeader {
+  project_name: string;
+  customer: string;
+  project_id: string;
+  /** YYYY-MM-DD */
+  date: string;
+}
+
+/** a row of the export: a label and an amount, or a heading */
+type Row = { label: string; amount: number | null; percent?: number };
+
+function lineLabel(language: ExportLanguage, line: BreakdownJson["lines"][number]): string {
+  const kind = label(language, line.kind);
+  return line.kind === "material" ? kind : `${kind}: ${line.label}`;
+}
+
+/** the breakdown as label/amount rows, lines first, then the totals */
+export function exportRows(b: BreakdownJson, language: ExportLanguage): { lines: Row[]; totals: Row[] } {
+  const l = (key: LabelKey) => label(language, key);
+  return {
+    lines: b.lines.map((line) => ({ label: lineLabel(language, line), amount: line.amount })),
+    totals: [
+      { label: l("direct_cost"), amount: b.direct_cost },
+      { label: l("overhead"), amount: b.overhead, percent: b.overhead_percentage },
+      { label: l("manufacturing_cost"), amount: b.manufacturing_cost },
+      { label: l("profit"), amount: b.profit, percent: b.profit_percentage },
+      { label: l("price_before_discount"), amount: b.price_before_discount },
+      { label: l("discount"), amount: -b.discount, percent: b.discount_percentage },
+      { label: l("net_price"), amount: b.net_price },
+      { label: l("tax"), amount: b.tax, percent: b.tax_percentage },
+      { label: l("total_price"), amount: b.total_price },
+      { label: l("unit_price"), amount: b.unit_price },
+    ],
+  };
+}
+
+/** 1234.5 -> "1234.50" (en) or "1234,50" (de); no thousands separators, so the cell stays a number */
+export function formatAmount(value: number, language: ExportLanguage, places = 2): string {
+  const text = value.toFixed(places);
+  return language === "de" ? text.replace(".", ",") : text;
+}
+
+function csvField(value: string, separator: string): string {
+  return /["\r\n]/.test(value) || value.includes(separator) ? `"${value.replaceAll('"', '""')}"` : value;
+}
+
+export function quoteCsv(b: BreakdownJson, header: QuoteHeader, language: ExportLanguage): Buffer {
+  const sep = language === "de" ? ";" : ",";
+  const l = (key: LabelKey) => label(language, key);
+  const money = (v: number) => formatAmount(v, language);
+  const rows: string[][] = [
+    [l("title"), header.project_name],
+    [l("customer"), header.customer],
+    [l("project"), header.project_id],
+    [l("date"), header.date],
+    [l("quantity"), formatAmount(b.quantity, language, Number.isInteger(b.quantity) ? 0 : 2)],
+    [l("mhr"), money(b.mhr)],
+    [],
+    [l("section"), l("amount")],
+  ];
+  const { lines, totals } = exportRows(b, language);
+  for (const row of lines) rows.push([row.label, money(row.amount!)]);
+  rows.push([]);
+  for (const row of totals) rows.push([row.percent === undefined ? row.label : `${row.label} (${formatAmount(row.percent, language, 2)} %)`, money(row.amount!)]);
+  rows.push([]);
+  rows.push([l("setup"), l("time"), l("machining_cost"), l("setup_cost_name"), l("setup_cost_amount")]);
+  for (const s of b.setups) {
+    rows.push([s.name, formatAmount(s.machining_time_s / 60, language, 2), money(s.machining_cost), s.setup_cost.name, money(s.setup_cost.amount)]);
+  }
+  if (b.warnings.length > 0) {
+    rows.push([]);
+    rows.push([l("warnings")]);
+    for (const w of b.warnings) rows.push([w.code, w.message]);
+  }
+  const text = rows.map((r) => r.map((v) => csvField(v, sep)).join(sep)).join("\r\n") + "\r\n";
+  // a byte order mark: spreadsheet programs then read the file as UTF-8 (umlauts)
+  return Buffer.from(`\uFEFF${text}`, "utf8");
+}
+
+/** Excel number formats: the file stores them in one notation; a German Excel shows "1.234,56 €" */
+const EURO_FORMAT = '#,##0.00 "€";-#,##0.00 "€"';
+const PERCENT_FORMAT = '0.00" %"';
+const MINUTES_FORMAT = "0.00";
+
+export async function quoteWorkbook(b: BreakdownJson, header: QuoteHeader, language: ExportLanguage): Promise<Buffer> {
+  const l = (key: LabelKey) => label(language, key);
+  const workbook = new ExcelJS.Workbook();
+  workbook.creator = "Swarf";
+  workbook.created = new Date(`${header.date}T00:00:00Z`);
+  const sheet = workbook.addWorksheet(l("title"), { views: [{ showGridLines: false }] });
+  sheet.columns = [{ width: 44 }, { width: 18 }, { width: 18 }, { width: 26 }, { width: 18 }];
+
+  const title = sheet.addRow([`${l("title")}: ${header.project_name}`]);
+  title.font = { bold: true, size: 14 };
+  sheet.addRow([l("customer"), header.customer]);
+  sheet.addRow([l("project"), header.project_id]);
+  sheet.addRow([l("date"), header.date]);
+  sheet.addRow([l("quantity"), b.quantity]).getCell(2).numFmt = Number.isInteger(b.quantity) ? "0" : "0.00";
+  sheet.addRow([l("mhr"), b.mhr]).getCell(2).numFmt = EURO_FORMAT;
+  sheet.addRow([]);
+
+  const heading = sheet.addRow([l("section"), l("amount")]);
+  heading.font = { bold: true };
+  heading.eachCell((cell) => (cell.border = { bottom: { style: "thin" } }));
+  const { lines, totals } = exportRows(b, language);
+  for (const row of lines) sheet.addRow([row.label, row.amount]).getCell(2).numFmt = EURO_FORMAT;
+  sheet.addRow([]);
+  const totalsHeading = sheet.addRow([l("totals"), l("amount"), "%"]);
+  totalsHeading.font = { bold: true };
+  totalsHeading.eachCell((cell) => (cell.border = { bottom: { style: "thin" } }));
+  for (const row of totals) {
+    const added = sheet.addRow(row.percent === undefined ? [row.label, row.amount] : [row.label, row.amount, row.percent]);
+    added.getCell(2).numFmt = EURO_FORMAT;
+    if (row.percent !== undefined) added.getCell(3).numFmt = PERCENT_FORMAT;
+    if (row.label === l("total_price") || row.label === l("manufacturing_cost")) added.font = { bold: true };
+  }
+  sheet.addRow([]);
+
+  const setupHeading = sheet.addRow([l("setup"), l("time"), l("machining_cost"), l("setup_cost_name"), l("setup_cost_amount")]);
+  setupHeading.font = { bold: true };
+  setupHeading.eachCell((cell) => (cell.border = { bottom: { style: "thin" } }));
+  for (const s of b.setups) {
+    const row = sheet.addRow([s.name, Number((s.machining_time_s / 60).toFixed(2)), s.machining_cost, s.setup_cost.name, s.setup_cost.amount]);
+    row.getCell(2).numFmt = MINUTES_FORMAT;
+    row.getCell(3).numFmt = EURO_FORMAT;
+    row.getCell(5).numFmt = EURO_FORMAT;
+  }
+  if (b.warnings.length > 0) {
+    sheet.addRow([]);
+    sheet.addRow([l("warnings")]).font = { bold: true };
+    for (const w of b.warnings) sheet.addRow([w.code, w.message]);
+  }
+  return Buffer.from(await workbook.xlsx.writeBuffer());
+}
+
+export const EXPORT_CONTENT_TYPES: Record<ExportFormat, string> = {
+  csv: "text/csv; charset=utf-8",
+  excel: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+};
+
+/** quote_<project id>_<language>.csv|xlsx */
+export function exportFilename(projectId: string, format: ExportFormat, language: ExportLanguage): string {
+  return `quote_${projectId}_${language}.${format === "csv" ? "csv" : "xlsx"}`;
+}
