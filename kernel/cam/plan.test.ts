@@ -64,6 +64,7 @@ describe("the CAM planner", () => {
     assert.ok(result.setups.length >= 1);
     const library = new Set(shopLibrary.map((a) => a.uuid));
     for (const setup of result.setups) {
+      assert.match(setup.id, /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/, "a setup is a CAM entity with a UUID");
       const v = setup.verification;
       assert.deepEqual([v.gouges, v.rapids_through_material, v.holder_collisions], [0, 0, 0], setup.name);
       assert.ok(setup.operations.length > 0, `${setup.name} has operations`);

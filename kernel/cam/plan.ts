@@ -11,6 +11,7 @@
  * plan throws PlanCancelled and keeps nothing. A plan that machines nothing at all is a failure
  * with the reasons (no tool fits, ...), not an empty success.
  */
+import { randomUUID } from "node:crypto";
 import type { OpenCascadeInstance } from "opencascade.js/dist/node.js";
 import { setupMachiningTime } from "./machining-time.ts";
 import { removeBySetup, stockLeft, voxelStock } from "./simulation/voxel-stock.ts";
@@ -83,7 +84,8 @@ export function planCam(oc: OpenCascadeInstance, input: PlanInput, hooks: PlanHo
     const time = setupMachiningTime(verified.operations, input.machine);
     const tools = numberTools(verified.operations);
     planned.push({
-      id: `setup-${setup.index}`,
+      // a CAM setup entity UUID: quote jobs key their setup costs by it (spec: setup_costs)
+      id: randomUUID(),
       name: setup.name,
       index: i,
       direction: setup.direction,
