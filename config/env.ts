@@ -29,6 +29,21 @@ const EnvSchema = z.object({
   /** A worker whose lease is older than this is dead; its jobs run again elsewhere. */
   WORKER_LEASE_STALE_SECONDS: integer(30, 5),
   WORKER_HEARTBEAT_SECONDS: integer(5, 1),
+  /** "production" requires https webhook URLs and refuses loopback receivers (unless configured below) */
+  NODE_ENV: z.string().default("development"),
+  /**
+   * Address classes a webhook may be delivered to besides public ones, comma-separated:
+   * loopback, private (RFC 1918, CGNAT, IPv6 ULA), link_local (169.254/16 with the cloud
+   * metadata address, fe80::/10). Default: loopback outside production, none in production.
+   */
+  WEBHOOK_ALLOWED_ADDRESS_CLASSES: z
+    .string()
+    .regex(/^\s*((loopback|private|link_local)\s*(,\s*(loopback|private|link_local)\s*)*)?$/, "a comma-separated list of loopback, private, link_local")
+    .optional(),
+  /** allow http:// webhook URLs in production (always allowed outside it) */
+  WEBHOOK_ALLOW_HTTP: z.enum(["true", "false"]).default("false").transform((v) => v === "true"),
+  /** how long a webhook receiver has to answer */
+  WEBHOOK_TIMEOUT_MS: integer(10_000, 100),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
 

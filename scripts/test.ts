@@ -20,7 +20,7 @@ import { migrateDatabase } from "../db/migrate.ts";
 import { ensureAppRole } from "../db/roles.ts";
 import { findFreePort } from "../test/support/ports.ts";
 
-const TEST_ROOTS = ["api", "auth", "config", "db", "kernel", "scripts", "tasks", "test", "workers"];
+const TEST_ROOTS = ["api", "auth", "config", "db", "kernel", "scripts", "tasks", "test", "webhooks", "workers"];
 
 function findTestFiles(): string[] {
   return TEST_ROOTS.flatMap((root) => {

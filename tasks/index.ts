@@ -7,6 +7,7 @@
 import type { Task } from "graphile-worker";
 import type { GeometryPool } from "../workers/geometry/pool.ts";
 import { planCamTask } from "./automated_cam_planning.ts";
+import { deliverWebhookTask } from "./deliver_webhook.ts";
 import { expireIdempotencyRecordsTask } from "./expire_idempotency_records.ts";
 import { pruneRateLimitSlotsTask } from "./prune_rate_limit_slots.ts";
 import { purgeProject } from "./purge_project.ts";
@@ -23,6 +24,7 @@ export const GEOMETRY_TASK_NAMES: readonly string[] = ["tessellate", "plan_cam"]
 
 /** Every task name, whatever the process has. */
 export const ALL_TASK_NAMES: readonly string[] = [
+  "deliver_webhook",
   "purge_project",
   "expire_idempotency_records",
   "prune_rate_limit_slots",
@@ -33,6 +35,7 @@ export const ALL_TASK_NAMES: readonly string[] = [
 /** The tasks this process can run with the services it has. */
 export function createTaskList(services: TaskServices = {}): Record<string, Task> {
   return {
+    deliver_webhook: deliverWebhookTask(),
     purge_project: purgeProject,
     expire_idempotency_records: expireIdempotencyRecordsTask,
     prune_rate_limit_slots: pruneRateLimitSlotsTask,

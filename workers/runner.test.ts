@@ -13,7 +13,7 @@ import { createTestUser, type TestUser } from "../test/support/users.ts";
 import { parseTaskNames } from "./args.ts";
 import { selectTasks, startWorkerRunner, type WorkerRunner } from "./runner.ts";
 
-const SERVICE_TASKS = ["expire_idempotency_records", "prune_rate_limit_slots", "purge_project", "sweep_stuck_tasks"];
+const SERVICE_TASKS = ["deliver_webhook", "expire_idempotency_records", "prune_rate_limit_slots", "purge_project", "sweep_stuck_tasks"];
 
 let db: TestDatabase;
 let api: TestApi;

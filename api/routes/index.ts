@@ -11,6 +11,7 @@ import { projectRoutes } from "./projects.ts";
 import { quoteMachineRoutes } from "./quote-machines.ts";
 import { quoteRoutes } from "./quote.ts";
 import { taskRoutes } from "./tasks.ts";
+import { webhookRoutes } from "./webhooks.ts";
 import { workpieceRoutes } from "./workpiece.ts";
 
 export const routes: readonly RouteSpec[] = [
@@ -26,4 +27,5 @@ export const routes: readonly RouteSpec[] = [
   ...machineMaterialRoutes,
   ...quoteRoutes,
   ...quoteMachineRoutes,
+  ...webhookRoutes,
 ];

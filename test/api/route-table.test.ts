@@ -68,6 +68,8 @@ const validBodies: Record<string, unknown> = {
   setMachineMhr: MHR_INPUTS,
   updateMachineQuote: { mhr_value: 50 },
   addMachineSetupCost: { name: "Vice", value: 45, unit: "EUR" },
+  createWebhook: { url: "http://127.0.0.1:9/hooks", event_types: [] },
+  updateWebhook: { enabled: true },
 };
 /** a multipart body for the upload routes */
 const validUploads: Record<string, { body: Buffer; contentType: string }> = {
@@ -103,6 +105,13 @@ before(async () => {
   const project = await api.request<{ id: string }>("POST", "/projects", { key: alice.key, body: { name: "A", customer: "A" } });
   aliceIds.project_id = project.body.id;
   aliceIds.task_id = await insertTaskRecord(db.owner, { userId: alice.id, projectId: project.body.id, workerTask: "test_idle" });
+  const webhook = await api.request<{ id: string }>("POST", "/webhooks", { key: alice.key, body: { url: "http://127.0.0.1:9/hooks" } });
+  aliceIds.webhook_id = webhook.body.id;
+  // a task event makes alice a delivery
+  const hooked = await insertTaskRecord(db.owner, { userId: alice.id, projectId: project.body.id, workerTask: "test_idle" });
+  await db.owner.query("update app_public.tasks set status = 'cancelled' where id = $1", [hooked]);
+  const delivery = await db.owner.query<{ id: string }>("select id from app_public.webhook_deliveries where endpoint_id = $1", [webhook.body.id]);
+  aliceIds.delivery_id = delivery.rows[0]!.id;
   const library = await api.request<{ id: string }>("POST", "/libraries/equipment", {
     key: alice.key,
     body: { library: { name: "A", assemblies: [STANDARD_ASSEMBLY] } },

@@ -120,6 +120,23 @@ before(async () => {
       [user.id],
     );
   }
+  // webhooks: an endpoint, and a task event that makes a delivery with one attempt
+  for (const user of [alice, bob]) {
+    const endpoint = await db.owner.query<{ id: string }>(
+      "insert into app_public.webhook_endpoints (user_id, url) values ($1, 'https://example.com/hooks') returning id",
+      [user.id],
+    );
+    const task = await db.owner.query<{ id: string }>(
+      "insert into app_public.tasks (user_id, project_id, task_name, worker_task) values ($1, $2, 'test.webhook', 'test_idle') returning id",
+      [user.id, projects[user.id]![0]],
+    );
+    await db.owner.query("update app_public.tasks set status = 'cancelled' where id = $1", [task.rows[0]!.id]);
+    const delivery = await db.owner.query<{ id: string }>("select id from app_public.webhook_deliveries where endpoint_id = $1", [endpoint.rows[0]!.id]);
+    await db.owner.query(
+      "select app_private.record_webhook_attempt($1, 1, now(), 200, 12, null, false, null, now())",
+      [delivery.rows[0]!.id],
+    );
+  }
   await db.owner.query("insert into app_public.materials (id, name, category, density_kg_m3, price_per_kg, is_public) values ('Inconel718', 'Inconel 718', 'nickel', 8190, 45, false)");
   await db.owner.query("insert into app_public.user_materials (user_id, material_id) values ($1, 'Inconel718')", [bob.id]);
   // a deleted project: its row exists, no policy shows it
