@@ -4,10 +4,11 @@
  *
  *   read the part, its features and setup directions          (planner/read-part.ts)  0 - 10 %
  *   per setup: check travel, mill, make holes and chamfers     (milling-, hole-operations.ts)
- *              simulate every operation, drop what violates   (verify.ts)          10 - 95 %
+ *              simulating each operation as soon as it is     (verify.ts)          10 - 95 %
+ *              made, dropping what violates
  *   number tools, time the setups, list what is left                               100 %
  *
- * Cancellation is checked between stages and between operations of the simulation; a cancelled
+ * Cancellation is checked between stages and between operations; a cancelled
  * plan throws PlanCancelled and keeps nothing. A plan that machines nothing at all is a failure
  * with the reasons (no tool fits, ...), not an empty success.
  */
@@ -23,7 +24,7 @@ import { millingOperations } from "./planner/milling-operations.ts";
 import { readPart } from "./planner/read-part.ts";
 import { setupParts } from "./planner/setup-part.ts";
 import { checkTravel } from "./planner/travel.ts";
-import { verifySetup } from "./planner/verify.ts";
+import { SetupVerifier, verifySetup } from "./planner/verify.ts";
 
 const WORK_OFFSETS = ["G54", "G55", "G56", "G57", "G58", "G59"];
 
@@ -65,16 +66,27 @@ export function planCam(oc: OpenCascadeInstance, input: PlanInput, hooks: PlanHo
     const span = 0.85 / setups.length;
     const base = 0.1 + i * span;
     const nextId = () => `s${setup.index}-op${counter++}`;
-    // the setup's share of the progress: 60 % milling, 10 % holes, 30 % verification
+    // the setup's share of the progress: 80 % milling, 20 % holes, each with its simulation
     const within = (from: number, to: number) => (fraction: number) => hooks.progress(base + span * (from + (to - from) * fraction));
-    const milling = millingOperations(setup, part.recognition.features, cutters, input, nextId, { cancelled: hooks.cancelled, progress: within(0, 0.6) });
+    // each operation is simulated as soon as it is made: the ones after a dropped one plan
+    // without what it would have cut (planner/verify.ts)
+    const verifier = new SetupVerifier(setup);
+    const milling = millingOperations(setup, part.recognition.features, cutters, input, nextId, { cancelled: hooks.cancelled, progress: within(0, 0.8) }, verifier);
     if (hooks.cancelled()) throw new PlanCancelled();
-    checkpoint(base + span * 0.6);
+    checkpoint(base + span * 0.8);
     const holes = holeOperations(setup, cutters, input, milling.stock, nextId);
-    let operations = [...milling.operations, ...holes.operations];
-    if (input.options.sort_by_height) operations = sortByHeight(operations);
-    checkpoint(base + span * 0.7);
-    const verified = verifySetup(setup, operations, { cancelled: hooks.cancelled, progress: within(0.7, 1) });
+    const toHoles = within(0.8, 1);
+    for (const [n, operation] of holes.operations.entries()) {
+      if (hooks.cancelled()) throw new PlanCancelled();
+      toHoles(n / holes.operations.length);
+      verifier.check(operation);
+    }
+    let verified = verifier.result();
+    if (input.options.sort_by_height) {
+      // another order is another simulation: the kept operations again, highest first
+      const sorted = verifySetup(setup, sortByHeight(verified.operations), { cellSize: verified.cellSize, cancelled: hooks.cancelled });
+      verified = { ...sorted, dropped: [...verified.dropped, ...sorted.dropped] };
+    }
     if (hooks.cancelled()) throw new PlanCancelled();
     removeBySetup(acrossSetups, setup.frame, verified.field);
     const left = stockLeft(acrossSetups);

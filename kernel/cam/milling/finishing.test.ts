@@ -47,6 +47,9 @@ function nearestOnBoxes(boxes: Box3[], x: number, y: number, z: number): Vec2 {
   return best;
 }
 
+/** the finishing tool: its flutes reach the block's 20 mm walls (its shank is as wide as the cut, so it may not follow them down) */
+const finisher = endMill(2 * R, { flute_length: 21 });
+
 describe("finishing a pocketed block after roughing", () => {
   const part = createSlicer(boxesSoup(POCKETED_BLOCK));
   let stock = new InProcessStock(STOCK);
@@ -55,13 +58,13 @@ describe("finishing a pocketed block after roughing", () => {
   const roughOutcome = roughing({ part, stock, tool: endMill(8), parameters: cutting({ allowance_xy_mm: ROUGH_ALLOWANCE, allowance_z_mm: 0.2 }) });
   const rough = operationOf(roughOutcome);
   stock = stock.withCleared(roughOutcome.cleared);
-  const floorOutcome = floorFinishing({ part, stock, tool: endMill(2 * R), parameters: cutting({ allowance_xy_mm: ROUGH_ALLOWANCE, stepover_mm: 2.4 }) });
+  const floorOutcome = floorFinishing({ part, stock, tool: finisher, parameters: cutting({ allowance_xy_mm: ROUGH_ALLOWANCE, stepover_mm: 2.4 }) });
   const floors = operationOf(floorOutcome);
   stock = stock.withCleared(floorOutcome.cleared);
-  const wallOutcome = wallFinishing({ part, stock, tool: endMill(2 * R), parameters: cutting({ stepdown_mm: 10, stepover_mm: 0.5 }) });
+  const wallOutcome = wallFinishing({ part, stock, tool: finisher, parameters: cutting({ stepdown_mm: 10, stepover_mm: 0.5 }) });
   const walls = operationOf(wallOutcome);
   stock = stock.withCleared(wallOutcome.cleared);
-  const profile = operationOf(contour({ part, stock, tool: endMill(2 * R), parameters: cutting({ stepdown_mm: 10, stepover_mm: 0.5 }) }));
+  const profile = operationOf(contour({ part, stock, tool: finisher, parameters: cutting({ stepdown_mm: 10, stepover_mm: 0.5 }) }));
 
   it("runs the wall passes at exactly the tool radius from the walls (within 1e-3 mm), never closer", () => {
     let atWall = 0;
@@ -156,6 +159,32 @@ describe("finishing a pocketed block after roughing", () => {
     const corners = 4 * (1 - Math.PI / 4) * R * R * 8;
     assert.ok(map.materialAbovePart(-22) < 1.5 * corners, `left ${map.materialAbovePart(-22)} mm³`);
     const simulated = simulateSetup({ stock: STOCK, part: boxesSoup(POCKETED_BLOCK), operations, cellSize: 0.2 });
+    assert.deepEqual([simulated.total.gouges, simulated.total.rapids_through_material, simulated.total.holder_collisions], [0, 0, 0], JSON.stringify(simulated.violations.slice(0, 3)));
+  });
+});
+
+describe("finishing walls deeper than the flutes with a shank as wide as the cut", () => {
+  it("keeps the shank clear of the walls above the flutes, and the simulation finds no contact", () => {
+    const part = createSlicer(boxesSoup(POCKETED_BLOCK));
+    let stock = new InProcessStock(STOCK);
+    const faceOutcome = faceMilling({ part, stock, tool: endMill(20), parameters: cutting({ stepover_mm: 14, stepdown_mm: 1.5 }) });
+    stock = stock.withCleared(faceOutcome.cleared);
+    const roughOutcome = roughing({ part, stock, tool: endMill(8), parameters: cutting({ allowance_xy_mm: ROUGH_ALLOWANCE, allowance_z_mm: 0.2 }) });
+    stock = stock.withCleared(roughOutcome.cleared);
+    // 18 mm of flutes, a 6 mm shank above them, walls 20 mm deep
+    const short = endMill(2 * R, { flute_length: 18 });
+    const walls = operationOf(wallFinishing({ part, stock, tool: short, parameters: cutting({ stepdown_mm: 10, stepover_mm: 0.5 }) }));
+    // levels at -10, -16 and -22: at -22 the shank would run along the outer walls from -4 up
+    const atWall = new Map<number, number>();
+    for (const { point, kind } of samplePath(walls.moves, walls.clearance_z, 0.1)) {
+      if (kind === "rapid") continue;
+      const shankAt = point[2] + 18;
+      assert.ok(distanceToBoxesAbove(POCKETED_BLOCK, point[0], point[1], shankAt) >= R + 0.5 - 1e-3, `the shank within 0.5 mm of a wall at ${point}`);
+      if (Math.abs(distanceToBoxesAbove(POCKETED_BLOCK, point[0], point[1], point[2] + 1e-6) - R) < 1e-3) atWall.set(point[2], (atWall.get(point[2]) ?? 0) + 1);
+    }
+    assert.ok((atWall.get(-16) ?? 0) > 100, "the walls are finished down to where the shank would meet them");
+    assert.equal(atWall.get(-22) ?? 0, 0);
+    const simulated = simulateSetup({ stock: STOCK, part: boxesSoup(POCKETED_BLOCK), operations: [operationOf(faceOutcome), operationOf(roughOutcome), walls], cellSize: 0.2 });
     assert.deepEqual([simulated.total.gouges, simulated.total.rapids_through_material, simulated.total.holder_collisions], [0, 0, 0], JSON.stringify(simulated.violations.slice(0, 3)));
   });
 });

@@ -15,7 +15,7 @@ import { clearRegion, LINK_TOLERANCE_MM } from "./clearing.ts";
 import { materialHeights, ToolpathWriter, xy } from "./linking.ts";
 import { CLEARANCE_ABOVE_STOCK_MM, makeOperation, refusal, unusableTool, type MillingOutcome, type MillingRequest, type SkippedRegion } from "./operation.ts";
 import { components, difference, intersection, isEmpty, offset, offsetCoarse, union, type Paths64 } from "./polygons.ts";
-import { CLEARANCE_MM, toolCentreRegion } from "./regions.ts";
+import { CLEARANCE_MM, nearWindows, regionWithin, workWindows } from "./regions.ts";
 import { nearest } from "./roughing.ts";
 import type { ClearedLayer } from "./stock.ts";
 import { wallPasses } from "./walls.ts";
@@ -45,12 +45,14 @@ export function floorFinishing(request: MillingRequest): MillingOutcome {
   for (const z of floors) {
     const material = difference(stock.remainingAbove(z), part.shadow(z));
     if (isEmpty(material)) continue;
-    const allowed = toolCentreRegion({ part, stock, cutter: tool, z, allowance_xy: parameters.allowance_xy_mm, depth_of_cut: parameters.stepdown_mm });
+    const windows = workWindows(part, stock, tool, material, z, parameters.allowance_xy_mm);
+    if (windows !== null && windows.length === 0) continue;
+    const allowed = regionWithin({ part, stock, cutter: tool, z, allowance_xy: parameters.allowance_xy_mm, depth_of_cut: parameters.stepdown_mm }, windows);
     // where the tool's end touches the floor, and FLOOR_REACH_MM more to take in the wall
     // stock's foot (roughing's allowance_xy) and meet the air around, to come in from there
     const onFloor = intersection(allowed, offset(part.floorArea(z), radius + FLOOR_REACH_MM));
     if (isEmpty(onFloor)) continue;
-    const air = difference(allowed, offsetCoarse(material, radius + CLEARANCE_MM));
+    const air = difference(allowed, offsetCoarse(nearWindows(material, windows, radius + 1), radius + CLEARANCE_MM));
     const target = union(onFloor, air);
     writer.heights = materialHeights(part, stock);
     const allowedGrown = offset(allowed, LINK_TOLERANCE_MM);

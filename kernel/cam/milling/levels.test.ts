@@ -40,8 +40,14 @@ describe("reach", () => {
   it("lets a neck narrower than the cut through the slot and starts at the shank or the holder", () => {
     const necked = endMill(6, { neck_diameter: 5.6, neck_length: 30, shank_diameter: 8, flute_length: 12, stick_out: 45 });
     assert.equal(reach(necked), 30);
-    const straight = endMill(10, { shank_diameter: 10, stick_out: 50 });
-    assert.equal(reach(straight), 50, "the holder's nose");
-    assert.equal(reach(endMill(10, { shank_diameter: 10, holder: [] })), Infinity);
+    const relieved = endMill(10, { shank_diameter: 9.98, stick_out: 50 });
+    assert.equal(reach(relieved), 50, "a shank 0.02 mm under the cut: the holder's nose");
+    assert.equal(reach(endMill(10, { shank_diameter: 9.98, holder: [] })), Infinity);
+  });
+
+  it("stops a shank as wide as the cut at the flutes' end: it would rub the wall the flutes made", () => {
+    const straight = endMill(10, { shank_diameter: 10, flute_length: 22, stick_out: 50 });
+    assert.deepEqual(wideBodies(straight)[0], { name: "shank", from: 22, radius: 5 });
+    assert.equal(reach(straight), 22);
   });
 });

@@ -6,14 +6,16 @@
  * a floor between two even steps would otherwise be left thick or cut into.
  *
  * Reach is decided per tool position, not per level: above its flutes a tool may have a neck, a
- * shank and a holder. A part of it no wider than the cut passes through the slot the flutes cut;
- * a wider part (a 12 mm shank over an 8 mm cutter, the holder) must stay clear of all material
- * above the height it starts at. So at a level z the tool centre keeps out of the shadow of the
- * material above z + from, grown by that part's radius plus BODY_CLEARANCE_MM, for every wider
- * part (regions.ts). The effect is the usual rule, exactly: where the shank is wider than the cut,
- * the tool goes no deeper than flute_length below the highest material near it (near = within the
- * shank radius), and the holder no deeper than stick_out.
+ * shank and a holder. A part of it at least NECK_RELIEF_MM narrower than the cut (tooling/shape.ts)
+ * passes through the slot the flutes cut; any other (a shank as wide as the cutter or wider, the
+ * holder) must stay clear of all material above the height it starts at. So at a level z the tool
+ * centre keeps out of the shadow of the material above z + from, grown by that part's radius plus
+ * BODY_CLEARANCE_MM, for each such part (regions.ts). The effect is the usual rule, exactly: where
+ * the shank is not narrower than the cut, the tool goes no deeper than flute_length below the
+ * highest material near it (near = within the shank radius), and the holder no deeper than
+ * stick_out.
  */
+import { NECK_RELIEF_MM } from "../tooling/shape.ts";
 import type { Cutter } from "../types.ts";
 
 /** what the neck, shank and holder keep from material */
@@ -53,7 +55,7 @@ export function zLevels(spec: LevelSpec): number[] {
   return levels;
 }
 
-/** A part of the tool above its flutes wider than the cut: from its height above the tip up. */
+/** A part of the tool above its flutes not narrower than the cut: from its height above the tip up. */
 export interface WideBody {
   name: "neck" | "shank" | "holder";
   from: number;
@@ -61,12 +63,11 @@ export interface WideBody {
 }
 
 /**
- * The parts of the tool wider than its cutting radius, lowest first. The neck runs from the
- * flutes to neck_length (measured from the tip, as the tool's NeckLength is), the shank from there
- * to stick_out, the holder's segments from stick_out up (a cone counts at its wider end).
+ * The parts of the tool that do not follow the flutes into the cut, lowest first. The neck runs
+ * from the flutes to neck_length (measured from the tip, as the tool's NeckLength is), the shank
+ * from there to stick_out, the holder's segments from stick_out up (a cone counts at its wider end).
  */
 export function wideBodies(cutter: Cutter): WideBody[] {
-  const radius = cutter.diameter / 2;
   const bodies: WideBody[] = [];
   const hasNeck = cutter.neck_length > cutter.flute_length && cutter.neck_diameter > 0;
   if (hasNeck) bodies.push({ name: "neck", from: cutter.flute_length, radius: cutter.neck_diameter / 2 });
@@ -77,7 +78,10 @@ export function wideBodies(cutter: Cutter): WideBody[] {
     bodies.push({ name: "holder", from, radius: Math.max(segment.lower_diameter, segment.upper_diameter) / 2 });
     from += segment.length;
   }
-  return bodies.filter((body) => body.radius > radius + 1e-9);
+  // as tooling/shape.ts (wallReach) has it: only a body NECK_RELIEF_MM narrower than the cut
+  // follows the flutes down; one as wide as the cut would run along the wall they made at no
+  // clearance (and the simulation finds it there, in a cell the flutes missed by a micrometre)
+  return bodies.filter((body) => 2 * body.radius > cutter.diameter - NECK_RELIEF_MM + 1e-9);
 }
 
 /** How far below the material near it the tool reaches before a wider part would touch it. */

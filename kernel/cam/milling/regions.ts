@@ -13,7 +13,22 @@
  */
 import type { Cutter } from "../types.ts";
 import { BODY_CLEARANCE_MM, wideBodies } from "./levels.ts";
-import { ARC_TOLERANCE_MM, difference, offset, offsetCoarse, union, type Paths64 } from "./polygons.ts";
+import {
+  ARC_TOLERANCE_MM,
+  bounds,
+  boundsOverlap,
+  clipToRect,
+  COARSE_TOLERANCE_MM,
+  components,
+  difference,
+  expandRect,
+  isEmpty,
+  offset,
+  offsetCoarse,
+  union,
+  type Paths64,
+  type Rect64,
+} from "./polygons.ts";
 import type { PartSlicer } from "./slicer.ts";
 import type { InProcessStock } from "./stock.ts";
 
@@ -36,24 +51,114 @@ export interface CentreRegionSpec {
   depth_of_cut: number | null;
   /** the stock to read for the depth of cut, when not `stock` (walls.ts forgives its own cuts) */
   depth_stock?: InProcessStock;
+  /** only the region within this rectangle (Clipper units), computed from what is near it */
+  window?: Rect64;
 }
 
 export function toolCentreRegion(spec: CentreRegionSpec): Paths64 {
-  const { part, stock, cutter, z } = spec;
+  const { part, stock, cutter, z, window } = spec;
   const radius = cutter.diameter / 2;
+  // within a window, each input is clipped to the window grown by what it is grown by: all of
+  // it that can reach into the window (a clipped edge lies inside the input, so growing it adds
+  // nothing the whole would not)
+  const near = (region: Paths64, grow: number): Paths64 => (window === undefined ? region : clipToRect(region, expandRect(window, grow + COARSE_TOLERANCE_MM)));
+  const shadowGrown = (h: number, grow: number, tolerance?: number): Paths64 =>
+    window === undefined ? part.grownShadow(h, grow, tolerance) : part.grownShadowWithin(h, grow, window, tolerance);
   const outline = offset(stock.rect, radius + OUTSIDE_MM);
   // grown by the arc tolerance too: the polygon's chords then stay at least the radius away
-  const forbidden: Paths64[] = [offset(part.shadow(z), radius + spec.allowance_xy + ARC_TOLERANCE_MM)];
+  const forbidden: Paths64[] = [shadowGrown(z, radius + spec.allowance_xy + ARC_TOLERANCE_MM)];
   if (spec.depth_of_cut !== null) {
     // the part above is kept out exactly by its shadow: only stock that could be cut counts here
     const h = z + spec.depth_of_cut + 1e-6;
-    const above = difference((spec.depth_stock ?? stock).remainingAbove(h), part.shadow(h));
-    if (above.length > 0) forbidden.push(offsetCoarse(above, radius + CLEARANCE_MM));
+    const grow = radius + CLEARANCE_MM;
+    const above = difference(near((spec.depth_stock ?? stock).remainingAbove(h), grow), near(part.shadow(h), grow));
+    if (above.length > 0) forbidden.push(offsetCoarse(above, grow));
   }
+  let widest = 0;
   for (const body of wideBodies(cutter)) {
+    // a body above one at least as wide is kept out by that one (what is left above a height
+    // only shrinks going up)
+    if (body.radius <= widest) continue;
+    widest = body.radius;
     const h = z + body.from;
-    const material = union(part.shadow(h), stock.remainingAbove(h));
-    if (material.length > 0) forbidden.push(offsetCoarse(material, body.radius + BODY_CLEARANCE_MM));
+    // growing a union is the union of the grown pieces: the part's is the same for every operation
+    const grow = body.radius + BODY_CLEARANCE_MM;
+    forbidden.push(shadowGrown(h, grow, COARSE_TOLERANCE_MM), offsetCoarse(near(stock.remainingAbove(h), grow), grow));
   }
-  return difference(outline, union(...forbidden));
+  return difference(window === undefined ? outline : clipToRect(outline, window), union(...forbidden));
+}
+
+/** material thinner than this beyond a tool's allowance is not worth a pass (more than the stock model's error) */
+export const REST_MARGIN_MM = 0.02;
+/** windows covering more than this share of the stock's rectangle: the region is computed whole */
+const WINDOWS_SHARE = 0.5;
+/** more windows than this: one over them all */
+const MAX_WINDOWS = 24;
+
+/**
+ * Where a tool keeping `allowance` from the part's walls still has something to cut at z:
+ * rectangles (Clipper units) round the pieces of `material` (the stock at and above z, outside
+ * the part) farther than allowance + REST_MARGIN_MM from the part, each grown by `margin`,
+ * overlapping ones merged. [] when there is no such material (the tool has nothing to do at this
+ * level); null when the rectangles would cover most of the stock (compute the region whole).
+ *
+ * A rest tool after a larger one, or the small tool finishing after the finishing tool, works
+ * in the corners and narrow places the other left; its region over the whole part at every
+ * level, Clipper offsets of the whole shadow, was most of the planning time of a large part.
+ */
+export function workWindows(part: PartSlicer, stock: InProcessStock, cutter: Cutter, material: Paths64, z: number, allowance: number): Rect64[] | null {
+  if (isEmpty(material)) return [];
+  let rest = difference(material, part.grownShadow(z, allowance + REST_MARGIN_MM, COARSE_TOLERANCE_MM));
+  // and not where the part keeps the tool's neck, shank or holder off every position within its
+  // radius: a small tool goes only a few millimetres below the walls near it
+  const body = wideBodies(cutter)[0];
+  const radius = cutter.diameter / 2;
+  const blocked = body === undefined ? 0 : body.radius + BODY_CLEARANCE_MM - radius - 2 * COARSE_TOLERANCE_MM;
+  if (body !== undefined && blocked > 0 && !isEmpty(rest)) rest = difference(rest, part.grownShadow(z + body.from, blocked, COARSE_TOLERANCE_MM));
+  const margin = windowMargin(cutter.diameter);
+  const pieces = components(rest).filter((piece) => !isEmpty(piece, 1e-4));
+  if (pieces.length === 0) return [];
+  let windows = pieces.map((piece) => expandRect(bounds(piece), margin));
+  // merge overlapping rectangles until none overlap
+  for (let merged = true; merged; ) {
+    merged = false;
+    for (let a = 0; a < windows.length && !merged; a += 1) {
+      for (let b = a + 1; b < windows.length; b += 1) {
+        const p = windows[a] as Rect64;
+        const q = windows[b] as Rect64;
+        if (!boundsOverlap(p, q)) continue;
+        windows[a] = { left: Math.min(p.left, q.left), top: Math.min(p.top, q.top), right: Math.max(p.right, q.right), bottom: Math.max(p.bottom, q.bottom) };
+        windows.splice(b, 1);
+        merged = true;
+        break;
+      }
+    }
+  }
+  if (windows.length > MAX_WINDOWS) {
+    windows = [windows.reduce((p, q) => ({ left: Math.min(p.left, q.left), top: Math.min(p.top, q.top), right: Math.max(p.right, q.right), bottom: Math.max(p.bottom, q.bottom) }))];
+  }
+  const box = bounds(stock.rect);
+  const stockArea = (box.right - box.left) * (box.bottom - box.top);
+  const covered = windows.reduce((sum, w) => sum + (w.right - w.left) * (w.bottom - w.top), 0);
+  return covered > WINDOWS_SHARE * stockArea ? null : windows;
+}
+
+/**
+ * How far round the material a tool has to cut its windows reach: room for its passes, the free
+ * space they start from (where the larger tool went) and a helix or ramp.
+ */
+export function windowMargin(diameter: number): number {
+  return 2 * diameter + 3;
+}
+
+/** Of a region, what is within `grow` of the windows (all of it with no windows). */
+export function nearWindows(region: Paths64, windows: Rect64[] | null, grow: number): Paths64 {
+  if (windows === null) return region;
+  return union(...windows.map((window) => clipToRect(region, expandRect(window, grow))));
+}
+
+/** The tool centre's region (toolCentreRegion) within the windows (workWindows): null, everywhere. */
+export function regionWithin(spec: CentreRegionSpec, windows: Rect64[] | null): Paths64 {
+  if (windows === null) return toolCentreRegion(spec);
+  return union(...windows.map((window) => toolCentreRegion({ ...spec, window })));
 }

@@ -18,7 +18,7 @@ import { zLevels } from "./levels.ts";
 import { materialHeights, ToolpathWriter, xy } from "./linking.ts";
 import { CLEARANCE_ABOVE_STOCK_MM, makeOperation, refusal, unusableTool, type MillingOutcome, type MillingRequest, type SkippedRegion } from "./operation.ts";
 import { components, contains, difference, distanceToBoundary, isEmpty, offset, union, type Paths64 } from "./polygons.ts";
-import { toolCentreRegion } from "./regions.ts";
+import { regionWithin, workWindows } from "./regions.ts";
 import type { ClearedLayer } from "./stock.ts";
 
 export function roughing(request: MillingRequest): MillingOutcome {
@@ -54,7 +54,11 @@ function roughInLevels(request: MillingRequest, kind: OperationKind): MillingOut
     // the stock at or above the level that can be cut (the part's own volume is not)
     const material = difference(stock.remainingAbove(z), part.shadow(z));
     if (isEmpty(material)) continue;
-    const allowed = toolCentreRegion({ part, stock, cutter: tool, z, allowance_xy: parameters.allowance_xy_mm, depth_of_cut: parameters.stepdown_mm });
+    // only round what this tool can take beyond its allowance (a rest tool: the corners and
+    // narrow places the larger ones left)
+    const windows = workWindows(part, stock, tool, material, z, parameters.allowance_xy_mm);
+    if (windows !== null && windows.length === 0) continue;
+    const allowed = regionWithin({ part, stock, cutter: tool, z, allowance_xy: parameters.allowance_xy_mm, depth_of_cut: parameters.stepdown_mm }, windows);
     if (isEmpty(allowed)) {
       unreachable.push(z);
       continue;

@@ -15,7 +15,7 @@
  * at z (a floor) is not above z, the tool tip may rest on it.
  */
 import type { TriangleSoup } from "../types.ts";
-import { bounds, boundsOverlap, intersection, offset, union, SCALE, type Path64, type Paths64 } from "./polygons.ts";
+import { ARC_TOLERANCE_MM, bounds, boundsOverlap, clipToRect, expandRect, intersection, offset, union, SCALE, type Path64, type Paths64, type Rect64 } from "./polygons.ts";
 
 /** material less than this above a height counts as at the height (floors, float32 noise) */
 export const SHADOW_EPSILON_MM = 1e-4;
@@ -32,6 +32,16 @@ export interface PartSlicer {
   readonly floors: number[];
   /** XY shadow of the part material above z (what a tool tip at z must stay out of) */
   shadow(z: number): Paths64;
+  /**
+   * offset(shadow(z), mm, tolerance), kept: every operation of a setup grows the same shadows by
+   * the same radii (the tool centre's keep-out, the wall passes, the holder's keep-out)
+   */
+  grownShadow(z: number, mm: number, tolerance_mm?: number): Paths64;
+  /**
+   * The same within a rectangle (Clipper units): the kept one clipped when there is one, else the
+   * shadow near the rectangle grown (not kept: windows differ from call to call)
+   */
+  grownShadowWithin(z: number, mm: number, window: Rect64, tolerance_mm?: number): Paths64;
   /** XY extent of the up-facing horizontal faces at floor height z */
   floorArea(z: number): Paths64;
   /** the highest part z over a region, -Infinity when no part is over it (may be a little high) */
@@ -93,6 +103,24 @@ export function createSlicer(soup: TriangleSoup): PartSlicer {
     return result;
   };
 
+  const grown = new Map<string, Paths64>();
+  const grownShadow = (z: number, mm: number, tolerance_mm = ARC_TOLERANCE_MM): Paths64 => {
+    const key = `${Math.round(z * 1e6) / 1e6} ${mm} ${tolerance_mm}`;
+    let result = grown.get(key);
+    if (result === undefined) {
+      result = offset(shadow(z), mm, tolerance_mm);
+      grown.set(key, result);
+    }
+    return result;
+  };
+
+  const grownShadowWithin = (z: number, mm: number, window: Rect64, tolerance_mm = ARC_TOLERANCE_MM): Paths64 => {
+    const kept = grown.get(`${Math.round(z * 1e6) / 1e6} ${mm} ${tolerance_mm}`);
+    if (kept !== undefined) return clipToRect(kept, window);
+    // all of the shadow that can reach into the window once grown (polygons.ts: expandRect)
+    return clipToRect(offset(clipToRect(shadow(z), expandRect(window, mm + tolerance_mm)), mm, tolerance_mm), window);
+  };
+
   const floorArea = (z: number): Paths64 => {
     const pieces: Paths64 = [];
     for (let t = 0; t < triangles.count; t += 1) {
@@ -115,7 +143,7 @@ export function createSlicer(soup: TriangleSoup): PartSlicer {
     return -Infinity;
   };
 
-  return { top_z: top, bottom_z: bottom, floors, shadow, floorArea, topOver };
+  return { top_z: top, bottom_z: bottom, floors, shadow, grownShadow, grownShadowWithin, floorArea, topOver };
 }
 
 function readTriangles(soup: TriangleSoup): Triangles {

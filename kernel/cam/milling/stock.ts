@@ -8,6 +8,12 @@
  * It never sees the part: the part is inside the stock, and the region a tool may go is decided
  * by the slicer. Slivers thinner than 2 x SLIVER_MM are not material (what rounding leaves between
  * two cuts that meet), well under the 0.01 mm the simulation counts as touching.
+ *
+ * A stock and every stock made from it by withCleared share what they know of the stock left
+ * above each height (remainingAbove): an answer for a height and an earlier stock (or a lower
+ * height: what is left only shrinks going up) needs only the layers it lacks taken off, instead
+ * of all layers united again. Each level of a roughing makes a new stock and asks about several
+ * heights, so without this every level paid for every layer cleared before it, at each of them.
  */
 import type { Box3 } from "../types.ts";
 import { bounds, clipToRect, difference, intersection, isEmpty, open, rectangle, union, SCALE, type Paths64 } from "./polygons.ts";
@@ -15,11 +21,25 @@ import { bounds, clipToRect, difference, intersection, isEmpty, open, rectangle,
 export const SLIVER_MM = 0.002;
 /** heights closer than this are the same layer */
 const SAME_HEIGHT_MM = 1e-6;
+/** answers kept per height for the stocks of one lineage (branches: a dropped operation's stock, walls.ts's forgiving stock) */
+const KEPT_PER_HEIGHT = 4;
 
 /** Within `area` (Clipper units, polygons.ts), the stock above z has been removed. */
 export interface ClearedLayer {
   z: number;
   area: Paths64;
+}
+
+/** What remainingAbove answered for one stock: its layers as added (the first `count`), and the answer. */
+interface Answer {
+  added: readonly ClearedLayer[];
+  count: number;
+  region: Paths64;
+}
+
+/** Shared by a stock and the stocks made from it. */
+interface Lineage {
+  answers: Map<number, Answer[]>;
 }
 
 export class InProcessStock {
@@ -28,17 +48,24 @@ export class InProcessStock {
   readonly rect: Paths64;
   /** lowest first, one per height */
   readonly layers: readonly ClearedLayer[];
+  /** the layers in the order they were added (the lineage's answers are keyed by them) */
+  private readonly added: readonly ClearedLayer[];
+  private readonly lineage: Lineage;
   private readonly remaining = new Map<number, Paths64>();
 
-  constructor(box: Box3, layers: readonly ClearedLayer[] = []) {
+  /** `from`: the stock these layers are cleared from (withCleared), sharing its answers */
+  constructor(box: Box3, layers: readonly ClearedLayer[] = [], from: InProcessStock | null = null) {
+    const more = layers.filter((layer) => layer.area.length > 0);
     this.box = box;
-    this.rect = rectangle([box.min[0], box.min[1]], [box.max[0], box.max[1]]);
-    this.layers = mergeLayers(layers);
+    this.rect = from?.rect ?? rectangle([box.min[0], box.min[1]], [box.max[0], box.max[1]]);
+    this.added = from === null ? more : [...from.added, ...more];
+    this.layers = mergeLayers(from?.layers ?? [], more);
+    this.lineage = from?.lineage ?? { answers: new Map() };
   }
 
   /** A new stock with more layers cleared (this one is unchanged). */
   withCleared(layers: readonly ClearedLayer[]): InProcessStock {
-    return layers.length === 0 ? this : new InProcessStock(this.box, [...this.layers, ...layers]);
+    return layers.some((layer) => layer.area.length > 0) ? new InProcessStock(this.box, layers, this) : this;
   }
 
   /** The stock's top face (z of the untouched stock). */
@@ -57,9 +84,39 @@ export class InProcessStock {
     const key = Math.round(z * 1e6) / 1e6;
     const cached = this.remaining.get(key);
     if (cached) return cached;
-    const cleared = this.layers.filter((layer) => layer.z <= key + SAME_HEIGHT_MM).map((layer) => layer.area);
-    const result = cleared.length === 0 ? this.rect : open(difference(this.rect, union(...cleared)), SLIVER_MM);
+    // Start from the answer that leaves the fewest layers to take off: one at this height or
+    // below (the stock left only shrinks going up) for a stock whose layers this one's begin
+    // with (the same stock, or one it was made from).
+    let base = this.rect;
+    let baseHeight = -Infinity;
+    let baseCount = 0;
+    let fewest = this.layersBetween(-Infinity, key, 0);
+    for (const [height, answers] of this.lineage.answers) {
+      if (height > key || fewest === 0) continue;
+      for (const answer of answers) {
+        if (answer.count > this.added.length || !this.startsWith(answer)) continue;
+        const n = this.layersBetween(height, key, answer.count);
+        if (n < fewest) {
+          fewest = n;
+          base = answer.region;
+          baseHeight = height;
+          baseCount = answer.count;
+        }
+      }
+    }
+    const cleared: Paths64[] = [];
+    for (let i = 0; i < this.added.length; i += 1) {
+      const layer = this.added[i] as ClearedLayer;
+      if (layer.z <= key + SAME_HEIGHT_MM && (i >= baseCount || layer.z > baseHeight + SAME_HEIGHT_MM)) cleared.push(layer.area);
+    }
+    const result = cleared.length === 0 ? base : open(difference(base, union(...cleared)), SLIVER_MM);
     this.remaining.set(key, result);
+    const answers = this.lineage.answers.get(key) ?? [];
+    if (!answers.some((answer) => answer.added === this.added)) {
+      answers.push({ added: this.added, count: this.added.length, region: result });
+      if (answers.length > KEPT_PER_HEIGHT) answers.shift();
+      this.lineage.answers.set(key, answers);
+    }
     return result;
   }
 
@@ -77,15 +134,35 @@ export class InProcessStock {
     }
     return this.box.max[2];
   }
+
+  /** How many layers an answer at `from` for the first `count` layers lacks at `to`. */
+  private layersBetween(from: number, to: number, count: number): number {
+    let n = 0;
+    for (let i = 0; i < this.added.length; i += 1) {
+      const z = (this.added[i] as ClearedLayer).z;
+      if (z <= to + SAME_HEIGHT_MM && (i >= count || z > from + SAME_HEIGHT_MM)) n += 1;
+    }
+    return n;
+  }
+
+  private startsWith(answer: Answer): boolean {
+    if (answer.added === this.added) return true;
+    for (let i = 0; i < answer.count; i += 1) if (answer.added[i] !== this.added[i]) return false;
+    return true;
+  }
 }
 
-function mergeLayers(layers: readonly ClearedLayer[]): ClearedLayer[] {
-  const sorted = [...layers].filter((layer) => layer.area.length > 0).sort((a, b) => a.z - b.z);
-  const merged: ClearedLayer[] = [];
-  for (const layer of sorted) {
-    const last = merged[merged.length - 1];
-    if (last && layer.z - last.z <= SAME_HEIGHT_MM) merged[merged.length - 1] = { z: last.z, area: union(last.area, layer.area) };
-    else merged.push(layer);
+/** Layers sorted lowest first, one per height: `more` put into `merged` (neither is changed). */
+function mergeLayers(merged: readonly ClearedLayer[], more: readonly ClearedLayer[]): ClearedLayer[] {
+  const out = [...merged];
+  for (const layer of [...more].sort((a, b) => a.z - b.z)) {
+    if (layer.area.length === 0) continue;
+    // the first at or above this height
+    let i = 0;
+    while (i < out.length && (out[i] as ClearedLayer).z < layer.z - SAME_HEIGHT_MM) i += 1;
+    const there = out[i];
+    if (there !== undefined && Math.abs(there.z - layer.z) <= SAME_HEIGHT_MM) out[i] = { z: there.z, area: union(there.area, layer.area) };
+    else out.splice(i, 0, layer);
   }
-  return merged;
+  return out;
 }

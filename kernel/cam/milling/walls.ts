@@ -41,7 +41,7 @@ import {
   type Path64,
   type Paths64,
 } from "./polygons.ts";
-import { CLEARANCE_MM, toolCentreRegion } from "./regions.ts";
+import { CLEARANCE_MM, nearWindows, regionWithin, workWindows } from "./regions.ts";
 import type { ClearedLayer } from "./stock.ts";
 
 export const OVERLAP_MM = 1;
@@ -75,14 +75,20 @@ export function wallPasses(request: MillingRequest, kind: OperationKind, outerOn
     const walls = outerOnly ? fillHoles(shadow) : shadow;
     // the part on the right: Clipper's loops keep their region on the left, so turn them round
     // (grown by the arc tolerance as regions.ts does: the chords stay radius + allowance away)
-    const loops = offset(walls, radius + allowance + ARC_TOLERANCE_MM).map((loop) => closeLoop([...loop].reverse()));
-    const allowed = toolCentreRegion({ part, stock, cutter: tool, z, allowance_xy: allowance, depth_of_cut: parameters.stepdown_mm, depth_stock: forgiving });
-    const allowedGrown = offset(allowed, LINK_TOLERANCE_MM);
     const material = stock.remainingAbove(z);
-    const free = difference(allowed, offsetCoarse(material, radius + CLEARANCE_MM));
+    // only where stock is left on the walls (a second, smaller finishing tool: the corners the
+    // first could not reach)
+    const windows = workWindows(part, stock, tool, difference(material, shadow), z, allowance);
+    if (windows !== null && windows.length === 0) continue;
+    const loops = (outerOnly ? offset(walls, radius + allowance + ARC_TOLERANCE_MM) : part.grownShadow(z, radius + allowance + ARC_TOLERANCE_MM)).map((loop) => closeLoop([...loop].reverse()));
+    const allowed = regionWithin({ part, stock, cutter: tool, z, allowance_xy: allowance, depth_of_cut: parameters.stepdown_mm, depth_stock: forgiving }, windows);
+    const allowedGrown = offset(allowed, LINK_TOLERANCE_MM);
+    // the material that can reach the windows' tool positions
+    const nearby = nearWindows(material, windows, radius + 1);
+    const free = difference(allowed, offsetCoarse(nearby, radius + CLEARANCE_MM));
     const freeGrown = offset(free, LINK_TOLERANCE_MM);
     let pieces = clipOpen(loops, allowedGrown, "inside");
-    const heavy = radius - engagement > 0 && material.length > 0 ? offsetCoarse(material, radius - engagement) : [];
+    const heavy = radius - engagement > 0 && nearby.length > 0 ? offsetCoarse(nearby, radius - engagement) : [];
     if (heavy.length > 0) {
       const light = clipOpen(pieces, heavy, "outside");
       const dropped = pathsLength(pieces) - pathsLength(light);

@@ -76,7 +76,25 @@ export interface StageHooks {
 const NO_HOOKS: StageHooks = { progress: () => {}, cancelled: () => false };
 
 
-export function millingOperations(setup: SetupPart, allFeatures: readonly Feature[], cutters: readonly Cutter[], input: PlanInput, nextId: () => string, hooks: StageHooks = NO_HOOKS): MillingDraft {
+/** Whether an operation survives the stock simulation (planner/verify.ts: SetupVerifier). */
+export interface OperationCheck {
+  check(operation: Operation): boolean;
+}
+
+/**
+ * The setup's milling. With `verifier`, each operation is simulated as soon as it is generated
+ * and only a kept one's cleared stock goes to the generators after it: a dropped roughing's
+ * stock is still there for the rest tools. `operations` are then the kept ones only.
+ */
+export function millingOperations(
+  setup: SetupPart,
+  allFeatures: readonly Feature[],
+  cutters: readonly Cutter[],
+  input: PlanInput,
+  nextId: () => string,
+  hooks: StageHooks = NO_HOOKS,
+  verifier: OperationCheck | null = null,
+): MillingDraft {
   const slicer = createSlicer(mergeSoups(setup.soup, holePlugs(setup.holes)));
   let stock = new InProcessStock(setup.stock);
   const draft: MillingDraft = { operations: [], unmachined: [], warnings: [], stock, slicer };
@@ -129,7 +147,7 @@ export function millingOperations(setup: SetupPart, allFeatures: readonly Featur
         volume_mm3: null,
       });
     }
-    if (outcome.operation !== null) {
+    if (outcome.operation !== null && (verifier === null || verifier.check(outcome.operation))) {
       draft.operations.push(outcome.operation);
       stock = stock.withCleared(outcome.cleared);
     }

@@ -5,20 +5,43 @@
  * dropped, and the next ones run on the stock without it; what it would have cut is then left
  * and reported. So a kept plan has no violation by construction, and the simulation says so.
  *
+ * The planner verifies each milling operation as soon as it is generated (SetupVerifier), so the
+ * generators after a dropped one plan on the stock without it: they take what it would have cut
+ * instead of running into it (a rest tool fed into the stock a dropped roughing left would be
+ * dropped in turn). verifySetup runs a whole list at once.
+ *
  * Dropping is the repair of last resort: the generators already keep tools out of the part
  * (milling/), above material between holes (holes/) and within their reach (tooling/). One pass,
  * each operation simulated once: seconds on a real part, where re-simulating the whole setup
  * after each drop would multiply that by the drops.
+ *
+ * The cells are SIMULATION_CELL_MM, coarser only on stocks so large that the field would hold
+ * more than SIMULATION_MAX_CELLS (simulationCellSize): what the simulation sees across a wall is
+ * half a cell (simulation/README.md), and the cell size is reported with the setup.
  */
 import { simulateSetup, type SetupSimulation, type Violation } from "../simulation/simulate.ts";
 import type { HeightField } from "../simulation/height-field.ts";
 import type { PartHeights } from "../simulation/part-heights.ts";
-import type { Operation, Verification } from "../types.ts";
+import type { Box3, Operation, Verification } from "../types.ts";
 import type { Unmachined } from "../plan-types.ts";
 import { carveHoles } from "./carve-holes.ts";
 import type { SetupPart } from "./setup-part.ts";
 
 export const SIMULATION_CELL_MM = 0.1;
+/**
+ * Up to this many cells the simulation runs at SIMULATION_CELL_MM (a 280 x 280 mm stock); a larger
+ * footprint gets larger cells, so one field is at most about 32 MB and a setup's simulation a few
+ * seconds (an 800 x 450 mm stock: 0.22 mm cells).
+ */
+export const SIMULATION_MAX_CELLS = 8_000_000;
+
+/** The cell size for a stock (setup frame): SIMULATION_CELL_MM, or larger so the field holds at most SIMULATION_MAX_CELLS. */
+export function simulationCellSize(stock: Box3, maxCells = SIMULATION_MAX_CELLS): number {
+  const area = (stock.max[0] - stock.min[0]) * (stock.max[1] - stock.min[1]);
+  const cell = Math.max(SIMULATION_CELL_MM, Math.sqrt(area / maxCells));
+  // a round size: 0.1, 0.11, ... (upwards, so the cell count stays within the limit)
+  return Math.ceil(cell * 100 - 1e-9) / 100;
+}
 
 export interface VerifiedSetup {
   operations: Operation[];
@@ -28,39 +51,70 @@ export interface VerifiedSetup {
   /** per kept operation: the material left after it */
   perOperation: Map<string, Verification>;
   dropped: Unmachined[];
+  /** the simulation's cell size (mm) */
+  cellSize: number;
 }
 
-export function verifySetup(setup: SetupPart, operations: readonly Operation[], options: { cellSize?: number; cancelled?: () => boolean; progress?: (fraction: number) => void } = {}): VerifiedSetup {
-  const cellSize = options.cellSize ?? SIMULATION_CELL_MM;
-  const kept: Operation[] = [];
-  const dropped: Unmachined[] = [];
-  const perOperation = new Map<string, Verification>();
-  // the empty run rasterises the part once and gives the untouched stock
-  let state: SetupSimulation = simulateSetup({ stock: setup.stock, part: setup.soup, operations: [], cellSize });
-  const part: PartHeights = state.part;
-  let field: HeightField = state.field;
-  carveHoles(field, part, setup.holes);
-  for (const [i, operation] of operations.entries()) {
-    if (options.cancelled?.()) break;
-    options.progress?.(i / operations.length);
-    const run = simulateSetup({ stock: setup.stock, part: setup.soup, operations: [operation], cellSize, initial: field, partHeights: part });
+export interface VerifyOptions {
+  /** default: simulationCellSize(setup.stock) */
+  cellSize?: number;
+  cancelled?: () => boolean;
+  progress?: (fraction: number) => void;
+}
+
+/** A setup's verification one operation at a time, each on the stock the kept ones left. */
+export class SetupVerifier {
+  readonly cellSize: number;
+  private readonly kept: Operation[] = [];
+  private readonly dropped: Unmachined[] = [];
+  private readonly perOperation = new Map<string, Verification>();
+  private readonly part: PartHeights;
+  private field: HeightField;
+  private state: SetupSimulation;
+
+  constructor(private readonly setup: SetupPart, cellSize = simulationCellSize(setup.stock)) {
+    this.cellSize = cellSize;
+    // the empty run rasterises the part once and gives the untouched stock
+    this.state = simulateSetup({ stock: setup.stock, part: setup.soup, operations: [], cellSize });
+    this.part = this.state.part;
+    this.field = this.state.field;
+    carveHoles(this.field, this.part, setup.holes);
+  }
+
+  /** Simulates the operation on the stock the kept ones left: kept (true) or dropped and reported (false). */
+  check(operation: Operation): boolean {
+    const run = simulateSetup({ stock: this.setup.stock, part: this.setup.soup, operations: [operation], cellSize: this.cellSize, initial: this.field, partHeights: this.part });
     const counts = run.total;
     if (counts.gouges + counts.rapids_through_material + counts.holder_collisions > 0) {
-      dropped.push({
+      this.dropped.push({
         code: "operation_dropped",
-        message: `setup ${setup.name}: ${operation.name} was dropped: ${describe(counts, run.violations)}; what it would have cut is left`,
+        message: `setup ${this.setup.name}: ${operation.name} was dropped: ${describe(counts, run.violations)}; what it would have cut is left`,
         features: operation.features,
         faces: [],
         volume_mm3: null,
       });
-      continue;
+      return false;
     }
-    kept.push(operation);
-    perOperation.set(operation.id, counts);
-    field = run.field;
-    state = run;
+    this.kept.push(operation);
+    this.perOperation.set(operation.id, counts);
+    this.field = run.field;
+    this.state = run;
+    return true;
   }
-  return { operations: kept, verification: state.total, field, perOperation, dropped };
+
+  result(): VerifiedSetup {
+    return { operations: [...this.kept], verification: this.state.total, field: this.field, perOperation: new Map(this.perOperation), dropped: [...this.dropped], cellSize: this.cellSize };
+  }
+}
+
+export function verifySetup(setup: SetupPart, operations: readonly Operation[], options: VerifyOptions = {}): VerifiedSetup {
+  const verifier = new SetupVerifier(setup, options.cellSize);
+  for (const [i, operation] of operations.entries()) {
+    if (options.cancelled?.()) break;
+    options.progress?.(i / operations.length);
+    verifier.check(operation);
+  }
+  return verifier.result();
 }
 
 function describe(counts: Verification, violations: readonly Violation[]): string {

@@ -102,6 +102,7 @@ export function simulateSetup(input: SimulateSetupInput): SetupSimulation {
     machine.cut.fluteLength = profile.fluteLength;
     const counts = { gouges: 0, rapids_through_material: 0, holder_collisions: 0 };
     let at = operationStart(operation);
+    machine.lastCut = null;
     operation.moves.forEach((move, moveIndex) => {
       if (at === null) return;
       machine.clear();
@@ -148,6 +149,9 @@ export function simulateSetup(input: SimulateSetupInput): SetupSimulation {
 
 /** Runs motions over the field, dismissing by the block bounds what cannot touch anything. */
 class Machine {
+  /** the flat level cut that just ran (its end and height), whose end disc the next may skip */
+  lastCut: Vec3 | null = null;
+
   constructor(
     private readonly grid: Grid,
     private readonly bounds: BlockBounds,
@@ -180,10 +184,17 @@ class Machine {
     const reach = cutting.reach;
     // stale bounds are still upper bounds: enough to dismiss the move in the air
     const below = this.bounds.above(box.xlo - reach, box.xhi + reach, box.ylo - reach, box.yhi + reach, false, false);
+    // a level flat cut starting where the last one ended, at its height: the cells round its start
+    // have just been cut to this height by the same flutes (sweep.ts: skipStart)
+    const level = motion.kind === "line" && !motion.rapid && cutting.shape === "flat" && motion.from[2] === motion.to[2];
+    const last = this.lastCut;
+    const continues = level && last !== null && motion.kind === "line" && last[0] === motion.from[0] && last[1] === motion.from[1] && last[2] === motion.from[2];
+    this.lastCut = level && motion.kind === "line" ? motion.to : null;
     if (motion.rapid) {
       if (zLow + cutting.base < below - this.tolerance) this.sweep(motion, cutting, this.visitors.rapid);
     } else if (zLow + cutting.base < below) {
-      this.sweep(motion, cutting, this.visitors.cut);
+      if (motion.kind === "line") sweepLine(this.grid, motion.from, motion.to, cutting, this.visitors.cut, continues);
+      else this.sweep(motion, cutting, this.visitors.cut);
     }
     for (const { name, envelope } of bodies) {
       const r = envelope.reach, bottom = zLow + envelope.base - this.tolerance;

@@ -103,3 +103,25 @@ describe("sweepLine and sweepArc", () => {
     assert.ok(Math.abs((swept.high[k(48, 48)] as number) - -(8 * (12.125 - Math.sqrt(4 - 0.125 ** 2) - 4)) / 16) < 1e-9);
   });
 });
+
+describe("a level flat polyline", () => {
+  it("visits only the cells each segment newly reaches when told its start disc was just swept, and reaches the same cells", () => {
+    // a wiggly polyline of short segments at one height, as Clipper's offsets are
+    const points: Vec3[] = [];
+    for (let k = 0; k <= 60; k++) points.push([4 + k * 0.27, 12 + 3 * Math.sin(k / 5) + (k % 3) * 0.01, -2]);
+    const envelope = flatEnvelope(4);
+    const all = new Recorder();
+    const skipping = new Recorder();
+    let visits = 0;
+    const counting: CellVisitor = { visit: (i, j, k, low, high) => { visits++; skipping.visit(i, j, k, low, high); }, threshold: () => Infinity };
+    let full = 0;
+    const counted: CellVisitor = { visit: (i, j, k, low, high) => { full++; all.visit(i, j, k, low, high); }, threshold: () => Infinity };
+    for (let k = 1; k < points.length; k++) {
+      sweepLine(grid, points[k - 1] as Vec3, points[k] as Vec3, envelope, counted);
+      sweepLine(grid, points[k - 1] as Vec3, points[k] as Vec3, envelope, counting, k > 1);
+    }
+    assert.deepEqual(skipping.low, all.low);
+    assert.deepEqual(skipping.high, all.high);
+    assert.ok(visits * 5 < full, `${visits} visits skipping, ${full} without`);
+  });
+});
