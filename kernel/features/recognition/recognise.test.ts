@@ -9,7 +9,7 @@ import type { TopoDS_Shape } from "opencascade.js/dist/node.js";
 import { writeBrep } from "../../geometry/brep.ts";
 import { withOcctScope } from "../../geometry/occt-scope.ts";
 import { loadOpenCascade } from "../../geometry/opencascade.ts";
-import { fixture } from "../../geometry/test-support.ts";
+import { binaryStl, cubeCorners, fixture } from "../../geometry/test-support.ts";
 import { GeometryError } from "../../geometry/types.ts";
 import { analyseSolid } from "../analyse-brep.ts";
 import { recogniseFile } from "../setups/recognise-file.ts";
@@ -189,6 +189,13 @@ describe("feature recognition on real parts and bad input", () => {
     });
     const pockets = recognition.features.filter((f) => f.class.endsWith("_pocket"));
     assert.deepEqual(pockets, []);
+  });
+
+  it("answers a self-intersecting mesh (two overlapping cubes in one STL) with its faces classed and a warning, not a crash", () => {
+    const file = recogniseFile(undefined, binaryStl([...cubeCorners(10), ...cubeCorners(10, [5, 5, 5])]), { budgetMs: 5000 });
+    assert.equal(file.analysis.faces.length, 12);
+    assert.equal(file.recognition.faceClasses.length, 12);
+    assert.ok(file.recognition.warnings.some((w) => w.code === "faces_unexplained"), "faces no rule explains are named");
   });
 
   it("refuses a file without a solid, or past its budget, with a precise error", () => {
