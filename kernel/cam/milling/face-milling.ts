@@ -41,7 +41,7 @@ export function faceMilling(request: MillingRequest): MillingOutcome {
   const point = (u: number, v: number, z: number): Vec3 => (alongX ? [u, v, z] : [v, u, z]);
 
   const clearance = stock.top_z + CLEARANCE_ABOVE_STOCK_MM;
-  const writer = new ToolpathWriter(radius, clearance, { feed: parameters.feed_mm_min, plunge: parameters.plunge_feed_mm_min }, materialHeights(part, stock));
+  const writer = new ToolpathWriter(tool, clearance, { feed: parameters.feed_mm_min, plunge: parameters.plunge_feed_mm_min }, materialHeights(part, stock));
   const cleared: ClearedLayer[] = [];
   let current = stock;
   // the pass centres across, from v0's side; every level runs back the way the last one ended

@@ -39,7 +39,7 @@ export function floorFinishing(request: MillingRequest): MillingOutcome {
 
   const clearance = request.stock.top_z + CLEARANCE_ABOVE_STOCK_MM;
   let stock = request.stock;
-  const writer = new ToolpathWriter(radius, clearance, { feed: parameters.feed_mm_min, plunge: parameters.plunge_feed_mm_min }, materialHeights(part, stock));
+  const writer = new ToolpathWriter(tool, clearance, { feed: parameters.feed_mm_min, plunge: parameters.plunge_feed_mm_min }, materialHeights(part, stock));
   const cleared: ClearedLayer[] = [];
   const skipped: SkippedRegion[] = [];
   for (const z of floors) {

@@ -11,13 +11,16 @@
  *   part or stock, within the tool's radius of the straight line between the two points, never
  *   above the clearance plane), rapid across, rapid down to APPROACH_MM above the material at the
  *   start and feed the rest of the way. "Within the radius" is within the radius + CLEARANCE_MM,
- *   so a rapid never grazes a wall of stock it runs beside.
+ *   so a rapid never grazes a wall of stock it runs beside. The neck, shank and holder where
+ *   they are wider than the cut (levels.ts) cross at their height above the tip, each
+ *   RETRACT_MARGIN_MM above the material within its radius + BODY_CLEARANCE_MM of the line.
  *
  * Rapids therefore never go below the highest stock they cross. The heights come from the stock
  * as it was when the current level began: material only goes away during a level, so they are on
  * the safe side.
  */
-import type { Move, Vec2, Vec3 } from "../types.ts";
+import type { Cutter, Move, Vec2, Vec3 } from "../types.ts";
+import { BODY_CLEARANCE_MM, wideBodies, type WideBody } from "./levels.ts";
 import { disk, pathOf, simplifyOpen, sweep, vecOf, type Path64, type Paths64 } from "./polygons.ts";
 import type { PartSlicer } from "./slicer.ts";
 import { CLEARANCE_MM } from "./regions.ts";
@@ -56,13 +59,15 @@ export class ToolpathWriter {
   heights: Heights;
   private at: Vec3 | null = null;
   private readonly radius: number;
+  private readonly bodies: readonly WideBody[];
   private readonly clearance_z: number;
   private readonly feeds: Feeds;
   /** how many times the tool went up and across */
   retracts = 0;
 
-  constructor(radius: number, clearance_z: number, feeds: Feeds, heights: Heights) {
-    this.radius = radius;
+  constructor(cutter: Cutter, clearance_z: number, feeds: Feeds, heights: Heights) {
+    this.radius = cutter.diameter / 2;
+    this.bodies = wideBodies(cutter);
     this.clearance_z = clearance_z;
     this.feeds = feeds;
     this.heights = heights;
@@ -100,7 +105,17 @@ export class ToolpathWriter {
       [to[0], to[1]],
     ]);
     const top = this.heights.over(sweep([path], this.radius + CLEARANCE_MM));
-    const safe = Math.min(this.clearance_z, Math.max(top + RETRACT_MARGIN_MM, from[2], to[2]));
+    let safe = Math.min(this.clearance_z, Math.max(top + RETRACT_MARGIN_MM, from[2], to[2]));
+    // the neck, shank and holder go across too, `from` above the tip: each as high above the
+    // material within its reach of the line (a 1 mm tool's 6 mm shank 6 mm up)
+    let widest = this.radius;
+    for (const body of this.bodies) {
+      if (body.radius <= widest) continue;
+      widest = body.radius;
+      if (safe + body.from >= this.clearance_z) break;
+      const below = this.heights.over(sweep([path], body.radius + BODY_CLEARANCE_MM));
+      if (below + RETRACT_MARGIN_MM > safe + body.from) safe = Math.min(this.clearance_z, below + RETRACT_MARGIN_MM - body.from);
+    }
     if (from[2] < safe) this.push({ kind: "rapid", to: [from[0], from[1], safe] });
     if (from[0] !== to[0] || from[1] !== to[1]) this.push({ kind: "rapid", to: [to[0], to[1], safe] });
     this.retracts += 1;

@@ -12,7 +12,7 @@
  * on the safe side for bull and ball ends (their rounded corner is inside the cylinder).
  */
 import type { Cutter } from "../types.ts";
-import { BODY_CLEARANCE_MM, wideBodies } from "./levels.ts";
+import { BODY_CLEARANCE_MM, wideBodies, type WideBody } from "./levels.ts";
 import {
   ARC_TOLERANCE_MM,
   bounds,
@@ -74,18 +74,38 @@ export function toolCentreRegion(spec: CentreRegionSpec): Paths64 {
     const above = difference(near((spec.depth_stock ?? stock).remainingAbove(h), grow), near(part.shadow(h), grow));
     if (above.length > 0) forbidden.push(offsetCoarse(above, grow));
   }
-  let widest = 0;
-  for (const body of wideBodies(cutter)) {
-    // a body above one at least as wide is kept out by that one (what is left above a height
-    // only shrinks going up)
-    if (body.radius <= widest) continue;
-    widest = body.radius;
-    const h = z + body.from;
+  for (const body of keptOutBodies(cutter)) {
+    const h = bodyBottom(z, body);
     // growing a union is the union of the grown pieces: the part's is the same for every operation
-    const grow = body.radius + BODY_CLEARANCE_MM;
-    forbidden.push(shadowGrown(h, grow, COARSE_TOLERANCE_MM), offsetCoarse(near(stock.remainingAbove(h), grow), grow));
+    const [grow, tolerance] = body.name === "holder" ? [body.radius + BODY_CLEARANCE_MM + HOLDER_TOLERANCE_MM, HOLDER_TOLERANCE_MM] : [body.radius + BODY_CLEARANCE_MM, COARSE_TOLERANCE_MM];
+    forbidden.push(shadowGrown(h, grow, tolerance), offset(near(stock.remainingAbove(h), grow), grow, tolerance));
   }
   return difference(window === undefined ? outline : clipToRect(outline, window), union(...forbidden));
+}
+
+/**
+ * The holder's keep-out is computed for material above its nose rounded down to this grid, so
+ * every level and every tool with the same holder share it (the slicer keeps it): the nose stays
+ * up to this much higher than it has to, as tooling/shape.ts's HOLDER_CLEARANCE_MM has it anyway.
+ */
+export const HOLDER_GRID_MM = 1;
+/** the holder's keep-out arcs: this coarse, and grown by as much (the holder is 30 to 60 mm wide) */
+const HOLDER_TOLERANCE_MM = 0.02;
+
+/** The bodies that need a keep-out: one above another at least as wide is kept out by that one (what is left above a height only shrinks going up). */
+function keptOutBodies(cutter: Cutter): WideBody[] {
+  let widest = 0;
+  return wideBodies(cutter).filter((body) => {
+    if (body.radius <= widest) return false;
+    widest = body.radius;
+    return true;
+  });
+}
+
+/** The height above which material keeps a body out at level z (a holder's: on the grid, below its nose). */
+function bodyBottom(z: number, body: WideBody): number {
+  const h = z + body.from;
+  return body.name === "holder" ? Math.floor(h / HOLDER_GRID_MM + 1e-9) * HOLDER_GRID_MM : h;
 }
 
 /** material thinner than this beyond a tool's allowance is not worth a pass (more than the stock model's error) */
@@ -110,11 +130,15 @@ export function workWindows(part: PartSlicer, stock: InProcessStock, cutter: Cut
   if (isEmpty(material)) return [];
   let rest = difference(material, part.grownShadow(z, allowance + REST_MARGIN_MM, COARSE_TOLERANCE_MM));
   // and not where the part keeps the tool's neck, shank or holder off every position within its
-  // radius: a small tool goes only a few millimetres below the walls near it
-  const body = wideBodies(cutter)[0];
+  // radius: a small tool goes only a few millimetres below the walls near it (heights rounded up
+  // to the holder's grid, so levels and tools share the shadows: a smaller shadow, more windows)
   const radius = cutter.diameter / 2;
-  const blocked = body === undefined ? 0 : body.radius + BODY_CLEARANCE_MM - radius - 2 * COARSE_TOLERANCE_MM;
-  if (body !== undefined && blocked > 0 && !isEmpty(rest)) rest = difference(rest, part.grownShadow(z + body.from, blocked, COARSE_TOLERANCE_MM));
+  for (const body of keptOutBodies(cutter)) {
+    const blocked = body.radius + BODY_CLEARANCE_MM - radius - 2 * COARSE_TOLERANCE_MM;
+    if (blocked <= 0 || isEmpty(rest)) continue;
+    const h = Math.ceil((z + body.from) / HOLDER_GRID_MM - 1e-9) * HOLDER_GRID_MM;
+    rest = difference(rest, part.grownShadow(h, blocked, COARSE_TOLERANCE_MM));
+  }
   const margin = windowMargin(cutter.diameter);
   const pieces = components(rest).filter((piece) => !isEmpty(piece, 1e-4));
   if (pieces.length === 0) return [];

@@ -43,7 +43,7 @@ function roughInLevels(request: MillingRequest, kind: OperationKind): MillingOut
 
   const clearance = request.stock.top_z + CLEARANCE_ABOVE_STOCK_MM;
   let stock = request.stock;
-  const writer = new ToolpathWriter(tool.diameter / 2, clearance, { feed: parameters.feed_mm_min, plunge: parameters.plunge_feed_mm_min }, materialHeights(part, stock));
+  const writer = new ToolpathWriter(tool, clearance, { feed: parameters.feed_mm_min, plunge: parameters.plunge_feed_mm_min }, materialHeights(part, stock));
   const cleared: ClearedLayer[] = [];
   const skipped: SkippedRegion[] = [];
   const notes: string[] = [];
