@@ -98,6 +98,7 @@ describe("plan_cam", () => {
     assert.equal(result.setups.length, 2);
     const setup = result.setups[0]!;
     assert.deepEqual(Object.keys(setup).sort(), [
+      "blocks",
       "direction",
       "id",
       "index",
@@ -110,6 +111,8 @@ describe("plan_cam", () => {
       "work_offset",
     ]);
     assert.deepEqual(setup.direction, [0, 0, 1]);
+    assert.deepEqual(Object.keys(setup.blocks[0]!).sort(), ["id", "kind", "name", "operation_ids"]);
+    assert.deepEqual(setup.blocks.flatMap((b) => b.operation_ids), setup.operations.map((o) => o.id), "every operation in one block, in order");
     assert.deepEqual(Object.keys(setup.wcs).sort(), ["origin", "x_axis", "z_axis"]);
     assert.deepEqual(Object.keys(setup.verification).sort(), ["gouges", "holder_collisions", "material_left_mm3", "material_left_pct", "rapids_through_material"]);
     assert.deepEqual(Object.keys(setup.operations[0]!).sort(), ["features", "id", "kind", "machining_time_s", "name", "tool_number"]);

@@ -117,12 +117,18 @@ describe("plan_cam on the service's geometry thread", () => {
         setup.name,
       );
       assert.ok(setup.operations.length > 0 && setup.tools.length > 0);
+      assert.deepEqual(setup.blocks.flatMap((b) => b.operation_ids), setup.operations.map((o) => o.id), `${setup.name}: every operation in one block, in order`);
     }
     assert.ok(result.machining_time_s > 0);
     const current = await db.owner.query("select current_job_id from app_public.projects where id = $1", [projectId]);
     assert.equal(current.rows[0].current_job_id, result.job_id);
     const file = await decodeFamc((await api.request("GET", `/projects/${projectId}/job`, { key: alice.key })).bytes, alice.id, async () => true);
     assert.equal(file.plan?.document.setups.length, result.setups.length);
+    assert.deepEqual(
+      file.plan?.document.setups.map((s) => s.blocks.map((b) => [b.id, b.kind, b.operation_ids])),
+      result.setups.map((s) => s.blocks.map((b) => [b.id, b.kind, b.operation_ids])),
+      "the job file keeps the blocks the result shows",
+    );
   });
 
   it("fails with no_tool_fits when the library holds only tools too large for the part's features", async () => {

@@ -37,6 +37,24 @@ export interface PlanHooks {
   progress(fraction: number): void;
   /** true once the user cancelled: the planner stops at its next check and throws PlanCancelled */
   cancelled(): boolean;
+  /** each step as it ends, timed (the bench prints them with BENCH_CAM_STEPS=1) */
+  step?(step: PlanStep): void;
+}
+
+/** One step of a setup's planning: an operation generated and verified, or the setup's holes. */
+export interface PlanStep {
+  setup: string;
+  /** an operation kind, or "holes" */
+  kind: string;
+  tool: string | null;
+  /** generating the toolpath (holes: all of the setup's hole operations) */
+  generate_s: number;
+  /** simulating it */
+  verify_s: number;
+  moves: number;
+  /** how many operations were made, and kept by the verification */
+  made: number;
+  kept: number;
 }
 
 /** A tool as a setup's result lists it. */
@@ -59,6 +77,29 @@ export interface OperationSummary {
   machining_time_s: number;
 }
 
+/**
+ * The shop's stages of a setup: what a programmer calls a setup's roughing or its holes.
+ * planner/blocks.ts says which operation kinds fall into which.
+ */
+export type BlockKind = "facing" | "roughing" | "finishing" | "holes" | "chamfering";
+
+/**
+ * Consecutive operations of a setup in one stage: the level between setups and operations the
+ * API's CAM job has, so a postprocessor can comment and number the stages and a user can see
+ * them without reading every operation.
+ */
+export interface PlannedBlock {
+  /** a UUID, named after the setup's id and the block's index (planner/blocks.ts) */
+  id: string;
+  /** "Roughing"; "Roughing 1", "Roughing 2" when the stage recurs in the setup */
+  name: string;
+  /** 0-based, the order the blocks run within the setup */
+  index: number;
+  kind: BlockKind;
+  /** the block's operations, in the order they run */
+  operation_ids: string[];
+}
+
 export interface PlannedSetup {
   id: string;
   name: string;
@@ -73,6 +114,8 @@ export interface PlannedSetup {
   /** the stock box in the setup's frame */
   stock: Box3;
   machining_time_s: number;
+  /** the operations in their stages: each operation in exactly one block, in operation order */
+  blocks: PlannedBlock[];
   operations: Operation[];
   tools: ToolSummary[];
   verification: Verification;

@@ -17,6 +17,7 @@ import { starterLibrary } from "../tools/catalogue/starter-library.ts";
 import type { Assembly } from "../tools/assembly.ts";
 import { planCam } from "./plan.ts";
 import { PlanCancelled, PlanError, type PlanInput, type PlanResult } from "./plan-types.ts";
+import { blockKindOf, blocksProblem } from "./planner/blocks.ts";
 import type { Box3 } from "./types.ts";
 
 const oc = await loadOpenCascade();
@@ -71,6 +72,10 @@ describe("the CAM planner", () => {
       for (const operation of setup.operations) assert.ok(library.has(operation.tool.assembly_uuid), `${operation.name}: a library tool`);
       assert.deepEqual(setup.tools.map((t) => t.number), setup.tools.map((_, i) => i + 1), "T numbers in order of first use");
       assert.ok(setup.machining_time_s > 0);
+      // blocks: every operation in one block of its own stage, in the order the operations run
+      assert.equal(blocksProblem(setup.blocks, setup.operations), null, setup.name);
+      const kindOf = new Map(setup.operations.map((o) => [o.id, o.kind]));
+      for (const block of setup.blocks) assert.ok(block.operation_ids.every((id) => blockKindOf(kindOf.get(id)!) === block.kind), block.name);
     }
     assert.equal(result.setups[0]?.work_offset, "G54");
     assert.ok(Math.abs(result.machining_time_s - result.setups.reduce((sum, s) => sum + s.machining_time_s, 0)) < 0.2);

@@ -6,7 +6,7 @@
  *   per setup: check travel, mill, make holes and chamfers     (milling-, hole-operations.ts)
  *              simulating each operation as soon as it is     (verify.ts)          10 - 95 %
  *              made, dropping what violates
- *   number tools, time the setups, list what is left                               100 %
+ *   number tools, group operations into blocks, time the setups, list what is left  100 %
  *
  * Cancellation is checked between stages and between operations; a cancelled
  * plan throws PlanCancelled and keeps nothing. A plan that machines nothing at all is a failure
@@ -15,11 +15,15 @@
 import { randomUUID } from "node:crypto";
 import type { OpenCascadeInstance } from "opencascade.js/dist/node.js";
 import { setupMachiningTime } from "./machining-time.ts";
+import { InProcessStock } from "./milling/stock.ts";
+import { carriedTops } from "./simulation/carried-stock.ts";
 import { removeBySetup, stockLeft, voxelStock } from "./simulation/voxel-stock.ts";
 import { cuttersFromLibrary } from "./tooling/cutter.ts";
-import { PlanCancelled, PlanError, type PlanHooks, type PlanInput, type PlannedSetup, type PlanResult, type ToolSummary, type Unmachined } from "./plan-types.ts";
+import { PlanCancelled, PlanError, type PlanHooks, type PlanInput, type PlanStep, type PlannedSetup, type PlanResult, type ToolSummary, type Unmachined } from "./plan-types.ts";
 import type { Cutter, Move, Operation } from "./types.ts";
+import { operationBlocks } from "./planner/blocks.ts";
 import { holeOperations } from "./planner/hole-operations.ts";
+import { carriedStock } from "./planner/carried-stock.ts";
 import { millingOperations } from "./planner/milling-operations.ts";
 import { readPart } from "./planner/read-part.ts";
 import { setupParts } from "./planner/setup-part.ts";
@@ -68,23 +72,39 @@ export function planCam(oc: OpenCascadeInstance, input: PlanInput, hooks: PlanHo
     const nextId = () => `s${setup.index}-op${counter++}`;
     // the setup's share of the progress: 80 % milling, 20 % holes, each with its simulation
     const within = (from: number, to: number) => (fraction: number) => hooks.progress(base + span * (from + (to - from) * fraction));
+    // the setup starts from what the ones before it left (carried-stock.ts), not the whole box
+    const carried = i === 0 ? null : carriedTops(acrossSetups, setup.frame);
+    const start = carried === null ? new InProcessStock(setup.stock) : carriedStock(setup.stock, carried);
     // each operation is simulated as soon as it is made: the ones after a dropped one plan
     // without what it would have cut (planner/verify.ts)
-    const verifier = new SetupVerifier(setup);
-    const milling = millingOperations(setup, part.recognition.features, cutters, input, nextId, { cancelled: hooks.cancelled, progress: within(0, 0.8) }, verifier);
+    const verifier = new SetupVerifier(setup, undefined, carried);
+    const stage = { cancelled: hooks.cancelled, progress: within(0, 0.8), step: (step: PlanStep) => hooks.step?.(step) };
+    const milling = millingOperations(setup, part.recognition.features, cutters, input, nextId, stage, verifier, start);
     if (hooks.cancelled()) throw new PlanCancelled();
     checkpoint(base + span * 0.8);
+    const generating = performance.now();
     const holes = holeOperations(setup, cutters, input, milling.stock, nextId);
+    const verifying = performance.now();
     const toHoles = within(0.8, 1);
     for (const [n, operation] of holes.operations.entries()) {
       if (hooks.cancelled()) throw new PlanCancelled();
       toHoles(n / holes.operations.length);
       verifier.check(operation);
     }
+    hooks.step?.({
+      setup: setup.name,
+      kind: "holes",
+      tool: null,
+      generate_s: (verifying - generating) / 1000,
+      verify_s: (performance.now() - verifying) / 1000,
+      moves: holes.operations.reduce((n, o) => n + o.moves.length, 0),
+      made: holes.operations.length,
+      kept: holes.operations.filter((o) => verifier.isKept(o.id)).length,
+    });
     let verified = verifier.result();
     if (input.options.sort_by_height) {
       // another order is another simulation: the kept operations again, highest first
-      const sorted = verifySetup(setup, sortByHeight(verified.operations), { cellSize: verified.cellSize, cancelled: hooks.cancelled });
+      const sorted = verifySetup(setup, sortByHeight(verified.operations), { cellSize: verified.cellSize, cancelled: hooks.cancelled, carried });
       verified = { ...sorted, dropped: [...verified.dropped, ...sorted.dropped] };
     }
     if (hooks.cancelled()) throw new PlanCancelled();
@@ -95,9 +115,10 @@ export function planCam(oc: OpenCascadeInstance, input: PlanInput, hooks: PlanHo
     unmachined.push(...milling.unmachined, ...holes.unmachined, ...verified.dropped);
     const time = setupMachiningTime(verified.operations, input.machine);
     const tools = numberTools(verified.operations);
+    // a CAM setup entity UUID: quote jobs key their setup costs by it (spec: setup_costs)
+    const id = randomUUID();
     planned.push({
-      // a CAM setup entity UUID: quote jobs key their setup costs by it (spec: setup_costs)
-      id: randomUUID(),
+      id,
       name: setup.name,
       index: i,
       direction: setup.direction,
@@ -105,6 +126,7 @@ export function planCam(oc: OpenCascadeInstance, input: PlanInput, hooks: PlanHo
       work_offset: WORK_OFFSETS[i] ?? `G54.1 P${i - WORK_OFFSETS.length + 1}`,
       stock: setup.stock,
       machining_time_s: round1(time.total_s),
+      blocks: operationBlocks(id, verified.operations),
       operations: verified.operations,
       tools: [...tools.values()],
       // material left: over the whole part after this setup and the ones before it

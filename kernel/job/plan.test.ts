@@ -1,12 +1,20 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { gzipSync } from "node:zlib";
 import { fakePlanResult, FAKE_DRILL_UUID } from "../../test/support/fake-plan.ts";
 import { setupMachiningTime } from "../cam/machining-time.ts";
+import { operationBlocks } from "../cam/planner/blocks.ts";
 import { findMachineArchetype } from "../machines/archetypes.ts";
-import { camPlanOf, decodeCamPlan, encodeCamPlan, PlanFormatError, summarisePlan } from "./plan.ts";
+import { camPlanOf, decodeCamPlan, encodeCamPlan, PLAN_DOCUMENT_VERSION, PlanFormatError, summarisePlan, type CamPlan } from "./plan.ts";
 
 const MACHINE = findMachineArchetype("vmc-850-fanuc")!;
 const OPTIONS = { include_face_milling: true, sort_by_height: false };
+
+/** The plan as a version 1 writer stored it: the same document without blocks. */
+function asVersion1(plan: CamPlan): Buffer {
+  const setups = plan.setups.map(({ blocks: _blocks, ...setup }) => setup);
+  return gzipSync(Buffer.from(JSON.stringify({ ...plan, version: 1, setups }), "utf8"));
+}
 
 describe("the plan a job keeps", () => {
   it("times each operation as it runs in its setup, so operations and tool changes add up to the setup's time", () => {
@@ -33,6 +41,7 @@ describe("the plan a job keeps", () => {
     assert.equal(summary.setups.length, 2);
     const setup = summary.setups[0]!;
     assert.deepEqual(Object.keys(setup).sort(), [
+      "blocks",
       "direction",
       "id",
       "index",
@@ -54,6 +63,19 @@ describe("the plan a job keeps", () => {
       ],
     );
     assert.ok(setup.operations.every((op) => op.machining_time_s > 0));
+    assert.deepEqual(
+      setup.blocks.map((block) => [block.id, block.name, block.kind, block.operation_ids]),
+      plan.setups[0]!.blocks.map((block) => [block.id, block.name, block.kind, block.operation_ids]),
+    );
+    assert.deepEqual(
+      setup.blocks.map((block) => [block.name, block.operation_ids]),
+      [
+        ["Facing", ["s0-op0"]],
+        ["Roughing", ["s0-op1"]],
+        ["Holes", ["s0-op2"]],
+      ],
+    );
+    assert.deepEqual(Object.keys(setup.blocks[0]!).sort(), ["id", "kind", "name", "operation_ids"]);
     assert.equal(setup.tools.find((t) => t.number === 2)?.assembly_uuid, FAKE_DRILL_UUID);
     assert.equal(summary.machining_time_s, plan.machining_time_s);
     assert.ok(!JSON.stringify(summary).includes('"moves"'));
@@ -71,6 +93,53 @@ describe("the plan a job keeps", () => {
     const json = Buffer.byteLength(JSON.stringify(plan));
     t.diagnostic(`200k moves: ${(json / 1e6).toFixed(1)} MB JSON, ${(bytes.length / 1e6).toFixed(2)} MB gzip; encode ${encodeMs.toFixed(0)} ms, decode ${decodeMs.toFixed(0)} ms`);
     assert.ok(bytes.length < json / 5, "compresses at least fivefold");
+  });
+
+  it("stores each setup's blocks as version 2 and reads them back as they were, not derived again", () => {
+    const plan = camPlanOf(fakePlanResult(), OPTIONS, MACHINE);
+    assert.equal(plan.version, 2);
+    assert.equal(PLAN_DOCUMENT_VERSION, 2);
+    // blocks another grouping would not give: they must come back from the document itself
+    const regrouped: CamPlan = {
+      ...plan,
+      setups: plan.setups.map((setup) => ({
+        ...setup,
+        blocks: [{ id: "7c1e5b0a-2d4f-4a8e-9b3c-6f1d2e4a8c90", name: "Everything", index: 0, kind: "roughing" as const, operation_ids: setup.operations.map((op) => op.id) }],
+      })),
+    };
+    const back = decodeCamPlan(encodeCamPlan(regrouped));
+    assert.deepEqual(back, regrouped);
+    assert.deepEqual(back.setups.map((s) => s.blocks[0]!.name), ["Everything", "Everything"]);
+  });
+
+  it("reads a version 1 plan (no blocks) as version 2, with the blocks the planner would have given, the same each time", () => {
+    const plan = camPlanOf(fakePlanResult(), OPTIONS, MACHINE);
+    const bytes = asVersion1(plan);
+    const back = decodeCamPlan(bytes);
+    assert.equal(back.version, 2);
+    for (const setup of back.setups) assert.deepEqual(setup.blocks, operationBlocks(setup.id, setup.operations));
+    assert.deepEqual(back, plan, "the version 1 document is the version 2 one without its blocks");
+    assert.deepEqual(decodeCamPlan(bytes), back, "derived block ids do not change from one read to the next");
+    assert.deepEqual(summarisePlan(back), summarisePlan(plan));
+    // read, never written: a version 1 document is not what a writer stores
+    assert.throws(() => encodeCamPlan({ ...back, version: 1 } as unknown as CamPlan), /version/);
+  });
+
+  it("refuses blocks that do not group the setup's operations: one left out, one twice, out of order", () => {
+    const plan = camPlanOf(fakePlanResult(), OPTIONS, MACHINE);
+    const setup = plan.setups[0]!;
+    const [facing, roughing, holes] = [setup.blocks[0]!, setup.blocks[1]!, setup.blocks[2]!];
+    const wrongs = [
+      [facing, roughing],
+      [facing, { ...roughing, operation_ids: [...roughing.operation_ids, facing.operation_ids[0]!] }, holes],
+      [roughing, facing, holes].map((block, index) => ({ ...block, index })),
+    ];
+    for (const blocks of wrongs) {
+      const wrong = { ...plan, setups: [{ ...setup, blocks }, ...plan.setups.slice(1)] };
+      assert.throws(() => encodeCamPlan(wrong), /blocks do not group the operations/);
+      const result = fakePlanResult();
+      assert.throws(() => camPlanOf({ ...result, setups: [{ ...result.setups[0]!, blocks }] }, OPTIONS, MACHINE), PlanFormatError);
+    }
   });
 
   it("refuses to store a plan that would not read back (NaN, a missing field, a zero feed), and to read what is not a plan", () => {

@@ -6,18 +6,23 @@
  *
  * The zod schemas here mirror the planner's TypeScript types; the compile-time checks below
  * fail the build when the two drift apart. Field names are the job file's and the API's.
+ *
+ * Versions: 2 added each setup's blocks. A version 1 document still reads, as version 2 with the
+ * blocks the planner would have given its operations (kernel/cam/planner/blocks.ts).
  */
 import { gunzipSync, gzipSync } from "node:zlib";
 import { z } from "zod";
 import { setupMachiningTime } from "../cam/machining-time.ts";
-import type { OperationSummary, PlannedSetup, PlanOptions, PlanResult, ToolSummary, Unmachined } from "../cam/plan-types.ts";
+import type { BlockKind, OperationSummary, PlannedBlock, PlannedSetup, PlanOptions, PlanResult, ToolSummary, Unmachined } from "../cam/plan-types.ts";
+import { blocksProblem, operationBlocks } from "../cam/planner/blocks.ts";
 import type { Cutter, CuttingParameters, Frame, Move, Operation, OperationKind, Verification } from "../cam/types.ts";
 import type { MachineArchetype } from "../machines/archetypes.ts";
+import { Uuid } from "../tools/uuid.ts";
 import { Vec3 as Vec3Schema } from "./types.ts";
 
 /** Content type of a plan blob (sql: tg_jobs__check_plan_blob). */
 export const PLAN_CONTENT_TYPE = "application/vnd.swarf.cam-plan+gzip";
-export const PLAN_DOCUMENT_VERSION = 1;
+export const PLAN_DOCUMENT_VERSION = 2;
 /** a plan decompresses to at most this much JSON (a .famc file is checked before, by its MAC) */
 const MAX_PLAN_JSON_BYTES = 512 * 1024 * 1024;
 
@@ -121,6 +126,16 @@ const ToolSummarySchema = z.object({
   diameter_mm: z.number().positive(),
 });
 
+const BlockKindSchema = z.enum(["facing", "roughing", "finishing", "holes", "chamfering"]);
+
+const BlockSchema = z.object({
+  id: Uuid,
+  name: z.string(),
+  index: z.number().int().nonnegative(),
+  kind: BlockKindSchema,
+  operation_ids: z.array(z.string()),
+});
+
 const PlannedSetupSchema = z.object({
   id: z.string(),
   name: z.string(),
@@ -130,6 +145,7 @@ const PlannedSetupSchema = z.object({
   work_offset: z.string(),
   stock: Box3Schema,
   machining_time_s: nonNegative,
+  blocks: z.array(BlockSchema),
   operations: z.array(OperationSchema),
   tools: z.array(ToolSummarySchema),
   verification: VerificationSchema,
@@ -145,11 +161,17 @@ const UnmachinedSchema = z.object({
   volume_mm3: z.number().nullable(),
 });
 
+/** The blocks must group the setup's operations: each in one block, in the order they run. */
+function blocksGroupOperations(setup: { blocks: PlannedBlock[]; operations: { id: string }[] }, ctx: z.RefinementCtx): void {
+  const problem = blocksProblem(setup.blocks, setup.operations);
+  if (problem) ctx.addIssue({ code: "custom", message: `the blocks do not group the operations: ${problem}`, path: ["blocks"] });
+}
+
 const PlanResultSchema = z.object({
   machining_time_s: nonNegative,
   warnings: z.array(WarningSchema),
   unmachined: z.array(UnmachinedSchema),
-  setups: z.array(PlannedSetupSchema),
+  setups: z.array(PlannedSetupSchema.superRefine(blocksGroupOperations)),
 });
 
 // The schemas are the planner's types, no more and no less: these fail to compile otherwise.
@@ -163,11 +185,13 @@ const typesAgree: [
   Same<z.infer<typeof OperationSchema>, Operation>,
   Same<z.infer<typeof FrameSchema>, Frame>,
   Same<z.infer<typeof ToolSummarySchema>, ToolSummary>,
+  Same<z.infer<typeof BlockKindSchema>, BlockKind>,
+  Same<z.infer<typeof BlockSchema>, PlannedBlock>,
   Same<z.infer<typeof PlannedSetupSchema>, PlannedSetup>,
   Same<z.infer<typeof UnmachinedSchema>, Unmachined>,
   Same<z.infer<typeof PlanResultSchema>, PlanResult>,
   Same<z.infer<typeof PlanOptionsSchema>, PlanOptions>,
-] = [true, true, true, true, true, true, true, true, true, true, true, true];
+] = [true, true, true, true, true, true, true, true, true, true, true, true, true, true];
 void typesAgree;
 
 /** An operation as the job keeps it: the planner's, with its machining time. */
@@ -180,10 +204,25 @@ export const CamPlan = z.object({
   machining_time_s: nonNegative,
   warnings: z.array(WarningSchema),
   unmachined: z.array(UnmachinedSchema),
-  setups: z.array(StoredSetupSchema),
+  setups: z.array(StoredSetupSchema.superRefine(blocksGroupOperations)),
 });
 export type CamPlan = z.infer<typeof CamPlan>;
 export type StoredOperation = z.infer<typeof StoredOperationSchema>;
+
+/** Version 1: setups without blocks. Read, never written. */
+const CamPlanVersion1 = CamPlan.extend({
+  version: z.literal(1),
+  setups: z.array(StoredSetupSchema.omit({ blocks: true })),
+});
+type CamPlanVersion1 = z.infer<typeof CamPlanVersion1>;
+
+function fromVersion1(plan: CamPlanVersion1): CamPlan {
+  return {
+    ...plan,
+    version: PLAN_DOCUMENT_VERSION,
+    setups: plan.setups.map((setup) => ({ ...setup, blocks: operationBlocks(setup.id, setup.operations) })),
+  };
+}
 
 /**
  * The document a job keeps for a planner's result: checked against the schema first (a
@@ -215,6 +254,13 @@ function describeIssue(error: z.ZodError): string {
   return issue ? `${issue.path.join(".")}: ${issue.message}` : "unknown";
 }
 
+const BlockSummarySchema = z.object({
+  id: z.string().describe("a UUID, stable for the plan"),
+  name: z.string().describe('"Roughing"; "Roughing 1", "Roughing 2" when a stage recurs in the setup'),
+  kind: BlockKindSchema.describe("the shop's stage its operations belong to"),
+  operation_ids: z.array(z.string()).describe("its operations (ids of the setup's operations), in the order they run"),
+});
+
 const OperationSummarySchema = z.object({
   id: z.string(),
   kind: OperationKindSchema,
@@ -236,6 +282,9 @@ export const SetupSummarySchema = z.object({
   ),
   work_offset: z.string().describe("G54, G55, ..."),
   machining_time_s: nonNegative.describe("the whole setup, tool changes included"),
+  blocks: z
+    .array(BlockSummarySchema)
+    .describe("the setup's operations grouped into the shop's stages, in the order they run: every operation in exactly one block"),
   operations: z.array(OperationSummarySchema),
   tools: z.array(ToolSummarySchema),
   verification: VerificationSchema.describe("the stock simulation's findings after this setup"),
@@ -267,6 +316,7 @@ export function summarisePlan(plan: CamPlan): PlanSummary {
         wcs: setup.wcs,
         work_offset: setup.work_offset,
         machining_time_s: setup.machining_time_s,
+        blocks: setup.blocks.map((block) => ({ id: block.id, name: block.name, kind: block.kind, operation_ids: block.operation_ids })),
         operations: setup.operations.map((operation) => ({
           id: operation.id,
           kind: operation.kind,
@@ -318,5 +368,14 @@ export function decodeCamPlan(bytes: Uint8Array): CamPlan {
   } catch {
     throw new PlanFormatError("the plan is not JSON");
   }
+  if (isVersion1(value)) {
+    const parsed = CamPlanVersion1.safeParse(value);
+    if (!parsed.success) throw new PlanFormatError(`the version 1 plan does not have the expected fields: ${describeIssue(parsed.error)}`);
+    return fromVersion1(parsed.data);
+  }
   return checkCamPlan(value);
+}
+
+function isVersion1(value: unknown): boolean {
+  return typeof value === "object" && value !== null && "version" in value && value.version === 1;
 }

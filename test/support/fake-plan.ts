@@ -1,11 +1,12 @@
 /**
  * A planner's result made up for tests (not a real plan of any part): two setups, from +Z and
- * from -Z, with a face milling, a pocket roughing with lines and arcs, and a peck drilling each,
- * so everything the job keeps and summarises has something in it. `moves` sets how many
- * cutting moves the roughing has (a large plan for size and speed checks).
+ * from -Z, with a face milling, a pocket roughing with lines and arcs, and a peck drilling each
+ * (three blocks a setup), so everything the job keeps and summarises has something in it.
+ * `moves` sets how many cutting moves the roughing has (a large plan for size and speed checks).
  */
 import type { PlanResult, PlannedSetup } from "../../kernel/cam/plan-types.ts";
-import type { Box3, Cutter, Move, Vec3 } from "../../kernel/cam/types.ts";
+import { operationBlocks } from "../../kernel/cam/planner/blocks.ts";
+import type { Box3, Cutter, Move, Operation, Vec3 } from "../../kernel/cam/types.ts";
 
 export const FAKE_END_MILL_UUID = "0b6a4c9e-6f0e-4a36-9d2d-3f3c1c6f2a10";
 export const FAKE_DRILL_UUID = "5c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f";
@@ -53,6 +54,87 @@ function setup(index: number, direction: Vec3, stock: Box3, moves: number): Plan
   const endMill = cutter("flat", FAKE_END_MILL_UUID, "D10 end mill", 10);
   const drill = cutter("drill", FAKE_DRILL_UUID, "D6.8 drill", 6.8);
   const id = `s${index}`;
+  const operations: Operation[] = [
+    {
+      id: `${id}-op0`,
+      kind: "face_milling",
+      name: "Facing the top with 10 mm end mill",
+      features: [],
+      tool: endMill,
+      parameters: {
+        spindle_rpm: 9000,
+        feed_mm_min: 1500,
+        plunge_feed_mm_min: 400,
+        stepdown_mm: 1,
+        stepover_mm: 7,
+        allowance_xy_mm: 0,
+        allowance_z_mm: 0,
+        coolant: "flood",
+      },
+      clearance_z: 5,
+      moves: [
+        { kind: "rapid", to: [-6, 0, 5] },
+        { kind: "linear", to: [-6, 0, 0], feed: 400 },
+        { kind: "linear", to: [100, 0, 0], feed: 1500 },
+        { kind: "rapid", to: [100, 0, 5] },
+      ],
+    },
+    {
+      id: `${id}-op1`,
+      kind: "roughing",
+      name: "Roughing pocket (feature 4) with 10 mm end mill",
+      features: [4],
+      tool: endMill,
+      parameters: {
+        spindle_rpm: 9000,
+        feed_mm_min: 1200,
+        plunge_feed_mm_min: 300,
+        stepdown_mm: 1,
+        stepover_mm: 4,
+        allowance_xy_mm: 0.2,
+        allowance_z_mm: 0.1,
+        coolant: "flood",
+      },
+      clearance_z: 5,
+      moves: roughingMoves(moves),
+    },
+    {
+      id: `${id}-op2`,
+      kind: "drilling",
+      name: "Drilling 2 holes (feature 7) with 6.8 mm drill",
+      features: [7],
+      tool: drill,
+      parameters: {
+        spindle_rpm: 4700,
+        feed_mm_min: 470,
+        plunge_feed_mm_min: 470,
+        stepdown_mm: 3,
+        stepover_mm: 0,
+        allowance_xy_mm: 0,
+        allowance_z_mm: 0,
+        coolant: "flood",
+      },
+      clearance_z: 5,
+      moves: [
+        { kind: "rapid", to: [10, 10, 5] },
+        {
+          kind: "drill",
+          cycle: "peck",
+          at: [
+            [10, 10],
+            [30, 10],
+          ],
+          retract_z: 2,
+          top_z: 0,
+          bottom_z: -12,
+          peck_mm: 3,
+          dwell_s: 0,
+          feed: 470,
+        },
+        { kind: "rapid", to: [30, 10, 5] },
+      ],
+    },
+  ];
   return {
     id,
     name: `Setup ${index + 1} (${direction[2] > 0 ? "+Z" : "-Z"})`,
@@ -62,87 +144,8 @@ function setup(index: number, direction: Vec3, stock: Box3, moves: number): Plan
     work_offset: `G5${4 + index}`,
     stock,
     machining_time_s: 100 + moves / 10,
-    operations: [
-      {
-        id: `${id}-op0`,
-        kind: "face_milling",
-        name: "Facing the top with 10 mm end mill",
-        features: [],
-        tool: endMill,
-        parameters: {
-          spindle_rpm: 9000,
-          feed_mm_min: 1500,
-          plunge_feed_mm_min: 400,
-          stepdown_mm: 1,
-          stepover_mm: 7,
-          allowance_xy_mm: 0,
-          allowance_z_mm: 0,
-          coolant: "flood",
-        },
-        clearance_z: 5,
-        moves: [
-          { kind: "rapid", to: [-6, 0, 5] },
-          { kind: "linear", to: [-6, 0, 0], feed: 400 },
-          { kind: "linear", to: [100, 0, 0], feed: 1500 },
-          { kind: "rapid", to: [100, 0, 5] },
-        ],
-      },
-      {
-        id: `${id}-op1`,
-        kind: "roughing",
-        name: "Roughing pocket (feature 4) with 10 mm end mill",
-        features: [4],
-        tool: endMill,
-        parameters: {
-          spindle_rpm: 9000,
-          feed_mm_min: 1200,
-          plunge_feed_mm_min: 300,
-          stepdown_mm: 1,
-          stepover_mm: 4,
-          allowance_xy_mm: 0.2,
-          allowance_z_mm: 0.1,
-          coolant: "flood",
-        },
-        clearance_z: 5,
-        moves: roughingMoves(moves),
-      },
-      {
-        id: `${id}-op2`,
-        kind: "drilling",
-        name: "Drilling 2 holes (feature 7) with 6.8 mm drill",
-        features: [7],
-        tool: drill,
-        parameters: {
-          spindle_rpm: 4700,
-          feed_mm_min: 470,
-          plunge_feed_mm_min: 470,
-          stepdown_mm: 3,
-          stepover_mm: 0,
-          allowance_xy_mm: 0,
-          allowance_z_mm: 0,
-          coolant: "flood",
-        },
-        clearance_z: 5,
-        moves: [
-          { kind: "rapid", to: [10, 10, 5] },
-          {
-            kind: "drill",
-            cycle: "peck",
-            at: [
-              [10, 10],
-              [30, 10],
-            ],
-            retract_z: 2,
-            top_z: 0,
-            bottom_z: -12,
-            peck_mm: 3,
-            dwell_s: 0,
-            feed: 470,
-          },
-          { kind: "rapid", to: [30, 10, 5] },
-        ],
-      },
-    ],
+    blocks: operationBlocks(id, operations),
+    operations,
     tools: [
       { number: 1, assembly_uuid: FAKE_END_MILL_UUID, name: "D10 end mill", tool_type: "CentreCuttingEndMill", diameter_mm: 10 },
       { number: 2, assembly_uuid: FAKE_DRILL_UUID, name: "D6.8 drill", tool_type: "Drill", diameter_mm: 6.8 },

@@ -93,6 +93,27 @@ export function offset(region: Paths64, mm: number, tolerance_mm = ARC_TOLERANCE
   return Clipper.inflatePaths(withoutVanishing(region, mm, tolerance_mm), mm * SCALE, JoinType.Round, EndType.Polygon, 2, tolerance_mm * SCALE);
 }
 
+/** how far growKeepOut's simplification may move a boundary */
+export const KEEP_OUT_SIMPLIFY_MM = 0.0002;
+
+/**
+ * A keep-out: the region grown by `mm`, where the result may be a little larger than the exact
+ * offset but never smaller (the part and the stock a tool must stay away from). The region is
+ * first simplified (Ramer-Douglas-Peucker: no boundary point moves more than
+ * KEEP_OUT_SIMPLIFY_MM) and grown by that much more.
+ *
+ * Why: a meshed part's shadow has vertices every few micrometres along its curves and 0.1 µm
+ * zigzags where neighbouring triangles meet. Clipper joins every concave vertex with a spike back
+ * to the vertex itself, as long as the offset, and the union that removes the spikes costs the
+ * vertex count times the spikes crossing each scanline. Measured on a NIST part's shadow (2,100
+ * vertices, grown by 5 mm): 310 ms exact, 84 ms simplified (1,480 vertices).
+ */
+export function growKeepOut(region: Paths64, mm: number, tolerance_mm = ARC_TOLERANCE_MM): Paths64 {
+  if (region.length === 0 || !(mm > 0)) return offset(region, mm, tolerance_mm);
+  const simplified = Clipper.ramerDouglasPeuckerPaths(region, KEEP_OUT_SIMPLIFY_MM * SCALE).filter((path) => path.length >= 3);
+  return offset(simplified, mm + KEEP_OUT_SIMPLIFY_MM, tolerance_mm);
+}
+
 /**
  * The region without the holes a growing offset by `mm` fills entirely: clockwise loops (as
  * Clipper returns holes) narrower than 2 x (mm - tolerance) across. Every point of such a hole is

@@ -22,9 +22,10 @@ import {
   components,
   difference,
   expandRect,
+  growKeepOut,
   isEmpty,
   offset,
-  offsetCoarse,
+  tidy,
   union,
   type Paths64,
   type Rect64,
@@ -72,13 +73,13 @@ export function toolCentreRegion(spec: CentreRegionSpec): Paths64 {
     const h = z + spec.depth_of_cut + 1e-6;
     const grow = radius + CLEARANCE_MM;
     const above = difference(near((spec.depth_stock ?? stock).remainingAbove(h), grow), near(part.shadow(h), grow));
-    if (above.length > 0) forbidden.push(offsetCoarse(above, grow));
+    if (above.length > 0) forbidden.push(tidy(growKeepOut(above, grow, COARSE_TOLERANCE_MM)));
   }
   for (const body of keptOutBodies(cutter)) {
     const h = bodyBottom(z, body);
     // growing a union is the union of the grown pieces: the part's is the same for every operation
     const [grow, tolerance] = body.name === "holder" ? [body.radius + BODY_CLEARANCE_MM + HOLDER_TOLERANCE_MM, HOLDER_TOLERANCE_MM] : [body.radius + BODY_CLEARANCE_MM, COARSE_TOLERANCE_MM];
-    forbidden.push(shadowGrown(h, grow, tolerance), offset(near(stock.remainingAbove(h), grow), grow, tolerance));
+    forbidden.push(shadowGrown(h, grow, tolerance), growKeepOut(near(stock.remainingAbove(h), grow), grow, tolerance));
   }
   return difference(window === undefined ? outline : clipToRect(outline, window), union(...forbidden));
 }

@@ -15,7 +15,7 @@
  * at z (a floor) is not above z, the tool tip may rest on it.
  */
 import type { TriangleSoup } from "../types.ts";
-import { ARC_TOLERANCE_MM, bounds, boundsOverlap, clipToRect, expandRect, intersection, offset, union, SCALE, type Path64, type Paths64, type Rect64 } from "./polygons.ts";
+import { ARC_TOLERANCE_MM, bounds, boundsOverlap, clipToRect, expandRect, growKeepOut, intersection, KEEP_OUT_SIMPLIFY_MM, offset, union, SCALE, type Path64, type Paths64, type Rect64 } from "./polygons.ts";
 
 /** material less than this above a height counts as at the height (floors, float32 noise) */
 export const SHADOW_EPSILON_MM = 1e-4;
@@ -108,7 +108,7 @@ export function createSlicer(soup: TriangleSoup): PartSlicer {
     const key = `${Math.round(z * 1e6) / 1e6} ${mm} ${tolerance_mm}`;
     let result = grown.get(key);
     if (result === undefined) {
-      result = offset(shadow(z), mm, tolerance_mm);
+      result = growKeepOut(shadow(z), mm, tolerance_mm);
       grown.set(key, result);
     }
     return result;
@@ -118,7 +118,7 @@ export function createSlicer(soup: TriangleSoup): PartSlicer {
     const kept = grown.get(`${Math.round(z * 1e6) / 1e6} ${mm} ${tolerance_mm}`);
     if (kept !== undefined) return clipToRect(kept, window);
     // all of the shadow that can reach into the window once grown (polygons.ts: expandRect)
-    return clipToRect(offset(clipToRect(shadow(z), expandRect(window, mm + tolerance_mm)), mm, tolerance_mm), window);
+    return clipToRect(growKeepOut(clipToRect(shadow(z), expandRect(window, mm + tolerance_mm + KEEP_OUT_SIMPLIFY_MM)), mm, tolerance_mm), window);
   };
 
   const floorArea = (z: number): Paths64 => {

@@ -8,7 +8,8 @@
  *   reaching), no wider than a third of the stock's narrower side (a larger one only faces);
  * - finishing: the largest flat end mill whose radius fits the smallest internal corner radius
  *   and whose diameter the narrowest feature of the setup; sharp corners (radius 0) no end mill
- *   cuts: the smallest end mill finishes and the corners are reported unmachined;
+ *   cuts: the largest end mill up to SHARP_CORNER_TOOL_MM finishes and the corners are reported
+ *   unmachined;
  * - rest roughing: the tools in between, each at most REST_RATIO of the one before.
  */
 import type { Feature } from "../../features/recognition/types.ts";
@@ -22,12 +23,19 @@ import { cuttingParametersFor } from "../tooling/feeds.ts";
 import { selectEndMill, selectFaceMill } from "../tooling/select.ts";
 import { wallReach } from "../tooling/shape.ts";
 import type { Cutter, Operation, OperationKind } from "../types.ts";
-import type { PlanInput, Unmachined } from "../plan-types.ts";
+import type { PlanInput, PlanStep, Unmachined } from "../plan-types.ts";
 import { holePlugs, mergeSoups } from "./hole-plugs.ts";
 import type { SetupPart } from "./setup-part.ts";
 
 /** a rest tool is at most this fraction of the diameter of the tool before it (the smallest useful one always runs) */
 export const REST_RATIO = 0.65;
+/**
+ * Sharp internal corners (radius 0) are left by every end mill and reported; tools smaller than
+ * this only add planning and machining time for the sliver of corner they take (a 1 mm end mill
+ * at 1 mm stepdown took a quarter of a NIST part's planning for 0.05 mm² per corner and mm of
+ * depth). Narrow features still get the narrower tool they need.
+ */
+export const SHARP_CORNER_TOOL_MM = 3;
 /** the roughing tool is at most this fraction of the stock's narrower side */
 export const ROUGHING_SHARE_OF_STOCK = 1 / 3;
 
@@ -71,6 +79,7 @@ const END_MILLS = new Set(["CentreCuttingEndMill", "NonCentreCuttingEndMill"]);
 export interface StageHooks {
   progress(fraction: number): void;
   cancelled(): boolean;
+  step?(step: PlanStep): void;
 }
 
 const NO_HOOKS: StageHooks = { progress: () => {}, cancelled: () => false };
@@ -84,7 +93,8 @@ export interface OperationCheck {
 /**
  * The setup's milling. With `verifier`, each operation is simulated as soon as it is generated
  * and only a kept one's cleared stock goes to the generators after it: a dropped roughing's
- * stock is still there for the rest tools. `operations` are then the kept ones only.
+ * stock is still there for the rest tools. `operations` are then the kept ones only. `start`:
+ * the stock as the setups before left it (carried-stock.ts), by default the whole box.
  */
 export function millingOperations(
   setup: SetupPart,
@@ -94,9 +104,10 @@ export function millingOperations(
   nextId: () => string,
   hooks: StageHooks = NO_HOOKS,
   verifier: OperationCheck | null = null,
+  start: InProcessStock = new InProcessStock(setup.stock),
 ): MillingDraft {
   const slicer = createSlicer(mergeSoups(setup.soup, holePlugs(setup.holes)));
-  let stock = new InProcessStock(setup.stock);
+  let stock = start;
   const draft: MillingDraft = { operations: [], unmachined: [], warnings: [], stock, slicer };
   const endMills = cutters.filter((c) => c.kind === "flat" && END_MILLS.has(c.tool_type));
   const milled = setup.features.filter((f) => MILLED_CLASSES.has(f.class));
@@ -136,7 +147,20 @@ export function millingOperations(
     // a cancelled plan stops before the next generator; plan.ts throws
     if (hooks.cancelled()) break;
     const { parameters, clamps } = cuttingParametersFor(step.tool, input.material_id, input.machine, step.kind);
+    const generating = performance.now();
     const outcome = step.generate({ part: slicer, stock, tool: step.tool, parameters, id: nextId(), features: milled.map((f) => f.id), ...(step.name ? { name: step.name } : {}) });
+    const verifying = performance.now();
+    const kept = outcome.operation !== null && (verifier === null || verifier.check(outcome.operation));
+    hooks.step?.({
+      setup: setup.name,
+      kind: step.kind,
+      tool: step.tool.name,
+      generate_s: (verifying - generating) / 1000,
+      verify_s: (performance.now() - verifying) / 1000,
+      moves: outcome.operation?.moves.length ?? 0,
+      made: outcome.operation === null ? 0 : 1,
+      kept: kept ? 1 : 0,
+    });
     for (const clamp of clamps) draft.warnings.push({ code: `feeds_${clamp.code}`, message: clamp.message });
     for (const region of outcome.skipped) {
       draft.unmachined.push({
@@ -147,7 +171,7 @@ export function millingOperations(
         volume_mm3: null,
       });
     }
-    if (outcome.operation !== null && (verifier === null || verifier.check(outcome.operation))) {
+    if (kept && outcome.operation !== null) {
       draft.operations.push(outcome.operation);
       stock = stock.withCleared(outcome.cleared);
     }
@@ -189,11 +213,15 @@ function finishingTool(endMills: readonly Cutter[], milled: readonly Feature[], 
   const pool = reaching.length > 0 ? reaching : endMills.filter((c) => wallReach(c) >= Math.max(...endMills.map(wallReach)) - 1e-9);
   const fits = pool.filter((c) => (radius === null || radius <= 0 || c.diameter / 2 <= radius + 1e-3) && (width === null || c.diameter <= width + 1e-3));
   // corners of a known radius: the largest tool that fits them; sharp or unknown ones: the
-  // smallest that reaches, as close as any tool of the library gets
+  // largest that reaches up to SHARP_CORNER_TOOL_MM (else the smallest)
   const known = radius !== null && radius > 0 && fits.length > 0;
+  const candidates = fits.length > 0 ? fits : pool;
+  const small = candidates.filter((c) => c.diameter <= SHARP_CORNER_TOOL_MM + 1e-9);
   const choice = known
     ? [...fits].sort((a, b) => b.diameter - a.diameter || b.flute_length - a.flute_length)[0]
-    : [...(fits.length > 0 ? fits : pool)].sort((a, b) => a.diameter - b.diameter || b.flute_length - a.flute_length)[0];
+    : small.length > 0
+      ? [...small].sort((a, b) => b.diameter - a.diameter || b.flute_length - a.flute_length)[0]
+      : [...candidates].sort((a, b) => a.diameter - b.diameter || b.flute_length - a.flute_length)[0];
   const tool = choice as Cutter;
   const sharp = milled.filter((f) => f.min_internal_corner_radius_mm !== null && f.min_internal_corner_radius_mm < tool.diameter / 2 - 1e-3);
   if (sharp.length > 0) {
@@ -236,12 +264,22 @@ function restTools(endMills: readonly Cutter[], rougher: Cutter, smallest: numbe
   return chosen;
 }
 
-/** The smallest end mill worth running: the largest fitting the tightest known corner radius, or the library's smallest. */
+/**
+ * The smallest end mill worth running: the largest no wider than the narrowest feature and no
+ * larger than the tightest known corner radius allows; sharp corners (radius 0) ask for nothing
+ * below SHARP_CORNER_TOOL_MM (every tool leaves them; smaller ones only cost time); the library's
+ * smallest when nothing fits.
+ */
 function smallestUseful(endMills: readonly Cutter[], seen: readonly Feature[]): number {
   const radii = seen.flatMap((f) => (f.min_internal_corner_radius_mm === null ? [] : [f.min_internal_corner_radius_mm]));
+  const widths = seen.flatMap((f) => (f.min_width_mm === null ? [] : [f.min_width_mm]));
+  const rounded = radii.filter((r) => r > 0);
+  let needed = Infinity;
+  if (rounded.length > 0) needed = Math.min(needed, 2 * Math.min(...rounded));
+  if (rounded.length < radii.length) needed = Math.min(needed, SHARP_CORNER_TOOL_MM);
+  if (widths.length > 0) needed = Math.min(needed, Math.min(...widths));
   const smallest = Math.min(...endMills.map((c) => c.diameter));
-  if (radii.length === 0 || Math.min(...radii) <= 0) return smallest;
-  const fitting = endMills.filter((c) => c.diameter / 2 <= Math.min(...radii) + 1e-3);
+  const fitting = endMills.filter((c) => c.diameter <= needed + 1e-3);
   return fitting.length > 0 ? Math.max(...fitting.map((c) => c.diameter)) : smallest;
 }
 

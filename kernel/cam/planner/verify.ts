@@ -24,7 +24,9 @@ import type { HeightField } from "../simulation/height-field.ts";
 import type { PartHeights } from "../simulation/part-heights.ts";
 import type { Box3, Operation, Verification } from "../types.ts";
 import type { Unmachined } from "../plan-types.ts";
+import type { ColumnTops } from "../simulation/carried-stock.ts";
 import { carveHoles } from "./carve-holes.ts";
+import { carriedField } from "./carried-stock.ts";
 import type { SetupPart } from "./setup-part.ts";
 
 export const SIMULATION_CELL_MM = 0.1;
@@ -58,6 +60,8 @@ export interface VerifiedSetup {
 export interface VerifyOptions {
   /** default: simulationCellSize(setup.stock) */
   cellSize?: number;
+  /** what the setups before this one left; default: the whole stock box */
+  carried?: ColumnTops | null;
   cancelled?: () => boolean;
   progress?: (fraction: number) => void;
 }
@@ -72,12 +76,13 @@ export class SetupVerifier {
   private field: HeightField;
   private state: SetupSimulation;
 
-  constructor(private readonly setup: SetupPart, cellSize = simulationCellSize(setup.stock)) {
+  /** `carried`: what the setups before this one left (carried-stock.ts); null, the whole stock box */
+  constructor(private readonly setup: SetupPart, cellSize = simulationCellSize(setup.stock), carried: ColumnTops | null = null) {
     this.cellSize = cellSize;
     // the empty run rasterises the part once and gives the untouched stock
     this.state = simulateSetup({ stock: setup.stock, part: setup.soup, operations: [], cellSize });
     this.part = this.state.part;
-    this.field = this.state.field;
+    this.field = carried === null ? this.state.field : carriedField(carried, this.state.field, this.part);
     carveHoles(this.field, this.part, setup.holes);
   }
 
@@ -102,13 +107,18 @@ export class SetupVerifier {
     return true;
   }
 
+  /** whether the operation was checked and kept */
+  isKept(id: string): boolean {
+    return this.perOperation.has(id);
+  }
+
   result(): VerifiedSetup {
     return { operations: [...this.kept], verification: this.state.total, field: this.field, perOperation: new Map(this.perOperation), dropped: [...this.dropped], cellSize: this.cellSize };
   }
 }
 
 export function verifySetup(setup: SetupPart, operations: readonly Operation[], options: VerifyOptions = {}): VerifiedSetup {
-  const verifier = new SetupVerifier(setup, options.cellSize);
+  const verifier = new SetupVerifier(setup, options.cellSize, options.carried ?? null);
   for (const [i, operation] of operations.entries()) {
     if (options.cancelled?.()) break;
     options.progress?.(i / operations.length);

@@ -11,7 +11,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { planCam } from "../../../kernel/cam/plan.ts";
-import { PlanError, type PlanInput } from "../../../kernel/cam/plan-types.ts";
+import { PlanError, type PlanInput, type PlanStep } from "../../../kernel/cam/plan-types.ts";
 import type { Box3 } from "../../../kernel/cam/types.ts";
 import { recogniseFile } from "../../../kernel/features/setups/recognise-file.ts";
 import { writeBrep } from "../../../kernel/geometry/brep.ts";
@@ -46,6 +46,8 @@ interface PartFigures {
   material_left_pct: number;
   removed_pct: number;
   unmachined: number;
+  /** every step of every setup, timed */
+  steps: PlanStep[];
 }
 
 export async function main(): Promise<number> {
@@ -90,7 +92,15 @@ export async function main(): Promise<number> {
     say(`${name}: planning`);
     const t1 = performance.now();
     try {
-      const result = planCam(oc, input, { progress: () => {}, cancelled: () => false });
+      const steps: PlanStep[] = [];
+      const result = planCam(oc, input, {
+        progress: () => {},
+        cancelled: () => false,
+        step: (step) => {
+          steps.push(step);
+          if (settings.steps) say(`${name}: ${step.setup} ${step.kind}${step.tool ? ` (${step.tool})` : ""}: ${step.generate_s.toFixed(2)} s + ${step.verify_s.toFixed(2)} s simulated, ${step.moves} moves, ${step.kept}/${step.made} kept`);
+        },
+      });
       const planSeconds = (performance.now() - t1) / 1000;
       const last = result.setups.at(-1);
       const sum = (key: "gouges" | "rapids_through_material" | "holder_collisions") => result.setups.reduce((n, setup) => n + setup.verification[key], 0);
@@ -109,6 +119,7 @@ export async function main(): Promise<number> {
         material_left_pct: round(left, 2),
         removed_pct: round(100 - left, 2),
         unmachined: result.unmachined.length,
+        steps,
       });
       say(`${name}: ${round(planSeconds, 1)} s, ${result.setups.length} setups, ${round(100 - left, 2)} % removed`);
     } catch (error) {

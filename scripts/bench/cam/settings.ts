@@ -15,6 +15,8 @@ const Settings = z.object({
   BENCH_CAM_STOCK_MM: z.coerce.number().min(0).max(100).default(2),
   BENCH_CAM_MACHINE: z.string().min(1).default("vmc-850-fanuc"),
   BENCH_CAM_MATERIAL: z.string().min(1).default("aluminium-6061"),
+  /** 1: every step of every setup on stderr as it ends (tool, generation and simulation time, moves) */
+  BENCH_CAM_STEPS: z.enum(["0", "1"]).default("0"),
   /** where the JSON figures go; outside the repository */
   BENCH_CAM_OUT: z.string().min(1).default(path.join(os.tmpdir(), "swarf-bench-cam-results.json")),
 });
@@ -26,6 +28,7 @@ export interface CamBenchSettings {
   stockMm: number;
   machine: string;
   material: string;
+  steps: boolean;
   out: string;
 }
 
@@ -33,5 +36,5 @@ export function readCamSettings(env: NodeJS.ProcessEnv = process.env): CamBenchS
   const parsed = Settings.safeParse(env);
   if (!parsed.success) throw new Error(`bench:cam settings: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
   const s = parsed.data;
-  return { partsDir: s.BENCH_CAM_PARTS_DIR, only: s.BENCH_CAM_ONLY ?? null, mfcad: s.BENCH_CAM_MFCAD, stockMm: s.BENCH_CAM_STOCK_MM, machine: s.BENCH_CAM_MACHINE, material: s.BENCH_CAM_MATERIAL, out: s.BENCH_CAM_OUT };
+  return { partsDir: s.BENCH_CAM_PARTS_DIR, only: s.BENCH_CAM_ONLY ?? null, mfcad: s.BENCH_CAM_MFCAD, stockMm: s.BENCH_CAM_STOCK_MM, machine: s.BENCH_CAM_MACHINE, material: s.BENCH_CAM_MATERIAL, steps: s.BENCH_CAM_STEPS === "1", out: s.BENCH_CAM_OUT };
 }
