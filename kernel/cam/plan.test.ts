@@ -16,7 +16,7 @@ import { generateStandardRange } from "../tools/catalogue/standard-range.ts";
 import { starterLibrary } from "../tools/catalogue/starter-library.ts";
 import type { Assembly } from "../tools/assembly.ts";
 import { planCam } from "./plan.ts";
-import { PlanCancelled, PlanError, type PlanInput, type PlanResult } from "./plan-types.ts";
+import { PlanCancelled, PlanError, type PlanInput, type PlanResult, type PlanStep } from "./plan-types.ts";
 import { blockKindOf, blocksProblem } from "./planner/blocks.ts";
 import type { Box3 } from "./types.ts";
 
@@ -61,7 +61,8 @@ function refusal(run: () => unknown): string {
 describe("the CAM planner", () => {
   it("plans an MFCAD part with verified setups: no gouge, rapid through material or collision, tools only from the library", () => {
     const progress: number[] = [];
-    const result: PlanResult = planCam(oc, input(mfcad("0-1-5-7-11-23"), mfcadStock), { progress: (f) => progress.push(f), cancelled: () => false });
+    const steps: PlanStep[] = [];
+    const result: PlanResult = planCam(oc, input(mfcad("0-1-5-7-11-23"), mfcadStock), { progress: (f) => progress.push(f), cancelled: () => false, step: (step) => steps.push(step) });
     assert.ok(result.setups.length >= 1);
     const library = new Set(shopLibrary.map((a) => a.uuid));
     for (const setup of result.setups) {
@@ -78,6 +79,13 @@ describe("the CAM planner", () => {
       for (const block of setup.blocks) assert.ok(block.operation_ids.every((id) => blockKindOf(kindOf.get(id)!) === block.kind), block.name);
     }
     assert.equal(result.setups[0]?.work_offset, "G54");
+    // every step is reported, timed: what was kept is what the setups hold
+    for (const setup of result.setups) {
+      const own = steps.filter((step) => step.setup === setup.name);
+      assert.equal(own.reduce((n, step) => n + step.kept, 0), setup.operations.length, `${setup.name}: steps ${JSON.stringify(own)}`);
+      assert.ok(own.every((step) => step.generate_s >= 0 && step.verify_s >= 0 && step.kept <= step.made));
+      assert.equal(own.at(-1)?.kind, "holes");
+    }
     assert.ok(Math.abs(result.machining_time_s - result.setups.reduce((sum, s) => sum + s.machining_time_s, 0)) < 0.2);
     // progress never goes back, ends at 1, and moves in steps of at most 10 %
     assert.deepEqual(progress, [...progress].sort((a, b) => a - b));

@@ -115,6 +115,18 @@ export function growKeepOut(region: Paths64, mm: number, tolerance_mm = ARC_TOLE
 }
 
 /**
+ * Inside the region and smoother: shrunk by `mm`, then simplified (Ramer-Douglas-Peucker) by
+ * as much, so no point of the result lies outside the region, and a staircase of steps up to
+ * about 1.4 x mm becomes its diagonal. For regions built from grid cells, whose every step corner
+ * would otherwise be a vertex for each offset to grow a spike at.
+ */
+export function smoothInside(region: Paths64, mm: number): Paths64 {
+  const shrunk = offset(region, -mm, COARSE_TOLERANCE_MM);
+  const simplified = Clipper.ramerDouglasPeuckerPaths(shrunk, mm * SCALE).filter((path) => path.length >= 3);
+  return simplified.length === 0 ? [] : Clipper.union(simplified, FillRule.NonZero);
+}
+
+/**
  * The region without the holes a growing offset by `mm` fills entirely: clockwise loops (as
  * Clipper returns holes) narrower than 2 x (mm - tolerance) across. Every point of such a hole is
  * less than mm - tolerance from its edge (its inscribed circle is at most half its bounding box's

@@ -56,6 +56,14 @@ export interface CentreRegionSpec {
   window?: Rect64;
 }
 
+/*
+ * belowNothing: with the stock unchanged, a lower level's region is inside a higher one's: the
+ * part's shadow, the stock deeper than the depth of cut and the material above each body only grow
+ * going down, and the outline stays. So once a region computed whole (no windows) is empty and the
+ * level cut nothing, every level below is empty too, and a generator stops there. A long tool in a
+ * deep side setup otherwise paid for its keep-outs (the holder's: the whole part grown by 30 mm
+ * and more) at every level it could not reach.
+ */
 export function toolCentreRegion(spec: CentreRegionSpec): Paths64 {
   const { part, stock, cutter, z, window } = spec;
   const radius = cutter.diameter / 2;

@@ -50,7 +50,7 @@ function roughInLevels(request: MillingRequest, kind: OperationKind): MillingOut
   const unreachable: number[] = [];
   if (parameters.stepover_mm > 0.95 * tool.diameter) notes.push(`stepover ${parameters.stepover_mm} mm reduced to 95 % of the diameter`);
 
-  for (const z of levels) {
+  for (const [i, z] of levels.entries()) {
     // the stock at or above the level that can be cut (the part's own volume is not)
     const material = difference(stock.remainingAbove(z), part.shadow(z));
     if (isEmpty(material)) continue;
@@ -60,6 +60,11 @@ function roughInLevels(request: MillingRequest, kind: OperationKind): MillingOut
     if (windows !== null && windows.length === 0) continue;
     const allowed = regionWithin({ part, stock, cutter: tool, z, allowance_xy: parameters.allowance_xy_mm, depth_of_cut: parameters.stepdown_mm }, windows);
     if (isEmpty(allowed)) {
+      // computed whole and empty: no level below has room either (regions.ts: belowNothing)
+      if (windows === null) {
+        unreachable.push(...levels.slice(i));
+        break;
+      }
       unreachable.push(z);
       continue;
     }

@@ -95,7 +95,10 @@ export function createSlicer(soup: TriangleSoup): PartSlicer {
     }
     let result = base;
     if (pieces.length > 0) {
-      const merged = union(base, pieces);
+      // the band's pieces first, then the shadow above: clipper2-ts 2.0.1 ran for minutes on
+      // one NIST part's band (1,240 slivers along a 2,900-vertex shadow) united in one call,
+      // and took 80 ms in two
+      const merged = union(base, union(pieces));
       // closing: fills the hairline cracks rounding leaves between neighbours; only adds area
       result = offset(offset(merged, CRACK_MM), -CRACK_MM);
     }

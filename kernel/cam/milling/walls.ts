@@ -82,6 +82,8 @@ export function wallPasses(request: MillingRequest, kind: OperationKind, outerOn
     if (windows !== null && windows.length === 0) continue;
     const loops = (outerOnly ? offset(walls, radius + allowance + ARC_TOLERANCE_MM) : part.grownShadow(z, radius + allowance + ARC_TOLERANCE_MM)).map((loop) => closeLoop([...loop].reverse()));
     const allowed = regionWithin({ part, stock, cutter: tool, z, allowance_xy: allowance, depth_of_cut: parameters.stepdown_mm, depth_stock: forgiving }, windows);
+    // computed whole and empty: no level below has room either (regions.ts: belowNothing)
+    if (windows === null && isEmpty(allowed)) break;
     const allowedGrown = offset(allowed, LINK_TOLERANCE_MM);
     // the material that can reach the windows' tool positions
     const nearby = nearWindows(material, windows, radius + 1);

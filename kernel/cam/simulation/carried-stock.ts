@@ -11,9 +11,13 @@
  * far face of its highest kept voxel. The stock the setup plans on is then at most a voxel and a
  * half thicker than the truth, which costs some air cutting and never a rapid through material.
  *
- * Only setups whose axes run along the workpiece's axes (the 3-axis setups the planner makes)
- * can read the voxel columns directly; others start from the whole box (null).
+ * A setup whose axes run along the workpiece's reads the voxel columns directly. A tilted one (a
+ * feature's own direction) gets each kept voxel on the surface of what is left as a ball round its
+ * centre, half its diagonal wide, put onto columns of the setup's frame: every column the ball
+ * overlaps is at least as high as the ball's top. (The highest material along any line lies in a
+ * voxel with a neighbour that is not kept, or on the grid's edge.)
  */
+import { boxToFrame } from "../frames.ts";
 import type { Frame } from "../types.ts";
 import type { Grid } from "./height-field.ts";
 import type { VoxelStock } from "./voxel-stock.ts";
@@ -26,7 +30,7 @@ export interface ColumnTops extends Grid {
 const ALONG = 1 - 1e-9;
 
 /** The axis (0, 1, 2) and sign a unit vector runs along, or null when it is not along one. */
-function axisOf(v: readonly number[]): { axis: number; sign: 1 | -1 } | null {
+function axisOf(v: readonly number[]): Along | null {
   for (let axis = 0; axis < 3; axis += 1) {
     const c = v[axis] as number;
     if (Math.abs(c) >= ALONG) return { axis, sign: c > 0 ? 1 : -1 };
@@ -34,16 +38,25 @@ function axisOf(v: readonly number[]): { axis: number; sign: 1 | -1 } | null {
   return null;
 }
 
-/** What the setup in `frame` starts from, or null when its axes are not along the voxels'. */
-export function carriedTops(stock: VoxelStock, frame: Frame): ColumnTops | null {
-  const X = axisOf(frame.x_axis);
-  const Z = axisOf(frame.z_axis);
-  if (X === null || Z === null || X.axis === Z.axis) return null;
-  const z = frame.z_axis;
-  const x = frame.x_axis;
-  const Y = axisOf([z[1] * x[2] - z[2] * x[1], z[2] * x[0] - z[0] * x[2], z[0] * x[1] - z[1] * x[0]]);
-  if (Y === null) return null;
+/** What the setup in `frame` starts from: the top of what is left per column of its frame. */
+export function carriedTops(stock: VoxelStock, frame: Frame): ColumnTops {
   const kept = dilate(keptVoxels(stock), stock.n);
+  const X = axisOf(frame.x_axis);
+  const Y = axisOf(yAxis(frame));
+  const Z = axisOf(frame.z_axis);
+  if (X === null || Y === null || Z === null) return splatTops(stock, frame, kept);
+  return columnTops(stock, frame, kept, X, Y, Z);
+}
+
+type Along = { axis: number; sign: 1 | -1 };
+
+function yAxis(frame: Frame): [number, number, number] {
+  const [x, z] = [frame.x_axis, frame.z_axis];
+  return [z[1] * x[2] - z[2] * x[1], z[2] * x[0] - z[0] * x[2], z[0] * x[1] - z[1] * x[0]];
+}
+
+/** Axes along the voxels': the columns are the voxels' own. */
+function columnTops(stock: VoxelStock, frame: Frame, kept: Uint8Array, X: Along, Y: Along, Z: Along): ColumnTops {
   const [n0, n1] = [stock.n[0], stock.n[0] * stock.n[1]];
   const stride = [1, n0, n1];
   const nx = stock.n[X.axis] as number;
@@ -79,6 +92,50 @@ export function carriedTops(stock: VoxelStock, frame: Frame): ColumnTops | null 
     dy: stock.d[Y.axis] as number,
     tops,
   };
+}
+
+/** A tilted frame: surface voxels as balls onto square columns of the smallest voxel edge. */
+function splatTops(stock: VoxelStock, frame: Frame, kept: Uint8Array): ColumnTops {
+  const box = boxToFrame(frame, stock.box);
+  const size = Math.min(...stock.d);
+  const nx = Math.max(1, Math.ceil((box.max[0] - box.min[0]) / size - 1e-9));
+  const ny = Math.max(1, Math.ceil((box.max[1] - box.min[1]) / size - 1e-9));
+  const tops = new Float64Array(nx * ny).fill(-Infinity);
+  const [n0, n1, n2] = stock.n;
+  const [dx, dy, dz] = stock.d;
+  const radius = 0.5 * Math.hypot(dx, dy, dz);
+  const X = frame.x_axis;
+  const Y = yAxis(frame);
+  const Z = frame.z_axis;
+  const o = frame.origin;
+  const exposed = (i: number, j: number, k: number, v: number): boolean =>
+    i === 0 || j === 0 || k === 0 || i === n0 - 1 || j === n1 - 1 || k === n2 - 1 ||
+    kept[v - 1] !== 1 || kept[v + 1] !== 1 || kept[v - n0] !== 1 || kept[v + n0] !== 1 || kept[v - n0 * n1] !== 1 || kept[v + n0 * n1] !== 1;
+  for (let k = 0; k < n2; k += 1) {
+    const pz = stock.box.min[2] + (k + 0.5) * dz - o[2];
+    for (let j = 0; j < n1; j += 1) {
+      const py = stock.box.min[1] + (j + 0.5) * dy - o[1];
+      for (let i = 0; i < n0; i += 1) {
+        const v = (k * n1 + j) * n0 + i;
+        if (kept[v] !== 1 || !exposed(i, j, k, v)) continue;
+        const px = stock.box.min[0] + (i + 0.5) * dx - o[0];
+        const x = px * X[0] + py * X[1] + pz * X[2];
+        const y = px * Y[0] + py * Y[1] + pz * Y[2];
+        const top = px * Z[0] + py * Z[1] + pz * Z[2] + radius;
+        const c0 = Math.max(0, Math.floor((x - radius - box.min[0]) / size));
+        const c1 = Math.min(nx - 1, Math.floor((x + radius - box.min[0]) / size));
+        const r0 = Math.max(0, Math.floor((y - radius - box.min[1]) / size));
+        const r1 = Math.min(ny - 1, Math.floor((y + radius - box.min[1]) / size));
+        for (let r = r0; r <= r1; r += 1) {
+          for (let c = c0; c <= c1; c += 1) {
+            const cell = r * nx + c;
+            if (top > (tops[cell] as number)) tops[cell] = top;
+          }
+        }
+      }
+    }
+  }
+  return { x0: box.min[0], y0: box.min[1], nx, ny, dx: size, dy: size, tops };
 }
 
 /** 1 where a voxel is part or material no setup removed. */
