@@ -23,7 +23,8 @@ import type { PlanCamResult } from "./automated_cam_planning.ts";
 
 const WAIT = { timeoutMs: 300_000, intervalMs: 200 };
 const TERMINAL = new Set(["success", "failed", "cancelled"]);
-const partCStep = fs.readFileSync(path.resolve(repoRoot, "../shared/fixtures/parts/partC.step"));
+const fixturePart = (name: string) => ({ name, bytes: fs.readFileSync(path.resolve(repoRoot, "../shared/fixtures/parts", name)) });
+const partCStep = fixturePart("partC.step");
 
 let db: TestDatabase;
 let api: TestApi;
@@ -72,10 +73,10 @@ const everydayTools = () => [
   catalogueAssembly("ChamferMill", 10),
 ];
 
-/** a project whose workpiece is partC.step, uploaded (and so read by OCCT) */
-async function stepProject(library: (string | Assembly)[] = ["End mill"]): Promise<string> {
+/** a project whose workpiece is a fixture part (partC.step unless told), uploaded (and so read by OCCT) */
+async function stepProject(library: (string | Assembly)[] = ["End mill"], part = partCStep): Promise<string> {
   const projectId = await planningProject(api, alice, { library, workpiece: false });
-  const upload = await api.request("POST", `/projects/${projectId}/workpiece`, { key: alice.key, raw: fileUpload(partCStep, "partC.step") });
+  const upload = await api.request("POST", `/projects/${projectId}/workpiece`, { key: alice.key, raw: fileUpload(part.bytes, part.name) });
   assert.equal(upload.status, 201, upload.text);
   const stock = await api.request("POST", `/projects/${projectId}/stock/bounding-box`, {
     key: alice.key,
@@ -130,6 +131,26 @@ describe("plan_cam on the service's geometry thread", () => {
       "the job file keeps the blocks the result shows",
     );
   });
+
+  // the other fixture parts, end to end as a client sends them: a mesh, and a NIST test part
+  for (const name of ["partC.stl", "nist_ftc_10_asme1_ap242-e2.stp"]) {
+    it(`plans ${name} uploaded through the API: verified setups, the material left reported, the job saved`, async () => {
+      const projectId = await stepProject(everydayTools(), fixturePart(name));
+      const task = await plan(projectId);
+      assert.equal(task.status, "success", JSON.stringify(task.error));
+      const result = task.result as PlanCamResult;
+      assert.ok(result.setups.length >= 2, `setups: ${result.setups.map((s) => s.name).join(", ")}`);
+      for (const setup of result.setups) {
+        const v = setup.verification;
+        assert.deepEqual([v.gouges, v.rapids_through_material, v.holder_collisions], [0, 0, 0], setup.name);
+      }
+      const left = result.setups.at(-1)?.verification.material_left_pct ?? 100;
+      assert.ok(left < 10, `${left} % of the removable volume left`);
+      assert.ok(result.unmachined.some((u) => u.code === "material_left"));
+      const current = await db.owner.query("select current_job_id from app_public.projects where id = $1", [projectId]);
+      assert.equal(current.rows[0].current_job_id, result.job_id);
+    });
+  }
 
   it("fails with no_tool_fits when the library holds only tools too large for the part's features", async () => {
     const task = await plan(await stepProject([catalogueAssembly("FaceMill", 160)]));
