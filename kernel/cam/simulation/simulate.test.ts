@@ -175,6 +175,16 @@ describe("simulateSetup", () => {
     assert.equal(lowR.violations[0]?.hole, 0);
   });
 
+  it("pecks through a stock whose bottom is no float32 number without a rapid through material below it", () => {
+    // a NIST part's stock bottom: float32 rounds it up, and an emptied column must read as empty
+    const deep: Box3 = { min: [0, 0, -99.79000362354033], max: [60, 40, 0] };
+    const drill = cutter("drill", 6);
+    const through: Move = { kind: "drill", cycle: "peck", at: [[30.05, 20.05]], retract_z: 2, top_z: 0, bottom_z: -103, peck_mm: 3, dwell_s: 0, feed: 200 };
+    const result = simulateSetup({ stock: deep, part: NO_PART, operations: [operation(drill, [through, rapid(30.05, 20.05, 5)])] });
+    assert.equal(result.total.rapids_through_material, 0);
+    assert.ok(heightAt(result.field, 30.05, 20.05) <= deep.min[2] + 1e-5, "the hole is through");
+  });
+
   it("bores a round hole of 11 mm with helical arcs of a 6 mm end mill, to within one cell", () => {
     const [cx, cy] = [30, 20];
     const moves: Move[] = [rapid(cx + 2.5, cy, 5), feed(cx + 2.5, cy, 0.5)];

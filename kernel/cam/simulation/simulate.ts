@@ -84,11 +84,14 @@ export function simulateSetup(input: SimulateSetupInput): SetupSimulation {
   const part = input.partHeights ?? partHeights(grid, input.part);
   if (part.heights.length !== grid.nx * grid.ny) throw new RangeError("the part's heights are not on this stock's grid");
 
+  // heights are float32: an emptied column holds the bottom rounded to float32, which may lie a
+  // hair above the float64 bottom and would read as material under a drill pecking through
+  const bottom = Math.fround(field.bottom);
   const bounds = new BlockBounds(grid, field.heights, part.heights);
   const machine = new Machine(grid, bounds, {
-    cut: new Cutting(field.heights, part.heights, bounds, field.bottom, tolerance),
-    rapid: new RapidCheck(field.heights, field.bottom, tolerance),
-    body: new BodyCheck(field.heights, part.heights, field.bottom, tolerance),
+    cut: new Cutting(field.heights, part.heights, bounds, bottom, tolerance),
+    rapid: new RapidCheck(field.heights, bottom, tolerance),
+    body: new BodyCheck(field.heights, part.heights, bottom, tolerance),
   }, tolerance);
   const chordError = Math.min(grid.dx, grid.dy) / 20;
 
