@@ -23,8 +23,25 @@ interface Started {
   stderr(): string;
 }
 
+/**
+ * A free port can be taken by another process between findFreePort and the child's listen (the
+ * suites run in parallel): a server that exits with EADDRINUSE is started again on another port.
+ * (Seen once in CI: the embedded cluster held the port the HTTP server was given.)
+ */
 async function startServer(env: Record<string, string>): Promise<Started> {
-  const port = await findFreePort();
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await startServerOnce(env);
+    } catch (error) {
+      if (attempt >= 3 || !(error instanceof Error) || !error.message.includes("EADDRINUSE")) throw error;
+    }
+  }
+}
+
+async function startServerOnce(env: Record<string, string>): Promise<Started> {
+  // findFreePort may hand out the port it just gave for the embedded cluster again
+  let port = await findFreePort();
+  while (String(port) === env.EMBEDDED_PG_PORT) port = await findFreePort();
   const { DATABASE_URL: _inherited, ...base } = process.env;
   const child = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts"], {
     cwd: repoRoot,
