@@ -8,8 +8,9 @@
  * never below the truth: a voxel counts as removed when its centre was above a setup's height
  * field, so up to half of it may still hold material. Every voxel next to one that is kept (part,
  * or material not removed: 26 neighbours) therefore counts as kept too, and a column's top is the
- * far face of its highest kept voxel. The stock the setup plans on is then at most a voxel and a
- * half thicker than the truth, which costs some air cutting and never a rapid through material.
+ * far face of its highest kept voxel. Along the workpiece's axes the stock the setup plans on is
+ * then at most a voxel and a half thicker than the truth (tilted: half a voxel's diagonal more),
+ * which costs some air cutting and never a rapid through material.
  *
  * A setup whose axes run along the workpiece's reads the voxel columns directly. A tilted one (a
  * feature's own direction) gets each kept voxel on the surface of what is left as a ball round its
@@ -29,6 +30,8 @@ export interface ColumnTops extends Grid {
 
 const ALONG = 1 - 1e-9;
 
+type Along = { axis: number; sign: 1 | -1 };
+
 /** The axis (0, 1, 2) and sign a unit vector runs along, or null when it is not along one. */
 function axisOf(v: readonly number[]): Along | null {
   for (let axis = 0; axis < 3; axis += 1) {
@@ -47,8 +50,6 @@ export function carriedTops(stock: VoxelStock, frame: Frame): ColumnTops {
   if (X === null || Y === null || Z === null) return splatTops(stock, frame, kept);
   return columnTops(stock, frame, kept, X, Y, Z);
 }
-
-type Along = { axis: number; sign: 1 | -1 };
 
 function yAxis(frame: Frame): [number, number, number] {
   const [x, z] = [frame.x_axis, frame.z_axis];
