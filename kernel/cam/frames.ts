@@ -37,16 +37,21 @@ export function setupAxes(direction: Vec3): { x: Vec3; y: Vec3; z: Vec3 } {
   return { x, y: cross(z, x), z };
 }
 
+/** The frame's y axis in the workpiece's coordinates: z × x. */
+export function frameYAxis(frame: Frame): Vec3 {
+  return cross(frame.z_axis, frame.x_axis);
+}
+
 /** Into the frame (a point of the workpiece, in setup coordinates). */
 export function toFrame(frame: Frame, point: Vec3): Vec3 {
-  const y = cross(frame.z_axis, frame.x_axis);
+  const y = frameYAxis(frame);
   const d = sub(point, frame.origin);
   return [dot(d, frame.x_axis), dot(d, y), dot(d, frame.z_axis)];
 }
 
 /** Out of the frame (a setup point, in workpiece coordinates). */
 export function fromFrame(frame: Frame, point: Vec3): Vec3 {
-  const y = cross(frame.z_axis, frame.x_axis);
+  const y = frameYAxis(frame);
   return [
     frame.origin[0] + point[0] * frame.x_axis[0] + point[1] * y[0] + point[2] * frame.z_axis[0],
     frame.origin[1] + point[0] * frame.x_axis[1] + point[1] * y[1] + point[2] * frame.z_axis[1],
@@ -56,7 +61,7 @@ export function fromFrame(frame: Frame, point: Vec3): Vec3 {
 
 /** A direction of the workpiece in setup coordinates. */
 export function directionToFrame(frame: Frame, direction: Vec3): Vec3 {
-  const y = cross(frame.z_axis, frame.x_axis);
+  const y = frameYAxis(frame);
   return [dot(direction, frame.x_axis), dot(direction, y), dot(direction, frame.z_axis)];
 }
 

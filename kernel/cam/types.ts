@@ -131,19 +131,22 @@ export interface DrillCycle {
   feed: number;
 }
 
-/** Kinds of operation, each a strategy of milling/ or holes/. */
-export type OperationKind =
-  | "face_milling"
-  | "roughing"
-  | "rest_roughing"
-  | "wall_finishing"
-  | "floor_finishing"
-  | "contour"
-  | "spot_drilling"
-  | "drilling"
-  | "tapping"
-  | "helical_boring"
-  | "chamfering";
+/** Kinds of operation, each a strategy of milling/ or holes/, in the order a setup runs them. */
+export const OPERATION_KINDS = [
+  "face_milling",
+  "roughing",
+  "rest_roughing",
+  "floor_finishing",
+  "wall_finishing",
+  "contour",
+  "spot_drilling",
+  "drilling",
+  "tapping",
+  "helical_boring",
+  "chamfering",
+] as const;
+
+export type OperationKind = (typeof OPERATION_KINDS)[number];
 
 /** Speeds, feeds and engagement of an operation (what the postprocessor and the quote read). */
 export interface CuttingParameters {

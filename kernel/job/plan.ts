@@ -15,7 +15,7 @@ import { z } from "zod";
 import { setupMachiningTime } from "../cam/machining-time.ts";
 import type { BlockKind, OperationSummary, PlannedBlock, PlannedSetup, PlanOptions, PlanResult, ToolSummary, Unmachined } from "../cam/plan-types.ts";
 import { blocksProblem, operationBlocks } from "../cam/planner/blocks.ts";
-import type { Cutter, CuttingParameters, Frame, Move, Operation, OperationKind, Verification } from "../cam/types.ts";
+import { OPERATION_KINDS, type Cutter, type CuttingParameters, type Frame, type Move, type Operation, type OperationKind, type Verification } from "../cam/types.ts";
 import type { MachineArchetype } from "../machines/archetypes.ts";
 import { Uuid } from "../tools/uuid.ts";
 import { Vec3 as Vec3Schema } from "./types.ts";
@@ -51,19 +51,7 @@ const MoveSchema = z.discriminatedUnion("kind", [
   }),
 ]);
 
-const OperationKindSchema = z.enum([
-  "face_milling",
-  "roughing",
-  "rest_roughing",
-  "wall_finishing",
-  "floor_finishing",
-  "contour",
-  "spot_drilling",
-  "drilling",
-  "tapping",
-  "helical_boring",
-  "chamfering",
-]);
+const OperationKindSchema = z.enum(OPERATION_KINDS);
 
 const CutterSchema = z.object({
   kind: z.enum(["flat", "ball", "bull", "drill", "chamfer", "tap"]),

@@ -160,7 +160,7 @@ export function workWindows(part: PartSlicer, stock: InProcessStock, cutter: Cut
         const p = windows[a] as Rect64;
         const q = windows[b] as Rect64;
         if (!boundsOverlap(p, q)) continue;
-        windows[a] = { left: Math.min(p.left, q.left), top: Math.min(p.top, q.top), right: Math.max(p.right, q.right), bottom: Math.max(p.bottom, q.bottom) };
+        windows[a] = hull(p, q);
         windows.splice(b, 1);
         merged = true;
         break;
@@ -168,12 +168,17 @@ export function workWindows(part: PartSlicer, stock: InProcessStock, cutter: Cut
     }
   }
   if (windows.length > MAX_WINDOWS) {
-    windows = [windows.reduce((p, q) => ({ left: Math.min(p.left, q.left), top: Math.min(p.top, q.top), right: Math.max(p.right, q.right), bottom: Math.max(p.bottom, q.bottom) }))];
+    windows = [windows.reduce(hull)];
   }
   const box = bounds(stock.rect);
   const stockArea = (box.right - box.left) * (box.bottom - box.top);
   const covered = windows.reduce((sum, w) => sum + (w.right - w.left) * (w.bottom - w.top), 0);
   return covered > WINDOWS_SHARE * stockArea ? null : windows;
+}
+
+/** The smallest rectangle holding both. */
+function hull(p: Rect64, q: Rect64): Rect64 {
+  return { left: Math.min(p.left, q.left), top: Math.min(p.top, q.top), right: Math.max(p.right, q.right), bottom: Math.max(p.bottom, q.bottom) };
 }
 
 /**

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { isUuid } from "../../tools/uuid.ts";
-import type { OperationKind } from "../types.ts";
+import { OPERATION_KINDS, type OperationKind } from "../types.ts";
 import { blockKindOf, blocksProblem, operationBlocks } from "./blocks.ts";
 
 const SETUP = "3f0c6a52-9a41-4d0e-8f55-0d1b7c2e6a11";
@@ -9,20 +9,8 @@ const SETUP = "3f0c6a52-9a41-4d0e-8f55-0d1b7c2e6a11";
 /** operations as the blocks see them: ids s0-op0, s0-op1, ... of the kinds given */
 const ops = (...kinds: OperationKind[]) => kinds.map((kind, i) => ({ id: `s0-op${i}`, kind }));
 
-// a setup as the planner orders it by process: face, rough, rest, finish, then holes and chamfers
-const processOrder = ops(
-  "face_milling",
-  "roughing",
-  "rest_roughing",
-  "floor_finishing",
-  "wall_finishing",
-  "contour",
-  "spot_drilling",
-  "drilling",
-  "tapping",
-  "helical_boring",
-  "chamfering",
-);
+// every kind, as a setup runs them (types.ts): face, rough, rest, finish, then holes and chamfers
+const processOrder = ops(...OPERATION_KINDS);
 
 describe("operation blocks", () => {
   it("puts every operation in exactly one block and keeps the operations' order", () => {

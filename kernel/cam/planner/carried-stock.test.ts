@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { boxToFrame, setupFrame, soupToFrame, toFrame } from "../frames.ts";
+import { boxToFrame, frameYAxis, setupFrame, soupToFrame, toFrame } from "../frames.ts";
 import { intersection, isEmpty, rectangle } from "../milling/polygons.ts";
 import { carriedTops, columnTopAt } from "../simulation/carried-stock.ts";
 import { heightAt, stockHeightField } from "../simulation/height-field.ts";
@@ -59,7 +59,7 @@ describe("the stock a setup starts from", () => {
       for (let i = 0; i < field.nx; i += 1) {
         const x = field.x0 + (i + 0.5) * field.dx;
         const y = field.y0 + (j + 0.5) * field.dy;
-        const world = frame.origin.map((o, a) => o + x * (frame.x_axis[a] as number) + y * crossY(frame)[a]!) as Vec3;
+        const world = frame.origin.map((o, a) => o + x * (frame.x_axis[a] as number) + y * frameYAxis(frame)[a]!) as Vec3;
         const h = heightAt(started, x, y);
         if (world[2] > 5 + 1.5 * dz + 1e-9) {
           above += 1;
@@ -119,7 +119,3 @@ describe("the stock a setup starts from", () => {
   }
 });
 
-function crossY(frame: { x_axis: Vec3; z_axis: Vec3 }): Vec3 {
-  const [x, z] = [frame.x_axis, frame.z_axis];
-  return [z[1] * x[2] - z[2] * x[1], z[2] * x[0] - z[0] * x[2], z[0] * x[1] - z[1] * x[0]];
-}

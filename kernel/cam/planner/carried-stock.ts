@@ -8,7 +8,7 @@ import { columnTopAt, type ColumnTops } from "../simulation/carried-stock.ts";
 import type { HeightField } from "../simulation/height-field.ts";
 import type { PartHeights } from "../simulation/part-heights.ts";
 import { InProcessStock, type ClearedLayer } from "../milling/stock.ts";
-import { smoothInside, toUnits, union, type Path64, type Paths64 } from "../milling/polygons.ts";
+import { rectangle, smoothInside, union, type Paths64 } from "../milling/polygons.ts";
 import type { Box3 } from "../types.ts";
 
 /**
@@ -82,15 +82,10 @@ function rowRuns(columns: ColumnTops, inside: (cell: number) => boolean, beyond:
       const on = i < columns.nx && inside(j * columns.nx + i);
       if (on && start < 0) start = i;
       if (!on && start >= 0) {
-        rects.push(rectangle(edgeX(start), y0, edgeX(i), y1));
+        rects.push(...rectangle([edgeX(start), y0], [edgeX(i), y1]));
         start = -1;
       }
     }
   }
   return rects.length === 0 ? [] : union(rects);
-}
-
-function rectangle(x0: number, y0: number, x1: number, y1: number): Path64 {
-  const [l, b, r, t] = [toUnits(x0), toUnits(y0), toUnits(x1), toUnits(y1)];
-  return [{ x: l, y: b }, { x: r, y: b }, { x: r, y: t }, { x: l, y: t }];
 }

@@ -193,6 +193,14 @@ function sizingFeatures(setup: SetupPart, own: readonly Feature[], all: readonly
   return [...new Set([...own, ...facing])];
 }
 
+/** The features' known internal corner radii and narrowest widths: what limits a tool's size. */
+function sizeLimits(features: readonly Feature[]): { radii: number[]; widths: number[] } {
+  return {
+    radii: features.flatMap((f) => (f.min_internal_corner_radius_mm === null ? [] : [f.min_internal_corner_radius_mm])),
+    widths: features.flatMap((f) => (f.min_width_mm === null ? [] : [f.min_width_mm])),
+  };
+}
+
 /** See the header. Centre-cutting tools first among equals: closed regions need a helix. */
 function roughingTool(endMills: readonly Cutter[], setup: SetupPart, depth: number): Cutter {
   const narrower = Math.min(setup.stock.max[0] - setup.stock.min[0], setup.stock.max[1] - setup.stock.min[1]);
@@ -205,8 +213,7 @@ function roughingTool(endMills: readonly Cutter[], setup: SetupPart, depth: numb
 }
 
 function finishingTool(endMills: readonly Cutter[], milled: readonly Feature[], depth: number, draft: MillingDraft, setupName: string): Cutter {
-  const radii = milled.flatMap((f) => (f.min_internal_corner_radius_mm === null ? [] : [f.min_internal_corner_radius_mm]));
-  const widths = milled.flatMap((f) => (f.min_width_mm === null ? [] : [f.min_width_mm]));
+  const { radii, widths } = sizeLimits(milled);
   const radius = radii.length > 0 ? Math.min(...radii) : null;
   const width = widths.length > 0 ? Math.min(...widths) : null;
   const reaching = endMills.filter((c) => wallReach(c) >= depth - 1e-9);
@@ -271,8 +278,7 @@ function restTools(endMills: readonly Cutter[], rougher: Cutter, smallest: numbe
  * smallest when nothing fits.
  */
 function smallestUseful(endMills: readonly Cutter[], seen: readonly Feature[]): number {
-  const radii = seen.flatMap((f) => (f.min_internal_corner_radius_mm === null ? [] : [f.min_internal_corner_radius_mm]));
-  const widths = seen.flatMap((f) => (f.min_width_mm === null ? [] : [f.min_width_mm]));
+  const { radii, widths } = sizeLimits(seen);
   const rounded = radii.filter((r) => r > 0);
   let needed = Infinity;
   if (rounded.length > 0) needed = Math.min(needed, 2 * Math.min(...rounded));

@@ -18,9 +18,9 @@
  * overlaps is at least as high as the ball's top. (The highest material along any line lies in a
  * voxel with a neighbour that is not kept, or on the grid's edge.)
  */
-import { boxToFrame } from "../frames.ts";
+import { boxToFrame, frameYAxis } from "../frames.ts";
 import type { Frame } from "../types.ts";
-import type { Grid } from "./height-field.ts";
+import { cellAt, type Grid } from "./height-field.ts";
 import type { VoxelStock } from "./voxel-stock.ts";
 
 /** Per column of voxels, in the setup's frame: the top of what is left (-Infinity: nothing). */
@@ -45,15 +45,10 @@ function axisOf(v: readonly number[]): Along | null {
 export function carriedTops(stock: VoxelStock, frame: Frame): ColumnTops {
   const kept = dilate(keptVoxels(stock), stock.n);
   const X = axisOf(frame.x_axis);
-  const Y = axisOf(yAxis(frame));
+  const Y = axisOf(frameYAxis(frame));
   const Z = axisOf(frame.z_axis);
   if (X === null || Y === null || Z === null) return splatTops(stock, frame, kept);
   return columnTops(stock, frame, kept, X, Y, Z);
-}
-
-function yAxis(frame: Frame): [number, number, number] {
-  const [x, z] = [frame.x_axis, frame.z_axis];
-  return [z[1] * x[2] - z[2] * x[1], z[2] * x[0] - z[0] * x[2], z[0] * x[1] - z[1] * x[0]];
 }
 
 /** Axes along the voxels': the columns are the voxels' own. */
@@ -106,7 +101,7 @@ function splatTops(stock: VoxelStock, frame: Frame, kept: Uint8Array): ColumnTop
   const [dx, dy, dz] = stock.d;
   const radius = 0.5 * Math.hypot(dx, dy, dz);
   const X = frame.x_axis;
-  const Y = yAxis(frame);
+  const Y = frameYAxis(frame);
   const Z = frame.z_axis;
   const o = frame.origin;
   const exposed = (i: number, j: number, k: number, v: number): boolean =>
@@ -167,8 +162,6 @@ function dilate(mask: Uint8Array, n: readonly [number, number, number]): Uint8Ar
 
 /** The top of the column holding (x, y) in the frame: -Infinity where nothing is left, or outside the columns. */
 export function columnTopAt(columns: ColumnTops, x: number, y: number): number {
-  const i = Math.floor((x - columns.x0) / columns.dx);
-  const j = Math.floor((y - columns.y0) / columns.dy);
-  if (i < 0 || j < 0 || i >= columns.nx || j >= columns.ny) return -Infinity;
-  return columns.tops[j * columns.nx + i] as number;
+  const column = cellAt(columns, x, y);
+  return column < 0 ? -Infinity : (columns.tops[column] as number);
 }

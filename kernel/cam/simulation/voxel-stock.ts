@@ -14,6 +14,7 @@
  * Voxels are at least VOXEL_MIN_MM and large enough that the grid holds at most MAX_VOXELS
  * (8 million, two bytes each): the figure is a measure of what is left, not a geometry check.
  */
+import { frameYAxis } from "../frames.ts";
 import type { Box3, Frame, TriangleSoup } from "../types.ts";
 import { heightAt, type HeightField } from "./height-field.ts";
 
@@ -89,7 +90,7 @@ export function voxelStock(box: Box3, part: TriangleSoup, maxVoxels = MAX_VOXELS
 export function removeBySetup(stock: VoxelStock, frame: Frame, field: HeightField): void {
   const [nx, ny, nz] = stock.n;
   const [X, Z] = [frame.x_axis, frame.z_axis];
-  const Y = [Z[1] * X[2] - Z[2] * X[1], Z[2] * X[0] - Z[0] * X[2], Z[0] * X[1] - Z[1] * X[0]] as const;
+  const Y = frameYAxis(frame);
   // per-voxel arithmetic inline: this loop runs millions of times per setup
   for (let k = 0; k < nz; k += 1) {
     const z = stock.box.min[2] + (k + 0.5) * stock.d[2] - frame.origin[2];
