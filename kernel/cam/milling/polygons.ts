@@ -93,14 +93,17 @@ export function offset(region: Paths64, mm: number, tolerance_mm = ARC_TOLERANCE
   return Clipper.inflatePaths(withoutVanishing(region, mm, tolerance_mm), mm * SCALE, JoinType.Round, EndType.Polygon, 2, tolerance_mm * SCALE);
 }
 
-/** how far growKeepOut's simplification may move a boundary */
+/** how far growKeepOut's simplification may move a boundary; the slicer's shadows are simplified by as much */
 export const KEEP_OUT_SIMPLIFY_MM = 0.0002;
+/** what growKeepOut adds to the offset: its own simplification and the shadow's */
+export const KEEP_OUT_MARGIN_MM = 2 * KEEP_OUT_SIMPLIFY_MM;
 
 /**
  * A keep-out: the region grown by `mm`, where the result may be a little larger than the exact
  * offset but never smaller (the part and the stock a tool must stay away from). The region is
  * first simplified (Ramer-Douglas-Peucker: no boundary point moves more than
- * KEEP_OUT_SIMPLIFY_MM) and grown by that much more.
+ * KEEP_OUT_SIMPLIFY_MM) and grown by KEEP_OUT_MARGIN_MM more: its own simplification, and the
+ * one the slicer's shadows (the usual input) went through.
  *
  * Why: a meshed part's shadow has vertices every few micrometres along its curves and 0.1 µm
  * zigzags where neighbouring triangles meet. Clipper joins every concave vertex with a spike back
@@ -110,8 +113,16 @@ export const KEEP_OUT_SIMPLIFY_MM = 0.0002;
  */
 export function growKeepOut(region: Paths64, mm: number, tolerance_mm = ARC_TOLERANCE_MM): Paths64 {
   if (region.length === 0 || !(mm > 0)) return offset(region, mm, tolerance_mm);
-  const simplified = Clipper.ramerDouglasPeuckerPaths(region, KEEP_OUT_SIMPLIFY_MM * SCALE).filter((path) => path.length >= 3);
-  return offset(simplified, mm + KEEP_OUT_SIMPLIFY_MM, tolerance_mm);
+  return offset(simplify(region, KEEP_OUT_SIMPLIFY_MM), mm + KEEP_OUT_MARGIN_MM, tolerance_mm);
+}
+
+/**
+ * The region's boundaries simplified (Ramer-Douglas-Peucker): no point moves more than `mm`.
+ * Loops left with fewer than three points are dropped. The result may cross itself where two
+ * boundaries were closer than `mm`; a union or offset sorts that out.
+ */
+export function simplify(region: Paths64, mm: number): Paths64 {
+  return Clipper.ramerDouglasPeuckerPaths(region, mm * SCALE).filter((path) => path.length >= 3);
 }
 
 /**
@@ -121,8 +132,7 @@ export function growKeepOut(region: Paths64, mm: number, tolerance_mm = ARC_TOLE
  * would otherwise be a vertex for each offset to grow a spike at.
  */
 export function smoothInside(region: Paths64, mm: number): Paths64 {
-  const shrunk = offset(region, -mm, COARSE_TOLERANCE_MM);
-  const simplified = Clipper.ramerDouglasPeuckerPaths(shrunk, mm * SCALE).filter((path) => path.length >= 3);
+  const simplified = simplify(offset(region, -mm, COARSE_TOLERANCE_MM), mm);
   return simplified.length === 0 ? [] : Clipper.union(simplified, FillRule.NonZero);
 }
 
