@@ -1,28 +1,17 @@
 /**
- * Planar regions for milling, on clipper2-ts: every offset and boolean goes through Clipper, at
- * a fixed scale of SCALE integer units per millimetre (0.1 µm), so results are exact integers and
- * repeatable. A region is a Paths64 under the NonZero rule: outer loops counter-clockwise (y up),
- * holes clockwise, as Clipper returns them.
+ * Planar regions for milling, on Clipper2: booleans and offsets in its C++ build
+ * (native-clipper.ts), the linear helpers in its TypeScript port, both at a fixed scale of SCALE
+ * integer units per millimetre (0.1 µm), so results are exact integers and repeatable. A region
+ * is a Paths64 under the NonZero rule: outer loops counter-clockwise (y up), holes clockwise, as
+ * Clipper returns them.
  *
  * Round offsets put their vertices on the true arc, so a polygonal offset lies inside the true
  * one by at most ARC_TOLERANCE_MM: that is the whole of the error budget toolpaths spend on
  * polygons (far below the 0.01 mm gouge tolerance and the 1e-3 mm wall test).
  */
-import {
-  Clipper,
-  Clipper64,
-  ClipType,
-  EndType,
-  FillRule,
-  JoinType,
-  PointInPolygonResult,
-  PolyTree64,
-  type Path64,
-  type Paths64,
-  type PolyPath64,
-  type Rect64,
-} from "clipper2-ts";
+import { Clipper, PointInPolygonResult, type Path64, type Paths64, type Rect64 } from "clipper2-ts";
 import type { Vec2 } from "../types.ts";
+import { booleanOp, clipOpenPaths, inflate, outersWithHoles } from "./native-clipper.ts";
 
 export type { Path64, Paths64, Rect64 };
 
@@ -65,18 +54,18 @@ export function rectangle(min: Vec2, max: Vec2): Paths64 {
 export function union(...regions: Paths64[]): Paths64 {
   const all = regions.flat();
   if (all.length === 0) return [];
-  return Clipper.union(all, FillRule.NonZero);
+  return booleanOp("union", all, []);
 }
 
 export function difference(subject: Paths64, clip: Paths64): Paths64 {
   if (subject.length === 0) return [];
   if (clip.length === 0) return subject;
-  return Clipper.difference(subject, clip, FillRule.NonZero);
+  return booleanOp("difference", subject, clip);
 }
 
 export function intersection(subject: Paths64, clip: Paths64): Paths64 {
   if (subject.length === 0 || clip.length === 0) return [];
-  return Clipper.intersect(subject, clip, FillRule.NonZero);
+  return booleanOp("intersection", subject, clip);
 }
 
 /**
@@ -90,7 +79,7 @@ export function intersection(subject: Paths64, clip: Paths64): Paths64 {
 export function offset(region: Paths64, mm: number, tolerance_mm = ARC_TOLERANCE_MM): Paths64 {
   if (region.length === 0) return [];
   if (mm === 0) return region;
-  return Clipper.inflatePaths(withoutVanishing(region, mm, tolerance_mm), mm * SCALE, JoinType.Round, EndType.Polygon, 2, tolerance_mm * SCALE);
+  return inflate(withoutVanishing(region, mm, tolerance_mm), mm * SCALE, "polygon", tolerance_mm * SCALE);
 }
 
 /** how far growKeepOut's simplification may move a boundary; the slicer's shadows are simplified by as much */
@@ -133,7 +122,7 @@ export function simplify(region: Paths64, mm: number): Paths64 {
  */
 export function smoothInside(region: Paths64, mm: number): Paths64 {
   const simplified = simplify(offset(region, -mm, COARSE_TOLERANCE_MM), mm);
-  return simplified.length === 0 ? [] : Clipper.union(simplified, FillRule.NonZero);
+  return union(simplified);
 }
 
 /**
@@ -197,8 +186,8 @@ export function sweep(paths: Paths64, radius: number, tolerance_mm = ARC_TOLERAN
     if (path.every((p) => p.x === first.x && p.y === first.y)) pieces.push(...disk(vecOf(first), radius, tolerance_mm));
     else lines.push(path);
   }
-  if (lines.length > 0) pieces.push(...Clipper.inflatePaths(lines, radius * SCALE, JoinType.Round, EndType.Round, 2, tolerance_mm * SCALE));
-  return pieces.length === 0 ? [] : Clipper.union(pieces, FillRule.NonZero);
+  if (lines.length > 0) pieces.push(...inflate(lines, radius * SCALE, "round", tolerance_mm * SCALE));
+  return union(pieces);
 }
 
 /** A disk as a polygon whose vertices lie on the circle (so it is inside the true disk). */
@@ -265,13 +254,7 @@ export function isEmpty(region: Paths64, tolerance_mm2 = 1e-6): boolean {
 export function clipOpen(paths: Paths64, region: Paths64, keep: "inside" | "outside"): Paths64 {
   if (paths.length === 0) return [];
   if (region.length === 0) return keep === "inside" ? [] : paths;
-  const clipper = new Clipper64();
-  clipper.addOpenSubject(paths);
-  clipper.addClip(region);
-  const closed: Paths64 = [];
-  const opened: Paths64 = [];
-  clipper.execute(keep === "inside" ? ClipType.Intersection : ClipType.Difference, FillRule.NonZero, closed, opened);
-  return opened;
+  return clipOpenPaths(paths, region, keep);
 }
 
 /** A closed loop as an open polyline that returns to its first point. */
@@ -293,24 +276,7 @@ export function pathLength(path: Path64): number {
 /** A region as its connected pieces, each an outer loop with its holes. */
 export function components(region: Paths64): Paths64[] {
   if (region.length === 0) return [];
-  const tree = new PolyTree64();
-  Clipper.booleanOpWithPolyTree(ClipType.Union, region, null, tree, FillRule.NonZero);
-  const out: Paths64[] = [];
-  const visit = (node: PolyPath64): void => {
-    for (let i = 0; i < node.count; i += 1) {
-      const outer = node.child(i);
-      const piece: Paths64 = outer.poly ? [outer.poly] : [];
-      for (let j = 0; j < outer.count; j += 1) {
-        const hole = outer.child(j);
-        if (hole.poly) piece.push(hole.poly);
-        // islands inside a hole are pieces of their own
-        visit(hole);
-      }
-      out.push(piece);
-    }
-  };
-  visit(tree);
-  return out;
+  return outersWithHoles(region);
 }
 
 /** The region's outer loops with their holes filled. */
