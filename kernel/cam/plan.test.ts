@@ -107,11 +107,14 @@ describe("the CAM planner", () => {
     }
   });
 
-  it("removes at least 90 % of what is to be removed from partC, and reports where material is left", () => {
+  it("removes at least 97 % of what is to be removed from partC, milling its deep hexagonal passage from both ends, and reports where material is left", () => {
     const result = planCam(oc, input(brepOfStep(fixture("partC.step")), { min: [-2, -2, 0], max: [87.6, 46.7, 29] }), quiet);
+    const names = result.setups.map((s) => s.name);
+    // the setup plan has -Y only; the 44.6 mm passage, 10 mm across, gets +Y too (setup-part.ts)
+    assert.ok(names.includes("-Y") && names.includes("+Y"), names.join(", "));
     const last = result.setups.at(-1);
     assert.ok(last);
-    assert.ok(last.verification.material_left_pct < 10, `material left ${last.verification.material_left_pct} %`);
+    assert.ok(last.verification.material_left_pct < 3, `material left ${last.verification.material_left_pct} %`);
     for (const setup of result.setups) assert.deepEqual([setup.verification.gouges, setup.verification.rapids_through_material, setup.verification.holder_collisions], [0, 0, 0]);
     assert.ok(result.unmachined.some((u) => u.code === "material_left" && u.volume_mm3 !== null && u.volume_mm3 > 0));
   });

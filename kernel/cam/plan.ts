@@ -24,7 +24,7 @@ import type { Cutter, Move, Operation } from "./types.ts";
 import { operationBlocks } from "./planner/blocks.ts";
 import { holeOperations } from "./planner/hole-operations.ts";
 import { carriedStock } from "./planner/carried-stock.ts";
-import { millingOperations } from "./planner/milling-operations.ts";
+import { isEndMill, millingOperations } from "./planner/milling-operations.ts";
 import { readPart } from "./planner/read-part.ts";
 import { setupParts } from "./planner/setup-part.ts";
 import { checkTravel } from "./planner/travel.ts";
@@ -55,7 +55,7 @@ export function planCam(oc: OpenCascadeInstance, input: PlanInput, hooks: PlanHo
     volume_mm3: null,
   }));
 
-  const setups = setupParts(part, input.stock);
+  const setups = setupParts(part, input.stock, cutters.filter(isEndMill));
   if (setups.length > WORK_OFFSETS.length) {
     warnings.push({ code: "many_setups", message: `${setups.length} setups: work offsets beyond G59 are numbered G54.1 P1 onwards` });
   }

@@ -74,6 +74,8 @@ export interface MillingDraft extends DraftOperations {
 }
 
 const END_MILLS = new Set(["CentreCuttingEndMill", "NonCentreCuttingEndMill"]);
+/** The cutters that mill: flat end mills (centre-cutting or not) */
+export const isEndMill = (c: Cutter): boolean => c.kind === "flat" && END_MILLS.has(c.tool_type);
 
 /** How far a stage is (0..1), and whether to stop: the plan's hooks seen from inside one stage. */
 export interface StageHooks {
@@ -109,7 +111,7 @@ export function millingOperations(
   const slicer = createSlicer(mergeSoups(setup.soup, holePlugs(setup.holes)));
   let stock = start;
   const draft: MillingDraft = { operations: [], unmachined: [], warnings: [], stock, slicer };
-  const endMills = cutters.filter((c) => c.kind === "flat" && END_MILLS.has(c.tool_type));
+  const endMills = cutters.filter(isEndMill);
   const milled = setup.features.filter((f) => MILLED_CLASSES.has(f.class));
   // tools are sized for every milled feature this side sees, also those another setup makes:
   // the slicer mills all the geometry the setup can reach, not only its own features
