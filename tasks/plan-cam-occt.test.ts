@@ -21,7 +21,8 @@ import { createGeometryPool, type GeometryPool } from "../workers/geometry/pool.
 import { startWorkerRunner, type WorkerRunner } from "../workers/runner.ts";
 import type { PlanCamResult } from "./automated_cam_planning.ts";
 
-const WAIT = { timeoutMs: 300_000, intervalMs: 200 };
+// STC-06 plans in about 3 minutes alone, and the suite runs files two at a time
+const WAIT = { timeoutMs: 900_000, intervalMs: 200 };
 const TERMINAL = new Set(["success", "failed", "cancelled"]);
 const fixturePart = (name: string) => ({ name, bytes: fs.readFileSync(path.resolve(repoRoot, "../shared/fixtures/parts", name)) });
 const partCStep = fixturePart("partC.step");
@@ -132,10 +133,12 @@ describe("plan_cam on the service's geometry thread", () => {
     );
   });
 
-  // the other fixture parts, end to end as a client sends them: a mesh, and a NIST test part
-  for (const name of ["partC.stl", "nist_ftc_10_asme1_ap242-e2.stp"]) {
+  // the other fixture parts, end to end as a client sends them: a mesh, and the NIST test parts
+  for (const name of ["partC.stl", "nist_ftc_10_asme1_ap242-e2.stp", "nist_ctc_01_asme1_ap242-e1.stp", "nist_stc_06_asme1_ap242-e3.stp"]) {
     it(`plans ${name} uploaded through the API: verified setups, the material left reported, the job saved`, async () => {
-      const projectId = await stepProject(everydayTools(), fixturePart(name));
+      // the NIST parts are 250 to 400 mm long: the shop's 20 mm end mill roughs them
+      const library = name.startsWith("nist") ? [...everydayTools(), catalogueAssembly("CentreCuttingEndMill", 20)] : everydayTools();
+      const projectId = await stepProject(library, fixturePart(name));
       const task = await plan(projectId);
       assert.equal(task.status, "success", JSON.stringify(task.error));
       const result = task.result as PlanCamResult;
