@@ -9,12 +9,13 @@
  * of one is inside or on the other, or an edge of one meets an edge of the other.
  */
 import { Clipper, PointInPolygonResult, type Path64, type Paths64, type Rect64 } from "clipper2-ts";
+import { containsPoint } from "./polygons.ts";
 
 type Point = { x: number; y: number };
 
 /** `box`: the polygon's bounds (the caller keeps them per triangle). */
 export function touchesRegion(region: Paths64, polygon: Path64, box: Rect64): boolean {
-  for (const p of polygon) if (insideOrOn(region, p)) return true;
+  for (const p of polygon) if (containsPoint(region, p)) return true;
   for (const path of region) {
     const n = path.length;
     for (let i = 0; i < n; i += 1) {
@@ -30,18 +31,7 @@ export function touchesRegion(region: Paths64, polygon: Path64, box: Rect64): bo
   return false;
 }
 
-/** NonZero winding, as polygons.ts's contains, in Clipper units. */
-function insideOrOn(region: Paths64, p: Point): boolean {
-  let winding = 0;
-  for (const path of region) {
-    const where = Clipper.pointInPolygon(p, path);
-    if (where === PointInPolygonResult.IsOn) return true;
-    if (where === PointInPolygonResult.IsInside) winding += Clipper.area(path) > 0 ? 1 : -1;
-  }
-  return winding > 0;
-}
-
-/** Integer coordinates below 2^26 keep every product exact in a double. */
+/** Exact for coordinates within ±2^25 units (3.3 m): every product stays below 2^53. */
 function orientation(a: Point, b: Point, c: Point): number {
   return Math.sign((b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x));
 }
@@ -51,7 +41,7 @@ function onSegment(a: Point, b: Point, p: Point): boolean {
 }
 
 /** Closed segments ab and cd share a point. */
-export function segmentsMeet(a: Point, b: Point, c: Point, d: Point): boolean {
+function segmentsMeet(a: Point, b: Point, c: Point, d: Point): boolean {
   const o1 = orientation(a, b, c);
   const o2 = orientation(a, b, d);
   const o3 = orientation(c, d, a);

@@ -306,7 +306,11 @@ export function clipToRect(region: Paths64, rect: Rect64): Paths64 {
 
 /** true when the point (mm) is inside the region or on its boundary. */
 export function contains(region: Paths64, p: Vec2): boolean {
-  const point = pointOf(p);
+  return containsPoint(region, pointOf(p));
+}
+
+/** The same for a point in Clipper units (NonZero winding). */
+export function containsPoint(region: Paths64, point: { x: number; y: number }): boolean {
   let winding = 0;
   for (const path of region) {
     const where = Clipper.pointInPolygon(point, path);

@@ -6,7 +6,7 @@
  * second, then the sides: a block in a vise is machined on top, turned over, and only then
  * clamped on its side. A +Z setup is added when the stock stands above the part and the plan
  * has none: the side setups would have to reach down the whole part to take that slab off. And
- * a setup from the other end of a through feature no end mill reaches all along (otherEnds).
+ * a deep milled through feature gets a setup from each of its ends (otherEnds).
  *
  * A feature is made in the first setup (in that order) that reaches all of it; a hole in the
  * first of those whose tool axis runs along the hole into its entrance. Features no setup takes
