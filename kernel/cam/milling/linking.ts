@@ -10,11 +10,10 @@
  * - otherwise retract straight up to a safe height (RETRACT_MARGIN_MM above the highest material,
  *   part or stock, within the tool's radius of the straight line between the two points, never
  *   above the clearance plane), rapid across, rapid down to APPROACH_MM above the material at the
- *   start and feed the rest of the way. "Within the radius" is within the radius +
- *   RAPID_CLEARANCE_MM, so a rapid never grazes a wall of stock it runs beside. The neck, shank
- *   and holder where they are wider than the cut (levels.ts) cross at their height above the
- *   tip, each RETRACT_MARGIN_MM above the material within its radius + BODY_CLEARANCE_MM of the
- *   line.
+ *   start and feed the rest of the way. "Within the radius" is within the radius + CLEARANCE_MM,
+ *   so a rapid never grazes a wall of stock it runs beside. The neck, shank and holder where
+ *   they are wider than the cut (levels.ts) cross at their height above the tip, each
+ *   RETRACT_MARGIN_MM above the material within its radius + BODY_CLEARANCE_MM of the line.
  *
  * Rapids therefore never go below the highest stock they cross. The heights come from the stock
  * as it was when the current level began: material only goes away during a level, so they are on
@@ -24,16 +23,10 @@ import type { Cutter, Move, Vec2, Vec3 } from "../types.ts";
 import { BODY_CLEARANCE_MM, wideBodies, type WideBody } from "./levels.ts";
 import { disk, pathOf, simplifyOpen, sweep, vecOf, type Path64, type Paths64 } from "./polygons.ts";
 import type { PartSlicer } from "./slicer.ts";
+import { CLEARANCE_MM } from "./regions.ts";
 import type { InProcessStock } from "./stock.ts";
 
 export const RETRACT_MARGIN_MM = 1;
-/**
- * How far beyond its radius a rapid looks for material: one cell of the simulation (0.1 mm).
- * The stock model and the simulation's height field disagree by up to about a cell at the edge
- * of what earlier passes cut (cells are cut or left whole by their centres); with 0.015 mm, NIST
- * FTC-10's 12 mm rest roughing came down 1.6 mm into a cell 5.99 mm from its axis, and was dropped.
- */
-export const RAPID_CLEARANCE_MM = 0.1;
 export const APPROACH_MM = 1;
 
 /** The highest material over a region: -Infinity when there is none. */
@@ -111,7 +104,7 @@ export class ToolpathWriter {
       [from[0], from[1]],
       [to[0], to[1]],
     ]);
-    const top = this.heights.over(sweep([path], this.radius + RAPID_CLEARANCE_MM));
+    const top = this.heights.over(sweep([path], this.radius + CLEARANCE_MM));
     let safe = Math.min(this.clearance_z, Math.max(top + RETRACT_MARGIN_MM, from[2], to[2]));
     // the neck, shank and holder go across too, `from` above the tip: each as high above the
     // material within its reach of the line (a 1 mm tool's 6 mm shank 6 mm up)
@@ -132,7 +125,7 @@ export class ToolpathWriter {
   /** From straight above `to`, down to it: rapid to just above the material, then feed. */
   private descend(to: Vec3): void {
     const here = this.at as Vec3;
-    const top = this.heights.over(disk([to[0], to[1]], this.radius + RAPID_CLEARANCE_MM));
+    const top = this.heights.over(disk([to[0], to[1]], this.radius + CLEARANCE_MM));
     const approach = Math.max(top, to[2]) + APPROACH_MM;
     if (approach < here[2]) this.push({ kind: "rapid", to: [to[0], to[1], approach] });
     if (to[2] < (this.at as Vec3)[2]) this.push({ kind: "linear", to, feed: this.feeds.plunge });

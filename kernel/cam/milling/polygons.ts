@@ -102,7 +102,12 @@ export const KEEP_OUT_MARGIN_MM = 2 * KEEP_OUT_SIMPLIFY_MM;
  */
 export function growKeepOut(region: Paths64, mm: number, tolerance_mm = ARC_TOLERANCE_MM): Paths64 {
   if (region.length === 0 || !(mm > 0)) return offset(region, mm, tolerance_mm);
-  return offset(simplify(region, KEEP_OUT_SIMPLIFY_MM), mm + KEEP_OUT_MARGIN_MM, tolerance_mm);
+  return growSimplified(simplify(region, KEEP_OUT_SIMPLIFY_MM), mm, tolerance_mm);
+}
+
+/** growKeepOut of a region already simplified by KEEP_OUT_SIMPLIFY_MM (`mm` > 0): kept simplified, one region grows by many radii. */
+export function growSimplified(simplified: Paths64, mm: number, tolerance_mm = ARC_TOLERANCE_MM): Paths64 {
+  return offset(simplified, mm + KEEP_OUT_MARGIN_MM, tolerance_mm);
 }
 
 /**

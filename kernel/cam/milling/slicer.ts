@@ -16,7 +16,7 @@
  */
 import type { TriangleSoup } from "../types.ts";
 import { touchesRegion } from "./overlap.ts";
-import { ARC_TOLERANCE_MM, bounds, clipToRect, expandRect, growKeepOut, KEEP_OUT_MARGIN_MM, KEEP_OUT_SIMPLIFY_MM, offset, simplify, union, SCALE, type Path64, type Paths64, type Rect64 } from "./polygons.ts";
+import { ARC_TOLERANCE_MM, bounds, clipToRect, expandRect, growSimplified, KEEP_OUT_MARGIN_MM, KEEP_OUT_SIMPLIFY_MM, offset, simplify, union, SCALE, type Path64, type Paths64, type Rect64 } from "./polygons.ts";
 
 /** material less than this above a height counts as at the height (floors, float32 noise) */
 export const SHADOW_EPSILON_MM = 1e-4;
@@ -111,12 +111,26 @@ export function createSlicer(soup: TriangleSoup): PartSlicer {
     return result;
   };
 
+  // each shadow simplified once for its keep-outs (polygons.ts growKeepOut): every operation
+  // grows the same shadows by several radii (the tool, its neck, shank and holder)
+  const simplified = new Map<number, Paths64>();
+  const simplifiedShadow = (z: number): Paths64 => {
+    const key = Math.round(z * 1e6) / 1e6;
+    let result = simplified.get(key);
+    if (result === undefined) {
+      result = simplify(shadow(z), KEEP_OUT_SIMPLIFY_MM);
+      simplified.set(key, result);
+    }
+    return result;
+  };
+  const keepOut = (region: Paths64, mm: number, tolerance_mm: number): Paths64 => (mm > 0 ? growSimplified(region, mm, tolerance_mm) : offset(region, mm, tolerance_mm));
+
   const grown = new Map<string, Paths64>();
   const grownShadow = (z: number, mm: number, tolerance_mm = ARC_TOLERANCE_MM): Paths64 => {
     const key = `${Math.round(z * 1e6) / 1e6} ${mm} ${tolerance_mm}`;
     let result = grown.get(key);
     if (result === undefined) {
-      result = growKeepOut(shadow(z), mm, tolerance_mm);
+      result = keepOut(mm > 0 ? simplifiedShadow(z) : shadow(z), mm, tolerance_mm);
       grown.set(key, result);
     }
     return result;
@@ -126,7 +140,8 @@ export function createSlicer(soup: TriangleSoup): PartSlicer {
     const kept = grown.get(`${Math.round(z * 1e6) / 1e6} ${mm} ${tolerance_mm}`);
     if (kept !== undefined) return clipToRect(kept, window);
     // all of the shadow that can reach into the window once grown (polygons.ts: expandRect)
-    return clipToRect(growKeepOut(clipToRect(shadow(z), expandRect(window, mm + tolerance_mm + KEEP_OUT_MARGIN_MM)), mm, tolerance_mm), window);
+    const near = clipToRect(mm > 0 ? simplifiedShadow(z) : shadow(z), expandRect(window, mm + tolerance_mm + KEEP_OUT_MARGIN_MM));
+    return clipToRect(keepOut(near, mm, tolerance_mm), window);
   };
 
   const floorArea = (z: number): Paths64 => {
