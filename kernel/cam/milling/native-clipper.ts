@@ -36,18 +36,21 @@ export function inflate(paths: Paths64, delta: number, end: "polygon" | "round",
 
 /** Open polylines cut to what lies inside or outside a region (NonZero). */
 export function clipOpenPaths(paths: Paths64, region: Paths64, keep: "inside" | "outside"): Paths64 {
-  const clipper = native.CreateClipper64(false);
-  const subjects = toNative(paths);
-  const clips = toNative(region);
-  const closed = new native.Paths64();
-  const opened = new native.Paths64();
+  const made: { delete(): void }[] = [];
+  const own = <T extends { delete(): void }>(object: T): T => {
+    made.push(object);
+    return object;
+  };
   try {
-    clipper.AddOpenSubject(subjects);
-    clipper.AddClip(clips);
+    const clipper = own(native.CreateClipper64(false));
+    const closed = own(new native.Paths64());
+    const opened = own(new native.Paths64());
+    clipper.AddOpenSubject(own(toNative(paths)));
+    clipper.AddClip(own(toNative(region)));
     clipper.ExecutePath(keep === "inside" ? native.ClipType.Intersection : native.ClipType.Difference, native.FillRule.NonZero, closed, opened);
     return fromNative(opened);
   } finally {
-    for (const object of [clipper, subjects, clips, closed, opened]) object.delete();
+    for (const object of made) object.delete();
   }
 }
 
@@ -112,20 +115,24 @@ function nativeCall(op: (input: (paths: Paths64) => NativePaths) => NativePaths)
  */
 const INT32_LIMIT = 2 ** 31;
 
+/** Every point is checked before anything is made in the WASM memory: a refused input leaks nothing. */
 function toNative(paths: Paths64): NativePaths {
-  const out = new native.Paths64();
-  for (const path of paths) {
-    const words = new Int32Array(6 * path.length);
+  const words = paths.map((path) => {
+    const w = new Int32Array(6 * path.length);
     for (let i = 0; i < path.length; i += 1) {
       const p = path[i] as { x: number; y: number };
       if (!(Math.abs(p.x) < INT32_LIMIT && Math.abs(p.y) < INT32_LIMIT)) throw new RangeError(`a point (${p.x}, ${p.y}) beyond ±2^31 Clipper units`);
-      words[6 * i] = p.x;
-      words[6 * i + 1] = p.x < 0 ? -1 : 0;
-      words[6 * i + 2] = p.y;
-      words[6 * i + 3] = p.y < 0 ? -1 : 0;
+      w[6 * i] = p.x;
+      w[6 * i + 1] = p.x < 0 ? -1 : 0;
+      w[6 * i + 2] = p.y;
+      w[6 * i + 3] = p.y < 0 ? -1 : 0;
     }
+    return w;
+  });
+  const out = new native.Paths64();
+  for (const w of words) {
     const nativePath = new native.Path64();
-    nativePath.assign(new BigInt64Array(words.buffer));
+    nativePath.assign(new BigInt64Array(w.buffer));
     out.push_back(nativePath);
     nativePath.delete();
   }
