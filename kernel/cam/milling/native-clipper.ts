@@ -25,23 +25,18 @@ export type BooleanKind = "union" | "difference" | "intersection";
 /** A boolean of two regions under the NonZero rule. */
 export function booleanOp(kind: BooleanKind, subject: Paths64, clip: Paths64): Paths64 {
   const clipType = kind === "union" ? native.ClipType.Union : kind === "difference" ? native.ClipType.Difference : native.ClipType.Intersection;
-  return nativeCall((input) => native.BooleanOp64(clipType, native.FillRule.NonZero, input(subject), input(clip)));
+  return owning((own) => fromNative(own(native.BooleanOp64(clipType, native.FillRule.NonZero, own(toNative(subject)), own(toNative(clip))))));
 }
 
 /** Closed regions grown or shrunk (`end` "polygon"), or open paths swept (`end` "round"), with round joins; delta and tolerance in Clipper units. */
 export function inflate(paths: Paths64, delta: number, end: "polygon" | "round", arcTolerance: number): Paths64 {
   const endType = end === "polygon" ? native.EndType.Polygon : native.EndType.Round;
-  return nativeCall((input) => native.InflatePaths64(input(paths), delta, native.JoinType.Round, endType, 2, arcTolerance));
+  return owning((own) => fromNative(own(native.InflatePaths64(own(toNative(paths)), delta, native.JoinType.Round, endType, 2, arcTolerance))));
 }
 
 /** Open polylines cut to what lies inside or outside a region (NonZero). */
 export function clipOpenPaths(paths: Paths64, region: Paths64, keep: "inside" | "outside"): Paths64 {
-  const made: { delete(): void }[] = [];
-  const own = <T extends { delete(): void }>(object: T): T => {
-    made.push(object);
-    return object;
-  };
-  try {
+  return owning((own) => {
     const clipper = own(native.CreateClipper64(false));
     const closed = own(new native.Paths64());
     const opened = own(new native.Paths64());
@@ -49,26 +44,23 @@ export function clipOpenPaths(paths: Paths64, region: Paths64, keep: "inside" | 
     clipper.AddClip(own(toNative(region)));
     clipper.ExecutePath(keep === "inside" ? native.ClipType.Intersection : native.ClipType.Difference, native.FillRule.NonZero, closed, opened);
     return fromNative(opened);
-  } finally {
-    for (const object of made) object.delete();
-  }
+  });
 }
 
 /** A region's outer loops, each with the holes right inside it (islands in a hole are outer loops of their own). */
 export function outersWithHoles(region: Paths64): Paths64[] {
-  const subjects = toNative(region);
-  const none = new native.Paths64();
-  const tree = new native.PolyPath64();
-  try {
-    native.BooleanOpOut64(native.ClipType.Union, native.FillRule.NonZero, subjects, none, tree);
+  return owning((own) => {
+    const tree = own(new native.PolyPath64());
+    native.BooleanOpOut64(native.ClipType.Union, native.FillRule.NonZero, own(toNative(region)), own(new native.Paths64()), tree);
     const out: Paths64[] = [];
+    // children belong to their tree: read, never deleted
     const visit = (node: NativeTree): void => {
       for (let i = 0; i < node.count(); i += 1) {
         const outer = node.child(i);
-        const piece: Paths64 = [pathOf(outer)];
+        const piece: Paths64 = [polygonOf(outer)];
         for (let j = 0; j < outer.count(); j += 1) {
           const hole = outer.child(j);
-          piece.push(pathOf(hole));
+          piece.push(polygonOf(hole));
           visit(hole);
         }
         out.push(piece.filter((path) => path.length > 0));
@@ -76,32 +68,25 @@ export function outersWithHoles(region: Paths64): Paths64[] {
     };
     visit(tree);
     return out;
-  } finally {
-    for (const object of [subjects, none, tree]) object.delete();
-  }
+  });
 }
 
-function pathOf(node: NativeTree): Path64 {
-  const polygon = node.polygon();
-  try {
-    return readPath(polygon.view());
-  } finally {
-    polygon.delete();
-  }
+/** A tree node's loop (a copy, deleted here). */
+function polygonOf(node: NativeTree): Path64 {
+  return owning((own) => readPath(own(node.polygon()).view()));
 }
 
-/** Runs `op`, which copies its inputs in through `input`, reads its result back, and deletes every native object it made. */
-function nativeCall(op: (input: (paths: Paths64) => NativePaths) => NativePaths): Paths64 {
-  const made: NativePaths[] = [];
-  const input = (paths: Paths64): NativePaths => {
-    const copy = toNative(paths);
-    made.push(copy);
-    return copy;
-  };
+/**
+ * Runs `body`, handing it `own`: every native object passed through `own` is deleted when body
+ * returns or throws, whatever it made before that.
+ */
+function owning<T>(body: (own: <O extends { delete(): void }>(object: O) => O) => T): T {
+  const made: { delete(): void }[] = [];
   try {
-    const result = op(input);
-    made.push(result);
-    return fromNative(result);
+    return body((object) => {
+      made.push(object);
+      return object;
+    });
   } finally {
     for (const object of made) object.delete();
   }

@@ -77,7 +77,7 @@ export function createSlicer(soup: TriangleSoup): PartSlicer {
   };
 
   const shadow = (z: number): Paths64 => {
-    const key = Math.round(z * 1e6) / 1e6;
+    const key = heightKey(z);
     const cached = cache.get(key);
     if (cached) return cached;
     if (key >= top) {
@@ -115,7 +115,7 @@ export function createSlicer(soup: TriangleSoup): PartSlicer {
   // grows the same shadows by several radii (the tool, its neck, shank and holder)
   const simplified = new Map<number, Paths64>();
   const simplifiedShadow = (z: number): Paths64 => {
-    const key = Math.round(z * 1e6) / 1e6;
+    const key = heightKey(z);
     let result = simplified.get(key);
     if (result === undefined) {
       result = simplify(shadow(z), KEEP_OUT_SIMPLIFY_MM);
@@ -123,25 +123,28 @@ export function createSlicer(soup: TriangleSoup): PartSlicer {
     }
     return result;
   };
-  const keepOut = (region: Paths64, mm: number, tolerance_mm: number): Paths64 => (mm > 0 ? growSimplified(region, mm, tolerance_mm) : offset(region, mm, tolerance_mm));
+  /** growKeepOut(shadow(z), mm, tolerance), of the part within `near` only when given */
+  const keepOut = (z: number, mm: number, tolerance_mm: number, near?: Rect64): Paths64 => {
+    const within = (region: Paths64) => (near === undefined ? region : clipToRect(region, near));
+    return mm > 0 ? growSimplified(within(simplifiedShadow(z)), mm, tolerance_mm) : offset(within(shadow(z)), mm, tolerance_mm);
+  };
 
   const grown = new Map<string, Paths64>();
   const grownShadow = (z: number, mm: number, tolerance_mm = ARC_TOLERANCE_MM): Paths64 => {
-    const key = `${Math.round(z * 1e6) / 1e6} ${mm} ${tolerance_mm}`;
+    const key = `${heightKey(z)} ${mm} ${tolerance_mm}`;
     let result = grown.get(key);
     if (result === undefined) {
-      result = keepOut(mm > 0 ? simplifiedShadow(z) : shadow(z), mm, tolerance_mm);
+      result = keepOut(z, mm, tolerance_mm);
       grown.set(key, result);
     }
     return result;
   };
 
   const grownShadowWithin = (z: number, mm: number, window: Rect64, tolerance_mm = ARC_TOLERANCE_MM): Paths64 => {
-    const kept = grown.get(`${Math.round(z * 1e6) / 1e6} ${mm} ${tolerance_mm}`);
+    const kept = grown.get(`${heightKey(z)} ${mm} ${tolerance_mm}`);
     if (kept !== undefined) return clipToRect(kept, window);
     // all of the shadow that can reach into the window once grown (polygons.ts: expandRect)
-    const near = clipToRect(mm > 0 ? simplifiedShadow(z) : shadow(z), expandRect(window, mm + tolerance_mm + KEEP_OUT_MARGIN_MM));
-    return clipToRect(keepOut(near, mm, tolerance_mm), window);
+    return clipToRect(keepOut(z, mm, tolerance_mm, expandRect(window, mm + tolerance_mm + KEEP_OUT_MARGIN_MM)), window);
   };
 
   const floorArea = (z: number): Paths64 => {
@@ -179,6 +182,9 @@ export function createSlicer(soup: TriangleSoup): PartSlicer {
 
   return { top_z: top, bottom_z: bottom, floors, shadow, grownShadow, grownShadowWithin, floorArea, topOver };
 }
+
+/** Heights closer than a nanometre share a cached shadow. */
+const heightKey = (z: number): number => Math.round(z * 1e6) / 1e6;
 
 function readTriangles(soup: TriangleSoup): Triangles {
   const count = Math.floor(soup.indices.length / 3);

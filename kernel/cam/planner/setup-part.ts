@@ -13,6 +13,7 @@
  * are the plan's to report.
  */
 import type { Feature } from "../../features/recognition/types.ts";
+import { AXIS_DIRECTIONS, directionName, dot } from "../../features/recognition/vec.ts";
 import type { Setup } from "../../features/setups/types.ts";
 import { boxToFrame, setupFrame, soupToFrame } from "../frames.ts";
 import { holeInSetup, type SetupHole } from "../holes/setup-hole.ts";
@@ -71,9 +72,9 @@ export function setupParts(part: PlannedPart, stock: Box3, endMills: readonly Cu
 
 const AXIS = 1 - 1e-9;
 /** passages narrower than this get no second setup: only the smallest tools fit, and barely reach in */
-export const OTHER_END_MIN_WIDTH_MM = 3;
+const OTHER_END_MIN_WIDTH_MM = 3;
 /** through features deeper than this many times their width are milled from both ends */
-export const DEEP_RATIO = 3;
+const DEEP_RATIO = 3;
 
 function orderedSetups(part: PlannedPart, stock: Box3, endMills: readonly Cutter[]): Setup[] {
   const setups = [...part.setups.setups];
@@ -83,7 +84,7 @@ function orderedSetups(part: PlannedPart, stock: Box3, endMills: readonly Cutter
   }
   for (const direction of otherEnds(part.recognition.features, endMills)) {
     if (setups.some((s) => dot(s.direction, direction) > AXIS)) continue;
-    setups.push({ index: setups.length, name: axisName(direction), direction, faces: [], features: [] });
+    setups.push({ index: setups.length, name: directionName(direction, 1 - AXIS), direction, faces: [], features: [] });
   }
   const rank = (s: Setup) => (s.direction[2] > AXIS ? 0 : s.direction[2] < -AXIS ? 1 : 2);
   return setups
@@ -119,11 +120,4 @@ function otherEnds(features: readonly Feature[], endMills: readonly Cutter[]): V
   return ends;
 }
 
-const dot = (a: Vec3, b: Vec3): number => a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-const isAxis = (d: Vec3): boolean => d.filter((c) => Math.abs(c) > AXIS).length === 1;
-
-/** "+X", "-Y", ... as the setup plan names axis setups */
-function axisName(d: Vec3): string {
-  const axis = d.findIndex((c) => Math.abs(c) > AXIS);
-  return `${(d[axis] as number) > 0 ? "+" : "-"}${"XYZ"[axis]}`;
-}
+const isAxis = (d: Vec3): boolean => AXIS_DIRECTIONS.some((axis) => dot(axis.direction, d) > AXIS);
