@@ -79,7 +79,24 @@ export function intersection(subject: Paths64, clip: Paths64): Paths64 {
 export function offset(region: Paths64, mm: number, tolerance_mm = ARC_TOLERANCE_MM): Paths64 {
   if (region.length === 0) return [];
   if (mm === 0) return region;
-  return inflate(withoutVanishing(region, mm, tolerance_mm), mm * SCALE, "polygon", tolerance_mm * SCALE);
+  return inflate(withoutVanishing(outersFirst(region), mm, tolerance_mm), mm * SCALE, "polygon", tolerance_mm * SCALE);
+}
+
+/**
+ * The region's loops, those wound as its outer loops first (the sign of its total area tells
+ * which way that is). Clipper's offset, like withoutVanishing, reads a region's winding from the
+ * first loop holding its lowest point; a union can return a hole that touches its outer loop
+ * there, and when the hole came first the offset grew the region inside out (a NIST part's
+ * shadow came back with no area).
+ */
+export function outersFirst(region: Paths64): Paths64 {
+  if (region.length < 2) return region;
+  const areas = region.map((path) => Clipper.area(path));
+  const outerSign = Math.sign(areas.reduce((sum, a) => sum + a, 0)) || 1;
+  const outers: Paths64 = [];
+  const inners: Paths64 = [];
+  region.forEach((path, i) => (Math.sign(areas[i] as number) === outerSign ? outers : inners).push(path));
+  return inners.length === 0 || outers.length === 0 ? region : [...outers, ...inners];
 }
 
 /** how far growKeepOut's simplification may move a boundary; the slicer's shadows are simplified by as much */
