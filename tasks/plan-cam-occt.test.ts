@@ -150,6 +150,13 @@ describe("plan_cam on the service's geometry thread", () => {
       const left = result.setups.at(-1)?.verification.material_left_pct ?? 100;
       assert.ok(left < 10, `${left} % of the removable volume left`);
       assert.ok(result.unmachined.some((u) => u.code === "material_left"));
+      if (name.startsWith("nist_ftc")) {
+        // its four 7 mm bores, 75 mm long and counterbored from both ends, are drilled half from each end
+        for (const side of ["+Z", "-Z"]) {
+          const kinds = result.setups.find((s) => s.name === side)?.operations.map((o) => o.kind) ?? [];
+          assert.ok(kinds.includes("drilling") && kinds.includes("helical_boring"), `${side}: ${kinds.join(", ")}`);
+        }
+      }
       const current = await db.owner.query("select current_job_id from app_public.projects where id = $1", [projectId]);
       assert.equal(current.rows[0].current_job_id, result.job_id);
     });

@@ -10,6 +10,7 @@ import { withOcctScope } from "../geometry/occt-scope.ts";
 import { loadOpenCascade } from "../geometry/opencascade.ts";
 import { readStep } from "../geometry/step.ts";
 import { binaryStl, cubeCorners, fixture } from "../geometry/test-support.ts";
+import { doubleCounterbore } from "../features/recognition/test-parts.ts";
 import { mfcadStep } from "../features/test-support.ts";
 import { findMachineArchetype, type MachineArchetype } from "../machines/archetypes.ts";
 import { generateStandardRange } from "../tools/catalogue/standard-range.ts";
@@ -117,6 +118,24 @@ describe("the CAM planner", () => {
     assert.ok(last.verification.material_left_pct < 3, `material left ${last.verification.material_left_pct} %`);
     for (const setup of result.setups) assert.deepEqual([setup.verification.gouges, setup.verification.rapids_through_material, setup.verification.holder_collisions], [0, 0, 0]);
     assert.ok(result.unmachined.some((u) => u.code === "material_left" && u.volume_mm3 !== null && u.volume_mm3 > 0));
+  });
+
+  it("makes a through hole counterbored at both ends half from each end: each end's counterbore, and a bore drilled past the middle", () => {
+    const bytes = withOcctScope((scope) => writeBrep(oc, doubleCounterbore(oc, scope)));
+    // stock flush with the sides: the top skin and the hole are all there is to remove
+    const result = planCam(oc, input(bytes, { min: [0, 0, 0], max: [30, 30, 41] }), quiet);
+    assert.ok(!result.unmachined.some((u) => u.code === "hole_unreachable"), JSON.stringify(result.unmachined.map((u) => u.code)));
+    for (const name of ["+Z", "-Z"]) {
+      const setup = result.setups.find((s) => s.name === name);
+      assert.ok(setup, `no ${name} setup: ${result.setups.map((s) => s.name).join(", ")}`);
+      const kinds = setup.operations.map((o) => `${o.kind} ${o.tool.diameter}`);
+      assert.ok(kinds.includes("drilling 6"), `${name}: ${kinds.join(", ")}`);
+      assert.ok(setup.operations.some((o) => o.kind === "helical_boring"), `${name}: no counterbore: ${kinds.join(", ")}`);
+      assert.deepEqual([setup.verification.gouges, setup.verification.rapids_through_material, setup.verification.holder_collisions], [0, 0, 0]);
+    }
+    // the 6 mm bore and both 10 mm counterbores are gone: what is left is cusps and the drill's tolerance
+    const last = result.setups.at(-1);
+    assert.ok(last && last.verification.material_left_pct < 1, `material left ${last?.verification.material_left_pct} %`);
   });
 
   it("refuses an empty library, a library of only a face mill, a stock beyond the machine's travel and an open part, each with its code", () => {

@@ -26,7 +26,7 @@ import { holeOperations } from "./planner/hole-operations.ts";
 import { carriedStock } from "./planner/carried-stock.ts";
 import { isEndMill, millingOperations } from "./planner/milling-operations.ts";
 import { readPart } from "./planner/read-part.ts";
-import { setupParts } from "./planner/setup-part.ts";
+import { holesNoSetupMakes, setupParts } from "./planner/setup-part.ts";
 import { checkTravel } from "./planner/travel.ts";
 import { SetupVerifier, verifySetup } from "./planner/verify.ts";
 
@@ -56,6 +56,16 @@ export function planCam(oc: OpenCascadeInstance, input: PlanInput, hooks: PlanHo
   }));
 
   const setups = setupParts(part, input.stock, cutters.filter(isEndMill));
+  for (const feature of holesNoSetupMakes(part, setups)) {
+    const hole = feature.hole as NonNullable<typeof feature.hole>;
+    unmachined.push({
+      code: "hole_unreachable",
+      message: `${feature.class.replace("_", " ")} ${feature.id} (${round2(hole.diameter_mm)} mm, ${round2(hole.depth_mm)} mm deep) is reached whole from no setup direction: it is not drilled, end mills clear what they reach of it`,
+      features: [feature.id],
+      faces: feature.faces,
+      volume_mm3: null,
+    });
+  }
   if (setups.length > WORK_OFFSETS.length) {
     warnings.push({ code: "many_setups", message: `${setups.length} setups: work offsets beyond G59 are numbered G54.1 P1 onwards` });
   }

@@ -71,3 +71,30 @@ export function holeInSetup(feature: Feature, frame: Frame): HoleInSetup {
   }
   return { ok: false, code: "axis_not_along_tool", message: `feature ${feature.id}: the hole's axis is not along this setup's tool axis` };
 }
+
+/** how far past the middle each end's drill goes, so the two bores overlap into one */
+export const MEETING_OVERLAP_MM = 0.5;
+
+/**
+ * A through hole counterbored at both ends (recognition's far_counterbore) is made from both:
+ * no single setup reaches both shoulders. From each end: its counterbore, and the bore to
+ * MEETING_OVERLAP_MM past the middle, drilled as a through hole that deep (the drill's full
+ * diameter goes on past it by holes/depths.ts's BREAKTHROUGH_MM, into the other end's bore).
+ * This setup's half, or null when the hole's axis is not along its tool axis.
+ */
+export function halfFromItsEnd(feature: Feature, frame: Frame): SetupHole | null {
+  const info = feature.hole;
+  if (!info?.through || !info.far_counterbore) return null;
+  // as a plain through hole: made from whichever end faces the tool
+  const plain = holeInSetup({ ...feature, hole: { ...info, counterbore: undefined, countersink: undefined } }, frame);
+  if (!plain.ok) return null;
+  const atEntrance = directionToFrame(frame, info.axis.direction as Vec3)[2] > 0;
+  return {
+    ...plain.hole,
+    depth_mm: info.depth_mm / 2 + MEETING_OVERLAP_MM,
+    through: true,
+    drill_point_angle_deg: null,
+    counterbore: (atEntrance ? info.counterbore : info.far_counterbore) ?? null,
+    countersink: atEntrance ? (info.countersink ?? null) : null,
+  };
+}

@@ -40,8 +40,10 @@ export function holeOperations(setup: SetupPart, cutters: readonly Cutter[], inp
   const features = new Map(setup.features.map((f) => [f.id, f]));
   for (const hole of setup.holes) {
     const feature = features.get(hole.feature_id) as Feature;
-    const need = holeNeedFor(feature);
-    if (need === null) continue;
+    const recognised = holeNeedFor(feature);
+    if (recognised === null) continue;
+    // the hole as this setup makes it (a through hole counterbored at both ends: its half)
+    const need = { ...recognised, depth_mm: hole.depth_mm, through: hole.through, counterbore: hole.counterbore, countersink: hole.countersink, drill_point_angle_deg: hole.drill_point_angle_deg };
     const tools = selectHoleTools(cutters, need);
     if (!tools.ok) {
       draft.unmachined.push({ code: tools.code, message: tools.message, features: [feature.id], faces: feature.faces, volume_mm3: null });

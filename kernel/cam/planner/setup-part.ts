@@ -9,14 +9,15 @@
  * a deep milled through feature gets a setup from each of its ends (otherEnds).
  *
  * A feature is made in the first setup (in that order) that reaches all of it; a hole in the
- * first of those whose tool axis runs along the hole into its entrance. Features no setup takes
- * are the plan's to report.
+ * first of those whose tool axis runs along the hole into its entrance. A through hole
+ * counterbored at both ends, which no one setup reaches, is made half from each end. Holes no
+ * setup makes are the plan's to report (holesNoSetupMakes).
  */
 import type { Feature } from "../../features/recognition/types.ts";
 import { AXIS_DIRECTIONS, directionName, dot } from "../../features/recognition/vec.ts";
 import type { Setup } from "../../features/setups/types.ts";
 import { boxToFrame, setupFrame, soupToFrame } from "../frames.ts";
-import { holeInSetup, type SetupHole } from "../holes/setup-hole.ts";
+import { halfFromItsEnd, holeInSetup, type SetupHole } from "../holes/setup-hole.ts";
 import { triangleFaceIds } from "../holes/chamfer-edges.ts";
 import type { Box3, Cutter, Frame, TriangleSoup, Vec3 } from "../types.ts";
 import type { PlannedPart } from "./read-part.ts";
@@ -41,7 +42,7 @@ export interface SetupPart {
 export function setupParts(part: PlannedPart, stock: Box3, endMills: readonly Cutter[]): SetupPart[] {
   const taken = new Set<number>();
   const triangleFaces = triangleFaceIds(part.vertexFaces, part.soup.indices);
-  return orderedSetups(part, stock, endMills).map((setup: Setup) => {
+  const setups = orderedSetups(part, stock, endMills).map((setup: Setup) => {
     const frame = setupFrame(setup.direction, stock);
     const features: Feature[] = [];
     const holes: SetupHole[] = [];
@@ -68,6 +69,29 @@ export function setupParts(part: PlannedPart, stock: Box3, endMills: readonly Cu
       holes,
     };
   });
+  // a through hole counterbored at both ends: no setup reaches all of it, each end makes its half
+  for (const feature of part.recognition.features) {
+    if (taken.has(feature.id)) continue;
+    const halves = setups.flatMap((setup) => {
+      const hole = halfFromItsEnd(feature, setup.frame);
+      return hole === null ? [] : [{ setup, hole }];
+    });
+    // one setup per end: the first along each direction
+    const ends = halves.filter((half, i) => halves.findIndex((other) => dot(other.setup.direction, half.setup.direction) > AXIS) === i);
+    if (ends.length !== 2) continue;
+    for (const { setup, hole } of ends) {
+      setup.features.push(feature);
+      setup.holes.push(hole);
+    }
+    taken.add(feature.id);
+  }
+  return setups;
+}
+
+/** Holes no setup makes (recognition found no direction reaching all of one): the plan reports them. */
+export function holesNoSetupMakes(part: PlannedPart, setups: readonly SetupPart[]): Feature[] {
+  const made = new Set(setups.flatMap((setup) => setup.holes.map((hole) => hole.feature_id)));
+  return part.recognition.features.filter((feature) => feature.hole !== undefined && !made.has(feature.id));
 }
 
 const AXIS = 1 - 1e-9;

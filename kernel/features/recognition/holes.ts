@@ -237,13 +237,19 @@ function describeStack(index: PartIndex, bore: Bore, stack: Stack): HoleFeature 
   };
   reasons.push(through ? "R-hole-through: both ends of the stack open onto other faces" : "R-hole-blind: the far end is closed by a floor or a drill point");
 
-  // counterbore: a larger bore above the main one, ending on a shoulder
-  const upper = stack.cylinders.filter((c) => c.radius > main.radius + tol).sort((x, y) => axialRange(index, y.faces, a)[1] - axialRange(index, x.faces, a)[1]);
-  const entrance = upper[0];
-  if (entrance !== undefined && axialRange(index, entrance.faces, a)[1] >= top - tol) {
-    const [e0, e1] = axialRange(index, entrance.faces, a);
-    hole.counterbore = { diameter_mm: 2 * entrance.radius, depth_mm: e1 - e0 };
-    reasons.push(`R-counterbore: a coaxial bore of ${round(2 * entrance.radius)} mm at the entrance, ${round(e1 - e0)} mm deep`);
+  // counterbore: a larger bore above the main one, ending on a shoulder; through holes may have
+  // one at the far end too. Only the bore's faces reaching the end count: a hole counterbored
+  // the same from both ends has both counterbores in one bore
+  const wider = stack.cylinders.filter((c) => c.radius > main.radius + tol);
+  const entrance = largestAt(index, wider, a, top, tol);
+  if (entrance !== null) {
+    hole.counterbore = { diameter_mm: 2 * entrance.radius, depth_mm: entrance.length };
+    reasons.push(`R-counterbore: a coaxial bore of ${round(2 * entrance.radius)} mm at the entrance, ${round(entrance.length)} mm deep`);
+  }
+  const far = through ? largestAt(index, wider, a, bottom, tol) : null;
+  if (far !== null) {
+    hole.far_counterbore = { diameter_mm: 2 * far.radius, depth_mm: far.length };
+    reasons.push(`R-far-counterbore: a coaxial bore of ${round(2 * far.radius)} mm at the far end, ${round(far.length)} mm deep`);
   }
   for (const id of stack.cones) {
     const cone = index.face(id);
@@ -271,6 +277,32 @@ function describeStack(index: PartIndex, bore: Bore, stack: Stack): HoleFeature 
     hole,
     reasons,
   };
+}
+
+/**
+ * Of the bores, the widest one reaching the stack's end at `level` (along `a`), and how far its
+ * faces run from there without a gap: a bore's faces at the other end are another counterbore.
+ */
+function largestAt(index: PartIndex, bores: readonly { faces: number[]; radius: number }[], a: Vec3, level: number, tol: number): { radius: number; length: number } | null {
+  let best: { radius: number; length: number } | null = null;
+  for (const bore of bores) {
+    const ranges = bore.faces.map((id) => axialRange(index, [id], a));
+    const touching = ranges.filter(([r0, r1]) => r0 <= level + tol && r1 >= level - tol);
+    if (touching.length === 0) continue;
+    // grow the run away from the end over faces that meet it
+    let [low, high] = [Math.min(...touching.map((r) => r[0])), Math.max(...touching.map((r) => r[1]))];
+    for (let grown = true; grown; ) {
+      grown = false;
+      for (const [r0, r1] of ranges) {
+        if (r0 <= high + tol && r1 >= low - tol && (r0 < low - tol || r1 > high + tol)) {
+          [low, high] = [Math.min(low, r0), Math.max(high, r1)];
+          grown = true;
+        }
+      }
+    }
+    if (best === null || bore.radius > best.radius) best = { radius: bore.radius, length: high - low };
+  }
+  return best;
 }
 
 /** No edge of the face leads to a face outside the stack. */

@@ -64,6 +64,7 @@ describe("feature recognition on parts built with OCCT", () => {
     near(counterbored.hole?.counterbore?.diameter_mm, 10, "counterbore diameter");
     near(counterbored.hole?.counterbore?.depth_mm, 5, "counterbore depth");
     assert.deepEqual(counterbored.access_direction, [0, 0, 1], "entered from the counterbore's side");
+    assert.equal(counterbored.hole?.far_counterbore, undefined, "no counterbore at the far end");
 
     const countersunk = holeAt(recognition, 52);
     assert.equal(countersunk.class, "through_hole");
@@ -74,6 +75,20 @@ describe("feature recognition on parts built with OCCT", () => {
 
     assert.equal(recognition.faceClasses.filter((cls) => cls === "stock").length, 6);
     assert.deepEqual(recognition.warnings, []);
+  });
+
+  it("measures each counterbore of a through hole counterbored from both ends, not one bore as deep as the hole", () => {
+    const hole = only(recogniseShape((scope) => parts.doubleCounterbore(oc, scope)), "through_hole");
+    near(hole.hole?.diameter_mm, 6, "bore diameter");
+    near(hole.hole?.depth_mm, 40, "depth");
+    // the wider end is the entrance: here both are 10 across, the deeper one is not told apart
+    const ends = [hole.hole?.counterbore, hole.hole?.far_counterbore];
+    for (const end of ends) near(end?.diameter_mm, 10, "counterbore diameter");
+    const depths = ends.map((end) => end?.depth_mm ?? NaN).sort((x, y) => x - y);
+    near(depths[0], 5, "the shallower counterbore");
+    near(depths[1], 8, "the deeper counterbore");
+    const top = hole.access_direction?.[2] === 1;
+    near(hole.hole?.counterbore?.depth_mm, top ? 8 : 5, "the entrance's counterbore is the one at its end");
   });
 
   it("gives a drilled blind hole its 118 degree point and its depth to the shoulder", () => {

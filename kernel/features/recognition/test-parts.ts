@@ -66,6 +66,17 @@ export function holePlate(oc: OpenCascadeInstance, scope: OcctScope): TopoDS_Sha
   return part;
 }
 
+/**
+ * A 30 x 30 x 40 block with a through hole of diameter 6 along Z at (15, 15), counterbored 10
+ * across from both ends: 8 deep from the top, 5 deep from the bottom.
+ */
+export function doubleCounterbore(oc: OpenCascadeInstance, scope: OcctScope): TopoDS_Shape {
+  let part = makeBox(oc, scope, [30, 30, 40]);
+  part = cut(oc, scope, part, makeCylinder(oc, scope, [15, 15, -1], [0, 0, 1], 3, 42));
+  part = cut(oc, scope, part, makeCylinder(oc, scope, [15, 15, 32], [0, 0, 1], 5, 9));
+  return cut(oc, scope, part, makeCylinder(oc, scope, [15, 15, -1], [0, 0, 1], 5, 6));
+}
+
 /** A blind hole with a 118 degree drill point: diameter 6, 10 deep to the shoulder, in a 20 mm cube. */
 export function drilledCube(oc: OpenCascadeInstance, scope: OcctScope): TopoDS_Shape {
   const part = makeBox(oc, scope, [20, 20, 20]);

@@ -51,6 +51,8 @@ export interface HoleInfo {
   through: boolean;
   /** a larger coaxial bore at the entrance, ending on a flat shoulder */
   counterbore?: { diameter_mm: number; depth_mm: number };
+  /** through holes: a larger coaxial bore at the far end (made from that end) */
+  far_counterbore?: { diameter_mm: number; depth_mm: number };
   /** a cone at the entrance: its largest diameter and included angle */
   countersink?: { diameter_mm: number; angle_deg: number };
   /** a blind hole's conical bottom: its included angle (118 degrees for a twist drill) */
