@@ -63,6 +63,18 @@ export class BlockBounds {
     return bound;
   }
 
+  /** An upper bound of the material (and, with `part`, of the part) over cells i0..i1 of row j. */
+  rowAbove(j: number, i0: number, i1: number, part: boolean): number {
+    const base = (j >> BLOCK_SHIFT) * this.bx;
+    let bound = -Infinity;
+    for (let bi = i0 >> BLOCK_SHIFT, end = i1 >> BLOCK_SHIFT; bi <= end; bi++) {
+      const stock = this.stockMax[base + bi] as number;
+      if (stock > bound) bound = stock;
+      if (part && (this.partMax[base + bi] as number) > bound) bound = this.partMax[base + bi] as number;
+    }
+    return bound;
+  }
+
   private blockMax(values: Float32Array, b: number): number {
     const g = this.grid;
     const bi = b % this.bx, bj = (b - bi) / this.bx;

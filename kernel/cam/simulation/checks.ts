@@ -6,7 +6,7 @@
  */
 import type { BodyName } from "./cutter-profile.ts";
 import type { BlockBounds } from "./block-bounds.ts";
-import type { CellVisitor } from "./sweep.ts";
+import { visitEachCell, type CellVisitor } from "./sweep.ts";
 
 /** The worst cell of one kind within one move: how deep, where, and the tool's z there. */
 export class Worst {
@@ -66,8 +66,27 @@ export class Cutting implements CellVisitor {
     if (depth > this.tolerance) this.gouge.offer(depth, k, low, null);
   }
 
+  visitRow(j: number, i0: number, i1: number, row: number, low: number, highTip: number): void {
+    const stored = Math.fround(low);
+    const ceiling = highTip + this.fluteLength + this.tolerance;
+    const cut = low > this.bottom ? low : this.bottom;
+    for (let i = i0; i <= i1; i++) {
+      const k = row + i;
+      const h = this.heights[k] as number;
+      if (!(h > stored) || h > ceiling) continue;
+      this.heights[k] = cut;
+      this.bounds.touched(i, j);
+      const depth = (this.part[k] as number) - low;
+      if (depth > this.tolerance) this.gouge.offer(depth, k, low, null);
+    }
+  }
+
   threshold(k: number): number {
     return this.heights[k] as number;
+  }
+
+  rowThreshold(j: number, i0: number, i1: number): number {
+    return this.bounds.rowAbove(j, i0, i1, false);
   }
 }
 
@@ -80,6 +99,7 @@ export class RapidCheck implements CellVisitor {
 
   constructor(
     private readonly heights: Float32Array,
+    private readonly bounds: BlockBounds,
     private readonly bottom: number,
     private readonly tolerance: number,
   ) {}
@@ -89,9 +109,20 @@ export class RapidCheck implements CellVisitor {
     if (h > this.bottom && h - low > this.tolerance) this.through.offer(h - low, k, low, null);
   }
 
+  visitRow(_j: number, i0: number, i1: number, row: number, low: number): void {
+    for (let k = row + i0, end = row + i1; k <= end; k++) {
+      const h = this.heights[k] as number;
+      if (h > this.bottom && h - low > this.tolerance) this.through.offer(h - low, k, low, null);
+    }
+  }
+
   threshold(k: number): number {
     const h = this.heights[k] as number;
     return h > this.bottom ? h - this.tolerance : -Infinity;
+  }
+
+  rowThreshold(j: number, i0: number, i1: number): number {
+    return this.bounds.rowAbove(j, i0, i1, false) - this.tolerance;
   }
 }
 
@@ -103,6 +134,7 @@ export class BodyCheck implements CellVisitor {
   constructor(
     private readonly heights: Float32Array,
     private readonly part: Float32Array,
+    private readonly bounds: BlockBounds,
     private readonly bottom: number,
     private readonly tolerance: number,
   ) {}
@@ -113,8 +145,16 @@ export class BodyCheck implements CellVisitor {
     if (depth > this.tolerance) this.touch.offer(depth, k, low, this.body);
   }
 
+  visitRow(j: number, i0: number, i1: number, row: number, low: number, highTip: number): void {
+    visitEachCell(this, j, i0, i1, row, low, highTip);
+  }
+
   threshold(k: number): number {
     const h = this.heights[k] as number;
     return Math.max(h > this.bottom ? h : -Infinity, this.part[k] as number) - this.tolerance;
+  }
+
+  rowThreshold(j: number, i0: number, i1: number): number {
+    return this.bounds.rowAbove(j, i0, i1, true) - this.tolerance;
   }
 }

@@ -90,8 +90,8 @@ export function simulateSetup(input: SimulateSetupInput): SetupSimulation {
   const bounds = new BlockBounds(grid, field.heights, part.heights);
   const machine = new Machine(grid, bounds, {
     cut: new Cutting(field.heights, part.heights, bounds, bottom, tolerance),
-    rapid: new RapidCheck(field.heights, bottom, tolerance),
-    body: new BodyCheck(field.heights, part.heights, bottom, tolerance),
+    rapid: new RapidCheck(field.heights, bounds, bottom, tolerance),
+    body: new BodyCheck(field.heights, part.heights, bounds, bottom, tolerance),
   }, tolerance);
   const chordError = Math.min(grid.dx, grid.dy) / 20;
 

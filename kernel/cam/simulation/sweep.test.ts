@@ -3,7 +3,7 @@ import { describe, it } from "node:test";
 import type { Vec3 } from "../types.ts";
 import { ballEnvelope, bullEnvelope, coneEnvelope, flatEnvelope, frustumEnvelope, type Envelope } from "./cutter-profile.ts";
 import { stockGrid } from "./height-field.ts";
-import { sweepArc, sweepLine, type ArcPath, type CellVisitor } from "./sweep.ts";
+import { sweepArc, sweepLine, visitEachCell, type ArcPath, type CellVisitor } from "./sweep.ts";
 
 const grid = stockGrid({ min: [0, 0, -20], max: [24, 24, 0] }, 0.25);
 
@@ -15,7 +15,13 @@ class Recorder implements CellVisitor {
     this.low[k] = Math.min(this.low[k] as number, low);
     this.high[k] = Math.max(this.high[k] as number, highTip);
   }
+  visitRow(j: number, i0: number, i1: number, row: number, low: number, highTip: number): void {
+    visitEachCell(this, j, i0, i1, row, low, highTip);
+  }
   threshold(): number {
+    return Infinity;
+  }
+  rowThreshold(): number {
     return Infinity;
   }
 }
@@ -113,9 +119,19 @@ describe("a level flat polyline", () => {
     const all = new Recorder();
     const skipping = new Recorder();
     let visits = 0;
-    const counting: CellVisitor = { visit: (i, j, k, low, high) => { visits++; skipping.visit(i, j, k, low, high); }, threshold: () => Infinity };
+    const counting: CellVisitor = {
+      visit: (i, j, k, low, high) => { visits++; skipping.visit(i, j, k, low, high); },
+      visitRow(j, i0, i1, row, low, high) { visitEachCell(this, j, i0, i1, row, low, high); },
+      threshold: () => Infinity,
+      rowThreshold: () => Infinity,
+    };
     let full = 0;
-    const counted: CellVisitor = { visit: (i, j, k, low, high) => { full++; all.visit(i, j, k, low, high); }, threshold: () => Infinity };
+    const counted: CellVisitor = {
+      visit: (i, j, k, low, high) => { full++; all.visit(i, j, k, low, high); },
+      visitRow(j, i0, i1, row, low, high) { visitEachCell(this, j, i0, i1, row, low, high); },
+      threshold: () => Infinity,
+      rowThreshold: () => Infinity,
+    };
     for (let k = 1; k < points.length; k++) {
       sweepLine(grid, points[k - 1] as Vec3, points[k] as Vec3, envelope, counted);
       sweepLine(grid, points[k - 1] as Vec3, points[k] as Vec3, envelope, counting, k > 1);

@@ -24,8 +24,26 @@ export interface CellVisitor {
    * z of the envelope over its centre, `highTip` the tip's highest z while it was within reach.
    */
   visit(i: number, j: number, k: number, low: number, highTip: number): void;
+  /**
+   * visit() for cells i0..i1 of row j (indices row + i), all with the same low and highTip: a
+   * flat envelope moving level or straight down reaches every cell of a row's interval alike.
+   * One call per row instead of per cell: the simulation's bench (bench.ts) from 1.14-1.26 s to
+   * 0.94-1.07 s.
+   */
+  visitRow(j: number, i0: number, i1: number, row: number, low: number, highTip: number): void;
   /** an envelope at or above this z over cell k changes nothing for the visitor */
   threshold(k: number): number;
+  /**
+   * At least threshold() of every cell i0..i1 of row j (from the block bounds): a row whose
+   * envelope stays at or above it is skipped whole. A holder 60 mm across, swept over every cell
+   * it covers, had been most of the simulation of a NIST part.
+   */
+  rowThreshold(j: number, i0: number, i1: number): number;
+}
+
+/** visitRow by visit, cell by cell: for visitors with nothing to gain from a row at once. */
+export function visitEachCell(visitor: Pick<CellVisitor, "visit">, j: number, i0: number, i1: number, row: number, low: number, highTip: number): void {
+  for (let i = i0; i <= i1; i++) visitor.visit(i, j, row + i, low, highTip);
 }
 
 /** A circular move in an XY plane, counter-clockwise from `start` by `sweep` (0, 2π] radians. */
@@ -68,6 +86,8 @@ export function sweepLine(grid: Grid, from: Vec3, to: Vec3, envelope: Envelope, 
     const [xlo, xhi] = vertical ? discRow(ax, py, reach) : stadiumRow(ax, ay, ux, uy, a, y, reach);
     if (!(xhi >= xlo)) continue;
     const [i0, i1] = centresWithin(xlo, xhi, grid.x0, grid.dx, grid.nx);
+    // the envelope is nowhere below its base
+    if (i0 > i1 || zLow + base >= visitor.rowThreshold(j, i0, i1)) continue;
     const row = j * grid.nx;
     if (shape === "flat" && (vertical || dz === 0)) {
       // the row's interval is exactly the cells within reach: nothing to compute per cell
@@ -76,16 +96,13 @@ export function sweepLine(grid: Grid, from: Vec3, to: Vec3, envelope: Envelope, 
         // from its own start, which may differ in the last bit; a cell visited twice is harmless)
         const [dlo, dhi] = discRow(ax, py, reach);
         const [s0, s1] = dhi - dlo > 2e-9 ? centresWithin(dlo + 1e-9, dhi - 1e-9, grid.x0, grid.dx, grid.nx) : [i1 + 1, i1];
-        for (let i = i0; i <= i1; i++) {
-          if (i === s0 && s1 >= s0) {
-            i = s1;
-            continue;
-          }
-          visitor.visit(i, j, row + i, zLow + base, zHigh);
+        if (s1 >= s0) {
+          if (s0 > i0) visitor.visitRow(j, i0, Math.min(i1, s0 - 1), row, zLow + base, zHigh);
+          if (s1 < i1) visitor.visitRow(j, Math.max(i0, s1 + 1), i1, row, zLow + base, zHigh);
+          continue;
         }
-        continue;
       }
-      for (let i = i0; i <= i1; i++) visitor.visit(i, j, row + i, zLow + base, zHigh);
+      visitor.visitRow(j, i0, i1, row, zLow + base, zHigh);
       continue;
     }
     for (let i = i0; i <= i1; i++) {
@@ -248,6 +265,7 @@ export function sweepArc(grid: Grid, arc: ArcPath, envelope: Envelope, visitor: 
     const vy = y - cy;
     const [olo, ohi] = discRow(cx, vy, outer);
     const [i0, i1] = centresWithin(Math.max(olo, box.min[0] - reach), Math.min(ohi, box.max[0] + reach), grid.x0, grid.dx, grid.nx);
+    if (i0 > i1 || Math.min(arc.z0, arc.z1) + base >= visitor.rowThreshold(j, i0, i1)) continue;
     // the annulus's hole on this row, which holds no cell within reach
     const [hlo, hhi] = inner > 0 ? discRow(cx, vy, inner) : [Infinity, -Infinity];
     const row = j * grid.nx;
