@@ -28,6 +28,13 @@ import type { InProcessStock } from "./stock.ts";
 
 export const RETRACT_MARGIN_MM = 1;
 export const APPROACH_MM = 1;
+/**
+ * A rapid's corridor is a polygon this coarse (its chords this far inside the true round ends),
+ * grown by as much: it covers the tool's reach and at most this much beyond. At the fine arc
+ * tolerance a 20 mm tool's had some 600 vertices, and the material's top over it is asked at
+ * every retract. NIST FTC-10 from 39 to 35 s, every machining time the same.
+ */
+const CORRIDOR_TOLERANCE_MM = 0.01;
 
 /** The highest material over a region: -Infinity when there is none. */
 export interface Heights {
@@ -104,7 +111,8 @@ export class ToolpathWriter {
       [from[0], from[1]],
       [to[0], to[1]],
     ]);
-    const top = this.heights.over(sweep([path], this.radius + CLEARANCE_MM));
+    const corridor = (radius: number) => sweep([path], radius + CORRIDOR_TOLERANCE_MM, CORRIDOR_TOLERANCE_MM);
+    const top = this.heights.over(corridor(this.radius + CLEARANCE_MM));
     let safe = Math.min(this.clearance_z, Math.max(top + RETRACT_MARGIN_MM, from[2], to[2]));
     // the neck, shank and holder go across too, `from` above the tip: each as high above the
     // material within its reach of the line (a 1 mm tool's 6 mm shank 6 mm up)
@@ -113,7 +121,7 @@ export class ToolpathWriter {
       if (body.radius <= widest) continue;
       widest = body.radius;
       if (safe + body.from >= this.clearance_z) break;
-      const below = this.heights.over(sweep([path], body.radius + BODY_CLEARANCE_MM));
+      const below = this.heights.over(corridor(body.radius + BODY_CLEARANCE_MM));
       if (below + RETRACT_MARGIN_MM > safe + body.from) safe = Math.min(this.clearance_z, below + RETRACT_MARGIN_MM - body.from);
     }
     if (from[2] < safe) this.push({ kind: "rapid", to: [from[0], from[1], safe] });
@@ -125,6 +133,8 @@ export class ToolpathWriter {
   /** From straight above `to`, down to it: rapid to just above the material, then feed. */
   private descend(to: Vec3): void {
     const here = this.at as Vec3;
+    // the exact disc: a descent beside a wall 0.01 mm beyond the reach would stop above the wall
+    // (coarse like the corridors, partC's machining took 1.3 minutes longer)
     const top = this.heights.over(disk([to[0], to[1]], this.radius + CLEARANCE_MM));
     const approach = Math.max(top, to[2]) + APPROACH_MM;
     if (approach < here[2]) this.push({ kind: "rapid", to: [to[0], to[1], approach] });
