@@ -9,6 +9,8 @@
 import type { Grid } from "./height-field.ts";
 
 const BLOCK_SHIFT = 5;
+/** per part height field (one grid each), its blocks' maxima */
+const PART_MAXIMA = new WeakMap<Float32Array, Float32Array>();
 const BLOCK = 1 << BLOCK_SHIFT;
 
 export class BlockBounds {
@@ -26,12 +28,17 @@ export class BlockBounds {
     this.bx = Math.ceil(grid.nx / BLOCK);
     this.by = Math.ceil(grid.ny / BLOCK);
     this.stockMax = new Float32Array(this.bx * this.by);
-    this.partMax = new Float32Array(this.bx * this.by);
     this.dirty = new Uint8Array(this.bx * this.by);
-    for (let b = 0; b < this.stockMax.length; b++) {
-      this.stockMax[b] = this.blockMax(stock, b);
-      this.partMax[b] = this.blockMax(part, b);
+    for (let b = 0; b < this.stockMax.length; b++) this.stockMax[b] = this.blockMax(stock, b);
+    // the part's are the same for every operation of a setup (each one a simulation of its own);
+    // heights only go down (carved holes), so the first ones stay upper bounds
+    let partMax = PART_MAXIMA.get(part);
+    if (partMax === undefined) {
+      partMax = new Float32Array(this.bx * this.by);
+      for (let b = 0; b < partMax.length; b++) partMax[b] = this.blockMax(part, b);
+      PART_MAXIMA.set(part, partMax);
     }
+    this.partMax = partMax;
   }
 
   /** A cut lowered cell (i, j). */

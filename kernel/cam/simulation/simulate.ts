@@ -8,7 +8,7 @@ import { BlockBounds } from "./block-bounds.ts";
 import { BodyCheck, Cutting, RapidCheck, type Worst } from "./checks.ts";
 import { cutterProfile, type BodyName, type Envelope } from "./cutter-profile.ts";
 import { cellCentre, cloneHeightField, DEFAULT_CELL_SIZE_MM, sameGrid, stockGrid, stockHeightField, type Grid, type HeightField } from "./height-field.ts";
-import { materialLeft } from "./material-left.ts";
+import { materialLeft, type MaterialLeft } from "./material-left.ts";
 import { motionsOf, operationStart, type Motion } from "./motions.ts";
 import { partHeights, type PartHeights } from "./part-heights.ts";
 import { arcBounds, sweepArc, sweepLine, type CellVisitor } from "./sweep.ts";
@@ -99,6 +99,7 @@ export function simulateSetup(input: SimulateSetupInput): SetupSimulation {
   const described: Record<ViolationKind, number> = { gouge: 0, rapid_through_material: 0, holder_collision: 0 };
   const operations: OperationVerification[] = [];
   const total = { gouges: 0, rapids_through_material: 0, holder_collisions: 0 };
+  let lastLeft: MaterialLeft | null = null;
 
   for (const operation of input.operations) {
     const profile = cutterProfile(operation.tool);
@@ -133,12 +134,14 @@ export function simulateSetup(input: SimulateSetupInput): SetupSimulation {
       }
     });
     const left = materialLeft(field, part);
+    lastLeft = left;
     operations.push({ operation_id: operation.id, ...counts, material_left_mm3: left.left_mm3, material_left_pct: left.left_pct });
     total.gouges += counts.gouges;
     total.rapids_through_material += counts.rapids_through_material;
     total.holder_collisions += counts.holder_collisions;
   }
-  const left = materialLeft(field, part);
+  // after the last operation as it was just measured: each measure is a pass over every cell
+  const left = lastLeft ?? materialLeft(field, part);
   return {
     total: { ...total, material_left_mm3: left.left_mm3, material_left_pct: left.left_pct },
     operations,
