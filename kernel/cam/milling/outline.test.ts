@@ -66,6 +66,14 @@ describe("the outline of pieces tiling a surface", () => {
     assert.ok(xorArea(union(loops), expected) < 1e-6 * area(expected), `${xorArea(union(loops), expected)} mm² differ`);
   });
 
+  it("joins pieces far from the origin on either side of it, 100 m away", () => {
+    for (const shift of [-100_000, 100_000]) {
+      const loops = outline(grid(3, () => [shift, shift]));
+      assert.equal(loops.length, 1);
+      assert.equal(area(loops), 9);
+    }
+  });
+
   it("is empty for no pieces", () => {
     assert.deepEqual(outline([]), []);
   });

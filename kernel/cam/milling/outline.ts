@@ -11,7 +11,9 @@
  * longer.
  *
  * Why: Clipper's sweep pays for every coincident edge. Uniting one NIST part's band of 24,000
- * triangle slivers took 880 ms; their outline is a few hundred loops.
+ * triangle slivers took 880 ms; their outline is a few hundred loops. Points and edges are
+ * numbered in open-addressing tables of integer pairs: keyed by strings, the numbering had been
+ * most of the outline's time.
  */
 import type { Path64, Paths64 } from "./polygons.ts";
 
@@ -19,46 +21,106 @@ type Point = { x: number; y: number };
 
 /** `pieces` counter-clockwise (positive area), each without repeated consecutive points. */
 export function outline(pieces: Paths64): Paths64 {
-  const ids = new Map<string, number>();
-  const points: Point[] = [];
-  const idOf = (p: Point): number => {
-    const key = `${p.x},${p.y}`;
-    let id = ids.get(key);
-    if (id === undefined) {
-      id = points.length;
-      ids.set(key, id);
-      points.push(p);
+  let corners = 0;
+  for (const piece of pieces) corners += piece.length;
+  const points = new PairTable(corners);
+  const at: Point[] = [];
+  // directed edges (from, to) with their count: a → b and b → a cancel
+  const edges = new PairTable(corners);
+  const counts: number[] = [];
+  for (const piece of pieces) {
+    const n = piece.length;
+    let first = -1;
+    let previous = -1;
+    for (let i = 0; i <= n; i += 1) {
+      let id: number;
+      if (i < n) {
+        const p = piece[i] as Point;
+        id = points.slot(p.x, p.y);
+        if (id === at.length) at.push(p);
+        if (i === 0) first = id;
+      } else id = first;
+      if (i > 0 && previous !== id) {
+        const reverse = edges.find(id, previous);
+        if (reverse >= 0 && (counts[reverse] as number) > 0) counts[reverse] = (counts[reverse] as number) - 1;
+        else {
+          const edge = edges.slot(previous, id);
+          counts[edge] = (counts[edge] ?? 0) + 1;
+        }
+      }
+      previous = id;
     }
-    return id;
-  };
-  // directed edges by (from, to), counted: a → b and b → a cancel
-  const edges = new Map<number, number>();
+  }
   const from: number[] = [];
   const to: number[] = [];
-  const pieceIds = pieces.map((piece) => piece.map(idOf));
-  const n = points.length;
-  for (const loop of pieceIds) {
-    for (let i = 0; i < loop.length; i += 1) {
-      const a = loop[i] as number;
-      const b = loop[(i + 1) % loop.length] as number;
-      if (a === b) continue;
-      const reverse = b * n + a;
-      const opposite = edges.get(reverse);
-      if (opposite !== undefined && opposite > 0) {
-        edges.set(reverse, opposite - 1);
-        continue;
-      }
-      const key = a * n + b;
-      edges.set(key, (edges.get(key) ?? 0) + 1);
+  for (let edge = 0; edge < counts.length; edge += 1) {
+    for (let k = 0; k < (counts[edge] as number); k += 1) {
+      from.push(edges.first(edge));
+      to.push(edges.second(edge));
     }
   }
-  for (const [key, count] of edges) {
-    for (let k = 0; k < count; k += 1) {
-      from.push(Math.floor(key / n));
-      to.push(key % n);
+  return chain(at, from, to);
+}
+
+/**
+ * Integer pairs (each within ±2^31) numbered 0, 1, 2, ... in the order first seen: open
+ * addressing with linear probing, at least twice as many slots as the most pairs it will hold
+ * (`most`: the pieces' corner count bounds both their points and their edges).
+ */
+class PairTable {
+  private readonly keys: Int32Array;
+  private readonly slots: Int32Array;
+  private readonly firsts: number[] = [];
+  private readonly seconds: number[] = [];
+
+  constructor(most: number) {
+    let size = 16;
+    while (size < 2 * most) size *= 2;
+    this.keys = new Int32Array(2 * size);
+    this.slots = new Int32Array(size).fill(-1);
+  }
+
+  /** the pair's number, given a new one if it has none */
+  slot(a: number, b: number): number {
+    const found = this.find(a, b);
+    if (found >= 0) return found;
+    const id = this.firsts.length;
+    this.firsts.push(a);
+    this.seconds.push(b);
+    this.place(a, b, id);
+    return id;
+  }
+
+  /** the pair's number, -1 when it has none */
+  find(a: number, b: number): number {
+    const mask = this.slots.length - 1;
+    for (let h = hash(a, b) & mask; ; h = (h + 1) & mask) {
+      const id = this.slots[h] as number;
+      if (id < 0) return -1;
+      if (this.keys[2 * h] === a && this.keys[2 * h + 1] === b) return id;
     }
   }
-  return chain(points, from, to);
+
+  first(id: number): number {
+    return this.firsts[id] as number;
+  }
+
+  second(id: number): number {
+    return this.seconds[id] as number;
+  }
+
+  private place(a: number, b: number, id: number): void {
+    const mask = this.slots.length - 1;
+    let h = hash(a, b) & mask;
+    while ((this.slots[h] as number) >= 0) h = (h + 1) & mask;
+    this.slots[h] = id;
+    this.keys[2 * h] = a;
+    this.keys[2 * h + 1] = b;
+  }
+}
+
+function hash(a: number, b: number): number {
+  return (Math.imul(a, 0x9e3779b1) ^ Math.imul(b ^ (b >>> 15), 0x85ebca77)) >>> 0;
 }
 
 /** Balanced directed edges joined into closed loops. */

@@ -289,13 +289,13 @@ function projectClipped(triangles: Triangles, t: number, low: number, high: numb
 
 /** Sutherland-Hodgman against one horizontal plane: keep z >= h (above) or z <= h. */
 function clipAt(polygon: [number, number, number][], h: number, keepAbove: boolean): [number, number, number][] {
-  const inside = (p: [number, number, number]): boolean => (keepAbove ? p[2] >= h : p[2] <= h);
+  // no closure: this runs twice for every triangle of every band
   const out: [number, number, number][] = [];
   for (let i = 0; i < polygon.length; i += 1) {
     const a = polygon[i] as [number, number, number];
     const b = polygon[(i + 1) % polygon.length] as [number, number, number];
-    const ina = inside(a);
-    const inb = inside(b);
+    const ina = keepAbove ? a[2] >= h : a[2] <= h;
+    const inb = keepAbove ? b[2] >= h : b[2] <= h;
     if (ina) out.push(a);
     if (ina !== inb) out.push(crossing(a, b, h));
   }
