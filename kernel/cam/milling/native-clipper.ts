@@ -115,10 +115,18 @@ function toNative(paths: Paths64): NativePaths {
     return w;
   });
   const out = new native.Paths64();
-  for (const w of words) {
-    const nativePath = new native.Path64();
-    nativePath.assign(new BigInt64Array(w.buffer));
-    out.push_back(nativePath);
+  // one path object refilled for each path: push_back copies it (two calls into WASM a path,
+  // not four: a union of thousands of small pieces spent more on the calls than on the points)
+  const nativePath = new native.Path64();
+  try {
+    for (const w of words) {
+      nativePath.assign(new BigInt64Array(w.buffer));
+      out.push_back(nativePath);
+    }
+  } catch (error) {
+    out.delete();
+    throw error;
+  } finally {
     nativePath.delete();
   }
   return out;
