@@ -136,8 +136,9 @@ describe("plan_cam on the service's geometry thread", () => {
   // the other fixture parts, end to end as a client sends them: a mesh, and the NIST test parts
   for (const name of ["partC.stl", "nist_ftc_10_asme1_ap242-e2.stp", "nist_ctc_01_asme1_ap242-e1.stp", "nist_stc_06_asme1_ap242-e3.stp"]) {
     it(`plans ${name} uploaded through the API: verified setups, the material left reported, the job saved`, async () => {
-      // the NIST parts are 250 to 400 mm long: the shop's 20 mm end mill roughs them
-      const library = name.startsWith("nist") ? [...everydayTools(), catalogueAssembly("CentreCuttingEndMill", 20)] : everydayTools();
+      // the NIST parts are 250 to 400 mm long: the shop's 20 mm end mill roughs them; FTC-10's
+      // long bores take a 7 mm drill
+      const library = name.startsWith("nist") ? [...everydayTools(), catalogueAssembly("CentreCuttingEndMill", 20), catalogueAssembly("Drill", 7)] : everydayTools();
       const projectId = await stepProject(library, fixturePart(name));
       const task = await plan(projectId);
       assert.equal(task.status, "success", JSON.stringify(task.error));
