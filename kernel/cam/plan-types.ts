@@ -8,6 +8,8 @@ import type { WorkpieceFormat } from "../geometry/types.ts";
 import type { MachineArchetype } from "../machines/archetypes.ts";
 import type { Assembly } from "../tools/assembly.ts";
 import type { Box3, Frame, Operation, OperationKind, Vec3, Verification } from "./types.ts";
+import type { ColumnTops } from "./simulation/carried-stock.ts";
+import type { OperationCheck, SimulatedSetup } from "./planner/verify.ts";
 
 export interface PlanOptions {
   /** face the stock's top down to the part in each setup first */
@@ -39,6 +41,11 @@ export interface PlanHooks {
   cancelled(): boolean;
   /** each step as it ends, timed (the bench prints them with BENCH_CAM_STEPS=1) */
   step?(step: PlanStep): void;
+  /**
+   * The verification of a setup (planner/verify.ts). Default: on a simulation thread beside the
+   * planner's (planner/verify-thread.ts); plan.ts's inlineChecks keeps it in the planner's thread.
+   */
+  checks?(setup: SimulatedSetup, carried: ColumnTops | null): OperationCheck;
 }
 
 /** One step of a setup's planning: an operation generated and verified, or the setup's holes. */

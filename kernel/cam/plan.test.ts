@@ -16,7 +16,7 @@ import { findMachineArchetype, type MachineArchetype } from "../machines/archety
 import { generateStandardRange } from "../tools/catalogue/standard-range.ts";
 import { starterLibrary } from "../tools/catalogue/starter-library.ts";
 import type { Assembly } from "../tools/assembly.ts";
-import { planCam } from "./plan.ts";
+import { inlineChecks, planCam } from "./plan.ts";
 import { PlanCancelled, PlanError, type PlanInput, type PlanResult, type PlanStep } from "./plan-types.ts";
 import { blockKindOf, blocksProblem } from "./planner/blocks.ts";
 import type { Box3 } from "./types.ts";
@@ -118,6 +118,22 @@ describe("the CAM planner", () => {
     assert.ok(last.verification.material_left_pct < 3, `material left ${last.verification.material_left_pct} %`);
     for (const setup of result.setups) assert.deepEqual([setup.verification.gouges, setup.verification.rapids_through_material, setup.verification.holder_collisions], [0, 0, 0]);
     assert.ok(result.unmachined.some((u) => u.code === "material_left" && u.volume_mm3 !== null && u.volume_mm3 > 0));
+  });
+
+  it("plans the same with the simulation on its own thread as in the planner's thread: the operations, their verdicts and what is left", () => {
+    const partC = input(brepOfStep(fixture("partC.step")), { min: [-2, -2, 0], max: [87.6, 46.7, 29] });
+    // setup ids are fresh UUIDs, and a remade operation takes the next operation id
+    const comparable = (result: PlanResult) => ({
+      ...result,
+      setups: result.setups.map(({ id: _id, blocks, operations, ...setup }) => ({
+        ...setup,
+        blocks: blocks.map((block) => ({ kind: block.kind, name: block.name, operations: block.operation_ids.length })),
+        operations: operations.map(({ id: _op, ...operation }) => operation),
+      })),
+    });
+    const threaded = planCam(oc, partC, quiet);
+    const inline = planCam(oc, partC, { ...quiet, checks: inlineChecks });
+    assert.deepEqual(comparable(threaded), comparable(inline));
   });
 
   it("makes a through hole counterbored at both ends half from each end: each end's counterbore, and a bore drilled past the middle", () => {

@@ -16,7 +16,7 @@ import { randomUUID } from "node:crypto";
 import type { OpenCascadeInstance } from "opencascade.js/dist/node.js";
 import { setupMachiningTime } from "./machining-time.ts";
 import { InProcessStock } from "./milling/stock.ts";
-import { carriedTops } from "./simulation/carried-stock.ts";
+import { carriedTops, type ColumnTops } from "./simulation/carried-stock.ts";
 import { removeBySetup, stockLeft, voxelStock } from "./simulation/voxel-stock.ts";
 import { cuttersFromLibrary } from "./tooling/cutter.ts";
 import { PlanCancelled, PlanError, type PlanHooks, type PlanInput, type PlanStep, type PlannedSetup, type PlanResult, type ToolSummary, type Unmachined } from "./plan-types.ts";
@@ -28,7 +28,8 @@ import { isEndMill, millingOperations } from "./planner/milling-operations.ts";
 import { readPart } from "./planner/read-part.ts";
 import { holesNoSetupMakes, setupParts } from "./planner/setup-part.ts";
 import { checkTravel } from "./planner/travel.ts";
-import { SetupVerifier, verifySetup } from "./planner/verify.ts";
+import { InlineChecks, verifySetup, type OperationCheck, type SimulatedSetup, type VerifiedSetup } from "./planner/verify.ts";
+import { ThreadedChecks } from "./planner/verify-thread.ts";
 
 const WORK_OFFSETS = ["G54", "G55", "G56", "G57", "G58", "G59"];
 
@@ -85,33 +86,43 @@ export function planCam(oc: OpenCascadeInstance, input: PlanInput, hooks: PlanHo
     // the setup starts from what the ones before it left (carried-stock.ts), not the whole box
     const carried = i === 0 ? null : carriedTops(acrossSetups, setup.frame);
     const start = carried === null ? new InProcessStock(setup.stock) : carriedStock(setup.stock, carried);
-    // each operation is simulated as soon as it is made: the ones after a dropped one plan
-    // without what it would have cut (planner/verify.ts)
-    const verifier = new SetupVerifier(setup, undefined, carried);
-    const stage = { cancelled: hooks.cancelled, progress: within(0, 0.8), step: (step: PlanStep) => hooks.step?.(step) };
-    const milling = millingOperations(setup, part.recognition.features, cutters, input, nextId, stage, verifier, start);
-    if (hooks.cancelled()) throw new PlanCancelled();
-    checkpoint(base + span * 0.8);
-    const generating = performance.now();
-    const holes = holeOperations(setup, cutters, input, milling.stock, nextId);
-    const verifying = performance.now();
-    const toHoles = within(0.8, 1);
-    for (const [n, operation] of holes.operations.entries()) {
+    // each operation is simulated while the next is made (planner/verify.ts: speculation): the
+    // ones after a dropped one are made again without what it would have cut
+    const verifier = (hooks.checks ?? threadedChecks)(setup, carried);
+    let verified: VerifiedSetup;
+    try {
+      const stage = { cancelled: hooks.cancelled, progress: within(0, 0.8), step: (step: PlanStep) => hooks.step?.(step) };
+      const milling = millingOperations(setup, part.recognition.features, cutters, input, nextId, stage, verifier, start);
       if (hooks.cancelled()) throw new PlanCancelled();
-      toHoles(n / holes.operations.length);
-      verifier.check(operation);
+      checkpoint(base + span * 0.8);
+      const generating = performance.now();
+      const holes = holeOperations(setup, cutters, input, milling.stock, nextId);
+      // made from the milling's final stock, not from each other's: none is void after a drop
+      for (const operation of holes.operations) verifier.submit(operation, false);
+      const verifying = performance.now();
+      const toHoles = within(0.8, 1);
+      let kept = 0;
+      for (const [n, operation] of holes.operations.entries()) {
+        if (hooks.cancelled()) throw new PlanCancelled();
+        toHoles(n / holes.operations.length);
+        if (verifier.next(true)?.verdict === "kept") kept += 1;
+      }
+      hooks.step?.({
+        setup: setup.name,
+        kind: "holes",
+        tool: null,
+        generate_s: (verifying - generating) / 1000,
+        verify_s: (performance.now() - verifying) / 1000,
+        moves: holes.operations.reduce((n, o) => n + o.moves.length, 0),
+        made: holes.operations.length,
+        kept,
+      });
+      warnings.push(...milling.warnings, ...holes.warnings);
+      unmachined.push(...milling.unmachined, ...holes.unmachined);
+      verified = verifier.result();
+    } finally {
+      verifier.close();
     }
-    hooks.step?.({
-      setup: setup.name,
-      kind: "holes",
-      tool: null,
-      generate_s: (verifying - generating) / 1000,
-      verify_s: (performance.now() - verifying) / 1000,
-      moves: holes.operations.reduce((n, o) => n + o.moves.length, 0),
-      made: holes.operations.length,
-      kept: holes.operations.filter((o) => verifier.isKept(o.id)).length,
-    });
-    let verified = verifier.result();
     if (input.options.sort_by_height) {
       // another order is another simulation: the kept operations again, highest first
       const sorted = verifySetup(setup, sortByHeight(verified.operations), { cellSize: verified.cellSize, cancelled: hooks.cancelled, carried });
@@ -121,8 +132,7 @@ export function planCam(oc: OpenCascadeInstance, input: PlanInput, hooks: PlanHo
     removeBySetup(acrossSetups, setup.frame, verified.field);
     const left = stockLeft(acrossSetups);
     checkpoint(base + span);
-    warnings.push(...milling.warnings, ...holes.warnings);
-    unmachined.push(...milling.unmachined, ...holes.unmachined, ...verified.dropped);
+    unmachined.push(...verified.dropped);
     const time = setupMachiningTime(verified.operations, input.machine);
     const tools = numberTools(verified.operations);
     // a CAM setup entity UUID: quote jobs key their setup costs by it (spec: setup_costs)
@@ -166,6 +176,11 @@ export function planCam(oc: OpenCascadeInstance, input: PlanInput, hooks: PlanHo
   hooks.progress(1);
   return { machining_time_s: round1(planned.reduce((sum, s) => sum + s.machining_time_s, 0)), warnings: dedupe(warnings), unmachined, setups: planned };
 }
+
+const threadedChecks = (setup: SimulatedSetup, carried: ColumnTops | null): OperationCheck => new ThreadedChecks(setup, carried);
+
+/** The verification in the planner's own thread, one operation after another (tests, and where a second core is not to be used). */
+export const inlineChecks = (setup: SimulatedSetup, carried: ColumnTops | null): OperationCheck => new InlineChecks(setup, carried);
 
 /** T numbers in the order tools are first used in the setup. */
 function numberTools(operations: readonly Operation[]): Map<string, ToolSummary> {

@@ -108,7 +108,7 @@ export function createGeometryPool(options: GeometryPoolOptions = {}): GeometryP
   const planTimeoutMs = options.planTimeoutMs ?? 30 * 60_000;
   const planSlots = semaphore(Math.max(1, size - 1));
   const piscina = new Piscina({
-    filename: fileURLToPath(new URL("./bootstrap.mjs", import.meta.url)),
+    filename: fileURLToPath(new URL("../../kernel/threads/typescript-thread.mjs", import.meta.url)),
     workerData: { threadModule: options.threadModule ?? new URL("./thread.ts", import.meta.url).href },
     minThreads: size,
     maxThreads: size,

@@ -12,6 +12,7 @@
 import { Clipper, PointInPolygonResult, type Path64, type Paths64, type Rect64 } from "clipper2-ts";
 import type { Vec2 } from "../types.ts";
 import { booleanOp, clipOpenPaths, inflate, outersWithHoles } from "./native-clipper.ts";
+import { ramerDouglasPeucker } from "./simplify.ts";
 
 export type { Path64, Paths64, Rect64 };
 
@@ -133,7 +134,7 @@ export function growSimplified(simplified: Paths64, mm: number, tolerance_mm = A
  * boundaries were closer than `mm`; a union or offset sorts that out.
  */
 export function simplify(region: Paths64, mm: number): Paths64 {
-  return Clipper.ramerDouglasPeuckerPaths(region, mm * SCALE).filter((path) => path.length >= 3);
+  return region.map((path) => ramerDouglasPeucker(path, mm * SCALE)).filter((path) => path.length >= 3);
 }
 
 /**

@@ -24,6 +24,7 @@ import { selectEndMill, selectFaceMill } from "../tooling/select.ts";
 import { wallReach } from "../tooling/shape.ts";
 import type { Cutter, Operation, OperationKind } from "../types.ts";
 import type { PlanInput, PlanStep, Unmachined } from "../plan-types.ts";
+import type { OperationCheck } from "./verify.ts";
 import { holePlugs, mergeSoups } from "./hole-plugs.ts";
 import type { SetupPart } from "./setup-part.ts";
 
@@ -38,6 +39,12 @@ export const REST_RATIO = 0.65;
 export const SHARP_CORNER_TOOL_MM = 3;
 /** the roughing tool is at most this fraction of the stock's narrower side */
 export const ROUGHING_SHARE_OF_STOCK = 1 / 3;
+/**
+ * How many made operations may wait for their verdict while the next is made. One keeps both
+ * threads busy (making one operation, simulating the one before); more only adds what a drop
+ * throws away.
+ */
+const SPECULATION_DEPTH = 2;
 
 const MILLED_CLASSES = new Set<string>([
   "rectangular_pocket",
@@ -86,18 +93,6 @@ export interface StageHooks {
 
 const NO_HOOKS: StageHooks = { progress: () => {}, cancelled: () => false };
 
-
-/** Whether an operation survives the stock simulation (planner/verify.ts: SetupVerifier). */
-export interface OperationCheck {
-  check(operation: Operation): boolean;
-}
-
-/**
- * The setup's milling. With `verifier`, each operation is simulated as soon as it is generated
- * and only a kept one's cleared stock goes to the generators after it: a dropped roughing's
- * stock is still there for the rest tools. `operations` are then the kept ones only. `start`:
- * the stock as the setups before left it (carried-stock.ts), by default the whole box.
- */
 export function millingOperations(
   setup: SetupPart,
   allFeatures: readonly Feature[],
@@ -145,25 +140,13 @@ export function millingOperations(
     }
   }
 
-  for (const [i, step] of steps.entries()) {
-    // a cancelled plan stops before the next generator; plan.ts throws
-    if (hooks.cancelled()) break;
-    const { parameters, clamps } = cuttingParametersFor(step.tool, input.material_id, input.machine, step.kind);
-    const generating = performance.now();
-    const outcome = step.generate({ part: slicer, stock, tool: step.tool, parameters, id: nextId(), features: milled.map((f) => f.id), ...(step.name ? { name: step.name } : {}) });
-    const verifying = performance.now();
-    const kept = outcome.operation !== null && (verifier === null || verifier.check(outcome.operation));
-    hooks.step?.({
-      setup: setup.name,
-      kind: step.kind,
-      tool: step.tool.name,
-      generate_s: (verifying - generating) / 1000,
-      verify_s: (performance.now() - verifying) / 1000,
-      moves: outcome.operation?.moves.length ?? 0,
-      made: outcome.operation === null ? 0 : 1,
-      kept: kept ? 1 : 0,
-    });
-    for (const clamp of clamps) draft.warnings.push({ code: `feeds_${clamp.code}`, message: clamp.message });
+  // steps made and submitted, whose verdict is not yet taken: each with the stock it was made on
+  const open: { index: number; stock: InProcessStock; outcome: MillingOutcome; clamps: { code: string; message: string }[]; generate_s: number }[] = [];
+  const record = (entry: (typeof open)[number], kept: boolean, verify_s: number): void => {
+    const { outcome } = entry;
+    const step = steps[entry.index] as (typeof steps)[number];
+    hooks.step?.({ setup: setup.name, kind: step.kind, tool: step.tool.name, generate_s: entry.generate_s, verify_s, moves: outcome.operation?.moves.length ?? 0, made: outcome.operation === null ? 0 : 1, kept: kept ? 1 : 0 });
+    for (const clamp of entry.clamps) draft.warnings.push({ code: `feeds_${clamp.code}`, message: clamp.message });
     for (const region of outcome.skipped) {
       draft.unmachined.push({
         code: "region_not_reached",
@@ -173,12 +156,52 @@ export function millingOperations(
         volume_mm3: null,
       });
     }
-    if (kept && outcome.operation !== null) {
-      draft.operations.push(outcome.operation);
+    if (kept && outcome.operation !== null) draft.operations.push(outcome.operation);
+    hooks.progress((entry.index + 1) / steps.length);
+  };
+  let next = 0;
+  /** Takes the verdicts there are, waiting while more than `keep` steps are open; after a drop, the planning goes back to the step after it. */
+  const settle = (keep: number): void => {
+    for (let entry = open[0]; entry !== undefined; entry = open[0]) {
+      const wait = open.length > keep;
+      let kept = false;
+      let verify_s = 0;
+      if (entry.outcome.operation !== null && verifier !== null) {
+        const judgement = verifier.next(wait);
+        if (judgement === null) return;
+        kept = judgement.verdict === "kept";
+        verify_s = judgement.seconds;
+      } else {
+        kept = entry.outcome.operation !== null;
+      }
+      open.shift();
+      record(entry, kept, verify_s);
+      if (!kept && entry.outcome.operation !== null) {
+        // the steps made since were made on the stock it would have left
+        stock = entry.stock;
+        next = entry.index + 1;
+        open.length = 0;
+        return;
+      }
+    }
+  };
+
+  while (next < steps.length) {
+    // a cancelled plan stops before the next generator; plan.ts throws
+    if (hooks.cancelled()) break;
+    const index = next++;
+    const step = steps[index] as (typeof steps)[number];
+    const { parameters, clamps } = cuttingParametersFor(step.tool, input.material_id, input.machine, step.kind);
+    const generating = performance.now();
+    const outcome = step.generate({ part: slicer, stock, tool: step.tool, parameters, id: nextId(), features: milled.map((f) => f.id), ...(step.name ? { name: step.name } : {}) });
+    open.push({ index, stock, outcome, clamps, generate_s: (performance.now() - generating) / 1000 });
+    if (outcome.operation !== null) {
+      verifier?.submit(outcome.operation, true);
       stock = stock.withCleared(outcome.cleared);
     }
-    hooks.progress((i + 1) / steps.length);
+    settle(SPECULATION_DEPTH);
   }
+  settle(0);
   draft.stock = stock;
   hooks.progress(1);
   return draft;

@@ -66,6 +66,9 @@ export interface VerifyOptions {
   progress?: (fraction: number) => void;
 }
 
+/** What the simulation needs of a setup: its stock, part and drilled holes, in its frame. */
+export type SimulatedSetup = Pick<SetupPart, "name" | "stock" | "soup" | "holes">;
+
 /** A setup's verification one operation at a time, each on the stock the kept ones left. */
 export class SetupVerifier {
   readonly cellSize: number;
@@ -77,7 +80,7 @@ export class SetupVerifier {
   private state: SetupSimulation;
 
   /** `carried`: what the setups before this one left (carried-stock.ts); null, the whole stock box */
-  constructor(private readonly setup: SetupPart, cellSize = simulationCellSize(setup.stock), carried: ColumnTops | null = null) {
+  constructor(private readonly setup: SimulatedSetup, cellSize = simulationCellSize(setup.stock), carried: ColumnTops | null = null) {
     this.cellSize = cellSize;
     // the empty run rasterises the part once and gives the untouched stock
     this.state = simulateSetup({ stock: setup.stock, part: setup.soup, operations: [], cellSize });
@@ -117,7 +120,7 @@ export class SetupVerifier {
   }
 }
 
-export function verifySetup(setup: SetupPart, operations: readonly Operation[], options: VerifyOptions = {}): VerifiedSetup {
+export function verifySetup(setup: SimulatedSetup, operations: readonly Operation[], options: VerifyOptions = {}): VerifiedSetup {
   const verifier = new SetupVerifier(setup, options.cellSize, options.carried ?? null);
   for (const [i, operation] of operations.entries()) {
     if (options.cancelled?.()) break;
@@ -125,6 +128,91 @@ export function verifySetup(setup: SetupPart, operations: readonly Operation[], 
     verifier.check(operation);
   }
   return verifier.result();
+}
+
+/**
+ * Speculation. The planner may make the next operation before the simulation has judged the one
+ * before it, assuming that one is kept (its cleared stock is what the next one plans on), and
+ * simulate the two side by side on two threads (verify-thread.ts). When the earlier one is
+ * dropped, the later ones made on its stock are void: the simulation skips them and the planner
+ * makes them again on the stock without it.
+ *
+ * Epochs keep the two sides in step without a round trip: the planner tags each submission with
+ * the number of drops it has heard of; the simulation counts the drops it made. A speculative
+ * submission tagged with fewer drops than the simulation has made was planned on a dropped
+ * operation (the simulation runs submissions in order, so every drop it made before reaching this
+ * one was of an earlier submission) and is void. A submission that is not speculative (hole
+ * operations, made from the milling's final stock) is checked whatever was dropped before it.
+ */
+export type Verdict = "kept" | "dropped" | "void";
+
+export interface Judgement {
+  verdict: Verdict;
+  /** seconds the simulation took */
+  seconds: number;
+}
+
+/** The simulation's side of speculation: a SetupVerifier that counts its drops and voids what was planned on them. */
+export class SpeculativeVerifier {
+  private drops = 0;
+
+  constructor(readonly verifier: SetupVerifier) {}
+
+  /** `dropsKnown`: the drops the planner had heard of when it made the operation */
+  judge(operation: Operation, speculative: boolean, dropsKnown: number): Judgement {
+    if (speculative && dropsKnown < this.drops) return { verdict: "void", seconds: 0 };
+    const started = performance.now();
+    const kept = this.verifier.check(operation);
+    if (!kept) this.drops += 1;
+    return { verdict: kept ? "kept" : "dropped", seconds: (performance.now() - started) / 1000 };
+  }
+}
+
+/**
+ * What the planner sees of the verification: operations submitted in order, verdicts taken in the
+ * same order. A dropped operation voids the speculative ones submitted after it: they get no
+ * verdict (next() passes over them), and the planner submits them again, remade.
+ */
+export interface OperationCheck {
+  /** queues the operation after those before it; `speculative`: made on the stock the open ones before it would leave if kept */
+  submit(operation: Operation, speculative: boolean): void;
+  /** the oldest open submission's judgement (never "void"); null when it is not there yet and `wait` is false */
+  next(wait: boolean): Judgement | null;
+  /** the setup's verification after the last verdict taken (every submission must have had its verdict) */
+  result(): VerifiedSetup;
+  /** lets go of what the verification holds; no call after this one */
+  close(): void;
+}
+
+/** The verification in this thread: each submission simulated when its verdict is asked for. */
+export class InlineChecks implements OperationCheck {
+  private readonly queue: { operation: Operation; speculative: boolean; dropsKnown: number }[] = [];
+  private readonly simulation: SpeculativeVerifier;
+  private dropsKnown = 0;
+
+  constructor(setup: SimulatedSetup, carried: ColumnTops | null, cellSize?: number) {
+    this.simulation = new SpeculativeVerifier(new SetupVerifier(setup, cellSize, carried));
+  }
+
+  submit(operation: Operation, speculative: boolean): void {
+    this.queue.push({ operation, speculative, dropsKnown: this.dropsKnown });
+  }
+
+  next(): Judgement | null {
+    for (let head = this.queue.shift(); head !== undefined; head = this.queue.shift()) {
+      const judgement = this.simulation.judge(head.operation, head.speculative, head.dropsKnown);
+      if (judgement.verdict === "void") continue;
+      if (judgement.verdict === "dropped") this.dropsKnown += 1;
+      return judgement;
+    }
+    return null;
+  }
+
+  result(): VerifiedSetup {
+    return this.simulation.verifier.result();
+  }
+
+  close(): void {}
 }
 
 function describe(counts: Verification, violations: readonly Violation[]): string {

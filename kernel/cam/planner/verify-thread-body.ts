@@ -1,0 +1,51 @@
+/**
+ * The simulation thread (verify-thread.ts): for each setup's channel, a SpeculativeVerifier that
+ * judges the operations in the order they come and, asked for the result, hands the setup's
+ * final height field over (transferred, not copied). Every reply bumps the channel's counter and
+ * wakes the planner waiting on it. An exception is a reply too: the planner rethrows it.
+ */
+import { parentPort } from "node:worker_threads";
+import type { FromSimulation, OpenMessage, ToSimulation } from "./verify-thread.ts";
+import { SetupVerifier, SpeculativeVerifier } from "./verify.ts";
+
+if (parentPort === null) throw new Error("verify-thread-body.ts runs as a worker thread (verify-thread.ts starts it)");
+
+parentPort.on("message", (open: OpenMessage) => {
+  const signal = new Int32Array(open.signal);
+  const reply = (message: FromSimulation, transfer: ArrayBuffer[] = []): void => {
+    open.port.postMessage(message, transfer);
+    Atomics.add(signal, 0, 1);
+    Atomics.notify(signal, 0);
+  };
+  // the setup's field is made at once, while the planner makes the first operation; a failure
+  // is the reply to the first message
+  let simulation: SpeculativeVerifier | null = null;
+  let failure: string | null = null;
+  try {
+    simulation = new SpeculativeVerifier(new SetupVerifier(open.setup, open.cellSize, open.carried));
+  } catch (error) {
+    failure = messageOf(error);
+  }
+  open.port.on("message", (message: ToSimulation) => {
+    try {
+      if (simulation === null) throw new Error(failure ?? "the setup's result was already taken");
+      if (message.kind === "check") {
+        reply({ kind: "judged", judgement: simulation.judge(message.operation, message.speculative, message.dropsKnown) });
+        return;
+      }
+      const result = simulation.verifier.result();
+      reply({ kind: "result", result: { ...result, operations: result.operations.map((operation) => operation.id) } }, [result.field.heights.buffer as ArrayBuffer]);
+      simulation = null;
+    } catch (error) {
+      reply({ kind: "failed", message: messageOf(error) });
+    }
+  });
+  // the planner closed the channel: the setup is done or given up
+  open.port.on("close", () => {
+    simulation = null;
+  });
+});
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,136 @@
+/**
+ * The verification on a thread of its own, beside the planner's: while the planner makes an
+ * operation, the simulation runs the one before it (verify.ts: speculation). On 2 cores this
+ * hides most of the simulation's time, a fifth to a third of a NIST part's planning.
+ *
+ * The planner is synchronous (it runs inside one task on a geometry thread), so it takes the
+ * simulation's replies synchronously too: receiveMessageOnPort reads the channel without the
+ * event loop, and Atomics.wait on a counter the simulation bumps after each reply sleeps until
+ * there is one. One simulation thread per planning thread, started on first use and kept (a
+ * start costs 0.2 s); each setup opens its own channel, closed when the setup is done or given
+ * up, so nothing of an abandoned plan reaches the next one.
+ */
+import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from "node:worker_threads";
+import type { ColumnTops } from "../simulation/carried-stock.ts";
+import type { Operation } from "../types.ts";
+import type { Judgement, OperationCheck, SimulatedSetup, VerifiedSetup } from "./verify.ts";
+
+/** a simulation that has not answered in this long is taken for dead (one operation takes seconds) */
+const REPLY_TIMEOUT_MS = 10 * 60_000;
+
+/** A setup's channel to the simulation thread, sent as the thread's message. */
+export interface OpenMessage {
+  port: MessagePort;
+  /** an Int32Array's buffer: [0] counts the replies posted */
+  signal: SharedArrayBuffer;
+  setup: SimulatedSetup;
+  carried: ColumnTops | null;
+  cellSize: number | undefined;
+}
+
+export type ToSimulation = { kind: "check"; operation: Operation; speculative: boolean; dropsKnown: number } | { kind: "result" };
+
+/** VerifiedSetup with the kept operations by id (the planner holds the operations) */
+export type VerifiedByIds = Omit<VerifiedSetup, "operations"> & { operations: string[] };
+
+export type FromSimulation = { kind: "judged"; judgement: Judgement } | { kind: "result"; result: VerifiedByIds } | { kind: "failed"; message: string };
+
+let thread: Worker | null = null;
+
+function simulationThread(): Worker {
+  if (thread === null) {
+    const started = new Worker(new URL("../../threads/typescript-thread.mjs", import.meta.url), {
+      workerData: { threadModule: new URL("./verify-thread-body.ts", import.meta.url).href },
+    });
+    // a process whose plans are done may exit with the thread idle
+    started.unref();
+    started.on("error", () => {});
+    started.on("exit", () => {
+      if (thread === started) thread = null;
+    });
+    thread = started;
+  }
+  return thread;
+}
+
+/** The verification of one setup on the simulation thread. */
+export class ThreadedChecks implements OperationCheck {
+  private readonly port: MessagePort;
+  private readonly signal = new Int32Array(new SharedArrayBuffer(4));
+  private readonly submitted = new Map<string, Operation>();
+  /** submissions whose reply has not been read, void ones included */
+  private open = 0;
+  private dropsKnown = 0;
+
+  constructor(setup: SimulatedSetup, carried: ColumnTops | null, cellSize?: number) {
+    const { port1, port2 } = new MessageChannel();
+    const message: OpenMessage = {
+      port: port2,
+      signal: this.signal.buffer as SharedArrayBuffer,
+      setup: { name: setup.name, stock: setup.stock, soup: setup.soup, holes: setup.holes },
+      carried,
+      cellSize,
+    };
+    simulationThread().postMessage(message, [port2]);
+    this.port = port1;
+  }
+
+  submit(operation: Operation, speculative: boolean): void {
+    this.submitted.set(operation.id, operation);
+    this.send({ kind: "check", operation, speculative, dropsKnown: this.dropsKnown });
+    this.open += 1;
+  }
+
+  next(wait: boolean): Judgement | null {
+    while (this.open > 0) {
+      const reply = this.receive(wait);
+      if (reply === null) return null;
+      if (reply.kind !== "judged") throw new Error(`the simulation thread answered ${reply.kind} to a check`);
+      this.open -= 1;
+      if (reply.judgement.verdict === "void") continue;
+      if (reply.judgement.verdict === "dropped") this.dropsKnown += 1;
+      return reply.judgement;
+    }
+    return null;
+  }
+
+  result(): VerifiedSetup {
+    if (this.open > 0) throw new Error(`${this.open} submitted operations have no verdict yet`);
+    this.send({ kind: "result" });
+    const reply = this.receive(true);
+    if (reply?.kind !== "result") throw new Error("the simulation thread did not answer with the setup's result");
+    const operations = reply.result.operations.map((id) => {
+      const operation = this.submitted.get(id);
+      if (operation === undefined) throw new Error(`the simulation kept an operation it was never sent (${id})`);
+      return operation;
+    });
+    return { ...reply.result, operations };
+  }
+
+  close(): void {
+    this.port.close();
+  }
+
+  private send(message: ToSimulation): void {
+    this.port.postMessage(message);
+  }
+
+  /** The next reply; null when there is none yet and `wait` is false. */
+  private receive(wait: boolean): FromSimulation | null {
+    const deadline = performance.now() + REPLY_TIMEOUT_MS;
+    for (;;) {
+      // read the counter before the port: a reply posted after this read wakes the wait below
+      const seen = Atomics.load(this.signal, 0);
+      const received = receiveMessageOnPort(this.port);
+      if (received !== undefined) {
+        const reply = received.message as FromSimulation;
+        if (reply.kind === "failed") throw new Error(`the stock simulation failed: ${reply.message}`);
+        return reply;
+      }
+      if (!wait) return null;
+      const left = deadline - performance.now();
+      if (left <= 0) throw new Error(`the stock simulation did not answer in ${REPLY_TIMEOUT_MS / 60_000} minutes`);
+      Atomics.wait(this.signal, 0, seen, Math.min(left, 1000));
+    }
+  }
+}
