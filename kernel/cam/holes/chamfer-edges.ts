@@ -92,6 +92,42 @@ function triangle(soup: TriangleSoup, t: number): Tri | null {
   return { v, keys: [vertexKey(v[0]), vertexKey(v[1]), vertexKey(v[2])], normal: [c[0] / twice, c[1] / twice, c[2] / twice], area: twice / 2 };
 }
 
+/**
+ * The other faces' triangles by their edges, for what lies beyond the chamfer's ends: only those
+ * that can share a vertex with the chamfer (within its box grown by POSITION_KEY_MM) are keyed; a
+ * NIST part has some 100,000 triangles, and keying them all took seconds per chamfer.
+ */
+function neighbours(soup: TriangleSoup, faceIds: ArrayLike<number>, wanted: ReadonlySet<number>, tris: readonly Tri[]): Map<string, Tri> {
+  const lo = [Infinity, Infinity, Infinity];
+  const hi = [-Infinity, -Infinity, -Infinity];
+  for (const tri of tris) {
+    for (const p of tri.v) {
+      for (let a = 0; a < 3; a++) {
+        lo[a] = Math.min(lo[a] as number, (p[a] as number) - POSITION_KEY_MM);
+        hi[a] = Math.max(hi[a] as number, (p[a] as number) + POSITION_KEY_MM);
+      }
+    }
+  }
+  const near = (i: number): boolean => {
+    for (let a = 0; a < 3; a++) {
+      const c = soup.positions[3 * i + a] as number;
+      if (c < (lo[a] as number) || c > (hi[a] as number)) return false;
+    }
+    return true;
+  };
+  const others = new Map<string, Tri>();
+  const count = soup.indices.length / 3;
+  for (let t = 0; t < count; t++) {
+    if (wanted.has(faceIds[t] as number)) continue;
+    const [i, j, k] = [soup.indices[3 * t] as number, soup.indices[3 * t + 1] as number, soup.indices[3 * t + 2] as number];
+    // a shared edge needs two of its corners near the chamfer
+    if (Number(near(i)) + Number(near(j)) + Number(near(k)) < 2) continue;
+    const tri = triangle(soup, t);
+    if (tri) for (let e = 0; e < 3; e++) others.set(edgeKey(tri.keys[e] as string, tri.keys[(e + 1) % 3] as string), tri);
+  }
+  return others;
+}
+
 const edgeKey = (a: string, b: string) => (a < b ? `${a}/${b}` : `${b}/${a}`);
 
 interface LowerEdge {
@@ -107,15 +143,13 @@ export function chamferEdges(soup: TriangleSoup, faceIds: ArrayLike<number>, fac
   const wanted = new Set(faces);
   const count = soup.indices.length / 3;
   const tris: Tri[] = [];
-  // every soup triangle by its edges, for the faces beyond the chamfer's ends
-  const others = new Map<string, Tri>();
   for (let t = 0; t < count; t++) {
+    if (!wanted.has(faceIds[t] as number)) continue;
     const tri = triangle(soup, t);
-    if (!tri) continue;
-    if (wanted.has(faceIds[t] as number)) tris.push(tri);
-    else for (let k = 0; k < 3; k++) others.set(edgeKey(tri.keys[k] as string, tri.keys[(k + 1) % 3] as string), tri);
+    if (tri) tris.push(tri);
   }
   if (tris.length === 0) return { ok: false, code: "no_triangles", message: `faces ${faces.join(", ")} have no triangles` };
+  const others = neighbours(soup, faceIds, wanted, tris);
 
   let areaSum = 0;
   let angleSum = 0;
