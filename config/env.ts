@@ -26,6 +26,8 @@ const EnvSchema = z.object({
   UPLOAD_LIMIT_BYTES: integer(100 * 1024 * 1024, 1024),
   /** warm geometry threads for uploads (about 0.6 GB each); unset: one per core, memory permitting; 0: none */
   GEOMETRY_WORKERS: z.coerce.number().int().min(0).max(64).optional(),
+  /** a CAM plan simulates its operations on a thread beside its planning thread (two cores busy); false: in the planning thread */
+  CAM_SIMULATION_THREAD: z.enum(["true", "false"]).default("true").transform((v) => v === "true"),
   /** A worker whose lease is older than this is dead; its jobs run again elsewhere. */
   WORKER_LEASE_STALE_SECONDS: integer(30, 5),
   WORKER_HEARTBEAT_SECONDS: integer(5, 1),

@@ -18,7 +18,7 @@ const database = await openDatabase(env, (line) => log.debug({ component: "postg
 const pool = createPool(database.appUrl, env.API_POOL_SIZE, "swarf-api");
 let runner: WorkerRunner | undefined;
 
-const geometry = env.GEOMETRY_WORKERS === 0 ? undefined : createGeometryPool({ size: env.GEOMETRY_WORKERS });
+const geometry = env.GEOMETRY_WORKERS === 0 ? undefined : createGeometryPool({ size: env.GEOMETRY_WORKERS, simulationThread: env.CAM_SIMULATION_THREAD });
 let geometryState: "ok" | "starting" | "failing" = geometry ? "starting" : "ok";
 void geometry?.ready().then(
   () => (geometryState = "ok"),

@@ -24,7 +24,7 @@ try {
 const database = await openDatabase(env);
 // geometry threads only when this process runs a geometry task (0.5 GB each)
 const wantsGeometry = (taskNames ?? ALL_TASK_NAMES).some((name) => GEOMETRY_TASK_NAMES.includes(name));
-const geometry = wantsGeometry && env.GEOMETRY_WORKERS !== 0 ? createGeometryPool({ size: env.GEOMETRY_WORKERS }) : undefined;
+const geometry = wantsGeometry && env.GEOMETRY_WORKERS !== 0 ? createGeometryPool({ size: env.GEOMETRY_WORKERS, simulationThread: env.CAM_SIMULATION_THREAD }) : undefined;
 const runner = await startWorkerRunner({
   ownerUrl: database.ownerUrl,
   taskNames,

@@ -13,7 +13,8 @@ import { fileURLToPath } from "node:url";
 import { MessageChannel, type Transferable } from "node:worker_threads";
 import { Piscina } from "piscina";
 import type { PlanInput } from "../../kernel/cam/plan-types.ts";
-import type { GeometryRequest, IngestOutcome, IngestRequest, PlanOutcome, PlanProgressMessage } from "./protocol.ts";
+import { YOUNG_GENERATION_MB } from "../../kernel/threads/heap.ts";
+import type { GeometryRequest, GeometryThreadData, IngestOutcome, IngestRequest, PlanOutcome, PlanProgressMessage } from "./protocol.ts";
 
 /** the file's name (for a warning only) and the mesh's deflection when not the default */
 export type IngestOptions = Omit<IngestRequest, "kind" | "bytes">;
@@ -41,6 +42,11 @@ export interface GeometryPoolOptions {
   planTimeoutMs?: number;
   /** the thread module (tests give their own) */
   threadModule?: string;
+  /**
+   * whether a plan simulates its operations on a thread of its own beside the planning thread
+   * (kernel/cam/planner/verify-thread.ts; default true): a plan then keeps up to two cores busy
+   */
+  simulationThread?: boolean;
 }
 
 export interface PlanRunOptions {
@@ -109,10 +115,11 @@ export function createGeometryPool(options: GeometryPoolOptions = {}): GeometryP
   const planSlots = semaphore(Math.max(1, size - 1));
   const piscina = new Piscina({
     filename: fileURLToPath(new URL("../../kernel/threads/typescript-thread.mjs", import.meta.url)),
-    workerData: { threadModule: options.threadModule ?? new URL("./thread.ts", import.meta.url).href },
+    workerData: { threadModule: options.threadModule ?? new URL("./thread.ts", import.meta.url).href, simulationThread: options.simulationThread ?? true } satisfies GeometryThreadData,
     minThreads: size,
     maxThreads: size,
     idleTimeout: Number.POSITIVE_INFINITY,
+    resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
     concurrentTasksPerWorker: 1,
   });
   // a thread that dies with no task is replaced by piscina; nothing to tell anybody

@@ -71,3 +71,11 @@ export type IngestRefusal = {
 };
 
 export type IngestOutcome = IngestSuccess | IngestRefusal;
+
+/** What every geometry thread is started with (pool.ts). */
+export interface GeometryThreadData {
+  /** the thread's TypeScript module (kernel/threads/typescript-thread.mjs loads it) */
+  threadModule: string;
+  /** plans verify on a simulation thread of their own (true) or in the geometry thread */
+  simulationThread: boolean;
+}

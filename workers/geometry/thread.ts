@@ -5,22 +5,23 @@
  * does an exception OCCT throws on a file it cannot handle: both are the file's fault, not the
  * service's.
  */
-import { threadId } from "node:worker_threads";
-import { planCam } from "../../kernel/cam/plan.ts";
+import { threadId, workerData } from "node:worker_threads";
+import { inlineChecks, planCam } from "../../kernel/cam/plan.ts";
 import { ingestWorkpiece } from "../../kernel/geometry/ingest.ts";
 import { describeOcctException, loadOpenCascade } from "../../kernel/geometry/opencascade.ts";
 import { GeometryError } from "../../kernel/geometry/types.ts";
 import { meshToGlb } from "../../kernel/mesh/glb.ts";
 import { renderThumbnail } from "../../kernel/mesh/thumbnail.ts";
 import { runPlanRequest } from "./plan-runner.ts";
-import type { GeometryRequest, IngestOutcome, PlanOutcome } from "./protocol.ts";
+import type { GeometryRequest, GeometryThreadData, IngestOutcome, PlanOutcome } from "./protocol.ts";
 
 const oc = await loadOpenCascade();
+const { simulationThread } = workerData as GeometryThreadData;
 
 export default async function handle(request: GeometryRequest): Promise<IngestOutcome | PlanOutcome | number> {
   if (request.kind === "ping") return threadId;
   if (request.kind === "plan") {
-    return runPlanRequest(request, (input, hooks) => planCam(oc, input, hooks), (error) => describeOcctException(oc, error));
+    return runPlanRequest(request, (input, hooks) => planCam(oc, input, simulationThread ? hooks : { ...hooks, checks: inlineChecks }), (error) => describeOcctException(oc, error));
   }
   const timings: Record<string, number> = {};
   try {

@@ -165,7 +165,8 @@ export function withoutVanishing(region: Paths64, mm: number, tolerance_mm: numb
   let kept: Paths64 | null = null;
   for (let i = 0; i < region.length; i += 1) {
     const path = region[i] as Path64;
-    const vanishes = Math.sign(loopArea(path)) === holeSign && narrowerThan(path, limit);
+    // the box first: it rules out most loops for less than their area costs
+    const vanishes = narrowerThan(path, limit) && Math.sign(loopArea(path)) === holeSign;
     if (vanishes && kept === null) kept = region.slice(0, i);
     else if (!vanishes && kept !== null) kept.push(path);
   }

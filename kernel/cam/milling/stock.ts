@@ -16,7 +16,7 @@
  * heights, so without this every level paid for every layer cleared before it, at each of them.
  */
 import type { Box3 } from "../types.ts";
-import { bounds, clipToRect, difference, intersection, isEmpty, open, rectangle, union, SCALE, type Paths64 } from "./polygons.ts";
+import { bounds, boundsOverlap, clipToRect, difference, intersection, isEmpty, open, rectangle, union, SCALE, type Paths64, type Rect64 } from "./polygons.ts";
 
 export const SLIVER_MM = 0.002;
 /** heights closer than this are the same layer */
@@ -124,13 +124,17 @@ export class InProcessStock {
   topOver(region: Paths64): number {
     let left = intersection(region, this.rect);
     if (isEmpty(left)) return -Infinity;
+    const margin = Math.round(SCALE * 0.01);
+    let box = bounds(left);
     for (const layer of this.layers) {
-      const box = bounds(left);
-      const margin = Math.round(SCALE * 0.01);
-      const near = clipToRect(layer.area, { left: box.left - margin, top: box.top - margin, right: box.right + margin, bottom: box.bottom + margin });
+      const window = { left: box.left - margin, top: box.top - margin, right: box.right + margin, bottom: box.bottom + margin };
+      // a layer wholly beside the window has nothing in it (what clipToRect would find slower)
+      if (!boundsOverlap(layerBounds(layer), window)) continue;
+      const near = clipToRect(layer.area, window);
       if (near.length === 0) continue;
       left = difference(left, near);
       if (isEmpty(left, 1e-5)) return layer.z;
+      box = bounds(left);
     }
     return this.box.max[2];
   }
@@ -150,6 +154,18 @@ export class InProcessStock {
     for (let i = 0; i < answer.count; i += 1) if (answer.added[i] !== this.added[i]) return false;
     return true;
   }
+}
+
+const boundsOfLayers = new WeakMap<ClearedLayer, Rect64>();
+
+/** A layer's bounds, kept with it (layers are never changed). */
+function layerBounds(layer: ClearedLayer): Rect64 {
+  let box = boundsOfLayers.get(layer);
+  if (box === undefined) {
+    box = bounds(layer.area);
+    boundsOfLayers.set(layer, box);
+  }
+  return box;
 }
 
 /** Layers sorted lowest first, one per height: `more` put into `merged` (neither is changed). */

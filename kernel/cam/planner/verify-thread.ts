@@ -11,6 +11,7 @@
  * up, so nothing of an abandoned plan reaches the next one.
  */
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from "node:worker_threads";
+import { YOUNG_GENERATION_MB } from "../../threads/heap.ts";
 import type { ColumnTops } from "../simulation/carried-stock.ts";
 import type { Operation } from "../types.ts";
 import type { Judgement, OperationCheck, SimulatedSetup, VerifiedSetup } from "./verify.ts";
@@ -41,6 +42,7 @@ function simulationThread(): Worker {
   if (thread === null) {
     const started = new Worker(new URL("../../threads/typescript-thread.mjs", import.meta.url), {
       workerData: { threadModule: new URL("./verify-thread-body.ts", import.meta.url).href },
+      resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
     });
     // a process whose plans are done may exit with the thread idle
     started.unref();
