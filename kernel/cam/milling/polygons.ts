@@ -268,9 +268,8 @@ export function open(region: Paths64, mm: number): Paths64 {
 
 /**
  * A loop's signed area in square Clipper units: clipper2-ts's shoelace formula, the same sums in
- * the same order (so the same result to the last bit), with an index loop. Clipper.area took a
- * tenth of NIST STC-06's planning at about 0.7 µs a vertex: its for-of over points of the several
- * shapes our paths hold.
+ * the same order (so the same result to the last bit), with an index loop instead of its for-of.
+ * In CPU profiles of NIST STC-06's planning, Clipper.area was 10.6 % of the samples, this 6 %.
  */
 export function loopArea(path: Path64): number {
   const count = path.length;

@@ -40,9 +40,11 @@ export const SHARP_CORNER_TOOL_MM = 3;
 /** the roughing tool is at most this fraction of the stock's narrower side */
 export const ROUGHING_SHARE_OF_STOCK = 1 / 3;
 /**
- * How many made operations may wait for their verdict while the next is made. One keeps both
- * threads busy (making one operation, simulating the one before); more only adds what a drop
- * throws away.
+ * How many made operations may wait for their verdict while the next is made. Two: a roughing's
+ * simulation (seconds on a NIST part) outlasts making the floor finishing after it, and the wall
+ * finishing can be made meanwhile too. Each more is what a drop throws away (a drop voids the
+ * speculative ones after it). NIST CTC-01, which drops nothing, planned in 21.6 s at one and
+ * 19.6 s at three.
  */
 const SPECULATION_DEPTH = 2;
 
@@ -93,6 +95,18 @@ export interface StageHooks {
 
 const NO_HOOKS: StageHooks = { progress: () => {}, cancelled: () => false };
 
+/**
+ * The setup's milling. With `verifier`, each operation is simulated (verify.ts) and only a kept
+ * one's cleared stock goes to the generators after it: a dropped roughing's stock is still there
+ * for the rest tools. `operations` are then the kept ones only. `start`: the stock as the setups
+ * before left it (carried-stock.ts), by default the whole box.
+ *
+ * The next operations are made while the simulation judges the ones before (up to
+ * SPECULATION_DEPTH of them), on the stock those leave if kept. A drop takes the planning back to
+ * the step after the dropped one, on the stock before it: what was made since is made again. So
+ * the operations are the ones a step-by-step planning makes, and the verifier sees them on the
+ * same stock.
+ */
 export function millingOperations(
   setup: SetupPart,
   allFeatures: readonly Feature[],

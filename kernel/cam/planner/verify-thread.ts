@@ -1,7 +1,7 @@
 /**
  * The verification on a thread of its own, beside the planner's: while the planner makes an
  * operation, the simulation runs the one before it (verify.ts: speculation). On 2 cores this
- * hides most of the simulation's time, a fifth to a third of a NIST part's planning.
+ * hides most of the simulation's time, an eighth to a third of a NIST part's planning.
  *
  * The planner is synchronous (it runs inside one task on a geometry thread), so it takes the
  * simulation's replies synchronously too: receiveMessageOnPort reads the channel without the

@@ -110,11 +110,6 @@ export class SetupVerifier {
     return true;
   }
 
-  /** whether the operation was checked and kept */
-  isKept(id: string): boolean {
-    return this.perOperation.has(id);
-  }
-
   result(): VerifiedSetup {
     return { operations: [...this.kept], verification: this.state.total, field: this.field, perOperation: new Map(this.perOperation), dropped: [...this.dropped], cellSize: this.cellSize };
   }
@@ -137,12 +132,13 @@ export function verifySetup(setup: SimulatedSetup, operations: readonly Operatio
  * dropped, the later ones made on its stock are void: the simulation skips them and the planner
  * makes them again on the stock without it.
  *
- * Epochs keep the two sides in step without a round trip: the planner tags each submission with
- * the number of drops it has heard of; the simulation counts the drops it made. A speculative
- * submission tagged with fewer drops than the simulation has made was planned on a dropped
- * operation (the simulation runs submissions in order, so every drop it made before reaching this
- * one was of an earlier submission) and is void. A submission that is not speculative (hole
- * operations, made from the milling's final stock) is checked whatever was dropped before it.
+ * Counting drops keeps the two sides in step without a round trip: the planner tags each
+ * submission with the number of drops it has heard of; the simulation counts the drops it made.
+ * A speculative submission tagged with fewer drops than the simulation has made was planned on a
+ * dropped operation (the simulation runs submissions in order, so every drop it made before
+ * reaching this one was of an earlier submission) and is void. A submission that is not
+ * speculative (hole operations, made from the milling's final stock) is checked whatever was
+ * dropped before it.
  */
 export type Verdict = "kept" | "dropped" | "void";
 
