@@ -27,6 +27,11 @@ export interface MillingRequest {
   features?: number[];
   /** the deepest level (default: the part's lowest z) */
   bottom_z?: number;
+  /**
+   * The operation so far, after each level of a roughing: its moves until then are final, so the
+   * simulation can run them while the next levels are made (planner/verify-thread.ts)
+   */
+  onMoves?: (operation: Operation) => void;
 }
 
 /** A region left unmachined, and why. */

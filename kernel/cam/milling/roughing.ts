@@ -44,6 +44,9 @@ function roughInLevels(request: MillingRequest, kind: OperationKind): MillingOut
   const clearance = request.stock.top_z + CLEARANCE_ABOVE_STOCK_MM;
   let stock = request.stock;
   const writer = new ToolpathWriter(tool, clearance, { feed: parameters.feed_mm_min, plunge: parameters.plunge_feed_mm_min }, materialHeights(part, stock));
+  const label = kind === "roughing" ? "Roughing" : "Rest roughing";
+  // the writer's moves, as they grow: what is written stays as it is
+  const operation = makeOperation(request, kind, `${label} with ${tool.name}`, clearance, writer.moves);
   const cleared: ClearedLayer[] = [];
   const skipped: SkippedRegion[] = [];
   const notes: string[] = [];
@@ -85,6 +88,7 @@ function roughInLevels(request: MillingRequest, kind: OperationKind): MillingOut
       cleared.push(layer);
       stock = stock.withCleared([layer]);
     }
+    request.onMoves?.(operation);
   }
   if (unreachable.length > 0) {
     const range = unreachable.length === 1 ? `z ${fmt(unreachable[0])}` : `${unreachable.length} levels from z ${fmt(unreachable[0])} to ${fmt(unreachable[unreachable.length - 1])}`;
@@ -95,8 +99,6 @@ function roughInLevels(request: MillingRequest, kind: OperationKind): MillingOut
     const why = skipped.length > 0 ? `every region with material was skipped: ${skipped[0]?.reason}` : "no material is within the tool's reach";
     return refusal(`nothing to ${kind === "roughing" ? "rough" : "rest rough"}: ${why}`, skipped, notes);
   }
-  const label = kind === "roughing" ? "Roughing" : "Rest roughing";
-  const operation = makeOperation(request, kind, `${label} with ${tool.name}`, clearance, moves);
   return { operation, reason: null, cleared, skipped, notes };
 }
 

@@ -102,7 +102,8 @@ const NO_HOOKS: StageHooks = { progress: () => {}, cancelled: () => false };
  * before left it (carried-stock.ts), by default the whole box.
  *
  * The next operations are made while the simulation judges the ones before (up to
- * SPECULATION_DEPTH of them), on the stock those leave if kept. A drop takes the planning back to
+ * SPECULATION_DEPTH of them), on the stock those leave if kept; a roughing's moves go to the
+ * simulation level by level as they are made. A drop takes the planning back to
  * the step after the dropped one, on the stock before it: what was made since is made again. So
  * the operations are the ones a step-by-step planning makes, and the verifier sees them on the
  * same stock.
@@ -207,7 +208,10 @@ export function millingOperations(
     const step = steps[index] as (typeof steps)[number];
     const { parameters, clamps } = cuttingParametersFor(step.tool, input.material_id, input.machine, step.kind);
     const generating = performance.now();
-    const outcome = step.generate({ part: slicer, stock, tool: step.tool, parameters, id: nextId(), features: milled.map((f) => f.id), ...(step.name ? { name: step.name } : {}) });
+    // a roughing's levels go to the simulation as they are made
+    const onMoves = verifier === null ? undefined : (operation: Operation) => verifier.stream(operation, true);
+    const outcome = step.generate({ part: slicer, stock, tool: step.tool, parameters, id: nextId(), features: milled.map((f) => f.id), onMoves, ...(step.name ? { name: step.name } : {}) });
+    if (outcome.operation === null) verifier?.discard();
     open.push({ index, stock, outcome, clamps, generate_s: (performance.now() - generating) / 1000 });
     if (outcome.operation !== null) {
       verifier?.submit(outcome.operation, true);

@@ -5,6 +5,7 @@
  * wakes the planner waiting on it. An exception is a reply too: the planner rethrows it.
  */
 import { parentPort } from "node:worker_threads";
+import type { Operation } from "../types.ts";
 import type { FromSimulation, OpenMessage, ToSimulation } from "./verify-thread.ts";
 import { SetupVerifier, SpeculativeVerifier } from "./verify.ts";
 
@@ -21,6 +22,8 @@ parentPort.on("message", (open: OpenMessage) => {
   // is the reply to the first message
   let simulation: SpeculativeVerifier | null = null;
   let failure: string | null = null;
+  /** the operation being streamed (its moves come in "moves" messages) */
+  let streamed: Operation | null = null;
   try {
     simulation = new SpeculativeVerifier(new SetupVerifier(open.setup, open.cellSize, open.carried));
   } catch (error) {
@@ -29,13 +32,34 @@ parentPort.on("message", (open: OpenMessage) => {
   open.port.on("message", (message: ToSimulation) => {
     try {
       if (simulation === null) throw new Error(failure ?? "the setup's result was already taken");
-      if (message.kind === "check") {
-        reply({ kind: "judged", judgement: simulation.judge(message.operation, message.speculative, message.dropsKnown) });
-        return;
+      switch (message.kind) {
+        case "check":
+          reply({ kind: "judged", judgement: simulation.judge(message.operation, message.speculative, message.dropsKnown) });
+          return;
+        case "begin":
+          streamed = message.operation;
+          simulation.begin(streamed, message.speculative, message.dropsKnown);
+          return;
+        case "moves":
+          simulation.feed(message.moves);
+          return;
+        case "end": {
+          if (streamed === null) throw new Error("an operation ended that never began");
+          const judgement = simulation.end(streamed);
+          streamed = null;
+          reply({ kind: "judged", judgement });
+          return;
+        }
+        case "discard":
+          simulation.discard();
+          streamed = null;
+          return;
+        case "result": {
+          const result = simulation.verifier.result();
+          reply({ kind: "result", result: { ...result, operations: result.operations.map((operation) => operation.id) } }, [result.field.heights.buffer as ArrayBuffer]);
+          simulation = null;
+        }
       }
-      const result = simulation.verifier.result();
-      reply({ kind: "result", result: { ...result, operations: result.operations.map((operation) => operation.id) } }, [result.field.heights.buffer as ArrayBuffer]);
-      simulation = null;
     } catch (error) {
       reply({ kind: "failed", message: messageOf(error) });
     }

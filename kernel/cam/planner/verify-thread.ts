@@ -13,7 +13,7 @@
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from "node:worker_threads";
 import { YOUNG_GENERATION_MB } from "../../threads/heap.ts";
 import type { ColumnTops } from "../simulation/carried-stock.ts";
-import type { Operation } from "../types.ts";
+import type { Move, Operation } from "../types.ts";
 import type { Judgement, OperationCheck, SimulatedSetup, VerifiedSetup } from "./verify.ts";
 
 /** a simulation that has not answered in this long is taken for dead (one operation takes seconds) */
@@ -29,7 +29,14 @@ export interface OpenMessage {
   cellSize: number | undefined;
 }
 
-export type ToSimulation = { kind: "check"; operation: Operation; speculative: boolean; dropsKnown: number } | { kind: "result" };
+/** "begin", "moves" and "end" stream an operation as it is made; "check" is all three at once */
+export type ToSimulation =
+  | { kind: "check"; operation: Operation; speculative: boolean; dropsKnown: number }
+  | { kind: "begin"; operation: Operation; speculative: boolean; dropsKnown: number }
+  | { kind: "moves"; moves: Move[] }
+  | { kind: "end" }
+  | { kind: "discard" }
+  | { kind: "result" };
 
 /** VerifiedSetup with the kept operations by id (the planner holds the operations) */
 export type VerifiedByIds = Omit<VerifiedSetup, "operations"> & { operations: string[] };
@@ -63,6 +70,8 @@ export class ThreadedChecks implements OperationCheck {
   /** submissions whose reply has not been read, void ones included */
   private open = 0;
   private dropsKnown = 0;
+  /** the operation being streamed, and how many of its moves were sent */
+  private streamed: { id: string; sent: number } | null = null;
 
   constructor(setup: SimulatedSetup, carried: ColumnTops | null, cellSize?: number) {
     const { port1, port2 } = new MessageChannel();
@@ -79,8 +88,30 @@ export class ThreadedChecks implements OperationCheck {
 
   submit(operation: Operation, speculative: boolean): void {
     this.submitted.set(operation.id, operation);
-    this.send({ kind: "check", operation, speculative, dropsKnown: this.dropsKnown });
+    if (this.streamed?.id === operation.id) {
+      this.sendMoves(operation.moves);
+      this.send({ kind: "end" });
+      this.streamed = null;
+    } else {
+      this.discard();
+      this.send({ kind: "check", operation, speculative, dropsKnown: this.dropsKnown });
+    }
     this.open += 1;
+  }
+
+  stream(operation: Operation, speculative: boolean): void {
+    if (this.streamed?.id !== operation.id) {
+      this.discard();
+      this.send({ kind: "begin", operation: { ...operation, moves: [] }, speculative, dropsKnown: this.dropsKnown });
+      this.streamed = { id: operation.id, sent: 0 };
+    }
+    this.sendMoves(operation.moves);
+  }
+
+  discard(): void {
+    if (this.streamed === null) return;
+    this.send({ kind: "discard" });
+    this.streamed = null;
   }
 
   next(wait: boolean): Judgement | null {
@@ -115,6 +146,13 @@ export class ThreadedChecks implements OperationCheck {
 
   private send(message: ToSimulation): void {
     this.port.postMessage(message);
+  }
+
+  /** the streamed operation's moves not sent yet */
+  private sendMoves(moves: readonly Move[]): void {
+    const streamed = this.streamed as { sent: number };
+    if (moves.length > streamed.sent) this.send({ kind: "moves", moves: moves.slice(streamed.sent) });
+    streamed.sent = moves.length;
   }
 
   /** The next reply; null when there is none yet and `wait` is false. */

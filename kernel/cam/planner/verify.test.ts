@@ -71,6 +71,33 @@ describe("speculative verification", () => {
     assert.deepEqual(threaded.result.field, inline.result.field);
   });
 
+  it("judges operations streamed in pieces as it judges them whole, voids one streamed on a dropped one and forgets a discarded one", () => {
+    const inline = run(new InlineChecks(setup, null), submissions);
+    const checks = new ThreadedChecks(setup, null);
+    try {
+      // as a roughing streams its levels: the moves so far, then the whole operation
+      checks.stream({ ...first, moves: first.moves.slice(0, 3) }, true);
+      checks.stream(first, true);
+      checks.submit(first, true);
+      checks.submit(gouging, true);
+      checks.stream({ ...madeOnTheGouge, moves: madeOnTheGouge.moves.slice(0, 2) }, true);
+      checks.submit(madeOnTheGouge, true);
+      // a generator that made nothing in the end
+      checks.stream({ ...operation(endMill, level(-2)), moves: level(-2).slice(0, 4) }, true);
+      checks.discard();
+      checks.submit(holeLike, false);
+      const verdicts: string[] = [];
+      for (let judgement = checks.next(true); judgement !== null; judgement = checks.next(true)) verdicts.push(judgement.verdict);
+      assert.deepEqual(verdicts, inline.verdicts);
+      const result = checks.result();
+      assert.deepEqual(result.operations, inline.result.operations);
+      assert.deepEqual(result.field, inline.result.field);
+      assert.deepEqual(result.verification, inline.result.verification);
+    } finally {
+      checks.close();
+    }
+  });
+
   it("passes a failure of the simulation on to the planner", () => {
     const broken = new ThreadedChecks({ ...setup, stock: { min: [0, 0, 0], max: [0, 0, 0] } }, null);
     try {

@@ -19,10 +19,10 @@
  * more than SIMULATION_MAX_CELLS (simulationCellSize): what the simulation sees across a wall is
  * half a cell (simulation/README.md), and the cell size is reported with the setup.
  */
-import { simulateSetup, type SetupSimulation, type Violation } from "../simulation/simulate.ts";
+import { SetupRun, simulateSetup, type OperationHeader, type SetupSimulation, type Violation } from "../simulation/simulate.ts";
 import type { HeightField } from "../simulation/height-field.ts";
 import type { PartHeights } from "../simulation/part-heights.ts";
-import type { Box3, Operation, Verification } from "../types.ts";
+import type { Box3, Move, Operation, Verification } from "../types.ts";
 import type { Unmachined } from "../plan-types.ts";
 import type { ColumnTops } from "../simulation/carried-stock.ts";
 import { carveHoles } from "./carve-holes.ts";
@@ -78,6 +78,7 @@ export class SetupVerifier {
   private readonly part: PartHeights;
   private field: HeightField;
   private state: SetupSimulation;
+  private running: SetupRun | null = null;
 
   /** `carried`: what the setups before this one left (carried-stock.ts); null, the whole stock box */
   constructor(private readonly setup: SimulatedSetup, cellSize = simulationCellSize(setup.stock), carried: ColumnTops | null = null) {
@@ -91,7 +92,30 @@ export class SetupVerifier {
 
   /** Simulates the operation on the stock the kept ones left: kept (true) or dropped and reported (false). */
   check(operation: Operation): boolean {
-    const run = simulateSetup({ stock: this.setup.stock, part: this.setup.soup, operations: [operation], cellSize: this.cellSize, initial: this.field, partHeights: this.part });
+    this.begin(operation);
+    this.feed(operation.moves);
+    return this.end(operation);
+  }
+
+  /** Starts simulating an operation whose moves come through feed(), as they are made; end() judges it. */
+  begin(header: OperationHeader): void {
+    const run = new SetupRun({ stock: this.setup.stock, part: this.setup.soup, cellSize: this.cellSize, initial: this.field, partHeights: this.part });
+    run.begin(header);
+    this.running = run;
+  }
+
+  feed(moves: readonly Move[]): void {
+    if (this.running === null) throw new Error("no operation has begun");
+    this.running.feed(moves);
+  }
+
+  /** The verdict on the operation begun: kept (true) or dropped and reported (false). `operation`: it, its moves all fed. */
+  end(operation: Operation): boolean {
+    const running = this.running;
+    if (running === null) throw new Error("no operation has begun");
+    this.running = null;
+    running.end();
+    const run = running.result();
     const counts = run.total;
     if (counts.gouges + counts.rapids_through_material + counts.holder_collisions > 0) {
       this.dropped.push({
@@ -108,6 +132,11 @@ export class SetupVerifier {
     this.field = run.field;
     this.state = run;
     return true;
+  }
+
+  /** Forgets the operation begun (its generator made none in the end). */
+  discard(): void {
+    this.running = null;
   }
 
   result(): VerifiedSetup {
@@ -151,16 +180,52 @@ export interface Judgement {
 /** The simulation's side of speculation: a SetupVerifier that counts its drops and voids what was planned on them. */
 export class SpeculativeVerifier {
   private drops = 0;
+  /** the operation begun: whether it is void, and the seconds simulated so far */
+  private current: { void: boolean; seconds: number } | null = null;
 
   constructor(readonly verifier: SetupVerifier) {}
 
   /** `dropsKnown`: the drops the planner had heard of when it made the operation */
   judge(operation: Operation, speculative: boolean, dropsKnown: number): Judgement {
-    if (speculative && dropsKnown < this.drops) return { verdict: "void", seconds: 0 };
-    const started = performance.now();
-    const kept = this.verifier.check(operation);
+    this.begin(operation, speculative, dropsKnown);
+    this.feed(operation.moves);
+    return this.end(operation);
+  }
+
+  /** An operation whose moves come in pieces as it is made (feed), judged at end(). */
+  begin(header: OperationHeader, speculative: boolean, dropsKnown: number): void {
+    this.current = { void: speculative && dropsKnown < this.drops, seconds: 0 };
+    this.timed(() => this.verifier.begin(header));
+  }
+
+  feed(moves: readonly Move[]): void {
+    this.timed(() => this.verifier.feed(moves));
+  }
+
+  end(operation: Operation): Judgement {
+    const current = this.current;
+    if (current === null) throw new Error("no operation has begun");
+    let kept = false;
+    this.timed(() => (kept = this.verifier.end(operation)));
+    this.current = null;
+    if (current.void) return { verdict: "void", seconds: 0 };
     if (!kept) this.drops += 1;
-    return { verdict: kept ? "kept" : "dropped", seconds: (performance.now() - started) / 1000 };
+    return { verdict: kept ? "kept" : "dropped", seconds: current.seconds };
+  }
+
+  discard(): void {
+    if (this.current?.void === false) this.verifier.discard();
+    this.current = null;
+  }
+
+  /** runs `work` unless the operation is void, adding its time to the operation's */
+  private timed(work: () => void): void {
+    const current = this.current;
+    if (current === null) throw new Error("no operation has begun");
+    if (current.void) return;
+    const started = performance.now();
+    work();
+    current.seconds += (performance.now() - started) / 1000;
   }
 }
 
@@ -172,6 +237,12 @@ export class SpeculativeVerifier {
 export interface OperationCheck {
   /** queues the operation after those before it; `speculative`: made on the stock the open ones before it would leave if kept */
   submit(operation: Operation, speculative: boolean): void;
+  /**
+   * The operation being made, its moves so far (final: only more are added): the simulation may
+   * start on them. submit() then ends it; discard() forgets it when no operation comes of it.
+   */
+  stream(operation: Operation, speculative: boolean): void;
+  discard(): void;
   /** the oldest open submission's judgement (never "void"); null when it is not there yet and `wait` is false */
   next(wait: boolean): Judgement | null;
   /** the setup's verification after the last verdict taken (every submission must have had its verdict) */
@@ -193,6 +264,11 @@ export class InlineChecks implements OperationCheck {
   submit(operation: Operation, speculative: boolean): void {
     this.queue.push({ operation, speculative, dropsKnown: this.dropsKnown });
   }
+
+  /** simulated whole when its verdict is asked for */
+  stream(): void {}
+
+  discard(): void {}
 
   next(): Judgement | null {
     for (let head = this.queue.shift(); head !== undefined; head = this.queue.shift()) {

@@ -22,7 +22,7 @@ const TWO_PI = 2 * Math.PI;
  * Where the operation starts: its clearance plane over its first point, where the tool comes
  * down to after the tool change.
  */
-export function operationStart(operation: Operation): Vec3 | null {
+export function operationStart(operation: Pick<Operation, "clearance_z" | "moves">): Vec3 | null {
   for (const move of operation.moves) {
     if (move.kind !== "drill") return [move.to[0], move.to[1], Math.max(operation.clearance_z, move.to[2])];
     const hole = move.at[0];

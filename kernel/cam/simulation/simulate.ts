@@ -3,7 +3,7 @@
  * the stock, checking each move for gouges, rapids through material and collisions of the
  * neck, shank and holder, and measuring the material left over the part.
  */
-import type { Box3, Operation, TriangleSoup, Vec3, Verification } from "../types.ts";
+import type { Box3, Move, Operation, TriangleSoup, Vec3, Verification } from "../types.ts";
 import { BlockBounds } from "./block-bounds.ts";
 import { BodyCheck, Cutting, RapidCheck, type Worst } from "./checks.ts";
 import { cutterProfile, type BodyName, type Envelope } from "./cutter-profile.ts";
@@ -71,86 +71,145 @@ export interface SetupSimulation {
 }
 
 export function simulateSetup(input: SimulateSetupInput): SetupSimulation {
-  const tolerance = input.tolerance ?? DEFAULT_TOLERANCE_MM;
-  const maxDetails = input.maxDetails ?? DEFAULT_MAX_DETAILS;
-  const grid = stockGrid(input.stock, input.cellSize ?? DEFAULT_CELL_SIZE_MM);
-  let field: HeightField;
-  if (input.initial) {
-    if (!sameGrid(input.initial, grid)) throw new RangeError("the initial height field is not on this stock's grid");
-    field = cloneHeightField(input.initial);
-  } else {
-    field = stockHeightField(input.stock, input.cellSize ?? DEFAULT_CELL_SIZE_MM);
-  }
-  const part = input.partHeights ?? partHeights(grid, input.part);
-  if (part.heights.length !== grid.nx * grid.ny) throw new RangeError("the part's heights are not on this stock's grid");
-
-  // heights are float32: an emptied column holds the bottom rounded to float32, which may lie a
-  // hair above the float64 bottom and would read as material under a drill pecking through
-  const bottom = Math.fround(field.bottom);
-  const bounds = new BlockBounds(grid, field.heights, part.heights);
-  const machine = new Machine(grid, bounds, {
-    cut: new Cutting(field.heights, part.heights, bounds, bottom, tolerance),
-    rapid: new RapidCheck(field.heights, bounds, bottom, tolerance),
-    body: new BodyCheck(field.heights, part.heights, bounds, bottom, tolerance),
-  }, tolerance);
-  const chordError = Math.min(grid.dx, grid.dy) / 20;
-
-  const violations: Violation[] = [];
-  const described: Record<ViolationKind, number> = { gouge: 0, rapid_through_material: 0, holder_collision: 0 };
-  const operations: OperationVerification[] = [];
-  const total = { gouges: 0, rapids_through_material: 0, holder_collisions: 0 };
-  let lastLeft: MaterialLeft | null = null;
-
+  const run = new SetupRun(input);
   for (const operation of input.operations) {
-    const profile = cutterProfile(operation.tool);
-    machine.cut.fluteLength = profile.fluteLength;
-    const counts = { gouges: 0, rapids_through_material: 0, holder_collisions: 0 };
-    let at = operationStart(operation);
-    machine.lastCut = null;
-    operation.moves.forEach((move, moveIndex) => {
-      if (at === null) return;
-      machine.clear();
-      for (const motion of motionsOf(move, at, chordError)) {
-        machine.run(motion, profile.cutting, profile.bodies);
-        at = motion.to;
-      }
-      for (const [kind, worst] of machine.worstByKind()) {
-        if (worst.cell < 0) continue;
-        if (kind === "gouge") counts.gouges++;
-        else if (kind === "rapid_through_material") counts.rapids_through_material++;
-        else counts.holder_collisions++;
-        if (described[kind]++ < maxDetails) {
-          const [x, y] = cellCentre(grid, worst.cell);
-          violations.push({
-            kind,
-            operation_id: operation.id,
-            move_index: moveIndex,
-            hole: worst.hole >= 0 ? worst.hole : null,
-            position: [x, y, worst.z],
-            depth_mm: worst.depth,
-            body: worst.body,
-          });
-        }
-      }
-    });
-    const left = materialLeft(field, part);
-    lastLeft = left;
-    operations.push({ operation_id: operation.id, ...counts, material_left_mm3: left.left_mm3, material_left_pct: left.left_pct });
-    total.gouges += counts.gouges;
-    total.rapids_through_material += counts.rapids_through_material;
-    total.holder_collisions += counts.holder_collisions;
+    run.begin(operation);
+    run.feed(operation.moves);
+    run.end();
   }
-  // after the last operation as it was just measured: each measure is a pass over every cell
-  const left = lastLeft ?? materialLeft(field, part);
-  return {
-    total: { ...total, material_left_mm3: left.left_mm3, material_left_pct: left.left_pct },
-    operations,
-    violations,
-    field,
-    part,
-    removable_mm3: left.removable_mm3,
-    cells: grid.nx * grid.ny,
-  };
+  return run.result();
+}
+
+/** What a run needs of an operation before its moves. */
+export type OperationHeader = Pick<Operation, "id" | "tool" | "clearance_z">;
+
+/**
+ * A setup's simulation fed an operation at a time, and each operation's moves in as many pieces
+ * as they come in (a roughing's moves level by level as they are made): the same result as
+ * simulateSetup over the whole operations.
+ */
+export class SetupRun {
+  readonly field: HeightField;
+  readonly part: PartHeights;
+  private readonly grid: Grid;
+  private readonly machine: Machine;
+  private readonly chordError: number;
+  private readonly maxDetails: number;
+  private readonly violations: Violation[] = [];
+  private readonly described: Record<ViolationKind, number> = { gouge: 0, rapid_through_material: 0, holder_collision: 0 };
+  private readonly operations: OperationVerification[] = [];
+  private readonly total = { gouges: 0, rapids_through_material: 0, holder_collisions: 0 };
+  private lastLeft: MaterialLeft | null = null;
+  /** the operation running: its moves until its start is known, the tool's position, its counts */
+  private current: { header: OperationHeader; profile: ReturnType<typeof cutterProfile>; waiting: Move[] | null; at: Vec3 | null; moveIndex: number; counts: Omit<Verification, "material_left_mm3" | "material_left_pct"> } | null = null;
+
+  constructor(input: Omit<SimulateSetupInput, "operations">) {
+    const tolerance = input.tolerance ?? DEFAULT_TOLERANCE_MM;
+    this.maxDetails = input.maxDetails ?? DEFAULT_MAX_DETAILS;
+    const grid = stockGrid(input.stock, input.cellSize ?? DEFAULT_CELL_SIZE_MM);
+    if (input.initial) {
+      if (!sameGrid(input.initial, grid)) throw new RangeError("the initial height field is not on this stock's grid");
+      this.field = cloneHeightField(input.initial);
+    } else {
+      this.field = stockHeightField(input.stock, input.cellSize ?? DEFAULT_CELL_SIZE_MM);
+    }
+    this.part = input.partHeights ?? partHeights(grid, input.part);
+    if (this.part.heights.length !== grid.nx * grid.ny) throw new RangeError("the part's heights are not on this stock's grid");
+    // heights are float32: an emptied column holds the bottom rounded to float32, which may lie a
+    // hair above the float64 bottom and would read as material under a drill pecking through
+    const bottom = Math.fround(this.field.bottom);
+    const heights = this.field.heights;
+    const bounds = new BlockBounds(grid, heights, this.part.heights);
+    this.machine = new Machine(grid, bounds, {
+      cut: new Cutting(heights, this.part.heights, bounds, bottom, tolerance),
+      rapid: new RapidCheck(heights, bounds, bottom, tolerance),
+      body: new BodyCheck(heights, this.part.heights, bounds, bottom, tolerance),
+    }, tolerance);
+    this.grid = grid;
+    this.chordError = Math.min(grid.dx, grid.dy) / 20;
+  }
+
+  begin(header: OperationHeader): void {
+    if (this.current !== null) throw new Error(`operation ${this.current.header.id} has not ended`);
+    const profile = cutterProfile(header.tool);
+    this.machine.cut.fluteLength = profile.fluteLength;
+    this.machine.lastCut = null;
+    this.current = { header, profile, waiting: [], at: null, moveIndex: 0, counts: { gouges: 0, rapids_through_material: 0, holder_collisions: 0 } };
+  }
+
+  /** The operation's next moves. */
+  feed(moves: readonly Move[]): void {
+    const current = this.current;
+    if (current === null) throw new Error("no operation has begun");
+    let pending = moves;
+    if (current.waiting !== null) {
+      // the tool starts above the first move that goes somewhere (motions.ts: operationStart)
+      current.waiting.push(...moves);
+      const start = operationStart({ clearance_z: current.header.clearance_z, moves: current.waiting });
+      if (start === null) return;
+      pending = current.waiting;
+      current.waiting = null;
+      current.at = start;
+    }
+    for (const move of pending) this.move(current, move);
+  }
+
+  /** The operation's counts and the material left after it. */
+  end(): OperationVerification {
+    const current = this.current;
+    if (current === null) throw new Error("no operation has begun");
+    this.current = null;
+    const left = materialLeft(this.field, this.part);
+    this.lastLeft = left;
+    const verification = { operation_id: current.header.id, ...current.counts, material_left_mm3: left.left_mm3, material_left_pct: left.left_pct };
+    this.operations.push(verification);
+    this.total.gouges += current.counts.gouges;
+    this.total.rapids_through_material += current.counts.rapids_through_material;
+    this.total.holder_collisions += current.counts.holder_collisions;
+    return verification;
+  }
+
+  result(): SetupSimulation {
+    // after the last operation as it was just measured: each measure is a pass over every cell
+    const left = this.lastLeft ?? materialLeft(this.field, this.part);
+    return {
+      total: { ...this.total, material_left_mm3: left.left_mm3, material_left_pct: left.left_pct },
+      operations: [...this.operations],
+      violations: [...this.violations],
+      field: this.field,
+      part: this.part,
+      removable_mm3: left.removable_mm3,
+      cells: this.grid.nx * this.grid.ny,
+    };
+  }
+
+  private move(current: NonNullable<SetupRun["current"]>, move: Move): void {
+    const moveIndex = current.moveIndex++;
+    const machine = this.machine;
+    machine.clear();
+    for (const motion of motionsOf(move, current.at as Vec3, this.chordError)) {
+      machine.run(motion, current.profile.cutting, current.profile.bodies);
+      current.at = motion.to;
+    }
+    for (const [kind, worst] of machine.worstByKind()) {
+      if (worst.cell < 0) continue;
+      if (kind === "gouge") current.counts.gouges++;
+      else if (kind === "rapid_through_material") current.counts.rapids_through_material++;
+      else current.counts.holder_collisions++;
+      if (this.described[kind]++ < this.maxDetails) {
+        const [x, y] = cellCentre(this.grid, worst.cell);
+        this.violations.push({
+          kind,
+          operation_id: current.header.id,
+          move_index: moveIndex,
+          hole: worst.hole >= 0 ? worst.hole : null,
+          position: [x, y, worst.z],
+          depth_mm: worst.depth,
+          body: worst.body,
+        });
+      }
+    }
+  }
 }
 
 /** Runs motions over the field, dismissing by the block bounds what cannot touch anything. */
