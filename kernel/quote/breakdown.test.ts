@@ -3,6 +3,7 @@ import { describe, it } from "node:test";
 import { computeBreakdown, type AdditionalCostGroup, type BreakdownInput } from "./breakdown.ts";
 import { mergeSetupCosts, type SetupCostEntry } from "./layers.ts";
 import { allocateCents, dec, sum, type Decimal } from "./money.ts";
+import { seededRandom } from "../seeded-random.ts";
 
 const SETUPS = [
   { id: "a1b2", name: "Setup 1 (+Z)", index: 0, machining_time_s: 900 },
@@ -71,16 +72,9 @@ describe("the cost breakdown", () => {
   });
 });
 
-/** mulberry32: a small seeded generator, so a failure names a seed that reproduces it */
+/** a seeded generator, so a failure names a seed that reproduces it */
 function generator(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = seededRandom(seed);
   const int = (lo: number, hi: number) => lo + Math.floor(next() * (hi - lo + 1));
   /** a decimal with up to `places` decimals */
   const decimal = (max: number, places: number) => Number((next() * max).toFixed(int(0, places)));

@@ -1,19 +1,9 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { Clipper, type Path64 } from "clipper2-ts";
+import { seededRandom } from "../../seeded-random.ts";
 import { ramerDouglasPeucker } from "./simplify.ts";
 
-/** A seeded generator (mulberry32): the same paths every run. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** A closed loop round a circle of `radius` units, each point off it by up to `noise` units, with repeated points here and there. */
 function noisyLoop(next: () => number, points: number, radius: number, noise: number): Path64 {
@@ -29,7 +19,8 @@ function noisyLoop(next: () => number, points: number, radius: number, noise: nu
 
 describe("ramerDouglasPeucker", () => {
   it("keeps exactly the points clipper2-ts keeps, on 400 seeded paths at several tolerances", () => {
-    const next = random(20261125);
+    // seeded: the same paths every run
+    const next = seededRandom(20261125);
     for (let k = 0; k < 400; k += 1) {
       const loop = noisyLoop(next, 5 + Math.floor(next() * 2000), 1e3 + next() * 1e7, next() * 40);
       // some closed explicitly: the first point again at the end

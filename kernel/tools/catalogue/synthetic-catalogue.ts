@@ -15,6 +15,7 @@ import { articleDiameter, fmt, type CatalogueEntry } from "./entry.ts";
 import { rangeEntry } from "./range-entry.ts";
 import { holderForShank, shellMillArbor, tappingChuck, type StandardHolder } from "./standard-holders.ts";
 import { drillFeedPerRevolution, endMillFeedPerTooth, startingPreset } from "./starting-values.ts";
+import { seededRandom } from "../../seeded-random.ts";
 
 export const SYNTHETIC_MANUFACTURERS = [
   { name: "Brightwater Carbide", prefix: "BWC" },
@@ -36,18 +37,6 @@ export const SYNTHETIC_MANUFACTURERS = [
 ] as const;
 
 const LINE_WORDS = ["Alu", "Steel", "Inox", "Hard", "Uni", "Micro", "Power", "Flex", "Speed", "Dyna", "Tri", "Vario", "Pro", "Max", "Cut", "Edge"];
-
-/** mulberry32: small, fast, and the same on every platform. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type Rng = () => number;
 const pick = <T>(rng: Rng, items: readonly T[]): T => items[Math.floor(rng() * items.length)]!;
@@ -362,7 +351,7 @@ function draftOf(rng: Rng): Draft {
  */
 export function generateSyntheticCatalogue(count: number, seed: number): CatalogueEntry[] {
   if (!Number.isInteger(count) || count < 0) throw new Error(`count must be a whole number, is ${count}`);
-  const rng = random(seed);
+  const rng = seededRandom(seed);
   const lines = SYNTHETIC_MANUFACTURERS.map(() => `${pick(rng, LINE_WORDS)}${pick(rng, LINE_WORDS).toLowerCase()}`);
   const out: CatalogueEntry[] = [];
   for (let index = 0; index < count; index++) {

@@ -17,6 +17,7 @@ import { API_BASE_PATH } from "../../../api/openapi/document.ts";
 import type { CatalogueSearch } from "../../../db/queries/catalogue.ts";
 import { fmt } from "../../../kernel/tools/catalogue/entry.ts";
 import { TOOL_TYPES, type ToolType } from "../../../kernel/tools/tool-types.ts";
+import { seededRandom as random } from "../../../kernel/seeded-random.ts";
 
 export const SEARCH_KINDS = ["words", "article", "manufacturer", "types_diameter", "combined"] as const;
 export type SearchKind = (typeof SEARCH_KINDS)[number];
@@ -42,17 +43,7 @@ export interface SampleEntry {
   standard: string | null;
 }
 
-/** mulberry32 */
-export function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+
 
 type Rng = () => number;
 const pick = <T>(rng: Rng, items: readonly T[]): T => items[Math.floor(rng() * items.length)]!;
