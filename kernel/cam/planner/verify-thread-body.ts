@@ -30,6 +30,8 @@ parentPort.on("message", (open: OpenMessage) => {
     failure = messageOf(error);
   }
   open.port.on("message", (message: ToSimulation) => {
+    // alive: the planner waiting for a reply watches this move (verify-thread.ts: STALL_MS)
+    Atomics.add(signal, 1, 1);
     try {
       if (simulation === null) throw new Error(failure ?? "the setup's result was already taken");
       switch (message.kind) {
@@ -62,6 +64,8 @@ parentPort.on("message", (open: OpenMessage) => {
       }
     } catch (error) {
       reply({ kind: "failed", message: messageOf(error) });
+    } finally {
+      Atomics.add(signal, 1, 1);
     }
   });
   // the planner closed the channel: the setup is done or given up

@@ -8,7 +8,9 @@
  * event loop, and Atomics.wait on a counter the simulation bumps after each reply sleeps until
  * there is one. One simulation thread per planning thread, started on first use and kept (a
  * start costs 0.2 s); each setup opens its own channel, closed when the setup is done or given
- * up, so nothing of an abandoned plan reaches the next one.
+ * up, so nothing of an abandoned plan reaches the next one. A simulation that throws answers with
+ * its error, and the plan fails with it; a thread that dies (out of memory) answers nothing, and
+ * the planner gives up after STALL_MS without a sign of it working: the plan fails, never hangs.
  */
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from "node:worker_threads";
 import { YOUNG_GENERATION_MB } from "../../threads/heap.ts";
@@ -16,13 +18,18 @@ import type { ColumnTops } from "../simulation/carried-stock.ts";
 import type { Move, Operation } from "../types.ts";
 import type { Judgement, OperationCheck, SimulatedSetup, VerifiedSetup } from "./verify.ts";
 
-/** a simulation that has not answered in this long is taken for dead (one operation takes seconds) */
-const REPLY_TIMEOUT_MS = 10 * 60_000;
+/**
+ * The simulation thread counts every message it takes up and finishes (OpenMessage.signal[1]); a
+ * planner waiting for a reply while that count stands still this long takes the thread for dead
+ * (out of memory, say: a dying thread posts nothing) and fails the plan. One message, a level of
+ * a roughing or a whole operation, takes seconds on a NIST part.
+ */
+const STALL_MS = 60_000;
 
 /** A setup's channel to the simulation thread, sent as the thread's message. */
 export interface OpenMessage {
   port: MessagePort;
-  /** an Int32Array's buffer: [0] counts the replies posted */
+  /** an Int32Array's buffer: [0] counts the replies posted, [1] the messages taken up and finished */
   signal: SharedArrayBuffer;
   setup: SimulatedSetup;
   carried: ColumnTops | null;
@@ -63,9 +70,14 @@ function simulationThread(): Worker {
 }
 
 /** The verification of one setup on the simulation thread. */
+/** The simulation thread as it is now (tests stop it to see a planner notice). */
+export function runningSimulationThread(): Worker | null {
+  return thread;
+}
+
 export class ThreadedChecks implements OperationCheck {
   private readonly port: MessagePort;
-  private readonly signal = new Int32Array(new SharedArrayBuffer(4));
+  private readonly signal = new Int32Array(new SharedArrayBuffer(8));
   private readonly submitted = new Map<string, Operation>();
   /** submissions whose reply has not been read, void ones included */
   private open = 0;
@@ -73,7 +85,8 @@ export class ThreadedChecks implements OperationCheck {
   /** the operation being streamed, and how many of its moves were sent */
   private streamed: { id: string; sent: number } | null = null;
 
-  constructor(setup: SimulatedSetup, carried: ColumnTops | null, cellSize?: number) {
+  /** `stallMs`: how long the thread may work on one message (tests shorten it) */
+  constructor(setup: SimulatedSetup, carried: ColumnTops | null, cellSize?: number, private readonly stallMs = STALL_MS) {
     const { port1, port2 } = new MessageChannel();
     const message: OpenMessage = {
       port: port2,
@@ -157,7 +170,8 @@ export class ThreadedChecks implements OperationCheck {
 
   /** The next reply; null when there is none yet and `wait` is false. */
   private receive(wait: boolean): FromSimulation | null {
-    const deadline = performance.now() + REPLY_TIMEOUT_MS;
+    let beat = Atomics.load(this.signal, 1);
+    let beatAt = performance.now();
     for (;;) {
       // read the counter before the port: a reply posted after this read wakes the wait below
       const seen = Atomics.load(this.signal, 0);
@@ -168,9 +182,15 @@ export class ThreadedChecks implements OperationCheck {
         return reply;
       }
       if (!wait) return null;
-      const left = deadline - performance.now();
-      if (left <= 0) throw new Error(`the stock simulation did not answer in ${REPLY_TIMEOUT_MS / 60_000} minutes`);
-      Atomics.wait(this.signal, 0, seen, Math.min(left, 1000));
+      const now = performance.now();
+      const latest = Atomics.load(this.signal, 1);
+      if (latest !== beat) {
+        beat = latest;
+        beatAt = now;
+      } else if (now - beatAt > this.stallMs) {
+        throw new Error(`the stock simulation stopped: its thread did nothing for ${this.stallMs / 1000} s`);
+      }
+      Atomics.wait(this.signal, 0, seen, Math.min(this.stallMs / 4, 1000));
     }
   }
 }

@@ -3,7 +3,7 @@ import { describe, it } from "node:test";
 import { boxesSoup, cutter, feed, operation, rapid, zigzag } from "../simulation/test-support.ts";
 import type { Box3, Move, Operation } from "../types.ts";
 import { InlineChecks, type Judgement, type OperationCheck, type SimulatedSetup, type VerifiedSetup } from "./verify.ts";
-import { ThreadedChecks } from "./verify-thread.ts";
+import { runningSimulationThread, ThreadedChecks } from "./verify-thread.ts";
 
 // a 60 x 40 x 20 block with a pocket 40 x 20 x 8 deep at x 10..50, y 10..30
 const stock: Box3 = { min: [0, 0, -20], max: [60, 40, 0] };
@@ -106,5 +106,23 @@ describe("speculative verification", () => {
     } finally {
       broken.close();
     }
+  });
+
+  it("fails the plan, not hangs it, when the simulation thread dies under it", async () => {
+    const checks = new ThreadedChecks(setup, null, undefined, 300);
+    try {
+      checks.submit(first, true);
+      assert.equal(checks.next(true)?.verdict, "kept");
+      // as a thread out of memory goes: without a word
+      await runningSimulationThread()?.terminate();
+      checks.submit(holeLike, true);
+      const started = performance.now();
+      assert.throws(() => checks.next(true), /the stock simulation stopped: its thread did nothing for 0.3 s/);
+      assert.ok(performance.now() - started < 5000);
+    } finally {
+      checks.close();
+    }
+    // the next setup gets a new thread
+    assert.deepEqual(run(new ThreadedChecks(setup, null), submissions).verdicts, ["kept", "dropped", "kept"]);
   });
 });
