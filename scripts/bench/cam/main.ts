@@ -10,7 +10,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { planCam } from "../../../kernel/cam/plan.ts";
+import { inlineChecks, planCam } from "../../../kernel/cam/plan.ts";
 import { PlanError, type PlanInput, type PlanStep } from "../../../kernel/cam/plan-types.ts";
 import type { Box3 } from "../../../kernel/cam/types.ts";
 import { recogniseFile } from "../../../kernel/features/setups/recognise-file.ts";
@@ -96,6 +96,7 @@ export async function main(): Promise<number> {
       const result = planCam(oc, input, {
         progress: () => {},
         cancelled: () => false,
+        ...(settings.simulationThread ? {} : { checks: inlineChecks }),
         step: (step) => {
           steps.push(step);
           if (settings.steps) say(`${name}: ${step.setup} ${step.kind}${step.tool ? ` (${step.tool})` : ""}: ${step.generate_s.toFixed(2)} s + ${step.verify_s.toFixed(2)} s simulated, ${step.moves} moves, ${step.kept}/${step.made} kept`);
@@ -136,7 +137,7 @@ export async function main(): Promise<number> {
   const row = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] as number) : c.padStart(widths[i] as number))).join("  ");
   const machineInfo = describeMachine();
   const out: string[] = [];
-  out.push(`CAM planning on ${rows.length + failures.length} parts, ${machineInfo.cores} cores, ${machineInfo.cpu ?? "unknown CPU"}, Node ${machineInfo.node}; stock ${settings.stockMm} mm around, ${machine.name}, ${settings.material}, ${library.length} tools\n`);
+  out.push(`CAM planning on ${rows.length + failures.length} parts, ${machineInfo.cores} cores, ${machineInfo.cpu ?? "unknown CPU"}, Node ${machineInfo.node}; stock ${settings.stockMm} mm around, ${machine.name}, ${settings.material}, ${library.length} tools; the simulation ${settings.simulationThread ? "on its own thread" : "in the planner's thread"}\n`);
   out.push(row(header));
   for (const l of lines) out.push(row(l));
   const clean = rows.every((r) => r.gouges + r.rapids_through_material + r.holder_collisions === 0);

@@ -17,6 +17,8 @@ const Settings = z.object({
   BENCH_CAM_MATERIAL: z.string().min(1).default("aluminium-6061"),
   /** 1: every step of every setup on stderr as it ends (tool, generation and simulation time, moves) */
   BENCH_CAM_STEPS: z.enum(["0", "1"]).default("0"),
+  /** as CAM_SIMULATION_THREAD: "false" verifies in the planner's thread (one core) */
+  CAM_SIMULATION_THREAD: z.enum(["true", "false"]).default("true"),
   /** where the JSON figures go; outside the repository */
   BENCH_CAM_OUT: z.string().min(1).default(path.join(os.tmpdir(), "swarf-bench-cam-results.json")),
 });
@@ -29,6 +31,8 @@ export interface CamBenchSettings {
   machine: string;
   material: string;
   steps: boolean;
+  /** the simulation on its own thread beside the planner (the service's default) */
+  simulationThread: boolean;
   out: string;
 }
 
@@ -36,5 +40,5 @@ export function readCamSettings(env: NodeJS.ProcessEnv = process.env): CamBenchS
   const parsed = Settings.safeParse(env);
   if (!parsed.success) throw new Error(`bench:cam settings: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
   const s = parsed.data;
-  return { partsDir: s.BENCH_CAM_PARTS_DIR, only: s.BENCH_CAM_ONLY ?? null, mfcad: s.BENCH_CAM_MFCAD, stockMm: s.BENCH_CAM_STOCK_MM, machine: s.BENCH_CAM_MACHINE, material: s.BENCH_CAM_MATERIAL, steps: s.BENCH_CAM_STEPS === "1", out: s.BENCH_CAM_OUT };
+  return { partsDir: s.BENCH_CAM_PARTS_DIR, only: s.BENCH_CAM_ONLY ?? null, mfcad: s.BENCH_CAM_MFCAD, stockMm: s.BENCH_CAM_STOCK_MM, machine: s.BENCH_CAM_MACHINE, material: s.BENCH_CAM_MATERIAL, steps: s.BENCH_CAM_STEPS === "1", simulationThread: s.CAM_SIMULATION_THREAD === "true", out: s.BENCH_CAM_OUT };
 }
