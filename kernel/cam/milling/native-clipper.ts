@@ -47,6 +47,15 @@ export function clipOpenPaths(paths: Paths64, region: Paths64, keep: "inside" | 
   });
 }
 
+/** The part of a region inside a rectangle (Clipper units): Clipper2's RectClip, each loop on its own. */
+export function rectClipPaths(paths: Paths64, rect: { left: number; top: number; right: number; bottom: number }): Paths64 {
+  return owning((own) => {
+    // whole units, never smaller than asked
+    const box = own(new native.Rect64(BigInt(Math.floor(rect.left)), BigInt(Math.floor(rect.top)), BigInt(Math.ceil(rect.right)), BigInt(Math.ceil(rect.bottom))));
+    return fromNative(own(native.RectClipPaths64(box, own(toNative(paths)))));
+  });
+}
+
 /** A region's outer loops, each with the holes right inside it (islands in a hole are outer loops of their own). */
 export function outersWithHoles(region: Paths64): Paths64[] {
   return owning((own) => {

@@ -11,7 +11,7 @@
  */
 import { Clipper, PointInPolygonResult, type Path64, type Paths64, type Rect64 } from "clipper2-ts";
 import type { Vec2 } from "../types.ts";
-import { booleanOp, clipOpenPaths, inflate, outersWithHoles } from "./native-clipper.ts";
+import { booleanOp, clipOpenPaths, inflate, outersWithHoles, rectClipPaths } from "./native-clipper.ts";
 import { ramerDouglasPeucker } from "./simplify.ts";
 
 export type { Path64, Paths64, Rect64 };
@@ -346,10 +346,30 @@ export function expandRect(rect: Rect64, mm: number): Rect64 {
   return { left: rect.left - d, top: rect.top - d, right: rect.right + d, bottom: rect.bottom + d };
 }
 
-/** The part of a region inside a rectangle (fast, for queries over a small area). */
+/**
+ * The part of a region inside a rectangle (fast, for queries over a small area): Clipper2's
+ * RectClip in its C++ build. clipper2-ts 2.0.1's RectClip64 drops a rectangle's corner when a
+ * hole's only edge across it runs near another corner (a NIST FTC-10 stock layer: the hole came
+ * back with half its area, so a query saw stock cleared where it was not, and a rest roughing came
+ * down 1.6 mm into it); the C++ one clips it right (polygons.test.ts).
+ */
 export function clipToRect(region: Paths64, rect: Rect64): Paths64 {
-  if (region.length === 0) return [];
-  return Clipper.rectClip(rect, region);
+  if (region.length === 0 || rect.right <= rect.left || rect.bottom <= rect.top) return [];
+  // loops wholly beside the rectangle need not be copied into the WASM memory
+  const near = region.filter((path) => overlapsRect(path, rect));
+  return near.length === 0 ? [] : rectClipPaths(near, rect);
+}
+
+function overlapsRect(path: Path64, rect: Rect64): boolean {
+  let left = Infinity, right = -Infinity, top = Infinity, bottom = -Infinity;
+  for (let i = 0; i < path.length; i += 1) {
+    const p = path[i] as { x: number; y: number };
+    if (p.x < left) left = p.x;
+    if (p.x > right) right = p.x;
+    if (p.y < top) top = p.y;
+    if (p.y > bottom) bottom = p.y;
+  }
+  return left <= rect.right && rect.left <= right && top <= rect.bottom && rect.top <= bottom;
 }
 
 /** true when the point (mm) is inside the region or on its boundary. */
