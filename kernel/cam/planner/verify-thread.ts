@@ -69,12 +69,12 @@ function simulationThread(): Worker {
   return thread;
 }
 
-/** The verification of one setup on the simulation thread. */
 /** The simulation thread as it is now (tests stop it to see a planner notice). */
 export function runningSimulationThread(): Worker | null {
   return thread;
 }
 
+/** The verification of one setup on the simulation thread. */
 export class ThreadedChecks implements OperationCheck {
   private readonly port: MessagePort;
   private readonly signal = new Int32Array(new SharedArrayBuffer(8));
