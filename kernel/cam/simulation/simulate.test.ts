@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { Box3, Move } from "../types.ts";
 import { heightAt } from "./height-field.ts";
-import { simulateSetup } from "./simulate.ts";
+import { SetupRun, simulateSetup } from "./simulate.ts";
 import { boxesSoup, cutter, feed, near, NO_PART, operation, rapid, zigzag } from "./test-support.ts";
 
 // a 60 x 40 x 20 block in its setup frame, and a part that is the block with a pocket 40 x 20
@@ -207,5 +207,27 @@ describe("simulateSetup", () => {
     assert.deepEqual(again.field.heights, first.field.heights);
     assert.notEqual(again.field.heights, first.field.heights);
     assert.throws(() => simulateSetup({ stock, part: pocketed, operations: [], initial: first.field, cellSize: 0.2 }), RangeError);
+  });
+
+  it("gives the same result fed an operation's moves in pieces as fed them whole, gouges included", () => {
+    const clearing = operation(endMill, pocketMoves(8, 4));
+    // 0.05 mm into the pocket's floor
+    const gouging = operation(endMill, [rapid(15, 15, 5), feed(15, 15, -8.05), ...zigzag(15, 45, [15, 25], -8.05), rapid(15, 25, 5)]);
+    const whole = simulateSetup({ stock, part: pocketed, operations: [clearing, gouging] });
+    const run = new SetupRun({ stock, part: pocketed });
+    for (const op of [clearing, gouging]) {
+      run.begin(op);
+      // nothing, then one move, then the rest in threes
+      run.feed([]);
+      run.feed(op.moves.slice(0, 1));
+      for (let i = 1; i < op.moves.length; i += 3) run.feed(op.moves.slice(i, i + 3));
+      run.end();
+    }
+    const pieces = run.result();
+    assert.ok(whole.total.gouges > 0);
+    assert.deepEqual(pieces.total, whole.total);
+    assert.deepEqual(pieces.operations, whole.operations);
+    assert.deepEqual(pieces.violations, whole.violations);
+    assert.deepEqual(pieces.field.heights, whole.field.heights);
   });
 });
