@@ -20,7 +20,7 @@ import type { GeometryRequest, GeometryThreadData, IngestOutcome, IngestRequest,
 export type IngestOptions = Omit<IngestRequest, "kind" | "bytes">;
 
 const READY_TIMEOUT_MS = 120_000;
-/** measured resident size of one thread with OCCT loaded, with headroom */
+/** measured resident size of one thread with OCCT loaded (580 MB) and, while it plans, its simulation thread (110 MB at peak), with a little headroom */
 const BYTES_PER_THREAD = 700 * 1024 * 1024;
 
 export class GeometryUnavailable extends Error {
