@@ -284,14 +284,10 @@ export function loopArea(path: Path64): number {
   return a * 0.5;
 }
 
-function areaUnits(region: Paths64): number {
-  let a = 0;
-  for (const path of region) a += loopArea(path);
-  return a;
-}
-
 export function area(region: Paths64): number {
-  return areaUnits(region) / (SCALE * SCALE);
+  let units = 0;
+  for (const path of region) units += loopArea(path);
+  return units / (SCALE * SCALE);
 }
 
 export function isEmpty(region: Paths64, tolerance_mm2 = 1e-6): boolean {
@@ -356,20 +352,8 @@ export function expandRect(rect: Rect64, mm: number): Rect64 {
 export function clipToRect(region: Paths64, rect: Rect64): Paths64 {
   if (region.length === 0 || rect.right <= rect.left || rect.bottom <= rect.top) return [];
   // loops wholly beside the rectangle need not be copied into the WASM memory
-  const near = region.filter((path) => overlapsRect(path, rect));
+  const near = region.filter((path) => boundsOverlap(bounds([path]), rect));
   return near.length === 0 ? [] : rectClipPaths(near, rect);
-}
-
-function overlapsRect(path: Path64, rect: Rect64): boolean {
-  let left = Infinity, right = -Infinity, top = Infinity, bottom = -Infinity;
-  for (let i = 0; i < path.length; i += 1) {
-    const p = path[i] as { x: number; y: number };
-    if (p.x < left) left = p.x;
-    if (p.x > right) right = p.x;
-    if (p.y < top) top = p.y;
-    if (p.y > bottom) bottom = p.y;
-  }
-  return left <= rect.right && rect.left <= right && top <= rect.bottom && rect.top <= bottom;
 }
 
 /** true when the point (mm) is inside the region or on its boundary. */

@@ -43,8 +43,6 @@ export interface SampleEntry {
   standard: string | null;
 }
 
-
-
 type Rng = () => number;
 const pick = <T>(rng: Rng, items: readonly T[]): T => items[Math.floor(rng() * items.length)]!;
 
