@@ -1,6 +1,21 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { area, clipToRect, contains, intersection, offset, pathOf, type Path64, type Paths64 } from "./polygons.ts";
+import {
+  area,
+  clipToRect,
+  COARSE_TOLERANCE_MM,
+  contains,
+  difference,
+  intersection,
+  isEmpty,
+  offset,
+  offsetCovering,
+  pathOf,
+  rectangle,
+  sweepCleared,
+  type Path64,
+  type Paths64,
+} from "./polygons.ts";
 
 describe("offsetting a region", () => {
   // a hole touching the square at its corner of greatest y and least x, the point Clipper reads
@@ -19,6 +34,29 @@ describe("offsetting a region", () => {
   it("shrinks it the same way", () => {
     assert.equal(area(offset([hole, square], -0.3)), area(offset([square, hole], -0.3)));
     assert.ok(area(offset([hole, square], -0.3)) < 99 - 9);
+  });
+});
+
+describe("growing material where more is harmless (offsetCovering)", () => {
+  // material as clearing leaves it: a block with a 10 mm tool's passes swept out of it (concave
+  // arcs), and an island with round corners (convex ones, which simplifying cuts into)
+  const passes = [pathOf([[-5, 12], [20, 12], [24, 16], [24, 30]]), pathOf([[40, -5], [40, 8], [34, 14]])];
+  const island = offset(rectangle([60, 0], [64, 3]), 6);
+  const material = [...difference(rectangle([0, 0], [50, 30]), sweepCleared(passes, 5)), ...island];
+
+  it("covers the exact offset, but for the chords' own error", () => {
+    for (const mm of [2, 4.975, 8]) {
+      const covering = offsetCovering(material, mm, 0.01);
+      const uncovered = difference(offset(material, mm), covering);
+      // what is left is thinner than the coarse arcs' error on each side
+      assert.ok(isEmpty(offset(uncovered, -COARSE_TOLERANCE_MM)), `growing by ${mm} mm: ${area(uncovered)} mm² uncovered`);
+    }
+  });
+
+  it("exceeds it by at most twice the slack", () => {
+    const covering = offsetCovering(material, 4.975, 0.01);
+    assert.ok(isEmpty(difference(covering, offset(material, 4.975 + 2 * 0.01 + 1e-4))));
+    assert.ok(area(covering) > area(offset(material, 4.975)));
   });
 });
 

@@ -249,6 +249,20 @@ export function sweepCoarse(paths: Paths64, radius: number): Paths64 {
 }
 
 /**
+ * Material bookkeeping where more is harmless and less is not: the region grown by `mm` at least
+ * (as offsetCoarse), and by at most 2 x `slack` more. The region is simplified by `slack` first
+ * (Ramer-Douglas-Peucker) and grown by as much more.
+ *
+ * Why: the material's boundary is the arcs of the cuts that made it, a vertex every fraction of a
+ * millimetre, and growing it by about the radius of those arcs makes every vertex's round join
+ * cross its neighbours' (Clipper's offset then sorts out crossings that grow with the square of
+ * the vertices on each arc).
+ */
+export function offsetCovering(region: Paths64, mm: number, slack: number): Paths64 {
+  return offsetCoarse(simplify(region, slack), mm + slack);
+}
+
+/**
  * What a tool of `radius` cleared along paths, for the material model: a coarse sweep of the
  * radius + COARSE, so it covers the true swept area and exceeds it by at most COARSE. (A sweep
  * inside the true one would leave crescents of phantom stock along every wall a pass touched,
