@@ -210,8 +210,10 @@ export function sweep(paths: Paths64, radius: number, tolerance_mm = ARC_TOLERAN
     if (path.every((p) => p.x === first.x && p.y === first.y)) pieces.push(...disk(vecOf(first), radius, tolerance_mm));
     else lines.push(path);
   }
-  if (lines.length > 0) pieces.push(...inflate(lines, radius * SCALE, "round", tolerance_mm * SCALE));
-  return union(pieces);
+  if (lines.length === 0) return union(pieces);
+  const swept = inflate(lines, radius * SCALE, "round", tolerance_mm * SCALE);
+  // Clipper's offset unites what it returns: only disks beside it need another union
+  return pieces.length === 0 ? swept : union([...pieces, ...swept]);
 }
 
 /** A disk as a polygon whose vertices lie on the circle (so it is inside the true disk). */
