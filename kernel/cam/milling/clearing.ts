@@ -88,15 +88,6 @@ export interface ClearResult {
 }
 
 /**
- * How far the material's boundary may be simplified before it is grown where a larger result is
- * harmless (polygons.ts: offsetCovering): for `touching` (the tool counts as touching the material
- * up to twice this sooner) and for the material within the tool's reach of the region. Not for
- * `reach`: passes up to 0.02 mm farther from the material left more of it (partC: 97.37 % removed
- * instead of 97.44).
- */
-const MATERIAL_SLACK_MM = 0.01;
-
-/**
  * What is left of the material, shrunk by SLIVER_MM: slivers and necks thinner than twice that
  * (where two cuts meet) are gone. It is the first half of a morphological opening (stock.ts); the
  * second, growing back by SLIVER_MM, is added to the offsets that grow the material anyway.
@@ -115,15 +106,16 @@ export function clearRegion(spec: ClearSpec): ClearResult {
   // stepover of material, and the boundary of that is the next pass; `touching` is the material
   // grown by the radius (less FRONT_TOLERANCE_MM), and `free`, the region outside it, where the
   // tool cuts nothing. Two offsets of the material per pass, since growing by a and then by b is
-  // growing by a + b.
+  // growing by a + b. `touching` may be a little large (polygons.ts: offsetCovering), `reach` may
+  // not: passes farther from the material would leave more of it.
   const passes = (m: Paths64): { grown: Paths64; touching: Paths64; free: Paths64 } => {
     const reach = offsetCoarse(m, SLIVER_MM + radius - stepover);
-    const touching = offsetCovering(reach, Math.max(stepover - FRONT_TOLERANCE_MM, stepover / 2), MATERIAL_SLACK_MM);
+    const touching = offsetCovering(reach, Math.max(stepover - FRONT_TOLERANCE_MM, stepover / 2));
     return { grown: difference(region, reach), touching, free: difference(region, touching) };
   };
   const feed = parameters.feed_mm_min;
   // the material the tool can reach from the region
-  let material = shrunkMaterial(intersection(spec.material, offsetCovering(region, radius + 2 * COARSE_TOLERANCE_MM, MATERIAL_SLACK_MM)));
+  let material = shrunkMaterial(intersection(spec.material, offsetCovering(region, radius + 2 * COARSE_TOLERANCE_MM)));
   const nothing: ClearResult = { cuts: [], swept: [], skipped: null, end: spec.from };
   if (isEmpty(material, 1e-4)) return nothing;
 

@@ -14,7 +14,7 @@
 import { clearRegion, LINK_TOLERANCE_MM } from "./clearing.ts";
 import { materialHeights, ToolpathWriter, xy } from "./linking.ts";
 import { CLEARANCE_ABOVE_STOCK_MM, makeOperation, refusal, unusableTool, type MillingOutcome, type MillingRequest, type SkippedRegion } from "./operation.ts";
-import { components, difference, intersection, isEmpty, offset, offsetCoarse, union, type Paths64 } from "./polygons.ts";
+import { components, difference, intersection, isEmpty, offset, offsetCovering, union, type Paths64 } from "./polygons.ts";
 import { CLEARANCE_MM, nearWindows, regionWithin, workWindows } from "./regions.ts";
 import { nearest } from "./roughing.ts";
 import type { ClearedLayer } from "./stock.ts";
@@ -52,7 +52,7 @@ export function floorFinishing(request: MillingRequest): MillingOutcome {
     // stock's foot (roughing's allowance_xy) and meet the air around, to come in from there
     const onFloor = intersection(allowed, offset(part.floorArea(z), radius + FLOOR_REACH_MM));
     if (isEmpty(onFloor)) continue;
-    const air = difference(allowed, offsetCoarse(nearWindows(material, windows, radius + 1), radius + CLEARANCE_MM));
+    const air = difference(allowed, offsetCovering(nearWindows(material, windows, radius + 1), radius + CLEARANCE_MM));
     const target = union(onFloor, air);
     writer.heights = materialHeights(part, stock);
     const allowedGrown = offset(allowed, LINK_TOLERANCE_MM);

@@ -251,6 +251,16 @@ export function sweepCoarse(paths: Paths64, radius: number): Paths64 {
 }
 
 /**
+ * offsetCovering's simplification: a tool then counts as touching material up to twice this
+ * sooner. Measured on 400 of NIST STC-06's clearing passes: growing the material to where the tool
+ * touches it took 1.05 s instead of 2.05, and no fixture part's removal changed. Not for what
+ * decides where a tool goes: clearing's passes 0.02 mm farther from the material left more of it
+ * (partC 97.37 % removed instead of 97.44), and so did the keep-out of stock deeper than a depth
+ * of cut (97.35 %).
+ */
+export const COVERING_SLACK_MM = 0.01;
+
+/**
  * Material bookkeeping where more is harmless and less is not: the region grown by `mm` at least
  * (as offsetCoarse), and by at most 2 x `slack` more. The region is simplified by `slack` first
  * (Ramer-Douglas-Peucker) and grown by as much more.
@@ -260,7 +270,7 @@ export function sweepCoarse(paths: Paths64, radius: number): Paths64 {
  * cross its neighbours' (Clipper's offset then sorts out crossings that grow with the square of
  * the vertices on each arc).
  */
-export function offsetCovering(region: Paths64, mm: number, slack: number): Paths64 {
+export function offsetCovering(region: Paths64, mm: number, slack = COVERING_SLACK_MM): Paths64 {
   return offsetCoarse(simplify(region, slack), mm + slack);
 }
 

@@ -32,6 +32,7 @@ import {
   isEmpty,
   offset,
   offsetCoarse,
+  offsetCovering,
   pathLength,
   pathOf,
   simplifyOpen,
@@ -87,7 +88,7 @@ export function wallPasses(request: MillingRequest, kind: OperationKind, outerOn
     const allowedGrown = offset(allowed, LINK_TOLERANCE_MM);
     // the material that can reach the windows' tool positions
     const nearby = nearWindows(material, windows, radius + 1);
-    const free = difference(allowed, offsetCoarse(nearby, radius + CLEARANCE_MM));
+    const free = difference(allowed, offsetCovering(nearby, radius + CLEARANCE_MM));
     const freeGrown = offset(free, LINK_TOLERANCE_MM);
     let pieces = clipOpen(loops, allowedGrown, "inside");
     const heavy = radius - engagement > 0 && nearby.length > 0 ? offsetCoarse(nearby, radius - engagement) : [];
