@@ -16,7 +16,7 @@
  * heights, so without this every level paid for every layer cleared before it, at each of them.
  */
 import type { Box3 } from "../types.ts";
-import { bounds, clipToRect, difference, intersection, isEmpty, open, rectangle, union, SCALE, type Paths64, type Rect64 } from "./polygons.ts";
+import { bounds, boundsOverlap, clipToRect, difference, intersection, isEmpty, open, rectangle, union, SCALE, type Paths64, type Rect64 } from "./polygons.ts";
 
 export const SLIVER_MM = 0.002;
 /** heights closer than this are the same layer */
@@ -52,8 +52,6 @@ export class InProcessStock {
   private readonly added: readonly ClearedLayer[];
   private readonly lineage: Lineage;
   private readonly remaining = new Map<number, Paths64>();
-  /** layerBoxes, made when first asked */
-  private boxes: Float64Array | null = null;
 
   /** `from`: the stock these layers are cleared from (withCleared), sharing its answers */
   constructor(box: Box3, layers: readonly ClearedLayer[] = [], from: InProcessStock | null = null) {
@@ -128,13 +126,10 @@ export class InProcessStock {
     if (isEmpty(left)) return -Infinity;
     const margin = Math.round(SCALE * 0.01);
     let box = bounds(left);
-    const boxes = this.layerBoxes();
-    for (let i = 0; i < this.layers.length; i += 1) {
-      // a layer wholly beside the window has nothing in it (what clipToRect would find slower)
-      const o = 4 * i;
-      if ((boxes[o] as number) > box.right + margin || (boxes[o + 2] as number) < box.left - margin || (boxes[o + 1] as number) > box.bottom + margin || (boxes[o + 3] as number) < box.top - margin) continue;
-      const layer = this.layers[i] as ClearedLayer;
+    for (const layer of this.layers) {
       const window = { left: box.left - margin, top: box.top - margin, right: box.right + margin, bottom: box.bottom + margin };
+      // a layer wholly beside the window has nothing in it (what clipToRect would find slower)
+      if (!boundsOverlap(layerBounds(layer), window)) continue;
       const near = clipToRect(layer.area, window);
       if (near.length === 0) continue;
       left = difference(left, near);
@@ -142,18 +137,6 @@ export class InProcessStock {
       box = bounds(left);
     }
     return this.box.max[2];
-  }
-
-  /** The layers' bounds, four numbers each (left, top, right, bottom), in the order of `layers`. */
-  private layerBoxes(): Float64Array {
-    if (this.boxes === null) {
-      this.boxes = new Float64Array(4 * this.layers.length);
-      this.layers.forEach((layer, i) => {
-        const box = layerBounds(layer);
-        this.boxes?.set([box.left, box.top, box.right, box.bottom], 4 * i);
-      });
-    }
-    return this.boxes;
   }
 
   /** How many layers an answer at `from` for the first `count` layers lacks at `to`. */
