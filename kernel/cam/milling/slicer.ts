@@ -157,31 +157,28 @@ export function createSlicer(soup: TriangleSoup): PartSlicer {
     return pieces.length === 0 ? [] : offset(offset(union(outline(pieces)), CRACK_MM), -CRACK_MM);
   };
 
-  // each triangle's XY box in Clipper units, widened to cover its rounded projection
+  // each triangle's XY box in Clipper units, widened to cover its rounded projection, in topOver's
+  // order (highest first): its walk reads them one after another (in triangle order, a query over
+  // a low corridor missed the cache on nearly every one of 100,000 boxes)
   const boxes = new Float64Array(4 * triangles.count);
-  for (let t = 0; t < triangles.count; t += 1) {
+  byTop.forEach((t, i) => {
     const c = triangles.corners;
     const o = 9 * t;
     const xs = [c[o] as number, c[o + 3] as number, c[o + 6] as number];
     const ys = [c[o + 1] as number, c[o + 4] as number, c[o + 7] as number];
-    boxes.set([Math.floor(Math.min(...xs) * SCALE), Math.floor(Math.min(...ys) * SCALE), Math.ceil(Math.max(...xs) * SCALE), Math.ceil(Math.max(...ys) * SCALE)], 4 * t);
-  }
-
-  // the boxes again in topOver's order: its walk reads them one after another (read in triangle
-  // order, a query over a low corridor missed the cache on nearly every one of 100,000 boxes)
-  const boxesByTop = new Float64Array(4 * triangles.count);
-  byTop.forEach((t, i) => boxesByTop.set(boxes.subarray(4 * t, 4 * t + 4), 4 * i));
+    boxes.set([Math.floor(Math.min(...xs) * SCALE), Math.floor(Math.min(...ys) * SCALE), Math.ceil(Math.max(...xs) * SCALE), Math.ceil(Math.max(...ys) * SCALE)], 4 * i);
+  });
 
   const topOver = (region: Paths64): number => {
     if (region.length === 0) return -Infinity;
     const box = bounds(region);
     for (let i = 0; i < byTop.length; i += 1) {
       const o = 4 * i;
-      if ((boxesByTop[o] as number) > box.right || (boxesByTop[o + 2] as number) < box.left || (boxesByTop[o + 1] as number) > box.bottom || (boxesByTop[o + 3] as number) < box.top) continue;
+      if ((boxes[o] as number) > box.right || (boxes[o + 2] as number) < box.left || (boxes[o + 1] as number) > box.bottom || (boxes[o + 3] as number) < box.top) continue;
       const t = byTop[i] as number;
       const path = projection(t);
       if (path.length < 3) continue;
-      const near = { left: boxesByTop[o] as number, top: boxesByTop[o + 1] as number, right: boxesByTop[o + 2] as number, bottom: boxesByTop[o + 3] as number };
+      const near = { left: boxes[o] as number, top: boxes[o + 1] as number, right: boxes[o + 2] as number, bottom: boxes[o + 3] as number };
       if (touchesRegion(region, path, near)) return triangles.zmax[t] as number;
     }
     return -Infinity;

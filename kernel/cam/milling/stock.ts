@@ -125,16 +125,17 @@ export class InProcessStock {
     let left = intersection(region, this.rect);
     if (isEmpty(left)) return -Infinity;
     const margin = Math.round(SCALE * 0.01);
-    let box = bounds(left);
+    // what is left of the region's box, `margin` wider: only layers reaching into it matter
+    const around = (box: Rect64): Rect64 => ({ left: box.left - margin, top: box.top - margin, right: box.right + margin, bottom: box.bottom + margin });
+    let window = around(bounds(left));
     for (const layer of this.layers) {
-      const window = { left: box.left - margin, top: box.top - margin, right: box.right + margin, bottom: box.bottom + margin };
       // a layer wholly beside the window has nothing in it (what clipToRect would find slower)
       if (!boundsOverlap(layerBounds(layer), window)) continue;
       const near = clipToRect(layer.area, window);
       if (near.length === 0) continue;
       left = difference(left, near);
       if (isEmpty(left, 1e-5)) return layer.z;
-      box = bounds(left);
+      window = around(bounds(left));
     }
     return this.box.max[2];
   }
