@@ -44,7 +44,6 @@ import {
   union,
   vecOf,
   SCALE,
-  COARSE_TOLERANCE_MM,
   type Path64,
   type Paths64,
 } from "./polygons.ts";
@@ -88,12 +87,23 @@ export interface ClearResult {
 }
 
 /**
- * What is left of the material, shrunk by SLIVER_MM: slivers and necks thinner than twice that
- * (where two cuts meet) are gone. It is the first half of a morphological opening (stock.ts); the
+ * Clearing keeps the material left shrunk by SLIVER_MM, so slivers and necks thinner than twice
+ * that (where two cuts meet) are gone: the first half of a morphological opening (stock.ts). The
  * second, growing back by SLIVER_MM, is added to the offsets that grow the material anyway.
+ *
+ * The material is shrunk once. A cut then takes its swept area grown by SLIVER_MM from the
+ * shrunk material, which is the material cut and opened, shrunk: shrinking (A minus S) is
+ * shrinking A minus S grown, and shrinking an opened A is shrinking A. Shrinking what was left
+ * after every pass instead moved the boundaries no pass touched by SLIVER_MM a pass, and cutting
+ * the material unshrunk kept every sliver, half again as many vertices in every offset after.
  */
 function shrunkMaterial(material: Paths64): Paths64 {
   return offsetCoarse(material, -SLIVER_MM);
+}
+
+/** The shrunk material less what a cut swept (see shrunkMaterial). */
+function cutFrom(shrunk: Paths64, swept: Paths64): Paths64 {
+  return difference(shrunk, offsetCoarse(swept, SLIVER_MM));
 }
 
 export function clearRegion(spec: ClearSpec): ClearResult {
@@ -114,8 +124,10 @@ export function clearRegion(spec: ClearSpec): ClearResult {
     return { grown: difference(region, reach), touching, free: difference(region, touching) };
   };
   const feed = parameters.feed_mm_min;
-  // the material the tool can reach from the region
-  let material = shrunkMaterial(intersection(spec.material, offsetCovering(region, radius + 2 * COARSE_TOLERANCE_MM)));
+  // the material the tool reaches from the region by more than FRONT_TOLERANCE_MM: farther, it
+  // places no pass and is not touched, and the band of it along every wall (in the allowance the
+  // region keeps from the part) would be in every offset after
+  let material = shrunkMaterial(intersection(spec.material, offsetCovering(region, radius - FRONT_TOLERANCE_MM)));
   const nothing: ClearResult = { cuts: [], swept: [], skipped: null, end: spec.from };
   if (isEmpty(material, 1e-4)) return nothing;
 
@@ -135,7 +147,7 @@ export function clearRegion(spec: ClearSpec): ClearResult {
     const swept = sweepCleared([entry.entry.path], radius);
     sweeps.push(swept);
     position = xy(entry.entry.end);
-    material = shrunkMaterial(difference(material, swept));
+    material = cutFrom(material, swept);
     next = passes(material);
     // the entry's own path is free, however tight the region is round it
     free = union(next.free, intersection(sweepCoarse([entry.entry.path], 0.02), region));
@@ -185,7 +197,7 @@ export function clearRegion(spec: ClearSpec): ClearResult {
       position = vecOf(cutPath[cutPath.length - 1] as { x: number; y: number });
     }
     if (cuts.length === cutsBefore) break;
-    material = shrunkMaterial(difference(material, union(...passSweeps)));
+    material = cutFrom(material, union(...passSweeps));
     next = passes(material);
     free = next.free;
     // no progress: what is left cannot be reached from here
