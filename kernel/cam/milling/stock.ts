@@ -17,6 +17,7 @@
  */
 import type { Box3 } from "../types.ts";
 import { bounds, boundsOverlap, clipToRect, difference, intersection, isEmpty, open, rectangle, union, SCALE, type Paths64, type Rect64 } from "./polygons.ts";
+import { boundsFromCells, clearCells, gridOver, regionCells, uncutHeights, type Grid, type RegionCells, type StockHeights } from "./stock-cells.ts";
 
 export const SLIVER_MM = 0.002;
 /** heights closer than this are the same layer */
@@ -37,9 +38,21 @@ interface Answer {
   region: Paths64;
 }
 
+/** The cell heights (stock-cells.ts) of a stock with the first `count` of `added` cleared. */
+interface CellAnswer {
+  added: readonly ClearedLayer[];
+  count: number;
+  heights: StockHeights;
+}
+
 /** Shared by a stock and the stocks made from it. */
 interface Lineage {
   answers: Map<number, Answer[]>;
+  grid: Grid;
+  /** each layer's cells on the grid (layers are never changed) */
+  layerCells: WeakMap<ClearedLayer, RegionCells | null>;
+  /** the latest cell heights made, which a stock made from theirs starts from */
+  cells: CellAnswer[];
 }
 
 export class InProcessStock {
@@ -52,6 +65,7 @@ export class InProcessStock {
   private readonly added: readonly ClearedLayer[];
   private readonly lineage: Lineage;
   private readonly remaining = new Map<number, Paths64>();
+  private heights: StockHeights | null = null;
 
   /** `from`: the stock these layers are cleared from (withCleared), sharing its answers */
   constructor(box: Box3, layers: readonly ClearedLayer[] = [], from: InProcessStock | null = null) {
@@ -60,7 +74,7 @@ export class InProcessStock {
     this.rect = from?.rect ?? rectangle([box.min[0], box.min[1]], [box.max[0], box.max[1]]);
     this.added = from === null ? more : [...from.added, ...more];
     this.layers = mergeLayers(from?.layers ?? [], more);
-    this.lineage = from?.lineage ?? { answers: new Map() };
+    this.lineage = from?.lineage ?? { answers: new Map(), grid: gridOver(box), layerCells: new WeakMap(), cells: [] };
   }
 
   /** A new stock with more layers cleared (this one is unchanged). */
@@ -120,23 +134,75 @@ export class InProcessStock {
     return result;
   }
 
-  /** The highest stock left over a region, -Infinity when none. */
+  /**
+   * The highest stock left over a region, -Infinity when none. The cells (stock-cells.ts) bound
+   * it; where the bounds differ, the layers are taken off the region within the cells that may
+   * be higher than the lower bound, lowest first, until nothing is left of it.
+   */
   topOver(region: Paths64): number {
+    const grid = this.lineage.grid;
+    const { atLeast, atMost, undecided } = boundsFromCells(this.cellHeights(), grid, regionCells(region, grid));
+    if (undecided === null) return atMost;
+    return Math.max(atLeast, this.walkTopOver(clipToRect(region, undecided), atLeast));
+  }
+
+  /** The cell heights of this stock: from the latest ones its lineage made for a stock whose layers this one's begin with. */
+  private cellHeights(): StockHeights {
+    if (this.heights !== null) return this.heights;
+    const { grid, layerCells, cells } = this.lineage;
+    let start: CellAnswer | null = null;
+    for (const answer of cells) {
+      if (answer.count <= this.added.length && this.startsWith(answer) && (start === null || answer.count > start.count)) start = answer;
+    }
+    const heights = start === null ? uncutHeights(grid, this.box) : { covered: start.heights.covered.slice(), centre: start.heights.centre.slice() };
+    for (let i = start?.count ?? 0; i < this.added.length; i += 1) {
+      const layer = this.added[i] as ClearedLayer;
+      let covers = layerCells.get(layer);
+      if (covers === undefined) {
+        covers = regionCells(layer.area, grid);
+        layerCells.set(layer, covers);
+      }
+      if (covers !== null) clearCells(heights, grid, covers, layer.z);
+    }
+    this.heights = heights;
+    cells.push({ added: this.added, count: this.added.length, heights });
+    if (cells.length > KEPT_PER_HEIGHT) cells.shift();
+    return heights;
+  }
+
+  /**
+   * The lowest layer height at which nothing of the region is left: the highest stock over it.
+   * The layers below `known` (a height the answer is known not to be under) are taken off in one.
+   */
+  private walkTopOver(region: Paths64, known: number): number {
     let left = intersection(region, this.rect);
     if (isEmpty(left)) return -Infinity;
     const margin = Math.round(SCALE * 0.01);
     // what is left of the region's box, `margin` wider: only layers reaching into it matter
     const around = (box: Rect64): Rect64 => ({ left: box.left - margin, top: box.top - margin, right: box.right + margin, bottom: box.bottom + margin });
     let window = around(bounds(left));
+    const below: Paths64[] = [];
     for (const layer of this.layers) {
       // a layer wholly beside the window has nothing in it (what clipToRect would find slower)
       if (!boundsOverlap(layerBounds(layer), window)) continue;
+      if (layer.z < known - SAME_HEIGHT_MM) {
+        const near = clipToRect(layer.area, window);
+        if (near.length > 0) below.push(near);
+        continue;
+      }
+      if (below.length > 0) {
+        left = difference(left, union(...below.splice(0)));
+        if (isEmpty(left, 1e-5)) return known;
+        window = around(bounds(left));
+        if (!boundsOverlap(layerBounds(layer), window)) continue;
+      }
       const near = clipToRect(layer.area, window);
       if (near.length === 0) continue;
       left = difference(left, near);
       if (isEmpty(left, 1e-5)) return layer.z;
       window = around(bounds(left));
     }
+    if (below.length > 0 && isEmpty(difference(left, union(...below)), 1e-5)) return known;
     return this.box.max[2];
   }
 
@@ -150,7 +216,7 @@ export class InProcessStock {
     return n;
   }
 
-  private startsWith(answer: Answer): boolean {
+  private startsWith(answer: { added: readonly ClearedLayer[]; count: number }): boolean {
     if (answer.added === this.added) return true;
     for (let i = 0; i < answer.count; i += 1) if (answer.added[i] !== this.added[i]) return false;
     return true;
