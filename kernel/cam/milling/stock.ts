@@ -162,7 +162,8 @@ export class InProcessStock {
         covers = regionCells(layer.area, grid);
         layerCells.set(layer, covers);
       }
-      if (covers !== null) clearCells(heights, grid, covers, layer.z);
+      // at the height of the merged layer it went into (the first at that height), as the walk answers
+      if (covers !== null) clearCells(heights, grid, covers, this.layerHeight(layer.z));
     }
     this.heights = heights;
     cells.push({ added: this.added, count: this.added.length, heights });
@@ -204,6 +205,12 @@ export class InProcessStock {
     }
     if (below.length > 0 && isEmpty(difference(left, union(...below)), 1e-5)) return known;
     return this.box.max[2];
+  }
+
+  /** The height of the merged layer at z (layers within SAME_HEIGHT_MM of each other are one). */
+  private layerHeight(z: number): number {
+    for (const layer of this.layers) if (Math.abs(layer.z - z) <= SAME_HEIGHT_MM) return layer.z;
+    return z;
   }
 
   /** How many layers an answer at `from` for the first `count` layers lacks at `to`. */
