@@ -36,7 +36,7 @@ import {
   nearestOnBoundary,
   offsetCoarse,
   offsetCovering,
-  open,
+  outlastsOpening,
   pathLength,
   pathOf,
   sweepCleared,
@@ -316,5 +316,5 @@ function linkIsClear(a: Vec2, b: Vec2, allowedGrown: Paths64, material: Paths64,
   if (isEmpty(hit, 1e-6)) return true;
   const near = cutSince.map((swept) => clipToRect(swept, box)).filter((swept) => swept.length > 0);
   hit = difference(hit, union(...near));
-  return isEmpty(hit, 1e-6) || isEmpty(open(hit, LINK_GRAZE_MM / 2), 1e-6);
+  return isEmpty(hit, 1e-6) || !outlastsOpening(hit, LINK_GRAZE_MM / 2);
 }

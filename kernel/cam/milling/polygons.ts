@@ -293,6 +293,15 @@ export function open(region: Paths64, mm: number): Paths64 {
 }
 
 /**
+ * Whether the region's opening by `mm` (open) keeps anything: whether shrinking it by `mm` leaves
+ * anything, since growing what is left back never empties it (and makes it at least a disk of
+ * `mm`). Half the offsets of opening and testing.
+ */
+export function outlastsOpening(region: Paths64, mm: number): boolean {
+  return !isEmpty(tidy(offset(region, -mm)), 0);
+}
+
+/**
  * A loop's signed area in square Clipper units: clipper2-ts's shoelace formula, the same sums in
  * the same order (so the same result to the last bit), with an index loop instead of its for-of.
  * In CPU profiles of NIST STC-06's planning, Clipper.area was 10.6 % of the samples, this 6 %.
