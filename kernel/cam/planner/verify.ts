@@ -19,7 +19,8 @@
  * more than SIMULATION_MAX_CELLS (simulationCellSize): what the simulation sees across a wall is
  * half a cell (simulation/README.md), and the cell size is reported with the setup.
  */
-import { SetupRun, simulateSetup, type OperationHeader, type SetupSimulation, type Violation } from "../simulation/simulate.ts";
+import { materialLeft } from "../simulation/material-left.ts";
+import { SetupRun, simulateSetup, type OperationHeader, type Violation, type ViolationCounts } from "../simulation/simulate.ts";
 import type { HeightField } from "../simulation/height-field.ts";
 import type { PartHeights } from "../simulation/part-heights.ts";
 import type { Box3, Move, Operation, Verification } from "../types.ts";
@@ -50,8 +51,6 @@ export interface VerifiedSetup {
   verification: Verification;
   /** the setup's stock after its last kept operation */
   field: HeightField;
-  /** per kept operation: the material left after it */
-  perOperation: Map<string, Verification>;
   dropped: Unmachined[];
   /** the simulation's cell size (mm) */
   cellSize: number;
@@ -74,19 +73,17 @@ export class SetupVerifier {
   readonly cellSize: number;
   private readonly kept: Operation[] = [];
   private readonly dropped: Unmachined[] = [];
-  private readonly perOperation = new Map<string, Verification>();
   private readonly part: PartHeights;
   private field: HeightField;
-  private state: SetupSimulation;
   private running: SetupRun | null = null;
 
   /** `carried`: what the setups before this one left (carried-stock.ts); null, the whole stock box */
   constructor(private readonly setup: SimulatedSetup, cellSize = simulationCellSize(setup.stock), carried: ColumnTops | null = null) {
     this.cellSize = cellSize;
     // the empty run rasterises the part once and gives the untouched stock
-    this.state = simulateSetup({ stock: setup.stock, part: setup.soup, operations: [], cellSize });
-    this.part = this.state.part;
-    this.field = carried === null ? this.state.field : carriedField(carried, this.state.field, this.part);
+    const empty = simulateSetup({ stock: setup.stock, part: setup.soup, operations: [], cellSize });
+    this.part = empty.part;
+    this.field = carried === null ? empty.field : carriedField(carried, empty.field, this.part);
     carveHoles(this.field, this.part, setup.holes);
   }
 
@@ -114,13 +111,13 @@ export class SetupVerifier {
     const running = this.running;
     if (running === null) throw new Error("no operation has begun");
     this.running = null;
-    running.end();
-    const run = running.result();
-    const counts = run.total;
+    // each operation runs alone on the stock kept so far: only the last stock kept is measured
+    // (result), not the one after every operation, a pass over every cell each
+    const { counts, violations } = running.endUnmeasured();
     if (counts.gouges + counts.rapids_through_material + counts.holder_collisions > 0) {
       this.dropped.push({
         code: "operation_dropped",
-        message: `setup ${this.setup.name}: ${operation.name} was dropped: ${describe(counts, run.violations)}; what it would have cut is left`,
+        message: `setup ${this.setup.name}: ${operation.name} was dropped: ${describe(counts, violations)}; what it would have cut is left`,
         features: operation.features,
         faces: [],
         volume_mm3: null,
@@ -128,9 +125,7 @@ export class SetupVerifier {
       return false;
     }
     this.kept.push(operation);
-    this.perOperation.set(operation.id, counts);
-    this.field = run.field;
-    this.state = run;
+    this.field = running.field;
     return true;
   }
 
@@ -140,7 +135,10 @@ export class SetupVerifier {
   }
 
   result(): VerifiedSetup {
-    return { operations: [...this.kept], verification: this.state.total, field: this.field, perOperation: new Map(this.perOperation), dropped: [...this.dropped], cellSize: this.cellSize };
+    // a kept operation has no violation: the setup's counts are nought
+    const left = materialLeft(this.field, this.part);
+    const verification: Verification = { gouges: 0, rapids_through_material: 0, holder_collisions: 0, material_left_mm3: left.left_mm3, material_left_pct: left.left_pct };
+    return { operations: [...this.kept], verification, field: this.field, dropped: [...this.dropped], cellSize: this.cellSize };
   }
 }
 
@@ -287,7 +285,7 @@ export class InlineChecks implements OperationCheck {
   close(): void {}
 }
 
-function describe(counts: Verification, violations: readonly Violation[]): string {
+function describe(counts: ViolationCounts, violations: readonly Violation[]): string {
   const parts: string[] = [];
   if (counts.gouges > 0) parts.push(`${counts.gouges} moves gouge the part`);
   if (counts.rapids_through_material > 0) parts.push(`${counts.rapids_through_material} rapids run through material`);

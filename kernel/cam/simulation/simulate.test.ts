@@ -230,4 +230,18 @@ describe("simulateSetup", () => {
     assert.deepEqual(pieces.violations, whole.violations);
     assert.deepEqual(pieces.field.heights, whole.field.heights);
   });
+
+  it("ends an operation unmeasured with the counts, violations and stock a measured end gives", () => {
+    const gouging = operation(endMill, [rapid(15, 15, 5), feed(15, 15, -8.05), ...zigzag(15, 45, [15, 25], -8.05), rapid(15, 25, 5)]);
+    const measured = simulateSetup({ stock, part: pocketed, operations: [gouging] });
+    const run = new SetupRun({ stock, part: pocketed });
+    run.begin(gouging);
+    run.feed(gouging.moves);
+    const { counts, violations } = run.endUnmeasured();
+    const { material_left_mm3, material_left_pct, ...measuredCounts } = measured.total;
+    assert.deepEqual(counts, measuredCounts);
+    assert.ok(counts.gouges > 0 && material_left_mm3 > 0 && material_left_pct > 0);
+    assert.deepEqual(violations, measured.violations);
+    assert.deepEqual(run.field.heights, measured.field.heights);
+  });
 });

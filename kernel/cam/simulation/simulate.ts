@@ -80,6 +80,9 @@ export function simulateSetup(input: SimulateSetupInput): SetupSimulation {
   return run.result();
 }
 
+/** A run's violations, counted. */
+export type ViolationCounts = Omit<Verification, "material_left_mm3" | "material_left_pct">;
+
 /** What a run needs of an operation before its moves. */
 export type OperationHeader = Pick<Operation, "id" | "tool" | "clearance_z">;
 
@@ -101,7 +104,7 @@ export class SetupRun {
   private readonly total = { gouges: 0, rapids_through_material: 0, holder_collisions: 0 };
   private lastLeft: MaterialLeft | null = null;
   /** the operation running: its moves until its start is known, the tool's position, its counts */
-  private current: { header: OperationHeader; profile: ReturnType<typeof cutterProfile>; waiting: Move[] | null; at: Vec3 | null; moveIndex: number; counts: Omit<Verification, "material_left_mm3" | "material_left_pct"> } | null = null;
+  private current: { header: OperationHeader; profile: ReturnType<typeof cutterProfile>; waiting: Move[] | null; at: Vec3 | null; moveIndex: number; counts: ViolationCounts } | null = null;
 
   constructor(input: Omit<SimulateSetupInput, "operations">) {
     const tolerance = input.tolerance ?? DEFAULT_TOLERANCE_MM;
@@ -156,17 +159,32 @@ export class SetupRun {
 
   /** The operation's counts and the material left after it. */
   end(): OperationVerification {
+    const { id, counts } = this.close();
+    const left = materialLeft(this.field, this.part);
+    this.lastLeft = left;
+    const verification = { operation_id: id, ...counts, material_left_mm3: left.left_mm3, material_left_pct: left.left_pct };
+    this.operations.push(verification);
+    return verification;
+  }
+
+  /**
+   * Ends the operation without measuring the material left (a pass over every cell): its counts
+   * and the violations found so far. For a caller that runs each operation alone and measures
+   * only the stock it keeps in the end (planner/verify.ts); result() is not for such a run.
+   */
+  endUnmeasured(): { counts: ViolationCounts; violations: Violation[] } {
+    const { counts } = this.close();
+    return { counts, violations: [...this.violations] };
+  }
+
+  private close(): { id: string; counts: ViolationCounts } {
     const current = this.current;
     if (current === null) throw new Error("no operation has begun");
     this.current = null;
-    const left = materialLeft(this.field, this.part);
-    this.lastLeft = left;
-    const verification = { operation_id: current.header.id, ...current.counts, material_left_mm3: left.left_mm3, material_left_pct: left.left_pct };
-    this.operations.push(verification);
     this.total.gouges += current.counts.gouges;
     this.total.rapids_through_material += current.counts.rapids_through_material;
     this.total.holder_collisions += current.counts.holder_collisions;
-    return verification;
+    return { id: current.header.id, counts: current.counts };
   }
 
   result(): SetupSimulation {
