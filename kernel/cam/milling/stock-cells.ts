@@ -22,7 +22,7 @@ import type { Box3 } from "../types.ts";
 import { SCALE, type Paths64, type Rect64 } from "./polygons.ts";
 
 /** the cell's side, mm */
-export const CELL_MM = 1;
+const CELL_MM = 1;
 const CELL = CELL_MM * SCALE;
 /** an edge this close to a cell (Clipper units) makes it partial: rounding never decides a cell */
 const EDGE_MARGIN = 2;
@@ -206,19 +206,26 @@ export function uncutHeights(grid: Grid, box: Box3): StockHeights {
   return { covered, centre };
 }
 
+/** Calls `visit` for each cell of the region's window the region covers at all: its Cover, its index in the grid, its column and row in the window. */
+function forCovered(grid: Grid, region: RegionCells, visit: (cover: Cover, k: number, i: number, j: number) => void): void {
+  for (let j = 0; j < region.height; j += 1) {
+    const base = (region.j0 + j) * grid.nx + region.i0;
+    const at = j * region.width;
+    for (let i = 0; i < region.width; i += 1) {
+      const cover = region.cover[at + i] as Cover;
+      if (cover !== Cover.None) visit(cover, base + i, i, j);
+    }
+  }
+}
+
 /** The heights of a stock with one more layer cleared at z (in place). */
 export function clearCells(heights: StockHeights, grid: Grid, layer: RegionCells, z: number): void {
   const { covered, centre } = heights;
-  for (let j = 0; j < layer.height; j += 1) {
-    const base = (layer.j0 + j) * grid.nx + layer.i0;
-    const at = j * layer.width;
-    for (let i = 0; i < layer.width; i += 1) {
-      const cover = layer.cover[at + i] as Cover;
-      if (cover === Cover.None || cover === Cover.EdgeOut) continue;
-      if (z < (centre[base + i] as number)) centre[base + i] = z;
-      if (cover === Cover.Full && z < (covered[base + i] as number)) covered[base + i] = z;
-    }
-  }
+  forCovered(grid, layer, (cover, k) => {
+    if (cover === Cover.EdgeOut) return;
+    if (z < (centre[k] as number)) centre[k] = z;
+    if (cover === Cover.Full && z < (covered[k] as number)) covered[k] = z;
+  });
 }
 
 /** What the cells tell of the stock's top over a region: it lies between `atLeast` and `atMost`. */
@@ -236,37 +243,24 @@ export function boundsFromCells(heights: StockHeights, grid: Grid, region: Regio
   let atLeast = -Infinity;
   let atMost = -Infinity;
   const { covered, centre } = heights;
-  for (let j = 0; j < region.height; j += 1) {
-    const base = (region.j0 + j) * grid.nx + region.i0;
-    const at = j * region.width;
-    for (let i = 0; i < region.width; i += 1) {
-      const cover = region.cover[at + i] as Cover;
-      if (cover === Cover.None) continue;
-      const high = covered[base + i] as number;
-      if (high > atMost) atMost = high;
-      if (cover === Cover.Full || cover === Cover.EdgeIn) {
-        const low = centre[base + i] as number;
-        if (low > atLeast) atLeast = low;
-      }
-    }
-  }
+  forCovered(grid, region, (cover, k) => {
+    if ((covered[k] as number) > atMost) atMost = covered[k] as number;
+    if ((cover === Cover.Full || cover === Cover.EdgeIn) && (centre[k] as number) > atLeast) atLeast = centre[k] as number;
+  });
   if (atMost === -Infinity) return beside;
   if (atLeast >= atMost) return { atLeast, atMost, undecided: null };
+  // the box of the cells that may be higher than the lower bound
   let i0 = Infinity;
   let i1 = -Infinity;
   let j0 = Infinity;
   let j1 = -Infinity;
-  for (let j = 0; j < region.height; j += 1) {
-    const base = (region.j0 + j) * grid.nx + region.i0;
-    const at = j * region.width;
-    for (let i = 0; i < region.width; i += 1) {
-      if (region.cover[at + i] === Cover.None || (covered[base + i] as number) <= atLeast) continue;
-      if (i < i0) i0 = i;
-      if (i > i1) i1 = i;
-      if (j < j0) j0 = j;
-      if (j > j1) j1 = j;
-    }
-  }
+  forCovered(grid, region, (_cover, k, i, j) => {
+    if ((covered[k] as number) <= atLeast) return;
+    if (i < i0) i0 = i;
+    if (i > i1) i1 = i;
+    if (j < j0) j0 = j;
+    if (j > j1) j1 = j;
+  });
   const undecided = {
     left: grid.x0 + (region.i0 + i0) * CELL,
     right: grid.x0 + (region.i0 + i1 + 1) * CELL,

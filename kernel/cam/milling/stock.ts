@@ -24,6 +24,8 @@ export const SLIVER_MM = 0.002;
 const SAME_HEIGHT_MM = 1e-6;
 /** answers kept per height for the stocks of one lineage (branches: a dropped operation's stock, walls.ts's forgiving stock) */
 const KEPT_PER_HEIGHT = 4;
+/** cell heights kept for the stocks of one lineage, for the same branches (each a copy of the whole grid's) */
+const KEPT_CELL_HEIGHTS = 4;
 
 /** Within `area` (Clipper units, polygons.ts), the stock above z has been removed. */
 export interface ClearedLayer {
@@ -167,7 +169,7 @@ export class InProcessStock {
     }
     this.heights = heights;
     cells.push({ added: this.added, count: this.added.length, heights });
-    if (cells.length > KEPT_PER_HEIGHT) cells.shift();
+    if (cells.length > KEPT_CELL_HEIGHTS) cells.shift();
     return heights;
   }
 
