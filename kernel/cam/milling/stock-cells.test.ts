@@ -2,15 +2,15 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { seededRandom } from "../../seeded-random.ts";
 import type { Box3 } from "../types.ts";
-import { area, difference, disk, intersection, isEmpty, pathOf, rectangle, sweep, union, type Paths64 } from "./polygons.ts";
+import { area, difference, disk, intersection, isEmpty, pathOf, rectangle, sweep, union, SCALE, type Paths64 } from "./polygons.ts";
 import { boundsFromCells, clearCells, Cover, gridOver, regionCells, uncutHeights, type Grid, type RegionCells } from "./stock-cells.ts";
 import { InProcessStock, type ClearedLayer } from "./stock.ts";
 
 const BOX: Box3 = { min: [0, 0, -30], max: [40.5, 30.5, 0] };
 
 function coverAt(cells: RegionCells, grid: Grid, x: number, y: number): Cover {
-  const i = Math.floor(x) - Math.round(grid.x0 / 1e4) - cells.i0;
-  const j = Math.floor(y) - Math.round(grid.y0 / 1e4) - cells.j0;
+  const i = Math.floor(x) - Math.round(grid.x0 / SCALE) - cells.i0;
+  const j = Math.floor(y) - Math.round(grid.y0 / SCALE) - cells.j0;
   if (i < 0 || j < 0 || i >= cells.width || j >= cells.height) return Cover.None;
   return cells.cover[j * cells.width + i] as Cover;
 }

@@ -19,7 +19,7 @@
  * give no lower bound.
  */
 import type { Box3 } from "../types.ts";
-import { SCALE, type Paths64, type Rect64 } from "./polygons.ts";
+import { bounds, SCALE, type Paths64, type Rect64 } from "./polygons.ts";
 
 /** the cell's side, mm */
 const CELL_MM = 1;
@@ -76,23 +76,13 @@ export function gridOver(box: Box3): Grid {
  * cell's centre by the same winding where no edge comes within CENTRE_MM of it.
  */
 export function regionCells(region: Paths64, grid: Grid): RegionCells | null {
-  let left = Infinity;
-  let right = -Infinity;
-  let bottom = Infinity;
-  let top = -Infinity;
-  for (const path of region) {
-    for (const p of path) {
-      if (p.x < left) left = p.x;
-      if (p.x > right) right = p.x;
-      if (p.y < bottom) bottom = p.y;
-      if (p.y > top) top = p.y;
-    }
-  }
-  if (!(left <= right)) return null;
-  const i0 = Math.max(0, column(grid, left - EDGE_MARGIN));
-  const i1 = Math.min(grid.nx - 1, column(grid, right + EDGE_MARGIN));
-  const j0 = Math.max(0, row(grid, bottom - EDGE_MARGIN));
-  const j1 = Math.min(grid.ny - 1, row(grid, top + EDGE_MARGIN));
+  if (!region.some((path) => path.length > 0)) return null;
+  // Clipper's bounds: top is the least y
+  const box = bounds(region);
+  const i0 = Math.max(0, column(grid, box.left - EDGE_MARGIN));
+  const i1 = Math.min(grid.nx - 1, column(grid, box.right + EDGE_MARGIN));
+  const j0 = Math.max(0, row(grid, box.top - EDGE_MARGIN));
+  const j1 = Math.min(grid.ny - 1, row(grid, box.bottom + EDGE_MARGIN));
   if (i0 > i1 || j0 > j1) return null;
   const window: RegionCells = { i0, j0, width: i1 - i0 + 1, height: j1 - j0 + 1, cover: new Uint8Array((i1 - i0 + 1) * (j1 - j0 + 1)) };
   for (const path of region) {

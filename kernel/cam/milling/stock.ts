@@ -184,7 +184,12 @@ export class InProcessStock {
     // what is left of the region's box, `margin` wider: only layers reaching into it matter
     const around = (box: Rect64): Rect64 => ({ left: box.left - margin, top: box.top - margin, right: box.right + margin, bottom: box.bottom + margin });
     let window = around(bounds(left));
+    // the layers under `known`, clipped, until they are taken off together: true when nothing is left
     const below: Paths64[] = [];
+    const takeBelow = (): boolean => {
+      left = difference(left, union(...below.splice(0)));
+      return isEmpty(left, 1e-5);
+    };
     for (const layer of this.layers) {
       // a layer wholly beside the window has nothing in it (what clipToRect would find slower)
       if (!boundsOverlap(layerBounds(layer), window)) continue;
@@ -194,8 +199,7 @@ export class InProcessStock {
         continue;
       }
       if (below.length > 0) {
-        left = difference(left, union(...below.splice(0)));
-        if (isEmpty(left, 1e-5)) return known;
+        if (takeBelow()) return known;
         window = around(bounds(left));
         if (!boundsOverlap(layerBounds(layer), window)) continue;
       }
@@ -205,7 +209,7 @@ export class InProcessStock {
       if (isEmpty(left, 1e-5)) return layer.z;
       window = around(bounds(left));
     }
-    if (below.length > 0 && isEmpty(difference(left, union(...below)), 1e-5)) return known;
+    if (below.length > 0 && takeBelow()) return known;
     return this.box.max[2];
   }
 
