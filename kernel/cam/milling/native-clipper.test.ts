@@ -22,6 +22,17 @@ describe("Clipper2's C++ build", () => {
     assert.throws(() => booleanOp("union", [[{ x: 2 ** 31, y: 0 }, { x: 0, y: 1 }, { x: 0, y: 0 }]], []), RangeError);
   });
 
+  it("copies a long loop and a short one after it exactly, and refuses a bad point in a later loop of a region (the words the points cross in are reused)", () => {
+    const long = disk([0, 0], 200, 0.00001);
+    assert.ok((long[0]?.length ?? 0) > 5000);
+    const negative = rectangle([-300, -300], [-290, -295]);
+    const back = booleanOp("union", [...long, ...negative], []);
+    assert.equal(area(back), area(long) + 50);
+    assert.deepEqual(bounds(booleanOp("union", negative, [])), bounds(negative));
+    assert.throws(() => booleanOp("union", [...negative, [{ x: 0, y: 0 }, { x: -(2 ** 31), y: 1 }, { x: 0, y: 1 }]], []), RangeError);
+    assert.throws(() => inflate([...negative, [{ x: 0, y: 0 }, { x: Number.NaN, y: 1 }, { x: 0, y: 1 }]], SCALE, "polygon", SCALE / 1000), RangeError);
+  });
+
   it("grows a square by 2 mm with round corners to within the arc tolerance of 100 + 80 + 4π mm²", () => {
     const grown = inflate(square(0, 10), 2 * SCALE, "polygon", 0.001 * SCALE);
     const exact = 100 + 4 * 10 * 2 + Math.PI * 4;

@@ -110,27 +110,35 @@ function owning<T>(body: (own: <O extends { delete(): void }>(object: O) => O) =
  */
 const INT32_LIMIT = 2 ** 31;
 
-/** Every point is checked before anything is made in the WASM memory: a refused input leaks nothing. */
+/**
+ * The words of the path being copied in: one buffer for every call, grown when a path needs more
+ * (a typed array made for each path, and its zeroing, cost more than the copy).
+ */
+let words = new Int32Array(6 * 1024);
+
+/** A point beyond int32 throws before it is written: what was already copied in is deleted. */
 function toNative(paths: Paths64): NativePaths {
-  const words = paths.map((path) => {
-    const w = new Int32Array(6 * path.length);
-    for (let i = 0; i < path.length; i += 1) {
-      const p = path[i] as { x: number; y: number };
-      if (!(Math.abs(p.x) < INT32_LIMIT && Math.abs(p.y) < INT32_LIMIT)) throw new RangeError(`a point (${p.x}, ${p.y}) beyond ±2^31 Clipper units`);
-      w[6 * i] = p.x;
-      w[6 * i + 1] = p.x < 0 ? -1 : 0;
-      w[6 * i + 2] = p.y;
-      w[6 * i + 3] = p.y < 0 ? -1 : 0;
-    }
-    return w;
-  });
   const out = new native.Paths64();
   // one path object refilled for each path: push_back copies it (two calls into WASM a path,
   // not four: a union of thousands of small pieces spent more on the calls than on the points)
   const nativePath = new native.Path64();
   try {
-    for (const w of words) {
-      nativePath.assign(new BigInt64Array(w.buffer));
+    for (const path of paths) {
+      const length = 6 * path.length;
+      if (words.length < length) words = new Int32Array(2 * length);
+      const w = words;
+      for (let i = 0, o = 0; o < length; i += 1, o += 6) {
+        const p = path[i] as { x: number; y: number };
+        const x = p.x;
+        const y = p.y;
+        if (!(x > -INT32_LIMIT && x < INT32_LIMIT && y > -INT32_LIMIT && y < INT32_LIMIT)) throw new RangeError(`a point (${x}, ${y}) beyond ±2^31 Clipper units`);
+        w[o] = x;
+        // the sign of the word as stored (a fraction is cut towards zero)
+        w[o + 1] = (w[o] as number) >> 31;
+        w[o + 2] = y;
+        w[o + 3] = (w[o + 2] as number) >> 31;
+      }
+      nativePath.assign(new BigInt64Array(w.buffer, 0, length / 2));
       out.push_back(nativePath);
     }
   } catch (error) {
