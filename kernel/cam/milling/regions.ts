@@ -30,6 +30,7 @@ import {
   type Paths64,
   type Rect64,
 } from "./polygons.ts";
+import type { ShadowNeed } from "./shadows.ts";
 import type { PartSlicer } from "./slicer.ts";
 import type { InProcessStock } from "./stock.ts";
 
@@ -71,25 +72,58 @@ export function toolCentreRegion(spec: CentreRegionSpec): Paths64 {
   // it that can reach into the window (a clipped edge lies inside the input, so growing it adds
   // nothing the whole would not)
   const near = (region: Paths64, grow: number): Paths64 => (window === undefined ? region : clipToRect(region, expandRect(window, grow + COARSE_TOLERANCE_MM)));
-  const shadowGrown = (h: number, grow: number, tolerance?: number): Paths64 =>
-    window === undefined ? part.grownShadow(h, grow, tolerance) : part.grownShadowWithin(h, grow, window, tolerance);
+  const shadowGrown = (need: GrownNeed): Paths64 =>
+    window === undefined ? part.grownShadow(need.z, need.mm, need.tolerance_mm) : part.grownShadowWithin(need.z, need.mm, window, need.tolerance_mm);
   const outline = offset(stock.rect, radius + OUTSIDE_MM);
-  // grown by the arc tolerance too: the polygon's chords then stay at least the radius away
-  const forbidden: Paths64[] = [shadowGrown(z, radius + spec.allowance_xy + ARC_TOLERANCE_MM)];
+  const forbidden: Paths64[] = [shadowGrown(toolKeepOut(cutter, z, spec.allowance_xy))];
   if (spec.depth_of_cut !== null) {
     // the part above is kept out exactly by its shadow: only stock that could be cut counts here
-    const h = z + spec.depth_of_cut + 1e-6;
+    const h = depthHeight(z, spec.depth_of_cut);
     const grow = radius + CLEARANCE_MM;
     const above = difference(near((spec.depth_stock ?? stock).remainingAbove(h), grow), near(part.shadow(h), grow));
     if (above.length > 0) forbidden.push(tidy(growKeepOut(above, grow, COARSE_TOLERANCE_MM)));
   }
-  for (const body of keptOutBodies(cutter)) {
-    const h = bodyBottom(z, body);
+  for (const need of bodyKeepOuts(cutter, z)) {
     // growing a union is the union of the grown pieces: the part's is the same for every operation
-    const [grow, tolerance] = body.name === "holder" ? [body.radius + BODY_CLEARANCE_MM + HOLDER_TOLERANCE_MM, HOLDER_TOLERANCE_MM] : [body.radius + BODY_CLEARANCE_MM, COARSE_TOLERANCE_MM];
-    forbidden.push(shadowGrown(h, grow, tolerance), growKeepOut(near(stock.remainingAbove(h), grow), grow, tolerance));
+    forbidden.push(shadowGrown(need), growKeepOut(near(stock.remainingAbove(need.z), need.mm), need.mm, need.tolerance_mm));
   }
   return difference(window === undefined ? outline : clipToRect(outline, window), union(...forbidden));
+}
+
+type GrownNeed = Required<ShadowNeed>;
+
+/** The part's shadow at z grown by the radius + allowance (and the arc tolerance: the polygon's chords then stay at least the radius away). */
+function toolKeepOut(cutter: Cutter, z: number, allowance_xy: number): GrownNeed {
+  return { z, mm: cutter.diameter / 2 + allowance_xy + ARC_TOLERANCE_MM, tolerance_mm: ARC_TOLERANCE_MM };
+}
+
+/** Stock above this height is deeper than the depth of cut at level z. */
+function depthHeight(z: number, depth_of_cut: number): number {
+  return z + depth_of_cut + 1e-6;
+}
+
+/** Each wide body's keep-out: the shadow above its bottom grown by its radius + BODY_CLEARANCE_MM (a holder's coarser, on the holder's grid). */
+function bodyKeepOuts(cutter: Cutter, z: number): GrownNeed[] {
+  return keptOutBodies(cutter).map((body) =>
+    body.name === "holder"
+      ? { z: bodyBottom(z, body), mm: body.radius + BODY_CLEARANCE_MM + HOLDER_TOLERANCE_MM, tolerance_mm: HOLDER_TOLERANCE_MM }
+      : { z: bodyBottom(z, body), mm: body.radius + BODY_CLEARANCE_MM, tolerance_mm: COARSE_TOLERANCE_MM },
+  );
+}
+
+/**
+ * The shadows a level at z reads for a tool keeping allowance_xy from the walls: the shadow at z,
+ * the work windows' keep-outs, the tool's, the depth of cut's and the wide bodies' (toolCentreRegion).
+ * A generator asks for the next levels' ahead (slicer.ts), and the shadow thread makes them meanwhile.
+ */
+export function levelShadows(cutter: Cutter, z: number, allowance_xy: number, depth_of_cut: number | null): ShadowNeed[] {
+  return [
+    { z },
+    ...windowKeepOuts(cutter, z, allowance_xy),
+    toolKeepOut(cutter, z, allowance_xy),
+    ...(depth_of_cut === null ? [] : [{ z: depthHeight(z, depth_of_cut) }]),
+    ...bodyKeepOuts(cutter, z),
+  ];
 }
 
 /**
@@ -137,16 +171,10 @@ const MAX_WINDOWS = 24;
  */
 export function workWindows(part: PartSlicer, stock: InProcessStock, cutter: Cutter, material: Paths64, z: number, allowance: number): Rect64[] | null {
   if (isEmpty(material)) return [];
-  let rest = difference(material, part.grownShadow(z, allowance + REST_MARGIN_MM, COARSE_TOLERANCE_MM));
-  // and not where the part keeps the tool's neck, shank or holder off every position within its
-  // radius: a small tool goes only a few millimetres below the walls near it (heights rounded up
-  // to the holder's grid, so levels and tools share the shadows: a smaller shadow, more windows)
-  const radius = cutter.diameter / 2;
-  for (const body of keptOutBodies(cutter)) {
-    const blocked = body.radius + BODY_CLEARANCE_MM - radius - 2 * COARSE_TOLERANCE_MM;
-    if (blocked <= 0 || isEmpty(rest)) continue;
-    const h = Math.ceil((z + body.from) / HOLDER_GRID_MM - 1e-9) * HOLDER_GRID_MM;
-    rest = difference(rest, part.grownShadow(h, blocked, COARSE_TOLERANCE_MM));
+  let rest = material;
+  for (const need of windowKeepOuts(cutter, z, allowance)) {
+    if (isEmpty(rest)) break;
+    rest = difference(rest, part.grownShadow(need.z, need.mm, need.tolerance_mm));
   }
   const margin = windowMargin(cutter.diameter);
   const pieces = components(rest).filter((piece) => !isEmpty(piece, 1e-4));
@@ -174,6 +202,22 @@ export function workWindows(part: PartSlicer, stock: InProcessStock, cutter: Cut
   const stockArea = (box.right - box.left) * (box.bottom - box.top);
   const covered = windows.reduce((sum, w) => sum + (w.right - w.left) * (w.bottom - w.top), 0);
   return covered > WINDOWS_SHARE * stockArea ? null : windows;
+}
+
+/**
+ * The keep-outs workWindows takes off the material: the walls' (allowance + REST_MARGIN_MM), and
+ * where the part keeps the tool's neck, shank or holder off every position within its radius: a
+ * small tool goes only a few millimetres below the walls near it (heights rounded up to the
+ * holder's grid, so levels and tools share the shadows: a smaller shadow, more windows).
+ */
+function windowKeepOuts(cutter: Cutter, z: number, allowance: number): GrownNeed[] {
+  const radius = cutter.diameter / 2;
+  const needs: GrownNeed[] = [{ z, mm: allowance + REST_MARGIN_MM, tolerance_mm: COARSE_TOLERANCE_MM }];
+  for (const body of keptOutBodies(cutter)) {
+    const blocked = body.radius + BODY_CLEARANCE_MM - radius - 2 * COARSE_TOLERANCE_MM;
+    if (blocked > 0) needs.push({ z: Math.ceil((z + body.from) / HOLDER_GRID_MM - 1e-9) * HOLDER_GRID_MM, mm: blocked, tolerance_mm: COARSE_TOLERANCE_MM });
+  }
+  return needs;
 }
 
 /** The smallest rectangle holding both. */

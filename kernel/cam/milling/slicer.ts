@@ -9,24 +9,22 @@
  * winding is wrong in places still gives the right shadow. Vertical triangles project to nothing
  * and are dropped; their neighbours' projections cover their edge.
  *
- * The shadows are computed from the top down and kept: shadow(z) is the nearest shadow above z
- * united with the projections of the band between, so a whole set of levels costs one pass over
- * the triangles per level. Triangles are clipped at z + SHADOW_EPSILON_MM: a face lying exactly
- * at z (a floor) is not above z, the tool tip may rest on it.
+ * The shadows come from a ShadowSource (shadows.ts): made in this thread as they are read, or
+ * on the shadow thread (planner/shadow-thread.ts) ahead of the levels that read them.
  */
 import type { TriangleSoup } from "../types.ts";
 import { outline } from "./outline.ts";
 import { touchesRegion } from "./overlap.ts";
-import { ARC_TOLERANCE_MM, bounds, clipToRect, expandRect, growSimplified, KEEP_OUT_MARGIN_MM, KEEP_OUT_SIMPLIFY_MM, offset, simplify, union, SCALE, type Path64, type Paths64, type Rect64 } from "./polygons.ts";
+import { ARC_TOLERANCE_MM, bounds, clipToRect, expandRect, KEEP_OUT_MARGIN_MM, KEEP_OUT_SIMPLIFY_MM, offset, simplify, union, SCALE, type Path64, type Paths64, type Rect64 } from "./polygons.ts";
+import { heightKey, keepOut, ShadowMaker, ShadowQueue, type ShadowNeed, type ShadowSource } from "./shadows.ts";
+import { projectClipped, readTriangles, type Triangles } from "./triangles.ts";
 
-/** material less than this above a height counts as at the height (floors, float32 noise) */
-export const SHADOW_EPSILON_MM = 1e-4;
+export { SHADOW_EPSILON_MM } from "./triangles.ts";
+
 /** horizontal faces closer in height than this are one floor */
 const FLOOR_MERGE_MM = 1e-3;
 /** cracks narrower than twice this between neighbouring projections are closed */
 const CRACK_MM = 5e-4;
-/** how far simplifying may move a shadow's boundary (polygons.ts: growKeepOut makes up for it) */
-const SHADOW_SIMPLIFY_MM = KEEP_OUT_SIMPLIFY_MM;
 
 export interface PartSlicer {
   /** the part's highest and lowest z */
@@ -48,23 +46,26 @@ export interface PartSlicer {
   grownShadowWithin(z: number, mm: number, window: Rect64, tolerance_mm?: number): Paths64;
   /** XY extent of the up-facing horizontal faces at floor height z */
   floorArea(z: number): Paths64;
+  /**
+   * The shadows a level will read (regions.ts: levelShadows), asked for before it reads them: on
+   * the shadow thread they are made meanwhile
+   */
+  ahead(needs: readonly ShadowNeed[]): void;
+  /** done with the part: the shadow thread lets go of it */
+  close(): void;
   /** the highest part z over a region, -Infinity when no part is over it (may be a little high) */
   topOver(region: Paths64): number;
 }
 
-interface Triangles {
-  /** x, y, z of three corners per triangle, in float64 */
-  corners: Float64Array;
-  count: number;
-  zmin: Float64Array;
-  zmax: Float64Array;
-}
-
-export function createSlicer(soup: TriangleSoup): PartSlicer {
+/**
+ * The slicer of a part. `shadows`: where its shadows are made (default: in this thread, as they
+ * are read); given the part's triangles, for a source that makes them elsewhere.
+ */
+export function createSlicer(soup: TriangleSoup, shadows?: (triangles: Triangles) => ShadowSource): PartSlicer {
   const triangles = readTriangles(soup);
+  const source = shadows === undefined ? new ShadowQueue(new ShadowMaker(triangles)) : shadows(triangles);
   const { top, bottom } = extent(triangles);
   const floors = floorHeights(triangles);
-  const cache = new Map<number, Paths64>();
   // triangles by highest corner, highest first, for topOver
   const byTop = Array.from({ length: triangles.count }, (_, i) => i).sort((a, b) => (triangles.zmax[b] as number) - (triangles.zmax[a] as number));
   const projections = new Map<number, Path64>();
@@ -77,74 +78,25 @@ export function createSlicer(soup: TriangleSoup): PartSlicer {
     return path;
   };
 
-  const shadow = (z: number): Paths64 => {
-    const key = heightKey(z);
-    const cached = cache.get(key);
-    if (cached) return cached;
-    if (key >= top) {
-      cache.set(key, []);
-      return [];
-    }
-    // the nearest computed shadow above: only the band between is new
-    let above = Infinity;
-    for (const z0 of cache.keys()) if (z0 > key && z0 < above) above = z0;
-    const base = above === Infinity ? [] : (cache.get(above) as Paths64);
-    const low = key + SHADOW_EPSILON_MM;
-    const high = above === Infinity ? Infinity : above + SHADOW_EPSILON_MM;
-    const pieces: Paths64 = [];
-    for (let t = 0; t < triangles.count; t += 1) {
-      if ((triangles.zmax[t] as number) <= low || (triangles.zmin[t] as number) >= high) continue;
-      const piece = projectClipped(triangles, t, low, high);
-      if (piece) pieces.push(piece);
-    }
-    let result = base;
-    if (pieces.length > 0) {
-      // the band's pieces as their outline (outline.ts): neighbours share their edges, and a
-      // band of a NIST part's 24,000 slivers took Clipper 880 ms to unite as they were
-      const merged = union(base, outline(pieces));
-      // closing: fills the hairline cracks rounding leaves between neighbours. Simplified in
-      // between: the 0.1 µm zigzags where neighbouring triangles meet made clipper2-ts 2.0.1
-      // loop for good (fixSelfIntersects) uniting the next band with this shadow (NIST CTC-01)
-      result = offset(simplify(offset(merged, CRACK_MM), SHADOW_SIMPLIFY_MM), -CRACK_MM);
-    }
-    cache.set(key, result);
-    return result;
-  };
-
-  // each shadow simplified once for its keep-outs (polygons.ts growKeepOut): every operation
-  // grows the same shadows by several radii (the tool, its neck, shank and holder)
+  // simplified here for the windows' keep-outs (the kept ones are made with the shadows)
   const simplified = new Map<number, Paths64>();
   const simplifiedShadow = (z: number): Paths64 => {
     const key = heightKey(z);
     let result = simplified.get(key);
     if (result === undefined) {
-      result = simplify(shadow(z), KEEP_OUT_SIMPLIFY_MM);
+      result = simplify(source.shadow(z), KEEP_OUT_SIMPLIFY_MM);
       simplified.set(key, result);
-    }
-    return result;
-  };
-  /** growKeepOut(shadow(z), mm, tolerance), of the part within `near` only when given */
-  const keepOut = (z: number, mm: number, tolerance_mm: number, near?: Rect64): Paths64 => {
-    const within = (region: Paths64) => (near === undefined ? region : clipToRect(region, near));
-    return mm > 0 ? growSimplified(within(simplifiedShadow(z)), mm, tolerance_mm) : offset(within(shadow(z)), mm, tolerance_mm);
-  };
-
-  const grown = new Map<string, Paths64>();
-  const grownShadow = (z: number, mm: number, tolerance_mm = ARC_TOLERANCE_MM): Paths64 => {
-    const key = `${heightKey(z)} ${mm} ${tolerance_mm}`;
-    let result = grown.get(key);
-    if (result === undefined) {
-      result = keepOut(z, mm, tolerance_mm);
-      grown.set(key, result);
     }
     return result;
   };
 
   const grownShadowWithin = (z: number, mm: number, window: Rect64, tolerance_mm = ARC_TOLERANCE_MM): Paths64 => {
-    const kept = grown.get(`${heightKey(z)} ${mm} ${tolerance_mm}`);
-    if (kept !== undefined) return clipToRect(kept, window);
+    // asked for whole before: that one, clipped (whether it is made yet or not, so the answer
+    // does not depend on how far ahead the shadow thread is)
+    if (source.asked(z, mm, tolerance_mm)) return clipToRect(source.grownShadow(z, mm, tolerance_mm), window);
     // all of the shadow that can reach into the window once grown (polygons.ts: expandRect)
-    return clipToRect(keepOut(z, mm, tolerance_mm, expandRect(window, mm + tolerance_mm + KEEP_OUT_MARGIN_MM)), window);
+    const near = expandRect(window, mm + tolerance_mm + KEEP_OUT_MARGIN_MM);
+    return clipToRect(keepOut(source.shadow(z), mm > 0 ? simplifiedShadow(z) : [], mm, tolerance_mm, near), window);
   };
 
   const floorArea = (z: number): Paths64 => {
@@ -184,31 +136,18 @@ export function createSlicer(soup: TriangleSoup): PartSlicer {
     return -Infinity;
   };
 
-  return { top_z: top, bottom_z: bottom, floors, shadow, grownShadow, grownShadowWithin, floorArea, topOver };
-}
-
-/** Heights closer than a nanometre share a cached shadow. */
-const heightKey = (z: number): number => Math.round(z * 1e6) / 1e6;
-
-function readTriangles(soup: TriangleSoup): Triangles {
-  const count = Math.floor(soup.indices.length / 3);
-  const corners = new Float64Array(count * 9);
-  const zmin = new Float64Array(count);
-  const zmax = new Float64Array(count);
-  for (let t = 0; t < count; t += 1) {
-    let lo = Infinity;
-    let hi = -Infinity;
-    for (let v = 0; v < 3; v += 1) {
-      const index = soup.indices[3 * t + v] as number;
-      for (let k = 0; k < 3; k += 1) corners[9 * t + 3 * v + k] = soup.positions[3 * index + k] as number;
-      const z = corners[9 * t + 3 * v + 2] as number;
-      lo = Math.min(lo, z);
-      hi = Math.max(hi, z);
-    }
-    zmin[t] = lo;
-    zmax[t] = hi;
-  }
-  return { corners, count, zmin, zmax };
+  return {
+    top_z: top,
+    bottom_z: bottom,
+    floors,
+    shadow: (z) => source.shadow(z),
+    grownShadow: (z, mm, tolerance_mm = ARC_TOLERANCE_MM) => source.grownShadow(z, mm, tolerance_mm),
+    grownShadowWithin,
+    floorArea,
+    topOver,
+    ahead: (needs) => source.ahead(needs),
+    close: () => source.close(),
+  };
 }
 
 function extent(triangles: Triangles): { top: number; bottom: number } {
@@ -255,66 +194,4 @@ function floorHeights(triangles: Triangles): number[] {
     if (last === undefined || last - z > FLOOR_MERGE_MM) merged.push(z);
   }
   return merged;
-}
-
-/**
- * The XY projection of the part of triangle t between heights low and high, counter-clockwise,
- * in Clipper units; null when it has no area. Edge crossings are computed from the edge's
- * endpoints in a fixed order, so two triangles sharing an edge get the same crossing point.
- */
-function projectClipped(triangles: Triangles, t: number, low: number, high: number): Path64 | null {
-  const c = triangles.corners;
-  const o = 9 * t;
-  let polygon: [number, number, number][] = [
-    [c[o] as number, c[o + 1] as number, c[o + 2] as number],
-    [c[o + 3] as number, c[o + 4] as number, c[o + 5] as number],
-    [c[o + 6] as number, c[o + 7] as number, c[o + 8] as number],
-  ];
-  if (low > -Infinity) polygon = clipAt(polygon, low, true);
-  if (high < Infinity && polygon.length > 0) polygon = clipAt(polygon, high, false);
-  if (polygon.length < 3) return null;
-  const path: Path64 = [];
-  for (const p of polygon) {
-    const q = { x: Math.round(p[0] * SCALE), y: Math.round(p[1] * SCALE) };
-    const last = path[path.length - 1];
-    if (!last || last.x !== q.x || last.y !== q.y) path.push(q);
-  }
-  while (path.length > 1 && path[0]?.x === path[path.length - 1]?.x && path[0]?.y === path[path.length - 1]?.y) path.pop();
-  if (path.length < 3) return null;
-  let twice = 0;
-  for (let i = 0; i < path.length; i += 1) {
-    const a = path[i] as { x: number; y: number };
-    const b = path[(i + 1) % path.length] as { x: number; y: number };
-    twice += a.x * b.y - b.x * a.y;
-  }
-  if (twice === 0) return null;
-  return twice > 0 ? path : path.reverse();
-}
-
-/** Sutherland-Hodgman against one horizontal plane: keep z >= h (above) or z <= h. */
-function clipAt(polygon: [number, number, number][], h: number, keepAbove: boolean): [number, number, number][] {
-  // no closure: this runs twice for every triangle of every band
-  const out: [number, number, number][] = [];
-  for (let i = 0; i < polygon.length; i += 1) {
-    const a = polygon[i] as [number, number, number];
-    const b = polygon[(i + 1) % polygon.length] as [number, number, number];
-    const ina = keepAbove ? a[2] >= h : a[2] <= h;
-    const inb = keepAbove ? b[2] >= h : b[2] <= h;
-    if (ina) out.push(a);
-    if (ina !== inb) out.push(crossing(a, b, h));
-  }
-  return out;
-}
-
-/** Where segment ab crosses height h, computed from the lower endpoint (same for ab and ba). */
-function crossing(a: [number, number, number], b: [number, number, number], h: number): [number, number, number] {
-  const [p, q] = before(a, b) ? [a, b] : [b, a];
-  const t = (h - p[2]) / (q[2] - p[2]);
-  return [p[0] + t * (q[0] - p[0]), p[1] + t * (q[1] - p[1]), h];
-}
-
-function before(a: [number, number, number], b: [number, number, number]): boolean {
-  if (a[2] !== b[2]) return a[2] < b[2];
-  if (a[0] !== b[0]) return a[0] < b[0];
-  return a[1] < b[1];
 }

@@ -1,0 +1,187 @@
+/**
+ * The part's shadows and grown shadows (slicer.ts), made in the order they are asked for.
+ *
+ * shadow(z) is made from the nearest shadow above it already made, so what a shadow comes out as
+ * (to the 0.1 µm of its simplification) depends on which were made before it. Made in the order
+ * asked, the same plan gets the same shadows wherever they are made: a ShadowQueue makes them in
+ * the planner's thread when they are read, the shadow thread (planner/shadow-thread.ts) as they
+ * are asked for, ahead of the planner. A grown shadow is a function of its shadow alone.
+ */
+import type { TriangleSoup } from "../types.ts";
+import { outline } from "./outline.ts";
+import { ARC_TOLERANCE_MM, clipToRect, growSimplified, KEEP_OUT_SIMPLIFY_MM, offset, simplify, union, type Paths64, type Rect64 } from "./polygons.ts";
+import { projectClipped, readTriangles, SHADOW_EPSILON_MM, type Triangles } from "./triangles.ts";
+
+/** cracks narrower than twice this between neighbouring projections are closed */
+const CRACK_MM = 5e-4;
+/** how far simplifying may move a shadow's boundary (polygons.ts: growKeepOut makes up for it) */
+const SHADOW_SIMPLIFY_MM = KEEP_OUT_SIMPLIFY_MM;
+
+/** A shadow a level reads: at height z, grown by mm (with round joins within tolerance_mm) when mm is given. */
+export interface ShadowNeed {
+  z: number;
+  mm?: number;
+  tolerance_mm?: number;
+}
+
+/** Where a slicer's shadows come from: made in its own thread (ShadowQueue) or another (planner/shadow-thread.ts). */
+export interface ShadowSource {
+  shadow(z: number): Paths64;
+  /** the shadow grown by mm (kept: every operation of a setup grows the same shadows by the same radii) */
+  grownShadow(z: number, mm: number, tolerance_mm: number): Paths64;
+  /** grownShadow(z, mm, tolerance_mm) was asked for: it is kept, or being made */
+  asked(z: number, mm: number, tolerance_mm: number): boolean;
+  /** the shadows a level will read, asked for before it reads them */
+  ahead(needs: readonly ShadowNeed[]): void;
+  /** done with: a thread's resources are given back */
+  close(): void;
+}
+
+/** Heights closer than a nanometre share a shadow. */
+export const heightKey = (z: number): number => Math.round(z * 1e6) / 1e6;
+
+/** The key a need is made and kept under. */
+export function needKey(need: ShadowNeed): string {
+  return need.mm === undefined ? `${heightKey(need.z)}` : `${heightKey(need.z)} ${need.mm} ${need.tolerance_mm ?? ARC_TOLERANCE_MM}`;
+}
+
+/**
+ * Makes shadows and grown shadows, keeping each.
+ *
+ * The shadows are made from the top down and kept: shadow(z) is the nearest shadow above z united
+ * with the projections of the band between, so a whole set of levels costs one pass over the
+ * triangles per level. Triangles are clipped at z + SHADOW_EPSILON_MM: a face lying exactly at z
+ * (a floor) is not above z, the tool tip may rest on it.
+ */
+export class ShadowMaker {
+  private readonly triangles: Triangles;
+  private readonly top: number;
+  private readonly shadows = new Map<number, Paths64>();
+  /** each shadow simplified once for its keep-outs (polygons.ts growKeepOut) */
+  private readonly simplified = new Map<number, Paths64>();
+  private readonly grown = new Map<string, Paths64>();
+
+  constructor(soup: TriangleSoup | Triangles) {
+    this.triangles = "corners" in soup ? soup : readTriangles(soup);
+    let top = -Infinity;
+    for (let t = 0; t < this.triangles.count; t += 1) top = Math.max(top, this.triangles.zmax[t] as number);
+    this.top = top;
+  }
+
+  make(need: ShadowNeed): Paths64 {
+    return need.mm === undefined ? this.shadow(need.z) : this.grownShadow(need.z, need.mm, need.tolerance_mm ?? ARC_TOLERANCE_MM);
+  }
+
+  shadow(z: number): Paths64 {
+    const key = heightKey(z);
+    const cached = this.shadows.get(key);
+    if (cached) return cached;
+    if (key >= this.top) {
+      this.shadows.set(key, []);
+      return [];
+    }
+    // the nearest computed shadow above: only the band between is new
+    let above = Infinity;
+    for (const z0 of this.shadows.keys()) if (z0 > key && z0 < above) above = z0;
+    const base = above === Infinity ? [] : (this.shadows.get(above) as Paths64);
+    const low = key + SHADOW_EPSILON_MM;
+    const high = above === Infinity ? Infinity : above + SHADOW_EPSILON_MM;
+    const { triangles } = this;
+    const pieces: Paths64 = [];
+    for (let t = 0; t < triangles.count; t += 1) {
+      if ((triangles.zmax[t] as number) <= low || (triangles.zmin[t] as number) >= high) continue;
+      const piece = projectClipped(triangles, t, low, high);
+      if (piece) pieces.push(piece);
+    }
+    let result = base;
+    if (pieces.length > 0) {
+      // the band's pieces as their outline (outline.ts): neighbours share their edges, and a
+      // band of a NIST part's 24,000 slivers took Clipper 880 ms to unite as they were
+      const merged = union(base, outline(pieces));
+      // closing: fills the hairline cracks rounding leaves between neighbours. Simplified in
+      // between: the 0.1 µm zigzags where neighbouring triangles meet made clipper2-ts 2.0.1
+      // loop for good (fixSelfIntersects) uniting the next band with this shadow (NIST CTC-01)
+      result = offset(simplify(offset(merged, CRACK_MM), SHADOW_SIMPLIFY_MM), -CRACK_MM);
+    }
+    this.shadows.set(key, result);
+    return result;
+  }
+
+  grownShadow(z: number, mm: number, tolerance_mm: number): Paths64 {
+    const key = needKey({ z, mm, tolerance_mm });
+    let result = this.grown.get(key);
+    if (result === undefined) {
+      result = this.keepOut(z, mm, tolerance_mm);
+      this.grown.set(key, result);
+    }
+    return result;
+  }
+
+  private keepOut(z: number, mm: number, tolerance_mm: number): Paths64 {
+    let simplified = this.simplified.get(heightKey(z));
+    if (simplified === undefined && mm > 0) {
+      simplified = simplify(this.shadow(z), KEEP_OUT_SIMPLIFY_MM);
+      this.simplified.set(heightKey(z), simplified);
+    }
+    return keepOut(this.shadow(z), simplified ?? [], mm, tolerance_mm);
+  }
+}
+
+/**
+ * A shadow grown by mm as a keep-out (polygons.ts growKeepOut): from its simplified boundary when
+ * growing (every operation grows the same shadows by several radii: the tool, its neck, shank and
+ * holder), within `near` only when given.
+ */
+export function keepOut(shadow: Paths64, simplified: Paths64, mm: number, tolerance_mm: number, near?: Rect64): Paths64 {
+  const within = (region: Paths64) => (near === undefined ? region : clipToRect(region, near));
+  return mm > 0 ? growSimplified(within(simplified), mm, tolerance_mm) : offset(within(shadow), mm, tolerance_mm);
+}
+
+/**
+ * Shadows made in the planner's thread, in the order asked: those asked ahead when a shadow
+ * after them is read. The same order as the shadow thread's, so the same shadows.
+ */
+export class ShadowQueue implements ShadowSource {
+  private readonly waiting: ShadowNeed[] = [];
+  private readonly known = new Set<string>();
+  private readonly made = new Set<string>();
+
+  constructor(private readonly maker: ShadowMaker) {}
+
+  shadow(z: number): Paths64 {
+    return this.read({ z });
+  }
+
+  grownShadow(z: number, mm: number, tolerance_mm: number): Paths64 {
+    return this.read({ z, mm, tolerance_mm });
+  }
+
+  asked(z: number, mm: number, tolerance_mm: number): boolean {
+    return this.known.has(needKey({ z, mm, tolerance_mm }));
+  }
+
+  ahead(needs: readonly ShadowNeed[]): void {
+    for (const need of needs) this.ask(need);
+  }
+
+  close(): void {}
+
+  private ask(need: ShadowNeed): void {
+    const key = needKey(need);
+    if (this.known.has(key)) return;
+    this.known.add(key);
+    this.waiting.push(need);
+  }
+
+  private read(need: ShadowNeed): Paths64 {
+    this.ask(need);
+    const key = needKey(need);
+    // the ones asked before it first, in order
+    while (!this.made.has(key)) {
+      const next = this.waiting.shift() as ShadowNeed;
+      this.maker.make(next);
+      this.made.add(needKey(next));
+    }
+    return this.maker.make(need);
+  }
+}
