@@ -8,6 +8,8 @@ import type { WorkpieceFormat } from "../geometry/types.ts";
 import type { MachineArchetype } from "../machines/archetypes.ts";
 import type { Assembly } from "../tools/assembly.ts";
 import type { Box3, Frame, Operation, OperationKind, Vec3, Verification } from "./types.ts";
+import type { ShadowSource } from "./milling/shadows.ts";
+import type { Triangles } from "./milling/triangles.ts";
 import type { ColumnTops } from "./simulation/carried-stock.ts";
 import type { OperationCheck, SimulatedSetup } from "./planner/verify.ts";
 
@@ -46,6 +48,12 @@ export interface PlanHooks {
    * planner's (planner/verify-thread.ts); plan.ts's inlineChecks keeps it in the planner's thread.
    */
   checks?(setup: SimulatedSetup, carried: ColumnTops | null): OperationCheck;
+  /**
+   * Where a setup's part shadows are made (milling/shadows.ts). Default: on a shadow thread ahead
+   * of the levels that read them (planner/shadow-thread.ts); plan.ts's inlineShadows makes them in
+   * the planner's thread as they are read. The plan is the same either way.
+   */
+  shadows?(triangles: Triangles): ShadowSource;
 }
 
 /** One step of a setup's planning: an operation generated and verified, or the setup's holes. */

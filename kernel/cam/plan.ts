@@ -15,7 +15,9 @@
 import { randomUUID } from "node:crypto";
 import type { OpenCascadeInstance } from "opencascade.js/dist/node.js";
 import { setupMachiningTime } from "./machining-time.ts";
+import { ShadowMaker, ShadowQueue, type ShadowSource } from "./milling/shadows.ts";
 import { InProcessStock } from "./milling/stock.ts";
+import type { Triangles } from "./milling/triangles.ts";
 import { carriedTops, type ColumnTops } from "./simulation/carried-stock.ts";
 import { removeBySetup, stockLeft, voxelStock } from "./simulation/voxel-stock.ts";
 import { cuttersFromLibrary } from "./tooling/cutter.ts";
@@ -30,6 +32,7 @@ import { holesNoSetupMakes, setupParts } from "./planner/setup-part.ts";
 import { checkTravel } from "./planner/travel.ts";
 import { InlineChecks, verifySetup, type OperationCheck, type SimulatedSetup, type VerifiedSetup } from "./planner/verify.ts";
 import { ThreadedChecks } from "./planner/verify-thread.ts";
+import { ThreadedShadows } from "./planner/shadow-thread.ts";
 
 const WORK_OFFSETS = ["G54", "G55", "G56", "G57", "G58", "G59"];
 
@@ -91,7 +94,7 @@ export function planCam(oc: OpenCascadeInstance, input: PlanInput, hooks: PlanHo
     const verifier = (hooks.checks ?? threadedChecks)(setup, carried);
     let verified: VerifiedSetup;
     try {
-      const stage = { cancelled: hooks.cancelled, progress: within(0, 0.8), step: (step: PlanStep) => hooks.step?.(step) };
+      const stage = { cancelled: hooks.cancelled, progress: within(0, 0.8), step: (step: PlanStep) => hooks.step?.(step), shadows: hooks.shadows ?? threadedShadows };
       const milling = millingOperations(setup, part.recognition.features, cutters, input, nextId, stage, verifier, start);
       if (hooks.cancelled()) throw new PlanCancelled();
       checkpoint(base + span * 0.8);
@@ -181,6 +184,11 @@ const threadedChecks = (setup: SimulatedSetup, carried: ColumnTops | null): Oper
 
 /** The verification in the planner's own thread, one operation after another (tests, and where a second core is not to be used). */
 export const inlineChecks = (setup: SimulatedSetup, carried: ColumnTops | null): OperationCheck => new InlineChecks(setup, carried);
+
+const threadedShadows = (triangles: Triangles): ShadowSource => new ThreadedShadows(triangles);
+
+/** The part's shadows made in the planner's own thread as they are read (where a second core is not to be used). */
+export const inlineShadows = (triangles: Triangles): ShadowSource => new ShadowQueue(new ShadowMaker(triangles));
 
 /** T numbers in the order tools are first used in the setup. */
 function numberTools(operations: readonly Operation[]): Map<string, ToolSummary> {

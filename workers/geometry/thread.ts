@@ -6,7 +6,7 @@
  * service's.
  */
 import { threadId, workerData } from "node:worker_threads";
-import { inlineChecks, planCam } from "../../kernel/cam/plan.ts";
+import { inlineChecks, inlineShadows, planCam } from "../../kernel/cam/plan.ts";
 import { ingestWorkpiece } from "../../kernel/geometry/ingest.ts";
 import { describeOcctException, loadOpenCascade } from "../../kernel/geometry/opencascade.ts";
 import { GeometryError } from "../../kernel/geometry/types.ts";
@@ -21,7 +21,7 @@ const { simulationThread } = workerData as GeometryThreadData;
 export default async function handle(request: GeometryRequest): Promise<IngestOutcome | PlanOutcome | number> {
   if (request.kind === "ping") return threadId;
   if (request.kind === "plan") {
-    return runPlanRequest(request, (input, hooks) => planCam(oc, input, simulationThread ? hooks : { ...hooks, checks: inlineChecks }), (error) => describeOcctException(oc, error));
+    return runPlanRequest(request, (input, hooks) => planCam(oc, input, simulationThread ? hooks : { ...hooks, checks: inlineChecks, shadows: inlineShadows }), (error) => describeOcctException(oc, error));
   }
   const timings: Record<string, number> = {};
   try {

@@ -15,7 +15,7 @@ import { clearRegion, LINK_TOLERANCE_MM } from "./clearing.ts";
 import { materialHeights, ToolpathWriter, xy } from "./linking.ts";
 import { CLEARANCE_ABOVE_STOCK_MM, makeOperation, refusal, unusableTool, type MillingOutcome, type MillingRequest, type SkippedRegion } from "./operation.ts";
 import { components, difference, intersection, isEmpty, offset, offsetCovering, union, type Paths64 } from "./polygons.ts";
-import { CLEARANCE_MM, nearWindows, regionWithin, workWindows } from "./regions.ts";
+import { askShadowsAhead, CLEARANCE_MM, nearWindows, regionWithin, workWindows } from "./regions.ts";
 import { nearest } from "./roughing.ts";
 import type { ClearedLayer } from "./stock.ts";
 import { wallPasses } from "./walls.ts";
@@ -42,7 +42,8 @@ export function floorFinishing(request: MillingRequest): MillingOutcome {
   const writer = new ToolpathWriter(tool, clearance, { feed: parameters.feed_mm_min, plunge: parameters.plunge_feed_mm_min }, materialHeights(part, stock));
   const cleared: ClearedLayer[] = [];
   const skipped: SkippedRegion[] = [];
-  for (const z of floors) {
+  for (const [i, z] of floors.entries()) {
+    askShadowsAhead(part, tool, floors, i, parameters.allowance_xy_mm, parameters.stepdown_mm);
     const material = difference(stock.remainingAbove(z), part.shadow(z));
     if (isEmpty(material)) continue;
     const windows = workWindows(part, stock, tool, material, z, parameters.allowance_xy_mm);

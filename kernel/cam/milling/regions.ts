@@ -92,6 +92,18 @@ export function toolCentreRegion(spec: CentreRegionSpec): Paths64 {
 
 type GrownNeed = Required<ShadowNeed>;
 
+/**
+ * How many levels ahead of the one it works on a generator asks for the shadows: the shadow
+ * thread makes a level's while the planner clears the one before, and a level cut short (a
+ * region empty all the way down) wastes no more than this many levels' shadows.
+ */
+const SHADOWS_AHEAD = 2;
+
+/** Asks the slicer for the shadows levels[i] and the SHADOWS_AHEAD levels after it read (levelShadows). */
+export function askShadowsAhead(part: PartSlicer, cutter: Cutter, levels: readonly number[], i: number, allowance_xy: number, depth_of_cut: number | null): void {
+  for (let k = i; k <= i + SHADOWS_AHEAD && k < levels.length; k += 1) part.ahead(levelShadows(cutter, levels[k] as number, allowance_xy, depth_of_cut));
+}
+
 /** The part's shadow at z grown by the radius + allowance (and the arc tolerance: the polygon's chords then stay at least the radius away). */
 function toolKeepOut(cutter: Cutter, z: number, allowance_xy: number): GrownNeed {
   return { z, mm: cutter.diameter / 2 + allowance_xy + ARC_TOLERANCE_MM, tolerance_mm: ARC_TOLERANCE_MM };
@@ -116,7 +128,7 @@ function bodyKeepOuts(cutter: Cutter, z: number): GrownNeed[] {
  * the work windows' keep-outs, the tool's, the depth of cut's and the wide bodies' (toolCentreRegion).
  * A generator asks for the next levels' ahead (slicer.ts), and the shadow thread makes them meanwhile.
  */
-export function levelShadows(cutter: Cutter, z: number, allowance_xy: number, depth_of_cut: number | null): ShadowNeed[] {
+function levelShadows(cutter: Cutter, z: number, allowance_xy: number, depth_of_cut: number | null): ShadowNeed[] {
   return [
     { z },
     ...windowKeepOuts(cutter, z, allowance_xy),

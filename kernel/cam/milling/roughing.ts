@@ -18,7 +18,7 @@ import { zLevels } from "./levels.ts";
 import { materialHeights, ToolpathWriter, xy } from "./linking.ts";
 import { CLEARANCE_ABOVE_STOCK_MM, makeOperation, refusal, unusableTool, type MillingOutcome, type MillingRequest, type SkippedRegion } from "./operation.ts";
 import { components, contains, difference, distanceToBoundary, isEmpty, offset, union, type Paths64 } from "./polygons.ts";
-import { regionWithin, workWindows } from "./regions.ts";
+import { askShadowsAhead, regionWithin, workWindows } from "./regions.ts";
 import type { ClearedLayer } from "./stock.ts";
 
 export function roughing(request: MillingRequest): MillingOutcome {
@@ -54,6 +54,7 @@ function roughInLevels(request: MillingRequest, kind: OperationKind): MillingOut
   if (parameters.stepover_mm > 0.95 * tool.diameter) notes.push(`stepover ${parameters.stepover_mm} mm reduced to 95 % of the diameter`);
 
   for (const [i, z] of levels.entries()) {
+    askShadowsAhead(part, tool, levels, i, parameters.allowance_xy_mm, parameters.stepdown_mm);
     // the stock at or above the level that can be cut (the part's own volume is not)
     const material = difference(stock.remainingAbove(z), part.shadow(z));
     if (isEmpty(material)) continue;

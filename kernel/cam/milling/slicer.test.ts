@@ -51,6 +51,26 @@ describe("the part slicer", () => {
     }
   });
 
+  it("gives partC's shadow after a hundred shadows above it within 0.001 mm of the shadow made straight away (from +Z and from -Y)", () => {
+    const stl = fs.readFileSync(path.join(FIXTURE_PARTS, "partC.stl"));
+    const workpiece = readStl(new Uint8Array(stl), "ascii");
+    const stock: Box3 = { min: [-3, -3, -2], max: [88.6, 47.7, 29.6] };
+    for (const direction of [
+      [0, 0, 1],
+      [0, -1, 0],
+    ] as const) {
+      const soup = soupToFrame(setupFrame([...direction], stock), { positions: workpiece.mesh.positions, indices: workpiece.mesh.indices });
+      const chained = createSlicer(soup);
+      for (let z = 0; z > -27; z -= 0.25) chained.shadow(z);
+      const after = chained.shadow(-27);
+      const straight = createSlicer(soup).shadow(-27);
+      // every vertex of each on the other's boundary, to the simplification of each (0.0002 mm)
+      const apart = (a: typeof after, b: typeof after) => Math.max(...a.flat().map((p) => distanceToBoundary(b, [toMm(p.x), toMm(p.y)])));
+      assert.ok(apart(after, straight) < 1e-3, `${direction}: ${apart(after, straight)} mm`);
+      assert.ok(apart(straight, after) < 1e-3, `${direction}: ${apart(straight, after)} mm`);
+    }
+  });
+
   it("puts every vertex of partC above a height inside that height's shadow (from +Z and from -Y)", () => {
     const stl = fs.readFileSync(path.join(FIXTURE_PARTS, "partC.stl"));
     const workpiece = readStl(new Uint8Array(stl), "ascii");

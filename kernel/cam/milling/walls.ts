@@ -42,7 +42,7 @@ import {
   type Path64,
   type Paths64,
 } from "./polygons.ts";
-import { CLEARANCE_MM, nearWindows, regionWithin, workWindows } from "./regions.ts";
+import { askShadowsAhead, CLEARANCE_MM, nearWindows, regionWithin, workWindows } from "./regions.ts";
 import type { ClearedLayer } from "./stock.ts";
 
 export const OVERLAP_MM = 1;
@@ -70,7 +70,8 @@ export function wallPasses(request: MillingRequest, kind: OperationKind, outerOn
   const writer = new ToolpathWriter(tool, clearance, { feed: parameters.feed_mm_min, plunge: parameters.plunge_feed_mm_min }, materialHeights(part, stock));
   const cleared: ClearedLayer[] = [];
   const skipped: SkippedRegion[] = [];
-  for (const z of levels) {
+  for (const [i, z] of levels.entries()) {
+    askShadowsAhead(part, tool, levels, i, allowance, parameters.stepdown_mm);
     const shadow = part.shadow(z);
     if (shadow.length === 0) continue;
     const walls = outerOnly ? fillHoles(shadow) : shadow;

@@ -13,7 +13,9 @@
  * - rest roughing: the tools in between, each at most REST_RATIO of the one before.
  */
 import type { Feature } from "../../features/recognition/types.ts";
+import type { ShadowSource } from "../milling/shadows.ts";
 import { createSlicer, type PartSlicer } from "../milling/slicer.ts";
+import type { Triangles } from "../milling/triangles.ts";
 import { faceMilling } from "../milling/face-milling.ts";
 import { floorFinishing, wallFinishing } from "../milling/finishing.ts";
 import type { MillingOutcome, MillingRequest } from "../milling/operation.ts";
@@ -79,7 +81,6 @@ export interface DraftOperations {
 export interface MillingDraft extends DraftOperations {
   /** the stock as the milling leaves it */
   stock: InProcessStock;
-  slicer: PartSlicer;
 }
 
 const END_MILLS = new Set(["CentreCuttingEndMill", "NonCentreCuttingEndMill"]);
@@ -91,6 +92,8 @@ export interface StageHooks {
   progress(fraction: number): void;
   cancelled(): boolean;
   step?(step: PlanStep): void;
+  /** where the slicer's shadows are made (plan-types.ts: PlanHooks.shadows); default: as they are read */
+  shadows?(triangles: Triangles): ShadowSource;
 }
 
 const NO_HOOKS: StageHooks = { progress: () => {}, cancelled: () => false };
@@ -118,9 +121,27 @@ export function millingOperations(
   verifier: OperationCheck | null = null,
   start: InProcessStock = new InProcessStock(setup.stock),
 ): MillingDraft {
-  const slicer = createSlicer(mergeSoups(setup.soup, holePlugs(setup.holes)));
+  const slicer = createSlicer(mergeSoups(setup.soup, holePlugs(setup.holes)), hooks.shadows);
+  try {
+    return millWith(slicer, setup, allFeatures, cutters, input, nextId, hooks, verifier, start);
+  } finally {
+    slicer.close();
+  }
+}
+
+function millWith(
+  slicer: PartSlicer,
+  setup: SetupPart,
+  allFeatures: readonly Feature[],
+  cutters: readonly Cutter[],
+  input: PlanInput,
+  nextId: () => string,
+  hooks: StageHooks,
+  verifier: OperationCheck | null,
+  start: InProcessStock,
+): MillingDraft {
   let stock = start;
-  const draft: MillingDraft = { operations: [], unmachined: [], warnings: [], stock, slicer };
+  const draft: MillingDraft = { operations: [], unmachined: [], warnings: [], stock };
   const endMills = cutters.filter(isEndMill);
   const milled = setup.features.filter((f) => MILLED_CLASSES.has(f.class));
   // tools are sized for every milled feature this side sees, also those another setup makes:

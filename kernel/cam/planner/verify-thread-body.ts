@@ -5,6 +5,7 @@
  * wakes the planner waiting on it. An exception is a reply too: the planner rethrows it.
  */
 import { parentPort } from "node:worker_threads";
+import { postReply } from "../../threads/helper-thread.ts";
 import type { Operation } from "../types.ts";
 import type { FromSimulation, OpenMessage, ToSimulation } from "./verify-thread.ts";
 import { SetupVerifier, SpeculativeVerifier } from "./verify.ts";
@@ -13,11 +14,7 @@ if (parentPort === null) throw new Error("verify-thread-body.ts runs as a worker
 
 parentPort.on("message", (open: OpenMessage) => {
   const signal = new Int32Array(open.signal);
-  const reply = (message: FromSimulation, transfer: ArrayBuffer[] = []): void => {
-    open.port.postMessage(message, transfer);
-    Atomics.add(signal, 0, 1);
-    Atomics.notify(signal, 0);
-  };
+  const reply = (message: FromSimulation, transfer: ArrayBuffer[] = []): void => postReply(open.port, signal, message, transfer);
   // the setup's field is made at once, while the planner makes the first operation; a failure
   // is the reply to the first message
   let simulation: SpeculativeVerifier | null = null;

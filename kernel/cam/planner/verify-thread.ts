@@ -3,17 +3,15 @@
  * operation, the simulation runs the one before it (verify.ts: speculation). On 2 cores this
  * hides most of the simulation's time, an eighth to a third of a NIST part's planning.
  *
- * The planner is synchronous (it runs inside one task on a geometry thread), so it takes the
- * simulation's replies synchronously too: receiveMessageOnPort reads the channel without the
- * event loop, and Atomics.wait on a counter the simulation bumps after each reply sleeps until
- * there is one. One simulation thread per planning thread, started on first use and kept (a
- * start costs 0.2 s); each setup opens its own channel, closed when the setup is done or given
- * up, so nothing of an abandoned plan reaches the next one. A simulation that throws answers with
- * its error, and the plan fails with it; a thread that dies (out of memory) answers nothing, and
- * the planner gives up after STALL_MS without a sign of it working: the plan fails, never hangs.
+ * The planner takes the simulation's replies synchronously (threads/helper-thread.ts). One
+ * simulation thread per planning thread, started on first use and kept (a start costs 0.2 s);
+ * each setup opens its own channel, closed when the setup is done or given up, so nothing of an
+ * abandoned plan reaches the next one. A simulation that throws answers with its error, and the
+ * plan fails with it; a thread that dies (out of memory) answers nothing, and the planner gives up
+ * after STALL_MS without a sign of it working: the plan fails, never hangs.
  */
-import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from "node:worker_threads";
-import { YOUNG_GENERATION_MB } from "../../threads/heap.ts";
+import { MessageChannel, type MessagePort, type Worker } from "node:worker_threads";
+import { KeptThread, receiveReply, SIGNAL_BYTES } from "../../threads/helper-thread.ts";
 import type { ColumnTops } from "../simulation/carried-stock.ts";
 import type { Move, Operation } from "../types.ts";
 import type { Judgement, OperationCheck, SimulatedSetup, VerifiedSetup } from "./verify.ts";
@@ -50,34 +48,17 @@ export type VerifiedByIds = Omit<VerifiedSetup, "operations"> & { operations: st
 
 export type FromSimulation = { kind: "judged"; judgement: Judgement } | { kind: "result"; result: VerifiedByIds } | { kind: "failed"; message: string };
 
-let thread: Worker | null = null;
-
-function simulationThread(): Worker {
-  if (thread === null) {
-    const started = new Worker(new URL("../../threads/typescript-thread.mjs", import.meta.url), {
-      workerData: { threadModule: new URL("./verify-thread-body.ts", import.meta.url).href },
-      resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
-    });
-    // a process whose plans are done may exit with the thread idle
-    started.unref();
-    started.on("error", () => {});
-    started.on("exit", () => {
-      if (thread === started) thread = null;
-    });
-    thread = started;
-  }
-  return thread;
-}
+const thread = new KeptThread(new URL("./verify-thread-body.ts", import.meta.url));
 
 /** The simulation thread as it is now (tests stop it to see a planner notice). */
 export function runningSimulationThread(): Worker | null {
-  return thread;
+  return thread.running();
 }
 
 /** The verification of one setup on the simulation thread. */
 export class ThreadedChecks implements OperationCheck {
   private readonly port: MessagePort;
-  private readonly signal = new Int32Array(new SharedArrayBuffer(8));
+  private readonly signal = new Int32Array(new SharedArrayBuffer(SIGNAL_BYTES));
   private readonly submitted = new Map<string, Operation>();
   /** submissions whose reply has not been read, void ones included */
   private open = 0;
@@ -95,7 +76,7 @@ export class ThreadedChecks implements OperationCheck {
       carried,
       cellSize,
     };
-    simulationThread().postMessage(message, [port2]);
+    thread.get().postMessage(message, [port2]);
     this.port = port1;
   }
 
@@ -170,27 +151,8 @@ export class ThreadedChecks implements OperationCheck {
 
   /** The next reply; null when there is none yet and `wait` is false. */
   private receive(wait: boolean): FromSimulation | null {
-    let beat = Atomics.load(this.signal, 1);
-    let beatAt = performance.now();
-    for (;;) {
-      // read the counter before the port: a reply posted after this read wakes the wait below
-      const seen = Atomics.load(this.signal, 0);
-      const received = receiveMessageOnPort(this.port);
-      if (received !== undefined) {
-        const reply = received.message as FromSimulation;
-        if (reply.kind === "failed") throw new Error(`the stock simulation failed: ${reply.message}`);
-        return reply;
-      }
-      if (!wait) return null;
-      const now = performance.now();
-      const latest = Atomics.load(this.signal, 1);
-      if (latest !== beat) {
-        beat = latest;
-        beatAt = now;
-      } else if (now - beatAt > this.stallMs) {
-        throw new Error(`the stock simulation stopped: its thread did nothing for ${this.stallMs / 1000} s`);
-      }
-      Atomics.wait(this.signal, 0, seen, Math.min(this.stallMs / 4, 1000));
-    }
+    const reply = receiveReply(this.port, this.signal, wait, this.stallMs, "the stock simulation") as FromSimulation | undefined;
+    if (reply?.kind === "failed") throw new Error(`the stock simulation failed: ${reply.message}`);
+    return reply ?? null;
   }
 }

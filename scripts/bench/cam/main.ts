@@ -10,7 +10,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { inlineChecks, planCam } from "../../../kernel/cam/plan.ts";
+import { inlineChecks, inlineShadows, planCam } from "../../../kernel/cam/plan.ts";
 import { PlanError, type PlanInput, type PlanStep } from "../../../kernel/cam/plan-types.ts";
 import type { Box3 } from "../../../kernel/cam/types.ts";
 import { recogniseFile } from "../../../kernel/features/setups/recognise-file.ts";
@@ -96,7 +96,7 @@ export async function main(): Promise<number> {
       const result = planCam(oc, input, {
         progress: () => {},
         cancelled: () => false,
-        ...(settings.simulationThread ? {} : { checks: inlineChecks }),
+        ...(settings.simulationThread ? {} : { checks: inlineChecks, shadows: inlineShadows }),
         step: (step) => {
           steps.push(step);
           if (settings.steps) say(`${name}: ${step.setup} ${step.kind}${step.tool ? ` (${step.tool})` : ""}: ${step.generate_s.toFixed(2)} s + ${step.verify_s.toFixed(2)} s simulated, ${step.moves} moves, ${step.kept}/${step.made} kept`);

@@ -1,0 +1,52 @@
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
+import { describe, it } from "node:test";
+import { FIXTURE_PARTS } from "../../geometry/test-support.ts";
+import { readStl } from "../../geometry/stl.ts";
+import { setupFrame, soupToFrame } from "../frames.ts";
+import { ARC_TOLERANCE_MM, COARSE_TOLERANCE_MM, SCALE } from "../milling/polygons.ts";
+import type { ShadowNeed } from "../milling/shadows.ts";
+import { createSlicer } from "../milling/slicer.ts";
+import type { Box3 } from "../types.ts";
+import { pack, ThreadedShadows, unpack } from "./shadow-thread.ts";
+
+const stock: Box3 = { min: [-3, -3, -2], max: [88.6, 47.7, 29.6] };
+
+function partC() {
+  const workpiece = readStl(new Uint8Array(fs.readFileSync(path.join(FIXTURE_PARTS, "partC.stl"))), "ascii");
+  return soupToFrame(setupFrame([0, 0, 1], stock), { positions: workpiece.mesh.positions, indices: workpiece.mesh.indices });
+}
+
+describe("the shadow thread", () => {
+  it("makes on its thread the shadows the planner's own queue makes from the same asks, for one slicer after another", () => {
+    const soup = partC();
+    const levels = [-4, -8.5, -13, -17.5, -22, -26.5];
+    const needs = (z: number): ShadowNeed[] => [{ z }, { z, mm: 3.0205, tolerance_mm: ARC_TOLERANCE_MM }, { z: z + 6, mm: 0.02, tolerance_mm: COARSE_TOLERANCE_MM }];
+    const read = (slicer: ReturnType<typeof createSlicer>, ahead: boolean) =>
+      levels.flatMap((z, i) => {
+        if (ahead) for (const next of levels.slice(i, i + 3)) slicer.ahead(needs(next));
+        return [slicer.shadow(z), slicer.grownShadow(z, 3.0205), slicer.grownShadow(z + 6, 0.02, COARSE_TOLERANCE_MM)];
+      });
+    const inline = read(createSlicer(soup), true);
+    for (let round = 0; round < 2; round += 1) {
+      const threaded = createSlicer(soup, (triangles) => new ThreadedShadows(triangles));
+      try {
+        assert.deepEqual(read(threaded, true), inline);
+      } finally {
+        threaded.close();
+      }
+    }
+    // the shadows at the levels: the part is there
+    assert.ok(inline.filter((_, i) => i % 3 === 0).every((region) => region.length > 0));
+  });
+
+  it("passes regions between threads exactly: negative coordinates, holes, nothing at all", () => {
+    const region = [
+      [{ x: -5 * SCALE, y: -5 * SCALE }, { x: 5 * SCALE, y: -5 * SCALE }, { x: 5 * SCALE, y: 5 * SCALE }, { x: -5 * SCALE, y: 5 * SCALE }],
+      [{ x: -1, y: -1 }, { x: -1, y: 1 }, { x: 1, y: 1 }, { x: 1, y: -1 }],
+    ];
+    assert.deepEqual(unpack(pack(region)), region);
+    assert.deepEqual(unpack(pack([])), []);
+  });
+});
