@@ -80,8 +80,9 @@ export class ShadowMaker {
     const cached = this.shadows.get(key);
     if (cached) return cached;
     const exact = this.exactShadow(key);
-    // closing: fills the hairline cracks rounding leaves between neighbouring triangles
-    const result = exact.length === 0 ? exact : simplify(offset(offset(exact, CRACK_MM), -CRACK_MM), SHADOW_SIMPLIFY_MM);
+    // closing: fills the hairline cracks rounding leaves between neighbouring triangles; simplified
+    // in between, where the union's vertices are fewer before the second offset
+    const result = exact.length === 0 ? exact : offset(simplify(offset(exact, CRACK_MM), SHADOW_SIMPLIFY_MM), -CRACK_MM);
     this.shadows.set(key, result);
     return result;
   }
