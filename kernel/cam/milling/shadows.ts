@@ -152,15 +152,11 @@ export function keepOut(shadow: Paths64, simplified: Paths64, mm: number, tolera
 }
 
 /**
- * Shadows made in the planner's thread, in the order asked: those asked ahead when a shadow
- * after them is read. The same order as the shadow thread's, so the same shadows.
+ * A source that makes shadows in the order they are asked for: each need is asked once (ahead, or
+ * when read), and `made` reads one, waiting for (or making) those asked before it.
  */
-export class ShadowQueue implements ShadowSource {
-  private readonly waiting: ShadowNeed[] = [];
-  private readonly known = new Set<string>();
-  private readonly made = new Set<string>();
-
-  constructor(private readonly maker: ShadowMaker) {}
+export abstract class AskedShadows implements ShadowSource {
+  private readonly asks = new Set<string>();
 
   shadow(z: number): Paths64 {
     return this.read({ z });
@@ -171,30 +167,58 @@ export class ShadowQueue implements ShadowSource {
   }
 
   asked(z: number, mm: number, tolerance_mm: number): boolean {
-    return this.known.has(needKey({ z, mm, tolerance_mm }));
+    return this.asks.has(needKey({ z, mm, tolerance_mm }));
   }
 
   ahead(needs: readonly ShadowNeed[]): void {
     for (const need of needs) this.ask(need);
   }
 
-  close(): void {}
+  abstract close(): void;
+
+  /** A need asked for the first time, after every one asked before it. */
+  protected abstract asking(need: ShadowNeed, key: string): void;
+
+  /** An asked need's shadow, once those asked before it are made. */
+  protected abstract made(need: ShadowNeed, key: string): Paths64;
 
   private ask(need: ShadowNeed): void {
     const key = needKey(need);
-    if (this.known.has(key)) return;
-    this.known.add(key);
-    this.waiting.push(need);
+    if (this.asks.has(key)) return;
+    this.asks.add(key);
+    this.asking(need, key);
   }
 
   private read(need: ShadowNeed): Paths64 {
     this.ask(need);
-    const key = needKey(need);
+    return this.made(need, needKey(need));
+  }
+}
+
+/**
+ * Shadows made in the planner's thread, in the order asked: those asked ahead when a shadow
+ * after them is read. The same order as the shadow thread's, so the same shadows.
+ */
+export class ShadowQueue extends AskedShadows {
+  private readonly waiting: ShadowNeed[] = [];
+  private readonly done = new Set<string>();
+
+  constructor(private readonly maker: ShadowMaker) {
+    super();
+  }
+
+  close(): void {}
+
+  protected asking(need: ShadowNeed): void {
+    this.waiting.push(need);
+  }
+
+  protected made(need: ShadowNeed, key: string): Paths64 {
     // the ones asked before it first, in order
-    while (!this.made.has(key)) {
+    while (!this.done.has(key)) {
       const next = this.waiting.shift() as ShadowNeed;
       this.maker.make(next);
-      this.made.add(needKey(next));
+      this.done.add(needKey(next));
     }
     return this.maker.make(need);
   }

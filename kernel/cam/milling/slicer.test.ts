@@ -52,14 +52,7 @@ describe("the part slicer", () => {
   });
 
   it("gives partC's shadow after a hundred shadows above it within 0.001 mm of the shadow made straight away (from +Z and from -Y)", () => {
-    const stl = fs.readFileSync(path.join(FIXTURE_PARTS, "partC.stl"));
-    const workpiece = readStl(new Uint8Array(stl), "ascii");
-    const stock: Box3 = { min: [-3, -3, -2], max: [88.6, 47.7, 29.6] };
-    for (const direction of [
-      [0, 0, 1],
-      [0, -1, 0],
-    ] as const) {
-      const soup = soupToFrame(setupFrame([...direction], stock), { positions: workpiece.mesh.positions, indices: workpiece.mesh.indices });
+    for (const [direction, soup] of partCFromZAndMinusY()) {
       const chained = createSlicer(soup);
       for (let z = 0; z > -27; z -= 0.25) chained.shadow(z);
       const after = chained.shadow(-27);
@@ -72,14 +65,7 @@ describe("the part slicer", () => {
   });
 
   it("puts every vertex of partC above a height inside that height's shadow (from +Z and from -Y)", () => {
-    const stl = fs.readFileSync(path.join(FIXTURE_PARTS, "partC.stl"));
-    const workpiece = readStl(new Uint8Array(stl), "ascii");
-    const stock: Box3 = { min: [-3, -3, -2], max: [88.6, 47.7, 29.6] };
-    for (const direction of [
-      [0, 0, 1],
-      [0, -1, 0],
-    ] as const) {
-      const soup = soupToFrame(setupFrame([...direction], stock), { positions: workpiece.mesh.positions, indices: workpiece.mesh.indices });
+    for (const [, soup] of partCFromZAndMinusY()) {
       const slicer = createSlicer(soup);
       let checked = 0;
       for (const level of [-5, -12.5, -20, -27]) {
@@ -96,6 +82,17 @@ describe("the part slicer", () => {
     }
   });
 });
+
+/** partC in the frames of a +Z and a -Y setup, with each direction. */
+function partCFromZAndMinusY(): [string, TriangleSoup][] {
+  const stl = fs.readFileSync(path.join(FIXTURE_PARTS, "partC.stl"));
+  const workpiece = readStl(new Uint8Array(stl), "ascii");
+  const stock: Box3 = { min: [-3, -3, -2], max: [88.6, 47.7, 29.6] };
+  return [
+    [0, 0, 1],
+    [0, -1, 0],
+  ].map((direction) => [direction.join(","), soupToFrame(setupFrame(direction as [number, number, number], stock), { positions: workpiece.mesh.positions, indices: workpiece.mesh.indices })]);
+}
 
 function reverseWinding(soup: TriangleSoup): TriangleSoup {
   const indices = new Uint32Array(soup.indices.length);

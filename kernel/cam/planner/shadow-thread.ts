@@ -15,7 +15,7 @@
  * and the planner gives up after STALL_MS without a sign of it working.
  */
 import { MessageChannel, type MessagePort } from "node:worker_threads";
-import { needKey, type ShadowNeed, type ShadowSource } from "../milling/shadows.ts";
+import { AskedShadows, type ShadowNeed } from "../milling/shadows.ts";
 import type { Triangles } from "../milling/triangles.ts";
 import type { Paths64 } from "../milling/polygons.ts";
 import { KeptThread, receiveReply, SIGNAL_BYTES } from "../../threads/helper-thread.ts";
@@ -42,56 +42,35 @@ export type FromShadows = { kind: "made"; key: string; paths: PackedPaths } | { 
 const thread = new KeptThread(new URL("./shadow-thread-body.ts", import.meta.url));
 
 /** A slicer's shadows, made on the shadow thread in the order asked. */
-export class ThreadedShadows implements ShadowSource {
+export class ThreadedShadows extends AskedShadows {
   private readonly port: MessagePort;
   private readonly signal = new Int32Array(new SharedArrayBuffer(SIGNAL_BYTES));
-  private readonly asks = new Set<string>();
-  private readonly made = new Map<string, Paths64>();
+  private readonly replies = new Map<string, Paths64>();
 
   /** `stallMs`: how long the thread may work on one shadow (tests shorten it) */
   constructor(triangles: Triangles, private readonly stallMs = STALL_MS) {
+    super();
     const { port1, port2 } = new MessageChannel();
     const open: ShadowsOpen = { port: port2, signal: this.signal.buffer as SharedArrayBuffer, triangles };
     thread.get().postMessage(open, [port2]);
     this.port = port1;
   }
 
-  shadow(z: number): Paths64 {
-    return this.read({ z });
-  }
-
-  grownShadow(z: number, mm: number, tolerance_mm: number): Paths64 {
-    return this.read({ z, mm, tolerance_mm });
-  }
-
-  asked(z: number, mm: number, tolerance_mm: number): boolean {
-    return this.asks.has(needKey({ z, mm, tolerance_mm }));
-  }
-
-  ahead(needs: readonly ShadowNeed[]): void {
-    for (const need of needs) this.ask(need);
-  }
-
   close(): void {
     this.port.close();
   }
 
-  private ask(need: ShadowNeed): void {
-    const key = needKey(need);
-    if (this.asks.has(key)) return;
-    this.asks.add(key);
+  protected asking(need: ShadowNeed): void {
     this.port.postMessage(need);
   }
 
-  private read(need: ShadowNeed): Paths64 {
-    this.ask(need);
-    const key = needKey(need);
+  protected made(_need: ShadowNeed, key: string): Paths64 {
     for (;;) {
-      const made = this.made.get(key);
+      const made = this.replies.get(key);
       if (made !== undefined) return made;
       const reply = receiveReply(this.port, this.signal, true, this.stallMs, "the shadow thread") as FromShadows;
       if (reply.kind === "failed") throw new Error(`the part's shadows failed: ${reply.message}`);
-      this.made.set(reply.key, unpack(reply.paths));
+      this.replies.set(reply.key, unpack(reply.paths));
     }
   }
 }
