@@ -15,7 +15,7 @@
 import { randomUUID } from "node:crypto";
 import type { OpenCascadeInstance } from "opencascade.js/dist/node.js";
 import { setupMachiningTime } from "./machining-time.ts";
-import { ShadowMaker, ShadowQueue, type ShadowSource } from "./milling/shadows.ts";
+import { queuedShadows, type ShadowSource } from "./milling/shadows.ts";
 import { InProcessStock } from "./milling/stock.ts";
 import type { Triangles } from "./milling/triangles.ts";
 import { carriedTops, type ColumnTops } from "./simulation/carried-stock.ts";
@@ -188,7 +188,7 @@ export const inlineChecks = (setup: SimulatedSetup, carried: ColumnTops | null):
 const threadedShadows = (triangles: Triangles): ShadowSource => new ThreadedShadows(triangles);
 
 /** The part's shadows made in the planner's own thread as they are read (where a second core is not to be used). */
-export const inlineShadows = (triangles: Triangles): ShadowSource => new ShadowQueue(new ShadowMaker(triangles));
+export const inlineShadows = queuedShadows;
 
 /** T numbers in the order tools are first used in the setup. */
 function numberTools(operations: readonly Operation[]): Map<string, ToolSummary> {

@@ -7,13 +7,12 @@
  * thread when they are read, the shadow thread (planner/shadow-thread.ts) as they are asked for,
  * ahead of the planner. A grown shadow is a function of its shadow alone.
  */
-import type { TriangleSoup } from "../types.ts";
 import { outline } from "./outline.ts";
 import { ARC_TOLERANCE_MM, clipToRect, growSimplified, KEEP_OUT_SIMPLIFY_MM, offset, simplify, union, type Paths64, type Rect64 } from "./polygons.ts";
-import { projectClipped, readTriangles, SHADOW_EPSILON_MM, type Triangles } from "./triangles.ts";
+import { projectClipped, SHADOW_EPSILON_MM, type Triangles } from "./triangles.ts";
 
 /** cracks narrower than twice this between neighbouring projections are closed */
-const CRACK_MM = 5e-4;
+export const CRACK_MM = 5e-4;
 /** how far simplifying may move a shadow's boundary (polygons.ts: growKeepOut makes up for it) */
 const SHADOW_SIMPLIFY_MM = KEEP_OUT_SIMPLIFY_MM;
 
@@ -64,8 +63,8 @@ export class ShadowMaker {
   private readonly simplified = new Map<number, Paths64>();
   private readonly grown = new Map<string, Paths64>();
 
-  constructor(soup: TriangleSoup | Triangles) {
-    this.triangles = "corners" in soup ? soup : readTriangles(soup);
+  constructor(triangles: Triangles) {
+    this.triangles = triangles;
     let top = -Infinity;
     for (let t = 0; t < this.triangles.count; t += 1) top = Math.max(top, this.triangles.zmax[t] as number);
     this.top = top;
@@ -132,23 +131,28 @@ export class ShadowMaker {
   }
 
   private keepOut(z: number, mm: number, tolerance_mm: number): Paths64 {
-    let simplified = this.simplified.get(heightKey(z));
-    if (simplified === undefined && mm > 0) {
-      simplified = simplify(this.shadow(z), KEEP_OUT_SIMPLIFY_MM);
-      this.simplified.set(heightKey(z), simplified);
+    return keepOut(this.shadow(z), () => this.simplifiedShadow(z), mm, tolerance_mm);
+  }
+
+  private simplifiedShadow(z: number): Paths64 {
+    const key = heightKey(z);
+    let result = this.simplified.get(key);
+    if (result === undefined) {
+      result = simplify(this.shadow(z), KEEP_OUT_SIMPLIFY_MM);
+      this.simplified.set(key, result);
     }
-    return keepOut(this.shadow(z), simplified ?? [], mm, tolerance_mm);
+    return result;
   }
 }
 
 /**
- * A shadow grown by mm as a keep-out (polygons.ts growKeepOut): from its simplified boundary when
- * growing (every operation grows the same shadows by several radii: the tool, its neck, shank and
+ * A shadow grown by mm as a keep-out (polygons.ts growKeepOut): from its simplified boundary
+ * (`simplified`, kept per height by the caller) when growing (every operation grows the same shadows by several radii: the tool, its neck, shank and
  * holder), within `near` only when given.
  */
-export function keepOut(shadow: Paths64, simplified: Paths64, mm: number, tolerance_mm: number, near?: Rect64): Paths64 {
+export function keepOut(shadow: Paths64, simplified: () => Paths64, mm: number, tolerance_mm: number, near?: Rect64): Paths64 {
   const within = (region: Paths64) => (near === undefined ? region : clipToRect(region, near));
-  return mm > 0 ? growSimplified(within(simplified), mm, tolerance_mm) : offset(within(shadow), mm, tolerance_mm);
+  return mm > 0 ? growSimplified(within(simplified()), mm, tolerance_mm) : offset(within(shadow), mm, tolerance_mm);
 }
 
 /**
@@ -193,6 +197,11 @@ export abstract class AskedShadows implements ShadowSource {
     this.ask(need);
     return this.made(need, needKey(need));
   }
+}
+
+/** The shadows of a part made in this thread, as they are read (a slicer's default). */
+export function queuedShadows(triangles: Triangles): ShadowSource {
+  return new ShadowQueue(new ShadowMaker(triangles));
 }
 
 /**

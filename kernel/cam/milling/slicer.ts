@@ -16,15 +16,13 @@ import type { TriangleSoup } from "../types.ts";
 import { outline } from "./outline.ts";
 import { touchesRegion } from "./overlap.ts";
 import { ARC_TOLERANCE_MM, bounds, clipToRect, expandRect, KEEP_OUT_MARGIN_MM, KEEP_OUT_SIMPLIFY_MM, offset, simplify, union, SCALE, type Path64, type Paths64, type Rect64 } from "./polygons.ts";
-import { heightKey, keepOut, ShadowMaker, ShadowQueue, type ShadowNeed, type ShadowSource } from "./shadows.ts";
+import { CRACK_MM, heightKey, keepOut, queuedShadows, type ShadowNeed, type ShadowSource } from "./shadows.ts";
 import { projectClipped, readTriangles, type Triangles } from "./triangles.ts";
 
 export { SHADOW_EPSILON_MM } from "./triangles.ts";
 
 /** horizontal faces closer in height than this are one floor */
 const FLOOR_MERGE_MM = 1e-3;
-/** cracks narrower than twice this between neighbouring projections are closed */
-const CRACK_MM = 5e-4;
 
 export interface PartSlicer {
   /** the part's highest and lowest z */
@@ -47,8 +45,8 @@ export interface PartSlicer {
   /** XY extent of the up-facing horizontal faces at floor height z */
   floorArea(z: number): Paths64;
   /**
-   * The shadows a level will read (regions.ts: levelShadows), asked for before it reads them: on
-   * the shadow thread they are made meanwhile
+   * The shadows a level will read (regions.ts: askShadowsAhead), asked for before it reads them:
+   * on the shadow thread they are made meanwhile
    */
   ahead(needs: readonly ShadowNeed[]): void;
   /** done with the part: the shadow thread lets go of it */
@@ -63,7 +61,7 @@ export interface PartSlicer {
  */
 export function createSlicer(soup: TriangleSoup, shadows?: (triangles: Triangles) => ShadowSource): PartSlicer {
   const triangles = readTriangles(soup);
-  const source = shadows === undefined ? new ShadowQueue(new ShadowMaker(triangles)) : shadows(triangles);
+  const source = (shadows ?? queuedShadows)(triangles);
   const { top, bottom } = extent(triangles);
   const floors = floorHeights(triangles);
   // triangles by highest corner, highest first, for topOver
@@ -96,7 +94,7 @@ export function createSlicer(soup: TriangleSoup, shadows?: (triangles: Triangles
     if (source.asked(z, mm, tolerance_mm)) return clipToRect(source.grownShadow(z, mm, tolerance_mm), window);
     // all of the shadow that can reach into the window once grown (polygons.ts: expandRect)
     const near = expandRect(window, mm + tolerance_mm + KEEP_OUT_MARGIN_MM);
-    return clipToRect(keepOut(source.shadow(z), mm > 0 ? simplifiedShadow(z) : [], mm, tolerance_mm, near), window);
+    return clipToRect(keepOut(source.shadow(z), () => simplifiedShadow(z), mm, tolerance_mm, near), window);
   };
 
   const floorArea = (z: number): Paths64 => {
