@@ -42,6 +42,8 @@ export const OUTSIDE_MM = 2;
  * simulation, which counts any cell centre inside the tool, finds no contact.
  */
 export const CLEARANCE_MM = 0.015;
+/** how far past a work window's edges the keep-outs are taken (toolCentreRegion) */
+const WINDOW_OVERLAP_MM = 0.01;
 
 export interface CentreRegionSpec {
   part: PartSlicer;
@@ -72,8 +74,12 @@ export function toolCentreRegion(spec: CentreRegionSpec): Paths64 {
   // it that can reach into the window (a clipped edge lies inside the input, so growing it adds
   // nothing the whole would not)
   const near = (region: Paths64, grow: number): Paths64 => (window === undefined ? region : clipToRect(region, expandRect(window, grow + COARSE_TOLERANCE_MM)));
+  // the part's keep-outs reach past the window's edges: clipped to the window itself, their edge
+  // along it and the outline's met a unit apart in places, and the slivers between them were
+  // regions a tool was sent into (NIST FTC-10: a 12 mm rest rougher 0.09 mm into a fillet)
+  const beyond = window === undefined ? undefined : expandRect(window, WINDOW_OVERLAP_MM);
   const shadowGrown = (need: GrownNeed): Paths64 =>
-    window === undefined ? part.grownShadow(need.z, need.mm, need.tolerance_mm) : part.grownShadowWithin(need.z, need.mm, window, need.tolerance_mm);
+    beyond === undefined ? part.grownShadow(need.z, need.mm, need.tolerance_mm) : part.grownShadowWithin(need.z, need.mm, beyond, need.tolerance_mm);
   const outline = offset(stock.rect, radius + OUTSIDE_MM);
   const forbidden: Paths64[] = [shadowGrown(toolKeepOut(cutter, z, spec.allowance_xy))];
   if (spec.depth_of_cut !== null) {

@@ -1,0 +1,45 @@
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
+import { describe, it } from "node:test";
+import { FIXTURE_PARTS } from "../../geometry/test-support.ts";
+import { readStl } from "../../geometry/stl.ts";
+import { boxToFrame, setupFrame, soupToFrame } from "../frames.ts";
+import type { Box3 } from "../types.ts";
+import { area, difference, disk, isEmpty, offset, rectangle, toUnits, union } from "./polygons.ts";
+import { toolCentreRegion } from "./regions.ts";
+import { createSlicer } from "./slicer.ts";
+import { InProcessStock } from "./stock.ts";
+import { endMill } from "./test-support.ts";
+
+describe("the tool centre's region", () => {
+  it("within a work window lies inside the region computed whole, wherever the window's edges cut the keep-outs (partC from +Z, stock left in islands)", () => {
+    const stl = fs.readFileSync(path.join(FIXTURE_PARTS, "partC.stl"));
+    const workpiece = readStl(new Uint8Array(stl), "ascii");
+    const box: Box3 = { min: [-3, -3, -2], max: [88.6, 47.7, 29.6] };
+    const frame = setupFrame([0, 0, 1], box);
+    const part = createSlicer(soupToFrame(frame, { positions: workpiece.mesh.positions, indices: workpiece.mesh.indices }));
+    const framed = boxToFrame(frame, box);
+    // cleared down to -22 but for forty round islands: stock deeper than the depth of cut, kept
+    // out beside the part's own keep-out
+    const islands = union(...Array.from({ length: 40 }, (_, k) => disk([-3 + ((k * 9.37) % 95), -3 + ((k * 5.71) % 55)], 4 + (k % 3))));
+    const everywhere = rectangle([framed.min[0], framed.min[1]], [framed.max[0], framed.max[1]]);
+    const stock = new InProcessStock(framed).withCleared([{ z: -22, area: difference(everywhere, islands) }]);
+    // the holder far above the stock: the part's and the islands' keep-outs are the ones that count
+    const spec = { part, stock, cutter: endMill(12, { stick_out: 200 }), z: -20, allowance_xy: 0.3, depth_of_cut: 1 };
+    const whole = toolCentreRegion(spec);
+    assert.ok(area(whole) > 100, `the whole region: ${area(whole)} mm²`);
+    // a micrometre round the whole region: a window's region may differ from it by its rounding
+    const slack = offset(whole, 0.001);
+    for (let k = 0; k < 700; k += 1) {
+      const x = -8 + ((k * 7.1234567) % 95);
+      const y = -8 + ((k * 3.3456789) % 55);
+      const window = { left: toUnits(x), top: toUnits(y), right: toUnits(x + 11.3 + (k % 7)), bottom: toUnits(y + 9.9 + (k % 5)) };
+      // a sliver along the window's edge, between the keep-outs clipped to it and the outline, was
+      // a region a tool went into
+      const outside = difference(toolCentreRegion({ ...spec, window }), slack);
+      assert.ok(isEmpty(outside, 1e-7), `window ${k} at (${x.toFixed(3)}, ${y.toFixed(3)}): ${area(outside)} mm² outside the whole region`);
+    }
+    part.close();
+  });
+});
