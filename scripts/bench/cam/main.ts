@@ -2,11 +2,11 @@
  * `npm run bench:cam`: the planner on every fixture part, in one process with one OCCT instance.
  * Per part: the planning's wall time, against reading and analysing the same file in the same
  * run (the baseline: the ratio says what planning costs over understanding the part, whatever
- * the machine's speed and load), the CPU time of the planner and its helper threads together
- * (what the 2 cores had to do: wall time on a shared machine moved by 15 % between runs of the
- * same code, and the wall time can be no less than half of it), setups, operations, machining time, the verification (gouges,
- * rapids through material, holder collisions: all must be 0) and the material left over the
- * part after the last setup. Aims: no violation anywhere, at least 97 % of the removable volume
+ * the machine's speed and load); the CPU time of the planner and its helper threads together
+ * (what the 2 cores had to do: on a shared machine the same code's wall time moved by 15 %
+ * between runs, and it can be no less than half the CPU time); setups, operations, machining
+ * time, the verification (gouges, rapids through material, holder collisions: all must be 0) and
+ * the material left over the part after the last setup. Aims: no violation anywhere, at least 97 % of the removable volume
  * removed, under 20 s per NIST part. Progress on stderr, the table on stdout, figures to
  * BENCH_CAM_OUT. Exit 0 when every part was planned (aims met or not), 1 when one failed.
  */
