@@ -150,12 +150,15 @@ export function createGeometryPool(options: GeometryPoolOptions = {}): GeometryP
     size,
     async ready() {
       // a thread answers a ping only once OCCT is loaded, but one warm thread could answer
-      // every ping; wait until each thread has answered
+      // every ping; wait until each thread has answered. A ping waits for a thread's start, not
+      // for a file: it has the ready deadline, not a request's timeout (threads starting on a
+      // loaded machine took longer than a test pool's 1.5 s, and the pool never came up)
       const seen = new Set<number>();
       const deadline = Date.now() + READY_TIMEOUT_MS;
       while (seen.size < size) {
-        if (Date.now() > deadline) throw new Error(`only ${seen.size} of ${size} geometry threads came up`);
-        const ids = await Promise.all(Array.from({ length: size }, () => run<number>({ kind: "ping" })));
+        const left = deadline - Date.now();
+        if (left <= 0) throw new Error(`only ${seen.size} of ${size} geometry threads came up`);
+        const ids = await Promise.all(Array.from({ length: size }, () => run<number>({ kind: "ping" }, [], { timeoutMs: left })));
         for (const id of ids) seen.add(id);
         if (seen.size < size) await new Promise((resolve) => setTimeout(resolve, 100));
       }
