@@ -103,7 +103,7 @@ export function outersFirst(region: Paths64): Paths64 {
 /** how far growKeepOut's simplification may move a boundary; the slicer's shadows are simplified by as much */
 export const KEEP_OUT_SIMPLIFY_MM = 0.0002;
 /** what growKeepOut adds to the offset: its own simplification and the shadow's */
-export const KEEP_OUT_MARGIN_MM = 2 * KEEP_OUT_SIMPLIFY_MM;
+const KEEP_OUT_MARGIN_MM = 2 * KEEP_OUT_SIMPLIFY_MM;
 
 /**
  * A keep-out: the region grown by `mm`, where the result may be a little larger than the exact

@@ -8,7 +8,7 @@
  * ahead of the planner. A grown shadow is a function of its shadow alone.
  */
 import { outline } from "./outline.ts";
-import { ARC_TOLERANCE_MM, clipToRect, growSimplified, KEEP_OUT_SIMPLIFY_MM, offset, simplify, union, type Paths64, type Rect64 } from "./polygons.ts";
+import { ARC_TOLERANCE_MM, growSimplified, KEEP_OUT_SIMPLIFY_MM, offset, simplify, union, type Paths64 } from "./polygons.ts";
 import { projectClipped, SHADOW_EPSILON_MM, type Triangles } from "./triangles.ts";
 
 /** cracks narrower than twice this between neighbouring projections are closed */
@@ -28,8 +28,6 @@ export interface ShadowSource {
   shadow(z: number): Paths64;
   /** the shadow grown by mm (kept: every operation of a setup grows the same shadows by the same radii) */
   grownShadow(z: number, mm: number, tolerance_mm: number): Paths64;
-  /** grownShadow(z, mm, tolerance_mm) was asked for: it is kept, or being made */
-  asked(z: number, mm: number, tolerance_mm: number): boolean;
   /** the shadows a level will read, asked for before it reads them */
   ahead(needs: readonly ShadowNeed[]): void;
   /** done with: a thread's resources are given back */
@@ -130,8 +128,13 @@ export class ShadowMaker {
     return result;
   }
 
+  /**
+   * The shadow grown by mm as a keep-out (polygons.ts growKeepOut): grown from its simplified
+   * boundary, kept per height (every operation grows the same shadows by several radii: the
+   * tool, its neck, shank and holder); shrunk from the shadow itself.
+   */
   private keepOut(z: number, mm: number, tolerance_mm: number): Paths64 {
-    return keepOut(this.shadow(z), () => this.simplifiedShadow(z), mm, tolerance_mm);
+    return mm > 0 ? growSimplified(this.simplifiedShadow(z), mm, tolerance_mm) : offset(this.shadow(z), mm, tolerance_mm);
   }
 
   private simplifiedShadow(z: number): Paths64 {
@@ -143,16 +146,6 @@ export class ShadowMaker {
     }
     return result;
   }
-}
-
-/**
- * A shadow grown by mm as a keep-out (polygons.ts growKeepOut): from its simplified boundary
- * (`simplified`, kept per height by the caller) when growing (every operation grows the same shadows by several radii: the tool, its neck, shank and
- * holder), within `near` only when given.
- */
-export function keepOut(shadow: Paths64, simplified: () => Paths64, mm: number, tolerance_mm: number, near?: Rect64): Paths64 {
-  const within = (region: Paths64) => (near === undefined ? region : clipToRect(region, near));
-  return mm > 0 ? growSimplified(within(simplified()), mm, tolerance_mm) : offset(within(shadow), mm, tolerance_mm);
 }
 
 /**
@@ -168,10 +161,6 @@ export abstract class AskedShadows implements ShadowSource {
 
   grownShadow(z: number, mm: number, tolerance_mm: number): Paths64 {
     return this.read({ z, mm, tolerance_mm });
-  }
-
-  asked(z: number, mm: number, tolerance_mm: number): boolean {
-    return this.asks.has(needKey({ z, mm, tolerance_mm }));
   }
 
   ahead(needs: readonly ShadowNeed[]): void {

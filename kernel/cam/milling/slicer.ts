@@ -15,8 +15,8 @@
 import type { TriangleSoup } from "../types.ts";
 import { outline } from "./outline.ts";
 import { touchesRegion } from "./overlap.ts";
-import { ARC_TOLERANCE_MM, bounds, clipToRect, expandRect, KEEP_OUT_MARGIN_MM, KEEP_OUT_SIMPLIFY_MM, offset, simplify, union, SCALE, type Path64, type Paths64, type Rect64 } from "./polygons.ts";
-import { CRACK_MM, heightKey, keepOut, queuedShadows, type ShadowNeed, type ShadowSource } from "./shadows.ts";
+import { ARC_TOLERANCE_MM, bounds, clipToRect, offset, union, SCALE, type Path64, type Paths64, type Rect64 } from "./polygons.ts";
+import { CRACK_MM, queuedShadows, type ShadowNeed, type ShadowSource } from "./shadows.ts";
 import { projectClipped, readTriangles, type Triangles } from "./triangles.ts";
 
 export { SHADOW_EPSILON_MM } from "./triangles.ts";
@@ -37,10 +37,7 @@ export interface PartSlicer {
    * the same radii (the tool centre's keep-out, the wall passes, the holder's keep-out)
    */
   grownShadow(z: number, mm: number, tolerance_mm?: number): Paths64;
-  /**
-   * The same within a rectangle (Clipper units): the kept one clipped when there is one, else the
-   * shadow near the rectangle grown (not kept: windows differ from call to call)
-   */
+  /** The same within a rectangle (Clipper units): the kept one, clipped */
   grownShadowWithin(z: number, mm: number, window: Rect64, tolerance_mm?: number): Paths64;
   /** XY extent of the up-facing horizontal faces at floor height z */
   floorArea(z: number): Paths64;
@@ -76,26 +73,11 @@ export function createSlicer(soup: TriangleSoup, shadows?: (triangles: Triangles
     return path;
   };
 
-  // simplified here for the windows' keep-outs (the kept ones are made with the shadows)
-  const simplified = new Map<number, Paths64>();
-  const simplifiedShadow = (z: number): Paths64 => {
-    const key = heightKey(z);
-    let result = simplified.get(key);
-    if (result === undefined) {
-      result = simplify(source.shadow(z), KEEP_OUT_SIMPLIFY_MM);
-      simplified.set(key, result);
-    }
-    return result;
-  };
-
-  const grownShadowWithin = (z: number, mm: number, window: Rect64, tolerance_mm = ARC_TOLERANCE_MM): Paths64 => {
-    // asked for whole before: that one, clipped (whether it is made yet or not, so the answer
-    // does not depend on how far ahead the shadow thread is)
-    if (source.asked(z, mm, tolerance_mm)) return clipToRect(source.grownShadow(z, mm, tolerance_mm), window);
-    // all of the shadow that can reach into the window once grown (polygons.ts: expandRect)
-    const near = expandRect(window, mm + tolerance_mm + KEEP_OUT_MARGIN_MM);
-    return clipToRect(keepOut(source.shadow(z), () => simplifiedShadow(z), mm, tolerance_mm, near), window);
-  };
+  // every need a level reads is asked for ahead (regions.ts: askShadowsAhead), so the whole one
+  // is made once and kept; clipping it keeps the answer independent of how far ahead the shadow
+  // thread is
+  const grownShadowWithin = (z: number, mm: number, window: Rect64, tolerance_mm = ARC_TOLERANCE_MM): Paths64 =>
+    clipToRect(source.grownShadow(z, mm, tolerance_mm), window);
 
   const floorArea = (z: number): Paths64 => {
     const pieces: Paths64 = [];
