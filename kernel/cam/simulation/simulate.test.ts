@@ -124,6 +124,17 @@ describe("simulateSetup", () => {
     near(heightAt(result.field, 30, 20), 0, 0, "material above the flutes");
   });
 
+  it("counts a shank rubbing the stock on every one of a polyline's short moves that reaches it, to the last", () => {
+    const stubby = cutter("flat", 10, { flute_length: 6, stick_out: 40 });
+    // 0.5 mm moves along y = 20 at -8 from x = -10 to 70: the shank (radius 5, 6 above the tip)
+    // reaches cell centres of the stock (x 0.05 to 59.95) from the move at x -5 to the one at 64.5
+    const moves: Move[] = [rapid(-10, 20, 5), rapid(-10, 20, -8)];
+    for (let k = 1; k <= 160; k++) moves.push(feed(-10 + 0.5 * k, 20, -8));
+    const result = simulateSetup({ stock, part: NO_PART, operations: [operation(stubby, moves)] });
+    assert.equal(result.total.holder_collisions, 140);
+    assert.equal(result.total.gouges, 0);
+  });
+
   it("plunges a ball and a drill and leaves their profiles: r - sqrt(r² - d²) and d / tan(59°) above the tip", () => {
     const ball = cutter("ball", 10), drill = cutter("drill", 8);
     const result = simulateSetup({

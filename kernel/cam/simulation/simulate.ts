@@ -234,6 +234,8 @@ export class SetupRun {
 class Machine {
   /** the flat level cut that just ran (its end and height), whose end disc the next may skip */
   lastCut: Vec3 | null = null;
+  /** no body touched anything during the move so far, or the last one (Worst is per move) */
+  bodiesClear = true;
 
   constructor(
     private readonly grid: Grid,
@@ -261,7 +263,10 @@ class Machine {
   }
 
   run(motion: Motion, cutting: Envelope, bodies: { name: BodyName; envelope: Envelope }[]): void {
-    for (const [, worst] of this.worstByKind()) worst.currentHole = motion.hole ?? -1;
+    const hole = motion.hole ?? -1;
+    this.visitors.cut.gouge.currentHole = hole;
+    this.visitors.rapid.through.currentHole = hole;
+    this.visitors.body.touch.currentHole = hole;
     const box = motionBox(motion);
     const zLow = motion.kind === "line" ? Math.min(motion.from[2], motion.to[2]) : Math.min(motion.path.z0, motion.path.z1);
     const reach = cutting.reach;
@@ -273,6 +278,7 @@ class Machine {
     const last = this.lastCut;
     const continues = level && last !== null && motion.kind === "line" && last[0] === motion.from[0] && last[1] === motion.from[1] && last[2] === motion.from[2];
     this.lastCut = level && motion.kind === "line" ? motion.to : null;
+    const clear = this.bodiesClear;
     if (motion.rapid) {
       if (zLow + cutting.base < below - this.tolerance) this.sweep(motion, cutting, this.visitors.rapid);
     } else if (zLow + cutting.base < below) {
@@ -284,8 +290,13 @@ class Machine {
       if (bottom >= this.bounds.above(box.xlo - r, box.xhi + r, box.ylo - r, box.yhi + r, false, true)) continue;
       if (bottom >= this.bounds.above(box.xlo - r, box.xhi + r, box.ylo - r, box.yhi + r, true, true)) continue;
       this.visitors.body.body = name;
-      this.sweep(motion, envelope, this.visitors.body);
+      // continuing a level cut that touched nothing with its bodies, the cells round its start
+      // were found clear of this body after the last cut, which this one leaves as they were
+      // (after a contact they are checked again: each move in contact counts)
+      if (motion.kind === "line") sweepLine(this.grid, motion.from, motion.to, envelope, this.visitors.body, continues && clear);
+      else sweepArc(this.grid, motion.path, envelope, this.visitors.body);
     }
+    this.bodiesClear = this.visitors.body.touch.cell < 0;
   }
 
   private sweep(motion: Motion, envelope: Envelope, visitor: CellVisitor): void {

@@ -83,9 +83,10 @@ export function sweepLine(grid: Grid, from: Vec3, to: Vec3, envelope: Envelope, 
   for (let j = j0; j <= j1; j++) {
     const y = grid.y0 + (j + 0.5) * grid.dy;
     const py = y - ay;
-    const [xlo, xhi] = vertical ? discRow(ax, py, reach) : stadiumRow(ax, ay, ux, uy, a, y, reach);
-    if (!(xhi >= xlo)) continue;
-    const [i0, i1] = centresWithin(xlo, xhi, grid.x0, grid.dx, grid.nx);
+    if (vertical) discSpan(ax, py, reach);
+    else stadiumSpan(ax, ay, ux, uy, a, y, reach);
+    if (!(span.hi >= span.lo)) continue;
+    const i0 = firstCentre(span.lo, grid.x0, grid.dx), i1 = lastCentre(span.hi, grid.x0, grid.dx, grid.nx);
     // the envelope is nowhere below its base
     if (i0 > i1 || zLow + base >= visitor.rowThreshold(j, i0, i1)) continue;
     const row = j * grid.nx;
@@ -94,18 +95,21 @@ export function sweepLine(grid: Grid, from: Vec3, to: Vec3, envelope: Envelope, 
       if (skipStart && !vertical) {
         // the start disc's cells on this row (shrunk a little: the move before computed its end
         // from its own start, which may differ in the last bit; a cell visited twice is harmless)
-        const [dlo, dhi] = discRow(ax, py, reach);
-        const [s0, s1] = dhi - dlo > 2e-9 ? centresWithin(dlo + 1e-9, dhi - 1e-9, grid.x0, grid.dx, grid.nx) : [i1 + 1, i1];
-        if (s1 >= s0) {
-          if (s0 > i0) visitor.visitRow(j, i0, Math.min(i1, s0 - 1), row, zLow + base, zHigh);
-          if (s1 < i1) visitor.visitRow(j, Math.max(i0, s1 + 1), i1, row, zLow + base, zHigh);
-          continue;
+        discSpan(ax, py, reach);
+        if (span.hi - span.lo > 2e-9) {
+          const s0 = firstCentre(span.lo + 1e-9, grid.x0, grid.dx), s1 = lastCentre(span.hi - 1e-9, grid.x0, grid.dx, grid.nx);
+          if (s1 >= s0) {
+            if (s0 > i0) visitor.visitRow(j, i0, Math.min(i1, s0 - 1), row, zLow + base, zHigh);
+            if (s1 < i1) visitor.visitRow(j, Math.max(i0, s1 + 1), i1, row, zLow + base, zHigh);
+            continue;
+          }
         }
       }
       visitor.visitRow(j, i0, i1, row, zLow + base, zHigh);
       continue;
     }
     for (let i = i0; i <= i1; i++) {
+      if (zLow + base >= visitor.threshold(row + i)) continue;
       const px = grid.x0 + (i + 0.5) * grid.dx - ax;
       if (vertical) {
         const q = px * px + py * py;
@@ -144,24 +148,46 @@ export function sweepLine(grid: Grid, from: Vec3, to: Vec3, envelope: Envelope, 
   }
 }
 
-/** The x interval of the disc of `radius` about (cx, ·) on a row `py` from its centre. */
-function discRow(cx: number, py: number, radius: number): [number, number] {
+/**
+ * The row interval the span functions found last: they run for every row of every move, and an
+ * interval returned as a new array each time kept the collector busy (a sixth of the simulation).
+ */
+const span = { lo: 0, hi: 0 };
+
+/** Into `span`: the x interval of the disc of `radius` about (cx, ·) on a row `py` from its centre. */
+function discSpan(cx: number, py: number, radius: number): void {
   const w2 = radius * radius - py * py;
-  if (w2 < 0) return [Infinity, -Infinity];
+  if (w2 < 0) {
+    span.lo = Infinity;
+    span.hi = -Infinity;
+    return;
+  }
   const w = Math.sqrt(w2);
-  return [cx - w, cx + w];
+  span.lo = cx - w;
+  span.hi = cx + w;
+}
+
+/** The first cell whose centre is at or after x (height-field.ts's centresWithin, one end at a time). */
+function firstCentre(x: number, origin: number, size: number): number {
+  return Math.max(0, Math.ceil((x - origin) / size - 0.5));
+}
+
+function lastCentre(x: number, origin: number, size: number, count: number): number {
+  return Math.min(count - 1, Math.floor((x - origin) / size - 0.5));
 }
 
 /**
- * The x interval, on the row at y, of the points within `radius` of the segment from (ax, ay)
- * along (ux, uy): the hull of the two end discs and the band between them (a convex shape cuts
- * a row in one interval).
+ * Into `span`: the x interval, on the row at y, of the points within `radius` of the segment
+ * from (ax, ay) along (ux, uy): the hull of the two end discs and the band between them (a
+ * convex shape cuts a row in one interval).
  */
-function stadiumRow(ax: number, ay: number, ux: number, uy: number, a: number, y: number, radius: number): [number, number] {
-  let [lo, hi] = discRow(ax, y - ay, radius);
-  const [blo, bhi] = discRow(ax + ux, y - ay - uy, radius);
-  lo = Math.min(lo, blo);
-  hi = Math.max(hi, bhi);
+function stadiumSpan(ax: number, ay: number, ux: number, uy: number, a: number, y: number, radius: number): void {
+  discSpan(ax + ux, y - ay - uy, radius);
+  const blo = span.lo, bhi = span.hi;
+  discSpan(ax, y - ay, radius);
+  let lo = Math.min(span.lo, blo), hi = Math.max(span.hi, bhi);
+  span.lo = lo;
+  span.hi = hi;
   // the band: 0 <= t(x) <= 1 and |perpendicular distance(x)| <= radius, each linear in x
   const py = y - ay;
   const length = Math.sqrt(a);
@@ -172,7 +198,7 @@ function stadiumRow(ax: number, ay: number, ux: number, uy: number, a: number, y
     bandLo = Math.max(bandLo, Math.min(x0, x1));
     bandHi = Math.min(bandHi, Math.max(x0, x1));
   } else if (py * uy < 0 || py * uy > a) {
-    return [lo, hi];
+    return;
   }
   // perpendicular(x) = ((x - ax) uy - py ux) / length
   if (uy !== 0) {
@@ -180,13 +206,14 @@ function stadiumRow(ax: number, ay: number, ux: number, uy: number, a: number, y
     bandLo = Math.max(bandLo, Math.min(x0, x1));
     bandHi = Math.min(bandHi, Math.max(x0, x1));
   } else if (Math.abs(py * ux) > radius * length) {
-    return [lo, hi];
+    return;
   }
   if (bandHi >= bandLo) {
     lo = Math.min(lo, bandLo);
     hi = Math.max(hi, bandHi);
   }
-  return [lo, hi];
+  span.lo = lo;
+  span.hi = hi;
 }
 
 /**
@@ -256,6 +283,7 @@ export function sweepArc(grid: Grid, arc: ArcPath, envelope: Envelope, visitor: 
   const { shape, base, height, slope } = envelope;
   const dzdu = (arc.z1 - arc.z0) / S;
   const level = arc.z1 === arc.z0;
+  const zLow = Math.min(arc.z0, arc.z1);
   const box = arcBounds(arc);
   const [j0, j1] = centresWithin(box.min[1] - reach, box.max[1] + reach, grid.y0, grid.dy, grid.ny);
   const outer = r + reach, inner = r - reach;
@@ -263,11 +291,12 @@ export function sweepArc(grid: Grid, arc: ArcPath, envelope: Envelope, visitor: 
   for (let j = j0; j <= j1; j++) {
     const y = grid.y0 + (j + 0.5) * grid.dy;
     const vy = y - cy;
-    const [olo, ohi] = discRow(cx, vy, outer);
-    const [i0, i1] = centresWithin(Math.max(olo, box.min[0] - reach), Math.min(ohi, box.max[0] + reach), grid.x0, grid.dx, grid.nx);
-    if (i0 > i1 || Math.min(arc.z0, arc.z1) + base >= visitor.rowThreshold(j, i0, i1)) continue;
+    discSpan(cx, vy, outer);
+    const i0 = firstCentre(Math.max(span.lo, box.min[0] - reach), grid.x0, grid.dx), i1 = lastCentre(Math.min(span.hi, box.max[0] + reach), grid.x0, grid.dx, grid.nx);
+    if (i0 > i1 || zLow + base >= visitor.rowThreshold(j, i0, i1)) continue;
     // the annulus's hole on this row, which holds no cell within reach
-    const [hlo, hhi] = inner > 0 ? discRow(cx, vy, inner) : [Infinity, -Infinity];
+    if (inner > 0) discSpan(cx, vy, inner);
+    const hlo = inner > 0 ? span.lo : Infinity, hhi = inner > 0 ? span.hi : -Infinity;
     const row = j * grid.nx;
     for (let i = i0; i <= i1; i++) {
       const x = grid.x0 + (i + 0.5) * grid.dx;
@@ -275,6 +304,7 @@ export function sweepArc(grid: Grid, arc: ArcPath, envelope: Envelope, visitor: 
         i = Math.max(i, Math.floor((hhi - grid.x0) / grid.dx - 0.5));
         continue;
       }
+      if (zLow + base >= visitor.threshold(row + i)) continue;
       const vx = x - cx;
       const rho2 = vx * vx + vy * vy, rho = Math.sqrt(rho2);
       if (Math.abs(rho - r) > reach) continue;
