@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { cellCentre, stockHeightField } from "../simulation/height-field.ts";
 import { simulateSetup } from "../simulation/simulate.ts";
 import type { Box3, Move, Operation, Vec2, Vec3 } from "../types.ts";
 import { contour } from "./contour.ts";
@@ -8,6 +9,8 @@ import { floorFinishing, wallFinishing } from "./finishing.ts";
 import type { MillingOutcome } from "./operation.ts";
 import { createSlicer } from "./slicer.ts";
 import { roughing } from "./roughing.ts";
+import { difference, offset, rectangle, union } from "./polygons.ts";
+import { CLEARANCE_MM } from "./regions.ts";
 import { InProcessStock } from "./stock.ts";
 import { boxesSoup, cutting, distanceToBoxesAbove, endMill, HeightMap, POCKET, POCKETED_BLOCK, samplePath, STOCK } from "./test-support.ts";
 
@@ -186,5 +189,45 @@ describe("finishing walls deeper than the flutes with a shank as wide as the cut
     assert.equal(atWall.get(-22) ?? 0, 0);
     const simulated = simulateSetup({ stock: STOCK, part: boxesSoup(POCKETED_BLOCK), operations: [operationOf(faceOutcome), operationOf(roughOutcome), walls], cellSize: 0.2 });
     assert.deepEqual([simulated.total.gouges, simulated.total.rapids_through_material, simulated.total.holder_collisions], [0, 0, 0], JSON.stringify(simulated.violations.slice(0, 3)));
+  });
+});
+
+describe("finishing a wall beside stock the tool cannot take", () => {
+  it("keeps the passes a radius and its clearance from it once it stands above the flutes: the ends do not creep into it level by level", () => {
+    // a boss 3 mm below the stock's top whose walls keep 0.3 mm of stock, and beside its front
+    // wall (y = 10) a column of stock standing to the top (x 30..33, y 7..10), always more than
+    // the stepdown above the levels of a 2 mm end mill (6 mm flutes, stepdown 0.5 mm) with a
+    // neck narrower than the cut, as long as the walls are deep: nothing but the flutes' own
+    // radius keeps the tool from stock above them
+    const boss: Box3 = { min: [10, 10, -20], max: [60, 40, -3] };
+    const column: Box3 = { min: [30, 7, -25], max: [33, 10, 0] };
+    const part = createSlicer(boxesSoup([boss]));
+    const everything = rectangle([STOCK.min[0], STOCK.min[1]], [STOCK.max[0], STOCK.max[1]]);
+    const columnArea = rectangle([column.min[0], column.min[1]], [column.max[0], column.max[1]]);
+    const wallStock = offset(rectangle([boss.min[0], boss.min[1]], [boss.max[0], boss.max[1]]), 0.3);
+    const stock = new InProcessStock(STOCK).withCleared([
+      { z: -3, area: difference(everything, columnArea) },
+      { z: -20, area: difference(everything, union(wallStock, columnArea)) },
+    ]);
+    const tool = endMill(2, { flute_length: 6, neck_diameter: 1.8, neck_length: 20 });
+    const walls = operationOf(wallFinishing({ part, stock, tool, parameters: cutting({ stepdown_mm: 0.5, stepover_mm: 0.5 }) }));
+    // the same stock for the simulation, cell by cell
+    const initial = stockHeightField(STOCK, 0.1);
+    initial.heights.forEach((_, k) => {
+      const [x, y] = cellCentre(initial, k);
+      const onWall = Math.hypot(Math.max(boss.min[0] - x, 0, x - boss.max[0]), Math.max(boss.min[1] - y, 0, y - boss.max[1])) <= 0.3;
+      const inColumn = x >= column.min[0] && x <= column.max[0] && y >= column.min[1] && y <= column.max[1];
+      initial.heights[k] = inColumn ? 0 : onWall ? -3 : -20;
+    });
+    const simulated = simulateSetup({ stock: STOCK, part: boxesSoup([boss]), operations: [walls], initial, cellSize: 0.1 });
+    assert.deepEqual([simulated.total.gouges, simulated.total.rapids_through_material, simulated.total.holder_collisions], [0, 0, 0], JSON.stringify(simulated.violations.slice(0, 3)));
+    // and the passes along the front wall go up to the column at every level
+    const nearest = new Map<number, number>();
+    for (const { point, kind, move } of samplePath(walls.moves, walls.clearance_z, 0.01)) {
+      const cut = walls.moves[move];
+      if (kind === "rapid" || cut === undefined || cut.kind === "drill" || cut.to[2] !== point[2]) continue;
+      nearest.set(point[2], Math.min(nearest.get(point[2]) ?? Infinity, distanceToBoxesAbove([column], point[0], point[1], point[2])));
+    }
+    assert.ok([...nearest.values()].filter((d) => d < 1 + CLEARANCE_MM + 0.3).length >= 30, JSON.stringify([...nearest]));
   });
 });

@@ -4,7 +4,8 @@
  *   (stock rectangle grown by the radius + OUTSIDE_MM: the tool may run just outside the stock)
  *   - part shadow above z grown by radius + allowance_xy          (no gouge, wall stock kept)
  *   - stock left above z + depth_of_cut (outside the part) grown by the radius + CLEARANCE_MM
- *                                                                  (never cut deeper than that)
+ *                                                                  (never cut deeper than that;
+ *     and never near stock above the flutes, where the depth of cut forgives a stock's own cuts)
  *   - for each neck/shank/holder part wider than the cut: the part's and stock's shadow above
  *     z + its height, grown by its radius + BODY_CLEARANCE_MM      (no collision: levels.ts)
  *
@@ -86,8 +87,18 @@ export function toolCentreRegion(spec: CentreRegionSpec): Paths64 {
     // the part above is kept out exactly by its shadow: only stock that could be cut counts here
     const h = depthHeight(z, spec.depth_of_cut);
     const grow = radius + CLEARANCE_MM;
-    const above = difference(near((spec.depth_stock ?? stock).remainingAbove(h), grow), near(part.shadow(h), grow));
+    const shadow = near(part.shadow(h), grow);
+    const above = difference(near((spec.depth_stock ?? stock).remainingAbove(h), grow), shadow);
     if (above.length > 0) forbidden.push(tidy(growKeepOut(above, grow, COARSE_TOLERANCE_MM)));
+    if (spec.depth_stock !== undefined) {
+      // What the depth of cut forgives must not stand above the flutes: a pass reaching into it
+      // leaves it standing, and the retract runs through it. The forgiven stock let each level's
+      // piece end a little nearer stock it stopped short of, until (NIST FTC-10) a pass 6.1 mm
+      // below a corner's top ended 0.005 mm into it. (The part's shadow at h covers the one
+      // higher up: the stock over it is kept out by the part's own keep-out.)
+      const tall = difference(near(stock.remainingAbove(z + cutter.flute_length + 1e-6), grow), shadow);
+      if (tall.length > 0) forbidden.push(tidy(growKeepOut(tall, grow, COARSE_TOLERANCE_MM)));
+    }
   }
   for (const need of bodyKeepOuts(cutter, z)) {
     // growing a union is the union of the grown pieces: the part's is the same for every operation
