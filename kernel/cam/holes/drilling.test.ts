@@ -74,6 +74,22 @@ describe("drilling", () => {
     near(tip.shortfall_mm, 2.5 / Math.tan((59 * Math.PI) / 180));
   });
 
+  it("puts a drill wider than a blind hole with its cone on the rim of the hole's cone, not below it", () => {
+    // a 6.4 mm 135° drill in a 6.35 mm hole 12.7 deep with a 118° point (NIST STC-06)
+    const drill = { ...drill5, diameter: 6.4, tip_angle_deg: 135 };
+    const blind = hole(1, 0, 0, { through: false, depth_mm: 12.7, diameter_mm: 6.35, drill_point_angle_deg: 118 });
+    const tip = drillTipDepth(blind, drill);
+    const slope = 1 / Math.tan((67.5 * Math.PI) / 180);
+    near(tip.depth_mm, 12.7 + 3.175 * slope);
+    assert.equal(tip.shortfall_mm, 0);
+    // nowhere inside the hole is the drill's cone below the hole's: at its rim they meet
+    for (const d of [0, 1, 2, 3, 3.1, 3.175]) {
+      const drillAt = -tip.depth_mm + d * slope;
+      const holeAt = -12.7 - (3.175 - d) / Math.tan((59 * Math.PI) / 180);
+      assert.ok(drillAt >= holeAt - 1e-9, `at ${d} mm from the axis the drill is ${(holeAt - drillAt).toFixed(4)} mm into the cone`);
+    }
+  });
+
   it("refuses a clearance plane below the R plane", () => {
     assert.throws(() => drillingOperation({ id: "x", cutter: drill5, parameters: cuttingParametersFor(drill5, "steel-c45", vmc, "drilling").parameters, holes: [hole(1, 0, 0, { top_z: 9 })], clearance_z: 10 }), /below the R plane/);
   });
