@@ -48,12 +48,11 @@ const deg = (value: number) => (value * Math.PI) / 180;
 
 /**
  * A drill's (or reamer's) tip depth. Through: the bore, the point and BREAKTHROUGH_MM. Blind: the
- * full diameter to the bore's bottom (the shoulder the feature gives) when the drill's point fits
- * in the modelled one (its angle at least the model's; a drill wider than the hole, the hole's
- * diameter); a pointier drill stops with its tip at
- * the model's cone tip, and a flat-bottomed hole's drill with its tip on the floor, both short of
- * the shoulder (shortfall): nothing is cut below the model. A reamer's front is blunt: in a blind
- * hole it stops at the shoulder.
+ * full diameter to the bore's bottom (the shoulder the feature gives; for a drill wider than the
+ * hole, the hole's diameter) when the drill's point fits in the modelled one (its angle at least
+ * the model's); a pointier drill stops with its tip at the model's cone tip, and a flat-bottomed
+ * hole's drill with its tip on the floor, both short of the shoulder (shortfall): nothing is cut
+ * below the model. A reamer's front is blunt: in a blind hole it stops at the shoulder.
  */
 export function drillTipDepth(hole: HoleDepthFacts, drill: Cutter): TipDepth {
   const point = pointLength(drill);
@@ -64,7 +63,8 @@ export function drillTipDepth(hole: HoleDepthFacts, drill: Cutter): TipDepth {
   if (modelled !== null && angle >= modelled - POINT_ANGLE_TOLERANCE_DEG) {
     // a drill a little wider than the hole meets the rim of the hole's cone with its own cone at
     // the hole's radius: its shoulder at the bore's bottom would put that lower by the point
-    // between the two radii (NIST STC-06: a 6.4 mm 135° drill 0.008 mm into a 6.35 mm hole's 118° cone)
+    // between the two radii (NIST STC-06: a 6.4 mm 135° drill 0.008 mm into a 6.35 mm hole's
+    // 118° cone)
     const meets = drill.tip_diameter > 0 ? point : (point * Math.min(drill.diameter, hole.diameter_mm)) / drill.diameter;
     return { depth_mm: hole.depth_mm + meets, shortfall_mm: 0 };
   }

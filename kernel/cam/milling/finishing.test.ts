@@ -221,7 +221,7 @@ describe("finishing a wall beside stock the tool cannot take", () => {
     });
     const simulated = simulateSetup({ stock: STOCK, part: boxesSoup([boss]), operations: [walls], initial, cellSize: 0.1 });
     assert.deepEqual([simulated.total.gouges, simulated.total.rapids_through_material, simulated.total.holder_collisions], [0, 0, 0], JSON.stringify(simulated.violations.slice(0, 3)));
-    // and the passes along the front wall go up to the column at every level
+    // and the passes along the front wall still go up to the column, at 30 levels and more
     const nearest = new Map<number, number>();
     for (const { point, kind, move } of samplePath(walls.moves, walls.clearance_z, 0.01)) {
       const cut = walls.moves[move];

@@ -172,6 +172,7 @@ function firstCentre(x: number, origin: number, size: number): number {
   return Math.max(0, Math.ceil((x - origin) / size - 0.5));
 }
 
+/** The last cell whose centre is at or before x. */
 function lastCentre(x: number, origin: number, size: number, count: number): number {
   return Math.min(count - 1, Math.floor((x - origin) / size - 0.5));
 }
