@@ -81,7 +81,15 @@ export function heightAt(field: HeightField, x: number, y: number): number {
 
 /** First and last cell index (inclusive, clamped to the grid) whose centres lie in [lo, hi] on an axis. */
 export function centresWithin(lo: number, hi: number, origin: number, size: number, count: number): [number, number] {
-  const first = Math.max(0, Math.ceil((lo - origin) / size - 0.5));
-  const last = Math.min(count - 1, Math.floor((hi - origin) / size - 0.5));
-  return [first, last];
+  return [firstCentre(lo, origin, size), lastCentre(hi, origin, size, count)];
+}
+
+/** The first cell whose centre is at or after x (centresWithin's one end, for code that runs per row and makes no arrays). */
+export function firstCentre(x: number, origin: number, size: number): number {
+  return Math.max(0, Math.ceil((x - origin) / size - 0.5));
+}
+
+/** The last cell whose centre is at or before x (centresWithin's other end). */
+export function lastCentre(x: number, origin: number, size: number, count: number): number {
+  return Math.min(count - 1, Math.floor((x - origin) / size - 0.5));
 }

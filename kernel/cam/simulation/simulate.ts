@@ -282,8 +282,7 @@ class Machine {
     if (motion.rapid) {
       if (zLow + cutting.base < below - this.tolerance) this.sweep(motion, cutting, this.visitors.rapid);
     } else if (zLow + cutting.base < below) {
-      if (motion.kind === "line") sweepLine(this.grid, motion.from, motion.to, cutting, this.visitors.cut, continues);
-      else this.sweep(motion, cutting, this.visitors.cut);
+      this.sweep(motion, cutting, this.visitors.cut, continues);
     }
     for (const { name, envelope } of bodies) {
       const r = envelope.reach, bottom = zLow + envelope.base - this.tolerance;
@@ -293,14 +292,14 @@ class Machine {
       // continuing a level cut that touched nothing with its bodies, the cells round its start
       // were found clear of this body after the last cut, which this one leaves as they were
       // (after a contact they are checked again: each move in contact counts)
-      if (motion.kind === "line") sweepLine(this.grid, motion.from, motion.to, envelope, this.visitors.body, continues && clear);
-      else sweepArc(this.grid, motion.path, envelope, this.visitors.body);
+      this.sweep(motion, envelope, this.visitors.body, continues && clear);
     }
     this.bodiesClear = this.visitors.body.touch.cell < 0;
   }
 
-  private sweep(motion: Motion, envelope: Envelope, visitor: CellVisitor): void {
-    if (motion.kind === "line") sweepLine(this.grid, motion.from, motion.to, envelope, visitor);
+  /** `skipStart`: a line continuing a level cut leaves out its start disc (sweep.ts) */
+  private sweep(motion: Motion, envelope: Envelope, visitor: CellVisitor, skipStart = false): void {
+    if (motion.kind === "line") sweepLine(this.grid, motion.from, motion.to, envelope, visitor, skipStart);
     else sweepArc(this.grid, motion.path, envelope, visitor);
   }
 }

@@ -16,7 +16,7 @@
  */
 import type { Vec2, Vec3 } from "../types.ts";
 import type { Envelope } from "./cutter-profile.ts";
-import { centresWithin, type Grid } from "./height-field.ts";
+import { centresWithin, firstCentre, lastCentre, type Grid } from "./height-field.ts";
 
 export interface CellVisitor {
   /**
@@ -165,16 +165,6 @@ function discSpan(cx: number, py: number, radius: number): void {
   const w = Math.sqrt(w2);
   span.lo = cx - w;
   span.hi = cx + w;
-}
-
-/** The first cell whose centre is at or after x (height-field.ts's centresWithin, one end at a time). */
-function firstCentre(x: number, origin: number, size: number): number {
-  return Math.max(0, Math.ceil((x - origin) / size - 0.5));
-}
-
-/** The last cell whose centre is at or before x. */
-function lastCentre(x: number, origin: number, size: number, count: number): number {
-  return Math.min(count - 1, Math.floor((x - origin) / size - 0.5));
 }
 
 /**

@@ -8,7 +8,8 @@
  * time, the verification (gouges, rapids through material, holder collisions: all must be 0) and
  * the material left over the part after the last setup. Aims: no violation anywhere, at least
  * 97 % of the removable volume removed, under 20 s per NIST part. Progress on stderr, the table
- * on stdout, figures to BENCH_CAM_OUT. Exit 0 when every part was planned (aims met or not), 1 when one failed.
+ * on stdout, figures to BENCH_CAM_OUT. Exit 0 when every part was planned (aims met or not), 1
+ * when one failed.
  */
 import fs from "node:fs";
 import path from "node:path";
