@@ -15,7 +15,7 @@ import { clearRegion, LINK_TOLERANCE_MM } from "./clearing.ts";
 import { materialHeights, ToolpathWriter, xy } from "./linking.ts";
 import { CLEARANCE_ABOVE_STOCK_MM, makeOperation, refusal, unusableTool, type MillingOutcome, type MillingRequest, type SkippedRegion } from "./operation.ts";
 import { components, difference, intersection, isEmpty, offset, offsetCovering, union, type Paths64 } from "./polygons.ts";
-import { askShadowsAhead, CLEARANCE_MM, nearWindows, regionWithin, workWindows } from "./regions.ts";
+import { CLEARANCE_MM, nearWindows, regionWithin, ShadowsAhead, workWindows } from "./regions.ts";
 import { nearest } from "./roughing.ts";
 import type { ClearedLayer } from "./stock.ts";
 import { wallPasses } from "./walls.ts";
@@ -42,11 +42,12 @@ export function floorFinishing(request: MillingRequest): MillingOutcome {
   const writer = new ToolpathWriter(tool, clearance, { feed: parameters.feed_mm_min, plunge: parameters.plunge_feed_mm_min }, materialHeights(part, stock));
   const cleared: ClearedLayer[] = [];
   const skipped: SkippedRegion[] = [];
+  const shadows = new ShadowsAhead(part, tool, floors, parameters.allowance_xy_mm, parameters.stepdown_mm);
   for (const [i, z] of floors.entries()) {
-    askShadowsAhead(part, tool, floors, i, parameters.allowance_xy_mm, parameters.stepdown_mm);
+    shadows.before(i);
     const material = difference(stock.remainingAbove(z), part.shadow(z));
-    if (isEmpty(material)) continue;
-    const windows = workWindows(part, stock, tool, material, z, parameters.allowance_xy_mm);
+    const windows = isEmpty(material) ? [] : workWindows(part, stock, tool, material, z, parameters.allowance_xy_mm);
+    shadows.decided(i, windows === null || windows.length > 0);
     if (windows !== null && windows.length === 0) continue;
     const allowed = regionWithin({ part, stock, cutter: tool, z, allowance_xy: parameters.allowance_xy_mm, depth_of_cut: parameters.stepdown_mm }, windows);
     // where the tool's end touches the floor, and FLOOR_REACH_MM more to take in the wall

@@ -7,7 +7,8 @@ import { readStl } from "../../geometry/stl.ts";
 import { boxToFrame, setupFrame, soupToFrame } from "../frames.ts";
 import type { Box3 } from "../types.ts";
 import { area, difference, disk, isEmpty, offset, rectangle, toUnits, union } from "./polygons.ts";
-import { toolCentreRegion } from "./regions.ts";
+import { ShadowsAhead, toolCentreRegion } from "./regions.ts";
+import { needKey, ShadowMaker, ShadowQueue, type ShadowNeed } from "./shadows.ts";
 import { createSlicer } from "./slicer.ts";
 import { InProcessStock } from "./stock.ts";
 import { endMill } from "./test-support.ts";
@@ -40,6 +41,59 @@ describe("the tool centre's region", () => {
       const outside = difference(toolCentreRegion({ ...spec, window }), slack);
       assert.ok(isEmpty(outside, 1e-7), `window ${k} at (${x.toFixed(3)}, ${y.toFixed(3)}): ${area(outside)} mm² outside the whole region`);
     }
+    part.close();
+  });
+});
+
+/** The shadows of a part made in this thread, as the planner's own queue makes them, remembering what was asked for. */
+class RecordedShadows extends ShadowQueue {
+  readonly asked: string[] = [];
+
+  protected override asking(need: ShadowNeed): void {
+    this.asked.push(needKey(need));
+    super.asking(need);
+  }
+}
+
+describe("the shadows asked for ahead", () => {
+  it("are every shadow of the next levels after a level with work, and only the deciding ones after a level without", () => {
+    const stl = fs.readFileSync(path.join(FIXTURE_PARTS, "partC.stl"));
+    const workpiece = readStl(new Uint8Array(stl), "ascii");
+    const box: Box3 = { min: [-3, -3, -2], max: [88.6, 47.7, 29.6] };
+    const frame = setupFrame([0, 0, 1], box);
+    let recorded: RecordedShadows | null = null;
+    const part = createSlicer(soupToFrame(frame, { positions: workpiece.mesh.positions, indices: workpiece.mesh.indices }), (triangles) => {
+      recorded = new RecordedShadows(new ShadowMaker(triangles));
+      return recorded;
+    });
+    const asked = (): string[] => (recorded as RecordedShadows | null)?.asked ?? [];
+    const cutter = endMill(6);
+    const levels = [-2, -6, -10, -14, -18, -22];
+    const depthOfCut = 4;
+    // the tool's keep-out (regions.ts: toolKeepOut) and the depth of cut's shadow are read only by a level with work
+    const toolKeepOut = (z: number) => needKey({ z, mm: 3 + 0.3 + 0.0005, tolerance_mm: 0.0005 });
+    const depthShadow = (z: number) => needKey({ z: z + depthOfCut + 1e-6 });
+    const ahead = new ShadowsAhead(part, cutter, levels, 0.3, depthOfCut);
+
+    ahead.before(0);
+    for (const z of levels.slice(0, 3)) {
+      assert.ok(asked().includes(needKey({ z })), `the shadow at ${z}`);
+      assert.ok(asked().includes(toolKeepOut(z)) && asked().includes(depthShadow(z)), `every shadow of the level at ${z}, before any level was decided`);
+    }
+    ahead.decided(0, false);
+    ahead.before(1);
+    assert.ok(asked().includes(needKey({ z: -14 })), "the next level's own shadow");
+    assert.ok(!asked().includes(toolKeepOut(-14)) && !asked().includes(depthShadow(-14)), "nothing more of it after a level without work");
+    ahead.decided(1, false);
+    ahead.before(2);
+    ahead.decided(2, false);
+    ahead.before(3);
+    ahead.decided(3, true);
+    assert.ok(asked().includes(toolKeepOut(-14)) && asked().includes(depthShadow(-14)), "a level with work asks for the rest of its own");
+    ahead.before(4);
+    assert.ok(asked().includes(toolKeepOut(-22)), "and every shadow of the levels ahead again");
+    // each shadow asked once
+    assert.equal(new Set(asked()).size, asked().length);
     part.close();
   });
 });

@@ -18,7 +18,7 @@ import { zLevels } from "./levels.ts";
 import { materialHeights, ToolpathWriter, xy } from "./linking.ts";
 import { CLEARANCE_ABOVE_STOCK_MM, makeOperation, refusal, unusableTool, type MillingOutcome, type MillingRequest, type SkippedRegion } from "./operation.ts";
 import { components, contains, difference, distanceToBoundary, isEmpty, offset, union, type Paths64 } from "./polygons.ts";
-import { askShadowsAhead, regionWithin, workWindows } from "./regions.ts";
+import { regionWithin, ShadowsAhead, workWindows } from "./regions.ts";
 import type { ClearedLayer } from "./stock.ts";
 
 export function roughing(request: MillingRequest): MillingOutcome {
@@ -53,14 +53,15 @@ function roughInLevels(request: MillingRequest, kind: OperationKind): MillingOut
   const unreachable: number[] = [];
   if (parameters.stepover_mm > 0.95 * tool.diameter) notes.push(`stepover ${parameters.stepover_mm} mm reduced to 95 % of the diameter`);
 
+  const shadows = new ShadowsAhead(part, tool, levels, parameters.allowance_xy_mm, parameters.stepdown_mm);
   for (const [i, z] of levels.entries()) {
-    askShadowsAhead(part, tool, levels, i, parameters.allowance_xy_mm, parameters.stepdown_mm);
+    shadows.before(i);
     // the stock at or above the level that can be cut (the part's own volume is not)
     const material = difference(stock.remainingAbove(z), part.shadow(z));
-    if (isEmpty(material)) continue;
     // only round what this tool can take beyond its allowance (a rest tool: the corners and
     // narrow places the larger ones left)
-    const windows = workWindows(part, stock, tool, material, z, parameters.allowance_xy_mm);
+    const windows = isEmpty(material) ? [] : workWindows(part, stock, tool, material, z, parameters.allowance_xy_mm);
+    shadows.decided(i, windows === null || windows.length > 0);
     if (windows !== null && windows.length === 0) continue;
     const allowed = regionWithin({ part, stock, cutter: tool, z, allowance_xy: parameters.allowance_xy_mm, depth_of_cut: parameters.stepdown_mm }, windows);
     if (isEmpty(allowed)) {

@@ -42,7 +42,7 @@ import {
   type Path64,
   type Paths64,
 } from "./polygons.ts";
-import { askShadowsAhead, CLEARANCE_MM, nearWindows, regionWithin, workWindows } from "./regions.ts";
+import { CLEARANCE_MM, nearWindows, regionWithin, ShadowsAhead, workWindows } from "./regions.ts";
 import type { ClearedLayer } from "./stock.ts";
 
 export const OVERLAP_MM = 1;
@@ -70,10 +70,14 @@ export function wallPasses(request: MillingRequest, kind: OperationKind, outerOn
   const writer = new ToolpathWriter(tool, clearance, { feed: parameters.feed_mm_min, plunge: parameters.plunge_feed_mm_min }, materialHeights(part, stock));
   const cleared: ClearedLayer[] = [];
   const skipped: SkippedRegion[] = [];
+  const shadows = new ShadowsAhead(part, tool, levels, allowance, parameters.stepdown_mm);
   for (const [i, z] of levels.entries()) {
-    askShadowsAhead(part, tool, levels, i, allowance, parameters.stepdown_mm);
+    shadows.before(i);
     const shadow = part.shadow(z);
-    if (shadow.length === 0) continue;
+    if (shadow.length === 0) {
+      shadows.decided(i, false);
+      continue;
+    }
     const walls = outerOnly ? fillHoles(shadow) : shadow;
     // the part on the right: Clipper's loops keep their region on the left, so turn them round
     // (grown by the arc tolerance as regions.ts does: the chords stay radius + allowance away)
@@ -81,6 +85,7 @@ export function wallPasses(request: MillingRequest, kind: OperationKind, outerOn
     // only where stock is left on the walls (a second, smaller finishing tool: the corners the
     // first could not reach)
     const windows = workWindows(part, stock, tool, difference(material, shadow), z, allowance);
+    shadows.decided(i, windows === null || windows.length > 0);
     if (windows !== null && windows.length === 0) continue;
     const loops = (outerOnly ? offset(walls, radius + allowance + ARC_TOLERANCE_MM) : part.grownShadow(z, radius + allowance + ARC_TOLERANCE_MM)).map((loop) => closeLoop([...loop].reverse()));
     const allowed = regionWithin({ part, stock, cutter: tool, z, allowance_xy: allowance, depth_of_cut: parameters.stepdown_mm, depth_stock: forgiving }, windows);
