@@ -6,6 +6,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { TopoDS_Shape } from "opencascade.js/dist/node.js";
 import { withOcctScope, type OcctScope } from "../../geometry/occt-scope.ts";
+import { fixture } from "../../geometry/test-support.ts";
 import { loadOpenCascade } from "../../geometry/opencascade.ts";
 import { tessellate } from "../../geometry/tessellate.ts";
 import { analyseSolid } from "../analyse-brep.ts";
@@ -13,6 +14,7 @@ import { recogniseFeatures } from "../recognition/recognise.ts";
 import * as parts from "../recognition/test-parts.ts";
 import type { PartAnalysis } from "../types.ts";
 import { planSetups } from "./plan.ts";
+import { recogniseFile } from "./recognise-file.ts";
 import type { SetupPlan } from "./types.ts";
 
 const oc = await loadOpenCascade();
@@ -66,5 +68,17 @@ describe("setup planning", () => {
     const { plan: result } = plan((scope) => parts.holePlate(oc, scope));
     assert.deepEqual(result.setups.map((s) => s.name), ["+Z"]);
     assert.ok(result.feature_access.some((a) => a.directions.includes("+Z") && a.directions.includes("-Z")), JSON.stringify(result.feature_access));
+  });
+
+  it("reaches a drill point's cone from the hole's own axis, though the cone's apex tessellates into slivers turned against it (NIST FTC-10's seven blind holes)", () => {
+    const file = recogniseFile(oc, fixture("nist_ftc_10_asme1_ap242-e2.stp"), { budgetMs: 30_000 });
+    const setups = file.setups as SetupPlan;
+    // each drill point was read as partly undercut from every direction: 1e-6 mm² triangles at
+    // its apex, their normals turned away from the hole's axis by rounding
+    assert.deepEqual(setups.unreachable_faces, []);
+    const made = new Set(setups.setups.flatMap((s) => s.features));
+    const blind = file.recognition.features.filter((f) => f.class === "blind_hole");
+    assert.ok(blind.length >= 7, `${blind.length} blind holes`);
+    for (const hole of blind) assert.ok(made.has(hole.id), `blind hole ${hole.id} (${hole.hole?.diameter_mm} mm) is made in no setup`);
   });
 });

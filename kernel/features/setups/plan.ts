@@ -25,6 +25,8 @@ const PLANE_UNDERCUT = 1e-6;
 /** facet normals of a curved face: tessellation noise allowed */
 const CURVED_UNDERCUT = 0.02;
 const DEFAULT_SAMPLES = 48;
+/** triangles lower than this (twice the area over the longest edge) are not sampled: their normals are rounding noise */
+const SLIVER_HEIGHT_MM = 1e-4;
 const EXACT_LIMIT = 16;
 
 interface Sample {
@@ -188,12 +190,17 @@ export function candidateDirections(recognition: Recognition, extra: CandidateDi
  */
 function faceSamples(mesh: TriangleMesh, triangles: number[], face: number, most: number): Sample[] {
   const p = mesh.positions, idx = mesh.indices;
-  const all = triangles.map((t) => {
+  const measured = triangles.map((t) => {
     const a = 3 * (idx[3 * t] as number), b = 3 * (idx[3 * t + 1] as number), c = 3 * (idx[3 * t + 2] as number);
     const A: Vec3 = [p[a]!, p[a + 1]!, p[a + 2]!], B: Vec3 = [p[b]!, p[b + 1]!, p[b + 2]!], C: Vec3 = [p[c]!, p[c + 1]!, p[c + 2]!];
     const n = cross(sub(B, A), sub(C, A));
-    return { A, B, C, area: length(n) / 2, normal: normalise(n) };
+    const longest = Math.max(length(sub(B, A)), length(sub(C, B)), length(sub(A, C)));
+    return { A, B, C, area: length(n) / 2, height: longest > 0 ? length(n) / longest : 0, normal: normalise(n) };
   }).filter((tri) => tri.area > 0);
+  // a sliver's normal is rounding noise (a cone's apex: triangles 1e-6 mm high, turned against
+  // the face); it carries no area to sample, unless the face has nothing else
+  const sound = measured.filter((tri) => tri.height >= SLIVER_HEIGHT_MM);
+  const all = sound.length > 0 ? sound : measured;
   const total = all.reduce((sum, tri) => sum + tri.area, 0);
   if (total <= 0) return [];
   const spacing = Math.sqrt(total / most);
