@@ -31,6 +31,7 @@ import {
   closeLoop,
   contains,
   difference,
+  differenceAll,
   intersection,
   isEmpty,
   nearestOnBoundary,
@@ -315,6 +316,6 @@ function linkIsClear(a: Vec2, b: Vec2, allowedGrown: Paths64, material: Paths64,
   let hit = intersection(capsule, clipToRect(material, box));
   if (isEmpty(hit, 1e-6)) return true;
   const near = cutSince.map((swept) => clipToRect(swept, box)).filter((swept) => swept.length > 0);
-  hit = difference(hit, union(...near));
+  hit = differenceAll(hit, near);
   return isEmpty(hit, 1e-6) || !outlastsOpening(hit, LINK_GRAZE_MM / 2);
 }

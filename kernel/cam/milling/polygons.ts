@@ -64,6 +64,16 @@ export function difference(subject: Paths64, clip: Paths64): Paths64 {
   return booleanOp("difference", subject, clip);
 }
 
+/**
+ * The subject less all of `clips` in one boolean, not a union and then a difference: under the
+ * NonZero rule, regions laid over one another cover their union (every region Clipper makes has
+ * its outer loops one way round and its holes the other, so a point's winding counts the regions
+ * it lies in). The union was a tenth of NIST STC-06's tool-centre regions and stock queries.
+ */
+export function differenceAll(subject: Paths64, clips: readonly Paths64[]): Paths64 {
+  return difference(subject, clips.flat());
+}
+
 export function intersection(subject: Paths64, clip: Paths64): Paths64 {
   if (subject.length === 0 || clip.length === 0) return [];
   return booleanOp("intersection", subject, clip);

@@ -22,6 +22,7 @@ import {
   COARSE_TOLERANCE_MM,
   components,
   difference,
+  differenceAll,
   expandRect,
   growKeepOut,
   isEmpty,
@@ -104,7 +105,7 @@ export function toolCentreRegion(spec: CentreRegionSpec): Paths64 {
     // growing a union is the union of the grown pieces: the part's is the same for every operation
     forbidden.push(shadowGrown(need), growKeepOut(near(stock.remainingAbove(need.z), need.mm), need.mm, need.tolerance_mm));
   }
-  return difference(window === undefined ? outline : clipToRect(outline, window), union(...forbidden));
+  return differenceAll(window === undefined ? outline : clipToRect(outline, window), forbidden);
 }
 
 type GrownNeed = Required<ShadowNeed>;

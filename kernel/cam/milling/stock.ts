@@ -16,7 +16,7 @@
  * heights, so without this every level paid for every layer cleared before it, at each of them.
  */
 import type { Box3 } from "../types.ts";
-import { bounds, boundsOverlap, clipToRect, difference, intersection, isEmpty, open, rectangle, union, SCALE, type Paths64, type Rect64 } from "./polygons.ts";
+import { bounds, boundsOverlap, clipToRect, difference, differenceAll, intersection, isEmpty, open, rectangle, union, SCALE, type Paths64, type Rect64 } from "./polygons.ts";
 import { boundsFromCells, clearCells, gridOver, regionCells, uncutHeights, type Grid, type RegionCells, type StockHeights } from "./stock-cells.ts";
 
 export const SLIVER_MM = 0.002;
@@ -125,7 +125,7 @@ export class InProcessStock {
       const layer = this.added[i] as ClearedLayer;
       if (layer.z <= key + SAME_HEIGHT_MM && (i >= baseCount || layer.z > baseHeight + SAME_HEIGHT_MM)) cleared.push(layer.area);
     }
-    const result = cleared.length === 0 ? base : open(difference(base, union(...cleared)), SLIVER_MM);
+    const result = cleared.length === 0 ? base : open(differenceAll(base, cleared), SLIVER_MM);
     this.remaining.set(key, result);
     const answers = this.lineage.answers.get(key) ?? [];
     if (!answers.some((answer) => answer.added === this.added)) {
@@ -187,7 +187,7 @@ export class InProcessStock {
     // the layers under `known`, clipped, until they are taken off together: true when nothing is left
     const below: Paths64[] = [];
     const takeBelow = (): boolean => {
-      left = difference(left, union(...below.splice(0)));
+      left = differenceAll(left, below.splice(0));
       return isEmpty(left, 1e-5);
     };
     for (const layer of this.layers) {
