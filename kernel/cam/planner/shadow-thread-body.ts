@@ -6,9 +6,12 @@
 import { parentPort } from "node:worker_threads";
 import { ShadowMaker, needKey, type ShadowNeed } from "../milling/shadows.ts";
 import { postReply } from "../../threads/helper-thread.ts";
+import { lowerThreadPriority } from "../../threads/priority.ts";
 import { pack, type FromShadows, type ShadowsOpen } from "./shadow-thread.ts";
 
 if (parentPort === null) throw new Error("shadow-thread-body.ts runs as a worker thread (shadow-thread.ts starts it)");
+// the planner waiting on this thread is the plan's critical path (threads/priority.ts)
+lowerThreadPriority();
 
 parentPort.on("message", (open: ShadowsOpen) => {
   const signal = new Int32Array(open.signal);

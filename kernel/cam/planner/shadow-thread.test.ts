@@ -9,6 +9,7 @@ import { ARC_TOLERANCE_MM, COARSE_TOLERANCE_MM, SCALE } from "../milling/polygon
 import type { ShadowNeed } from "../milling/shadows.ts";
 import { createSlicer } from "../milling/slicer.ts";
 import type { Box3 } from "../types.ts";
+import { HELPER_NICE } from "../../threads/priority.ts";
 import { pack, ThreadedShadows, unpack } from "./shadow-thread.ts";
 
 const stock: Box3 = { min: [-3, -3, -2], max: [88.6, 47.7, 29.6] };
@@ -49,4 +50,30 @@ describe("the shadow thread", () => {
     assert.deepEqual(unpack(pack(region)), region);
     assert.deepEqual(unpack(pack([])), []);
   });
+
+  it("runs below the planner's priority, which stays as it was (Linux: a nice value of its own)", { skip: !fs.existsSync("/proc/thread-self") && "no /proc/thread-self" }, () => {
+    const before = niceOfThreads().get(process.pid);
+    const slicer = createSlicer(partC(), (triangles) => new ThreadedShadows(triangles));
+    try {
+      assert.ok(slicer.shadow(-4).length > 0);
+    } finally {
+      slicer.close();
+    }
+    const nice = niceOfThreads();
+    assert.equal(nice.get(process.pid), before, "the planner's thread");
+    assert.ok([...nice.values()].some((n) => n >= HELPER_NICE), `no thread at nice ${HELPER_NICE}: ${JSON.stringify([...nice])}`);
+  });
 });
+
+/** Each of this process's threads' nice value, by thread id (the main thread's is the process id). */
+function niceOfThreads(): Map<number, number> {
+  const nice = new Map<number, number>();
+  for (const tid of fs.readdirSync("/proc/self/task")) {
+    const stat = fs.readFileSync(`/proc/self/task/${tid}/stat`, "utf8");
+    // the fields after the command's closing parenthesis start at the third, the state; nice is the 19th
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    nice.set(Number(tid), Number(fields[16]));
+  }
+  return nice;
+}
+

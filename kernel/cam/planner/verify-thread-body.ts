@@ -6,11 +6,14 @@
  */
 import { parentPort } from "node:worker_threads";
 import { postReply } from "../../threads/helper-thread.ts";
+import { lowerThreadPriority } from "../../threads/priority.ts";
 import type { Operation } from "../types.ts";
 import type { FromSimulation, OpenMessage, ToSimulation } from "./verify-thread.ts";
 import { SetupVerifier, SpeculativeVerifier } from "./verify.ts";
 
 if (parentPort === null) throw new Error("verify-thread-body.ts runs as a worker thread (verify-thread.ts starts it)");
+// the planner waiting on this thread is the plan's critical path (threads/priority.ts)
+lowerThreadPriority();
 
 parentPort.on("message", (open: OpenMessage) => {
   const signal = new Int32Array(open.signal);
