@@ -128,4 +128,3 @@ describe("a region less several others at once (differenceAll)", () => {
     assert.ok(contains(one, [5, 5]) && contains(one, [75, 30]));
   });
 });
-

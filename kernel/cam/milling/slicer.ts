@@ -42,7 +42,7 @@ export interface PartSlicer {
   /** XY extent of the up-facing horizontal faces at floor height z */
   floorArea(z: number): Paths64;
   /**
-   * The shadows a level will read (regions.ts: askShadowsAhead), asked for before it reads them:
+   * The shadows a level will read (regions.ts: ShadowsAhead), asked for before it reads them:
    * on the shadow thread they are made meanwhile
    */
   ahead(needs: readonly ShadowNeed[]): void;
@@ -73,7 +73,7 @@ export function createSlicer(soup: TriangleSoup, shadows?: (triangles: Triangles
     return path;
   };
 
-  // every need a level reads is asked for ahead (regions.ts: askShadowsAhead), so the whole one
+  // every need a level reads is asked for ahead (regions.ts: ShadowsAhead), so the whole one
   // is made once and kept; clipping it keeps the answer independent of how far ahead the shadow
   // thread is
   const grownShadowWithin = (z: number, mm: number, window: Rect64, tolerance_mm = ARC_TOLERANCE_MM): Paths64 =>

@@ -76,4 +76,3 @@ function niceOfThreads(): Map<number, number> {
   }
   return nice;
 }
-

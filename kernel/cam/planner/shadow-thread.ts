@@ -4,7 +4,7 @@
  * The shadows and their grown keep-outs (milling/shadows.ts) are a fifth to a quarter of a NIST
  * part's planning (the whole plan again with every shadow already made: STC-06 58 s instead of
  * 72, FTC-10 21 to 25 instead of 30), and none of them depends on the stock: a generator names
- * the shadows of its next levels (regions.ts: askShadowsAhead) and this thread makes them while
+ * the shadows of its next levels (regions.ts: ShadowsAhead) and this thread makes them while
  * the planner clears the level before. The thread makes every shadow in the order the planner asks
  * for it, so they come out as the planner's own ShadowQueue would make them: the same plan with
  * the thread or without.
