@@ -194,8 +194,9 @@ function faceSamples(mesh: TriangleMesh, triangles: number[], face: number, most
     const a = 3 * (idx[3 * t] as number), b = 3 * (idx[3 * t + 1] as number), c = 3 * (idx[3 * t + 2] as number);
     const A: Vec3 = [p[a]!, p[a + 1]!, p[a + 2]!], B: Vec3 = [p[b]!, p[b + 1]!, p[b + 2]!], C: Vec3 = [p[c]!, p[c + 1]!, p[c + 2]!];
     const n = cross(sub(B, A), sub(C, A));
+    const twiceArea = length(n);
     const longest = Math.max(length(sub(B, A)), length(sub(C, B)), length(sub(A, C)));
-    return { A, B, C, area: length(n) / 2, height: longest > 0 ? length(n) / longest : 0, normal: normalise(n) };
+    return { A, B, C, area: twiceArea / 2, height: longest > 0 ? twiceArea / longest : 0, normal: normalise(n) };
   }).filter((tri) => tri.area > 0);
   // a sliver's normal is rounding noise (a cone's apex: triangles 1e-6 mm high, turned against
   // the face); it carries no area to sample, unless the face has nothing else
