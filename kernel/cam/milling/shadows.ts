@@ -7,6 +7,7 @@
  * thread when they are read, the shadow thread (planner/shadow-thread.ts) as they are asked for,
  * ahead of the planner. A grown shadow is a function of its shadow alone.
  */
+import { HeightIndex } from "./height-index.ts";
 import { outline } from "./outline.ts";
 import { ARC_TOLERANCE_MM, growSimplified, KEEP_OUT_SIMPLIFY_MM, offset, simplify, union, type Paths64 } from "./polygons.ts";
 import { projectClipped, SHADOW_EPSILON_MM, type Triangles } from "./triangles.ts";
@@ -54,6 +55,7 @@ export function needKey(need: ShadowNeed): string {
  */
 export class ShadowMaker {
   private readonly triangles: Triangles;
+  private readonly index: HeightIndex;
   private readonly top: number;
   private readonly shadows = new Map<number, Paths64>();
   private readonly exact = new Map<number, Paths64>();
@@ -63,6 +65,7 @@ export class ShadowMaker {
 
   constructor(triangles: Triangles) {
     this.triangles = triangles;
+    this.index = new HeightIndex(triangles);
     let top = -Infinity;
     for (let t = 0; t < this.triangles.count; t += 1) top = Math.max(top, this.triangles.zmax[t] as number);
     this.top = top;
@@ -106,8 +109,7 @@ export class ShadowMaker {
     const high = above === Infinity ? Infinity : above + SHADOW_EPSILON_MM;
     const { triangles } = this;
     const pieces: Paths64 = [];
-    for (let t = 0; t < triangles.count; t += 1) {
-      if ((triangles.zmax[t] as number) <= low || (triangles.zmin[t] as number) >= high) continue;
+    for (const t of this.index.crossing(low, high)) {
       const piece = projectClipped(triangles, t, low, high);
       if (piece) pieces.push(piece);
     }

@@ -37,25 +37,36 @@ export function readTriangles(soup: TriangleSoup): Triangles {
   return { corners, count, zmin, zmax };
 }
 
+/** a triangle clipped by two planes has at most five corners: x, y, z of each, two buffers */
+const CLIPPED_A = new Float64Array(15);
+const CLIPPED_B = new Float64Array(15);
+
 /**
  * The XY projection of the part of triangle t between heights low and high, counter-clockwise,
  * in Clipper units; null when it has no area. Edge crossings are computed from the edge's
  * endpoints in a fixed order, so two triangles sharing an edge get the same crossing point.
+ * The corners are clipped in two fixed buffers: this runs for every triangle of every band of
+ * every shadow (millions of times a plan), and arrays per corner kept the collector busy.
  */
 export function projectClipped(triangles: Triangles, t: number, low: number, high: number): Path64 | null {
   const c = triangles.corners;
   const o = 9 * t;
-  let polygon: [number, number, number][] = [
-    [c[o] as number, c[o + 1] as number, c[o + 2] as number],
-    [c[o + 3] as number, c[o + 4] as number, c[o + 5] as number],
-    [c[o + 6] as number, c[o + 7] as number, c[o + 8] as number],
-  ];
-  if (low > -Infinity) polygon = clipAt(polygon, low, true);
-  if (high < Infinity && polygon.length > 0) polygon = clipAt(polygon, high, false);
-  if (polygon.length < 3) return null;
+  let corners = CLIPPED_A;
+  for (let k = 0; k < 9; k += 1) corners[k] = c[o + k] as number;
+  let n = 3;
+  if (low > -Infinity) {
+    n = clipAt(corners, n, low, true, CLIPPED_B);
+    corners = CLIPPED_B;
+  }
+  if (high < Infinity && n > 0) {
+    const into = corners === CLIPPED_A ? CLIPPED_B : CLIPPED_A;
+    n = clipAt(corners, n, high, false, into);
+    corners = into;
+  }
+  if (n < 3) return null;
   const path: Path64 = [];
-  for (const p of polygon) {
-    const q = { x: Math.round(p[0] * SCALE), y: Math.round(p[1] * SCALE) };
+  for (let i = 0; i < n; i += 1) {
+    const q = { x: Math.round((corners[3 * i] as number) * SCALE), y: Math.round((corners[3 * i + 1] as number) * SCALE) };
     const last = path[path.length - 1];
     if (!last || last.x !== q.x || last.y !== q.y) path.push(q);
   }
@@ -71,30 +82,42 @@ export function projectClipped(triangles: Triangles, t: number, low: number, hig
   return twice > 0 ? path : path.reverse();
 }
 
-/** Sutherland-Hodgman against one horizontal plane: keep z >= h (above) or z <= h. */
-function clipAt(polygon: [number, number, number][], h: number, keepAbove: boolean): [number, number, number][] {
-  // no closure: this runs twice for every triangle of every band
-  const out: [number, number, number][] = [];
-  for (let i = 0; i < polygon.length; i += 1) {
-    const a = polygon[i] as [number, number, number];
-    const b = polygon[(i + 1) % polygon.length] as [number, number, number];
-    const ina = keepAbove ? a[2] >= h : a[2] <= h;
-    const inb = keepAbove ? b[2] >= h : b[2] <= h;
-    if (ina) out.push(a);
-    if (ina !== inb) out.push(crossing(a, b, h));
+/**
+ * Sutherland-Hodgman against one horizontal plane: the n corners (x, y, z each) of `polygon`
+ * that keep z >= h (above) or z <= h, and the crossings, written to `out`; their count.
+ */
+function clipAt(polygon: Float64Array, n: number, h: number, keepAbove: boolean, out: Float64Array): number {
+  let m = 0;
+  for (let i = 0; i < n; i += 1) {
+    const a = 3 * i;
+    const b = 3 * ((i + 1) % n);
+    const za = polygon[a + 2] as number;
+    const zb = polygon[b + 2] as number;
+    const ina = keepAbove ? za >= h : za <= h;
+    const inb = keepAbove ? zb >= h : zb <= h;
+    if (ina) {
+      out[3 * m] = polygon[a] as number;
+      out[3 * m + 1] = polygon[a + 1] as number;
+      out[3 * m + 2] = za;
+      m += 1;
+    }
+    if (ina !== inb) {
+      // from the lower endpoint (then the one lower in x, y): the same point for ab and ba
+      const aFirst = before(polygon, a, b);
+      const p = aFirst ? a : b;
+      const q = aFirst ? b : a;
+      const t = (h - (polygon[p + 2] as number)) / ((polygon[q + 2] as number) - (polygon[p + 2] as number));
+      out[3 * m] = (polygon[p] as number) + t * ((polygon[q] as number) - (polygon[p] as number));
+      out[3 * m + 1] = (polygon[p + 1] as number) + t * ((polygon[q + 1] as number) - (polygon[p + 1] as number));
+      out[3 * m + 2] = h;
+      m += 1;
+    }
   }
-  return out;
+  return m;
 }
 
-/** Where segment ab crosses height h, computed from the lower endpoint (same for ab and ba). */
-function crossing(a: [number, number, number], b: [number, number, number], h: number): [number, number, number] {
-  const [p, q] = before(a, b) ? [a, b] : [b, a];
-  const t = (h - p[2]) / (q[2] - p[2]);
-  return [p[0] + t * (q[0] - p[0]), p[1] + t * (q[1] - p[1]), h];
-}
-
-function before(a: [number, number, number], b: [number, number, number]): boolean {
-  if (a[2] !== b[2]) return a[2] < b[2];
-  if (a[0] !== b[0]) return a[0] < b[0];
-  return a[1] < b[1];
+function before(polygon: Float64Array, a: number, b: number): boolean {
+  if (polygon[a + 2] !== polygon[b + 2]) return (polygon[a + 2] as number) < (polygon[b + 2] as number);
+  if (polygon[a] !== polygon[b]) return (polygon[a] as number) < (polygon[b] as number);
+  return (polygon[a + 1] as number) < (polygon[b + 1] as number);
 }
