@@ -63,6 +63,15 @@ export const LINK_TOLERANCE_MM = 0.001;
 const NUDGE_MM = 3 * CLEARANCE_MM;
 /** a feed link may shave material thinner than this (where it leaves a free spot that tight) */
 const LINK_GRAZE_MM = 0.05;
+/**
+ * How much simplifying may move the material when it is grown to where the tool touches it
+ * (polygons.ts: offsetCovering): a pass then reaches up to twice this farther into the air at
+ * each end, and the tool comes down as much farther from the material. The material's boundary
+ * is the arcs the cuts left, and every vertex on their inside grows a spike as long as the
+ * stepover: at 0.01 mm this offset was a sixth of NIST STC-06's clearing (2.7 of 15.7 s CPU),
+ * at 0.05 mm 1.2 s; the plan removed the same 98.36 %, its machining 191.3 min instead of 191.8.
+ */
+const TOUCHING_SLACK_MM = 0.05;
 
 export interface ClearSpec {
   z: number;
@@ -121,7 +130,7 @@ export function clearRegion(spec: ClearSpec): ClearResult {
   // not: passes farther from the material would leave more of it.
   const passes = (m: Paths64): { grown: Paths64; touching: Paths64; free: Paths64 } => {
     const reach = offsetCoarse(m, SLIVER_MM + radius - stepover);
-    const touching = offsetCovering(reach, Math.max(stepover - FRONT_TOLERANCE_MM, stepover / 2));
+    const touching = offsetCovering(reach, Math.max(stepover - FRONT_TOLERANCE_MM, stepover / 2), TOUCHING_SLACK_MM);
     return { grown: difference(region, reach), touching, free: difference(region, touching) };
   };
   const feed = parameters.feed_mm_min;
