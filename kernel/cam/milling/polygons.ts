@@ -131,12 +131,7 @@ const KEEP_OUT_MARGIN_MM = 2 * KEEP_OUT_SIMPLIFY_MM;
  */
 export function growKeepOut(region: Paths64, mm: number, tolerance_mm = ARC_TOLERANCE_MM): Paths64 {
   if (region.length === 0 || !(mm > 0)) return offset(region, mm, tolerance_mm);
-  return growSimplified(simplify(region, KEEP_OUT_SIMPLIFY_MM), mm, tolerance_mm);
-}
-
-/** growKeepOut of a region already simplified by KEEP_OUT_SIMPLIFY_MM (`mm` > 0): kept simplified, one region grows by many radii. */
-export function growSimplified(simplified: Paths64, mm: number, tolerance_mm = ARC_TOLERANCE_MM): Paths64 {
-  return offset(simplified, mm + KEEP_OUT_MARGIN_MM, tolerance_mm);
+  return offset(simplify(region, KEEP_OUT_SIMPLIFY_MM), mm + KEEP_OUT_MARGIN_MM, tolerance_mm);
 }
 
 /**
@@ -273,16 +268,17 @@ export const COVERING_SLACK_MM = 0.01;
 
 /**
  * Material bookkeeping where more is harmless and less is not: the region grown by `mm` at least
- * (as offsetCoarse), and by at most 2 x `slack` more. The region is simplified by `slack` first
- * (Ramer-Douglas-Peucker) and grown by as much more.
+ * (as offsetCoarse; its arcs within `tolerance_mm` of the true ones), and by at most 2 x `slack`
+ * more. The region is simplified by `slack` first (Ramer-Douglas-Peucker) and grown by as much
+ * more.
  *
  * Why: the material's boundary is the arcs of the cuts that made it, a vertex every fraction of a
  * millimetre, and growing it by about the radius of those arcs makes every vertex's round join
  * cross its neighbours' (Clipper's offset then sorts out crossings that grow with the square of
  * the vertices on each arc).
  */
-export function offsetCovering(region: Paths64, mm: number, slack = COVERING_SLACK_MM): Paths64 {
-  return offsetCoarse(simplify(region, slack), mm + slack);
+export function offsetCovering(region: Paths64, mm: number, slack = COVERING_SLACK_MM, tolerance_mm = COARSE_TOLERANCE_MM): Paths64 {
+  return tidy(offset(simplify(region, slack), mm + slack, tolerance_mm));
 }
 
 /**

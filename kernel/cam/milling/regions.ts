@@ -27,6 +27,7 @@ import {
   growKeepOut,
   isEmpty,
   offset,
+  offsetCovering,
   tidy,
   union,
   type Paths64,
@@ -44,6 +45,15 @@ export const OUTSIDE_MM = 2;
  * simulation, which counts any cell centre inside the tool, finds no contact.
  */
 export const CLEARANCE_MM = 0.015;
+/**
+ * How much the stock is simplified before it is grown into a neck's, shank's or holder's keep-out
+ * (polygons.ts: offsetCovering): the body then keeps up to twice this more than BODY_CLEARANCE_MM
+ * from the stock. The stock's edges are the arcs of the cuts, a vertex every half millimetre,
+ * and grown by a holder's 30 mm every vertex on their inside became a spike as long: NIST
+ * STC-06's body keep-outs took 1.0 s of its planning, 0.4 s simplified by this (removing 98.33 %
+ * of the removable volume instead of 98.36).
+ */
+const BODY_SLACK_MM = 0.05;
 /** how far past a work window's edges the keep-outs are taken (toolCentreRegion) */
 const WINDOW_OVERLAP_MM = 0.01;
 
@@ -103,7 +113,7 @@ export function toolCentreRegion(spec: CentreRegionSpec): Paths64 {
   }
   for (const need of bodyKeepOuts(cutter, z)) {
     // growing a union is the union of the grown pieces: the part's is the same for every operation
-    forbidden.push(shadowGrown(need), growKeepOut(near(stock.remainingAbove(need.z), need.mm), need.mm, need.tolerance_mm));
+    forbidden.push(shadowGrown(need), offsetCovering(near(stock.remainingAbove(need.z), need.mm), need.mm, BODY_SLACK_MM, need.tolerance_mm));
   }
   return differenceAll(window === undefined ? outline : clipToRect(outline, window), forbidden);
 }
