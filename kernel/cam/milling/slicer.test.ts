@@ -6,7 +6,8 @@ import { FIXTURE_PARTS } from "../../geometry/test-support.ts";
 import { readStl } from "../../geometry/stl.ts";
 import { setupFrame, soupToFrame } from "../frames.ts";
 import type { Box3, TriangleSoup } from "../types.ts";
-import { area, bounds, components, contains, distanceToBoundary, toMm } from "./polygons.ts";
+import { ARC_TOLERANCE_MM, area, bounds, COARSE_TOLERANCE_MM, components, contains, difference, distanceToBoundary, isEmpty, KEEP_OUT_SIMPLIFY_MM, offset, toMm } from "./polygons.ts";
+import { keepOutSimplification } from "./shadows.ts";
 import { createSlicer } from "./slicer.ts";
 import { boxesSoup, POCKET, POCKETED_BLOCK, STEPPED_BLOCK } from "./test-support.ts";
 
@@ -61,6 +62,24 @@ describe("the part slicer", () => {
       const apart = (a: typeof after, b: typeof after) => Math.max(...a.flat().map((p) => distanceToBoundary(b, [toMm(p.x), toMm(p.y)])));
       assert.ok(apart(after, straight) < 1e-3, `${direction}: ${apart(after, straight)} mm`);
       assert.ok(apart(straight, after) < 1e-3, `${direction}: ${apart(straight, after)} mm`);
+    }
+  });
+
+  it("grows partC's shadow into keep-outs that cover the exact offset and exceed it by no more than their simplification allows, fine or coarse", () => {
+    for (const [direction, soup] of partCFromZAndMinusY()) {
+      const slicer = createSlicer(soup);
+      const shadow = slicer.shadow(-12.5);
+      for (const [mm, tolerance] of [[3.0205, ARC_TOLERANCE_MM], [10.5, COARSE_TOLERANCE_MM], [30.52, 0.02]] as [number, number][]) {
+        const keepOut = slicer.grownShadow(-12.5, mm, tolerance);
+        const exact = offset(shadow, mm, ARC_TOLERANCE_MM);
+        // the exact offset inside the keep-out but for the chords of its arcs; the keep-out inside
+        // the offset grown by the margin (and the chords of the reference's own arcs)
+        const uncovered = difference(exact, keepOut);
+        assert.ok(isEmpty(offset(uncovered, -tolerance)), `${direction}, ${mm} mm: ${area(uncovered)} mm² of the exact offset uncovered`);
+        const margin = keepOutSimplification(tolerance) + KEEP_OUT_SIMPLIFY_MM;
+        const beyond = difference(keepOut, offset(shadow, mm + margin + ARC_TOLERANCE_MM + 1e-4, ARC_TOLERANCE_MM));
+        assert.ok(isEmpty(beyond), `${direction}, ${mm} mm: ${area(beyond)} mm² of the keep-out more than ${margin} mm beyond the offset`);
+      }
     }
   });
 
