@@ -147,7 +147,8 @@ export function simplify(region: Paths64, mm: number): Paths64 {
  * Inside the region and smoother: shrunk by `mm`, then simplified (Ramer-Douglas-Peucker) by
  * as much, so no point of the result lies outside the region, and a staircase of steps up to
  * about 1.4 x mm becomes its diagonal. For regions built from grid cells, whose every step corner
- * would otherwise be a vertex for each offset to grow a spike at.
+ * would otherwise be a vertex for each offset to grow a spike at, and for regions whose edges are
+ * fine arcs where coarse ones do (clearing.ts).
  */
 export function smoothInside(region: Paths64, mm: number): Paths64 {
   const simplified = simplify(offset(region, -mm, COARSE_TOLERANCE_MM), mm);

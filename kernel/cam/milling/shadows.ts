@@ -59,7 +59,7 @@ export class ShadowMaker {
   private readonly top: number;
   private readonly shadows = new Map<number, Paths64>();
   private readonly exact = new Map<number, Paths64>();
-  /** each shadow simplified once for its keep-outs (polygons.ts growKeepOut) */
+  /** each shadow simplified once for each simplification its keep-outs take (keepOutSimplification) */
   private readonly simplified = new Map<string, Paths64>();
   private readonly grown = new Map<string, Paths64>();
 
