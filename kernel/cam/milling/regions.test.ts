@@ -1,29 +1,16 @@
 import assert from "node:assert/strict";
-import fs from "node:fs";
-import path from "node:path";
 import { describe, it } from "node:test";
-import { FIXTURE_PARTS } from "../../geometry/test-support.ts";
-import { readStl } from "../../geometry/stl.ts";
-import { boxToFrame, setupFrame, soupToFrame } from "../frames.ts";
-import type { Box3, TriangleSoup } from "../types.ts";
+import { boxToFrame, setupFrame } from "../frames.ts";
 import { area, difference, disk, isEmpty, offset, rectangle, toUnits, union } from "./polygons.ts";
 import { ShadowsAhead, toolCentreRegion } from "./regions.ts";
 import { needKey, ShadowMaker, ShadowQueue, type ShadowNeed } from "./shadows.ts";
 import { createSlicer } from "./slicer.ts";
 import { InProcessStock } from "./stock.ts";
-import { endMill } from "./test-support.ts";
-
-const PART_C_STOCK: Box3 = { min: [-3, -3, -2], max: [88.6, 47.7, 29.6] };
-
-/** partC's triangles (the STL) in the frame of a setup from +Z over its stock. */
-function partCFromTop(): TriangleSoup {
-  const workpiece = readStl(new Uint8Array(fs.readFileSync(path.join(FIXTURE_PARTS, "partC.stl"))), "ascii");
-  return soupToFrame(setupFrame([0, 0, 1], PART_C_STOCK), { positions: workpiece.mesh.positions, indices: workpiece.mesh.indices });
-}
+import { endMill, PART_C_STOCK, partCFrom } from "./test-support.ts";
 
 describe("the tool centre's region", () => {
   it("within a work window lies inside the region computed whole, wherever the window's edges cut the keep-outs (partC from +Z, stock left in islands)", () => {
-    const part = createSlicer(partCFromTop());
+    const part = createSlicer(partCFrom([0, 0, 1]));
     const framed = boxToFrame(setupFrame([0, 0, 1], PART_C_STOCK), PART_C_STOCK);
     // cleared down to -22 but for forty round islands: stock deeper than the depth of cut, kept
     // out beside the part's own keep-out
@@ -62,7 +49,7 @@ class RecordedShadows extends ShadowQueue {
 describe("the shadows asked for ahead", () => {
   it("are every shadow of the next levels after a level with work, and only the deciding ones after a level without", () => {
     let recorded: RecordedShadows | null = null;
-    const part = createSlicer(partCFromTop(), (triangles) => {
+    const part = createSlicer(partCFrom([0, 0, 1]), (triangles) => {
       recorded = new RecordedShadows(new ShadowMaker(triangles));
       return recorded;
     });

@@ -1,15 +1,10 @@
 import assert from "node:assert/strict";
-import fs from "node:fs";
-import path from "node:path";
 import { describe, it } from "node:test";
-import { FIXTURE_PARTS } from "../../geometry/test-support.ts";
-import { readStl } from "../../geometry/stl.ts";
-import { setupFrame, soupToFrame } from "../frames.ts";
-import type { Box3, TriangleSoup } from "../types.ts";
+import type { TriangleSoup, Vec3 } from "../types.ts";
 import { ARC_TOLERANCE_MM, area, bounds, COARSE_TOLERANCE_MM, components, contains, difference, distanceToBoundary, isEmpty, KEEP_OUT_SIMPLIFY_MM, offset, toMm } from "./polygons.ts";
 import { keepOutSimplification } from "./shadows.ts";
 import { createSlicer } from "./slicer.ts";
-import { boxesSoup, POCKET, POCKETED_BLOCK, STEPPED_BLOCK } from "./test-support.ts";
+import { boxesSoup, partCFrom, POCKET, POCKETED_BLOCK, STEPPED_BLOCK } from "./test-support.ts";
 
 describe("the part slicer", () => {
   const part = createSlicer(boxesSoup(POCKETED_BLOCK));
@@ -104,13 +99,7 @@ describe("the part slicer", () => {
 
 /** partC in the frames of a +Z and a -Y setup, with each direction. */
 function partCFromZAndMinusY(): [string, TriangleSoup][] {
-  const stl = fs.readFileSync(path.join(FIXTURE_PARTS, "partC.stl"));
-  const workpiece = readStl(new Uint8Array(stl), "ascii");
-  const stock: Box3 = { min: [-3, -3, -2], max: [88.6, 47.7, 29.6] };
-  return [
-    [0, 0, 1],
-    [0, -1, 0],
-  ].map((direction) => [direction.join(","), soupToFrame(setupFrame(direction as [number, number, number], stock), { positions: workpiece.mesh.positions, indices: workpiece.mesh.indices })]);
+  return ([[0, 0, 1], [0, -1, 0]] as Vec3[]).map((direction) => [direction.join(","), partCFrom(direction)]);
 }
 
 function reverseWinding(soup: TriangleSoup): TriangleSoup {

@@ -5,10 +5,22 @@
  * height map is a grid of material tops that flat tools cut by their tip: it counts gouges
  * (the tool below the part's top at a cell centre within its radius), rapids into material and
  * vertical feeds into material, and measures the material left. It is deliberately independent
- * of the milling code: it knows the boxes, not the slicer.
+ * of the milling code: it knows the boxes, not the slicer. partC, a real part, comes from its STL
+ * fixture in a setup's frame.
  */
-import { cubeCorners } from "../../geometry/test-support.ts";
+import { cubeCorners, fixture } from "../../geometry/test-support.ts";
+import { readStl } from "../../geometry/stl.ts";
+import { setupFrame, soupToFrame } from "../frames.ts";
 import type { Box3, Cutter, CuttingParameters, Move, TriangleSoup, Vec3 } from "../types.ts";
+
+/** partC's stock: its bounding box with 3 mm round it and 2 mm under it. */
+export const PART_C_STOCK: Box3 = { min: [-3, -3, -2], max: [88.6, 47.7, 29.6] };
+
+/** partC's triangles (the STL fixture) in the frame of a setup from `direction` over PART_C_STOCK. */
+export function partCFrom(direction: Vec3): TriangleSoup {
+  const workpiece = readStl(fixture("partC.stl"), "ascii");
+  return soupToFrame(setupFrame(direction, PART_C_STOCK), { positions: workpiece.mesh.positions, indices: workpiece.mesh.indices });
+}
 
 export const STOCK: Box3 = { min: [0, 0, -25], max: [70, 50, 0] };
 

@@ -1,23 +1,14 @@
 import assert from "node:assert/strict";
 import fs from "node:fs";
-import path from "node:path";
 import { describe, it } from "node:test";
-import { FIXTURE_PARTS } from "../../geometry/test-support.ts";
-import { readStl } from "../../geometry/stl.ts";
-import { setupFrame, soupToFrame } from "../frames.ts";
 import { ARC_TOLERANCE_MM, COARSE_TOLERANCE_MM, SCALE } from "../milling/polygons.ts";
 import type { ShadowNeed } from "../milling/shadows.ts";
 import { createSlicer } from "../milling/slicer.ts";
-import type { Box3 } from "../types.ts";
+import { partCFrom } from "../milling/test-support.ts";
 import { HELPER_NICE } from "../../threads/priority.ts";
 import { pack, ThreadedShadows, unpack } from "./shadow-thread.ts";
 
-const stock: Box3 = { min: [-3, -3, -2], max: [88.6, 47.7, 29.6] };
-
-function partC() {
-  const workpiece = readStl(new Uint8Array(fs.readFileSync(path.join(FIXTURE_PARTS, "partC.stl"))), "ascii");
-  return soupToFrame(setupFrame([0, 0, 1], stock), { positions: workpiece.mesh.positions, indices: workpiece.mesh.indices });
-}
+const partC = () => partCFrom([0, 0, 1]);
 
 describe("the shadow thread", () => {
   it("makes on its thread the shadows the planner's own queue makes from the same asks, for one slicer after another", () => {
