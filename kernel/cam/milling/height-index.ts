@@ -67,24 +67,23 @@ export class HeightIndex {
    * increasing order: the order a scan of every triangle finds them in.
    */
   crossing(low: number, high: number): Int32Array {
-    const { triangles, taken, members } = this;
     this.query += 1;
-    const query = this.query;
     const found: number[] = [];
+    this.take(this.tall, 0, this.tall.length, low, high, found);
     const [first, last] = this.binsOf(low, high);
-    // the tall ones, then each bin's: every triangle taken up once
-    for (let b = first - 1; b <= last; b += 1) {
-      const list = b < first ? this.tall : members;
-      const start = b < first ? 0 : (this.starts[b] as number);
-      const end = b < first ? this.tall.length : (this.starts[b + 1] as number);
-      for (let i = start; i < end; i += 1) {
-        const t = list[i] as number;
-        if (taken[t] === query) continue;
-        taken[t] = query;
-        if ((triangles.zmax[t] as number) > low && (triangles.zmin[t] as number) < high) found.push(t);
-      }
-    }
+    for (let b = first; b <= last; b += 1) this.take(this.members, this.starts[b] as number, this.starts[b + 1] as number, low, high, found);
     return Int32Array.from(found).sort();
+  }
+
+  /** The triangles of list[start, end) crossing (low, high) not yet taken by this query, added to `found`. */
+  private take(list: Int32Array, start: number, end: number, low: number, high: number, found: number[]): void {
+    const { triangles, taken, query } = this;
+    for (let i = start; i < end; i += 1) {
+      const t = list[i] as number;
+      if (taken[t] === query) continue;
+      taken[t] = query;
+      if ((triangles.zmax[t] as number) > low && (triangles.zmin[t] as number) < high) found.push(t);
+    }
   }
 
   /** The bins from the one holding `low` to the one holding `high`, both within the index. */
