@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { boxesSoup, cutter, feed, operation, rapid, zigzag } from "../simulation/test-support.ts";
 import type { Box3, Move, Operation } from "../types.ts";
-import { InlineChecks, type Judgement, type OperationCheck, type SimulatedSetup, type VerifiedSetup } from "./verify.ts";
+import { InlineChecks, verifySetup, type Judgement, type OperationCheck, type SimulatedSetup, type VerifiedSetup } from "./verify.ts";
 import { runningSimulationThread, ThreadedChecks } from "./verify-thread.ts";
 
 // a 60 x 40 x 20 block with a pocket 40 x 20 x 8 deep at x 10..50, y 10..30
@@ -57,6 +57,10 @@ describe("speculative verification", () => {
     assert.deepEqual(result.operations, [first, holeLike]);
     assert.equal(result.dropped.length, 1);
     assert.match(result.dropped[0]?.message ?? "", /gouge the part/);
+    // what the dropped one cut, 1 mm into the floor, is put back: the stock the kept ones leave
+    const keptAlone = verifySetup(setup, [first, holeLike]);
+    assert.deepEqual(result.field, keptAlone.field);
+    assert.deepEqual(result.verification, keptAlone.verification);
   });
 
   it("gives the same verdicts and the same stock on the simulation thread", () => {
@@ -91,6 +95,8 @@ describe("speculative verification", () => {
       assert.deepEqual(verdicts, inline.verdicts);
       const result = checks.result();
       assert.deepEqual(result.operations, inline.result.operations);
+      // nothing of the discarded one's moves is left in the stock either
+      assert.deepEqual(result.field, verifySetup(setup, [first, holeLike]).field);
       assert.deepEqual(result.field, inline.result.field);
       assert.deepEqual(result.verification, inline.result.verification);
     } finally {

@@ -19,6 +19,7 @@
  * more than SIMULATION_MAX_CELLS (simulationCellSize): what the simulation sees across a wall is
  * half a cell (simulation/README.md), and the cell size is reported with the setup.
  */
+import { BlockBounds } from "../simulation/block-bounds.ts";
 import { materialLeft } from "../simulation/material-left.ts";
 import { SetupRun, simulateSetup, type OperationHeader, type Violation, type ViolationCounts } from "../simulation/simulate.ts";
 import type { HeightField } from "../simulation/height-field.ts";
@@ -74,7 +75,9 @@ export class SetupVerifier {
   private readonly kept: Operation[] = [];
   private readonly dropped: Unmachined[] = [];
   private readonly part: PartHeights;
-  private field: HeightField;
+  private readonly field: HeightField;
+  /** the field's bounds: each operation cuts the field itself, undone when it is not kept */
+  private readonly bounds: BlockBounds;
   private running: SetupRun | null = null;
 
   /** `carried`: what the setups before this one left (carried-stock.ts); null, the whole stock box */
@@ -85,6 +88,7 @@ export class SetupVerifier {
     this.part = empty.part;
     this.field = carried === null ? empty.field : carriedField(carried, empty.field, this.part);
     carveHoles(this.field, this.part, setup.holes);
+    this.bounds = new BlockBounds(this.field, this.field.heights, this.part.heights);
   }
 
   /** Simulates the operation on the stock the kept ones left: kept (true) or dropped and reported (false). */
@@ -96,7 +100,8 @@ export class SetupVerifier {
 
   /** Starts simulating an operation whose moves come through feed(), as they are made; end() judges it. */
   begin(header: OperationHeader): void {
-    const run = new SetupRun({ stock: this.setup.stock, part: this.setup.soup, cellSize: this.cellSize, initial: this.field, partHeights: this.part });
+    this.bounds.mark();
+    const run = new SetupRun({ stock: this.setup.stock, part: this.setup.soup, cellSize: this.cellSize, initial: this.field, partHeights: this.part, inPlace: this.bounds });
     run.begin(header);
     this.running = run;
   }
@@ -122,15 +127,16 @@ export class SetupVerifier {
         faces: [],
         volume_mm3: null,
       });
+      this.bounds.undo();
       return false;
     }
     this.kept.push(operation);
-    this.field = running.field;
     return true;
   }
 
-  /** Forgets the operation begun (its generator made none in the end). */
+  /** Forgets the operation begun (its generator made none in the end), and what it cut. */
   discard(): void {
+    if (this.running !== null) this.bounds.undo();
     this.running = null;
   }
 

@@ -5,6 +5,12 @@
  *
  * Heights only ever go down, so a block's stored maximum stays an upper bound after a cut; it
  * is recomputed (lazily, when asked for fresh bounds) only for the blocks a cut has touched.
+ *
+ * Cuts can also be undone back to a mark: after mark(), each block's heights are saved before a
+ * cut first lowers one of them, and undo() puts them back. The planner's verification simulates
+ * each operation on the stock the kept ones left and keeps it only without a violation; a copy
+ * of the whole field for each operation, and bounds made anew over it, took 2.2 s of NIST
+ * STC-06's simulation, where an operation touches a few of the blocks.
  */
 import type { Grid } from "./height-field.ts";
 
@@ -19,6 +25,12 @@ export class BlockBounds {
   private readonly stockMax: Float32Array;
   private readonly partMax: Float32Array;
   private readonly dirty: Uint8Array;
+  /** per block: the mark it was last saved under (0: none) */
+  private readonly savedAt: Uint32Array;
+  private mark_ = 0;
+  /** the blocks saved since the mark, and their heights, row after row */
+  private saved: number[] = [];
+  private savedHeights = new Float32Array(0);
 
   constructor(
     private readonly grid: Grid,
@@ -29,6 +41,7 @@ export class BlockBounds {
     this.by = Math.ceil(grid.ny / BLOCK);
     this.stockMax = new Float32Array(this.bx * this.by);
     this.dirty = new Uint8Array(this.bx * this.by);
+    this.savedAt = new Uint32Array(this.bx * this.by);
     for (let b = 0; b < this.stockMax.length; b++) this.stockMax[b] = this.blockMax(stock, b);
     // the part's are the same for every operation of a setup (each one a simulation of its own);
     // heights only go down (carved holes), so the first ones stay upper bounds
@@ -41,9 +54,27 @@ export class BlockBounds {
     this.partMax = partMax;
   }
 
-  /** A cut lowered cell (i, j). */
+  /** A cut is about to lower cell (i, j). */
   touched(i: number, j: number): void {
-    this.dirty[(j >> BLOCK_SHIFT) * this.bx + (i >> BLOCK_SHIFT)] = 1;
+    const b = (j >> BLOCK_SHIFT) * this.bx + (i >> BLOCK_SHIFT);
+    this.dirty[b] = 1;
+    if (this.mark_ !== 0 && this.savedAt[b] !== this.mark_) this.save(b);
+  }
+
+  /** From here on, cuts can be undone (undo) back to the heights as they are now. */
+  mark(): void {
+    this.mark_ += 1;
+    this.saved = [];
+  }
+
+  /** The heights, and their bounds, as they were at the last mark (which stays). */
+  undo(): void {
+    this.saved.forEach((b, n) => this.copyBlock(b, n * BLOCK * BLOCK, "restore"));
+    for (const b of this.saved) {
+      this.stockMax[b] = this.blockMax(this.stock, b);
+      this.dirty[b] = 0;
+    }
+    this.mark();
   }
 
   /**
@@ -80,6 +111,33 @@ export class BlockBounds {
       if (part && (this.partMax[base + bi] as number) > bound) bound = this.partMax[base + bi] as number;
     }
     return bound;
+  }
+
+  private save(b: number): void {
+    this.savedAt[b] = this.mark_;
+    const offset = this.saved.length * BLOCK * BLOCK;
+    if (this.savedHeights.length < offset + BLOCK * BLOCK) {
+      const grown = new Float32Array(Math.max(2 * this.savedHeights.length, offset + BLOCK * BLOCK));
+      grown.set(this.savedHeights.subarray(0, offset));
+      this.savedHeights = grown;
+    }
+    this.copyBlock(b, offset, "save");
+    this.saved.push(b);
+  }
+
+  /** Block b's heights into the saved ones from `offset` on (row after row), or back. */
+  private copyBlock(b: number, offset: number, direction: "save" | "restore"): void {
+    const g = this.grid;
+    const bi = b % this.bx, bj = (b - bi) / this.bx;
+    const i0 = bi * BLOCK, i1 = Math.min(g.nx, i0 + BLOCK);
+    const j0 = bj * BLOCK, j1 = Math.min(g.ny, j0 + BLOCK);
+    let o = offset;
+    for (let j = j0; j < j1; j++) {
+      const start = j * g.nx + i0, end = j * g.nx + i1;
+      if (direction === "save") this.savedHeights.set(this.stock.subarray(start, end), o);
+      else this.stock.set(this.savedHeights.subarray(o, o + end - start), start);
+      o += end - start;
+    }
   }
 
   private blockMax(values: Float32Array, b: number): number {

@@ -59,9 +59,10 @@ export class Cutting implements CellVisitor {
     const h = this.heights[k] as number;
     // compared as stored: a cell cut to this envelope before may hold it rounded up
     if (!(h > Math.fround(low)) || h > highTip + this.fluteLength + this.tolerance) return;
+    // told before the cut: it may save the block as it was (block-bounds.ts: undo)
+    this.bounds.touched(i, j);
     // below the stock's bottom there is nothing to cut (a profile through to the table)
     this.heights[k] = low > this.bottom ? low : this.bottom;
-    this.bounds.touched(i, j);
     const depth = (this.part[k] as number) - low;
     if (depth > this.tolerance) this.gouge.offer(depth, k, low, null);
   }
@@ -74,8 +75,8 @@ export class Cutting implements CellVisitor {
       const k = row + i;
       const h = this.heights[k] as number;
       if (!(h > stored) || h > ceiling) continue;
-      this.heights[k] = cut;
       this.bounds.touched(i, j);
+      this.heights[k] = cut;
       const depth = (this.part[k] as number) - low;
       if (depth > this.tolerance) this.gouge.offer(depth, k, low, null);
     }

@@ -31,6 +31,11 @@ export interface SimulateSetupInput {
   initial?: HeightField;
   /** the part's heights on this grid, from an earlier simulation, to save rasterising it again */
   partHeights?: PartHeights;
+  /**
+   * Bounds made over `initial`'s own heights and this part's: the run cuts `initial` in place,
+   * not a copy, and the caller undoes a run it does not keep (BlockBounds: mark, undo)
+   */
+  inPlace?: BlockBounds;
   /** how many violations of each kind to describe (20); all are counted */
   maxDetails?: number;
 }
@@ -112,7 +117,7 @@ export class SetupRun {
     const grid = stockGrid(input.stock, input.cellSize ?? DEFAULT_CELL_SIZE_MM);
     if (input.initial) {
       if (!sameGrid(input.initial, grid)) throw new RangeError("the initial height field is not on this stock's grid");
-      this.field = cloneHeightField(input.initial);
+      this.field = input.inPlace === undefined ? cloneHeightField(input.initial) : input.initial;
     } else {
       this.field = stockHeightField(input.stock, input.cellSize ?? DEFAULT_CELL_SIZE_MM);
     }
@@ -122,7 +127,7 @@ export class SetupRun {
     // hair above the float64 bottom and would read as material under a drill pecking through
     const bottom = Math.fround(this.field.bottom);
     const heights = this.field.heights;
-    const bounds = new BlockBounds(grid, heights, this.part.heights);
+    const bounds = input.inPlace ?? new BlockBounds(grid, heights, this.part.heights);
     this.machine = new Machine(grid, bounds, {
       cut: new Cutting(heights, this.part.heights, bounds, bottom, tolerance),
       rapid: new RapidCheck(heights, bounds, bottom, tolerance),
