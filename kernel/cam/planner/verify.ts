@@ -21,9 +21,9 @@
  */
 import { BlockBounds } from "../simulation/block-bounds.ts";
 import { materialLeft } from "../simulation/material-left.ts";
-import { SetupRun, simulateSetup, type OperationHeader, type Violation, type ViolationCounts } from "../simulation/simulate.ts";
-import type { HeightField } from "../simulation/height-field.ts";
-import type { PartHeights } from "../simulation/part-heights.ts";
+import { SetupRun, type OperationHeader, type Violation, type ViolationCounts } from "../simulation/simulate.ts";
+import { stockGrid, stockHeightField, type HeightField } from "../simulation/height-field.ts";
+import { partHeights, type PartHeights } from "../simulation/part-heights.ts";
 import type { Box3, Move, Operation, Verification } from "../types.ts";
 import type { Unmachined } from "../plan-types.ts";
 import type { ColumnTops } from "../simulation/carried-stock.ts";
@@ -83,10 +83,10 @@ export class SetupVerifier {
   /** `carried`: what the setups before this one left (carried-stock.ts); null, the whole stock box */
   constructor(private readonly setup: SimulatedSetup, cellSize = simulationCellSize(setup.stock), carried: ColumnTops | null = null) {
     this.cellSize = cellSize;
-    // the empty run rasterises the part once and gives the untouched stock
-    const empty = simulateSetup({ stock: setup.stock, part: setup.soup, operations: [], cellSize });
-    this.part = empty.part;
-    this.field = carried === null ? empty.field : carriedField(carried, empty.field, this.part);
+    // the part rasterised once for all the setup's operations
+    this.part = partHeights(stockGrid(setup.stock, cellSize), setup.soup);
+    const untouched = stockHeightField(setup.stock, cellSize);
+    this.field = carried === null ? untouched : carriedField(carried, untouched, this.part);
     carveHoles(this.field, this.part, setup.holes);
     this.bounds = new BlockBounds(this.field, this.field.heights, this.part.heights);
   }
