@@ -43,38 +43,56 @@ function axisOf(v: readonly number[]): Along | null {
 
 /** What the setup in `frame` starts from: the top of what is left per column of its frame. */
 export function carriedTops(stock: VoxelStock, frame: Frame): ColumnTops {
-  const kept = dilate(keptVoxels(stock), stock.n);
   const X = axisOf(frame.x_axis);
   const Y = axisOf(frameYAxis(frame));
   const Z = axisOf(frame.z_axis);
-  if (X === null || Y === null || Z === null) return splatTops(stock, frame, kept);
-  return columnTops(stock, frame, kept, X, Y, Z);
+  if (X === null || Y === null || Z === null) return splatTops(stock, frame, dilate(keptVoxels(stock), stock.n));
+  return columnTops(stock, frame, X, Y, Z);
 }
 
-/** Axes along the voxels': the columns are the voxels' own. */
-function columnTops(stock: VoxelStock, frame: Frame, kept: Uint8Array, X: Along, Y: Along, Z: Along): ColumnTops {
+/**
+ * Axes along the voxels': the columns are the voxels' own. A column's highest kept voxel after
+ * growing by one voxel (dilate) is one above the highest kept one of it and its 8 neighbours: so
+ * each column is searched from the top once and the mask is never grown (growing it, three passes
+ * over every voxel, took NIST STC-06 110 ms a setup).
+ */
+function columnTops(stock: VoxelStock, frame: Frame, X: Along, Y: Along, Z: Along): ColumnTops {
   const [n0, n1] = [stock.n[0], stock.n[0] * stock.n[1]];
   const stride = [1, n0, n1];
   const nx = stock.n[X.axis] as number;
   const ny = stock.n[Y.axis] as number;
   const nz = stock.n[Z.axis] as number;
   const dz = stock.d[Z.axis] as number;
-  const tops = new Float64Array(nx * ny).fill(-Infinity);
   const zStride = stride[Z.axis] as number;
+  // per column: how many voxels down from the setup's top its first kept one lies (nz: none)
+  const first = new Int32Array(nx * ny).fill(nz);
   for (let cy = 0; cy < ny; cy += 1) {
     const vy = Y.sign > 0 ? cy : ny - 1 - cy;
     for (let cx = 0; cx < nx; cx += 1) {
       const vx = X.sign > 0 ? cx : nx - 1 - cx;
       const base = vx * (stride[X.axis] as number) + vy * (stride[Y.axis] as number);
-      // from the setup's top down: the first kept voxel
       for (let step = 0; step < nz; step += 1) {
-        const k = Z.sign > 0 ? nz - 1 - step : step;
-        if (kept[base + k * zStride] !== 1) continue;
-        // its face farthest along the tool axis, in the frame
-        const face = (stock.box.min[Z.axis] as number) + (Z.sign > 0 ? k + 1 : k) * dz;
-        tops[cy * nx + cx] = Z.sign * (face - (frame.origin[Z.axis] as number));
-        break;
+        const v = base + (Z.sign > 0 ? nz - 1 - step : step) * zStride;
+        if (stock.part[v] === 1 || stock.removed[v] === 0) {
+          first[cy * nx + cx] = step;
+          break;
+        }
       }
+    }
+  }
+  const tops = new Float64Array(nx * ny).fill(-Infinity);
+  for (let cy = 0; cy < ny; cy += 1) {
+    for (let cx = 0; cx < nx; cx += 1) {
+      let step = nz;
+      for (let y = Math.max(0, cy - 1); y <= Math.min(ny - 1, cy + 1); y += 1) {
+        for (let x = Math.max(0, cx - 1); x <= Math.min(nx - 1, cx + 1); x += 1) step = Math.min(step, first[y * nx + x] as number);
+      }
+      if (step === nz) continue;
+      // the voxel above it is kept too, within the grid
+      const k = Z.sign > 0 ? nz - 1 - Math.max(0, step - 1) : Math.max(0, step - 1);
+      // its face farthest along the tool axis, in the frame
+      const face = (stock.box.min[Z.axis] as number) + (Z.sign > 0 ? k + 1 : k) * dz;
+      tops[cy * nx + cx] = Z.sign * (face - (frame.origin[Z.axis] as number));
     }
   }
   const lowX = X.sign > 0 ? stock.box.min[X.axis] : stock.box.max[X.axis];
