@@ -61,8 +61,17 @@ export class BlockBounds {
     if (this.mark_ !== 0 && this.savedAt[b] !== this.mark_) this.save(b);
   }
 
-  /** From here on, cuts can be undone (undo) back to the heights as they are now. */
+  /**
+   * From here on, cuts can be undone (undo) back to the heights as they are now. The bounds of
+   * the blocks cut since the last mark are made tight again: an operation starts with the bounds
+   * a new simulation of its own would have, which dismiss more of its moves unswept.
+   */
   mark(): void {
+    for (let b = 0; b < this.dirty.length; b++) {
+      if (this.dirty[b] !== 1) continue;
+      this.stockMax[b] = this.blockMax(this.stock, b);
+      this.dirty[b] = 0;
+    }
     this.mark_ += 1;
     this.saved = [];
   }
