@@ -6,11 +6,12 @@
  * Heights only ever go down, so a block's stored maximum stays an upper bound after a cut; it
  * is recomputed (lazily, when asked for fresh bounds) only for the blocks a cut has touched.
  *
- * Cuts can also be undone back to a mark: after mark(), each block's heights are saved before a
- * cut first lowers one of them, and undo() puts them back. The planner's verification simulates
- * each operation on the stock the kept ones left and keeps it only without a violation; a copy
- * of the whole field for each operation, and bounds made anew over it, took 2.2 s of NIST
- * STC-06's simulation, where an operation touches a few of the blocks.
+ * Cuts can also be undone back to a mark: after mark(), each row of blocks (BLOCK rows of cells,
+ * one stretch of memory) is saved before a cut first lowers one of its heights, and undo() puts
+ * them back. The planner's verification simulates each operation on the stock the kept ones left
+ * and keeps it only without a violation; a copy of the whole field for each operation, and
+ * bounds made anew over it, took 2.2 s of NIST STC-06's simulation, where most operations touch
+ * a few rows of blocks.
  */
 import type { Grid } from "./height-field.ts";
 
@@ -25,12 +26,13 @@ export class BlockBounds {
   private readonly stockMax: Float32Array;
   private readonly partMax: Float32Array;
   private readonly dirty: Uint8Array;
-  /** per block: the mark it was last saved under (0: none) */
+  /** per row of blocks: the mark it was last saved under (0: none) */
   private readonly savedAt: Uint32Array;
   private mark_ = 0;
-  /** the blocks saved since the mark, and their heights, row after row */
+  /** the rows of blocks saved since the mark, and their heights, one after another */
   private saved: number[] = [];
   private savedHeights = new Float32Array(0);
+  private savedCells = 0;
 
   constructor(
     private readonly grid: Grid,
@@ -41,7 +43,7 @@ export class BlockBounds {
     this.by = Math.ceil(grid.ny / BLOCK);
     this.stockMax = new Float32Array(this.bx * this.by);
     this.dirty = new Uint8Array(this.bx * this.by);
-    this.savedAt = new Uint32Array(this.bx * this.by);
+    this.savedAt = new Uint32Array(this.by);
     for (let b = 0; b < this.stockMax.length; b++) this.stockMax[b] = this.blockMax(stock, b);
     // the part's are the same for every operation of a setup (each one a simulation of its own);
     // heights only go down (carved holes), so the first ones stay upper bounds
@@ -56,9 +58,9 @@ export class BlockBounds {
 
   /** A cut is about to lower cell (i, j). */
   touched(i: number, j: number): void {
-    const b = (j >> BLOCK_SHIFT) * this.bx + (i >> BLOCK_SHIFT);
-    this.dirty[b] = 1;
-    if (this.mark_ !== 0 && this.savedAt[b] !== this.mark_) this.save(b);
+    const bj = j >> BLOCK_SHIFT;
+    this.dirty[bj * this.bx + (i >> BLOCK_SHIFT)] = 1;
+    if (this.mark_ !== 0 && this.savedAt[bj] !== this.mark_) this.save(bj);
   }
 
   /**
@@ -74,14 +76,20 @@ export class BlockBounds {
     }
     this.mark_ += 1;
     this.saved = [];
+    this.savedCells = 0;
   }
 
   /** The heights, and their bounds, as they were at the last mark (which stays). */
   undo(): void {
-    this.saved.forEach((b, n) => this.copyBlock(b, n * BLOCK * BLOCK, "restore"));
-    for (const b of this.saved) {
-      this.stockMax[b] = this.blockMax(this.stock, b);
-      this.dirty[b] = 0;
+    let o = 0;
+    for (const bj of this.saved) {
+      const [start, end] = this.rowCells(bj);
+      this.stock.set(this.savedHeights.subarray(o, o + end - start), start);
+      o += end - start;
+      for (let b = bj * this.bx; b < (bj + 1) * this.bx; b++) {
+        this.stockMax[b] = this.blockMax(this.stock, b);
+        this.dirty[b] = 0;
+      }
     }
     this.mark();
   }
@@ -122,31 +130,25 @@ export class BlockBounds {
     return bound;
   }
 
-  private save(b: number): void {
-    this.savedAt[b] = this.mark_;
-    const offset = this.saved.length * BLOCK * BLOCK;
-    if (this.savedHeights.length < offset + BLOCK * BLOCK) {
-      const grown = new Float32Array(Math.max(2 * this.savedHeights.length, offset + BLOCK * BLOCK));
-      grown.set(this.savedHeights.subarray(0, offset));
+  /** Row of blocks bj's heights, saved after those saved before it. */
+  private save(bj: number): void {
+    this.savedAt[bj] = this.mark_;
+    const [start, end] = this.rowCells(bj);
+    const used = this.savedCells;
+    if (this.savedHeights.length < used + end - start) {
+      const grown = new Float32Array(Math.max(2 * this.savedHeights.length, used + end - start));
+      grown.set(this.savedHeights.subarray(0, used));
       this.savedHeights = grown;
     }
-    this.copyBlock(b, offset, "save");
-    this.saved.push(b);
+    this.savedHeights.set(this.stock.subarray(start, end), used);
+    this.saved.push(bj);
+    this.savedCells = used + end - start;
   }
 
-  /** Block b's heights into the saved ones from `offset` on (row after row), or back. */
-  private copyBlock(b: number, offset: number, direction: "save" | "restore"): void {
+  /** The cells of row of blocks bj: [first, after the last). */
+  private rowCells(bj: number): [number, number] {
     const g = this.grid;
-    const bi = b % this.bx, bj = (b - bi) / this.bx;
-    const i0 = bi * BLOCK, i1 = Math.min(g.nx, i0 + BLOCK);
-    const j0 = bj * BLOCK, j1 = Math.min(g.ny, j0 + BLOCK);
-    let o = offset;
-    for (let j = j0; j < j1; j++) {
-      const start = j * g.nx + i0, end = j * g.nx + i1;
-      if (direction === "save") this.savedHeights.set(this.stock.subarray(start, end), o);
-      else this.stock.set(this.savedHeights.subarray(o, o + end - start), start);
-      o += end - start;
-    }
+    return [bj * BLOCK * g.nx, Math.min(g.ny, (bj + 1) * BLOCK) * g.nx];
   }
 
   private blockMax(values: Float32Array, b: number): number {
