@@ -59,7 +59,7 @@ export class Cutting implements CellVisitor {
     const h = this.heights[k] as number;
     // compared as stored: a cell cut to this envelope before may hold it rounded up
     if (!(h > Math.fround(low)) || h > highTip + this.fluteLength + this.tolerance) return;
-    // told before the cut: it may save the block as it was (block-bounds.ts: undo)
+    // told before the cut: it may save the heights as they are (block-bounds.ts: undo)
     this.bounds.touched(i, j);
     // below the stock's bottom there is nothing to cut (a profile through to the table)
     this.heights[k] = low > this.bottom ? low : this.bottom;
