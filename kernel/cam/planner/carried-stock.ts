@@ -4,7 +4,7 @@
  * its starting height field. Both read the same column tops, so neither sees less material than
  * is there; the generators' layers are a little coarser still (CARRIED_LAYERS heights).
  */
-import type { ColumnTops } from "../simulation/carried-stock.ts";
+import { columnTopAt, type ColumnTops } from "../simulation/carried-stock.ts";
 import type { HeightField } from "../simulation/height-field.ts";
 import type { PartHeights } from "../simulation/part-heights.ts";
 import { InProcessStock, type ClearedLayer } from "../milling/stock.ts";
@@ -35,19 +35,12 @@ const SMOOTHING = 0.75;
  */
 export function carriedField(columns: ColumnTops, field: HeightField, part: PartHeights): HeightField {
   const heights = field.heights.slice();
-  // the column of each row and of each place along a row, as columnTopAt finds it (-1: none)
-  const columnOf = (centre: number, origin: number, size: number, count: number): number => {
-    const c = Math.floor((centre - origin) / size);
-    return c < 0 || c >= count ? -1 : c;
-  };
-  const across = Int32Array.from({ length: field.nx }, (_, i) => columnOf(field.x0 + (i + 0.5) * field.dx, columns.x0, columns.dx, columns.nx));
   for (let j = 0; j < field.ny; j += 1) {
-    const row = columnOf(field.y0 + (j + 0.5) * field.dy, columns.y0, columns.dy, columns.ny);
+    const y = field.y0 + (j + 0.5) * field.dy;
     for (let i = 0; i < field.nx; i += 1) {
       const cell = j * field.nx + i;
-      const column = across[i] as number;
-      const carried = row < 0 || column < 0 ? -Infinity : (columns.tops[row * columns.nx + column] as number);
-      const top = Math.max(carried, part.heights[cell] as number, field.bottom);
+      const x = field.x0 + (i + 0.5) * field.dx;
+      const top = Math.max(columnTopAt(columns, x, y), part.heights[cell] as number, field.bottom);
       heights[cell] = Math.min(heights[cell] as number, top);
     }
   }
