@@ -73,7 +73,7 @@ function columnTops(stock: VoxelStock, frame: Frame, X: Along, Y: Along, Z: Alon
       const base = vx * (stride[X.axis] as number) + vy * (stride[Y.axis] as number);
       for (let step = 0; step < nz; step += 1) {
         const v = base + (Z.sign > 0 ? nz - 1 - step : step) * zStride;
-        if (stock.part[v] === 1 || stock.removed[v] === 0) {
+        if (isKept(stock, v)) {
           first[cy * nx + cx] = step;
           break;
         }
@@ -152,10 +152,15 @@ function splatTops(stock: VoxelStock, frame: Frame, kept: Uint8Array): ColumnTop
   return { x0: box.min[0], y0: box.min[1], nx, ny, dx: size, dy: size, tops };
 }
 
-/** 1 where a voxel is part or material no setup removed. */
+/** Voxel v is part, or material no setup removed. */
+function isKept(stock: VoxelStock, v: number): boolean {
+  return stock.part[v] === 1 || stock.removed[v] === 0;
+}
+
+/** 1 where a voxel is kept (isKept). */
 function keptVoxels(stock: VoxelStock): Uint8Array {
   const kept = new Uint8Array(stock.part.length);
-  for (let v = 0; v < kept.length; v += 1) kept[v] = stock.part[v] === 1 || stock.removed[v] === 0 ? 1 : 0;
+  for (let v = 0; v < kept.length; v += 1) kept[v] = isKept(stock, v) ? 1 : 0;
   return kept;
 }
 
