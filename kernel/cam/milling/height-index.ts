@@ -3,9 +3,10 @@
  *
  * A shadow is made from the band between its height and the nearest shadow above (shadows.ts),
  * and a band holds a small share of the part: NIST STC-06's planning made over 1,700 bands of
- * its mesh, and testing every triangle against every band took 1.4 s of the shadow thread's 24. The index puts each triangle in the bins of equal height its z range spans;
- * those spanning many bins (the long triangles of tall walls) are kept in a list of their own,
- * tested at every query, so a mesh of tall triangles does not fill every bin.
+ * its mesh, and testing every triangle against every band took 1.4 s of the shadow thread's 24.
+ * The index puts each triangle in the bins of equal height its z range spans; those spanning
+ * many bins (the long triangles of tall walls) are kept in a list of their own, tested at every
+ * query, so a mesh of tall triangles does not fill every bin.
  */
 import type { Triangles } from "./triangles.ts";
 
