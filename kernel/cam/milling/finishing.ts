@@ -46,7 +46,7 @@ export function floorFinishing(request: MillingRequest): MillingOutcome {
   for (const [i, z] of floors.entries()) {
     shadows.before(i);
     const material = difference(stock.remainingAbove(z), part.shadow(z));
-    const windows = workWindows(part, stock, tool, material, z, parameters.allowance_xy_mm);
+    const windows = workWindows(part, stock, tool, material, z, parameters.allowance_xy_mm, request.focus);
     shadows.decided(i, windows === null || windows.length > 0);
     if (windows !== null && windows.length === 0) continue;
     const allowed = regionWithin({ part, stock, cutter: tool, z, allowance_xy: parameters.allowance_xy_mm, depth_of_cut: parameters.stepdown_mm }, windows);

@@ -7,6 +7,7 @@
  * reason. Regions it could not machine are listed in `skipped`.
  */
 import type { CuttingParameters, Cutter, Operation, OperationKind, Vec2 } from "../types.ts";
+import type { Rect64 } from "./polygons.ts";
 import type { PartSlicer } from "./slicer.ts";
 import type { ClearedLayer, InProcessStock } from "./stock.ts";
 
@@ -25,6 +26,8 @@ export interface MillingRequest {
   id?: string;
   name?: string;
   features?: number[];
+  /** only round these rectangles (Clipper units) is material cut; default: everywhere */
+  focus?: Rect64[];
   /** the deepest level (default: the part's lowest z) */
   bottom_z?: number;
   /**

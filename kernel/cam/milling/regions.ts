@@ -245,10 +245,14 @@ const MAX_WINDOWS = 24;
  * A rest tool after a larger one, or the small tool finishing after the finishing tool, works
  * in the corners and narrow places the other left; its region over the whole part at every
  * level, Clipper offsets of the whole shadow, was most of the planning time of a large part.
+ *
+ * With `focus` (MillingRequest.focus) only the material within its rectangles counts, and the
+ * windows are cut down to them: the tool centre stays over the focus, and what it cuts is within
+ * its radius of it.
  */
-export function workWindows(part: PartSlicer, stock: InProcessStock, cutter: Cutter, material: Paths64, z: number, allowance: number): Rect64[] | null {
-  if (isEmpty(material)) return [];
-  let rest = material;
+export function workWindows(part: PartSlicer, stock: InProcessStock, cutter: Cutter, material: Paths64, z: number, allowance: number, focus?: Rect64[]): Rect64[] | null {
+  let rest = focus === undefined ? material : union(...focus.map((rect) => clipToRect(material, rect)));
+  if (isEmpty(rest)) return [];
   for (const need of windowKeepOuts(cutter, z, allowance)) {
     if (isEmpty(rest)) break;
     rest = difference(rest, part.grownShadow(need.z, need.mm, need.tolerance_mm));
@@ -256,25 +260,12 @@ export function workWindows(part: PartSlicer, stock: InProcessStock, cutter: Cut
   const margin = windowMargin(cutter.diameter);
   const pieces = components(rest).filter((piece) => !isEmpty(piece, 1e-4));
   if (pieces.length === 0) return [];
-  let windows = pieces.map((piece) => expandRect(bounds(piece), margin));
-  // merge overlapping rectangles until none overlap
-  for (let merged = true; merged; ) {
-    merged = false;
-    for (let a = 0; a < windows.length && !merged; a += 1) {
-      for (let b = a + 1; b < windows.length; b += 1) {
-        const p = windows[a] as Rect64;
-        const q = windows[b] as Rect64;
-        if (!boundsOverlap(p, q)) continue;
-        windows[a] = hull(p, q);
-        windows.splice(b, 1);
-        merged = true;
-        break;
-      }
-    }
-  }
+  let windows = mergeOverlapping(pieces.map((piece) => expandRect(bounds(piece), margin)));
   if (windows.length > MAX_WINDOWS) {
     windows = [windows.reduce(hull)];
   }
+  // the tool centre stays over the focus: only material within its radius of it is cut
+  if (focus !== undefined) return windows.flatMap((window) => focus.flatMap((rect) => overlap(window, rect) ?? []));
   const box = bounds(stock.rect);
   const stockArea = (box.right - box.left) * (box.bottom - box.top);
   const covered = windows.reduce((sum, w) => sum + (w.right - w.left) * (w.bottom - w.top), 0);
@@ -295,6 +286,32 @@ function windowKeepOuts(cutter: Cutter, z: number, allowance: number): GrownNeed
     if (blocked > 0) needs.push({ z: Math.ceil((z + body.from) / HOLDER_GRID_MM - 1e-9) * HOLDER_GRID_MM, mm: blocked, tolerance_mm: COARSE_TOLERANCE_MM });
   }
   return needs;
+}
+
+/** The rectangles with every overlapping pair replaced by the smallest rectangle holding both, until none overlap. */
+export function mergeOverlapping(rects: readonly Rect64[]): Rect64[] {
+  const merged = [...rects];
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (let a = 0; a < merged.length && !changed; a += 1) {
+      for (let b = a + 1; b < merged.length; b += 1) {
+        const p = merged[a] as Rect64;
+        const q = merged[b] as Rect64;
+        if (!boundsOverlap(p, q)) continue;
+        merged[a] = hull(p, q);
+        merged.splice(b, 1);
+        changed = true;
+        break;
+      }
+    }
+  }
+  return merged;
+}
+
+/** Where two rectangles overlap, or null. */
+function overlap(p: Rect64, q: Rect64): Rect64 | null {
+  const rect = { left: Math.max(p.left, q.left), top: Math.max(p.top, q.top), right: Math.min(p.right, q.right), bottom: Math.min(p.bottom, q.bottom) };
+  return rect.left < rect.right && rect.top < rect.bottom ? rect : null;
 }
 
 /** The smallest rectangle holding both. */

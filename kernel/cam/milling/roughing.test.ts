@@ -3,6 +3,7 @@ import { describe, it } from "node:test";
 import { simulateSetup } from "../simulation/simulate.ts";
 import type { Box3, Move, Operation, Vec3 } from "../types.ts";
 import type { MillingOutcome } from "./operation.ts";
+import { SCALE } from "./polygons.ts";
 import { createSlicer } from "./slicer.ts";
 import { roughing } from "./roughing.ts";
 import { InProcessStock } from "./stock.ts";
@@ -196,6 +197,34 @@ describe("ramp entries", () => {
     assert.equal(report.verticalFeedsIntoMaterial, 0, `moves ${report.offending}`);
     assert.equal(report.gouges, 0);
     assert.equal(report.rapidsIntoMaterial, 0);
+  });
+});
+
+describe("roughing round a focus", () => {
+  // the stepped block's step along its front (y 5..15, floor at -12), in Clipper units
+  const focus = [{ left: 5 * SCALE, top: 5 * SCALE, right: 65 * SCALE, bottom: 15 * SCALE }];
+  const request = { part: createSlicer(boxesSoup(STEPPED_BLOCK)), tool: endMill(2 * RADIUS), parameters: cutting(ALLOWANCE) };
+  const focused = operationOf(roughing({ ...request, stock: new InProcessStock(STOCK), focus }));
+
+  it("keeps the tool centre over the focus wherever it feeds below the stock's top", () => {
+    const strays = samplePath(focused.moves, focused.clearance_z, 0.2).filter(
+      ({ point, kind }) => kind !== "rapid" && point[2] < 0 && (point[0] < 5 - 1e-3 || point[0] > 65 + 1e-3 || point[1] < 5 - 1e-3 || point[1] > 15 + 1e-3),
+    );
+    assert.deepEqual(strays.slice(0, 3), []);
+  });
+
+  it("clears the step and leaves the slab over the rest of the part, which the whole roughing takes", () => {
+    const map = new HeightMap(STOCK, STEPPED_BLOCK);
+    const report = map.run(focused.moves, RADIUS, focused.clearance_z);
+    assert.equal(report.gouges, 0, `worst gouge ${report.worstGouge}`);
+    assert.equal(report.rapidsIntoMaterial, 0);
+    assert.equal(report.verticalFeedsIntoMaterial, 0, `moves ${report.offending}`);
+    assert.ok(cellsIn(map, [5, 5], [65, 10.7], 1).every((top) => top <= -12 + 0.2 + 1e-9), "the step is down to its floor + allowance");
+    assert.ok(cellsIn(map, [5, 15], [65, 50], RADIUS + 1).every((top) => top === 0), "the stock's top beyond the focus is untouched");
+    const whole = new HeightMap(STOCK, STEPPED_BLOCK);
+    const all = operationOf(roughing({ ...request, stock: new InProcessStock(STOCK) }));
+    whole.run(all.moves, RADIUS, all.clearance_z);
+    assert.ok(cellsIn(whole, [5, 15], [65, 50], RADIUS + 1).every((top) => top <= -2 + 0.2 + 1e-9), "the whole roughing takes the slab");
   });
 });
 

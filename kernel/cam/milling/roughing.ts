@@ -60,7 +60,7 @@ function roughInLevels(request: MillingRequest, kind: OperationKind): MillingOut
     const material = difference(stock.remainingAbove(z), part.shadow(z));
     // only round what this tool can take beyond its allowance (a rest tool: the corners and
     // narrow places the larger ones left)
-    const windows = workWindows(part, stock, tool, material, z, parameters.allowance_xy_mm);
+    const windows = workWindows(part, stock, tool, material, z, parameters.allowance_xy_mm, request.focus);
     shadows.decided(i, windows === null || windows.length > 0);
     if (windows !== null && windows.length === 0) continue;
     const allowed = regionWithin({ part, stock, cutter: tool, z, allowance_xy: parameters.allowance_xy_mm, depth_of_cut: parameters.stepdown_mm }, windows);

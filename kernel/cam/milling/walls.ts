@@ -84,7 +84,7 @@ export function wallPasses(request: MillingRequest, kind: OperationKind, outerOn
     const material = stock.remainingAbove(z);
     // only where stock is left on the walls (a second, smaller finishing tool: the corners the
     // first could not reach)
-    const windows = workWindows(part, stock, tool, difference(material, shadow), z, allowance);
+    const windows = workWindows(part, stock, tool, difference(material, shadow), z, allowance, request.focus);
     shadows.decided(i, windows === null || windows.length > 0);
     if (windows !== null && windows.length === 0) continue;
     const loops = (outerOnly ? offset(walls, radius + allowance + ARC_TOLERANCE_MM) : part.grownShadow(z, radius + allowance + ARC_TOLERANCE_MM)).map((loop) => closeLoop([...loop].reverse()));

@@ -11,6 +11,9 @@
  *   cuts: the largest end mill up to SHARP_CORNER_TOOL_MM finishes and the corners are reported
  *   unmachined;
  * - rest roughing: the tools in between, each at most REST_RATIO of the one before.
+ *
+ * A tilted setup mills round its focus only (setup-part.ts): every generator gets the rectangles
+ * round the focus faces (`focus`), and only material within them is cut (regions.ts: workWindows).
  */
 import type { Feature } from "../../features/recognition/types.ts";
 import type { ShadowSource } from "../milling/shadows.ts";
@@ -20,6 +23,8 @@ import { faceMilling } from "../milling/face-milling.ts";
 import { floorFinishing, wallFinishing } from "../milling/finishing.ts";
 import type { MillingOutcome, MillingRequest } from "../milling/operation.ts";
 import { restRoughing, roughing } from "../milling/roughing.ts";
+import { SCALE, type Rect64 } from "../milling/polygons.ts";
+import { mergeOverlapping } from "../milling/regions.ts";
 import { InProcessStock } from "../milling/stock.ts";
 import { cuttingParametersFor } from "../tooling/feeds.ts";
 import { selectEndMill, selectFaceMill } from "../tooling/select.ts";
@@ -151,7 +156,8 @@ function millWith(
 
   // the generators to run, in order; each takes up to seconds, so progress moves after each
   const steps: { kind: OperationKind; tool: Cutter; generate: (request: MillingRequest) => MillingOutcome; name?: string }[] = [];
-  if (input.options.include_face_milling && stock.highest() > slicer.top_z + 1e-3) {
+  // a tilted setup mills round its own faces only: the corner of the stock its top is is no part of that
+  if (input.options.include_face_milling && setup.focus === null && stock.highest() > slicer.top_z + 1e-3) {
     const width = Math.min(setup.stock.max[0] - setup.stock.min[0], setup.stock.max[1] - setup.stock.min[1]);
     const mill = selectFaceMill(cutters, { feature: { id: -1, class: "stock" }, width_mm: width });
     if (mill.ok) steps.push({ kind: "face_milling", tool: mill.cutter, generate: faceMilling, name: `Facing the stock's top with ${mill.cutter.name}` });
@@ -176,6 +182,7 @@ function millWith(
     }
   }
 
+  const focus = setup.focus === null ? null : focusRects(setup, setup.focus);
   // steps made and submitted, whose verdict is not yet taken: each with the stock it was made on
   const open: { index: number; stock: InProcessStock; outcome: MillingOutcome; clamps: { code: string; message: string }[]; generate_s: number }[] = [];
   const record = (entry: (typeof open)[number], kept: boolean, verify_s: number): void => {
@@ -231,7 +238,7 @@ function millWith(
     const generating = performance.now();
     // a roughing's levels go to the simulation as they are made
     const onMoves = verifier === null ? undefined : (operation: Operation) => verifier.stream(operation, true);
-    const outcome = step.generate({ part: slicer, stock, tool: step.tool, parameters, id: nextId(), features: milled.map((f) => f.id), onMoves, ...(step.name ? { name: step.name } : {}) });
+    const outcome = step.generate({ part: slicer, stock, tool: step.tool, parameters, id: nextId(), features: milled.map((f) => f.id), onMoves, ...(step.name ? { name: step.name } : {}), ...(focus === null ? {} : { focus }) });
     if (outcome.operation === null) verifier?.discard();
     open.push({ index, stock, outcome, clamps, generate_s: (performance.now() - generating) / 1000 });
     if (outcome.operation !== null) {
@@ -247,6 +254,32 @@ function millWith(
 }
 
 const ALONG = 0.999;
+
+/** The rectangles (Clipper units, the setup's XY) round each face's triangles, overlapping ones merged. */
+function focusRects(setup: SetupPart, faces: readonly number[]): Rect64[] {
+  const wanted = new Set(faces);
+  const rects = new Map<number, Rect64>();
+  const { positions, indices } = setup.soup;
+  for (let t = 0; t < indices.length / 3; t += 1) {
+    const face = setup.triangleFaces[t] as number;
+    if (!wanted.has(face)) continue;
+    let rect = rects.get(face);
+    if (rect === undefined) {
+      rect = { left: Infinity, top: Infinity, right: -Infinity, bottom: -Infinity };
+      rects.set(face, rect);
+    }
+    for (let k = 0; k < 3; k += 1) {
+      const v = indices[3 * t + k] as number;
+      const x = (positions[3 * v] as number) * SCALE;
+      const y = (positions[3 * v + 1] as number) * SCALE;
+      rect.left = Math.min(rect.left, Math.floor(x));
+      rect.right = Math.max(rect.right, Math.ceil(x));
+      rect.top = Math.min(rect.top, Math.floor(y));
+      rect.bottom = Math.max(rect.bottom, Math.ceil(y));
+    }
+  }
+  return mergeOverlapping([...rects.values()]);
+}
 
 function sizingFeatures(setup: SetupPart, own: readonly Feature[], all: readonly Feature[]): Feature[] {
   const d = setup.direction;

@@ -8,6 +8,14 @@
  * has none: the side setups would have to reach down the whole part to take that slab off. And
  * a deep milled through feature gets a setup from each of its ends (otherEnds).
  *
+ * A tilted setup (a feature's own direction) is there for the faces no setup along the
+ * workpiece's axes reaches whole: its focus, those it reaches whole and the split faces it
+ * reaches part of, less the ones an axis setup reaches whole. It mills round them only, and
+ * leaves the rest to the axis setups (milling-operations.ts). Milling all it reached, NIST
+ * STC-06's three tilted setups (there for the samples of its domes and fillets no axis reaches)
+ * roughed and finished the part from three angles: 62 of its 191 minutes of machining for 0.34 %
+ * of the material, and a third of its planning.
+ *
  * A feature is made in the first setup (in that order) that reaches all of it; a hole in the
  * first of those whose tool axis runs along the hole into its entrance. A through hole
  * counterbored at both ends, which no one setup reaches, is made half from each end. Holes no
@@ -36,13 +44,20 @@ export interface SetupPart {
   /** features made here (holes among them) */
   features: Feature[];
   holes: SetupHole[];
+  /** a tilted setup's faces no axis setup reaches whole (see the header): it mills round these only; null on an axis setup */
+  focus: number[] | null;
 }
 
 /** Every setup's part, features shared out as the header says. */
 export function setupParts(part: PlannedPart, stock: Box3, endMills: readonly Cutter[]): SetupPart[] {
   const taken = new Set<number>();
   const triangleFaces = triangleFaceIds(part.vertexFaces, part.soup.indices);
-  const setups = orderedSetups(part, stock, endMills).map((setup: Setup) => {
+  const ordered = orderedSetups(part, stock, endMills);
+  const alongAxes = new Set(ordered.filter((setup) => isAxis(setup.direction)).flatMap((setup) => setup.reached));
+  const split = new Set(part.setups.split_faces);
+  const focus = (setup: Setup): number[] | null =>
+    isAxis(setup.direction) ? null : [...setup.reached, ...setup.faces.filter((face) => split.has(face))].filter((face) => !alongAxes.has(face));
+  const setups = ordered.map((setup: Setup) => {
     const frame = setupFrame(setup.direction, stock);
     const features: Feature[] = [];
     const holes: SetupHole[] = [];
@@ -67,6 +82,7 @@ export function setupParts(part: PlannedPart, stock: Box3, endMills: readonly Cu
       triangleFaces,
       features,
       holes,
+      focus: focus(setup),
     };
   });
   // a through hole counterbored at both ends: no setup reaches all of it, each end makes its half
@@ -104,11 +120,11 @@ function orderedSetups(part: PlannedPart, stock: Box3, endMills: readonly Cutter
   const setups = [...part.setups.setups];
   const top = part.analysis.bbox?.max[2] ?? stock.max[2];
   if (!setups.some((s) => s.direction[2] > AXIS) && stock.max[2] > top + 1e-6) {
-    setups.push({ index: setups.length, name: "+Z", direction: [0, 0, 1], faces: [], features: [] });
+    setups.push({ index: setups.length, name: "+Z", direction: [0, 0, 1], faces: [], reached: [], features: [] });
   }
   for (const direction of otherEnds(part.recognition.features, endMills)) {
     if (setups.some((s) => dot(s.direction, direction) > AXIS)) continue;
-    setups.push({ index: setups.length, name: directionName(direction, 1 - AXIS), direction, faces: [], features: [] });
+    setups.push({ index: setups.length, name: directionName(direction, 1 - AXIS), direction, faces: [], reached: [], features: [] });
   }
   const rank = (s: Setup) => (s.direction[2] > AXIS ? 0 : s.direction[2] < -AXIS ? 1 : 2);
   return setups

@@ -143,16 +143,16 @@ export function planSetups(analysis: PartAnalysis, recognition: Recognition, mes
   const assigned = new Set<number>();
   const setups: Setup[] = chosen.map((c, i) => {
     const faces: number[] = [];
+    const reached: number[] = [];
     for (const id of machinable) {
-      if (assigned.has(id)) continue;
+      if (whole(c, id)) reached.push(id);
       const reaches = whole(c, id) || (splitFaces.includes(id) && visible[c]![id]!.some(Boolean));
-      if (reaches) {
-        faces.push(id);
-        if (!splitFaces.includes(id)) assigned.add(id);
-      }
+      if (!reaches || assigned.has(id)) continue;
+      faces.push(id);
+      if (!splitFaces.includes(id)) assigned.add(id);
     }
     const features = recognition.features.filter((f) => f.faces.every((id) => !machinable.includes(id) || whole(c, id))).map((f) => f.id);
-    return { index: i, name: candidates[c]!.name, direction: candidates[c]!.direction, faces, features };
+    return { index: i, name: candidates[c]!.name, direction: candidates[c]!.direction, faces, reached, features };
   });
   const featureAccess: FeatureAccess[] = recognition.features.map((f) => ({
     feature: f.id,

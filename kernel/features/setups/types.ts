@@ -19,6 +19,8 @@ export interface Setup {
   direction: Vec3;
   /** machinable faces this setup is the first to reach */
   faces: number[];
+  /** every machinable face this setup reaches whole */
+  reached: number[];
   /** features whose every face this setup reaches */
   features: number[];
 }

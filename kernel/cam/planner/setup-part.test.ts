@@ -1,0 +1,47 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { recogniseFile } from "../../features/setups/recognise-file.ts";
+import type { Setup } from "../../features/setups/types.ts";
+import { fixture } from "../../geometry/test-support.ts";
+import { PART_C_STOCK } from "../milling/test-support.ts";
+import type { PlannedPart } from "./read-part.ts";
+import { setupParts } from "./setup-part.ts";
+
+/** partC from its STL, as readPart gives it. */
+function partC(): PlannedPart {
+  const file = recogniseFile(undefined, fixture("partC.stl"));
+  assert.ok(file.setups !== null && file.mesh !== null);
+  return {
+    analysis: file.analysis,
+    recognition: file.recognition,
+    setups: file.setups,
+    soup: { positions: file.mesh.positions, indices: file.mesh.indices },
+    vertexFaces: file.mesh.faceIds,
+    warnings: [],
+  };
+}
+
+describe("a setup's focus", () => {
+  const part = partC();
+  const axisSetups = part.setups.setups;
+  const alongAxes = new Set(axisSetups.flatMap((setup) => setup.reached));
+  const faces = part.analysis.faces.map((face) => face.id);
+
+  it("is null on every setup along the workpiece's axes: they mill all they reach", () => {
+    assert.ok(axisSetups.length > 0);
+    for (const setup of setupParts(part, PART_C_STOCK, [])) assert.equal(setup.focus, null, setup.name);
+  });
+
+  it("is, on a tilted setup, the faces it reaches that no axis setup reaches whole, and the split faces it reaches part of", () => {
+    // partC's own plan has no tilted setup: one is added reaching a face the +Z setup reaches,
+    // a face taken off every axis setup's reach, and a face no direction reaches whole
+    const [reachedAlongAxes, onlyTilted, split] = faces.filter((id) => alongAxes.has(id));
+    assert.ok(reachedAlongAxes !== undefined && onlyTilted !== undefined && split !== undefined);
+    const off = (setup: Setup): Setup => ({ ...setup, reached: setup.reached.filter((id) => id !== onlyTilted && id !== split) });
+    const tilted: Setup = { index: axisSetups.length, name: "tilted", direction: [Math.SQRT1_2, 0, Math.SQRT1_2], faces: [split], reached: [reachedAlongAxes, onlyTilted], features: [] };
+    const planned: PlannedPart = { ...part, setups: { ...part.setups, setups: [...axisSetups.map(off), tilted], split_faces: [...part.setups.split_faces, split] } };
+    const setups = setupParts(planned, PART_C_STOCK, []);
+    assert.deepEqual(setups.find((setup) => setup.name === "tilted")?.focus, [onlyTilted, split]);
+    assert.ok(setups.filter((setup) => setup.name !== "tilted").every((setup) => setup.focus === null));
+  });
+});
