@@ -10,8 +10,8 @@ import { withOcctScope } from "../geometry/occt-scope.ts";
 import { loadOpenCascade } from "../geometry/opencascade.ts";
 import { readStep } from "../geometry/step.ts";
 import { binaryStl, cubeCorners, fixture } from "../geometry/test-support.ts";
-import { doubleCounterbore } from "../features/recognition/test-parts.ts";
-import { mfcadStep } from "../features/test-support.ts";
+import { doubleCounterbore, roundedPocket } from "../features/recognition/test-parts.ts";
+import { cut, makeBox, mfcadStep } from "../features/test-support.ts";
 import { findMachineArchetype, type MachineArchetype } from "../machines/archetypes.ts";
 import { generateStandardRange } from "../tools/catalogue/standard-range.ts";
 import { starterLibrary } from "../tools/catalogue/starter-library.ts";
@@ -152,6 +152,21 @@ describe("the CAM planner", () => {
     // the 6 mm bore and both 10 mm counterbores are gone: what is left is cusps and the drill's tolerance
     const last = result.setups.at(-1);
     assert.ok(last && last.verification.material_left_pct < 1, `material left ${last?.verification.material_left_pct} %`);
+  });
+
+  it("finishes with the largest end mill the rounded corners allow, and the narrow slot and sharp corners with the smallest after it", () => {
+    // a pocket with 3.5 mm corners, and beside it a blind slot 3.2 mm wide with sharp ends
+    const bytes = withOcctScope((scope) => writeBrep(oc, cut(oc, scope, roundedPocket(oc, scope, 3.5), makeBox(oc, scope, [24, 3.2, 4], [8, 30, 16]))));
+    const library = articles(/^SSR-EM3-(1200|0600|0300)-K-TA$/);
+    const result = planCam(oc, input(bytes, { min: [0, 0, 0], max: [40, 40, 21] }, { library }), quiet);
+    const top = result.setups.find((s) => s.name === "+Z");
+    assert.ok(top, result.setups.map((s) => s.name).join(", "));
+    const finishing = top.operations.filter((o) => o.kind === "wall_finishing").map((o) => o.tool.diameter);
+    assert.deepEqual(finishing, [6, 3]);
+    assert.deepEqual([top.verification.gouges, top.verification.rapids_through_material, top.verification.holder_collisions], [0, 0, 0]);
+    // the slot's ends are sharp: reported against the 3 mm tool that finishes them
+    const corners = result.unmachined.filter((u) => u.code === "internal_corners_left");
+    assert.ok(corners.length > 0 && corners.every((u) => / 3 mm end mill/.test(u.message)), JSON.stringify(corners.map((u) => u.message)));
   });
 
   it("refuses an empty library, a library of only a face mill, a stock beyond the machine's travel and an open part, each with its code", () => {
