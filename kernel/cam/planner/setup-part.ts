@@ -14,7 +14,7 @@
  * leaves the rest to the axis setups (milling-operations.ts). Milling all it reached, NIST
  * STC-06's three tilted setups (there for the samples of its domes and fillets no axis reaches)
  * roughed and finished the part from three angles: 62 of its 191 minutes of machining for 0.34 %
- * of the material, and a third of its planning.
+ * of the material, and nearly a third of its planning.
  *
  * A feature is made in the first setup (in that order) that reaches all of it; a hole in the
  * first of those whose tool axis runs along the hole into its entrance. A through hole
