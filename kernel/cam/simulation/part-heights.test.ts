@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { boxToFrame, setupFrame, soupToFrame } from "../frames.ts";
+import { boxToFrame, setupFrame, soupToFrame, toFrame } from "../frames.ts";
 import { readStl } from "../../geometry/stl.ts";
 import { fixture } from "../../geometry/test-support.ts";
 import { stockGrid } from "./height-field.ts";
@@ -40,6 +40,23 @@ describe("partHeights", () => {
     const stacked = partHeights(grid, boxesSoup([{ min: [0, 0, -10], max: [10, 10, -6] }, { min: [2, 2, -10], max: [4, 4, -1] }]));
     assert.equal(stacked.heights[2 * grid.nx + 2], -1);
     assert.equal(stacked.heights[6 * grid.nx + 6], -6);
+  });
+
+  it("reads the top of an overhang, not the face under it, and a part turned over by its bottom", () => {
+    // a slab floating over part of a block: under it the slab's top counts, not its bottom (which
+    // faces down and is not rasterised) nor the block's top
+    const stock = { min: [0, 0, -10], max: [10, 10, 0] } as const;
+    const soup = boxesSoup([{ min: [0, 0, -10], max: [10, 10, -6] }, { min: [0, 0, -3], max: [10, 4, -1] }]);
+    const grid = stockGrid({ min: [...stock.min], max: [...stock.max] }, 1);
+    const top = partHeights(grid, soup);
+    assert.equal(top.heights[2 * grid.nx + 2], -1);
+    assert.equal(top.heights[7 * grid.nx + 2], -6);
+    // from -Z the faces that pointed down point up: every cell reads the block's bottom
+    const frame = setupFrame([0, 0, -1], { min: [...stock.min], max: [...stock.max] });
+    const under = stockGrid(boxToFrame(frame, { min: [...stock.min], max: [...stock.max] }), 1);
+    const below = partHeights(under, soupToFrame(frame, soup));
+    const bottom = toFrame(frame, [0, 0, -10])[2];
+    assert.ok(below.heights.every((h) => Math.abs(h - bottom) < 1e-5), `${[...new Set(below.heights)].join(", ")} against ${bottom}`);
   });
 
   it("rasterises partC (552 triangles) with its highest cell at the part's top", () => {

@@ -6,6 +6,14 @@
  * The part is sampled at the same cell centres as the tool (a scanline per triangle along each
  * row of centres), so a tool passing a vertical wall exactly is never taken for a gouge: a cell
  * is part or not part for the tool and the check alike.
+ *
+ * Only the triangles facing up are rasterised. The part is closed and its triangles face out
+ * (the planner refuses an open part; a closed STL's edges all run both ways, and one facing in
+ * throughout is turned round when read), so going up from a cell centre the last crossing of its
+ * surface leaves the material through a face whose normal points up: a face pointing down always
+ * has the part above it. On the NIST parts and partC, from the six axes and two tilted
+ * directions, the heights are the same to the bit; STC-06's took 0.14 to 0.75 of the time (0.03
+ * to 0.37 s less a setup, on the simulation's thread).
  */
 import type { TriangleSoup } from "../types.ts";
 import { centresWithin, type Grid } from "./height-field.ts";
@@ -48,6 +56,8 @@ function rasterise(
   const area2 = ux * vy - uy * vx;
   const span = Math.max(Math.abs(ux), Math.abs(uy), Math.abs(vx), Math.abs(vy));
   if (!(Math.abs(area2) > 1e-12 * span * span)) return;
+  // facing down (clockwise seen from above): always under a face of the part facing up (header)
+  if (area2 < 0) return;
   const gx = (uz * vy - uy * vz) / area2;
   const gy = (ux * vz - uz * vx) / area2;
   // a steep sliver's plane runs away outside the triangle: keep z within its corners
