@@ -113,6 +113,13 @@ export function edgeReport(triangles: Uint32Array, vertexCount: number): EdgeRep
   };
 }
 
+/** The triangles with each one's winding reversed (a copy): a mesh facing in turned to face out. */
+export function turnedRound(indices: Uint32Array): Uint32Array {
+  const turned = Uint32Array.from(indices);
+  for (let t = 0; t + 2 < turned.length; t += 3) [turned[t + 1], turned[t + 2]] = [turned[t + 2] as number, turned[t + 1] as number];
+  return turned;
+}
+
 /**
  * The volume enclosed by a closed, outward-oriented mesh: sum over triangles of v0 . (v1 x v2) / 6.
  * Negative when the triangles face inwards. Computed in doubles relative to the first vertex, so

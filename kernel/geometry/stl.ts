@@ -7,7 +7,7 @@
  */
 import type { TriangleMesh } from "../mesh/types.ts";
 import { meshBounds } from "../mesh/bounds.ts";
-import { edgeReport, signedVolume, weldByPosition } from "./mesh-metrics.ts";
+import { edgeReport, signedVolume, turnedRound, weldByPosition } from "./mesh-metrics.ts";
 import { GeometryError, type IngestedWorkpiece } from "./types.ts";
 
 type Warning = IngestedWorkpiece["warnings"][number];
@@ -134,7 +134,7 @@ export function stlWorkpiece(corners: Float32Array): IngestedWorkpiece {
   if (edges.closed) {
     const volume = signedVolume(positions, indices);
     if (volume < 0) {
-      for (let i = 0; i < indices.length; i += 3) [indices[i + 1], indices[i + 2]] = [indices[i + 2] as number, indices[i + 1] as number];
+      indices.set(turnedRound(indices));
       warnings.push({ code: "inverted_mesh", message: "Every triangle faced inwards; the mesh was turned outside in." });
     }
     volumeMm3 = Math.abs(volume);

@@ -10,7 +10,7 @@
 import { HeightIndex } from "./height-index.ts";
 import { outline } from "./outline.ts";
 import { ARC_TOLERANCE_MM, KEEP_OUT_SIMPLIFY_MM, offset, simplify, union, type Paths64 } from "./polygons.ts";
-import { projectClipped, SHADOW_EPSILON_MM, type Triangles } from "./triangles.ts";
+import { facingUp, projectClipped, SHADOW_EPSILON_MM, type Triangles } from "./triangles.ts";
 
 /** cracks narrower than twice this between neighbouring projections are closed */
 export const CRACK_MM = 5e-4;
@@ -51,7 +51,9 @@ export function needKey(need: ShadowNeed): string {
  * one pass over the triangles per level. That union is kept exact; the shadow read is it closed
  * (the hairline cracks rounding leaves between neighbours filled) and simplified. Triangles are
  * clipped at z + SHADOW_EPSILON_MM: a face lying exactly at z (a floor) is not above z, the tool
- * tip may rest on it.
+ * tip may rest on it. Only the triangles facing up are projected (triangles.ts: facingUp): the
+ * others lie under them, and projecting them too took NIST STC-06's shadow thread 15.9 s instead
+ * of 12.8 (the exact shadows 7.7 s instead of 4.7), for the same plan.
  */
 export class ShadowMaker {
   private readonly triangles: Triangles;
@@ -64,8 +66,8 @@ export class ShadowMaker {
   private readonly grown = new Map<string, Paths64>();
 
   constructor(triangles: Triangles) {
-    this.triangles = triangles;
-    this.index = new HeightIndex(triangles);
+    this.triangles = facingUp(triangles);
+    this.index = new HeightIndex(this.triangles);
     let top = -Infinity;
     for (let t = 0; t < this.triangles.count; t += 1) top = Math.max(top, this.triangles.zmax[t] as number);
     this.top = top;

@@ -37,6 +37,30 @@ export function readTriangles(soup: TriangleSoup): Triangles {
   return { corners, count, zmin, zmax };
 }
 
+/**
+ * The triangles facing up (counter-clockwise seen from above). Of a closed part whose triangles
+ * face out, these alone cast its shadow: above any point of it the last crossing of the surface
+ * leaves the material through a face pointing up (simulation/part-heights.ts says why).
+ */
+export function facingUp(triangles: Triangles): Triangles {
+  const c = triangles.corners;
+  const up: number[] = [];
+  for (let t = 0; t < triangles.count; t += 1) {
+    const o = 9 * t;
+    const twice = ((c[o + 3] as number) - (c[o] as number)) * ((c[o + 7] as number) - (c[o + 1] as number)) - ((c[o + 4] as number) - (c[o + 1] as number)) * ((c[o + 6] as number) - (c[o] as number));
+    if (twice > 0) up.push(t);
+  }
+  const corners = new Float64Array(up.length * 9);
+  const zmin = new Float64Array(up.length);
+  const zmax = new Float64Array(up.length);
+  up.forEach((t, i) => {
+    corners.set(c.subarray(9 * t, 9 * t + 9), 9 * i);
+    zmin[i] = triangles.zmin[t] as number;
+    zmax[i] = triangles.zmax[t] as number;
+  });
+  return { corners, count: up.length, zmin, zmax };
+}
+
 /** a triangle clipped by two planes has at most five corners: x, y, z of each, two buffers */
 const CLIPPED_A = new Float64Array(15);
 const CLIPPED_B = new Float64Array(15);

@@ -11,6 +11,7 @@ import type { Recognition } from "../../features/recognition/types.ts";
 import { recogniseFile } from "../../features/setups/recognise-file.ts";
 import type { SetupPlan } from "../../features/setups/types.ts";
 import type { PartAnalysis } from "../../features/types.ts";
+import { signedVolume, turnedRound } from "../../geometry/mesh-metrics.ts";
 import { GeometryError } from "../../geometry/types.ts";
 import { PlanError, type PlanInput } from "../plan-types.ts";
 import type { TriangleSoup } from "../types.ts";
@@ -50,5 +51,15 @@ export function readPart(oc: OpenCascadeInstance, input: PlanInput): PlannedPart
     throw new PlanError("part_unreadable", `no setups could be planned: ${file.warnings.map((w) => w.message).join("; ") || "the part has no triangles"}`);
   }
   const warnings = [...analysis.warnings, ...recognition.warnings, ...file.warnings, ...setups.warnings].map((w) => ({ code: w.code, message: w.message }));
-  return { analysis, recognition, setups, soup: { positions: mesh.positions, indices: mesh.indices }, vertexFaces: mesh.faceIds, warnings };
+  return { analysis, recognition, setups, soup: facingOut({ positions: mesh.positions, indices: mesh.indices }), vertexFaces: mesh.faceIds, warnings };
+}
+
+/**
+ * A closed part's triangles facing out: turned round when they enclose a negative volume. The
+ * slicer's floors and shadows and the simulation's part heights read which way a triangle faces
+ * (only those facing up cast a shadow or bound the part from above). A closed STL is turned
+ * round when read; this holds for a B-rep's triangles too, whatever its solid's orientation.
+ */
+export function facingOut(soup: TriangleSoup): TriangleSoup {
+  return signedVolume(soup.positions, soup.indices) >= 0 ? soup : { positions: soup.positions, indices: turnedRound(soup.indices) };
 }
