@@ -15,7 +15,7 @@
  *   corners tighter than it are reported unmachined.
  *
  * A tilted setup mills round its focus only (setup-part.ts): every generator gets the rectangles
- * round the focus faces (`focus`), and only material within them is cut (regions.ts: workWindows).
+ * round the focus faces (`focus`), and the tool centre stays over them (regions.ts: workWindows).
  */
 import type { Feature } from "../../features/recognition/types.ts";
 import type { ShadowSource } from "../milling/shadows.ts";
@@ -158,7 +158,7 @@ function millWith(
 
   // the generators to run, in order; each takes up to seconds, so progress moves after each
   const steps: { kind: OperationKind; tool: Cutter; generate: (request: MillingRequest) => MillingOutcome; name?: string }[] = [];
-  // a tilted setup mills round its own faces only: the corner of the stock its top is is no part of that
+  // a tilted setup mills round its own faces only: facing its top, a corner of the stock, is no part of that
   if (input.options.include_face_milling && setup.focus === null && stock.highest() > slicer.top_z + 1e-3) {
     const width = Math.min(setup.stock.max[0] - setup.stock.min[0], setup.stock.max[1] - setup.stock.min[1]);
     const mill = selectFaceMill(cutters, { feature: { id: -1, class: "stock" }, width_mm: width });

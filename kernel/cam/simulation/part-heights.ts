@@ -8,12 +8,12 @@
  * is part or not part for the tool and the check alike.
  *
  * Only the triangles facing up are rasterised. The part is closed and its triangles face out
- * (the planner refuses an open part; a closed STL's edges all run both ways, and one facing in
- * throughout is turned round when read), so going up from a cell centre the last crossing of its
- * surface leaves the material through a face whose normal points up: a face pointing down always
- * has the part above it. On the NIST parts and partC, from the six axes and two tilted
- * directions, the heights are the same to the bit; STC-06's took 0.14 to 0.75 of the time (0.03
- * to 0.37 s less a setup, on the simulation's thread).
+ * (the planner refuses an open part, and turns one facing in round: planner/read-part.ts), so
+ * going up from a cell centre the last crossing of its surface leaves the material through a
+ * face whose normal points up: a face pointing down always has the part above it. On the NIST
+ * parts and partC, from the six axes and two tilted directions, the heights are the same to the
+ * bit; STC-06's took 0.14 to 0.75 of the time (0.03 to 0.37 s less a setup, on the simulation's
+ * thread).
  */
 import type { TriangleSoup } from "../types.ts";
 import { centresWithin, type Grid } from "./height-field.ts";
