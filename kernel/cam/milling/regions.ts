@@ -251,7 +251,7 @@ const MAX_WINDOWS = 24;
  * its radius of it.
  */
 export function workWindows(part: PartSlicer, stock: InProcessStock, cutter: Cutter, material: Paths64, z: number, allowance: number, focus?: Rect64[]): Rect64[] | null {
-  let rest = focus === undefined ? material : union(...focus.map((rect) => clipToRect(material, rect)));
+  let rest = focus === undefined ? material : withinRects(material, focus);
   if (isEmpty(rest)) return [];
   for (const need of windowKeepOuts(cutter, z, allowance)) {
     if (isEmpty(rest)) break;
@@ -330,7 +330,12 @@ export function windowMargin(diameter: number): number {
 /** Of a region, what is within `grow` of the windows (all of it with no windows). */
 export function nearWindows(region: Paths64, windows: Rect64[] | null, grow: number): Paths64 {
   if (windows === null) return region;
-  return union(...windows.map((window) => clipToRect(region, expandRect(window, grow))));
+  return withinRects(region, windows.map((window) => expandRect(window, grow)));
+}
+
+/** Of a region, what lies within the rectangles. */
+function withinRects(region: Paths64, rects: readonly Rect64[]): Paths64 {
+  return union(...rects.map((rect) => clipToRect(region, rect)));
 }
 
 /** The tool centre's region (toolCentreRegion) within the windows (workWindows): null, everywhere. */

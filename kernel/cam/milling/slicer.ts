@@ -17,7 +17,7 @@ import { outline } from "./outline.ts";
 import { touchesRegion } from "./overlap.ts";
 import { ARC_TOLERANCE_MM, bounds, clipToRect, offset, union, SCALE, type Path64, type Paths64, type Rect64 } from "./polygons.ts";
 import { CRACK_MM, queuedShadows, type ShadowNeed, type ShadowSource } from "./shadows.ts";
-import { projectClipped, readTriangles, type Triangles } from "./triangles.ts";
+import { projectClipped, readTriangles, signedArea, type Triangles } from "./triangles.ts";
 
 export { SHADOW_EPSILON_MM } from "./triangles.ts";
 
@@ -140,29 +140,14 @@ function extent(triangles: Triangles): { top: number; bottom: number } {
   return { top, bottom };
 }
 
-/** twice the projected (XY) area of a triangle: > 0 up-facing, < 0 down-facing, 0 vertical */
-function signedArea(triangles: Triangles, t: number): number {
-  const c = triangles.corners;
-  const o = 9 * t;
-  const ax = c[o] as number;
-  const ay = c[o + 1] as number;
-  return ((c[o + 3] as number) - ax) * ((c[o + 7] as number) - ay) - ((c[o + 4] as number) - ay) * ((c[o + 6] as number) - ax);
-}
-
 function floorHeights(triangles: Triangles): number[] {
   const byHeight = new Map<number, number>();
-  const c = triangles.corners;
   for (let t = 0; t < triangles.count; t += 1) {
     const lo = triangles.zmin[t] as number;
     const hi = triangles.zmax[t] as number;
     if (hi - lo > 1e-5) continue;
     // up-facing and horizontal: the normal's z is its full length
-    const o = 9 * t;
-    const ux = (c[o + 3] as number) - (c[o] as number);
-    const uy = (c[o + 4] as number) - (c[o + 1] as number);
-    const vx = (c[o + 6] as number) - (c[o] as number);
-    const vy = (c[o + 7] as number) - (c[o + 1] as number);
-    const twiceArea = ux * vy - uy * vx;
+    const twiceArea = signedArea(triangles, t);
     if (!(twiceArea > 1e-9)) continue;
     const z = (lo + hi) / 2;
     byHeight.set(z, (byHeight.get(z) ?? 0) + twiceArea / 2);

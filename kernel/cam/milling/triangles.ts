@@ -37,6 +37,15 @@ export function readTriangles(soup: TriangleSoup): Triangles {
   return { corners, count, zmin, zmax };
 }
 
+/** Twice the projected (XY) area of triangle t: > 0 facing up, < 0 facing down, 0 vertical. */
+export function signedArea(triangles: Triangles, t: number): number {
+  const c = triangles.corners;
+  const o = 9 * t;
+  const ax = c[o] as number;
+  const ay = c[o + 1] as number;
+  return ((c[o + 3] as number) - ax) * ((c[o + 7] as number) - ay) - ((c[o + 4] as number) - ay) * ((c[o + 6] as number) - ax);
+}
+
 /**
  * The triangles facing up (counter-clockwise seen from above). Of a closed part whose triangles
  * face out, these alone cast its shadow: above any point of it the last crossing of the surface
@@ -45,11 +54,7 @@ export function readTriangles(soup: TriangleSoup): Triangles {
 export function facingUp(triangles: Triangles): Triangles {
   const c = triangles.corners;
   const up: number[] = [];
-  for (let t = 0; t < triangles.count; t += 1) {
-    const o = 9 * t;
-    const twice = ((c[o + 3] as number) - (c[o] as number)) * ((c[o + 7] as number) - (c[o + 1] as number)) - ((c[o + 4] as number) - (c[o + 1] as number)) * ((c[o + 6] as number) - (c[o] as number));
-    if (twice > 0) up.push(t);
-  }
+  for (let t = 0; t < triangles.count; t += 1) if (signedArea(triangles, t) > 0) up.push(t);
   const corners = new Float64Array(up.length * 9);
   const zmin = new Float64Array(up.length);
   const zmax = new Float64Array(up.length);
