@@ -51,11 +51,11 @@ export function needKey(need: ShadowNeed): string {
  * one pass over the triangles per level. Each band's projections are grown by CRACK_MM before
  * they join the union (grownBand), which so fills the hairline cracks rounding leaves between
  * neighbours; the shadow read is that union simplified and shrunk back by CRACK_MM: the closing
- * of the exact union, within SHADOW_SIMPLIFY_MM. Triangles are
- * clipped at z + SHADOW_EPSILON_MM: a face lying exactly at z (a floor) is not above z, the tool
- * tip may rest on it. Only the triangles facing up are projected (triangles.ts: facingUp): the
- * others lie under them, and projecting them too took NIST STC-06's shadow thread 15.9 s instead
- * of 12.8 (the exact shadows 7.7 s instead of 4.7), for the same plan.
+ * of the exact union, within SHADOW_SIMPLIFY_MM. Triangles are clipped at z + SHADOW_EPSILON_MM:
+ * a face lying exactly at z (a floor) is not above z, the tool tip may rest on it. Only the
+ * triangles facing up are projected (triangles.ts: facingUp): the others lie under them, and
+ * projecting them too took NIST STC-06's shadow thread 15.9 s instead of 12.8 (the exact shadows
+ * 7.7 s instead of 4.7), for the same plan.
  */
 export class ShadowMaker {
   private readonly triangles: Triangles;
@@ -160,21 +160,28 @@ export class ShadowMaker {
 /** holes of fewer square Clipper units hold no disc of radius CRACK_MM: closing fills them */
 const CRACK_HOLE_UNITS2 = Math.PI * (CRACK_MM * SCALE) ** 2;
 
+/** A band's projections united and grown by CRACK_MM (grownByCrack). */
+function grownBand(pieces: Paths64): Paths64 {
+  return grownByCrack(union(outline(pieces)));
+}
+
 /**
- * A band's projections united and grown by CRACK_MM. The union's hole-wound slivers too small to
+ * A region as Clipper's union returns it, grown by CRACK_MM. Its hole-wound loops too small to
  * hold a disc of that radius, which closing fills anyway, are left out first: Clipper's offset
  * reads a region's winding from the loop holding its lowest point, and a union of slivers can
- * return one such sliver there, wound the other way round (a band of NIST STC-06 under 1 mm²
- * came back grown inside out). Whatever else Clipper misreads so (the grown band smaller than
- * the band), the band is united as it is.
+ * return such a sliver there (3.4e-7 mm² in a band of NIST STC-06), which grew the band inside
+ * out. Whatever else Clipper misreads so (the grown region smaller than the region), the region
+ * is kept as it is.
  */
-function grownBand(pieces: Paths64): Paths64 {
-  const exact = union(outline(pieces));
-  const grown = offset(exact.filter((loop) => {
-    const a = loopArea(loop);
-    return a > 0 || a < -CRACK_HOLE_UNITS2;
-  }), CRACK_MM);
-  return area(grown) < area(exact) ? exact : grown;
+export function grownByCrack(region: Paths64): Paths64 {
+  const grown = offset(
+    region.filter((loop) => {
+      const a = loopArea(loop);
+      return a > 0 || a < -CRACK_HOLE_UNITS2;
+    }),
+    CRACK_MM,
+  );
+  return area(grown) < area(region) ? region : grown;
 }
 
 /**
