@@ -20,11 +20,14 @@ let runner: WorkerRunner | undefined;
 
 const geometry = env.GEOMETRY_WORKERS === 0 ? undefined : createGeometryPool({ size: env.GEOMETRY_WORKERS, simulationThread: env.CAM_SIMULATION_THREAD });
 let geometryState: "ok" | "starting" | "failing" = geometry ? "starting" : "ok";
+/** set by the stop sequence: threads it ends while they load are no failure to report */
+let stopping = false;
 void geometry?.ready().then(
   () => (geometryState = "ok"),
   (error: unknown) => {
     geometryState = "failing";
-    log.error({ err: error }, "the geometry threads did not start");
+    if (stopping) log.info("stopped before the geometry threads were up");
+    else log.error({ err: error }, "the geometry threads did not start");
   },
 );
 
@@ -45,6 +48,7 @@ runner = await startWorkerRunner({
 log.info({ url: `http://localhost:${env.PORT}/backend-api/api/public/v1`, tasks: runner.taskNames }, "swarf ready");
 
 stopOnSignal("swarf", async () => {
+  stopping = true;
   server.close();
   await runner?.stop();
   await geometry?.close();

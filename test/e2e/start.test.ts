@@ -118,6 +118,34 @@ describe("npm start", () => {
     }
   });
 
+  it("stops on SIGTERM while its geometry threads still load OCCT, with no error logged", async () => {
+    const port = await findFreePort();
+    const { DATABASE_URL: _inherited, ...base } = process.env;
+    const child = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts"], {
+      cwd: repoRoot,
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...base, DATABASE_URL: db.ownerUrl, PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "info", GEOMETRY_WORKERS: "1" },
+    });
+    let stderr = "";
+    child.stderr!.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    try {
+      // the server and its workers are up; OCCT takes seconds more to load in the geometry thread
+      await waitFor("swarf ready", async () => stderr.includes('"msg":"swarf ready"') || child.exitCode !== null, { timeoutMs: 120_000, intervalMs: 20 });
+      const health = (await (await fetch(`http://127.0.0.1:${port}/healthz`)).json()) as { checks: Record<string, string> };
+      child.kill("SIGTERM");
+      const [code] = (await once(child, "exit")) as [number | null];
+      assert.equal(code, 0, stderr.slice(-3000));
+      if (health.checks.geometry === "starting") {
+        assert.ok(stderr.includes("stopped before the geometry threads were up"), stderr.slice(-3000));
+      }
+      assert.ok(!stderr.includes('"level":50'), `an error was logged: ${stderr.slice(-3000)}`);
+    } finally {
+      if (child.exitCode === null) child.kill("SIGKILL");
+    }
+  });
+
   it("runs its own PostgreSQL without DATABASE_URL and leaves nothing running after SIGTERM", async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "swarf-start-"));
     fs.chmodSync(dataDir, 0o755);
