@@ -49,7 +49,7 @@ export function needKey(need: ShadowNeed): string {
  * The shadows are made from the top down: the union of the triangles' projections above z is the
  * one above it united with the projections of the band between, so a whole set of levels costs
  * one pass over the triangles per level. Each band's projections are grown by CRACK_MM before
- * they join the union (grownBand), which so fills the hairline cracks rounding leaves between
+ * they join the union (grownProjections), which so fills the hairline cracks rounding leaves between
  * neighbours; the shadow read is that union simplified and shrunk back by CRACK_MM: the closing
  * of the exact union, within SHADOW_SIMPLIFY_MM. Triangles are clipped at z + SHADOW_EPSILON_MM:
  * a face lying exactly at z (a floor) is not above z, the tool tip may rest on it. Only the
@@ -119,7 +119,7 @@ export class ShadowMaker {
     }
     // the band's pieces as their outline (outline.ts): neighbours share their edges, and a band
     // of a NIST part's 24,000 slivers took Clipper 880 ms to unite as they were
-    const result = pieces.length === 0 ? base : union(base, grownBand(pieces));
+    const result = pieces.length === 0 ? base : union(base, grownProjections(pieces));
     this.chain.set(key, result);
     return result;
   }
@@ -160,8 +160,8 @@ export class ShadowMaker {
 /** holes of fewer square Clipper units hold no disc of radius CRACK_MM: closing fills them */
 const CRACK_HOLE_UNITS2 = Math.PI * (CRACK_MM * SCALE) ** 2;
 
-/** A band's projections united and grown by CRACK_MM (grownByCrack). */
-function grownBand(pieces: Paths64): Paths64 {
+/** Triangles' projections united and grown by CRACK_MM (grownByCrack): a band of a shadow, the slicer's floors. */
+export function grownProjections(pieces: Paths64): Paths64 {
   return grownByCrack(union(outline(pieces)));
 }
 

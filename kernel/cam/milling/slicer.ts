@@ -13,10 +13,9 @@
  * on the shadow thread (planner/shadow-thread.ts) ahead of the levels that read them.
  */
 import type { TriangleSoup } from "../types.ts";
-import { outline } from "./outline.ts";
 import { touchesRegion } from "./overlap.ts";
-import { ARC_TOLERANCE_MM, bounds, clipToRect, offset, union, SCALE, type Path64, type Paths64, type Rect64 } from "./polygons.ts";
-import { CRACK_MM, queuedShadows, type ShadowNeed, type ShadowSource } from "./shadows.ts";
+import { ARC_TOLERANCE_MM, bounds, clipToRect, offset, SCALE, type Path64, type Paths64, type Rect64 } from "./polygons.ts";
+import { CRACK_MM, grownProjections, queuedShadows, type ShadowNeed, type ShadowSource } from "./shadows.ts";
 import { projectClipped, readTriangles, signedArea, type Triangles } from "./triangles.ts";
 
 export { SHADOW_EPSILON_MM } from "./triangles.ts";
@@ -86,7 +85,8 @@ export function createSlicer(soup: TriangleSoup, shadows?: (triangles: Triangles
       if (signedArea(triangles, t) <= 0) continue;
       pieces.push(projection(t));
     }
-    return pieces.length === 0 ? [] : offset(offset(union(outline(pieces)), CRACK_MM), -CRACK_MM);
+    // closed as a shadow's bands are: grown (shadows.ts: grownProjections), then shrunk back
+    return pieces.length === 0 ? [] : offset(grownProjections(pieces), -CRACK_MM);
   };
 
   // each triangle's XY box in Clipper units, widened to cover its rounded projection, in topOver's
