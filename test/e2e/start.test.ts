@@ -38,7 +38,8 @@ async function startServer(env: Record<string, string>): Promise<Started> {
   }
 }
 
-async function startServerOnce(env: Record<string, string>): Promise<Started> {
+/** `npm start` as a child process on a free port, its log collected; not waited for. */
+async function spawnServer(env: Record<string, string>): Promise<Started> {
   // findFreePort may hand out the port it just gave for the embedded cluster again
   let port = await findFreePort();
   while (String(port) === env.EMBEDDED_PG_PORT) port = await findFreePort();
@@ -52,25 +53,29 @@ async function startServerOnce(env: Record<string, string>): Promise<Started> {
   child.stderr!.on("data", (chunk: Buffer) => {
     stderr += chunk.toString();
   });
-  const origin = `http://127.0.0.1:${port}`;
+  return { child, origin: `http://127.0.0.1:${port}`, stderr: () => stderr };
+}
+
+async function startServerOnce(env: Record<string, string>): Promise<Started> {
+  const server = await spawnServer(env);
   try {
     // OCCT's start (4-6 s idle) and the first seed of the reference data take far longer on a
     // loaded machine: measured 30 s and more while other suites ran
     await waitFor(
       "GET /healthz answers 200",
       async () => {
-        if (child.exitCode !== null) throw new Error(`npm start exited ${child.exitCode}: ${stderr}`);
-        const res = await fetch(`${origin}/healthz`).catch(() => null);
+        if (server.child.exitCode !== null) throw new Error(`npm start exited ${server.child.exitCode}: ${server.stderr()}`);
+        const res = await fetch(`${server.origin}/healthz`).catch(() => null);
         return res?.status === 200;
       },
       { timeoutMs: 120_000, intervalMs: 100 },
     );
   } catch (error) {
     // a server that did not come up must not outlive the test (its pipes would keep the file's process alive)
-    child.kill("SIGKILL");
+    server.child.kill("SIGKILL");
     throw error;
   }
-  return { child, origin, stderr: () => stderr };
+  return server;
 }
 
 async function stop(server: Started): Promise<number | string | null> {
@@ -119,30 +124,21 @@ describe("npm start", () => {
   });
 
   it("stops on SIGTERM while its geometry threads still load OCCT, with no error logged", async () => {
-    const port = await findFreePort();
-    const { DATABASE_URL: _inherited, ...base } = process.env;
-    const child = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts"], {
-      cwd: repoRoot,
-      stdio: ["ignore", "pipe", "pipe"],
-      env: { ...base, DATABASE_URL: db.ownerUrl, PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "info", GEOMETRY_WORKERS: "1" },
-    });
-    let stderr = "";
-    child.stderr!.on("data", (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
+    const server = await spawnServer({ DATABASE_URL: db.ownerUrl, LOG_LEVEL: "info" });
     try {
       // the server and its workers are up; OCCT takes seconds more to load in the geometry thread
-      await waitFor("swarf ready", async () => stderr.includes('"msg":"swarf ready"') || child.exitCode !== null, { timeoutMs: 120_000, intervalMs: 20 });
-      const health = (await (await fetch(`http://127.0.0.1:${port}/healthz`)).json()) as { checks: Record<string, string> };
-      child.kill("SIGTERM");
-      const [code] = (await once(child, "exit")) as [number | null];
-      assert.equal(code, 0, stderr.slice(-3000));
+      await waitFor("swarf ready", async () => server.stderr().includes('"msg":"swarf ready"') || server.child.exitCode !== null, {
+        timeoutMs: 120_000,
+        intervalMs: 20,
+      });
+      const health = (await (await fetch(`${server.origin}/healthz`)).json()) as { checks: Record<string, string> };
+      assert.equal(await stop(server), 0, server.stderr().slice(-3000));
       if (health.checks.geometry === "starting") {
-        assert.ok(stderr.includes("stopped before the geometry threads were up"), stderr.slice(-3000));
+        assert.ok(server.stderr().includes("stopped before the geometry threads were up"), server.stderr().slice(-3000));
       }
-      assert.ok(!stderr.includes('"level":50'), `an error was logged: ${stderr.slice(-3000)}`);
+      assert.ok(!server.stderr().includes('"level":50'), `an error was logged: ${server.stderr().slice(-3000)}`);
     } finally {
-      if (child.exitCode === null) child.kill("SIGKILL");
+      if (server.child.exitCode === null) server.child.kill("SIGKILL");
     }
   });
 
