@@ -1,7 +1,8 @@
 /**
  * CPU use during a load run, from /proc (Linux; null elsewhere): the server child's, the load
  * generator's (this process) and the whole machine's. On a 2-core box these tell whether a
- * figure is the server's limit or the machine's.
+ * figure is the server's limit or the machine's. And a thread's own (threadCpuSeconds), which
+ * bench:cam reads for the planner's thread.
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -29,8 +30,21 @@ export interface CpuUse {
 }
 
 function processSeconds(pid: number): number | null {
+  return statSeconds(`/proc/${pid}/stat`);
+}
+
+/**
+ * CPU seconds of the calling thread alone, or null (not Linux). A planner's helper threads and
+ * V8's own run beside it: the process's CPU time says what the cores had to do, this how much of
+ * it was the planner's thread, the plan's critical path.
+ */
+export function threadCpuSeconds(): number | null {
+  return statSeconds("/proc/thread-self/stat");
+}
+
+function statSeconds(path: string): number | null {
   try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+    const stat = fs.readFileSync(path, "utf8");
     // the command name may contain spaces: the fields we want follow its closing parenthesis
     const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
     const utime = Number(fields[11]);
