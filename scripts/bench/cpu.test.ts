@@ -6,30 +6,8 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import { describe, it } from "node:test";
 import { Worker } from "node:worker_threads";
+import { burnCpu } from "./cpu-burn.ts";
 import { threadCpuSeconds } from "./cpu.ts";
-
-/** Spins until the calling thread has used `seconds` more CPU (read as threadCpuSeconds does, in a worker too). */
-const SPIN = `
-  const fs = require("node:fs");
-  const own = () => {
-    const stat = fs.readFileSync("/proc/thread-self/stat", "utf8");
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  };
-  const spin = (seconds) => {
-    const until = own() + seconds;
-    let x = 0;
-    while (own() < until) for (let i = 0; i < 1e5; i += 1) x += i;
-    return x;
-  };
-`;
-
-function spinHere(seconds: number): void {
-  const until = (threadCpuSeconds() as number) + seconds;
-  let x = 0;
-  while ((threadCpuSeconds() as number) < until) for (let i = 0; i < 1e5; i += 1) x += i;
-  assert.ok(x > 0);
-}
 
 describe("threadCpuSeconds", () => {
   it("counts this thread's CPU time and not another thread's", { skip: !fs.existsSync("/proc/thread-self") && "no /proc/thread-self" }, async () => {
@@ -37,12 +15,14 @@ describe("threadCpuSeconds", () => {
     const process0 = process.cpuUsage();
     assert.notEqual(thread0, null);
     // another thread burns 0.4 s of CPU while this one sleeps on its exit
-    const worker = new Worker(`${SPIN} spin(0.4);`, { eval: true });
+    const worker = new Worker(new URL("../../kernel/threads/typescript-thread.mjs", import.meta.url), {
+      workerData: { threadModule: new URL("./cpu-burn.ts", import.meta.url).href, seconds: 0.4 },
+    });
     await new Promise<void>((resolve, reject) => {
       worker.once("error", reject);
       worker.once("exit", () => resolve());
     });
-    spinHere(0.2);
+    burnCpu(0.2);
     const thread = (threadCpuSeconds() as number) - (thread0 as number);
     const used = process.cpuUsage(process0);
     const processSeconds = (used.user + used.system) / 1e6;
