@@ -1,0 +1,57 @@
+/**
+ * Fanuc and the controls that read its dialect (Haas NGC): a program between % lines with an O
+ * number, three decimals with the point always written (X10. is 10 mm whatever the decimal-point
+ * parameter), comments in capitals of at most COMMENT_MAX characters, the spindle home with
+ * G91 G28 Z0. before a tool change and at the end, and rigid tapping as G84 after M29.
+ */
+import { commentText, formatNumber, type IsoDialect } from "./iso.ts";
+import type { Coolant } from "./motion.ts";
+import { PostError } from "./post-error.ts";
+
+/** Fanuc 0i/31i accept longer comments, but their program list and screens show about this much */
+const COMMENT_MAX = 60;
+
+export interface FanucFamily {
+  /** digits of the O number (Fanuc 4, Haas 5) */
+  programDigits: number;
+  /** work offsets past G59: `${prefix}${n}` for n = 1 ... count */
+  extraOffsets: { prefix: string; count: number };
+  coolant: Record<Coolant, string>;
+  /** blocks before G84 (Fanuc: M29 S for rigid tapping; Haas taps rigidly by default) */
+  rigidTapping: (rpm: number) => string[];
+}
+
+const FIRST_OFFSETS = ["G54", "G55", "G56", "G57", "G58", "G59"];
+
+export function fanucFamily(family: FanucFamily): IsoDialect {
+  const comment = (text: string): string => `(${commentText(text, COMMENT_MAX).toUpperCase()})`;
+  return {
+    extension: ".nc",
+    programHead: (start) => ["%", `O${String(start.setup.index + 1).padStart(family.programDigits, "0")} ${comment(start.project)}`],
+    programTail: () => ["%"],
+    comment,
+    decimals: 3,
+    wholeWithPoint: true,
+    workOffset(index) {
+      const first = FIRST_OFFSETS[index];
+      if (first !== undefined) return first;
+      const n = index - FIRST_OFFSETS.length + 1;
+      if (n > family.extraOffsets.count) throw new PostError("too_many_setups", `the control has ${FIRST_OFFSETS.length + family.extraOffsets.count} work offsets; setup ${index + 1} has none`);
+      return `${family.extraOffsets.prefix}${n}`;
+    },
+    home: ["G91 G28 Z0.", "G90"],
+    coolant: (mode) => family.coolant[mode],
+    // P in milliseconds, a whole number
+    dwell: (seconds) => `P${Math.round(seconds * 1000)}`,
+    tapping(cycle, rpm, n) {
+      const [first, ...rest] = cycle.at;
+      if (first === undefined) return [];
+      return [
+        ...family.rigidTapping(rpm),
+        `G99 G84 X${n(first[0])} Y${n(first[1])} Z${n(cycle.bottom_z)} R${n(cycle.retract_z)} F${formatNumber(cycle.feed, 3, true)}`,
+        ...rest.map(([x, y]) => `X${n(x)} Y${n(y)}`),
+        "G80",
+      ];
+    },
+  };
+}

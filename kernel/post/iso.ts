@@ -1,0 +1,207 @@
+/**
+ * The ISO (RS-274) family's writer: Fanuc, Haas and LinuxCNC read the same words in the same
+ * places, and differ in what a dialect says (program number and % lines, decimal points, work
+ * offsets past the sixth, the way home, coolant codes, dwell units, tapping). One writer walks the
+ * motion stream; the dialect answers those questions.
+ *
+ * Words are modal and written only when they change: the motion G code, each axis, F. Every block
+ * is one line; the stream's events map to blocks as:
+ *   tool_change  -> the way home, T M6, then G0 over the first point, G43 down to its clearance
+ *   drill        -> G99 G81/G82/G83/G73 (R at retract_z) with one block per further hole, G80
+ *   arc          -> G2/G3 with I J from the arc's start (incremental, G91.1's default)
+ */
+import { expandDrillCycle } from "../cam/holes/cycles.ts";
+import type { DrillCycle, Vec3 } from "../cam/types.ts";
+import type { Coolant, Motion, ProgramStart, ToolCall } from "./motion.ts";
+
+export interface IsoDialect {
+  /** file extension, with its dot */
+  extension: string;
+  /** lines before the first block (% and the program number), and after the last */
+  programHead(start: ProgramStart): string[];
+  programTail(): string[];
+  /** a comment as the control reads it (its own characters and length) */
+  comment(text: string): string;
+  /** a number as a word's value: digits after the point, and whether a whole number keeps its point */
+  decimals: number;
+  wholeWithPoint: boolean;
+  /** the work offset of the setup at this 0-based index */
+  workOffset(index: number): string;
+  /** blocks that take the spindle up to its tool change height */
+  home: string[];
+  coolant(mode: Coolant): string | null;
+  /** the P word of a G82 dwell */
+  dwell(seconds: number): string;
+  /** blocks of a tapping cycle: the control's own, or null to expand it */
+  tapping(cycle: DrillCycle, rpm: number, number: (value: number) => string): string[] | null;
+}
+
+/** The program of a motion stream in an ISO dialect, line by line. */
+export function* isoProgram(stream: Iterable<Motion>, dialect: IsoDialect): Generator<string> {
+  const n = (value: number): string => formatNumber(value, dialect.decimals, dialect.wholeWithPoint);
+  let motionCode = "";
+  let position: (number | null)[] = [null, null, null];
+  let feed: number | null = null;
+  let rpm = 0;
+  let tool: ToolCall | null = null;
+  let workOffset = "";
+
+  // the axis words of a move to `to`, only those that changed
+  const axes = (to: Vec3): string => {
+    const words: string[] = [];
+    "XYZ".split("").forEach((axis, i) => {
+      const value = to[i] as number;
+      if (position[i] === null || n(value) !== n(position[i] as number)) words.push(axis + n(value));
+      position[i] = value;
+    });
+    return words.join(" ");
+  };
+  const feedWord = (value: number): string => {
+    if (feed !== null && n(value) === n(feed)) return "";
+    feed = value;
+    return `F${n(value)}`;
+  };
+  const block = (...words: string[]): string => words.filter((word) => word.length > 0).join(" ");
+  const moveBlock = (code: string, to: Vec3, ...more: string[]): string | null => {
+    const words = axes(to);
+    if (words.length === 0) return null;
+    const g = code === motionCode ? "" : code;
+    motionCode = code;
+    return block(g, words, ...more);
+  };
+
+  for (const motion of stream) {
+    switch (motion.kind) {
+      case "program_start": {
+        yield* dialect.programHead(motion);
+        yield dialect.comment(`${motion.project} - setup ${motion.setup.index + 1} of ${motion.setup.count}: ${motion.setup.name}`);
+        for (const t of motion.tools) yield dialect.comment(`T${t.number} D${n(t.diameter)} ${t.name}`);
+        yield "G21";
+        yield "G90 G94 G17 G40 G49 G80";
+        workOffset = dialect.workOffset(motion.setup.work_offset_index);
+        break;
+      }
+      case "operation":
+        yield dialect.comment(motion.name);
+        break;
+      case "tool_change": {
+        tool = motion.tool;
+        yield* dialect.home;
+        yield `T${tool.number} M6`;
+        yield dialect.comment(`${tool.name}, stick-out ${n(tool.stick_out)}`);
+        // over the first point, then down to its clearance with the tool's length
+        motionCode = "G0";
+        position = [null, null, null];
+        const [x, y, z] = motion.first;
+        position[0] = x;
+        position[1] = y;
+        yield block("G0 G90", workOffset, `X${n(x)}`, `Y${n(y)}`);
+        position[2] = z;
+        yield `G43 Z${n(z)} H${tool.number}`;
+        break;
+      }
+      case "spindle":
+        rpm = motion.rpm;
+        yield `S${Math.round(motion.rpm)} M3`;
+        break;
+      case "coolant": {
+        const code = dialect.coolant(motion.mode);
+        if (code !== null) yield code;
+        break;
+      }
+      case "rapid": {
+        const line = moveBlock("G0", motion.to);
+        if (line !== null) yield line;
+        break;
+      }
+      case "linear": {
+        const line = moveBlock("G1", motion.to, feedWord(motion.feed));
+        if (line !== null) yield line;
+        break;
+      }
+      case "arc": {
+        const code = motion.clockwise ? "G2" : "G3";
+        const i = `I${n(motion.centre[0] - motion.from[0])}`;
+        const j = `J${n(motion.centre[1] - motion.from[1])}`;
+        // a full circle names its end too, so the block has an axis word whatever changed
+        const words = axes(motion.to) || `X${n(motion.to[0])} Y${n(motion.to[1])}`;
+        const g = code === motionCode ? "" : code;
+        motionCode = code;
+        yield block(g, words, i, j, feedWord(motion.feed));
+        break;
+      }
+      case "drill": {
+        for (const line of drillBlocks(motion.cycle, motion.from)) yield line;
+        break;
+      }
+      case "program_end":
+        yield "M9";
+        yield "M5";
+        yield* dialect.home;
+        yield "M30";
+        yield* dialect.programTail();
+        break;
+    }
+  }
+
+  function* drillBlocks(cycle: DrillCycle, from: Vec3): Generator<string> {
+    // up to R first when the tool is below it: the cycle's first move is across at the current height
+    if (from[2] < cycle.retract_z) {
+      const up = moveBlock("G0", [from[0], from[1], cycle.retract_z]);
+      if (up !== null) yield up;
+    }
+    if (cycle.cycle === "tap") {
+      const blocks = dialect.tapping(cycle, rpm, n);
+      if (blocks !== null) {
+        yield* blocks;
+        const last = cycle.at[cycle.at.length - 1] as [number, number];
+        position = [last[0], last[1], cycle.retract_z];
+        motionCode = "";
+        return;
+      }
+      // no tapping cycle: the moves themselves
+      const here: Vec3 = [position[0] ?? from[0], position[1] ?? from[1], position[2] ?? from[2]];
+      for (const move of expandDrillCycle(cycle, here)) {
+        const line = move.kind === "dwell" ? `G4 ${dialect.dwell(move.seconds)}` : move.kind === "rapid" ? moveBlock("G0", move.to) : moveBlock("G1", move.to, feedWord(move.feed));
+        if (line !== null) yield line;
+      }
+      return;
+    }
+    const code = { drill: "G81", dwell: "G82", peck: "G83", chip_break: "G73" }[cycle.cycle];
+    const extra = cycle.cycle === "dwell" ? dialect.dwell(cycle.dwell_s) : cycle.cycle === "peck" || cycle.cycle === "chip_break" ? `Q${n(cycle.peck_mm ?? cycle.top_z - cycle.bottom_z)}` : "";
+    const [first, ...rest] = cycle.at;
+    if (first === undefined) return;
+    yield block("G99", code, `X${n(first[0])}`, `Y${n(first[1])}`, `Z${n(cycle.bottom_z)}`, `R${n(cycle.retract_z)}`, extra, `F${n(cycle.feed)}`);
+    feed = cycle.feed;
+    for (const [x, y] of rest) yield block(`X${n(x)}`, `Y${n(y)}`);
+    yield "G80";
+    const last = cycle.at[cycle.at.length - 1] as [number, number];
+    position = [last[0], last[1], cycle.retract_z];
+    motionCode = "";
+  }
+}
+
+/**
+ * A word's value: rounded to `decimals`, trailing zeros dropped; a whole number keeps its point
+ * when `wholeWithPoint` (Fanuc reads X10 as 10 units of its least increment, 0.01 mm, unless
+ * told otherwise: X10. is 10 mm everywhere). Never "-0".
+ */
+export function formatNumber(value: number, decimals: number, wholeWithPoint: boolean): string {
+  let text = value.toFixed(decimals);
+  if (text.includes(".")) text = text.replace(/0+$/, "");
+  if (text.endsWith(".") && !wholeWithPoint) text = text.slice(0, -1);
+  if (/^-0\.?$/.test(text)) text = text.slice(1);
+  return text;
+}
+
+/** Comment text as every ISO control reads it inside parentheses: no parentheses, printable ASCII, at most `max` characters. */
+export function commentText(text: string, max: number): string {
+  const plain = text
+    .replace(/[Øø⌀]/g, "D")
+    .normalize("NFKD")
+    .replace(/[^\x20-\x7e]/g, "")
+    .replace(/[()]/g, " ")
+    .replace(/\s+/g, " ")
+    .trim();
+  return plain.length > max ? plain.slice(0, max).trimEnd() : plain;
+}

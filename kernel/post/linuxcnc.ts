@@ -1,0 +1,36 @@
+/**
+ * LinuxCNC (its rs274ngc interpreter): nine work offsets (G54 to G59, then G59.1 to G59.3), G53
+ * to go home in machine coordinates, dwell in seconds, and no G84: a tapping cycle is written
+ * as G33.1 rigid tapping at each hole, whose pitch (K) is the cycle's feed over the spindle speed.
+ * Numbers need no decimal point; four decimals keep a 0.1 µm toolpath within 0.05 µm.
+ */
+import { commentText, type IsoDialect } from "./iso.ts";
+import { PostError } from "./post-error.ts";
+
+const WORK_OFFSETS = ["G54", "G55", "G56", "G57", "G58", "G59", "G59.1", "G59.2", "G59.3"];
+
+export const linuxcnc: IsoDialect = {
+  extension: ".ngc",
+  programHead: () => ["%"],
+  programTail: () => ["%"],
+  comment: (text) => `(${commentText(text, 200)})`,
+  decimals: 4,
+  wholeWithPoint: false,
+  workOffset(index) {
+    const code = WORK_OFFSETS[index];
+    if (code === undefined) throw new PostError("too_many_setups", `LinuxCNC has ${WORK_OFFSETS.length} work offsets; setup ${index + 1} has none`);
+    return code;
+  },
+  home: ["G53 G0 Z0"],
+  coolant: (mode) => ({ flood: "M8", through_tool: "M8", mist: "M7", air: "M7", off: "M9" })[mode],
+  dwell: (seconds) => `P${seconds}`,
+  tapping(cycle, rpm, n) {
+    if (!(rpm > 0)) throw new PostError("tapping_without_spindle", "a tapping cycle before any spindle speed");
+    const pitch = cycle.feed / rpm;
+    const blocks: string[] = [];
+    for (const [x, y] of cycle.at) {
+      blocks.push(`G0 X${n(x)} Y${n(y)}`, `G0 Z${n(cycle.retract_z)}`, `G33.1 Z${n(cycle.bottom_z)} K${n(pitch)}`);
+    }
+    return blocks;
+  },
+};

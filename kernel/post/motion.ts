@@ -1,0 +1,165 @@
+/**
+ * The motion stream every postprocessor writes from: one setup of a stored plan as a sequence of
+ * typed events, made lazily (a generator), so a program of millions of moves is written with the
+ * memory of one move.
+ *
+ * What the stream decides once, for every control:
+ * - where the tool is: each arc carries its start, so a control's centre words (I/J, CC) need
+ *   no state of its own;
+ * - which arcs stay arcs: one whose sagitta is under ARC_AS_LINE_SAGITTA_MM or whose radius is
+ *   over ARC_AS_LINE_RADIUS_MM is a line (a control rejects or misreads both: the end point's
+ *   rounding moves the centre of a nearly straight arc by millimetres), and so is one of zero
+ *   radius;
+ * - tool changes: only when the assembly changes, with the operation's spindle speed and
+ *   coolant after it, and the first move of the new tool a rapid over its first point at the
+ *   operation's clearance height (the tool comes from the tool change position, above
+ *   everything).
+ * Drill cycles stay cycles: a control that has no canned cycles expands them with
+ * expandDrillCycle (../cam/holes/cycles.ts), the same expansion the simulation verified.
+ */
+import { arcSweep } from "../cam/machining-time.ts";
+import type { DrillCycle, Move, Operation, Vec2, Vec3 } from "../cam/types.ts";
+import type { CamPlan, StoredOperation } from "../job/plan.ts";
+
+type StoredSetup = CamPlan["setups"][number];
+
+/** arcs flatter than this (mm between the chord's middle and the arc) are written as lines */
+export const ARC_AS_LINE_SAGITTA_MM = 0.001;
+/** arcs wider than this radius (mm) are written as lines */
+export const ARC_AS_LINE_RADIUS_MM = 5000;
+
+export type Coolant = Operation["parameters"]["coolant"];
+
+export interface ToolCall {
+  /** T number: the setup's tool list numbers them in order of first use */
+  number: number;
+  name: string;
+  diameter: number;
+  /** tip to the holder's nose (mm), for the comment a setter reads */
+  stick_out: number;
+}
+
+export interface ProgramStart {
+  kind: "program_start";
+  /** the project's name, for the header comment */
+  project: string;
+  setup: { name: string; index: number; count: number; work_offset_index: number };
+  /** the stock box in the setup's frame (the work offset is at its top corner) */
+  stock: { min: Vec3; max: Vec3 };
+  tools: ToolCall[];
+}
+
+export type Motion =
+  | ProgramStart
+  | { kind: "operation"; name: string; operation_kind: Operation["kind"]; tool: ToolCall }
+  | { kind: "tool_change"; tool: ToolCall; first: Vec3 }
+  | { kind: "spindle"; rpm: number }
+  | { kind: "coolant"; mode: Coolant }
+  | { kind: "rapid"; from: Vec3; to: Vec3 }
+  | { kind: "linear"; from: Vec3; to: Vec3; feed: number }
+  | { kind: "arc"; from: Vec3; to: Vec3; centre: Vec2; clockwise: boolean; feed: number }
+  | { kind: "drill"; from: Vec3; cycle: DrillCycle }
+  | { kind: "program_end"; at: Vec3 };
+
+/** The events that move the tool along the toolpath. */
+export type MoveMotion = Extract<Motion, { kind: "rapid" | "linear" | "arc" | "drill" }>;
+
+export interface StreamOptions {
+  project: string;
+}
+
+/** The setup's program as motion events, start to end. */
+export function* motionStream(plan: CamPlan, setupIndex: number, options: StreamOptions): Generator<Motion> {
+  const setup = plan.setups[setupIndex];
+  if (setup === undefined) throw new RangeError(`setup ${setupIndex} is not in the plan (it has ${plan.setups.length})`);
+  const tools = toolCalls(setup);
+  yield {
+    kind: "program_start",
+    project: options.project,
+    setup: { name: setup.name, index: setup.index, count: plan.setups.length, work_offset_index: setup.index },
+    stock: { min: setup.stock.min, max: setup.stock.max },
+    tools: [...tools.values()],
+  };
+  let here: Vec3 | null = null;
+  let toolNow: string | null = null;
+  let spindle = 0;
+  let coolant: Coolant | null = null;
+  for (const operation of setup.operations) {
+    if (operation.moves.length === 0) continue;
+    const tool = tools.get(operation.tool.assembly_uuid);
+    if (tool === undefined) throw new RangeError(`operation ${operation.id} uses a tool the setup does not list`);
+    yield { kind: "operation", name: operation.name, operation_kind: operation.kind, tool };
+    if (toolNow !== operation.tool.assembly_uuid) {
+      const first = firstPoint(operation);
+      yield { kind: "tool_change", tool, first };
+      toolNow = operation.tool.assembly_uuid;
+      spindle = 0;
+      here = first;
+    }
+    if (operation.parameters.spindle_rpm !== spindle) {
+      spindle = operation.parameters.spindle_rpm;
+      yield { kind: "spindle", rpm: spindle };
+    }
+    if (operation.parameters.coolant !== coolant) {
+      coolant = operation.parameters.coolant;
+      yield { kind: "coolant", mode: coolant };
+    }
+    for (const move of operation.moves) {
+      const from: Vec3 = here ?? firstPoint(operation);
+      const motion = motionOf(move, from);
+      if (motion === null) continue;
+      yield motion;
+      here = motion.kind === "drill" ? drillEnd(move as DrillCycle, from) : motion.to;
+    }
+  }
+  yield { kind: "program_end", at: here ?? [0, 0, setup.stock.max[2]] };
+}
+
+/** The setup's tools by assembly, numbered as its tool list numbers them. */
+function toolCalls(setup: StoredSetup): Map<string, ToolCall> {
+  const calls = new Map<string, ToolCall>();
+  for (const summary of setup.tools) {
+    const cutter = setup.operations.find((operation) => operation.tool.assembly_uuid === summary.assembly_uuid)?.tool;
+    calls.set(summary.assembly_uuid, { number: summary.number, name: summary.name, diameter: summary.diameter_mm, stick_out: cutter?.stick_out ?? 0 });
+  }
+  return calls;
+}
+
+/** Over the operation's first point at its clearance height. */
+function firstPoint(operation: StoredOperation): Vec3 {
+  const first = operation.moves[0] as Move;
+  const [x, y] = first.kind === "drill" ? (first.at[0] ?? [0, 0]) : first.to;
+  return [x, y, operation.clearance_z];
+}
+
+/** Where a drill cycle leaves the tool: at R over its last hole (G99). */
+function drillEnd(cycle: DrillCycle, from: Vec3): Vec3 {
+  const last = cycle.at[cycle.at.length - 1];
+  return last === undefined ? from : [last[0], last[1], cycle.retract_z];
+}
+
+/** A move as the stream's event; null for a move that goes nowhere. */
+function motionOf(move: Move, from: Vec3): MoveMotion | null {
+  switch (move.kind) {
+    case "drill":
+      return move.at.length === 0 ? null : { kind: "drill", from, cycle: move };
+    case "rapid":
+      return samePoint(from, move.to) ? null : { kind: "rapid", from, to: move.to };
+    case "linear":
+      return samePoint(from, move.to) ? null : { kind: "linear", from, to: move.to, feed: move.feed };
+    case "arc":
+      return arcAsLine(from, move) ? { kind: "linear", from, to: move.to, feed: move.feed } : { kind: "arc", from, to: move.to, centre: move.centre, clockwise: move.clockwise, feed: move.feed };
+  }
+}
+
+function samePoint(a: Vec3, b: Vec3): boolean {
+  return a[0] === b[0] && a[1] === b[1] && a[2] === b[2];
+}
+
+/** Whether an arc is better written as the line to its end (flat, huge or degenerate). */
+export function arcAsLine(from: Vec3, arc: Extract<Move, { kind: "arc" }>): boolean {
+  const radius = Math.hypot(from[0] - arc.centre[0], from[1] - arc.centre[1]);
+  if (!(radius > 1e-6) || radius > ARC_AS_LINE_RADIUS_MM) return true;
+  const sweep = arcSweep(from, arc);
+  return sweep < Math.PI && radius * (1 - Math.cos(sweep / 2)) < ARC_AS_LINE_SAGITTA_MM;
+}

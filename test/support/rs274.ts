@@ -1,0 +1,119 @@
+/**
+ * LinuxCNC's G-code interpreter (`rs274`, Debian package linuxcnc-uspace) as the tests' judge of
+ * a program: it must run to the end without an error, and the motion it reports (its canonical
+ * STRAIGHT_FEED, ARC_FEED and STRAIGHT_TRAVERSE calls) is measured the way motionEnvelope
+ * measures ours. Tools 1 to 99 have zero length, so positions are the program's own.
+ *
+ * Missing rs274: the tests skip, unless SWARF_REQUIRE_RS274=1 (CI sets it), when they fail.
+ */
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import type { Vec3 } from "../../kernel/cam/types.ts";
+
+export const RS274 = "/usr/bin/rs274";
+
+/** why rs274 tests cannot run here (they skip), or false when they can */
+export function rs274Missing(): string | false {
+  if (fs.existsSync(RS274)) return false;
+  if (process.env.SWARF_REQUIRE_RS274 === "1") throw new Error(`${RS274} is missing: install the Debian package linuxcnc-uspace`);
+  return "rs274 (Debian package linuxcnc-uspace) is not installed";
+}
+
+/** Where feeds go and how far: the cutting moves' bounding box and path length (arcs along the arc). */
+export class Envelope {
+  min: Vec3 = [Infinity, Infinity, Infinity];
+  max: Vec3 = [-Infinity, -Infinity, -Infinity];
+  feedLength = 0;
+  feeds = 0;
+
+  private include(p: Vec3): void {
+    for (let i = 0; i < 3; i += 1) {
+      this.min[i] = Math.min(this.min[i] as number, p[i] as number);
+      this.max[i] = Math.max(this.max[i] as number, p[i] as number);
+    }
+  }
+
+  line(from: Vec3, to: Vec3): void {
+    this.include(from);
+    this.include(to);
+    this.feedLength += Math.hypot(to[0] - from[0], to[1] - from[1], to[2] - from[2]);
+    this.feeds += 1;
+  }
+
+  /** an XY arc (helical when z changes) sweeping `sweep` radians, negative clockwise */
+  arc(from: Vec3, to: Vec3, centre: [number, number], sweep: number): void {
+    const radius = Math.hypot(from[0] - centre[0], from[1] - centre[1]);
+    const a0 = Math.atan2(from[1] - centre[1], from[0] - centre[0]);
+    // the bounding box through points every degree or so, the ends exactly
+    const steps = Math.max(4, Math.ceil(Math.abs(sweep) / 0.01));
+    for (let k = 0; k <= steps; k += 1) {
+      const t = k / steps;
+      const a = a0 + sweep * t;
+      this.include(k === steps ? to : [centre[0] + radius * Math.cos(a), centre[1] + radius * Math.sin(a), from[2] + (to[2] - from[2]) * t]);
+    }
+    this.feedLength += Math.hypot(Math.abs(sweep) * radius, to[2] - from[2]);
+    this.feeds += 1;
+  }
+}
+
+/** The signed sweep of an arc from `from` to `to` about `centre`: one turn for a full circle, more for `extraTurns`. */
+export function arcSweepSigned(from: Vec3, to: Vec3, centre: [number, number], clockwise: boolean, extraTurns = 0): number {
+  const a0 = Math.atan2(from[1] - centre[1], from[0] - centre[0]);
+  const a1 = Math.atan2(to[1] - centre[1], to[0] - centre[0]);
+  const turn = 2 * Math.PI;
+  let sweep = clockwise ? a0 - a1 : a1 - a0;
+  sweep = ((sweep % turn) + turn) % turn;
+  if (sweep < 1e-9) sweep = turn;
+  sweep += extraTurns * turn;
+  return clockwise ? -sweep : sweep;
+}
+
+export interface Rs274Run {
+  ok: boolean;
+  /** rs274's own words when it stopped on an error */
+  error: string;
+  envelope: Envelope;
+  /** canonical calls it reported */
+  calls: number;
+}
+
+/** Runs a program through rs274 and measures what it did. */
+export function runRs274(program: string): Rs274Run {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "swarf-rs274-"));
+  try {
+    const file = path.join(dir, "program.ngc");
+    const tools = path.join(dir, "tools.tbl");
+    fs.writeFileSync(file, program);
+    fs.writeFileSync(tools, Array.from({ length: 99 }, (_, i) => `T${i + 1} P${i + 1} Z0 D10 ;\n`).join(""));
+    const run = spawnSync(RS274, ["-t", tools, "-g", file], { encoding: "utf8", maxBuffer: 1 << 30 });
+    const envelope = new Envelope();
+    let here: Vec3 = [0, 0, 0];
+    let calls = 0;
+    for (const line of run.stdout.split("\n")) {
+      const call = /N\.+\s+([A-Z_]+)\((.*)\)\s*$/.exec(line);
+      if (!call) continue;
+      calls += 1;
+      const args = (call[2] as string).split(",").map((word) => Number(word));
+      if (call[1] === "STRAIGHT_TRAVERSE") here = [args[0] as number, args[1] as number, args[2] as number];
+      else if (call[1] === "STRAIGHT_FEED" || call[1] === "STRAIGHT_PROBE") {
+        const to: Vec3 = [args[0] as number, args[1] as number, args[2] as number];
+        envelope.line(here, to);
+        here = to;
+      } else if (call[1] === "ARC_FEED") {
+        // ARC_FEED(first_end, second_end, first_axis, second_axis, rotation, axis_end_point, ...) in the XY plane
+        const [x, y, cx, cy, rotation, z] = args as [number, number, number, number, number, number];
+        const to: Vec3 = [x, y, z];
+        envelope.arc(here, to, [cx, cy], arcSweepSigned(here, to, [cx, cy], rotation < 0, Math.abs(rotation) - 1));
+        here = to;
+      }
+    }
+    const ok = run.status === 0;
+    // the interpreter's complaint is the output's lines that are not canonical calls
+    const complaint = run.stdout.split("\n").filter((line) => line.trim() !== "" && !/^\s*\d+ N\.+/.test(line) && line !== "executing");
+    return { ok, error: ok ? "" : [...complaint, run.stderr].join(" ").trim(), envelope, calls };
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
