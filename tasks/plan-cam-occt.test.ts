@@ -15,6 +15,8 @@ import { createTestDatabase, type TestDatabase } from "../test/support/database.
 import { fileUpload } from "../test/support/multipart.ts";
 import type { Assembly } from "../kernel/tools/assembly.ts";
 import { catalogueAssembly, PLAN_OPTIONS, planningProject, type PlanningStarted } from "../test/support/planning.ts";
+import { POSTPROCESSORS } from "../kernel/post/index.ts";
+import { assertRunsAsPlanned, programText, rs274Missing } from "../test/support/rs274.ts";
 import { waitForTask } from "../test/support/task-records.ts";
 import { createTestUser, type TestUser } from "../test/support/users.ts";
 import { createGeometryPool, type GeometryPool } from "../workers/geometry/pool.ts";
@@ -62,6 +64,25 @@ async function plan(projectId: string) {
   return waitForTask(db.owner, res.body.task_id, "finished", (task) => TERMINAL.has(task.status), WAIT);
 }
 
+/**
+ * Every setup of the project's current plan as the route writes it for the project's (Fanuc)
+ * machine, and in every postprocessor of the kernel, through LinuxCNC's rs274: each runs to its
+ * end, and its feeds match the plan's (test/support/rs274.ts). Skipped without rs274.
+ */
+async function assertProgramsRun(projectId: string): Promise<void> {
+  if (rs274Missing()) return;
+  const file = await decodeFamc((await api.request("GET", `/projects/${projectId}/job`, { key: alice.key })).bytes, alice.id, async () => true);
+  const plan = file.plan?.document;
+  assert.ok(plan, "the job keeps its plan");
+  const project = await api.request<{ name: string }>("GET", `/projects/${projectId}`, { key: alice.key });
+  for (let s = 0; s < plan.setups.length; s += 1) {
+    const res = await api.request("POST", `/projects/${projectId}/post/run?setup_index=${s}`, { key: alice.key });
+    assert.equal(res.status, 200, res.text);
+    assert.equal(res.text, programText(plan, s, "fanuc", project.body.name), "the route writes the kernel's Fanuc program");
+    for (const postprocessor of POSTPROCESSORS) assertRunsAsPlanned(plan, s, postprocessor);
+  }
+}
+
 /** a shop's everyday tools from the standard range */
 const everydayTools = () => [
   catalogueAssembly("FaceMill", 50),
@@ -106,7 +127,7 @@ describe("plan_cam on the service's geometry thread", () => {
     assert.equal(blobs.rowCount, 0);
   });
 
-  it("plans partC.step from the B-rep: setups with verified toolpaths (no gouge, rapid through material or holder collision), saved as the current job", async () => {
+  it("plans partC.step from the B-rep: setups with verified toolpaths (no gouge, rapid through material or holder collision), saved as the current job, every setup's program run by rs274 as planned", async () => {
     const projectId = await stepProject(everydayTools());
     const task = await plan(projectId);
     assert.equal(task.status, "success", JSON.stringify(task.error));
@@ -131,11 +152,12 @@ describe("plan_cam on the service's geometry thread", () => {
       result.setups.map((s) => s.blocks.map((b) => [b.id, b.kind, b.operation_ids])),
       "the job file keeps the blocks the result shows",
     );
+    await assertProgramsRun(projectId);
   });
 
   // the other fixture parts, end to end as a client sends them: a mesh, and the NIST test parts
   for (const name of ["partC.stl", "nist_ftc_10_asme1_ap242-e2.stp", "nist_ctc_01_asme1_ap242-e1.stp", "nist_stc_06_asme1_ap242-e3.stp"]) {
-    it(`plans ${name} uploaded through the API: verified setups, the material left reported, the job saved`, async () => {
+    it(`plans ${name} uploaded through the API: verified setups, the material left reported, the job saved, every setup's program run by rs274 as planned`, async () => {
       // the NIST parts are 250 to 400 mm long: the shop's 20 mm end mill roughs them; FTC-10's
       // long bores take a 7 mm drill
       const library = name.startsWith("nist") ? [...everydayTools(), catalogueAssembly("CentreCuttingEndMill", 20), catalogueAssembly("Drill", 7)] : everydayTools();
@@ -160,6 +182,7 @@ describe("plan_cam on the service's geometry thread", () => {
       }
       const current = await db.owner.query("select current_job_id from app_public.projects where id = $1", [projectId]);
       assert.equal(current.rows[0].current_job_id, result.job_id);
+      await assertProgramsRun(projectId);
     });
   }
 

@@ -6,6 +6,7 @@ import { equipmentLibraryRoutes } from "./equipment-libraries.ts";
 import { fileRoutes } from "./files.ts";
 import { holderToolRoutes } from "./holders-tools.ts";
 import { jobRoutes } from "./jobs.ts";
+import { postRoutes } from "./post.ts";
 import { machineMaterialRoutes } from "./machines-materials.ts";
 import { projectRoutes } from "./projects.ts";
 import { quoteMachineRoutes } from "./quote-machines.ts";
@@ -18,6 +19,7 @@ export const routes: readonly RouteSpec[] = [
   ...projectRoutes,
   ...workpieceRoutes,
   ...jobRoutes,
+  ...postRoutes,
   ...automationRoutes,
   ...taskRoutes,
   ...fileRoutes,

@@ -5,6 +5,7 @@
  */
 import type { CamPlan } from "../job/plan.ts";
 import { fanuc } from "./fanuc.ts";
+import { grbl } from "./grbl.ts";
 import { haas } from "./haas.ts";
 import { isoProgram, type IsoDialect } from "./iso.ts";
 import { linuxcnc } from "./linuxcnc.ts";
@@ -13,7 +14,7 @@ import { PostError } from "./post-error.ts";
 
 export { PostError };
 
-const DIALECTS: Record<string, IsoDialect> = { fanuc, haas, linuxcnc };
+const DIALECTS: Record<string, IsoDialect> = { fanuc, haas, linuxcnc, grbl };
 
 export interface PostedProgram {
   /** `<project>_<setup>` with the control's extension */

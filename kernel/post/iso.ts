@@ -6,8 +6,10 @@
  *
  * Words are modal and written only when they change: the motion G code, each axis, F. Every block
  * is one line; the stream's events map to blocks as:
- *   tool_change  -> the way home, T M6, then G0 over the first point, G43 down to its clearance
- *   drill        -> G99 G81/G82/G83/G73 (R at retract_z) with one block per further hole, G80
+ *   tool_change  -> the way home, the dialect's change (T M6), then G0 over the first point and
+ *                   G43 down to its clearance (G0 where the control has no tool lengths)
+ *   drill        -> G99 G81/G82/G83/G73 (R at retract_z) with one block per further hole, G80;
+ *                   the moves themselves where the control has no canned cycles
  *   arc          -> G2/G3 with I J from the arc's start (incremental, G91.1's default)
  */
 import { expandDrillCycle } from "../cam/holes/cycles.ts";
@@ -29,6 +31,12 @@ export interface IsoDialect {
   workOffset(index: number): string;
   /** blocks that take the spindle up to its tool change height */
   home: string[];
+  /** the blocks that change to `tool` (T M6 where there is a changer) */
+  toolChange(tool: ToolCall, comment: (text: string) => string): string[];
+  /** G43 H with the tool's number after a change: false where the control has no tool table (the operator touches off) */
+  lengthCompensation: boolean;
+  /** G81/G82/G83/G73 (and the dialect's tapping); false: every cycle written as its moves */
+  cannedCycles: boolean;
   coolant(mode: Coolant): string | null;
   /** the P word of a G82 dwell */
   dwell(seconds: number): string;
@@ -87,8 +95,7 @@ export function* isoProgram(stream: Iterable<Motion>, dialect: IsoDialect): Gene
       case "tool_change": {
         tool = motion.tool;
         yield* dialect.home;
-        yield `T${tool.number} M6`;
-        yield dialect.comment(`${tool.name}, stick-out ${n(tool.stick_out)}`);
+        yield* dialect.toolChange(tool, dialect.comment);
         // over the first point, then down to its clearance with the tool's length
         motionCode = "G0";
         position = [null, null, null];
@@ -97,7 +104,7 @@ export function* isoProgram(stream: Iterable<Motion>, dialect: IsoDialect): Gene
         position[1] = y;
         yield block("G0 G90", workOffset, `X${n(x)}`, `Y${n(y)}`);
         position[2] = z;
-        yield `G43 Z${n(z)} H${tool.number}`;
+        yield dialect.lengthCompensation ? `G43 Z${n(z)} H${tool.number}` : `G0 Z${n(z)}`;
         break;
       }
       case "spindle":
@@ -150,6 +157,10 @@ export function* isoProgram(stream: Iterable<Motion>, dialect: IsoDialect): Gene
       const up = moveBlock("G0", [from[0], from[1], cycle.retract_z]);
       if (up !== null) yield up;
     }
+    if (!dialect.cannedCycles) {
+      yield* expanded(cycle, from);
+      return;
+    }
     if (cycle.cycle === "tap") {
       const blocks = dialect.tapping(cycle, rpm, n);
       if (blocks !== null) {
@@ -160,11 +171,7 @@ export function* isoProgram(stream: Iterable<Motion>, dialect: IsoDialect): Gene
         return;
       }
       // no tapping cycle: the moves themselves
-      const here: Vec3 = [position[0] ?? from[0], position[1] ?? from[1], position[2] ?? from[2]];
-      for (const move of expandDrillCycle(cycle, here)) {
-        const line = move.kind === "dwell" ? `G4 ${dialect.dwell(move.seconds)}` : move.kind === "rapid" ? moveBlock("G0", move.to) : moveBlock("G1", move.to, feedWord(move.feed));
-        if (line !== null) yield line;
-      }
+      yield* expanded(cycle, from);
       return;
     }
     const code = { drill: "G81", dwell: "G82", peck: "G83", chip_break: "G73" }[cycle.cycle];
@@ -178,6 +185,15 @@ export function* isoProgram(stream: Iterable<Motion>, dialect: IsoDialect): Gene
     const last = cycle.at[cycle.at.length - 1] as [number, number];
     position = [last[0], last[1], cycle.retract_z];
     motionCode = "";
+  }
+
+  /** A cycle as the moves the simulation verified (../cam/holes/cycles.ts). */
+  function* expanded(cycle: DrillCycle, from: Vec3): Generator<string> {
+    const here: Vec3 = [position[0] ?? from[0], position[1] ?? from[1], position[2] ?? from[2]];
+    for (const move of expandDrillCycle(cycle, here)) {
+      const line = move.kind === "dwell" ? `G4 ${dialect.dwell(move.seconds)}` : move.kind === "rapid" ? moveBlock("G0", move.to) : moveBlock("G1", move.to, feedWord(move.feed));
+      if (line !== null) yield line;
+    }
   }
 }
 

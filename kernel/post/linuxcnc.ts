@@ -4,7 +4,7 @@
  * as G33.1 rigid tapping at each hole, whose pitch (K) is the cycle's feed over the spindle speed.
  * Numbers need no decimal point; four decimals keep a 0.1 µm toolpath within 0.05 µm.
  */
-import { commentText, type IsoDialect } from "./iso.ts";
+import { commentText, formatNumber, type IsoDialect } from "./iso.ts";
 import { PostError } from "./post-error.ts";
 
 const WORK_OFFSETS = ["G54", "G55", "G56", "G57", "G58", "G59", "G59.1", "G59.2", "G59.3"];
@@ -22,6 +22,9 @@ export const linuxcnc: IsoDialect = {
     return code;
   },
   home: ["G53 G0 Z0"],
+  toolChange: (tool, comment) => [`T${tool.number} M6`, comment(`${tool.name}, stick-out ${formatNumber(tool.stick_out, 4, false)}`)],
+  lengthCompensation: true,
+  cannedCycles: true,
   coolant: (mode) => ({ flood: "M8", through_tool: "M8", mist: "M7", air: "M7", off: "M9" })[mode],
   dwell: (seconds) => `P${seconds}`,
   tapping(cycle, rpm, n) {

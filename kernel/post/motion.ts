@@ -93,7 +93,9 @@ export function* motionStream(plan: CamPlan, setupIndex: number, options: Stream
       const first = firstPoint(operation);
       yield { kind: "tool_change", tool, first };
       toolNow = operation.tool.assembly_uuid;
+      // spindle and coolant are told again after every change (a control without a changer stops both for it)
       spindle = 0;
+      coolant = null;
       here = first;
     }
     if (operation.parameters.spindle_rpm !== spindle) {

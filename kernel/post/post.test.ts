@@ -2,91 +2,31 @@
  * Postprocessors, judged by LinuxCNC's own interpreter (test/support/rs274.ts): every program must
  * run through rs274 to its end, and the cutting motion rs274 reports must match the plan's (the
  * feeds' bounding box within 0.01 mm, their path length within 0.5 %). Fanuc and Haas programs
- * go through a small rewrite first (fanucForRs274). Plans: the made-up one of
- * test/support/fake-plan.ts, and partC.step planned for real.
+ * go through a small rewrite first (test/support/rs274.ts: fanucForRs274). Plans: one with every
+ * kind of move (test/support/every-move-plan.ts), and partC.step planned for real; the NIST
+ * parts' plans are checked where they are planned through the API (tasks/plan-cam-occt.test.ts).
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { expandDrillCycle } from "../cam/holes/cycles.ts";
-import { arcSweep } from "../cam/machining-time.ts";
 import { planCam } from "../cam/plan.ts";
 import { writeBrep } from "../geometry/brep.ts";
 import { withOcctScope } from "../geometry/occt-scope.ts";
 import { loadOpenCascade } from "../geometry/opencascade.ts";
 import { readStep } from "../geometry/step.ts";
 import { fixture } from "../geometry/test-support.ts";
-import type { Move } from "../cam/types.ts";
 import { camPlanOf, type CamPlan } from "../job/plan.ts";
 import { findMachineArchetype, type MachineArchetype } from "../machines/archetypes.ts";
 import { starterLibrary } from "../tools/catalogue/starter-library.ts";
 import { fakePlanResult } from "../../test/support/fake-plan.ts";
-import { Envelope, rs274Missing, runRs274 } from "../../test/support/rs274.ts";
+import { everyMovePlan } from "../../test/support/every-move-plan.ts";
+import { assertRunsAsPlanned, forRs274, programText, rs274Missing, runRs274 } from "../../test/support/rs274.ts";
 import { formatNumber } from "./iso.ts";
-import { arcAsLine, motionStream } from "./motion.ts";
+import { arcAsLine } from "./motion.ts";
 import { postSetup, PostError, POSTPROCESSORS } from "./index.ts";
 
 const machine = findMachineArchetype("vmc-850-fanuc") as MachineArchetype;
 const options = { include_face_milling: true, sort_by_height: false };
 const skip = rs274Missing();
-
-/**
- * What LinuxCNC needs changed in a Fanuc or Haas program, and nothing else: no % lines and no
- * O number; the offsets past G59 (Fanuc G54.1 Pn, Haas G154 Pn) as LinuxCNC's G59.n (n <= 3);
- * Haas's through-spindle coolant and air blast (M88, M83) as M8 and M7.
- */
-export function fanucForRs274(program: string): string {
-  return program
-    .split("\n")
-    .filter((line) => line !== "%" && !/^O\d+/.test(line))
-    .map((line) =>
-      line
-        .replace(/G(?:54\.1|154) P([1-3])\b/, "G59.$1")
-        .replace(/\bM88\b/, "M8")
-        .replace(/\bM83\b/, "M7"),
-    )
-    .join("\n");
-}
-
-/** The plan's own feeds for the setup, measured as rs274's are. */
-function planEnvelope(plan: CamPlan, setupIndex: number): Envelope {
-  const envelope = new Envelope();
-  for (const motion of motionStream(plan, setupIndex, { project: "p" })) {
-    if (motion.kind === "linear") envelope.line(motion.from, motion.to);
-    else if (motion.kind === "arc") {
-      const sweep = arcSweep(motion.from, { kind: "arc", to: motion.to, centre: motion.centre, clockwise: motion.clockwise, feed: motion.feed });
-      envelope.arc(motion.from, motion.to, motion.centre, motion.clockwise ? -sweep : sweep);
-    } else if (motion.kind === "drill") {
-      let here = motion.from;
-      for (const move of expandDrillCycle(motion.cycle, motion.from)) {
-        if (move.kind === "dwell") continue;
-        if (move.kind === "linear") envelope.line(here, move.to);
-        here = move.to;
-      }
-    }
-  }
-  return envelope;
-}
-
-function programText(plan: CamPlan, setupIndex: number, postprocessor: string): string {
-  const lines = [...postSetup(plan, setupIndex, postprocessor, { project: "Bracket (rev B)" }).lines];
-  return lines.join("\n") + "\n";
-}
-
-/** rs274 accepts the setup's program and its feeds match the plan's. */
-function assertRunsAsPlanned(plan: CamPlan, setupIndex: number, postprocessor: string): void {
-  const text = programText(plan, setupIndex, postprocessor);
-  const run = runRs274(postprocessor === "linuxcnc" ? text : fanucForRs274(text));
-  const what = `${postprocessor}, setup ${setupIndex}`;
-  assert.ok(run.ok, `${what}: rs274 refused the program: ${run.error}`);
-  const ours = planEnvelope(plan, setupIndex);
-  assert.ok(ours.feeds > 0, `${what}: the plan has feeds`);
-  for (let i = 0; i < 3; i += 1) {
-    assert.ok(Math.abs((run.envelope.min[i] as number) - (ours.min[i] as number)) <= 0.01, `${what}: min ${"xyz"[i]} ${run.envelope.min[i]} against ${ours.min[i]}`);
-    assert.ok(Math.abs((run.envelope.max[i] as number) - (ours.max[i] as number)) <= 0.01, `${what}: max ${"xyz"[i]} ${run.envelope.max[i]} against ${ours.max[i]}`);
-  }
-  const ratio = run.envelope.feedLength / ours.feedLength;
-  assert.ok(Math.abs(ratio - 1) <= 0.005, `${what}: feed path ${run.envelope.feedLength.toFixed(3)} mm against ${ours.feedLength.toFixed(3)} (ratio ${ratio.toFixed(5)})`);
-}
 
 describe("a number in a program", () => {
   it("keeps the point of a whole number where Fanuc needs it, and drops trailing zeros", () => {
@@ -153,48 +93,19 @@ describe("postSetup", () => {
   });
 });
 
-/**
- * The made-up plan's first setup with moves a control must take: a helical full turn, a quarter
- * arc each way round, and drilling with and without a dwell, or pecking. (Tapping is left out:
- * rs274 has no G84 to check Fanuc's by.) A control's pecks start at R and come back down to its
- * own clearance over the last peck (LinuxCNC 0.254 mm, a Fanuc its parameter 5115), not where
- * ../cam/holes/cycles.ts models them, so pecking is checked for acceptance, not for its length.
- */
-function everyMovePlan(pecks: boolean): CamPlan {
-  const fake = camPlanOf(fakePlanResult(), options, machine);
-  const setup = fake.setups[0] as CamPlan["setups"][number];
-  const cycle = (kind: "drill" | "dwell" | "peck" | "chip_break", x: number): Move => ({
-    kind: "drill",
-    cycle: kind,
-    at: [
-      [x, 30],
-      [x, 40],
-    ],
-    retract_z: 2,
-    top_z: 0,
-    bottom_z: -12,
-    peck_mm: kind === "peck" || kind === "chip_break" ? 3 : null,
-    dwell_s: kind === "dwell" ? 0.5 : 0,
-    feed: 150,
+describe("a Grbl program", () => {
+  it("stops for each tool with a message naming it, and has no tool change, tool length or canned cycle", () => {
+    const plan = everyMovePlan(false);
+    const text = programText(plan, 0, "grbl");
+    const tools = plan.setups[0]!.tools;
+    for (const tool of tools) assert.match(text, new RegExp(`\\(MSG,Load T${tool.number} [^)]*\\)\\nM0\\n`));
+    assert.doesNotMatch(text, /M6|G43|G8[1-9]|G73|%/);
+    // spindle and coolant on again after every stop
+    assert.equal(text.match(/\nM0\n/g)?.length, tools.length);
+    assert.ok((text.match(/ M3\n/g)?.length ?? 0) >= tools.length && (text.match(/\nM8\n/g)?.length ?? 0) >= tools.length);
+    for (const line of text.split("\n")) assert.ok(line.replace(/\(.*\)|\s/g, "").length <= 80, `${line}: longer than Grbl's line buffer`);
   });
-  const moves: Move[][] = [
-    [
-      { kind: "rapid", to: [-6, 0, 5] },
-      { kind: "linear", to: [-6, 0, 0], feed: 400 },
-      { kind: "linear", to: [60, 0, 0], feed: 1500 },
-    ],
-    [
-      { kind: "rapid", to: [30, 20, 5] },
-      { kind: "linear", to: [40, 20, -1], feed: 300 },
-      { kind: "arc", to: [40, 20, -2], centre: [30, 20], clockwise: true, feed: 1200 },
-      { kind: "arc", to: [30, 30, -2], centre: [30, 20], clockwise: false, feed: 1200 },
-      { kind: "arc", to: [40, 20, -2], centre: [30, 20], clockwise: true, feed: 1200 },
-      { kind: "linear", to: [40, 20, 5], feed: 1200 },
-    ],
-    pecks ? [cycle("peck", 30), cycle("chip_break", 40)] : [cycle("drill", 10), cycle("dwell", 20)],
-  ];
-  return { ...fake, setups: [{ ...setup, operations: setup.operations.map((operation, i) => ({ ...operation, moves: moves[i] ?? [] })) }] };
-}
+});
 
 describe("programs through rs274", { skip }, () => {
   const plan = everyMovePlan(false);
@@ -204,9 +115,10 @@ describe("programs through rs274", { skip }, () => {
     it(`runs arcs, a helix and drill cycles as planned, and pecking cycles to the end, in ${postprocessor}`, () => {
       assertRunsAsPlanned(plan, 0, postprocessor);
       const text = programText(pecking, 0, postprocessor);
-      const run = runRs274(postprocessor === "linuxcnc" ? text : fanucForRs274(text));
+      const run = runRs274(forRs274(postprocessor, text));
       assert.ok(run.ok, run.error);
-      assert.match(text, /G83 .*Q3\.? .*\n.*\nG80\n/);
+      if (postprocessor !== "grbl") assert.match(text, /G83 .*Q3\.? .*\n.*\nG80\n/);
+      else assert.doesNotMatch(text, /G8[1-9]|G73/, "Grbl has no canned cycles");
     });
   }
 

@@ -142,6 +142,7 @@ before(async () => {
   const mesh = new URL(urls.mesh_url, api.origin);
   aliceIds.blob_id = mesh.pathname.split("/").at(-1)!;
   validQueries.getPresignedFile = mesh.search;
+  validQueries.postprocessSetup = "?setup_index=0";
 });
 after(async () => {
   await api.close();

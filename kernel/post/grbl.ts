@@ -1,0 +1,35 @@
+/**
+ * Grbl 1.1: a hobby and router control with no tool changer, no tool table and no canned cycles.
+ * A tool change is a stop: the spindle and coolant off, the spindle up, a (MSG,...) naming the
+ * next tool, which Grbl shows its sender, and M0; the operator changes the tool, touches off its
+ * Z and resumes. No G43 (the touch-off is the length). Every drill cycle is written as its moves,
+ * the very ones the simulation verified. Six work offsets (G54 to G59). Grbl's line buffer holds
+ * 80 characters after it drops spaces and comments, so comments are kept short too.
+ */
+import { commentText, type IsoDialect } from "./iso.ts";
+import { PostError } from "./post-error.ts";
+
+const WORK_OFFSETS = ["G54", "G55", "G56", "G57", "G58", "G59"];
+const COMMENT_MAX = 60;
+
+export const grbl: IsoDialect = {
+  extension: ".nc",
+  programHead: () => [],
+  programTail: () => [],
+  comment: (text) => `(${commentText(text, COMMENT_MAX)})`,
+  decimals: 3,
+  wholeWithPoint: false,
+  workOffset(index) {
+    const code = WORK_OFFSETS[index];
+    if (code === undefined) throw new PostError("too_many_setups", `Grbl has ${WORK_OFFSETS.length} work offsets; setup ${index + 1} has none`);
+    return code;
+  },
+  home: ["G53 G0 Z0"],
+  toolChange: (tool) => ["M5", "M9", `(MSG,${commentText(`Load T${tool.number} ${tool.name}, touch off Z, resume`, COMMENT_MAX)})`, "M0"],
+  lengthCompensation: false,
+  cannedCycles: false,
+  // Grbl has M7 only when built with it; M8 is always there
+  coolant: (mode) => ({ flood: "M8", through_tool: "M8", mist: "M8", air: "M8", off: "M9" })[mode],
+  dwell: (seconds) => `P${seconds}`,
+  tapping: () => null,
+};
