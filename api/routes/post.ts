@@ -40,9 +40,10 @@ export const postRoutes = [
     summary: "The G-code program of one setup of the current CAM job",
     description:
       "Writes setup `setup_index` of the project's current job with the postprocessor of the machine the job " +
-      "was planned for (Fanuc, Haas and LinuxCNC in this build; docs/postprocessors.md). The body is the program " +
-      "as plain text, gzip-encoded when Accept-Encoding asks for it; Content-Disposition names the file " +
-      "`<project>_<setup>` with the control's extension (.nc, .ngc).",
+      "was planned for (Fanuc, Haas, Heidenhain TNC, Sinumerik 840D, LinuxCNC, Grbl; docs/postprocessors.md). The " +
+      "body is the program as plain text, gzip-encoded when Accept-Encoding asks for it; Content-Disposition names " +
+      "the file `<project>_<setup>` with the control's extension (.nc Fanuc, Haas and Grbl, .h Heidenhain, .mpf " +
+      "Sinumerik, .ngc LinuxCNC).",
     tag: "Jobs",
     scopes: ["cam:write"],
     params: idParams("project_id"),

@@ -40,9 +40,10 @@ export function fanucFamily(family: FanucFamily): IsoDialect {
       return `${family.extraOffsets.prefix}${n}`;
     },
     home: ["G91 G28 Z0.", "G90"],
-    toolChange: (tool, comment) => [`T${tool.number} M6`, comment(`${tool.name}, stick-out ${formatNumber(tool.stick_out, 3, true)}`)],
+    toolChange: (tool, comment) => [`T${tool.number} M6`, comment(`${tool.name}, stick-out ${formatNumber(tool.stick_out, 3, false)}`)],
     lengthCompensation: true,
-    cannedCycles: true,
+    safeStart: ["G21", "G90 G94 G17 G40 G49 G80"],
+    cycles: "iso",
     coolant: (mode) => family.coolant[mode],
     // P in milliseconds, a whole number
     dwell: (seconds) => `P${Math.round(seconds * 1000)}`,

@@ -27,7 +27,8 @@ export const grbl: IsoDialect = {
   home: ["G53 G0 Z0"],
   toolChange: (tool) => ["M5", "M9", `(MSG,${commentText(`Load T${tool.number} ${tool.name}, touch off Z, resume`, COMMENT_MAX)})`, "M0"],
   lengthCompensation: false,
-  cannedCycles: false,
+  safeStart: ["G21", "G90 G94 G17 G40 G49 G80"],
+  cycles: "moves",
   // Grbl has M7 only when built with it; M8 is always there
   coolant: (mode) => ({ flood: "M8", through_tool: "M8", mist: "M8", air: "M8", off: "M9" })[mode],
   dwell: (seconds) => `P${seconds}`,

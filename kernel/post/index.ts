@@ -7,14 +7,38 @@ import type { CamPlan } from "../job/plan.ts";
 import { fanuc } from "./fanuc.ts";
 import { grbl } from "./grbl.ts";
 import { haas } from "./haas.ts";
+import { HEIDENHAIN_EXTENSION, heidenhainProgram } from "./heidenhain.ts";
 import { isoProgram, type IsoDialect } from "./iso.ts";
 import { linuxcnc } from "./linuxcnc.ts";
-import { motionStream } from "./motion.ts";
+import { motionStream, type Motion } from "./motion.ts";
+import { sinumerik } from "./sinumerik.ts";
 import { PostError } from "./post-error.ts";
 
 export { PostError };
 
-const DIALECTS: Record<string, IsoDialect> = { fanuc, haas, linuxcnc, grbl };
+/** A control's writer: its file extension, whether a setup has a work offset there, and the program of a motion stream. */
+interface Postprocessor {
+  extension: string;
+  /** throws PostError when the control cannot hold the setup (its work offsets run out) */
+  checkSetup(index: number): void;
+  program(stream: Iterable<Motion>, name: string): Iterable<string>;
+}
+
+const iso = (dialect: IsoDialect): Postprocessor => ({
+  extension: dialect.extension,
+  checkSetup: (index) => void dialect.workOffset(index),
+  program: (stream) => isoProgram(stream, dialect),
+});
+
+const WRITERS: Record<string, Postprocessor> = {
+  fanuc: iso(fanuc),
+  haas: iso(haas),
+  linuxcnc: iso(linuxcnc),
+  grbl: iso(grbl),
+  sinumerik: iso(sinumerik),
+  // preset table rows run into the thousands: any setup has one
+  heidenhain: { extension: HEIDENHAIN_EXTENSION, checkSetup: () => {}, program: heidenhainProgram },
+};
 
 export interface PostedProgram {
   /** `<project>_<setup>` with the control's extension */
@@ -23,23 +47,24 @@ export interface PostedProgram {
 }
 
 /** The postprocessors this build has. */
-export const POSTPROCESSORS = Object.keys(DIALECTS);
+export const POSTPROCESSORS = Object.keys(WRITERS);
 
 /**
  * The program of setup `setupIndex` (0-based) for `postprocessor`. Throws PostError for a setup
  * the plan lacks, a plan without toolpaths there, or a postprocessor this build does not have.
  */
 export function postSetup(plan: CamPlan, setupIndex: number, postprocessor: string, names: { project: string }): PostedProgram {
-  const dialect = DIALECTS[postprocessor];
-  if (dialect === undefined) throw new PostError("postprocessor_unavailable", `no postprocessor "${postprocessor}" in this build (it has ${POSTPROCESSORS.join(", ")})`);
+  const writer = WRITERS[postprocessor];
+  if (writer === undefined) throw new PostError("postprocessor_unavailable", `no postprocessor "${postprocessor}" in this build (it has ${POSTPROCESSORS.join(", ")})`);
   const setup = plan.setups[setupIndex];
   if (setup === undefined) throw new PostError("setup_index_out_of_range", `the job has ${plan.setups.length} setups; setup_index ${setupIndex} is not one of them`, { setups: plan.setups.length });
   if (!setup.operations.some((operation) => operation.moves.length > 0)) throw new PostError("no_toolpaths", `setup ${setupIndex} (${setup.name}) has no toolpaths`);
-  // validate the work offset before the first line is sent
-  dialect.workOffset(setup.index);
+  // refused before the first line is sent
+  writer.checkSetup(setup.index);
+  const stem = `${fileStem(names.project)}_${fileStem(setup.name)}`;
   return {
-    filename: `${fileStem(names.project)}_${fileStem(setup.name)}${dialect.extension}`,
-    lines: { [Symbol.iterator]: () => isoProgram(motionStream(plan, setupIndex, names), dialect) },
+    filename: `${stem}${writer.extension}`,
+    lines: { [Symbol.iterator]: () => writer.program(motionStream(plan, setupIndex, names), stem)[Symbol.iterator]() },
   };
 }
 

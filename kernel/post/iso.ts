@@ -35,8 +35,13 @@ export interface IsoDialect {
   toolChange(tool: ToolCall, comment: (text: string) => string): string[];
   /** G43 H with the tool's number after a change: false where the control has no tool table (the operator touches off) */
   lengthCompensation: boolean;
-  /** G81/G82/G83/G73 (and the dialect's tapping); false: every cycle written as its moves */
-  cannedCycles: boolean;
+  /** the blocks after the header that set units and every modal group to a known state */
+  safeStart: string[];
+  /**
+   * How drill cycles are written: "iso" as G81/G82/G83/G73 with G99 (tapping as `tapping` says),
+   * "moves" as their moves, or the control's own cycle blocks
+   */
+  cycles: "iso" | "moves" | ((cycle: DrillCycle, rpm: number, number: (value: number) => string) => string[]);
   coolant(mode: Coolant): string | null;
   /** the P word of a G82 dwell */
   dwell(seconds: number): string;
@@ -83,9 +88,8 @@ export function* isoProgram(stream: Iterable<Motion>, dialect: IsoDialect): Gene
       case "program_start": {
         yield* dialect.programHead(motion);
         yield dialect.comment(`${motion.project} - setup ${motion.setup.index + 1} of ${motion.setup.count}: ${motion.setup.name}`);
-        for (const t of motion.tools) yield dialect.comment(`T${t.number} D${n(t.diameter)} ${t.name}`);
-        yield "G21";
-        yield "G90 G94 G17 G40 G49 G80";
+        for (const t of motion.tools) yield dialect.comment(`T${t.number} D${formatNumber(t.diameter, 3, false)} ${t.name}`);
+        yield* dialect.safeStart;
         workOffset = dialect.workOffset(motion.setup.work_offset_index);
         break;
       }
@@ -157,17 +161,20 @@ export function* isoProgram(stream: Iterable<Motion>, dialect: IsoDialect): Gene
       const up = moveBlock("G0", [from[0], from[1], cycle.retract_z]);
       if (up !== null) yield up;
     }
-    if (!dialect.cannedCycles) {
+    if (dialect.cycles === "moves") {
       yield* expanded(cycle, from);
+      return;
+    }
+    if (typeof dialect.cycles === "function") {
+      yield* dialect.cycles(cycle, rpm, n);
+      atRetractOverLast(cycle);
       return;
     }
     if (cycle.cycle === "tap") {
       const blocks = dialect.tapping(cycle, rpm, n);
       if (blocks !== null) {
         yield* blocks;
-        const last = cycle.at[cycle.at.length - 1] as [number, number];
-        position = [last[0], last[1], cycle.retract_z];
-        motionCode = "";
+        atRetractOverLast(cycle);
         return;
       }
       // no tapping cycle: the moves themselves
@@ -182,6 +189,11 @@ export function* isoProgram(stream: Iterable<Motion>, dialect: IsoDialect): Gene
     feed = cycle.feed;
     for (const [x, y] of rest) yield block(`X${n(x)}`, `Y${n(y)}`);
     yield "G80";
+    atRetractOverLast(cycle);
+  }
+
+  /** After a cycle the tool is at R over its last hole, and the next move names its motion code again. */
+  function atRetractOverLast(cycle: DrillCycle): void {
     const last = cycle.at[cycle.at.length - 1] as [number, number];
     position = [last[0], last[1], cycle.retract_z];
     motionCode = "";

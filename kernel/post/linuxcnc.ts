@@ -24,7 +24,8 @@ export const linuxcnc: IsoDialect = {
   home: ["G53 G0 Z0"],
   toolChange: (tool, comment) => [`T${tool.number} M6`, comment(`${tool.name}, stick-out ${formatNumber(tool.stick_out, 4, false)}`)],
   lengthCompensation: true,
-  cannedCycles: true,
+  safeStart: ["G21", "G90 G94 G17 G40 G49 G80"],
+  cycles: "iso",
   coolant: (mode) => ({ flood: "M8", through_tool: "M8", mist: "M7", air: "M7", off: "M9" })[mode],
   dwell: (seconds) => `P${seconds}`,
   tapping(cycle, rpm, n) {

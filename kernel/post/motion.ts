@@ -52,7 +52,8 @@ export interface ProgramStart {
 export type Motion =
   | ProgramStart
   | { kind: "operation"; name: string; operation_kind: Operation["kind"]; tool: ToolCall }
-  | { kind: "tool_change"; tool: ToolCall; first: Vec3 }
+  /** `first`: over the operation's first point at its clearance; `spindle_rpm`: the speed the spindle event right after sets */
+  | { kind: "tool_change"; tool: ToolCall; first: Vec3; spindle_rpm: number }
   | { kind: "spindle"; rpm: number }
   | { kind: "coolant"; mode: Coolant }
   | { kind: "rapid"; from: Vec3; to: Vec3 }
@@ -91,7 +92,7 @@ export function* motionStream(plan: CamPlan, setupIndex: number, options: Stream
     yield { kind: "operation", name: operation.name, operation_kind: operation.kind, tool };
     if (toolNow !== operation.tool.assembly_uuid) {
       const first = firstPoint(operation);
-      yield { kind: "tool_change", tool, first };
+      yield { kind: "tool_change", tool, first, spindle_rpm: operation.parameters.spindle_rpm };
       toolNow = operation.tool.assembly_uuid;
       // spindle and coolant are told again after every change (a control without a changer stops both for it)
       spindle = 0;

@@ -7,6 +7,7 @@
  * parts' plans are checked where they are planned through the API (tasks/plan-cam-occt.test.ts).
  */
 import assert from "node:assert/strict";
+import fs from "node:fs";
 import { describe, it } from "node:test";
 import { planCam } from "../cam/plan.ts";
 import { writeBrep } from "../geometry/brep.ts";
@@ -19,7 +20,9 @@ import { findMachineArchetype, type MachineArchetype } from "../machines/archety
 import { starterLibrary } from "../tools/catalogue/starter-library.ts";
 import { fakePlanResult } from "../../test/support/fake-plan.ts";
 import { everyMovePlan } from "../../test/support/every-move-plan.ts";
-import { assertRunsAsPlanned, forRs274, programText, rs274Missing, runRs274 } from "../../test/support/rs274.ts";
+import { assertRunsAsPlanned, judge, judgedByRs274, programText } from "../../test/support/program-checks.ts";
+import { readHeidenhain, readSinumerik } from "../../test/support/controls-reader.ts";
+import { rs274Missing, runRs274 } from "../../test/support/rs274.ts";
 import { formatNumber } from "./iso.ts";
 import { arcAsLine } from "./motion.ts";
 import { postSetup, PostError, POSTPROCESSORS } from "./index.ts";
@@ -27,6 +30,8 @@ import { postSetup, PostError, POSTPROCESSORS } from "./index.ts";
 const machine = findMachineArchetype("vmc-850-fanuc") as MachineArchetype;
 const options = { include_face_milling: true, sort_by_height: false };
 const skip = rs274Missing();
+/** rs274's checks skip where it is missing; our own readers' never do */
+const skipFor = (postprocessor: string): string | false => (judgedByRs274(postprocessor) ? skip : false);
 
 describe("a number in a program", () => {
   it("keeps the point of a whole number where Fanuc needs it, and drops trailing zeros", () => {
@@ -107,22 +112,26 @@ describe("a Grbl program", () => {
   });
 });
 
-describe("programs through rs274", { skip }, () => {
+describe("programs judged by rs274 or our own readers", () => {
   const plan = everyMovePlan(false);
   const pecking = everyMovePlan(true);
 
   for (const postprocessor of POSTPROCESSORS) {
-    it(`runs arcs, a helix and drill cycles as planned, and pecking cycles to the end, in ${postprocessor}`, () => {
+    it(`runs arcs, a helix and drill cycles as planned, and pecking cycles to the end, in ${postprocessor}`, { skip: skipFor(postprocessor) }, () => {
       assertRunsAsPlanned(plan, 0, postprocessor);
       const text = programText(pecking, 0, postprocessor);
-      const run = runRs274(forRs274(postprocessor, text));
+      const run = judge(postprocessor, text);
       assert.ok(run.ok, run.error);
-      if (postprocessor !== "grbl") assert.match(text, /G83 .*Q3\.? .*\n.*\nG80\n/);
-      else assert.doesNotMatch(text, /G8[1-9]|G73/, "Grbl has no canned cycles");
+      const pecks: Record<string, RegExp> = {
+        grbl: /^(?![\s\S]*(G8[1-9]|G73))/,
+        sinumerik: /\nMCALL CYCLE83\([^)]*, 3, 0, 0, 1, 1\)\n/,
+        heidenhain: /CYCL DEF 200 DRILLING ~\n(.*\n)*? {2}Q202=\+3 ;PLUNGING DEPTH ~\n/,
+      };
+      assert.match(text, pecks[postprocessor] ?? /\nG99 G83 .*Q3\.? .*\n.*\nG80\n/, "the pecks are the control's own cycle (Grbl: moves, it has none)");
     });
   }
 
-  it("catches a program that is wrong: rs274 refuses an arc whose centre is off", () => {
+  it("catches a program that is wrong: rs274 refuses an arc whose centre is off", { skip }, () => {
     const text = programText(plan, 0, "linuxcnc");
     // the quarter arc's centre 3 mm off (a full turn's stays a circle through its start)
     const broken = text.replace(/\n(G3 [^\n]*?)I(-?[\d.]+)/, (_, start: string, i: string) => `\n${start}I${Number(i) + 3}`);
@@ -132,7 +141,7 @@ describe("programs through rs274", { skip }, () => {
   });
 });
 
-describe("partC.step's plan through rs274", { skip }, async () => {
+describe("partC.step's plan, judged", async () => {
   const oc = await loadOpenCascade();
   const brep = withOcctScope((scope) => writeBrep(oc, readStep(oc, fixture("partC.step"), scope).solid));
   const result = planCam(
@@ -143,9 +152,58 @@ describe("partC.step's plan through rs274", { skip }, async () => {
   const plan = camPlanOf(result, options, machine);
 
   for (const postprocessor of POSTPROCESSORS) {
-    it(`runs every setup as planned, in ${postprocessor}`, () => {
+    it(`runs every setup as planned, in ${postprocessor}`, { skip: skipFor(postprocessor) }, () => {
       assert.ok(plan.setups.length > 1);
       for (let s = 0; s < plan.setups.length; s += 1) assertRunsAsPlanned(plan, s, postprocessor);
     });
   }
+});
+
+/**
+ * Golden files (kernel/post/golden/): the plan with every kind of move in each control's words,
+ * read line by line by a person against the control's manual when they were made. A change to a
+ * postprocessor that changes a program fails here until the file is read again and replaced
+ * (SWARF_UPDATE_GOLDEN=1 writes them).
+ */
+describe("every control's program of the plan with every kind of move", () => {
+  for (const postprocessor of POSTPROCESSORS) {
+    for (const pecks of [false, true]) {
+      const name = `every-move${pecks ? "-pecking" : ""}.${postprocessor}.txt`;
+      it(`is the golden file ${name}`, () => {
+        const text = programText(everyMovePlan(pecks), 0, postprocessor);
+        const file = new URL(`./golden/${name}`, import.meta.url);
+        if (process.env.SWARF_UPDATE_GOLDEN === "1") fs.writeFileSync(file, text);
+        assert.equal(text, fs.readFileSync(file, "utf8"));
+      });
+    }
+  }
+});
+
+describe("our own readers of Sinumerik and Heidenhain programs", () => {
+  const plan = everyMovePlan(false);
+  const refused = (read: (text: string) => { ok: boolean; error: string }, text: string, broken: (text: string) => string, reason: RegExp): void => {
+    const changed = broken(text);
+    assert.notEqual(changed, text, "the program was changed");
+    const run = read(changed);
+    assert.equal(run.ok, false, `${reason}: read without complaint`);
+    assert.match(run.error, reason);
+  };
+
+  it("read the programs as written, and refuse one with an unknown word, an arc off its circle, a hole that moves in Z or a move before any tool", () => {
+    const text = programText(plan, 0, "sinumerik");
+    assert.ok(readSinumerik(text).ok, readSinumerik(text).error);
+    refused(readSinumerik, text, (t) => t.replace("G1 Z0 F400", "G1 Z0 F400 Q2"), /"Q2" is not a word/);
+    refused(readSinumerik, text, (t) => t.replace(/\nG3 X30 Y30 I-10 J0\n/, "\nG3 X30 Y30.5 I-10 J0\n"), /radius at its end/);
+    refused(readSinumerik, text, (t) => t.replace("X10 Y40", "X10 Y40 Z-3"), /a hole of a modal call/);
+    refused(readSinumerik, text, (t) => t.replace('T="D10 end mill" M6\n', ""), /before any tool/);
+  });
+
+  it("read Klartext as written, and refuse a gap in the block numbers, an unknown word, CP turning against its DR and M99 without a drill cycle", () => {
+    const text = programText(plan, 0, "heidenhain");
+    assert.ok(readHeidenhain(text).ok, readHeidenhain(text).error);
+    refused(readHeidenhain, text, (t) => t.replace("\n14 L X+60", "\n15 L X+60"), /block 14 expected/);
+    refused(readHeidenhain, text, (t) => t.replace("L X+60 R0 F1500", "L X+60 R0 F1500 G1"), /"G1" is not a word/);
+    refused(readHeidenhain, text, (t) => t.replace("CP IPA-360", "CP IPA+360"), /IPA must turn the way its DR says/);
+    refused(readHeidenhain, text, (t) => t.replace(/CYCL DEF 200 DRILLING ~\n( {2}Q.*\n)+/, "; no cycle\n"), /M99 with no drill cycle/);
+  });
 });

@@ -18,7 +18,8 @@ import { createTestDatabase, type TestDatabase } from "../support/database.ts";
 import { everyMovePlan } from "../support/every-move-plan.ts";
 import { fakePlanResult } from "../support/fake-plan.ts";
 import { PLAN_OPTIONS, planningProject } from "../support/planning.ts";
-import { assertRunsAsPlanned, fanucForRs274, programText, rs274Missing, runRs274 } from "../support/rs274.ts";
+import { assertRunsAsPlanned, fanucForRs274, programText } from "../support/program-checks.ts";
+import { rs274Missing, runRs274 } from "../support/rs274.ts";
 import { createTestUser, type TestUser } from "../support/users.ts";
 
 interface ErrorBody {

@@ -55,6 +55,11 @@ export async function startTestApi(
     ...(options.routes ? { routes: options.routes } : {}),
   });
   const server = http.createServer(app);
+  // The server shares its process with the test, whose synchronous work (judging a program,
+  // planning inline) can hold the event loop for seconds: a keep-alive connection the server
+  // closed on its 5 s timer in that time was reset under the test's next request on it
+  // (ECONNRESET). Idle connections are left for the client to close.
+  server.keepAliveTimeout = 0;
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 

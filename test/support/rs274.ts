@@ -10,13 +10,7 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import assert from "node:assert/strict";
-import { expandDrillCycle } from "../../kernel/cam/holes/cycles.ts";
-import { arcSweep } from "../../kernel/cam/machining-time.ts";
 import type { Vec3 } from "../../kernel/cam/types.ts";
-import type { CamPlan } from "../../kernel/job/plan.ts";
-import { postSetup } from "../../kernel/post/index.ts";
-import { motionStream } from "../../kernel/post/motion.ts";
 
 export const RS274 = "/usr/bin/rs274";
 
@@ -122,69 +116,4 @@ export function runRs274(program: string): Rs274Run {
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
-}
-
-/**
- * What LinuxCNC needs changed in a Fanuc or Haas program, and nothing else: no % lines and no
- * O number; the offsets past G59 (Fanuc G54.1 Pn, Haas G154 Pn) as LinuxCNC's G59.n (n <= 3);
- * Haas's through-spindle coolant and air blast (M88, M83) as M8 and M7.
- */
-export function fanucForRs274(program: string): string {
-  return program
-    .split("\n")
-    .filter((line) => line !== "%" && !/^O\d+/.test(line))
-    .map((line) =>
-      line
-        .replace(/G(?:54\.1|154) P([1-3])\b/, "G59.$1")
-        .replace(/\bM88\b/, "M8")
-        .replace(/\bM83\b/, "M7"),
-    )
-    .join("\n");
-}
-
-/** The plan's own feeds for the setup, measured as rs274's are. */
-export function planEnvelope(plan: CamPlan, setupIndex: number): Envelope {
-  const envelope = new Envelope();
-  for (const motion of motionStream(plan, setupIndex, { project: "p" })) {
-    if (motion.kind === "linear") envelope.line(motion.from, motion.to);
-    else if (motion.kind === "arc") {
-      const sweep = arcSweep(motion.from, { kind: "arc", to: motion.to, centre: motion.centre, clockwise: motion.clockwise, feed: motion.feed });
-      envelope.arc(motion.from, motion.to, motion.centre, motion.clockwise ? -sweep : sweep);
-    } else if (motion.kind === "drill") {
-      let here = motion.from;
-      for (const move of expandDrillCycle(motion.cycle, motion.from)) {
-        if (move.kind === "dwell") continue;
-        if (move.kind === "linear") envelope.line(here, move.to);
-        here = move.to;
-      }
-    }
-  }
-  return envelope;
-}
-
-/** The setup's program as one text, as the route sends it for a project of this name. */
-export function programText(plan: CamPlan, setupIndex: number, postprocessor: string, project = "Bracket (rev B)"): string {
-  const lines = [...postSetup(plan, setupIndex, postprocessor, { project }).lines];
-  return lines.join("\n") + "\n";
-}
-
-/** rs274 accepts the setup's program and its feeds match the plan's. */
-export function assertRunsAsPlanned(plan: CamPlan, setupIndex: number, postprocessor: string): void {
-  const text = programText(plan, setupIndex, postprocessor);
-  const run = runRs274(forRs274(postprocessor, text));
-  const what = `${postprocessor}, setup ${setupIndex}`;
-  assert.ok(run.ok, `${what}: rs274 refused the program: ${run.error}`);
-  const ours = planEnvelope(plan, setupIndex);
-  assert.ok(ours.feeds > 0, `${what}: the plan has feeds`);
-  for (let i = 0; i < 3; i += 1) {
-    assert.ok(Math.abs((run.envelope.min[i] as number) - (ours.min[i] as number)) <= 0.01, `${what}: min ${"xyz"[i]} ${run.envelope.min[i]} against ${ours.min[i]}`);
-    assert.ok(Math.abs((run.envelope.max[i] as number) - (ours.max[i] as number)) <= 0.01, `${what}: max ${"xyz"[i]} ${run.envelope.max[i]} against ${ours.max[i]}`);
-  }
-  const ratio = run.envelope.feedLength / ours.feedLength;
-  assert.ok(Math.abs(ratio - 1) <= 0.005, `${what}: feed path ${run.envelope.feedLength.toFixed(3)} mm against ${ours.feedLength.toFixed(3)} (ratio ${ratio.toFixed(5)})`);
-}
-
-/** A program as rs274 is given it: Fanuc's and Haas's rewritten (fanucForRs274), LinuxCNC's and Grbl's as they are. */
-export function forRs274(postprocessor: string, program: string): string {
-  return postprocessor === "fanuc" || postprocessor === "haas" ? fanucForRs274(program) : program;
 }

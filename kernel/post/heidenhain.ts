@@ -1,0 +1,220 @@
+/**
+ * Heidenhain TNC (iTNC 530, TNC 640) conversational Klartext: numbered blocks between BEGIN PGM
+ * and END PGM, the stock as BLK FORM, the setup's datum from the preset table (CYCL DEF 247,
+ * preset number = the setup's number), TOOL CALL with the spindle speed, straight lines as L with
+ * explicit signs (R0: no radius compensation; FMAX for rapids), arcs as their centre CC and C to
+ * the end point with the direction DR+ (counter-clockwise) or DR- (clockwise); full turns and
+ * helices as CP IPA (the angle swept, in degrees) with IZ (the height changed). Drill cycles as
+ * CYCL DEF 200 DRILLING (drill, dwell, peck: Q202 the peck, full retract after each), 203
+ * UNIVERSAL DRILLING (chip breaking) and 207 RIGID TAPPING, each hole an L to it with M99.
+ * Spindle and coolant M functions ride on the next L blocks, one a block (after a tool change:
+ * M3 on the move over the first point, the coolant's on the move down to its clearance, as the
+ * older TNCs take one M function a block); M91 moves in machine coordinates
+ * (home: Z+0); M30 on a STOP block ends the program (spindle and coolant off with it).
+ * Cycle parameters follow their CYCL DEF on lines of their own, each ended with "~" but the last
+ * (the TNC 640's file form).
+ */
+import { arcSweep } from "../cam/machining-time.ts";
+import type { DrillCycle, Vec3 } from "../cam/types.ts";
+import { commentText, formatNumber } from "./iso.ts";
+import type { Motion } from "./motion.ts";
+
+export const HEIDENHAIN_EXTENSION = ".h";
+
+/** a value with its sign, three decimals, no trailing zeros: +10.5, -2, +0 */
+const signed = (value: number): string => {
+  const text = formatNumber(value, 3, false);
+  return text.startsWith("-") ? text : `+${text}`;
+};
+const plain = (value: number): string => formatNumber(value, 3, false);
+
+/** The program of a motion stream in Klartext, block by block; `name` the program's (its file's) name. */
+export function* heidenhainProgram(stream: Iterable<Motion>, name: string): Generator<string> {
+  let block = 0;
+  const numbered = (text: string): string => `${block++} ${text}`;
+  let position: (number | null)[] = [null, null, null];
+  let feed: number | null = null;
+  let pole: [number, number] | null = null;
+  let pendingM: string[] = [];
+  let rpm = 0;
+
+  const axes = (to: Vec3): string => {
+    const words: string[] = [];
+    "XYZ".split("").forEach((axis, i) => {
+      const value = to[i] as number;
+      if (position[i] === null || signed(value) !== signed(position[i] as number)) words.push(axis + signed(value));
+      position[i] = value;
+    });
+    return words.join(" ");
+  };
+  const feedWord = (value: number): string => {
+    if (feed !== null && plain(value) === plain(feed)) return "";
+    feed = value;
+    return `F${plain(value)}`;
+  };
+  // one M function a block (older TNCs take no more), the first one waiting
+  const withM = (words: string[]): string => {
+    const m = pendingM.shift();
+    return [...words, m ?? ""].filter((word) => word.length > 0).join(" ");
+  };
+  // after a tool change: over the first point at its clearance, XY first, spindle and coolant on the way
+  let approach: Vec3 | null = null;
+  function* approached(): Generator<string> {
+    if (approach !== null) {
+      const [x, y, z] = approach;
+      approach = null;
+      position = [x, y, null];
+      yield numbered(withM(["L", `X${signed(x)}`, `Y${signed(y)}`, "R0", "FMAX"]));
+      position[2] = z;
+      yield numbered(withM(["L", `Z${signed(z)}`, "R0", "FMAX"]));
+    }
+    // M functions still waiting, each on a block that stays where the tool is
+    while (pendingM.length > 0) yield numbered(withM(["L", `Z${signed(position[2] ?? 0)}`, "R0", "FMAX"]));
+  }
+  const line = (to: Vec3, rapid: boolean, feedRate = 0): string | null => {
+    const words = axes(to);
+    if (words.length === 0) return null;
+    return numbered(withM(["L", words, "R0", rapid ? "FMAX" : feedWord(feedRate)]));
+  };
+
+  for (const motion of stream) {
+    switch (motion.kind) {
+      case "program_start": {
+        yield numbered(`BEGIN PGM ${name} MM`);
+        yield numbered(`; ${commentText(`${motion.project} - setup ${motion.setup.index + 1} of ${motion.setup.count}: ${motion.setup.name}`, 120)}`);
+        for (const t of motion.tools) yield numbered(`; ${commentText(`T${t.number} D${plain(t.diameter)} ${t.name}`, 120)}`);
+        const [min, max] = [motion.stock.min, motion.stock.max];
+        yield numbered(`BLK FORM 0.1 Z X${signed(min[0])} Y${signed(min[1])} Z${signed(min[2])}`);
+        yield numbered(`BLK FORM 0.2 X${signed(max[0])} Y${signed(max[1])} Z${signed(max[2])}`);
+        yield numbered("CYCL DEF 247 DATUM SETTING ~");
+        yield `  Q339=+${motion.setup.work_offset_index + 1} ;DATUM NUMBER`;
+        break;
+      }
+      case "operation":
+        yield numbered(`; ${commentText(motion.name, 120)}`);
+        break;
+      case "tool_change": {
+        yield numbered("L Z+0 R0 FMAX M91");
+        position = [null, null, null];
+        yield numbered(`; ${commentText(`${motion.tool.name}, stick-out ${plain(motion.tool.stick_out)}`, 120)}`);
+        rpm = motion.spindle_rpm;
+        yield numbered(`TOOL CALL ${motion.tool.number} Z S${Math.round(rpm)}`);
+        pendingM.push("M3");
+        approach = motion.first;
+        break;
+      }
+      case "spindle":
+        if (Math.round(motion.rpm) !== Math.round(rpm)) yield numbered(`TOOL CALL Z S${Math.round(motion.rpm)}`);
+        rpm = motion.rpm;
+        break;
+      case "coolant":
+        pendingM.push({ flood: "M8", through_tool: "M8", mist: "M7", air: "M7", off: "M9" }[motion.mode]);
+        break;
+      case "rapid": {
+        yield* approached();
+        const text = line(motion.to, true);
+        if (text !== null) yield text;
+        break;
+      }
+      case "linear": {
+        yield* approached();
+        const text = line(motion.to, false, motion.feed);
+        if (text !== null) yield text;
+        break;
+      }
+      case "arc": {
+        yield* approached();
+        const [cx, cy] = motion.centre;
+        if (pole === null || signed(pole[0]) !== signed(cx) || signed(pole[1]) !== signed(cy)) {
+          yield numbered(`CC X${signed(cx)} Y${signed(cy)}`);
+          pole = [cx, cy];
+        }
+        const dr = motion.clockwise ? "DR-" : "DR+";
+        const full = motion.from[0] === motion.to[0] && motion.from[1] === motion.to[1];
+        if (full || motion.from[2] !== motion.to[2]) {
+          const sweep = arcSweep(motion.from, { kind: "arc", to: motion.to, centre: motion.centre, clockwise: motion.clockwise, feed: motion.feed });
+          const degrees = ((motion.clockwise ? -1 : 1) * sweep * 180) / Math.PI;
+          const dz = motion.to[2] - motion.from[2];
+          const words = ["CP", `IPA${signed(degrees)}`, dz === 0 ? "" : `IZ${signed(dz)}`, dr, "R0", feedWord(motion.feed)];
+          position = [motion.to[0], motion.to[1], motion.to[2]];
+          yield numbered(withM(words));
+        } else {
+          yield numbered(withM(["C", axes(motion.to), dr, "R0", feedWord(motion.feed)]));
+        }
+        break;
+      }
+      case "drill":
+        yield* approached();
+        yield* drillBlocks(motion.cycle, motion.from);
+        break;
+      case "program_end":
+        pendingM = [];
+        yield numbered("L Z+0 R0 FMAX M91");
+        yield numbered("STOP M30");
+        yield numbered(`END PGM ${name} MM`);
+        break;
+    }
+  }
+
+  function* drillBlocks(cycle: DrillCycle, from: Vec3): Generator<string> {
+    if (from[2] < cycle.retract_z) {
+      const up = line([from[0], from[1], cycle.retract_z], true);
+      if (up !== null) yield up;
+    }
+    const depth = cycle.bottom_z - cycle.top_z;
+    const clearance = cycle.retract_z - cycle.top_z;
+    const q = (definition: string, parameters: [string, string, string][]): string[] => [
+      numbered(`CYCL DEF ${definition} ~`),
+      ...parameters.map(([id, value, label], i) => `  ${id}=${value} ;${label}${i < parameters.length - 1 ? " ~" : ""}`),
+    ];
+    const common = (): [string, string, string][] => [
+      ["Q200", signed(clearance), "SET-UP CLEARANCE"],
+      ["Q201", signed(depth), "DEPTH"],
+      ["Q206", signed(cycle.feed), "FEED RATE FOR PLNGNG"],
+    ];
+    switch (cycle.cycle) {
+      case "drill":
+      case "dwell":
+      case "peck":
+        yield* q("200 DRILLING", [
+          ...common(),
+          ["Q202", signed(cycle.cycle === "peck" ? (cycle.peck_mm ?? -depth) : -depth), "PLUNGING DEPTH"],
+          ["Q210", "+0", "DWELL TIME AT TOP"],
+          ["Q203", signed(cycle.top_z), "SURFACE COORDINATE"],
+          ["Q204", "+0", "2ND SET-UP CLEARANCE"],
+          ["Q211", signed(cycle.dwell_s), "DWELL TIME AT DEPTH"],
+        ]);
+        break;
+      case "chip_break":
+        yield* q("203 UNIVERSAL DRILLING", [
+          ...common(),
+          ["Q202", signed(cycle.peck_mm ?? -depth), "PLUNGING DEPTH"],
+          ["Q210", "+0", "DWELL TIME AT TOP"],
+          ["Q203", signed(cycle.top_z), "SURFACE COORDINATE"],
+          ["Q204", "+0", "2ND SET-UP CLEARANCE"],
+          ["Q212", "+0", "DECREMENT"],
+          ["Q213", "+99", "NR OF BREAKS"],
+          ["Q205", "+0", "MIN. PLUNGING DEPTH"],
+          ["Q211", signed(cycle.dwell_s), "DWELL TIME AT DEPTH"],
+          ["Q208", "+99999", "RETRACTION FEED RATE"],
+          ["Q256", "+0.5", "DIST FOR CHIP BRKNG"],
+        ]);
+        break;
+      case "tap":
+        yield* q("207 RIGID TAPPING NEW", [
+          ["Q200", signed(clearance), "SET-UP CLEARANCE"],
+          ["Q201", signed(depth), "DEPTH"],
+          ["Q239", signed(rpm > 0 ? cycle.feed / rpm : 0), "THREAD PITCH"],
+          ["Q203", signed(cycle.top_z), "SURFACE COORDINATE"],
+          ["Q204", "+0", "2ND SET-UP CLEARANCE"],
+        ]);
+        break;
+    }
+    for (const [x, y] of cycle.at) {
+      position[0] = x;
+      position[1] = y;
+      yield numbered(`L X${signed(x)} Y${signed(y)} R0 FMAX M99`);
+    }
+    position[2] = cycle.retract_z;
+  }
+}
