@@ -16,46 +16,60 @@
  */
 import { arcSweep } from "../cam/machining-time.ts";
 import type { DrillCycle, Vec3 } from "../cam/types.ts";
-import { commentText, formatNumber } from "./iso.ts";
+import { commentText, formatNumber, formatUnits, toUnits } from "./iso.ts";
+
+const AXES = ["X", "Y", "Z"];
 import type { Motion } from "./motion.ts";
 
 export const HEIDENHAIN_EXTENSION = ".h";
 
-/** a value with its sign, three decimals, no trailing zeros: +10.5, -2, +0 */
-const signed = (value: number): string => {
-  const text = formatNumber(value, 3, false);
-  return text.startsWith("-") ? text : `+${text}`;
-};
+/** a value in units (toUnits, three decimals) with its sign: +10.5, -2, +0 */
+const signedUnits = (units: number): string => (units < 0 ? formatUnits(units, 3, false) : "+" + formatUnits(units, 3, false));
+const signed = (value: number): string => signedUnits(toUnits(value, 3));
 const plain = (value: number): string => formatNumber(value, 3, false);
 
 /** The program of a motion stream in Klartext, block by block; `name` the program's (its file's) name. */
 export function* heidenhainProgram(stream: Iterable<Motion>, name: string): Generator<string> {
   let block = 0;
-  const numbered = (text: string): string => `${block++} ${text}`;
+  const numbered = (text: string): string => String(block++) + " " + text;
   let position: (number | null)[] = [null, null, null];
+  /** each axis as last written, in units (a word is written when it changes) */
+  let told: (number | null)[] = [null, null, null];
   let feed: number | null = null;
   let pole: [number, number] | null = null;
   let pendingM: string[] = [];
   let rpm = 0;
 
   const axes = (to: Vec3): string => {
-    const words: string[] = [];
-    "XYZ".split("").forEach((axis, i) => {
+    let words = "";
+    for (let i = 0; i < 3; i += 1) {
       const value = to[i] as number;
-      if (position[i] === null || signed(value) !== signed(position[i] as number)) words.push(axis + signed(value));
+      const units = toUnits(value, 3);
+      if (told[i] !== units) {
+        words += (words === "" ? "" : " ") + AXES[i] + signedUnits(units);
+        told[i] = units;
+      }
       position[i] = value;
-    });
-    return words.join(" ");
+    }
+    return words;
+  };
+  // the control told every axis again (after a tool change, or where a cycle or CP left the tool)
+  const tellAll = (to: (number | null)[]): void => {
+    position = [...to];
+    told = to.map((value) => (value === null ? null : toUnits(value, 3)));
   };
   const feedWord = (value: number): string => {
-    if (feed !== null && plain(value) === plain(feed)) return "";
-    feed = value;
-    return `F${plain(value)}`;
+    const units = toUnits(value, 3);
+    if (feed === units) return "";
+    feed = units;
+    return "F" + formatUnits(units, 3, false);
   };
   // one M function a block (older TNCs take no more), the first one waiting
   const withM = (words: string[]): string => {
     const m = pendingM.shift();
-    return [...words, m ?? ""].filter((word) => word.length > 0).join(" ");
+    let text = "";
+    for (const word of words) if (word !== "") text += text === "" ? word : " " + word;
+    return m === undefined ? text : text + " " + m;
   };
   // after a tool change: over the first point at its clearance, XY first, spindle and coolant on the way
   let approach: Vec3 | null = null;
@@ -63,18 +77,21 @@ export function* heidenhainProgram(stream: Iterable<Motion>, name: string): Gene
     if (approach !== null) {
       const [x, y, z] = approach;
       approach = null;
-      position = [x, y, null];
+      tellAll([x, y, null]);
       yield numbered(withM(["L", `X${signed(x)}`, `Y${signed(y)}`, "R0", "FMAX"]));
-      position[2] = z;
+      tellAll([x, y, z]);
       yield numbered(withM(["L", `Z${signed(z)}`, "R0", "FMAX"]));
     }
     // M functions still waiting, each on a block that stays where the tool is
     while (pendingM.length > 0) yield numbered(withM(["L", `Z${signed(position[2] ?? 0)}`, "R0", "FMAX"]));
   }
+  // the one block of most programs, built without an array
   const line = (to: Vec3, rapid: boolean, feedRate = 0): string | null => {
     const words = axes(to);
-    if (words.length === 0) return null;
-    return numbered(withM(["L", words, "R0", rapid ? "FMAX" : feedWord(feedRate)]));
+    if (words === "") return null;
+    const f = rapid ? "FMAX" : feedWord(feedRate);
+    const text = f === "" ? "L " + words + " R0" : "L " + words + " R0 " + f;
+    return numbered(pendingM.length === 0 ? text : text + " " + (pendingM.shift() as string));
   };
 
   for (const motion of stream) {
@@ -95,7 +112,7 @@ export function* heidenhainProgram(stream: Iterable<Motion>, name: string): Gene
         break;
       case "tool_change": {
         yield numbered("L Z+0 R0 FMAX M91");
-        position = [null, null, null];
+        tellAll([null, null, null]);
         yield numbered(`; ${commentText(`${motion.tool.name}, stick-out ${plain(motion.tool.stick_out)}`, 120)}`);
         rpm = motion.spindle_rpm;
         yield numbered(`TOOL CALL ${motion.tool.number} Z S${Math.round(rpm)}`);
@@ -136,7 +153,7 @@ export function* heidenhainProgram(stream: Iterable<Motion>, name: string): Gene
           const degrees = ((motion.clockwise ? -1 : 1) * sweep * 180) / Math.PI;
           const dz = motion.to[2] - motion.from[2];
           const words = ["CP", `IPA${signed(degrees)}`, dz === 0 ? "" : `IZ${signed(dz)}`, dr, "R0", feedWord(motion.feed)];
-          position = [motion.to[0], motion.to[1], motion.to[2]];
+          tellAll([motion.to[0], motion.to[1], motion.to[2]]);
           yield numbered(withM(words));
         } else {
           yield numbered(withM(["C", axes(motion.to), dr, "R0", feedWord(motion.feed)]));
@@ -210,11 +227,8 @@ export function* heidenhainProgram(stream: Iterable<Motion>, name: string): Gene
         ]);
         break;
     }
-    for (const [x, y] of cycle.at) {
-      position[0] = x;
-      position[1] = y;
-      yield numbered(`L X${signed(x)} Y${signed(y)} R0 FMAX M99`);
-    }
-    position[2] = cycle.retract_z;
+    for (const [x, y] of cycle.at) yield numbered(`L X${signed(x)} Y${signed(y)} R0 FMAX M99`);
+    const last = cycle.at[cycle.at.length - 1];
+    if (last !== undefined) tellAll([last[0], last[1], cycle.retract_z]);
   }
 }

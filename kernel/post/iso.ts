@@ -16,6 +16,8 @@ import { expandDrillCycle } from "../cam/holes/cycles.ts";
 import type { DrillCycle, Vec3 } from "../cam/types.ts";
 import type { Coolant, Motion, ProgramStart, ToolCall } from "./motion.ts";
 
+const AXES = ["X", "Y", "Z"];
+
 export interface IsoDialect {
   /** file extension, with its dot */
   extension: string;
@@ -51,36 +53,52 @@ export interface IsoDialect {
 
 /** The program of a motion stream in an ISO dialect, line by line. */
 export function* isoProgram(stream: Iterable<Motion>, dialect: IsoDialect): Generator<string> {
-  const n = (value: number): string => formatNumber(value, dialect.decimals, dialect.wholeWithPoint);
+  const { decimals, wholeWithPoint } = dialect;
+  const n = (value: number): string => formatNumber(value, decimals, wholeWithPoint);
   let motionCode = "";
   let position: (number | null)[] = [null, null, null];
+  // what the control was last told of each axis, in units (toUnits): a word is written when it changes
+  let told: (number | null)[] = [null, null, null];
   let feed: number | null = null;
   let rpm = 0;
   let tool: ToolCall | null = null;
   let workOffset = "";
 
-  // the axis words of a move to `to`, only those that changed
+  // axis i's word, and the control told it
+  const tell = (i: number, value: number): string => {
+    const units = toUnits(value, decimals);
+    told[i] = units;
+    position[i] = value;
+    return AXES[i] + formatUnits(units, decimals, wholeWithPoint);
+  };
+  // the axis words of a move to `to`, only those that changed ("" when none did)
   const axes = (to: Vec3): string => {
-    const words: string[] = [];
-    "XYZ".split("").forEach((axis, i) => {
+    let words = "";
+    for (let i = 0; i < 3; i += 1) {
       const value = to[i] as number;
-      if (position[i] === null || n(value) !== n(position[i] as number)) words.push(axis + n(value));
-      position[i] = value;
-    });
-    return words.join(" ");
+      if (told[i] !== toUnits(value, decimals)) words += (words === "" ? "" : " ") + tell(i, value);
+      else position[i] = value;
+    }
+    return words;
   };
   const feedWord = (value: number): string => {
-    if (feed !== null && n(value) === n(feed)) return "";
-    feed = value;
-    return `F${n(value)}`;
+    const units = toUnits(value, decimals);
+    if (feed === units) return "";
+    feed = units;
+    return "F" + formatUnits(units, decimals, wholeWithPoint);
   };
   const block = (...words: string[]): string => words.filter((word) => word.length > 0).join(" ");
-  const moveBlock = (code: string, to: Vec3, ...more: string[]): string | null => {
+  const moveBlock = (code: string, to: Vec3, feedText = ""): string | null => {
     const words = axes(to);
-    if (words.length === 0) return null;
-    const g = code === motionCode ? "" : code;
+    if (words === "") return null;
+    const g = code === motionCode ? "" : code + " ";
     motionCode = code;
-    return block(g, words, ...more);
+    return feedText === "" ? g + words : g + words + " " + feedText;
+  };
+  // after a change of tool or a cycle the control is told every axis again
+  const forget = (): void => {
+    position = [null, null, null];
+    told = [null, null, null];
   };
 
   for (const motion of stream) {
@@ -102,13 +120,10 @@ export function* isoProgram(stream: Iterable<Motion>, dialect: IsoDialect): Gene
         yield* dialect.toolChange(tool, dialect.comment);
         // over the first point, then down to its clearance with the tool's length
         motionCode = "G0";
-        position = [null, null, null];
+        forget();
         const [x, y, z] = motion.first;
-        position[0] = x;
-        position[1] = y;
-        yield block("G0 G90", workOffset, `X${n(x)}`, `Y${n(y)}`);
-        position[2] = z;
-        yield dialect.lengthCompensation ? `G43 Z${n(z)} H${tool.number}` : `G0 Z${n(z)}`;
+        yield block("G0 G90", workOffset, tell(0, x), tell(1, y));
+        yield dialect.lengthCompensation ? `G43 ${tell(2, z)} H${tool.number}` : `G0 ${tell(2, z)}`;
         break;
       }
       case "spindle":
@@ -132,13 +147,14 @@ export function* isoProgram(stream: Iterable<Motion>, dialect: IsoDialect): Gene
       }
       case "arc": {
         const code = motion.clockwise ? "G2" : "G3";
-        const i = `I${n(motion.centre[0] - motion.from[0])}`;
-        const j = `J${n(motion.centre[1] - motion.from[1])}`;
+        const i = "I" + n(motion.centre[0] - motion.from[0]);
+        const j = "J" + n(motion.centre[1] - motion.from[1]);
         // a full circle names its end too, so the block has an axis word whatever changed
         const words = axes(motion.to) || `X${n(motion.to[0])} Y${n(motion.to[1])}`;
-        const g = code === motionCode ? "" : code;
+        const g = code === motionCode ? "" : code + " ";
         motionCode = code;
-        yield block(g, words, i, j, feedWord(motion.feed));
+        const f = feedWord(motion.feed);
+        yield g + words + " " + i + " " + j + (f === "" ? "" : " " + f);
         break;
       }
       case "drill": {
@@ -186,7 +202,7 @@ export function* isoProgram(stream: Iterable<Motion>, dialect: IsoDialect): Gene
     const [first, ...rest] = cycle.at;
     if (first === undefined) return;
     yield block("G99", code, `X${n(first[0])}`, `Y${n(first[1])}`, `Z${n(cycle.bottom_z)}`, `R${n(cycle.retract_z)}`, extra, `F${n(cycle.feed)}`);
-    feed = cycle.feed;
+    feed = toUnits(cycle.feed, decimals);
     for (const [x, y] of rest) yield block(`X${n(x)}`, `Y${n(y)}`);
     yield "G80";
     atRetractOverLast(cycle);
@@ -195,7 +211,8 @@ export function* isoProgram(stream: Iterable<Motion>, dialect: IsoDialect): Gene
   /** After a cycle the tool is at R over its last hole, and the next move names its motion code again. */
   function atRetractOverLast(cycle: DrillCycle): void {
     const last = cycle.at[cycle.at.length - 1] as [number, number];
-    position = [last[0], last[1], cycle.retract_z];
+    forget();
+    axes([last[0], last[1], cycle.retract_z]);
     motionCode = "";
   }
 
@@ -210,16 +227,42 @@ export function* isoProgram(stream: Iterable<Motion>, dialect: IsoDialect): Gene
 }
 
 /**
- * A word's value: rounded to `decimals`, trailing zeros dropped; a whole number keeps its point
- * when `wholeWithPoint` (Fanuc reads X10 as 10 units of its least increment, 0.01 mm, unless
- * told otherwise: X10. is 10 mm everywhere). Never "-0".
+ * A word's value: rounded to `decimals` (half away from zero, as toFixed), trailing zeros
+ * dropped; a whole number keeps its point when `wholeWithPoint` (Fanuc reads X10 as 10 units of
+ * its least increment, 0.01 mm, unless told otherwise: X10. is 10 mm everywhere). Never "-0".
  */
 export function formatNumber(value: number, decimals: number, wholeWithPoint: boolean): string {
-  let text = value.toFixed(decimals);
-  if (text.includes(".")) text = text.replace(/0+$/, "");
-  if (text.endsWith(".") && !wholeWithPoint) text = text.slice(0, -1);
-  if (/^-0\.?$/.test(text)) text = text.slice(1);
-  return text;
+  return formatUnits(toUnits(value, decimals), decimals, wholeWithPoint);
+}
+
+const POWERS = [1, 10, 100, 1000, 10000, 100000, 1000000];
+
+/** A value as a whole number of 10^-decimals: what is written, and what modal words compare. */
+export function toUnits(value: number, decimals: number): number {
+  const units = Math.round(Math.abs(value) * (POWERS[decimals] as number));
+  return value < 0 && units !== 0 ? -units : units;
+}
+
+/**
+ * toUnits's whole number written with its point: integer arithmetic, no toFixed and no regular
+ * expression (a program of a million blocks formats three million numbers).
+ */
+export function formatUnits(units: number, decimals: number, wholeWithPoint: boolean): string {
+  const scale = POWERS[decimals] as number;
+  const magnitude = units < 0 ? -units : units;
+  const whole = Math.floor(magnitude / scale);
+  let fraction = magnitude - whole * scale;
+  let text = String(whole);
+  if (fraction > 0) {
+    let digits = decimals;
+    while (fraction % 10 === 0) {
+      fraction /= 10;
+      digits -= 1;
+    }
+    const part = String(fraction);
+    text += part.length < digits ? "." + "0".repeat(digits - part.length) + part : "." + part;
+  } else if (wholeWithPoint) text += ".";
+  return units < 0 ? "-" + text : text;
 }
 
 /** Comment text as every ISO control reads it inside parentheses: no parentheses, printable ASCII, at most `max` characters. */
