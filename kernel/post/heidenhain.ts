@@ -36,6 +36,7 @@ export function* heidenhainProgram(stream: Iterable<Motion>, name: string): Gene
   /** each axis as last written, in units (a word is written when it changes) */
   let told: (number | null)[] = [null, null, null];
   let feed: number | null = null;
+  /** the circle centre (CC) in force, in units */
   let pole: [number, number] | null = null;
   let pendingM: string[] = [];
   let rpm = 0;
@@ -65,12 +66,8 @@ export function* heidenhainProgram(stream: Iterable<Motion>, name: string): Gene
     return "F" + formatUnits(units, 3, false);
   };
   // one M function a block (older TNCs take no more), the first one waiting
-  const withM = (words: string[]): string => {
-    const m = pendingM.shift();
-    let text = "";
-    for (const word of words) if (word !== "") text += text === "" ? word : " " + word;
-    return m === undefined ? text : text + " " + m;
-  };
+  const mAfter = (text: string): string => (pendingM.length === 0 ? text : text + " " + (pendingM.shift() as string));
+  const withM = (words: string[]): string => mAfter(words.filter((word) => word !== "").join(" "));
   // after a tool change: over the first point at its clearance, XY first, spindle and coolant on the way
   let approach: Vec3 | null = null;
   function* approached(): Generator<string> {
@@ -91,7 +88,7 @@ export function* heidenhainProgram(stream: Iterable<Motion>, name: string): Gene
     if (words === "") return null;
     const f = rapid ? "FMAX" : feedWord(feedRate);
     const text = f === "" ? "L " + words + " R0" : "L " + words + " R0 " + f;
-    return numbered(pendingM.length === 0 ? text : text + " " + (pendingM.shift() as string));
+    return numbered(mAfter(text));
   };
 
   for (const motion of stream) {
@@ -128,22 +125,23 @@ export function* heidenhainProgram(stream: Iterable<Motion>, name: string): Gene
         pendingM.push({ flood: "M8", through_tool: "M8", mist: "M7", air: "M7", off: "M9" }[motion.mode]);
         break;
       case "rapid": {
-        yield* approached();
+        if (approach !== null || pendingM.length > 0) yield* approached();
         const text = line(motion.to, true);
         if (text !== null) yield text;
         break;
       }
       case "linear": {
-        yield* approached();
+        if (approach !== null || pendingM.length > 0) yield* approached();
         const text = line(motion.to, false, motion.feed);
         if (text !== null) yield text;
         break;
       }
       case "arc": {
-        yield* approached();
-        const [cx, cy] = motion.centre;
-        if (pole === null || signed(pole[0]) !== signed(cx) || signed(pole[1]) !== signed(cy)) {
-          yield numbered(`CC X${signed(cx)} Y${signed(cy)}`);
+        if (approach !== null || pendingM.length > 0) yield* approached();
+        const cx = toUnits(motion.centre[0], 3);
+        const cy = toUnits(motion.centre[1], 3);
+        if (pole === null || pole[0] !== cx || pole[1] !== cy) {
+          yield numbered("CC X" + signedUnits(cx) + " Y" + signedUnits(cy));
           pole = [cx, cy];
         }
         const dr = motion.clockwise ? "DR-" : "DR+";
@@ -152,16 +150,19 @@ export function* heidenhainProgram(stream: Iterable<Motion>, name: string): Gene
           const sweep = arcSweep(motion.from, { kind: "arc", to: motion.to, centre: motion.centre, clockwise: motion.clockwise, feed: motion.feed });
           const degrees = ((motion.clockwise ? -1 : 1) * sweep * 180) / Math.PI;
           const dz = motion.to[2] - motion.from[2];
-          const words = ["CP", `IPA${signed(degrees)}`, dz === 0 ? "" : `IZ${signed(dz)}`, dr, "R0", feedWord(motion.feed)];
+          const f = feedWord(motion.feed);
+          const text = "CP IPA" + signed(degrees) + (dz === 0 ? " " : " IZ" + signed(dz) + " ") + dr + (f === "" ? " R0" : " R0 " + f);
           tellAll([motion.to[0], motion.to[1], motion.to[2]]);
-          yield numbered(withM(words));
+          yield numbered(mAfter(text));
         } else {
-          yield numbered(withM(["C", axes(motion.to), dr, "R0", feedWord(motion.feed)]));
+          const f = feedWord(motion.feed);
+          const text = "C " + axes(motion.to) + " " + dr + (f === "" ? " R0" : " R0 " + f);
+          yield numbered(mAfter(text));
         }
         break;
       }
       case "drill":
-        yield* approached();
+        if (approach !== null || pendingM.length > 0) yield* approached();
         yield* drillBlocks(motion.cycle, motion.from);
         break;
       case "program_end":

@@ -49,6 +49,19 @@ export interface PostedProgram {
 /** The postprocessors this build has. */
 export const POSTPROCESSORS = Object.keys(WRITERS);
 
+/** Whether the control has a work offset for the setup at this index (postSetup refuses one it has not: too_many_setups). */
+export function holdsSetup(postprocessor: string, index: number): boolean {
+  const writer = WRITERS[postprocessor];
+  if (writer === undefined) return false;
+  try {
+    writer.checkSetup(index);
+    return true;
+  } catch (error) {
+    if (error instanceof PostError) return false;
+    throw error;
+  }
+}
+
 /**
  * The program of setup `setupIndex` (0-based) for `postprocessor`. Throws PostError for a setup
  * the plan lacks, a plan without toolpaths there, or a postprocessor this build does not have.

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { expandDrillCycle } from "../../kernel/cam/holes/cycles.ts";
 import { arcSweep } from "../../kernel/cam/machining-time.ts";
 import type { CamPlan } from "../../kernel/job/plan.ts";
-import { postSetup } from "../../kernel/post/index.ts";
+import { holdsSetup, postSetup, PostError } from "../../kernel/post/index.ts";
 import { motionStream } from "../../kernel/post/motion.ts";
 import { readHeidenhain, readSinumerik } from "./controls-reader.ts";
 import { Envelope, runRs274, type Rs274Run } from "./rs274.ts";
@@ -57,8 +57,16 @@ export function programText(plan: CamPlan, setupIndex: number, postprocessor: st
   return lines.join("\n") + "\n";
 }
 
-/** rs274 accepts the setup's program and its feeds match the plan's. */
+/**
+ * The setup's program reads to its end by its control's judge, and its feeds match the plan's;
+ * a setup the control has no work offset for is refused with too_many_setups.
+ */
 export function assertRunsAsPlanned(plan: CamPlan, setupIndex: number, postprocessor: string): void {
+  if (!holdsSetup(postprocessor, setupIndex)) {
+    // a control with fewer work offsets than the plan has setups refuses the rest, saying so
+    assert.throws(() => postSetup(plan, setupIndex, postprocessor, { project: "p" }), (error) => error instanceof PostError && error.code === "too_many_setups");
+    return;
+  }
   const text = programText(plan, setupIndex, postprocessor);
   const run = judge(postprocessor, text);
   const what = `${postprocessor}, setup ${setupIndex}`;
