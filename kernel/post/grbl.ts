@@ -6,8 +6,7 @@
  * the very ones the simulation verified. Six work offsets (G54 to G59). Grbl's line buffer holds
  * 80 characters after it drops spaces and comments, so comments are kept short too.
  */
-import { commentText, type IsoDialect } from "./iso.ts";
-import { PostError } from "./post-error.ts";
+import { commentText, listedWorkOffsets, type IsoDialect } from "./iso.ts";
 
 const WORK_OFFSETS = ["G54", "G55", "G56", "G57", "G58", "G59"];
 const COMMENT_MAX = 60;
@@ -19,11 +18,7 @@ export const grbl: IsoDialect = {
   comment: (text) => `(${commentText(text, COMMENT_MAX)})`,
   decimals: 3,
   wholeWithPoint: false,
-  workOffset(index) {
-    const code = WORK_OFFSETS[index];
-    if (code === undefined) throw new PostError("too_many_setups", `Grbl has ${WORK_OFFSETS.length} work offsets; setup ${index + 1} has none`);
-    return code;
-  },
+  workOffset: listedWorkOffsets("Grbl", WORK_OFFSETS),
   home: ["G53 G0 Z0"],
   toolChange: (tool) => ["M5", "M9", `(MSG,${commentText(`Load T${tool.number} ${tool.name}, touch off Z, resume`, COMMENT_MAX)})`, "M0"],
   lengthCompensation: false,

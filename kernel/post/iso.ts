@@ -1,7 +1,8 @@
 /**
- * The ISO (RS-274) family's writer: Fanuc, Haas and LinuxCNC read the same words in the same
- * places, and differ in what a dialect says (program number and % lines, decimal points, work
- * offsets past the sixth, the way home, coolant codes, dwell units, tapping). One writer walks the
+ * The ISO (RS-274) family's writer: Fanuc, Haas, LinuxCNC, Grbl and Sinumerik (in its Siemens
+ * mode) move the tool with the same words in the same places, and differ in what a dialect says
+ * (program number and % lines, units, decimal points, comments, work offsets past the sixth, the
+ * way home, the tool change, coolant codes, dwell units, drill cycles). One writer walks the
  * motion stream; the dialect answers those questions.
  *
  * Words are modal and written only when they change: the motion G code, each axis, F. Every block
@@ -15,6 +16,7 @@
 import { expandDrillCycle } from "../cam/holes/cycles.ts";
 import type { DrillCycle, Vec3 } from "../cam/types.ts";
 import type { Coolant, Motion, ProgramStart, ToolCall } from "./motion.ts";
+import { PostError } from "./post-error.ts";
 
 const AXES = ["X", "Y", "Z"];
 
@@ -51,6 +53,15 @@ export interface IsoDialect {
   tapping(cycle: DrillCycle, rpm: number, number: (value: number) => string): string[] | null;
 }
 
+/** A workOffset for a control with only these codes: setup i gets codes[i], and past them none (too_many_setups). */
+export function listedWorkOffsets(control: string, codes: readonly string[]): (index: number) => string {
+  return (index) => {
+    const code = codes[index];
+    if (code === undefined) throw new PostError("too_many_setups", `${control} has ${codes.length} work offsets; setup ${index + 1} has none`);
+    return code;
+  };
+}
+
 /** The program of a motion stream in an ISO dialect, line by line. */
 export function* isoProgram(stream: Iterable<Motion>, dialect: IsoDialect): Generator<string> {
   const { decimals, wholeWithPoint } = dialect;
@@ -61,7 +72,6 @@ export function* isoProgram(stream: Iterable<Motion>, dialect: IsoDialect): Gene
   let told: (number | null)[] = [null, null, null];
   let feed: number | null = null;
   let rpm = 0;
-  let tool: ToolCall | null = null;
   let workOffset = "";
 
   // axis i's word, and the control told it
@@ -115,7 +125,7 @@ export function* isoProgram(stream: Iterable<Motion>, dialect: IsoDialect): Gene
         yield dialect.comment(motion.name);
         break;
       case "tool_change": {
-        tool = motion.tool;
+        const tool = motion.tool;
         yield* dialect.home;
         yield* dialect.toolChange(tool, dialect.comment);
         // over the first point, then down to its clearance with the tool's length

@@ -4,7 +4,7 @@
  * as G33.1 rigid tapping at each hole, whose pitch (K) is the cycle's feed over the spindle speed.
  * Numbers need no decimal point; four decimals keep a 0.1 µm toolpath within 0.05 µm.
  */
-import { commentText, formatNumber, type IsoDialect } from "./iso.ts";
+import { commentText, formatNumber, listedWorkOffsets, type IsoDialect } from "./iso.ts";
 import { PostError } from "./post-error.ts";
 
 const WORK_OFFSETS = ["G54", "G55", "G56", "G57", "G58", "G59", "G59.1", "G59.2", "G59.3"];
@@ -16,11 +16,7 @@ export const linuxcnc: IsoDialect = {
   comment: (text) => `(${commentText(text, 200)})`,
   decimals: 4,
   wholeWithPoint: false,
-  workOffset(index) {
-    const code = WORK_OFFSETS[index];
-    if (code === undefined) throw new PostError("too_many_setups", `LinuxCNC has ${WORK_OFFSETS.length} work offsets; setup ${index + 1} has none`);
-    return code;
-  },
+  workOffset: listedWorkOffsets("LinuxCNC", WORK_OFFSETS),
   home: ["G53 G0 Z0"],
   toolChange: (tool, comment) => [`T${tool.number} M6`, comment(`${tool.name}, stick-out ${formatNumber(tool.stick_out, 4, false)}`)],
   lengthCompensation: true,
