@@ -157,8 +157,14 @@ export function* isoProgram(stream: Iterable<Motion>, dialect: IsoDialect): Gene
       }
       case "arc": {
         const code = motion.clockwise ? "G2" : "G3";
-        const i = "I" + n(motion.centre[0] - motion.from[0]);
-        const j = "J" + n(motion.centre[1] - motion.from[1]);
+        // from where the control believes the arc starts (the last words it was told) to the
+        // centre rounded as a word would be: the centre is then off by rounding once, not twice
+        const offset = (axis: 0 | 1): string => {
+          const start = told[axis] ?? toUnits(motion.from[axis], decimals);
+          return formatUnits(toUnits(motion.centre[axis], decimals) - start, decimals, wholeWithPoint);
+        };
+        const i = "I" + offset(0);
+        const j = "J" + offset(1);
         // a full circle names its end too, so the block has an axis word whatever changed
         const words = axes(motion.to) || `X${n(motion.to[0])} Y${n(motion.to[1])}`;
         const g = code === motionCode ? "" : code + " ";

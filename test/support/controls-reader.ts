@@ -12,8 +12,11 @@ import { arcSweepSigned, Envelope, type Rs274Run } from "./rs274.ts";
 
 class ReadError extends Error {}
 
-/** how far an arc's end may be from its circle: the programs' rounding, 0.5 µm a coordinate */
-const ARC_END_TOLERANCE_MM = 0.002;
+/**
+ * How far an arc's end may be from its circle: LinuxCNC's own limit (rs274, 0.0002 inch), stricter
+ * than the controls' defaults (Sinumerik's CIRCLE_ERROR_CONST 0.01 mm).
+ */
+const ARC_END_TOLERANCE_MM = 0.00508;
 
 /** The motion a program commands, followed into an envelope. */
 class Follower {
