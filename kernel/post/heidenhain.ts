@@ -5,8 +5,8 @@
  * explicit signs (R0: no radius compensation; FMAX for rapids), arcs as their centre CC and C to
  * the end point with the direction DR+ (counter-clockwise) or DR- (clockwise); full turns and
  * helices as CP IPA (the angle swept, in degrees) with IZ (the height changed). Drill cycles as
- * CYCL DEF 200 DRILLING (drill, dwell, peck: Q202 the peck, full retract after each), 203
- * UNIVERSAL DRILLING (chip breaking) and 207 RIGID TAPPING, each hole an L to it with M99.
+ * CYCL DEF 200 DRILLING (drill, dwell), 205 UNIVERSAL PECKING (peck: out after every plunge),
+ * 203 UNIVERSAL DRILLING (chip breaking) and 207 RIGID TAPPING, each hole an L to it with M99.
  * Spindle and coolant M functions ride on the next L blocks, one a block (after a tool change:
  * M3 on the move over the first point, the coolant's on the move down to its clearance, as the
  * older TNCs take one M function a block); M91 moves in machine coordinates
@@ -14,6 +14,7 @@
  * Cycle parameters follow their CYCL DEF on lines of their own, each ended with "~" but the last
  * (the TNC 640's file form).
  */
+import { PECK_RETURN_CLEARANCE_MM } from "../cam/holes/cycles.ts";
 import { arcSweep } from "../cam/machining-time.ts";
 import type { DrillCycle, Vec3 } from "../cam/types.ts";
 import { commentText, formatNumber, formatUnits, toUnits } from "./iso.ts";
@@ -193,13 +194,29 @@ export function* heidenhainProgram(stream: Iterable<Motion>, name: string): Gene
     switch (cycle.cycle) {
       case "drill":
       case "dwell":
-      case "peck":
         yield* q("200 DRILLING", [
           ...common(),
-          ["Q202", signed(cycle.cycle === "peck" ? (cycle.peck_mm ?? -depth) : -depth), "PLUNGING DEPTH"],
+          ["Q202", signed(-depth), "PLUNGING DEPTH"],
           ["Q210", "+0", "DWELL TIME AT TOP"],
           ["Q203", signed(cycle.top_z), "SURFACE COORDINATE"],
           ["Q204", "+0", "2ND SET-UP CLEARANCE"],
+          ["Q211", signed(cycle.dwell_s), "DWELL TIME AT DEPTH"],
+        ]);
+        break;
+      case "peck":
+        // out to the set-up clearance after every plunge (no chip breaking: Q257 0), back in to
+        // PECK_RETURN_CLEARANCE_MM over the last depth (the advanced stop distances), as planned
+        yield* q("205 UNIVERSAL PECKING", [
+          ...common(),
+          ["Q202", signed(cycle.peck_mm ?? -depth), "PLUNGING DEPTH"],
+          ["Q203", signed(cycle.top_z), "SURFACE COORDINATE"],
+          ["Q204", "+0", "2ND SET-UP CLEARANCE"],
+          ["Q212", "+0", "DECREMENT"],
+          ["Q205", "+0", "MIN. PLUNGING DEPTH"],
+          ["Q258", signed(PECK_RETURN_CLEARANCE_MM), "UPPER ADV STOP DIST"],
+          ["Q259", signed(PECK_RETURN_CLEARANCE_MM), "LOWER ADV STOP DIST"],
+          ["Q257", "+0", "DEPTH FOR CHIP BRKNG"],
+          ["Q256", "+0", "DIST FOR CHIP BRKNG"],
           ["Q211", signed(cycle.dwell_s), "DWELL TIME AT DEPTH"],
         ]);
         break;

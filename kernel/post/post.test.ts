@@ -125,7 +125,7 @@ describe("programs judged by rs274 or our own readers", () => {
       const pecks: Record<string, RegExp> = {
         grbl: /^(?![\s\S]*(G8[1-9]|G73))/,
         sinumerik: /\nMCALL CYCLE83\([^)]*, 3, 0, 0, 1, 1\)\n/,
-        heidenhain: /CYCL DEF 200 DRILLING ~\n(.*\n)*? {2}Q202=\+3 ;PLUNGING DEPTH ~\n/,
+        heidenhain: /CYCL DEF 205 UNIVERSAL PECKING ~\n(.*\n)*? {2}Q202=\+3 ;PLUNGING DEPTH ~\n/,
       };
       assert.match(text, pecks[postprocessor] ?? /\nG99 G83 .*Q3\.? .*\n.*\nG80\n/, "the pecks are the control's own cycle (Grbl: moves, it has none)");
     });

@@ -165,7 +165,8 @@ function sinumerikCycle(kind: string, parameters: string[]): Omit<DrillCycle, "a
  * unnumbered lines after it, each but the last ended with ~), BEGIN PGM first and END PGM last
  * with one name, ";" comments, BLK FORM 0.1/0.2, CYCL DEF 247/200/203/207, TOOL CALL, L with
  * signed X Y Z, R0, FMAX or F and at most one M, L Z+0 R0 FMAX M91 (home), CC, C with DR, CP
- * with IPA (turning as DR says), IZ and DR, holes as L X Y R0 FMAX M99, STOP M30.
+ * with IPA (turning as DR says), IZ and DR, CYCL DEF 200/203/205/207 with their Q parameters,
+ * holes as L X Y R0 FMAX M99, STOP M30.
  */
 export function readHeidenhain(program: string): Rs274Run {
   const grammar = { X: SIGNED, Y: SIGNED, Z: SIGNED, IPA: SIGNED, IZ: SIGNED, DR: /^[+-]$/, R: /^0$/, F: /^\d+(\.\d+)?$/, FMAX: /^$/, M: /^(3|7|8|9|99)$/ };
@@ -203,7 +204,7 @@ export function readHeidenhain(program: string): Rs274Run {
     }
     if (block.startsWith("; ") || block === "STOP M30") return;
     if (/^BLK FORM 0\.1 Z X[+-][\d.]+ Y[+-][\d.]+ Z[+-][\d.]+$/.test(block) || /^BLK FORM 0\.2 X[+-][\d.]+ Y[+-][\d.]+ Z[+-][\d.]+$/.test(block)) return;
-    const defined = /^CYCL DEF (247) DATUM SETTING ~$|^CYCL DEF (200) DRILLING ~$|^CYCL DEF (203) UNIVERSAL DRILLING ~$|^CYCL DEF (207) RIGID TAPPING NEW ~$/.exec(block);
+    const defined = /^CYCL DEF (247) DATUM SETTING ~$|^CYCL DEF (200) DRILLING ~$|^CYCL DEF (203) UNIVERSAL DRILLING ~$|^CYCL DEF (205) UNIVERSAL PECKING ~$|^CYCL DEF (207) RIGID TAPPING NEW ~$/.exec(block);
     if (defined) {
       definition = { cycle: defined.slice(1).find((g) => g !== undefined) as string, q: new Map(), open: true };
       return;
@@ -273,6 +274,10 @@ function heidenhainCycle(cycle: string, q: Map<string, number>, at: [number, num
   if (cycle === "207") return { ...base, cycle: "tap", feed: 1 };
   const [feed, plunge, dwell] = [need("Q206"), need("Q202"), need("Q211")];
   if (cycle === "203") return { ...base, cycle: "chip_break", peck_mm: plunge, feed, dwell_s: dwell };
-  if (plunge < -need("Q201") - 1e-9) return { ...base, cycle: "peck", peck_mm: plunge, feed, dwell_s: dwell };
+  if (cycle === "205") {
+    if (need("Q257") !== 0) throw new ReadError("cycle 205 breaks chips (Q257): the plan pecks out after every plunge");
+    return { ...base, cycle: "peck", peck_mm: plunge, feed, dwell_s: dwell };
+  }
+  if (plunge < -need("Q201") - 1e-9) throw new ReadError("cycle 200 plunging less than the depth: pecking is cycle 205");
   return { ...base, cycle: dwell > 0 ? "dwell" : "drill", feed, dwell_s: dwell };
 }
