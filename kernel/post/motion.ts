@@ -60,10 +60,10 @@ export type Motion =
   | { kind: "linear"; from: Vec3; to: Vec3; feed: number }
   | { kind: "arc"; from: Vec3; to: Vec3; centre: Vec2; clockwise: boolean; feed: number }
   | { kind: "drill"; from: Vec3; cycle: DrillCycle }
-  | { kind: "program_end"; at: Vec3 };
+  | { kind: "program_end" };
 
 /** The events that move the tool along the toolpath. */
-export type MoveMotion = Extract<Motion, { kind: "rapid" | "linear" | "arc" | "drill" }>;
+type MoveMotion = Extract<Motion, { kind: "rapid" | "linear" | "arc" | "drill" }>;
 
 export interface StreamOptions {
   project: string;
@@ -115,7 +115,7 @@ export function* motionStream(plan: CamPlan, setupIndex: number, options: Stream
       here = motion.kind === "drill" ? drillEnd(move as DrillCycle, from) : motion.to;
     }
   }
-  yield { kind: "program_end", at: here ?? [0, 0, setup.stock.max[2]] };
+  yield { kind: "program_end" };
 }
 
 /** The setup's tools by assembly, numbered as its tool list numbers them. */
