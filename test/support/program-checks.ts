@@ -7,9 +7,9 @@
 import assert from "node:assert/strict";
 import { expandDrillCycle } from "../../kernel/cam/holes/cycles.ts";
 import { arcSweep } from "../../kernel/cam/machining-time.ts";
+import type { Vec3 } from "../../kernel/cam/types.ts";
 import type { CamPlan } from "../../kernel/job/plan.ts";
 import { holdsSetup, postSetup, PostError } from "../../kernel/post/index.ts";
-import { motionStream } from "../../kernel/post/motion.ts";
 import { readHeidenhain, readSinumerik } from "./controls-reader.ts";
 import { Envelope, runRs274, type Rs274Run } from "./rs274.ts";
 
@@ -31,21 +31,41 @@ export function fanucForRs274(program: string): string {
     .join("\n");
 }
 
-/** The plan's own feeds for the setup, measured as rs274's are. */
+/**
+ * The plan's own feeds for the setup, measured as rs274's are, from its operations' moves (not
+ * through the postprocessors' motion stream, which is what is being judged): each operation
+ * starts where the one before ended, or over its first point at its clearance after a change of
+ * tool, as the machining time counts it.
+ */
 export function planEnvelope(plan: CamPlan, setupIndex: number): Envelope {
   const envelope = new Envelope();
-  for (const motion of motionStream(plan, setupIndex, { project: "p" })) {
-    if (motion.kind === "linear") envelope.line(motion.from, motion.to);
-    else if (motion.kind === "arc") {
-      const sweep = arcSweep(motion.from, { kind: "arc", to: motion.to, centre: motion.centre, clockwise: motion.clockwise, feed: motion.feed });
-      envelope.arc(motion.from, motion.to, motion.centre, motion.clockwise ? -sweep : sweep);
-    } else if (motion.kind === "drill") {
-      let here = motion.from;
-      for (const move of expandDrillCycle(motion.cycle, motion.from)) {
-        if (move.kind === "dwell") continue;
-        if (move.kind === "linear") envelope.line(here, move.to);
-        here = move.to;
+  const setup = plan.setups[setupIndex];
+  if (setup === undefined) return envelope;
+  let here: Vec3 | null = null;
+  let tool: string | null = null;
+  for (const operation of setup.operations) {
+    const first = operation.moves[0];
+    if (first === undefined) continue;
+    if (tool !== operation.tool.assembly_uuid || here === null) {
+      const [x, y] = first.kind === "drill" ? (first.at[0] ?? [0, 0]) : first.to;
+      here = [x, y, operation.clearance_z];
+      tool = operation.tool.assembly_uuid;
+    }
+    for (const move of operation.moves) {
+      if (move.kind === "drill") {
+        for (const expanded of expandDrillCycle(move, here)) {
+          if (expanded.kind === "dwell") continue;
+          if (expanded.kind === "linear") envelope.line(here, expanded.to);
+          here = expanded.to;
+        }
+        continue;
       }
+      if (move.kind === "linear") envelope.line(here, move.to);
+      else if (move.kind === "arc") {
+        const sweep = arcSweep(here, move);
+        envelope.arc(here, move.to, move.centre, move.clockwise ? -sweep : sweep);
+      }
+      here = move.to;
     }
   }
   return envelope;
