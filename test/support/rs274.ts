@@ -87,7 +87,10 @@ export function runRs274(program: string): Rs274Run {
     const tools = path.join(dir, "tools.tbl");
     fs.writeFileSync(file, program);
     fs.writeFileSync(tools, Array.from({ length: 99 }, (_, i) => `T${i + 1} P${i + 1} Z0 D10 ;\n`).join(""));
-    const run = spawnSync(RS274, ["-t", tools, "-g", file], { encoding: "utf8", maxBuffer: 1 << 30 });
+    // its own HOME: LinuxCNC keeps the tool table it loads in $HOME/.tool.mmap, which two rs274
+    // runs at once (the suite runs files two at a time) overwrote under each other ("Requested
+    // tool 1 not found in the tool table")
+    const run = spawnSync(RS274, ["-t", tools, "-g", file], { encoding: "utf8", maxBuffer: 1 << 30, env: { ...process.env, HOME: dir } });
     const envelope = new Envelope();
     let here: Vec3 = [0, 0, 0];
     let calls = 0;
