@@ -70,7 +70,7 @@ function feedSeconds(length: number, feed: number, operationId: string): number 
 }
 
 /** Where an operation starts when nothing came before it with its tool: its first move's position at its clearance height. */
-function firstPosition(operation: Operation): Vec3 {
+export function firstPosition(operation: Operation): Vec3 {
   const first = operation.moves[0];
   if (!first) return [0, 0, operation.clearance_z];
   if (first.kind === "drill") {

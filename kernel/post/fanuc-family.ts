@@ -4,14 +4,15 @@
  * parameter), comments in capitals of at most COMMENT_MAX characters, the spindle home with
  * G91 G28 Z0. before a tool change and at the end, and rigid tapping as G84 after M29.
  */
-import { commentText, formatNumber, type IsoDialect } from "./iso.ts";
+import { commentText, formatNumber, listedWorkOffsets, type IsoDialect } from "./iso.ts";
 import type { Coolant } from "./motion.ts";
-import { PostError } from "./post-error.ts";
 
 /** Fanuc 0i/31i accept longer comments, but their program list and screens show about this much */
 const COMMENT_MAX = 60;
 
 export interface FanucFamily {
+  /** the control, as an error names it */
+  control: string;
   /** digits of the O number (Fanuc 4, Haas 5) */
   programDigits: number;
   /** work offsets past G59: `${prefix}${n}` for n = 1 ... count */
@@ -32,19 +33,13 @@ export function fanucFamily(family: FanucFamily): IsoDialect {
     comment,
     decimals: 3,
     wholeWithPoint: true,
-    workOffset(index) {
-      const first = FIRST_OFFSETS[index];
-      if (first !== undefined) return first;
-      const n = index - FIRST_OFFSETS.length + 1;
-      if (n > family.extraOffsets.count) throw new PostError("too_many_setups", `the control has ${FIRST_OFFSETS.length + family.extraOffsets.count} work offsets; setup ${index + 1} has none`);
-      return `${family.extraOffsets.prefix}${n}`;
-    },
+    workOffset: listedWorkOffsets(family.control, [...FIRST_OFFSETS, ...Array.from({ length: family.extraOffsets.count }, (_, i) => `${family.extraOffsets.prefix}${i + 1}`)]),
     home: ["G91 G28 Z0.", "G90"],
     toolChange: (tool, comment) => [`T${tool.number} M6`, comment(`${tool.name}, stick-out ${formatNumber(tool.stick_out, 3, false)}`)],
     lengthCompensation: true,
     safeStart: ["G21", "G90 G94 G17 G40 G49 G80"],
     cycles: "iso",
-    coolant: (mode) => family.coolant[mode],
+    coolant: family.coolant,
     // P in milliseconds, a whole number
     dwell: (seconds) => `P${Math.round(seconds * 1000)}`,
     tapping(cycle, rpm, n) {
@@ -52,7 +47,7 @@ export function fanucFamily(family: FanucFamily): IsoDialect {
       if (first === undefined) return [];
       return [
         ...family.rigidTapping(rpm),
-        `G99 G84 X${n(first[0])} Y${n(first[1])} Z${n(cycle.bottom_z)} R${n(cycle.retract_z)} F${formatNumber(cycle.feed, 3, true)}`,
+        `G99 G84 X${n(first[0])} Y${n(first[1])} Z${n(cycle.bottom_z)} R${n(cycle.retract_z)} F${n(cycle.feed)}`,
         ...rest.map(([x, y]) => `X${n(x)} Y${n(y)}`),
         "G80",
       ];

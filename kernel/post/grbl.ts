@@ -25,7 +25,6 @@ export const grbl: IsoDialect = {
   safeStart: ["G21", "G90 G94 G17 G40 G49 G80"],
   cycles: "moves",
   // Grbl has M7 only when built with it; M8 is always there
-  coolant: (mode) => ({ flood: "M8", through_tool: "M8", mist: "M8", air: "M8", off: "M9" })[mode],
+  coolant: { flood: "M8", through_tool: "M8", mist: "M8", air: "M8", off: "M9" },
   dwell: (seconds) => `P${seconds}`,
-  tapping: () => null,
 };

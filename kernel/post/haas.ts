@@ -2,6 +2,7 @@
 import { fanucFamily } from "./fanuc-family.ts";
 
 export const haas = fanucFamily({
+  control: "Haas",
   programDigits: 5,
   extraOffsets: { prefix: "G154 P", count: 99 },
   coolant: { flood: "M8", through_tool: "M88", mist: "M8", air: "M83", off: "M9" },

@@ -14,10 +14,10 @@
  * Cycle parameters follow their CYCL DEF on lines of their own, each ended with "~" but the last
  * (the TNC 640's file form).
  */
-import { PECK_RETURN_CLEARANCE_MM } from "../cam/holes/cycles.ts";
+import { CHIP_BREAK_RETRACT_MM, PECK_RETURN_CLEARANCE_MM } from "../cam/holes/cycles.ts";
 import { arcSweep } from "../cam/machining-time.ts";
 import type { DrillCycle, Vec3 } from "../cam/types.ts";
-import { commentText, formatNumber, formatUnits, toUnits } from "./iso.ts";
+import { commentText, COOLANT_CODES, formatNumber, formatUnits, tapPitch, toUnits } from "./iso.ts";
 
 const AXES = ["X", "Y", "Z"];
 import type { Motion } from "./motion.ts";
@@ -33,7 +33,6 @@ const plain = (value: number): string => formatNumber(value, 3, false);
 export function* heidenhainProgram(stream: Iterable<Motion>, name: string): Generator<string> {
   let block = 0;
   const numbered = (text: string): string => String(block++) + " " + text;
-  let position: (number | null)[] = [null, null, null];
   /** each axis as last written, in units (a word is written when it changes) */
   let told: (number | null)[] = [null, null, null];
   let feed: number | null = null;
@@ -51,13 +50,11 @@ export function* heidenhainProgram(stream: Iterable<Motion>, name: string): Gene
         words += (words === "" ? "" : " ") + AXES[i] + signedUnits(units);
         told[i] = units;
       }
-      position[i] = value;
     }
     return words;
   };
   // the control told every axis again (after a tool change, or where a cycle or CP left the tool)
   const tellAll = (to: (number | null)[]): void => {
-    position = [...to];
     told = to.map((value) => (value === null ? null : toUnits(value, 3)));
   };
   const feedWord = (value: number): string => {
@@ -81,7 +78,7 @@ export function* heidenhainProgram(stream: Iterable<Motion>, name: string): Gene
       yield numbered(withM(["L", `Z${signed(z)}`, "R0", "FMAX"]));
     }
     // M functions still waiting, each on a block that stays where the tool is
-    while (pendingM.length > 0) yield numbered(withM(["L", `Z${signed(position[2] ?? 0)}`, "R0", "FMAX"]));
+    while (pendingM.length > 0) yield numbered(withM(["L", `Z${signedUnits(told[2] ?? 0)}`, "R0", "FMAX"]));
   }
   // the one block of most programs, built without an array
   const line = (to: Vec3, rapid: boolean, feedRate = 0): string | null => {
@@ -102,7 +99,7 @@ export function* heidenhainProgram(stream: Iterable<Motion>, name: string): Gene
         yield numbered(`BLK FORM 0.1 Z X${signed(min[0])} Y${signed(min[1])} Z${signed(min[2])}`);
         yield numbered(`BLK FORM 0.2 X${signed(max[0])} Y${signed(max[1])} Z${signed(max[2])}`);
         yield numbered("CYCL DEF 247 DATUM SETTING ~");
-        yield `  Q339=+${motion.setup.work_offset_index + 1} ;DATUM NUMBER`;
+        yield `  Q339=+${motion.setup.index + 1} ;DATUM NUMBER`;
         break;
       }
       case "operation":
@@ -123,7 +120,7 @@ export function* heidenhainProgram(stream: Iterable<Motion>, name: string): Gene
         rpm = motion.rpm;
         break;
       case "coolant":
-        pendingM.push({ flood: "M8", through_tool: "M8", mist: "M7", air: "M7", off: "M9" }[motion.mode]);
+        pendingM.push(COOLANT_CODES[motion.mode]);
         break;
       case "rapid": {
         if (approach !== null || pendingM.length > 0) yield* approached();
@@ -232,14 +229,14 @@ export function* heidenhainProgram(stream: Iterable<Motion>, name: string): Gene
           ["Q205", "+0", "MIN. PLUNGING DEPTH"],
           ["Q211", signed(cycle.dwell_s), "DWELL TIME AT DEPTH"],
           ["Q208", "+99999", "RETRACTION FEED RATE"],
-          ["Q256", "+0.5", "DIST FOR CHIP BRKNG"],
+          ["Q256", signed(CHIP_BREAK_RETRACT_MM), "DIST FOR CHIP BRKNG"],
         ]);
         break;
       case "tap":
         yield* q("207 RIGID TAPPING NEW", [
           ["Q200", signed(clearance), "SET-UP CLEARANCE"],
           ["Q201", signed(depth), "DEPTH"],
-          ["Q239", signed(rpm > 0 ? cycle.feed / rpm : 0), "THREAD PITCH"],
+          ["Q239", signed(tapPitch(cycle.feed, rpm)), "THREAD PITCH"],
           ["Q203", signed(cycle.top_z), "SURFACE COORDINATE"],
           ["Q204", "+0", "2ND SET-UP CLEARANCE"],
         ]);

@@ -46,11 +46,21 @@ export interface IsoDialect {
    * "moves" as their moves, or the control's own cycle blocks
    */
   cycles: "iso" | "moves" | ((cycle: DrillCycle, rpm: number, number: (value: number) => string) => string[]);
-  coolant(mode: Coolant): string | null;
+  /** the M code that turns each kind of coolant on */
+  coolant: Record<Coolant, string>;
   /** the P word of a G82 dwell */
   dwell(seconds: number): string;
-  /** blocks of a tapping cycle: the control's own, or null to expand it */
-  tapping(cycle: DrillCycle, rpm: number, number: (value: number) => string): string[] | null;
+  /** with cycles "iso": a tapping cycle's blocks in the control's own form; without, its moves */
+  tapping?(cycle: DrillCycle, rpm: number, number: (value: number) => string): string[];
+}
+
+/** The coolant codes most controls share: M8 flood (through the spindle too: its code is the machine builder's), M7 mist and air. */
+export const COOLANT_CODES: Record<Coolant, string> = { flood: "M8", through_tool: "M8", mist: "M7", air: "M7", off: "M9" };
+
+/** A tap's pitch from the feed the plan locked to the spindle (feed = rpm x pitch). */
+export function tapPitch(feed: number, rpm: number): number {
+  if (!(rpm > 0)) throw new PostError("tapping_without_spindle", "a tapping cycle before any spindle speed");
+  return feed / rpm;
 }
 
 /** A workOffset for a control with only these codes: setup i gets codes[i], and past them none (too_many_setups). */
@@ -67,7 +77,6 @@ export function* isoProgram(stream: Iterable<Motion>, dialect: IsoDialect): Gene
   const { decimals, wholeWithPoint } = dialect;
   const n = (value: number): string => formatNumber(value, decimals, wholeWithPoint);
   let motionCode = "";
-  let position: (number | null)[] = [null, null, null];
   // what the control was last told of each axis, in units (toUnits): a word is written when it changes
   let told: (number | null)[] = [null, null, null];
   let feed: number | null = null;
@@ -78,7 +87,6 @@ export function* isoProgram(stream: Iterable<Motion>, dialect: IsoDialect): Gene
   const tell = (i: number, value: number): string => {
     const units = toUnits(value, decimals);
     told[i] = units;
-    position[i] = value;
     return AXES[i] + formatUnits(units, decimals, wholeWithPoint);
   };
   // the axis words of a move to `to`, only those that changed ("" when none did)
@@ -87,7 +95,6 @@ export function* isoProgram(stream: Iterable<Motion>, dialect: IsoDialect): Gene
     for (let i = 0; i < 3; i += 1) {
       const value = to[i] as number;
       if (told[i] !== toUnits(value, decimals)) words += (words === "" ? "" : " ") + tell(i, value);
-      else position[i] = value;
     }
     return words;
   };
@@ -107,7 +114,6 @@ export function* isoProgram(stream: Iterable<Motion>, dialect: IsoDialect): Gene
   };
   // after a change of tool or a cycle the control is told every axis again
   const forget = (): void => {
-    position = [null, null, null];
     told = [null, null, null];
   };
 
@@ -118,7 +124,7 @@ export function* isoProgram(stream: Iterable<Motion>, dialect: IsoDialect): Gene
         yield dialect.comment(`${motion.project} - setup ${motion.setup.index + 1} of ${motion.setup.count}: ${motion.setup.name}`);
         for (const t of motion.tools) yield dialect.comment(`T${t.number} D${formatNumber(t.diameter, 3, false)} ${t.name}`);
         yield* dialect.safeStart;
-        workOffset = dialect.workOffset(motion.setup.work_offset_index);
+        workOffset = dialect.workOffset(motion.setup.index);
         break;
       }
       case "operation":
@@ -140,11 +146,9 @@ export function* isoProgram(stream: Iterable<Motion>, dialect: IsoDialect): Gene
         rpm = motion.rpm;
         yield `S${Math.round(motion.rpm)} M3`;
         break;
-      case "coolant": {
-        const code = dialect.coolant(motion.mode);
-        if (code !== null) yield code;
+      case "coolant":
+        yield dialect.coolant[motion.mode];
         break;
-      }
       case "rapid": {
         const line = moveBlock("G0", motion.to);
         if (line !== null) yield line;
@@ -203,14 +207,13 @@ export function* isoProgram(stream: Iterable<Motion>, dialect: IsoDialect): Gene
       return;
     }
     if (cycle.cycle === "tap") {
-      const blocks = dialect.tapping(cycle, rpm, n);
-      if (blocks !== null) {
-        yield* blocks;
-        atRetractOverLast(cycle);
+      if (dialect.tapping === undefined) {
+        // no tapping cycle: the moves themselves
+        yield* expanded(cycle, from);
         return;
       }
-      // no tapping cycle: the moves themselves
-      yield* expanded(cycle, from);
+      yield* dialect.tapping(cycle, rpm, n);
+      atRetractOverLast(cycle);
       return;
     }
     const code = { drill: "G81", dwell: "G82", peck: "G83", chip_break: "G73" }[cycle.cycle];
@@ -232,10 +235,9 @@ export function* isoProgram(stream: Iterable<Motion>, dialect: IsoDialect): Gene
     motionCode = "";
   }
 
-  /** A cycle as the moves the simulation verified (../cam/holes/cycles.ts). */
+  /** A cycle as the moves the simulation verified (../cam/holes/cycles.ts), from where the stream says the tool is. */
   function* expanded(cycle: DrillCycle, from: Vec3): Generator<string> {
-    const here: Vec3 = [position[0] ?? from[0], position[1] ?? from[1], position[2] ?? from[2]];
-    for (const move of expandDrillCycle(cycle, here)) {
+    for (const move of expandDrillCycle(cycle, from)) {
       const line = move.kind === "dwell" ? `G4 ${dialect.dwell(move.seconds)}` : move.kind === "rapid" ? moveBlock("G0", move.to) : moveBlock("G1", move.to, feedWord(move.feed));
       if (line !== null) yield line;
     }

@@ -4,8 +4,7 @@
  * as G33.1 rigid tapping at each hole, whose pitch (K) is the cycle's feed over the spindle speed.
  * Numbers need no decimal point; four decimals keep a 0.1 µm toolpath within 0.05 µm.
  */
-import { commentText, formatNumber, listedWorkOffsets, type IsoDialect } from "./iso.ts";
-import { PostError } from "./post-error.ts";
+import { commentText, COOLANT_CODES, formatNumber, listedWorkOffsets, tapPitch, type IsoDialect } from "./iso.ts";
 
 const WORK_OFFSETS = ["G54", "G55", "G56", "G57", "G58", "G59", "G59.1", "G59.2", "G59.3"];
 
@@ -22,11 +21,10 @@ export const linuxcnc: IsoDialect = {
   lengthCompensation: true,
   safeStart: ["G21", "G90 G94 G17 G40 G49 G80"],
   cycles: "iso",
-  coolant: (mode) => ({ flood: "M8", through_tool: "M8", mist: "M7", air: "M7", off: "M9" })[mode],
+  coolant: COOLANT_CODES,
   dwell: (seconds) => `P${seconds}`,
   tapping(cycle, rpm, n) {
-    if (!(rpm > 0)) throw new PostError("tapping_without_spindle", "a tapping cycle before any spindle speed");
-    const pitch = cycle.feed / rpm;
+    const pitch = tapPitch(cycle.feed, rpm);
     const blocks: string[] = [];
     for (const [x, y] of cycle.at) {
       blocks.push(`G0 X${n(x)} Y${n(y)}`, `G0 Z${n(cycle.retract_z)}`, `G33.1 Z${n(cycle.bottom_z)} K${n(pitch)}`);

@@ -4,8 +4,7 @@
  * memory of one move.
  *
  * What the stream decides once, for every control:
- * - where the tool is: each arc carries its start, so a control's centre words (I/J, CC) need
- *   no state of its own;
+ * - where the tool is: every move carries its start;
  * - which arcs stay arcs: one whose sagitta is under ARC_AS_LINE_SAGITTA_MM or whose radius is
  *   over ARC_AS_LINE_RADIUS_MM is a line (a control rejects or misreads both: the end point's
  *   rounding moves the centre of a nearly straight arc by millimetres), and so is one of zero
@@ -17,9 +16,9 @@
  * Drill cycles stay cycles: a control that has no canned cycles expands them with
  * expandDrillCycle (../cam/holes/cycles.ts), the same expansion the simulation verified.
  */
-import { arcSweep } from "../cam/machining-time.ts";
+import { arcSweep, firstPosition } from "../cam/machining-time.ts";
 import type { DrillCycle, Move, Operation, Vec2, Vec3 } from "../cam/types.ts";
-import type { CamPlan, StoredOperation } from "../job/plan.ts";
+import type { CamPlan } from "../job/plan.ts";
 
 type StoredSetup = CamPlan["setups"][number];
 
@@ -43,7 +42,8 @@ export interface ProgramStart {
   kind: "program_start";
   /** the project's name, for the header comment */
   project: string;
-  setup: { name: string; index: number; count: number; work_offset_index: number };
+  /** index: 0-based, the order the shop runs the setups, and the work offset each control gives it */
+  setup: { name: string; index: number; count: number };
   /** the stock box in the setup's frame (the work offset is at its top corner) */
   stock: { min: Vec3; max: Vec3 };
   tools: ToolCall[];
@@ -51,7 +51,7 @@ export interface ProgramStart {
 
 export type Motion =
   | ProgramStart
-  | { kind: "operation"; name: string; operation_kind: Operation["kind"]; tool: ToolCall }
+  | { kind: "operation"; name: string }
   /** `first`: over the operation's first point at its clearance; `spindle_rpm`: the speed the spindle event right after sets */
   | { kind: "tool_change"; tool: ToolCall; first: Vec3; spindle_rpm: number }
   | { kind: "spindle"; rpm: number }
@@ -77,7 +77,7 @@ export function* motionStream(plan: CamPlan, setupIndex: number, options: Stream
   yield {
     kind: "program_start",
     project: options.project,
-    setup: { name: setup.name, index: setup.index, count: plan.setups.length, work_offset_index: setup.index },
+    setup: { name: setup.name, index: setup.index, count: plan.setups.length },
     stock: { min: setup.stock.min, max: setup.stock.max },
     tools: [...tools.values()],
   };
@@ -89,9 +89,9 @@ export function* motionStream(plan: CamPlan, setupIndex: number, options: Stream
     if (operation.moves.length === 0) continue;
     const tool = tools.get(operation.tool.assembly_uuid);
     if (tool === undefined) throw new RangeError(`operation ${operation.id} uses a tool the setup does not list`);
-    yield { kind: "operation", name: operation.name, operation_kind: operation.kind, tool };
+    yield { kind: "operation", name: operation.name };
     if (toolNow !== operation.tool.assembly_uuid) {
-      const first = firstPoint(operation);
+      const first = firstPosition(operation);
       yield { kind: "tool_change", tool, first, spindle_rpm: operation.parameters.spindle_rpm };
       toolNow = operation.tool.assembly_uuid;
       // spindle and coolant are told again after every change (a control without a changer stops both for it)
@@ -108,7 +108,7 @@ export function* motionStream(plan: CamPlan, setupIndex: number, options: Stream
       yield { kind: "coolant", mode: coolant };
     }
     for (const move of operation.moves) {
-      const from: Vec3 = here ?? firstPoint(operation);
+      const from: Vec3 = here ?? firstPosition(operation);
       const motion = motionOf(move, from);
       if (motion === null) continue;
       yield motion;
@@ -126,13 +126,6 @@ function toolCalls(setup: StoredSetup): Map<string, ToolCall> {
     calls.set(summary.assembly_uuid, { number: summary.number, name: summary.name, diameter: summary.diameter_mm, stick_out: cutter?.stick_out ?? 0 });
   }
   return calls;
-}
-
-/** Over the operation's first point at its clearance height. */
-function firstPoint(operation: StoredOperation): Vec3 {
-  const first = operation.moves[0] as Move;
-  const [x, y] = first.kind === "drill" ? (first.at[0] ?? [0, 0]) : first.to;
-  return [x, y, operation.clearance_z];
 }
 
 /** Where a drill cycle leaves the tool: at R over its last hole (G99). */

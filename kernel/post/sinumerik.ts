@@ -15,12 +15,10 @@
  * CYCLE83's first depth FDEP is a peck below the top and each further one DAM deep, as the plan
  * pecks. Arcs are G2/G3 with I and J from the start (incremental, the 840D's default).
  */
-import { commentText, formatNumber, type IsoDialect } from "./iso.ts";
-import { PostError } from "./post-error.ts";
+import { commentText, COOLANT_CODES, formatNumber, listedWorkOffsets, tapPitch, type IsoDialect } from "./iso.ts";
 
-const FIRST_OFFSETS = ["G54", "G55", "G56", "G57"];
-/** G505 to G599 */
-const EXTENDED_OFFSETS = 95;
+/** G54 to G57, then the extended G505 to G599 */
+const WORK_OFFSETS = ["G54", "G55", "G56", "G57", ...Array.from({ length: 95 }, (_, i) => `G${505 + i}`)];
 /** the 840D's tool identifiers are at most 32 characters */
 const TOOL_NAME_MAX = 32;
 
@@ -31,13 +29,7 @@ export const sinumerik: IsoDialect = {
   comment: (text) => `; ${commentText(text, 120)}`,
   decimals: 3,
   wholeWithPoint: false,
-  workOffset(index) {
-    const first = FIRST_OFFSETS[index];
-    if (first !== undefined) return first;
-    const n = index - FIRST_OFFSETS.length;
-    if (n >= EXTENDED_OFFSETS) throw new PostError("too_many_setups", `the 840D has ${FIRST_OFFSETS.length + EXTENDED_OFFSETS} work offsets; setup ${index + 1} has none`);
-    return `G${505 + n}`;
-  },
+  workOffset: listedWorkOffsets("The 840D", WORK_OFFSETS),
   home: ["SUPA G0 Z0 D0"],
   toolChange: (tool, comment) => [`T="${toolName(tool.name)}" M6`, "D1", comment(`T${tool.number}: ${tool.name}, stick-out ${formatNumber(tool.stick_out, 3, false)}`)],
   lengthCompensation: false,
@@ -59,16 +51,9 @@ export const sinumerik: IsoDialect = {
     // the holes are reached at rapid: G0 is named, whatever motion came before
     return [`F${n(cycle.feed)}`, `MCALL ${call}`, ...cycle.at.map(([x, y], i) => `${i === 0 ? "G0 " : ""}X${n(x)} Y${n(y)}`), "MCALL"];
   },
-  coolant: (mode) => ({ flood: "M8", through_tool: "M8", mist: "M7", air: "M7", off: "M9" })[mode],
+  coolant: COOLANT_CODES,
   dwell: (seconds) => `F${seconds}`,
-  tapping: () => null,
 };
-
-/** A tap's pitch from the feed the plan locked to the spindle (feed = rpm x pitch). */
-function tapPitch(feed: number, rpm: number): number {
-  if (!(rpm > 0)) throw new PostError("tapping_without_spindle", "a tapping cycle before any spindle speed");
-  return feed / rpm;
-}
 
 /** A tool's name as a T="..." identifier: printable, no quotes, at most TOOL_NAME_MAX characters. */
 function toolName(name: string): string {

@@ -6,12 +6,12 @@
  */
 import assert from "node:assert/strict";
 import { expandDrillCycle } from "../../kernel/cam/holes/cycles.ts";
-import { arcSweep } from "../../kernel/cam/machining-time.ts";
+import { firstPosition } from "../../kernel/cam/machining-time.ts";
 import type { Vec3 } from "../../kernel/cam/types.ts";
 import type { CamPlan } from "../../kernel/job/plan.ts";
 import { holdsSetup, postSetup, PostError } from "../../kernel/post/index.ts";
 import { readHeidenhain, readSinumerik } from "./controls-reader.ts";
-import { Envelope, runRs274, type Rs274Run } from "./rs274.ts";
+import { arcSweepSigned, Envelope, runRs274, type Rs274Run } from "./rs274.ts";
 
 /**
  * What LinuxCNC needs changed in a Fanuc or Haas program, and nothing else: no % lines and no
@@ -44,11 +44,9 @@ export function planEnvelope(plan: CamPlan, setupIndex: number): Envelope {
   let here: Vec3 | null = null;
   let tool: string | null = null;
   for (const operation of setup.operations) {
-    const first = operation.moves[0];
-    if (first === undefined) continue;
+    if (operation.moves.length === 0) continue;
     if (tool !== operation.tool.assembly_uuid || here === null) {
-      const [x, y] = first.kind === "drill" ? (first.at[0] ?? [0, 0]) : first.to;
-      here = [x, y, operation.clearance_z];
+      here = firstPosition(operation);
       tool = operation.tool.assembly_uuid;
     }
     for (const move of operation.moves) {
@@ -62,8 +60,7 @@ export function planEnvelope(plan: CamPlan, setupIndex: number): Envelope {
       }
       if (move.kind === "linear") envelope.line(here, move.to);
       else if (move.kind === "arc") {
-        const sweep = arcSweep(here, move);
-        envelope.arc(here, move.to, move.centre, move.clockwise ? -sweep : sweep);
+        envelope.arc(here, move.to, move.centre, arcSweepSigned(here, move.to, move.centre, move.clockwise));
       }
       here = move.to;
     }

@@ -10,6 +10,7 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { arcSweep } from "../../kernel/cam/machining-time.ts";
 import type { Vec3 } from "../../kernel/cam/types.ts";
 
 export const RS274 = "/usr/bin/rs274";
@@ -60,13 +61,7 @@ export class Envelope {
 
 /** The signed sweep of an arc from `from` to `to` about `centre`: one turn for a full circle, more for `extraTurns`. */
 export function arcSweepSigned(from: Vec3, to: Vec3, centre: [number, number], clockwise: boolean, extraTurns = 0): number {
-  const a0 = Math.atan2(from[1] - centre[1], from[0] - centre[0]);
-  const a1 = Math.atan2(to[1] - centre[1], to[0] - centre[0]);
-  const turn = 2 * Math.PI;
-  let sweep = clockwise ? a0 - a1 : a1 - a0;
-  sweep = ((sweep % turn) + turn) % turn;
-  if (sweep < 1e-9) sweep = turn;
-  sweep += extraTurns * turn;
+  const sweep = arcSweep(from, { kind: "arc", to, centre, clockwise, feed: 1 }) + extraTurns * 2 * Math.PI;
   return clockwise ? -sweep : sweep;
 }
 
