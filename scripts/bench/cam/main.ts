@@ -15,17 +15,13 @@
 import fs from "node:fs";
 import path from "node:path";
 import { inlineChecks, inlineShadows, planCam } from "../../../kernel/cam/plan.ts";
-import { PlanError, type PlanInput, type PlanStep } from "../../../kernel/cam/plan-types.ts";
-import type { Box3 } from "../../../kernel/cam/types.ts";
+import { PlanError, type PlanStep } from "../../../kernel/cam/plan-types.ts";
 import { recogniseFile } from "../../../kernel/features/setups/recognise-file.ts";
-import { writeBrep } from "../../../kernel/geometry/brep.ts";
-import { detectFormat } from "../../../kernel/geometry/detect-format.ts";
-import { withOcctScope } from "../../../kernel/geometry/occt-scope.ts";
 import { loadOpenCascade } from "../../../kernel/geometry/opencascade.ts";
-import { readStep } from "../../../kernel/geometry/step.ts";
 import { findMachineArchetype } from "../../../kernel/machines/archetypes.ts";
 import { starterLibrary } from "../../../kernel/tools/catalogue/starter-library.ts";
 import { describeMachine, threadCpuSeconds } from "../cpu.ts";
+import { benchPlanInput } from "../plan-input.ts";
 import { writeJson } from "../report.ts";
 import { round } from "../stats.ts";
 import { readCamSettings } from "./settings.ts";
@@ -76,7 +72,6 @@ export async function main(): Promise<number> {
   for (const file of files) {
     const name = path.basename(file);
     const original = new Uint8Array(fs.readFileSync(file));
-    const stl = detectFormat(original).startsWith("stl");
     // the baseline: reading and analysing the file, as upload and part understanding do
     const t0 = performance.now();
     const understood = recogniseFile(oc, original);
@@ -86,17 +81,7 @@ export async function main(): Promise<number> {
       failures.push({ part: name, code: "no_bbox", message: "the part has no box" });
       continue;
     }
-    const s = settings.stockMm;
-    const stock: Box3 = { min: [box.min[0] - s, box.min[1] - s, box.min[2]], max: [box.max[0] + s, box.max[1] + s, box.max[2] + s] };
-    const bytes = stl ? original : withOcctScope((scope) => writeBrep(oc, readStep(oc, original, scope).solid));
-    const input: PlanInput = {
-      workpiece: { format: stl ? "stl" : "step", bytes, bytes_format: stl ? "stl" : "brep" },
-      stock,
-      machine,
-      material_id: settings.material,
-      library,
-      options: { include_face_milling: true, sort_by_height: false },
-    };
+    const input = benchPlanInput(oc, original, box, { stockMm: settings.stockMm, machine, material: settings.material, library });
     say(`${name}: planning`);
     const t1 = performance.now();
     const cpu0 = process.cpuUsage();

@@ -17,18 +17,15 @@
 import fs from "node:fs";
 import path from "node:path";
 import { planCam } from "../../../kernel/cam/plan.ts";
-import type { Box3, Move } from "../../../kernel/cam/types.ts";
+import type { Move } from "../../../kernel/cam/types.ts";
 import { recogniseFile } from "../../../kernel/features/setups/recognise-file.ts";
-import { writeBrep } from "../../../kernel/geometry/brep.ts";
-import { detectFormat } from "../../../kernel/geometry/detect-format.ts";
-import { withOcctScope } from "../../../kernel/geometry/occt-scope.ts";
 import { loadOpenCascade } from "../../../kernel/geometry/opencascade.ts";
-import { readStep } from "../../../kernel/geometry/step.ts";
 import { camPlanOf, type CamPlan } from "../../../kernel/job/plan.ts";
 import { findMachineArchetype, type MachineArchetype } from "../../../kernel/machines/archetypes.ts";
 import { holdsSetup, postSetup, POSTPROCESSORS } from "../../../kernel/post/index.ts";
 import { starterLibrary } from "../../../kernel/tools/catalogue/starter-library.ts";
 import { describeMachine } from "../cpu.ts";
+import { benchPlanInput } from "../plan-input.ts";
 import { table, writeJson } from "../report.ts";
 import { round } from "../stats.ts";
 import { readPostSettings } from "./settings.ts";
@@ -150,21 +147,14 @@ async function fixturePlan(settings: ReturnType<typeof readPostSettings>, machin
   if (file === undefined) throw new Error(`bench:post: no fixture part matching ${settings.part} in ${settings.partsDir}`);
   const original = new Uint8Array(fs.readFileSync(path.join(settings.partsDir, file)));
   const oc = await loadOpenCascade();
-  const stl = detectFormat(original).startsWith("stl");
   const box = recogniseFile(oc, original).analysis.bbox;
   if (box === null) throw new Error(`bench:post: ${file} has no box`);
-  const stock: Box3 = { min: [box.min[0] - 2, box.min[1] - 2, box.min[2]], max: [box.max[0] + 2, box.max[1] + 2, box.max[2] + 2] };
-  const bytes = stl ? original : withOcctScope((scope) => writeBrep(oc, readStep(oc, original, scope).solid));
-  const options = { include_face_milling: true, sort_by_height: false };
+  const input = benchPlanInput(oc, original, box, { stockMm: 2, machine, material: "aluminium-6061", library: starterLibrary() });
   say(`${file}: planning (outside the timing)`);
   const started = performance.now();
-  const result = planCam(
-    oc,
-    { workpiece: { format: stl ? "stl" : "step", bytes, bytes_format: stl ? "stl" : "brep" }, stock, machine, material_id: "aluminium-6061", library: starterLibrary(), options },
-    { progress: () => {}, cancelled: () => false },
-  );
+  const result = planCam(oc, input, { progress: () => {}, cancelled: () => false });
   say(`${file}: planned in ${round((performance.now() - started) / 1000, 1)} s`);
-  return { name: file, plan: camPlanOf(result, options, machine) };
+  return { name: file, plan: camPlanOf(result, input.options, machine) };
 }
 
 export async function main(): Promise<number> {
