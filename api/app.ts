@@ -1,12 +1,14 @@
 /**
  * The HTTP application: request ids, the health check and the OpenAPI document (no key), the
- * public API under /backend-api/api/public/v1, and error envelopes for everything else.
+ * public API under /backend-api/api/public/v1, the operator read API at /ops/graphql, and error
+ * envelopes for everything else.
  */
 import express from "express";
 import { log } from "../config/logger.ts";
 import { errorHandler } from "./middleware/errors/index.ts";
 import { requestId } from "./middleware/request-id/index.ts";
 import { notFoundHandler } from "./not-found.ts";
+import { opsGraphqlRouter } from "./ops-graphql/index.ts";
 import { API_BASE_PATH, buildOpenApiDocument } from "./openapi/document.ts";
 import type { RouteSpec } from "./route.ts";
 import { buildApiRouter } from "./router.ts";
@@ -64,6 +66,7 @@ export function createApp(options: AppOptions): express.Express {
   });
 
   app.use(API_BASE_PATH, buildApiRouter(routes, options.services));
+  app.use(opsGraphqlRouter(options.services));
   app.use(notFoundHandler(routes));
   app.use(errorHandler);
   return app;

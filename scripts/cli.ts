@@ -22,7 +22,7 @@ import { parseArgs } from "node:util";
 import pg from "pg";
 import { z } from "zod";
 import { generateApiKey, KEY_PREFIX_PATTERN } from "../auth/api-key.ts";
-import { isScope, SCOPES } from "../auth/scopes.ts";
+import { isKeyScope, OPERATOR_SCOPES, SCOPES } from "../auth/scopes.ts";
 import { readEnv } from "../config/env.ts";
 import { openDatabase, type Database } from "../db/open-database.ts";
 import { insertApiKey, listApiKeys, revokeApiKey } from "../db/queries/api-keys.ts";
@@ -69,9 +69,9 @@ const commands: Record<string, Command> = {
   async "key create"(db, [email], options) {
     const user = await requireUser(db, email);
     const scopes = options.scopes === undefined ? [...SCOPES] : options.scopes.split(",").map((s) => s.trim()).filter(Boolean);
-    const unknown = scopes.filter((scope) => !isScope(scope));
+    const unknown = scopes.filter((scope) => !isKeyScope(scope));
     if (unknown.length > 0 || scopes.length === 0) {
-      throw new UsageError(`unknown scope ${unknown.join(", ") || "(none given)"}; scopes: ${SCOPES.join(", ")}`);
+      throw new UsageError(`unknown scope ${unknown.join(", ") || "(none given)"}; scopes: ${[...SCOPES, ...OPERATOR_SCOPES].join(", ")}`);
     }
     const key = generateApiKey();
     await insertApiKey(db, { userId: user.id, name: options.name ?? "CLI key", prefix: key.prefix, hash: key.hash, scopes });

@@ -12,6 +12,9 @@ import { createPool } from "../../db/pools.ts";
 import type { GeometryPool } from "../../workers/geometry/pool.ts";
 import type { TestDatabase } from "./database.ts";
 
+/** paths the client sends as they are; any other path is below the public API's base path */
+const OUTSIDE_THE_PUBLIC_API = ["/healthz", "/metrics", "/backend-api", "/ops/"];
+
 export interface TestResponse<T = unknown> {
   status: number;
   headers: Headers;
@@ -78,7 +81,7 @@ export async function startTestApi(
         body = JSON.stringify(opts.body);
         headers["Content-Type"] = "application/json";
       }
-      const url = path.startsWith("/healthz") || path.startsWith("/backend-api") ? path : `${API_BASE_PATH}${path}`;
+      const url = OUTSIDE_THE_PUBLIC_API.some((prefix) => path.startsWith(prefix)) ? path : `${API_BASE_PATH}${path}`;
       const response = await fetch(`${origin}${url}`, { method, headers, body });
       const bytes = Buffer.from(await response.arrayBuffer());
       const text = bytes.toString("utf8");

@@ -2,7 +2,7 @@
 import { randomBytes } from "node:crypto";
 import type pg from "pg";
 import { generateApiKey } from "../../auth/api-key.ts";
-import { SCOPES, type Scope } from "../../auth/scopes.ts";
+import { SCOPES, type KeyScope } from "../../auth/scopes.ts";
 import { insertApiKey } from "../../db/queries/api-keys.ts";
 import { createUser } from "../../db/queries/users.ts";
 
@@ -12,13 +12,13 @@ export interface TestUser {
   /** a key with every scope */
   key: string;
   /** a further key with only these scopes */
-  keyWith(scopes: readonly Scope[]): Promise<string>;
+  keyWith(scopes: readonly KeyScope[]): Promise<string>;
 }
 
 export async function createTestUser(owner: pg.Pool, label = "user"): Promise<TestUser> {
   const email = `${label}-${randomBytes(4).toString("hex")}@example.com`;
   const user = await createUser(owner, email);
-  const keyWith = async (scopes: readonly Scope[]) => {
+  const keyWith = async (scopes: readonly KeyScope[]) => {
     const key = generateApiKey();
     await insertApiKey(owner, { userId: user.id, name: `test ${scopes.join(" ")}`, prefix: key.prefix, hash: key.hash, scopes });
     return key.plaintext;
