@@ -2,7 +2,8 @@
  * CPU use during a load run, from /proc (Linux; null elsewhere): the server child's, the load
  * generator's (this process) and the whole machine's. On a 2-core box these tell whether a
  * figure is the server's limit or the machine's. And a thread's own (threadCpuSeconds), which
- * bench:cam reads for the planner's thread.
+ * bench:cam reads for the planner's thread; another process's thread (taskCpuSeconds) and a whole
+ * local PostgreSQL server (clusterCpuSeconds), which bench:load reads.
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -42,17 +43,17 @@ export function threadCpuSeconds(): number | null {
   return statSeconds("/proc/thread-self/stat");
 }
 
+/** CPU seconds of one thread of another process (a process's main thread has its pid as tid), or null. */
+export function taskCpuSeconds(pid: number, tid: number): number | null {
+  return statSeconds(`/proc/${pid}/task/${tid}/stat`);
+}
+
 function statSeconds(path: string): number | null {
-  try {
-    const stat = fs.readFileSync(path, "utf8");
-    // the command name may contain spaces: the fields we want follow its closing parenthesis
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    const utime = Number(fields[11]);
-    const stime = Number(fields[12]);
-    return Number.isFinite(utime + stime) ? (utime + stime) / CLOCK_TICKS_PER_SECOND : null;
-  } catch {
-    return null;
-  }
+  const fields = statFields(path);
+  if (!fields) return null;
+  const utime = Number(fields[11]);
+  const stime = Number(fields[12]);
+  return Number.isFinite(utime + stime) ? (utime + stime) / CLOCK_TICKS_PER_SECOND : null;
 }
 
 function machineJiffies(): { busy: number; total: number } | null {
@@ -84,6 +85,50 @@ export function backendCpuSeconds(pids: readonly number[]): Map<number, number> 
     if (value !== null) seconds.set(pid, value);
   }
   return seconds;
+}
+
+/**
+ * The postmaster of a local PostgreSQL server, from one of its backends' pids (`select
+ * pg_backend_pid()`); null when that is no postgres process on this machine (a remote server)
+ * or not Linux.
+ */
+export function postmasterOf(backendPid: number): number | null {
+  const parent = statFields(`/proc/${backendPid}/stat`)?.[1];
+  if (parent === undefined) return null;
+  try {
+    return fs.readFileSync(`/proc/${parent}/cmdline`, "utf8").includes("postgres") ? Number(parent) : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * CPU seconds of a whole local PostgreSQL server so far: the postmaster, every process it runs
+ * (backends, background writers, autovacuum) and those it has reaped, so that backends a pool
+ * closed along the way still count. Null when the postmaster is gone.
+ */
+export function clusterCpuSeconds(postmaster: number): number | null {
+  const own = statFields(`/proc/${postmaster}/stat`);
+  if (!own) return null;
+  // utime, stime, and cutime, cstime: the reaped children's
+  let ticks = Number(own[11]) + Number(own[12]) + Number(own[13]) + Number(own[14]);
+  for (const entry of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    const fields = statFields(`/proc/${entry}/stat`);
+    if (fields?.[1] === String(postmaster)) ticks += Number(fields[11]) + Number(fields[12]);
+  }
+  return Number.isFinite(ticks) ? ticks / CLOCK_TICKS_PER_SECOND : null;
+}
+
+/** The fields of a /proc stat file after the command name (the state first), or null. */
+function statFields(path: string): string[] | null {
+  try {
+    const stat = fs.readFileSync(path, "utf8");
+    // the command name may contain spaces: the fields we want follow its closing parenthesis
+    return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  } catch {
+    return null;
+  }
 }
 
 /** CPU seconds the backends used between two readings; a backend new in `after` counts from 0. */
