@@ -1,10 +1,14 @@
 /**
- * The HTTP application: request ids, the health check and the OpenAPI document (no key), the
- * public API under /backend-api/api/public/v1, the operator read API at /ops/graphql, and error
- * envelopes for everything else.
+ * The HTTP application: request ids, the health check, Prometheus metrics (METRICS_TOKEN) and
+ * the OpenAPI document (no key), the public API under /backend-api/api/public/v1, the operator
+ * read API at /ops/graphql, and error envelopes for everything else.
  */
 import express from "express";
+import type { Registry } from "prom-client";
 import { log } from "../config/logger.ts";
+import { metricsHandler } from "../metrics/endpoint.ts";
+import { httpMetrics } from "../metrics/http.ts";
+import { createMetricsRegistry } from "../metrics/registry.ts";
 import { errorHandler } from "./middleware/errors/index.ts";
 import { requestId } from "./middleware/request-id/index.ts";
 import { notFoundHandler } from "./not-found.ts";
@@ -25,6 +29,14 @@ export interface AppOptions {
   /** reports whether migrations ran and workers run; the database is checked here */
   health: () => Record<string, "ok" | "starting" | "failing">;
   routes?: readonly RouteSpec[];
+  /** the process's metrics, served at /metrics with request latency added; default: the app's own */
+  metrics?: Registry;
+}
+
+/** TRUST_PROXY as Express takes it: a boolean, a hop count, or a list of addresses */
+export function trustProxySetting(value: string): boolean | number | string {
+  if (value === "true" || value === "false") return value === "true";
+  return /^\d+$/.test(value) ? Number(value) : value;
 }
 
 export function createApp(options: AppOptions): express.Express {
@@ -32,7 +44,10 @@ export function createApp(options: AppOptions): express.Express {
   const app = express();
   app.disable("x-powered-by");
   app.set("etag", false);
+  app.set("trust proxy", trustProxySetting(options.services.env.TRUST_PROXY));
+  const metrics = options.metrics ?? createMetricsRegistry("api");
   app.use(requestId);
+  app.use(httpMetrics(metrics));
   app.use((req, res, next) => {
     const started = process.hrtime.bigint();
     res.on("finish", () => {
@@ -59,6 +74,8 @@ export function createApp(options: AppOptions): express.Express {
     const ready = Object.values(checks).every((state) => state === "ok");
     res.status(ready ? 200 : 503).json({ status: ready ? "ok" : "unavailable", checks });
   });
+
+  app.get("/metrics", metricsHandler(metrics, options.services.env.METRICS_TOKEN));
 
   const document = buildOpenApiDocument(routes);
   app.get(`${API_BASE_PATH}/openapi.json`, (_req, res) => {

@@ -16,6 +16,8 @@ declare global {
     interface Locals {
       requestId: string;
       auth?: AuthenticatedKey;
+      /** the matched route's template with its base path, /backend-api/…/projects/{project_id} (metrics) */
+      route?: string;
     }
   }
 }

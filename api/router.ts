@@ -11,7 +11,7 @@
 import express, { type RequestHandler, type Response } from "express";
 import { log } from "../config/logger.ts";
 import { withPublicTransaction, withRequestTransaction } from "../db/request-transaction.ts";
-import { createAuthenticator, requireScopes } from "./middleware/auth/index.ts";
+import { authenticatorFor, requireScopes } from "./middleware/auth/index.ts";
 import { assertDeprecationPolicy, deprecationHeaders } from "./middleware/deprecation/index.ts";
 import { idempotency, releaseIdempotencyClaim, storeIdempotentResponse } from "./middleware/idempotency/index.ts";
 import { jsonBody } from "./middleware/json-body/index.ts";
@@ -80,13 +80,18 @@ function execute(route: RouteSpec, services: ApiServices): RequestHandler {
 
 export function buildApiRouter(routes: readonly RouteSpec[], services: ApiServices): express.Router {
   const router = express.Router();
-  const authenticate = createAuthenticator({ pool: services.pool, cacheTtlSeconds: services.env.AUTH_CACHE_TTL_SECONDS });
+  const authenticate = authenticatorFor(services.pool, services.env);
   const defaultBucket: RateBucket = { name: "default", limit: services.env.RATE_LIMIT_PER_MINUTE, windowSeconds: 60 };
   const body = jsonBody(services.env.JSON_BODY_LIMIT_BYTES);
   const leases = new LeaseBook(); // shared by the routes: one lease per key and bucket set
 
   for (const route of routes) {
-    const chain: RequestHandler[] = [];
+    const chain: RequestHandler[] = [
+      (req, res, next) => {
+        res.locals.route = `${req.baseUrl}${route.path}`;
+        next();
+      },
+    ];
     if (route.deprecated) {
       assertDeprecationPolicy(`${route.method.toUpperCase()} ${route.path}`, route.deprecated);
       chain.push(deprecationHeaders(route.deprecated));

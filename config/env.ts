@@ -21,6 +21,15 @@ const EnvSchema = z.object({
   RATE_LIMIT_PER_MINUTE: integer(120, 1),
   CAM_PLANNING_RATE_LIMIT_PER_HOUR: integer(30, 1),
   AUTH_CACHE_TTL_SECONDS: integer(60),
+  /** unknown or malformed keys one client address may send per window before it gets 429 */
+  AUTH_FAILURES_PER_ADDRESS: integer(30, 1),
+  AUTH_FAILURE_WINDOW_SECONDS: integer(300, 10),
+  /**
+   * Express's "trust proxy": which proxies' X-Forwarded-For to believe for the client address
+   * (the failed-key throttle). false (default): the connection's address; a number of hops;
+   * or addresses and subnets, e.g. "loopback, 10.0.0.0/8".
+   */
+  TRUST_PROXY: z.string().default("false"),
   JSON_BODY_LIMIT_BYTES: integer(256 * 1024, 1024),
   /** Largest file a multipart upload may carry (workpiece, .famc job); larger ones get 413. */
   UPLOAD_LIMIT_BYTES: integer(100 * 1024 * 1024, 1024),
@@ -31,6 +40,11 @@ const EnvSchema = z.object({
   /** A worker whose lease is older than this is dead; its jobs run again elsewhere. */
   WORKER_LEASE_STALE_SECONDS: integer(30, 5),
   WORKER_HEARTBEAT_SECONDS: integer(5, 1),
+  /**
+   * SIGTERM: how long running jobs may go on before they are told to stop; a plan or re-mesh
+   * then stops and goes back to the queue as a retry, short jobs just finish
+   */
+  WORKER_SHUTDOWN_GRACE_SECONDS: integer(10, 0),
   /** "production" requires https webhook URLs and refuses loopback receivers (unless configured below) */
   NODE_ENV: z.string().default("development"),
   /**
@@ -46,6 +60,10 @@ const EnvSchema = z.object({
   WEBHOOK_ALLOW_HTTP: z.enum(["true", "false"]).default("false").transform((v) => v === "true"),
   /** how long a webhook receiver has to answer */
   WEBHOOK_TIMEOUT_MS: integer(10_000, 100),
+  /** set: GET /metrics (API and workers) needs `Authorization: Bearer <token>`; unset: open */
+  METRICS_TOKEN: z.string().min(16).optional(),
+  /** a worker's own HTTP port for /healthz and /metrics (`npm run worker`); 0: any free port, logged */
+  WORKER_HTTP_PORT: integer(8081),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
 

@@ -5,6 +5,7 @@
  * next) and refuses a key that lacks a required scope.
  */
 import type pg from "pg";
+import { isConnectionError } from "./connection-errors.ts";
 
 /** What identifies the caller to SQL: the key's prefix and the SHA-256 of the whole key. */
 export interface KeyCredential {
@@ -63,20 +64,39 @@ function uuidLiteral(id: string): string {
   return id;
 }
 
-/** Opens with `opening`, commits what `work` did, rolls back on any error; a client that cannot roll back is discarded. */
+/**
+ * Opens with `opening`, commits what `work` did, rolls back on any error; a client that cannot
+ * roll back is discarded. A pooled connection the server had closed while it sat idle (a
+ * restart, pg_terminate_backend) fails the opening statement: nothing began, so the transaction
+ * is opened once more on a fresh connection.
+ */
 async function inTransaction<T>(
   pool: pg.Pool,
   opening: (client: pg.PoolClient) => string,
   work: (client: pg.PoolClient) => Promise<T>,
 ): Promise<T> {
-  const client = await pool.connect();
-  let broken = false;
-  try {
-    return await transact(client, opening(client), () => work(client), () => {
+  for (let attempt = 1; ; attempt++) {
+    const client = await pool.connect();
+    let broken = false;
+    let opened = false;
+    try {
+      return await transact(
+        client,
+        opening(client),
+        () => {
+          opened = true;
+          return work(client);
+        },
+        () => {
+          broken = true;
+        },
+      );
+    } catch (error) {
+      if (opened || attempt > 1 || !isConnectionError(error)) throw error;
       broken = true;
-    });
-  } finally {
-    client.release(broken);
+    } finally {
+      client.release(broken);
+    }
   }
 }
 

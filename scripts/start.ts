@@ -10,6 +10,8 @@ import { log } from "../config/logger.ts";
 import { stopOnSignal } from "../config/shutdown.ts";
 import { openDatabase } from "../db/open-database.ts";
 import { createPool } from "../db/pools.ts";
+import { geometryMetrics } from "../metrics/geometry.ts";
+import { createMetricsRegistry } from "../metrics/registry.ts";
 import { createGeometryPool } from "../workers/geometry/pool.ts";
 import { startWorkerRunner, type WorkerRunner } from "../workers/runner.ts";
 
@@ -31,8 +33,12 @@ void geometry?.ready().then(
   },
 );
 
+// one registry for the process: request latency, task runs, the queue, the geometry threads
+const metrics = createMetricsRegistry("api");
+if (geometry) geometryMetrics(metrics, geometry);
 const app = createApp({
   services: { pool, env, ...(geometry ? { geometry } : {}) },
+  metrics,
   // the server listens only after the migrations ran; workers and geometry threads start right after
   health: () => ({ migrations: "ok", workers: runner?.health() ?? "starting", geometry: geometryState }),
 });
@@ -44,6 +50,8 @@ runner = await startWorkerRunner({
   concurrency: env.WORKER_CONCURRENCY,
   heartbeatSeconds: env.WORKER_HEARTBEAT_SECONDS,
   leaseStaleSeconds: env.WORKER_LEASE_STALE_SECONDS,
+  shutdownGraceSeconds: env.WORKER_SHUTDOWN_GRACE_SECONDS,
+  metrics,
 });
 log.info({ url: `http://localhost:${env.PORT}/backend-api/api/public/v1`, tasks: runner.taskNames }, "swarf ready");
 

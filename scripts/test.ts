@@ -7,6 +7,11 @@
  * clones it (test/support/database.ts), so files run in parallel without seeing each other.
  *
  * `npm test -- test/api/projects.test.ts` runs the files given.
+ *
+ * `npm run test:chaos` (this script with --chaos) runs the fault-injection suites instead:
+ * test/chaos/*.chaos.ts, which `npm test` never runs. They kill workers, restart and cut off
+ * the database and hang webhook receivers (docs/operations.md, "Faults and what Swarf does"),
+ * so they run one file at a time, and every test is cut off after ten minutes.
  */
 import { spawn } from "node:child_process";
 import fs from "node:fs";
@@ -20,15 +25,17 @@ import { migrateDatabase } from "../db/migrate.ts";
 import { ensureAppRole } from "../db/roles.ts";
 import { findFreePort } from "../test/support/ports.ts";
 
-const TEST_ROOTS = ["api", "auth", "config", "db", "kernel", "scripts", "tasks", "test", "webhooks", "workers"];
+const TEST_ROOTS = ["api", "auth", "config", "db", "kernel", "metrics", "scripts", "tasks", "test", "webhooks", "workers"];
 
-function findTestFiles(): string[] {
-  return TEST_ROOTS.flatMap((root) => {
+const CHAOS_ROOTS = ["test/chaos"];
+
+function findTestFiles(roots: readonly string[] = TEST_ROOTS, suffix = ".test.ts"): string[] {
+  return roots.flatMap((root) => {
     const dir = path.join(repoRoot, root);
     if (!fs.existsSync(dir)) return [];
     return fs
       .readdirSync(dir, { recursive: true, encoding: "utf8" })
-      .filter((file) => file.endsWith(".test.ts"))
+      .filter((file) => file.endsWith(suffix))
       .map((file) => path.join(root, file));
   }).sort();
 }
@@ -64,10 +71,13 @@ async function main(): Promise<number> {
     await ensureAppRole(templateUrl, env.APP_DB_ROLE);
     await migrateDatabase(templateUrl, env.APP_DB_ROLE);
 
-    const files = process.argv.slice(2).length > 0 ? process.argv.slice(2) : findTestFiles();
+    const chaos = process.argv.includes("--chaos");
+    const given = process.argv.slice(2).filter((arg) => arg !== "--chaos");
+    const files = given.length > 0 ? given : chaos ? findTestFiles(CHAOS_ROOTS, ".chaos.ts") : findTestFiles();
+    const concurrency = chaos ? ["--test-concurrency=1", "--test-timeout=600000"] : [`--test-concurrency=${Math.max(2, os.cpus().length)}`];
     const child = spawn(
       process.execPath,
-      ["--import", "tsx", "--test", "--test-reporter=spec", `--test-concurrency=${Math.max(2, os.cpus().length)}`, ...files],
+      ["--import", "tsx", "--test", "--test-reporter=spec", ...concurrency, ...files],
       {
         cwd: repoRoot,
         stdio: "inherit",

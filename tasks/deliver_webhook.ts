@@ -9,15 +9,23 @@ import type { Task } from "graphile-worker";
 import { z } from "zod";
 import { readEnv } from "../config/env.ts";
 import { webhookPolicyFrom, type WebhookPolicy } from "../webhooks/address-policy.ts";
-import { defaultDeliveryDeps, processDelivery, type DeliveryDeps } from "../webhooks/delivery.ts";
+import { defaultDeliveryDeps, processDelivery, type AttemptOutcome, type DeliveryDeps } from "../webhooks/delivery.ts";
 
 const Payload = z.object({ delivery_id: z.uuid() });
 
-export function deliverWebhookTask(policy: WebhookPolicy = webhookPolicyFrom(readEnv()), deps: DeliveryDeps = defaultDeliveryDeps): Task {
+/** told each attempt's recorded outcome (metrics/tasks.ts counts them) */
+export type WebhookAttemptObserver = (outcome: AttemptOutcome | "not_recorded") => void;
+
+export function deliverWebhookTask(
+  policy: WebhookPolicy = webhookPolicyFrom(readEnv()),
+  deps: DeliveryDeps = defaultDeliveryDeps,
+  onAttempt: WebhookAttemptObserver = () => {},
+): Task {
   return async (raw, helpers) => {
     const { delivery_id: deliveryId } = Payload.parse(raw);
     const result = await helpers.withPgClient((db) => processDelivery(db, deliveryId, policy, deps));
     if (result.kind === "attempted") {
+      onAttempt(result.outcome ?? "not_recorded");
       helpers.logger.info(`webhook delivery ${deliveryId} attempt ${result.attempt}: ${result.outcome ?? "not recorded"} (${result.statusCode ?? result.error})`);
     } else if (result.kind === "skipped") {
       helpers.logger.debug(`webhook delivery ${deliveryId}: ${result.reason}`);

@@ -7,7 +7,7 @@
 import type { Task } from "graphile-worker";
 import type { GeometryPool } from "../workers/geometry/pool.ts";
 import { planCamTask } from "./automated_cam_planning.ts";
-import { deliverWebhookTask } from "./deliver_webhook.ts";
+import { deliverWebhookTask, type WebhookAttemptObserver } from "./deliver_webhook.ts";
 import { expireIdempotencyRecordsTask } from "./expire_idempotency_records.ts";
 import { pruneRateLimitSlotsTask } from "./prune_rate_limit_slots.ts";
 import { purgeProject } from "./purge_project.ts";
@@ -17,6 +17,8 @@ import { tessellateTask } from "./tessellate.ts";
 export interface TaskServices {
   /** warm OCCT threads; without them the geometry tasks are not run here */
   geometry?: GeometryPool;
+  /** each webhook attempt's outcome, for the process's metrics */
+  onWebhookAttempt?: WebhookAttemptObserver;
 }
 
 /** tasks that run on geometry threads: a process offers them only with a pool */
@@ -35,7 +37,7 @@ export const ALL_TASK_NAMES: readonly string[] = [
 /** The tasks this process can run with the services it has. */
 export function createTaskList(services: TaskServices = {}): Record<string, Task> {
   return {
-    deliver_webhook: deliverWebhookTask(),
+    deliver_webhook: deliverWebhookTask(undefined, undefined, services.onWebhookAttempt),
     purge_project: purgeProject,
     expire_idempotency_records: expireIdempotencyRecordsTask,
     prune_rate_limit_slots: pruneRateLimitSlotsTask,

@@ -2,14 +2,18 @@
  * `npm run worker -- [--tasks a,b]`: a worker process of a fleet. It runs the given tasks (all
  * by default) against DATABASE_URL, and migrates first, so a fleet can be upgraded by
  * starting new processes. Without DATABASE_URL it joins the embedded cluster of `npm start`.
+ * It serves GET /healthz and GET /metrics on WORKER_HTTP_PORT (workers/health-server.ts).
  */
 import { readEnv } from "../config/env.ts";
 import { log } from "../config/logger.ts";
 import { stopOnSignal } from "../config/shutdown.ts";
 import { openDatabase } from "../db/open-database.ts";
+import { geometryMetrics } from "../metrics/geometry.ts";
+import { createMetricsRegistry } from "../metrics/registry.ts";
 import { ALL_TASK_NAMES, GEOMETRY_TASK_NAMES } from "../tasks/index.ts";
 import { parseTaskNames } from "./args.ts";
 import { createGeometryPool } from "./geometry/pool.ts";
+import { startWorkerHealthServer, type CheckState, type WorkerHealthServer } from "./health-server.ts";
 import { checkTaskNames, startWorkerRunner } from "./runner.ts";
 
 const env = readEnv();
@@ -25,6 +29,16 @@ const database = await openDatabase(env);
 // geometry threads only when this process runs a geometry task (0.5 GB each)
 const wantsGeometry = (taskNames ?? ALL_TASK_NAMES).some((name) => GEOMETRY_TASK_NAMES.includes(name));
 const geometry = wantsGeometry && env.GEOMETRY_WORKERS !== 0 ? createGeometryPool({ size: env.GEOMETRY_WORKERS, simulationThread: env.CAM_SIMULATION_THREAD }) : undefined;
+let geometryState: CheckState = geometry ? "starting" : "ok";
+void geometry?.ready().then(
+  () => (geometryState = "ok"),
+  (error: unknown) => {
+    geometryState = "failing";
+    log.error({ err: error }, "the geometry threads did not start");
+  },
+);
+const metrics = createMetricsRegistry("worker");
+if (geometry) geometryMetrics(metrics, geometry);
 const runner = await startWorkerRunner({
   ownerUrl: database.ownerUrl,
   taskNames,
@@ -32,10 +46,33 @@ const runner = await startWorkerRunner({
   concurrency: env.WORKER_CONCURRENCY,
   heartbeatSeconds: env.WORKER_HEARTBEAT_SECONDS,
   leaseStaleSeconds: env.WORKER_LEASE_STALE_SECONDS,
+  shutdownGraceSeconds: env.WORKER_SHUTDOWN_GRACE_SECONDS,
+  metrics,
 });
-log.info({ poolId: runner.poolId, tasks: runner.taskNames }, "worker ready");
+let health: WorkerHealthServer;
+try {
+  health = await startWorkerHealthServer({
+    host: env.HOST,
+    port: env.WORKER_HTTP_PORT,
+    metrics,
+    metricsToken: env.METRICS_TOKEN,
+    checks: () => ({ worker: runner.health(), geometry: geometryState }),
+    ping: () => runner.ping(),
+  });
+} catch (error) {
+  // a second worker on one host needs a port of its own: say so, and leave no job behind
+  log.error({ err: error }, `the worker's HTTP port ${env.HOST}:${env.WORKER_HTTP_PORT} is not free; set WORKER_HTTP_PORT (0: any free port)`);
+  await runner.stop();
+  await geometry?.close();
+  await database.close();
+  process.exit(1);
+}
+log.info({ poolId: runner.poolId, tasks: runner.taskNames, port: health.port }, "worker ready");
 
+// SIGTERM: no new jobs; running ones have WORKER_SHUTDOWN_GRACE_SECONDS to finish, then plans
+// and re-meshes stop and go back to the queue (a retry); the lease goes last
 stopOnSignal("worker", async () => {
+  await health.close();
   await runner.stop();
   await geometry?.close();
   await database.close();

@@ -4,10 +4,15 @@
  */
 import EventEmitter from "node:events";
 import { Logger, run, type Runner, type Task, type WorkerEvents } from "graphile-worker";
+import pg from "pg";
+import type { Registry } from "prom-client";
 import { graphileLogFactory } from "../config/logger.ts";
-import { createPool } from "../db/pools.ts";
+import { survivingLostConnections } from "../db/pools.ts";
+import { databaseMetrics } from "../metrics/database.ts";
+import { taskMetrics, webhookAttemptCounter } from "../metrics/tasks.ts";
 import { ALL_TASK_NAMES, createTaskList, GEOMETRY_TASK_NAMES, schedules, type TaskServices } from "../tasks/index.ts";
 import { keepLease, type LeaseKeeper } from "./leases.ts";
+import { WaitingPool } from "./waiting-pool.ts";
 
 export interface WorkerRunnerOptions {
   ownerUrl: string;
@@ -21,13 +26,22 @@ export interface WorkerRunnerOptions {
   heartbeatSeconds: number;
   leaseStaleSeconds: number;
   pollIntervalMs?: number;
+  /** on stop(), how long running jobs may go on before their abort signal fires (default 10 s) */
+  shutdownGraceSeconds?: number;
+  /** the process's metrics: task runs, webhook attempts and the queue as the database has it */
+  metrics?: Registry;
 }
 
 export interface WorkerRunner {
   poolId: string;
   taskNames: readonly string[];
-  /** "failing" once graphile-worker's runner has stopped on a fatal error */
+  /**
+   * "failing" once graphile-worker's runner has stopped on a fatal error, or when the lease
+   * has not been renewed for the stale interval (the fleet then takes this worker for dead)
+   */
   health(): "ok" | "failing";
+  /** resolves when the worker's database answers */
+  ping(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -59,12 +73,26 @@ export function checkTaskNames(taskNames: readonly string[], extra: readonly str
 }
 
 export async function startWorkerRunner(options: WorkerRunnerOptions): Promise<WorkerRunner> {
-  const tasks = selectTasks(options.taskNames, options.extraTasks, options.services);
+  const services: TaskServices = options.metrics
+    ? { ...options.services, onWebhookAttempt: webhookAttemptCounter(options.metrics) }
+    : { ...options.services };
+  const tasks = selectTasks(options.taskNames, options.extraTasks, services);
   const taskNames = Object.keys(tasks);
   const crontab = taskNames.flatMap((name) => (schedules[name] ? [schedules[name]] : [])).join("\n");
-  const pgPool = createPool(options.ownerUrl, options.concurrency + 3, "swarf-worker");
+  // connect() waits out a database that is away: graphile-worker does not await a job's
+  // completion, and a rejection there ended the process (workers/waiting-pool.ts)
+  const pgPool = new WaitingPool({ connectionString: options.ownerUrl, max: options.concurrency + 3, application_name: "swarf-worker" });
 
+  // health checks and metric scrapes ask on a connection of their own that gives up after a
+  // second: they must answer "the database is away", not wait for it with the jobs
+  const probes = survivingLostConnections(
+    new pg.Pool({ connectionString: options.ownerUrl, max: 1, connectionTimeoutMillis: 1000, application_name: "swarf-worker-probe" }),
+  );
   const events: WorkerEvents = new EventEmitter();
+  if (options.metrics) {
+    taskMetrics(options.metrics, events);
+    databaseMetrics(options.metrics, probes);
+  }
   let poolId: string | undefined;
   events.on("pool:create", ({ workerPool }) => {
     poolId = workerPool.id;
@@ -78,19 +106,28 @@ export async function startWorkerRunner(options: WorkerRunnerOptions): Promise<W
       taskList: tasks,
       crontab,
       noHandleSignals: true,
+      gracefulShutdownAbortTimeout: (options.shutdownGraceSeconds ?? 10) * 1000,
       pollInterval: options.pollIntervalMs ?? 2000,
       logger: new Logger(graphileLogFactory("worker")),
       events,
     });
   } catch (error) {
-    await pgPool.end();
+    await Promise.all([pgPool.end(), probes.end()]);
     throw error;
   }
   if (!poolId) throw new Error("graphile-worker did not report its pool id");
+  // graphile-worker's promise settles when its job loop ends: rejected on a fatal error, but
+  // resolved too after some of them; either way, before our stop() it is a failure
   let failed = false;
-  runner.promise.catch(() => {
-    failed = true;
-  });
+  let stopping = false;
+  runner.promise.then(
+    () => {
+      if (!stopping) failed = true;
+    },
+    () => {
+      failed = true;
+    },
+  );
   let lease: LeaseKeeper;
   try {
     lease = await keepLease(pgPool, {
@@ -101,19 +138,25 @@ export async function startWorkerRunner(options: WorkerRunnerOptions): Promise<W
     });
   } catch (error) {
     await runner.stop();
-    await pgPool.end();
+    await Promise.all([pgPool.end(), probes.end()]);
     throw error;
   }
 
   return {
     poolId,
     taskNames,
-    health: () => (failed ? "failing" : "ok"),
+    health: () => (failed || Date.now() - lease.renewedAt() > options.leaseStaleSeconds * 1000 ? "failing" : "ok"),
+    async ping() {
+      await probes.query("select 1");
+    },
     async stop() {
+      stopping = true;
+      // stopping during an outage: what waits for the database gives up
+      pgPool.stopWaiting();
       // the lease outlives the draining runner, or a long job could be handed out twice
       await runner.stop();
       await lease.stop();
-      await pgPool.end();
+      await Promise.all([pgPool.end(), probes.end()]);
     },
   };
 }

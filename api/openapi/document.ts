@@ -14,7 +14,7 @@ export const API_VERSION = "2026-05-09";
 type Json = Record<string, unknown>;
 
 const ERROR_DESCRIPTIONS: Record<number, string> = {
-  400: "invalid_parameter (details.fields names every bad field), malformed_json",
+  400: "invalid_parameter (details.fields names every bad field), malformed_json, malformed_body (not as its Content-Encoding says), json_too_deep",
   401: "api_key_missing, api_key_malformed, api_key_invalid (unknown or revoked)",
   403: "insufficient_scope (details.missing_scopes)",
   404: "not_found",

@@ -16,7 +16,7 @@ import { makePgService } from "postgraphile/adaptors/pg";
 import { grafserv } from "postgraphile/grafserv/express/v4";
 import { PostGraphileAmberPreset } from "postgraphile/presets/amber";
 import type { AuthenticatedKey } from "../locals.ts";
-import { createAuthenticator } from "../middleware/auth/index.ts";
+import { authenticatorFor } from "../middleware/auth/index.ts";
 import { rateLimit } from "../middleware/rate-limit/index.ts";
 import type { ApiServices } from "../services.ts";
 
@@ -72,7 +72,7 @@ function buildPostgraphile(pool: pg.Pool): PostGraphileInstance {
  */
 export function opsGraphqlRouter(services: ApiServices): express.Router {
   const router = express.Router();
-  const authenticate = createAuthenticator({ pool: services.pool, cacheTtlSeconds: services.env.AUTH_CACHE_TTL_SECONDS });
+  const authenticate = authenticatorFor(services.pool, services.env);
   const limit = rateLimit(services.pool, [{ name: "default", limit: services.env.RATE_LIMIT_PER_MINUTE, windowSeconds: 60 }]);
   let handler: express.Router | undefined;
   router.use(OPS_GRAPHQL_PATH, authenticate, limit);

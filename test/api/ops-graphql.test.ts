@@ -3,7 +3,10 @@
  * database's RLS, and nothing can be written through it.
  */
 import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
 import { after, before, describe, it } from "node:test";
+import { repoRoot } from "../../config/env.ts";
 import { renewLease } from "../../db/queries/worker-leases.ts";
 import { startTestApi, type TestApi } from "../support/api.ts";
 import { createTestDatabase, type TestDatabase } from "../support/database.ts";
@@ -141,6 +144,17 @@ describe("POST /ops/graphql", () => {
       const response = await graphql(operator, query);
       assert.ok(response.status < 500, `${query}: ${response.status}`);
       assert.ok(response.body.errors && response.body.errors.length > 0, `${query}: ${response.text}`);
+    }
+  });
+
+  it("answers every example of docs/operations.md without an error", async () => {
+    const doc = fs.readFileSync(path.join(repoRoot, "docs/operations.md"), "utf8");
+    const examples = [...doc.matchAll(/```graphql\n([\s\S]*?)```/g)].flatMap((m) => m[1]!.split(/\n\s*\n/));
+    assert.ok(examples.length >= 3, `${examples.length} examples`);
+    for (const example of examples) {
+      const response = await graphql<Record<string, unknown>>(operator, example);
+      assert.equal(response.status, 200, example);
+      assert.equal(response.body.errors, undefined, `${example}: ${response.text}`);
     }
   });
 });

@@ -118,6 +118,20 @@ describe("npm start", () => {
       assert.ok(logs.includes(user.key.split("_live_")[0]!), "the key prefix is logged");
       assert.ok(!logs.includes(secret), "the key's secret part never is");
       assert.ok(!logs.includes("A".repeat(40)));
+
+      // one /metrics for the process: its requests, its worker's view of the queue, its geometry threads
+      const metrics = await (await fetch(`${server.origin}/metrics`)).text();
+      assert.match(metrics, /swarf_http_request_duration_seconds_count\{[^}]*route="\/backend-api\/api\/public\/v1\/projects",status="201"/);
+      assert.match(metrics, /swarf_database_up\{process_role="api"\} 1/);
+      assert.match(metrics, /swarf_workers\{process_role="api"\} 1/);
+      assert.match(metrics, /swarf_geometry_threads\{state="idle",process_role="api"\}/);
+      // and the operator read API answers, through the same key check
+      const ops = await fetch(`${server.origin}/ops/graphql`, {
+        method: "POST",
+        headers: { "X-API-Key": user.key, "Content-Type": "application/json" },
+        body: JSON.stringify({ query: "{ allTasks { totalCount } allWorkers { totalCount } }" }),
+      });
+      assert.deepEqual(await ops.json(), { data: { allTasks: { totalCount: 0 }, allWorkers: { totalCount: 0 } } });
     } finally {
       assert.equal(await stop(server), 0, server.stderr().slice(-3000));
     }

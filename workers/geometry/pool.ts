@@ -58,8 +58,21 @@ export interface PlanRunOptions {
   cancel?: SharedArrayBuffer;
 }
 
+/** What the pool is doing now, for metrics. */
+export interface GeometryPoolUsage {
+  threads: number;
+  /** requests a thread is working on (uploads, plans, pings) */
+  busy: number;
+  /** requests waiting for a thread */
+  queued: number;
+  plansRunning: number;
+  /** plans waiting for a plan slot (one thread stays free for uploads) */
+  plansWaiting: number;
+}
+
 export interface GeometryPool {
   readonly size: number;
+  usage(): GeometryPoolUsage;
   /** resolves once every thread has loaded OCCT */
   ready(): Promise<void>;
   ingest(bytes: Uint8Array, options?: IngestOptions): Promise<IngestOutcome>;
@@ -73,6 +86,8 @@ function semaphore(slots: number) {
   let free = slots;
   const waiting: (() => void)[] = [];
   return {
+    held: () => slots - free,
+    waiting: () => waiting.length,
     async acquire(signal?: AbortSignal): Promise<() => void> {
       if (free > 0) {
         free -= 1;
@@ -125,6 +140,7 @@ export function createGeometryPool(options: GeometryPoolOptions = {}): GeometryP
   // a thread that dies with no task is replaced by piscina; nothing to tell anybody
   piscina.on("error", () => {});
   let closed = false;
+  let running = 0;
 
   async function run<T>(
     request: GeometryRequest,
@@ -135,6 +151,7 @@ export function createGeometryPool(options: GeometryPoolOptions = {}): GeometryP
     const limit = limits.timeoutMs ?? timeoutMs;
     const timeout = AbortSignal.timeout(limit);
     const signal = limits.signal ? AbortSignal.any([timeout, limits.signal]) : timeout;
+    running += 1;
     try {
       return (await piscina.run(request, { signal, transferList: transfer })) as T;
     } catch (error) {
@@ -143,11 +160,17 @@ export function createGeometryPool(options: GeometryPoolOptions = {}): GeometryP
         throw new GeometryUnavailable("geometry_timeout", `processing the file took longer than ${Math.round(limit / 1000)} s`);
       }
       throw new GeometryUnavailable("geometry_worker_crashed", `the geometry worker stopped while processing the file: ${(error as Error).message}`);
+    } finally {
+      running -= 1;
     }
   }
 
   return {
     size,
+    usage() {
+      const queued = piscina.queueSize;
+      return { threads: size, busy: running - queued, queued, plansRunning: planSlots.held(), plansWaiting: planSlots.waiting() };
+    },
     async ready() {
       // a thread answers a ping only once OCCT is loaded, but one warm thread could answer
       // every ping; wait until each thread has answered. A ping waits for a thread's start, not

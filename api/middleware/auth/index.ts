@@ -9,9 +9,11 @@
 import type { RequestHandler } from "express";
 import type pg from "pg";
 import { parseApiKey } from "../../../auth/api-key.ts";
+import type { Env } from "../../../config/env.ts";
 import { authenticateKey } from "../../../db/queries/api-keys.ts";
 import type { AuthenticatedKey } from "../../locals.ts";
 import { HttpError } from "../errors/index.ts";
+import { FailedAttempts, type FailedAttemptLimit } from "./failed-attempts.ts";
 
 interface CacheEntry {
   key: AuthenticatedKey;
@@ -24,6 +26,17 @@ export interface AuthOptions {
   /** bound on cached keys; the oldest entry goes first */
   maxCacheEntries?: number;
   now?: () => number;
+  /** key guessing throttled per client address (failed-attempts.ts); off when absent */
+  failedAttempts?: FailedAttemptLimit;
+}
+
+/** The authenticator of the API's routers, as the environment configures it. */
+export function authenticatorFor(pool: pg.Pool, env: Env): RequestHandler {
+  return createAuthenticator({
+    pool,
+    cacheTtlSeconds: env.AUTH_CACHE_TTL_SECONDS,
+    failedAttempts: { limit: env.AUTH_FAILURES_PER_ADDRESS, windowSeconds: env.AUTH_FAILURE_WINDOW_SECONDS },
+  });
 }
 
 export function createAuthenticator(options: AuthOptions): RequestHandler {
@@ -31,25 +44,31 @@ export function createAuthenticator(options: AuthOptions): RequestHandler {
   const maxEntries = options.maxCacheEntries ?? 10_000;
   const now = options.now ?? Date.now;
 
+  const failures = options.failedAttempts ? new FailedAttempts(options.pool, options.failedAttempts, now) : undefined;
+
   return async (req, res, next) => {
     const header = req.get("x-api-key");
     if (header === undefined || header === "") {
       throw new HttpError(401, "api_key_missing", "send your API key in the X-API-Key header");
     }
     const credential = parseApiKey(header.trim());
-    if (!credential) {
-      throw new HttpError(401, "api_key_malformed", "the X-API-Key header is not a key of the form <prefix>_live_<40 characters>");
-    }
-    const cacheKey = credential.hash.toString("hex");
+    const cacheKey = credential?.hash.toString("hex") ?? "";
     const cached = cache.get(cacheKey);
     if (cached && cached.expiresAt > now()) {
       res.locals.auth = cached.key;
       next();
       return;
     }
+    const address = req.ip ?? req.socket.remoteAddress;
+    if (address) failures?.check(address);
+    if (!credential) {
+      if (address) await failures?.record(address);
+      throw new HttpError(401, "api_key_malformed", "the X-API-Key header is not a key of the form <prefix>_live_<40 characters>");
+    }
     const row = await authenticateKey(options.pool, credential.prefix, credential.hash);
     if (!row) {
       cache.delete(cacheKey);
+      if (address) await failures?.record(address);
       throw new HttpError(401, "api_key_invalid", "the API key is unknown or has been revoked");
     }
     const key: AuthenticatedKey = { credential, keyId: row.key_id, userId: row.user_id, scopes: row.scopes };

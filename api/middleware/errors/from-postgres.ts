@@ -2,8 +2,27 @@
  * Postgres errors a request can legitimately cause, mapped to HTTP. Our own SQLSTATEs come
  * from sql/migrations (SWAUT, SWSCP, SWIDL, SWREF); the others are constraint and input
  * errors that validation should have caught but the database enforces too.
+ *
+ * A database that is not there (stopped, restarting, the session ended by an operator, the
+ * socket broken: db/connection-errors.ts) is 503 database_unavailable with Retry-After. The
+ * request's transaction did not commit, unless the connection broke during its COMMIT: a POST
+ * is safe to send again with the same Idempotency-Key.
  */
+import { isConnectionError } from "../../../db/connection-errors.ts";
 import { HttpError, invalidParameter } from "./http-error.ts";
+
+/** what a client is told to wait before retrying; a restart of the server takes a few seconds */
+export const DATABASE_RETRY_AFTER_SECONDS = 5;
+
+export function databaseUnavailable(): HttpError {
+  return new HttpError(
+    503,
+    "database_unavailable",
+    "the database is unavailable right now; retry after Retry-After seconds (a POST with the same Idempotency-Key)",
+    { retry_after_seconds: DATABASE_RETRY_AFTER_SECONDS },
+    { "Retry-After": String(DATABASE_RETRY_AFTER_SECONDS) },
+  );
+}
 
 interface PgError {
   code: string;
@@ -25,6 +44,7 @@ function isPgError(error: unknown): error is PgError {
 }
 
 export function httpErrorFromPostgres(error: unknown): HttpError | null {
+  if (isConnectionError(error)) return databaseUnavailable();
   if (!isPgError(error)) return null;
   switch (error.code) {
     case "SWAUT":
@@ -51,6 +71,16 @@ export function httpErrorFromPostgres(error: unknown): HttpError | null {
       return invalidParameter(
         [{ field: error.column ? `body.${error.column}` : error.constraint ?? "body", code: "rejected", message: error.message }],
         "the database rejected a value",
+      );
+    // U+0000 is a valid JSON and URL character that Postgres cannot store: in text it is
+    // 22021 (an invalid byte sequence), in jsonb 22P05. It can arrive in any string a request
+    // carries (a path parameter, a query value, a body field or a free-form JSON object), so
+    // it is refused here, where all of them end up, instead of answering 500.
+    case "22021": // character not in repertoire
+    case "22P05": // untranslatable character
+      return invalidParameter(
+        [{ field: "request", code: "invalid_character", message: "a value contains the character U+0000, which cannot be stored" }],
+        "a value contains the character U+0000, which cannot be stored",
       );
     case "23505":
       return new HttpError(409, "conflict", "a resource with these values exists already", {

@@ -1,9 +1,11 @@
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { after, before, describe, it } from "node:test";
+import { isConnectionError } from "../../../db/connection-errors.ts";
 import { insertProject } from "../../../db/queries/projects.ts";
 import { startTestApi, type TestApi } from "../../../test/support/api.ts";
 import { createTestDatabase, type TestDatabase } from "../../../test/support/database.ts";
+import { findFreePort } from "../../../test/support/ports.ts";
 import { createTestUser, type TestUser } from "../../../test/support/users.ts";
 import { json } from "../../reply.ts";
 import { defineRoute, type RouteSpec } from "../../route.ts";
@@ -47,6 +49,14 @@ const testRoutes: RouteSpec[] = [
   testRoute("/test/undefined-table", async ({ db }) => {
     await db.query("select * from app_public.no_such_table_4c1e");
     return json(200, { reached: true });
+  }),
+  testRoute("/test/session-terminated", async ({ db }) => {
+    // what a DBA's pg_terminate_backend, or a fast shutdown of the server, does to a request
+    await db.query("select pg_terminate_backend(pg_backend_pid())");
+    return json(200, { reached: true });
+  }),
+  testRoute("/test/connection-lost", async () => {
+    throw new Error("Connection terminated unexpectedly");
   }),
   testRoute("/test/teapot", async () => {
     throw new HttpError(418, "teapot", "short and stout", { spout: true }, { "X-Brew": "earl-grey", "Retry-After": "7" });
@@ -143,6 +153,67 @@ describe("error middleware", () => {
     assert.equal(res.status, 500);
     assertEnvelope(res, "internal_error");
     assert.ok(!res.text.includes("no_such_table"), "the database's message leaked");
+  });
+
+  it("answers 503 database_unavailable with Retry-After, not 500, when a request's database session is terminated", async () => {
+    for (const path of ["/test/session-terminated", "/test/connection-lost"]) {
+      const res = await api.request<ErrorBody>("GET", path, { key: alice.key });
+      assert.equal(res.status, 503, `${path}: ${res.text}`);
+      const detail = assertEnvelope(res, "database_unavailable");
+      assert.equal(res.headers.get("retry-after"), "5");
+      assert.deepEqual(detail.details, { retry_after_seconds: 5 });
+      assert.ok(!/terminat/i.test(res.text), "the driver's message leaked");
+    }
+    // the pool dropped the dead connection: the next requests are served
+    for (let i = 0; i < 3; i++) assert.equal((await api.request("GET", "/projects", { key: alice.key })).status, 200);
+  });
+
+  it("answers 503 database_unavailable with Retry-After, and /healthz 503, when the database server cannot be reached", async () => {
+    const port = await findFreePort(); // nothing listens there
+    const unreachable: TestDatabase = { ...db, appUrl: `postgres://app_user:x@127.0.0.1:${port}/nowhere` };
+    const down = await startTestApi(unreachable);
+    try {
+      const started = Date.now();
+      const res = await down.request<ErrorBody>("GET", "/projects", { key: alice.key });
+      assert.equal(res.status, 503, res.text);
+      const detail = assertEnvelope(res, "database_unavailable");
+      assert.equal(res.headers.get("retry-after"), "5");
+      assert.equal(detail.details.retry_after_seconds, 5);
+      assert.ok(!res.text.includes("ECONNREFUSED"), "the socket error leaked");
+      assert.ok(Date.now() - started < 5000, "answered at once, not after a timeout");
+      const health = await down.request<{ checks: Record<string, string> }>("GET", "/healthz");
+      assert.equal(health.status, 503);
+      assert.equal(health.body.checks.database, "failing");
+    } finally {
+      await down.close();
+    }
+  });
+
+  it("tells a lost or refused database connection from an error of the statement", () => {
+    const connectionErrors: unknown[] = [
+      Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED", syscall: "connect" }),
+      Object.assign(new Error("connect ENOENT /tmp/.s.PGSQL.5432"), { code: "ENOENT", syscall: "connect" }),
+      Object.assign(new Error("read ECONNRESET"), { code: "ECONNRESET", syscall: "read" }),
+      Object.assign(new Error("terminating connection due to administrator command"), { code: "57P01", severity: "FATAL" }),
+      Object.assign(new Error("the database system is starting up"), { code: "57P03", severity: "FATAL" }),
+      Object.assign(new Error("the database system is shutting down"), { code: "57P03", severity: "FATAL" }),
+      Object.assign(new Error("connection failure"), { code: "08006", severity: "FATAL" }),
+      new Error("Connection terminated unexpectedly"),
+      new Error("Connection terminated due to connection timeout"),
+      new Error("Client has encountered a connection error and is not queryable"),
+      new Error("timeout exceeded when trying to connect"),
+    ];
+    for (const error of connectionErrors) assert.equal(isConnectionError(error), true, String(error));
+    const statementErrors: unknown[] = [
+      Object.assign(new Error("relation does not exist"), { code: "42P01", severity: "ERROR" }),
+      Object.assign(new Error("duplicate key"), { code: "23505", severity: "ERROR" }),
+      Object.assign(new Error("canceling statement due to user request"), { code: "57014", severity: "ERROR" }),
+      Object.assign(new Error("ENOENT: no such file or directory, open 'x'"), { code: "ENOENT", syscall: "open" }),
+      new Error("boom"),
+      "Connection terminated unexpectedly",
+      null,
+    ];
+    for (const error of statementErrors) assert.equal(isConnectionError(error), false, String(error));
   });
 
   it("sends an HttpError's status, code, details and headers", async () => {

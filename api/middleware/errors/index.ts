@@ -1,14 +1,15 @@
 /**
  * Error responses in the spec's envelope, for everything: our HttpErrors, body-parser
- * failures, Postgres errors a request can cause, unknown routes, and the unexpected (500,
- * logged with the request id, never with the cause in the body).
+ * failures, Postgres errors a request can cause, a database that is unreachable (503
+ * database_unavailable with Retry-After), unknown routes, and the unexpected (500, logged with
+ * the request id, never with the cause in the body).
  *
  *   { "detail": { "code", "message", "details", "request_id" } }
  */
 import type { ErrorRequestHandler, Response } from "express";
 import { log } from "../../../config/logger.ts";
 import { httpErrorFromPostgres } from "./from-postgres.ts";
-import { HttpError } from "./http-error.ts";
+import { HttpError, invalidParameter } from "./http-error.ts";
 
 export { HttpError, invalidParameter, notFound, type FieldIssue } from "./http-error.ts";
 
@@ -54,9 +55,22 @@ function httpErrorFromBodyParser(error: unknown): HttpError | null {
   }
 }
 
+/**
+ * Express's router percent-decodes path parameters before any route runs; a parameter that is
+ * not valid percent-encoded UTF-8 (`%`, `%zz`, `%E0%A4%A`) fails there with a URIError it marks
+ * 400, which is the client's and was answered 500.
+ */
+function httpErrorFromRouter(error: unknown): HttpError | null {
+  if (!(error instanceof URIError) || (error as { status?: unknown }).status !== 400) return null;
+  return invalidParameter(
+    [{ field: "path", code: "invalid_encoding", message: "a path parameter is not valid percent-encoded UTF-8" }],
+    "a path parameter is not valid percent-encoded UTF-8",
+  );
+}
+
 function toHttpError(error: unknown): HttpError | null {
   if (error instanceof HttpError) return error;
-  return httpErrorFromBodyParser(error) ?? httpErrorFromPostgres(error);
+  return httpErrorFromBodyParser(error) ?? httpErrorFromRouter(error) ?? httpErrorFromPostgres(error);
 }
 
 export const errorHandler: ErrorRequestHandler = (error, req, res, _next) => {
@@ -67,6 +81,10 @@ export const errorHandler: ErrorRequestHandler = (error, req, res, _next) => {
     return;
   }
   if (known) {
+    // a 503 is the service's fault, if a passing one (database_unavailable): the operator hears of it
+    if (known.status >= 500) {
+      log.warn({ requestId: res.locals.requestId, code: known.code, cause: error instanceof Error ? error.message : String(error) }, "request failed: service unavailable");
+    }
     sendError(res, known);
     return;
   }

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
+import { gzipSync } from "node:zlib";
 import { startTestApi, type TestApi } from "../../../test/support/api.ts";
 import { createTestDatabase, type TestDatabase } from "../../../test/support/database.ts";
 import { createTestUser, type TestUser } from "../../../test/support/users.ts";
@@ -98,6 +99,52 @@ describe("json-body middleware", () => {
       assert.equal(res.status, 400, text);
       assert.equal(res.body.detail.code, "malformed_json", text);
     }
+  });
+
+  it("accepts a gzip-encoded JSON body", async () => {
+    const res = await api.request("POST", "/projects", {
+      key: alice.key,
+      raw: { body: gzipSync(JSON.stringify({ name: "Gzipped", customer: "C" })), contentType: "application/json" },
+      headers: { "Content-Encoding": "gzip" },
+    });
+    assert.equal(res.status, 201);
+  });
+
+  it("answers 400 malformed_body, not 500, for a body that does not decompress as its Content-Encoding says, and creates nothing", async () => {
+    const before = await projectCount();
+    const text = JSON.stringify({ name: "Squeezed", customer: "C" });
+    const cases: [string, Buffer][] = [
+      ["gzip", Buffer.from(text)],
+      ["gzip", gzipSync(text).subarray(0, 20)],
+      ["deflate", Buffer.from("{")],
+      ["br", Buffer.from(text)],
+    ];
+    for (const [encoding, body] of cases) {
+      const res = await api.request<ErrorBody>("POST", "/projects", {
+        key: alice.key,
+        raw: { body, contentType: "application/json" },
+        headers: { "Content-Encoding": encoding },
+      });
+      assert.equal(res.status, 400, `${encoding}: ${res.text}`);
+      assert.equal(res.body.detail.code, "malformed_body");
+      assert.equal(res.body.detail.details.content_encoding, encoding);
+      assert.equal(res.body.detail.request_id, res.headers.get("x-request-id"));
+    }
+    assert.equal(await projectCount(), before);
+  });
+
+  it("accepts a body nested 64 levels deep and answers 400 json_too_deep for 65, creating nothing", async () => {
+    // root 1, remote_data 2, then arrays
+    const body = (arrays: number) => `{"library":{"name":"Deep"},"remote_data":{"x":${"[".repeat(arrays)}${"]".repeat(arrays)}}}`;
+    const fits = await api.request("POST", "/libraries/equipment", { key: alice.key, raw: { body: body(62), contentType: "application/json" } });
+    assert.equal(fits.status, 201, fits.text);
+    const libraries = await db.owner.query<{ n: number }>("select count(*)::int as n from app_public.equipment_libraries where user_id = $1", [alice.id]);
+    const res = await api.request<ErrorBody>("POST", "/libraries/equipment", { key: alice.key, raw: { body: body(63), contentType: "application/json" } });
+    assert.equal(res.status, 400);
+    assert.equal(res.body.detail.code, "json_too_deep");
+    assert.equal(res.body.detail.details.max_depth, 64);
+    const afterwards = await db.owner.query<{ n: number }>("select count(*)::int as n from app_public.equipment_libraries where user_id = $1", [alice.id]);
+    assert.deepEqual(afterwards.rows, libraries.rows);
   });
 
   it("answers 400 invalid_parameter naming the body for POST /projects without a body", async () => {
