@@ -9,6 +9,8 @@ import { log } from "../config/logger.ts";
 import { metricsHandler } from "../metrics/endpoint.ts";
 import { httpMetrics } from "../metrics/http.ts";
 import { createMetricsRegistry } from "../metrics/registry.ts";
+import { sendHealth, type CheckState } from "./health.ts";
+import { authenticatorFor } from "./middleware/auth/index.ts";
 import { errorHandler } from "./middleware/errors/index.ts";
 import { requestId } from "./middleware/request-id/index.ts";
 import { notFoundHandler } from "./not-found.ts";
@@ -19,15 +21,10 @@ import { buildApiRouter } from "./router.ts";
 import { routes as defaultRoutes } from "./routes/index.ts";
 import type { ApiServices } from "./services.ts";
 
-export interface HealthReport {
-  ready: boolean;
-  checks: Record<string, "ok" | "starting" | "failing">;
-}
-
 export interface AppOptions {
   services: ApiServices;
   /** reports whether migrations ran and workers run; the database is checked here */
-  health: () => Record<string, "ok" | "starting" | "failing">;
+  health: () => Record<string, CheckState>;
   routes?: readonly RouteSpec[];
   /** the process's metrics, served at /metrics with request latency added; default: the app's own */
   metrics?: Registry;
@@ -64,15 +61,14 @@ export function createApp(options: AppOptions): express.Express {
   });
 
   app.get("/healthz", async (_req, res) => {
-    const checks: HealthReport["checks"] = { ...options.health() };
+    const checks: Record<string, CheckState> = { ...options.health() };
     try {
       await options.services.pool.query("select 1");
       checks.database = "ok";
     } catch {
       checks.database = "failing";
     }
-    const ready = Object.values(checks).every((state) => state === "ok");
-    res.status(ready ? 200 : 503).json({ status: ready ? "ok" : "unavailable", checks });
+    sendHealth(res, checks);
   });
 
   app.get("/metrics", metricsHandler(metrics, options.services.env.METRICS_TOKEN));
@@ -82,8 +78,11 @@ export function createApp(options: AppOptions): express.Express {
     res.json(document);
   });
 
-  app.use(API_BASE_PATH, buildApiRouter(routes, options.services));
-  app.use(opsGraphqlRouter(options.services));
+  // one key check for both surfaces: a key cached by one is cached for the other, and an
+  // address blocked for guessing keys is blocked on both
+  const authenticate = authenticatorFor(options.services.pool, options.services.env);
+  app.use(API_BASE_PATH, buildApiRouter(routes, options.services, authenticate));
+  app.use(opsGraphqlRouter(options.services, authenticate));
   app.use(notFoundHandler(routes));
   app.use(errorHandler);
   return app;

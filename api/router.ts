@@ -78,9 +78,13 @@ function execute(route: RouteSpec, services: ApiServices): RequestHandler {
   };
 }
 
-export function buildApiRouter(routes: readonly RouteSpec[], services: ApiServices): express.Router {
+/** `authenticate`: the app's key check, shared with its other routers (one cache, one throttle) */
+export function buildApiRouter(
+  routes: readonly RouteSpec[],
+  services: ApiServices,
+  authenticate: RequestHandler = authenticatorFor(services.pool, services.env),
+): express.Router {
   const router = express.Router();
-  const authenticate = authenticatorFor(services.pool, services.env);
   const defaultBucket: RateBucket = { name: "default", limit: services.env.RATE_LIMIT_PER_MINUTE, windowSeconds: 60 };
   const body = jsonBody(services.env.JSON_BODY_LIMIT_BYTES);
   const leases = new LeaseBook(); // shared by the routes: one lease per key and bucket set

@@ -13,6 +13,7 @@ import { createPool } from "../db/pools.ts";
 import { geometryMetrics } from "../metrics/geometry.ts";
 import { createMetricsRegistry } from "../metrics/registry.ts";
 import { createGeometryPool } from "../workers/geometry/pool.ts";
+import { watchGeometryReadiness } from "../workers/geometry/readiness.ts";
 import { startWorkerRunner, type WorkerRunner } from "../workers/runner.ts";
 
 const env = readEnv();
@@ -21,17 +22,7 @@ const pool = createPool(database.appUrl, env.API_POOL_SIZE, "swarf-api");
 let runner: WorkerRunner | undefined;
 
 const geometry = env.GEOMETRY_WORKERS === 0 ? undefined : createGeometryPool({ size: env.GEOMETRY_WORKERS, simulationThread: env.CAM_SIMULATION_THREAD });
-let geometryState: "ok" | "starting" | "failing" = geometry ? "starting" : "ok";
-/** set by the stop sequence: threads it ends while they load are no failure to report */
-let stopping = false;
-void geometry?.ready().then(
-  () => (geometryState = "ok"),
-  (error: unknown) => {
-    geometryState = "failing";
-    if (stopping) log.info("stopped before the geometry threads were up");
-    else log.error({ err: error }, "the geometry threads did not start");
-  },
-);
+const geometryReadiness = watchGeometryReadiness(geometry);
 
 // one registry for the process: request latency, task runs, the queue, the geometry threads
 const metrics = createMetricsRegistry("api");
@@ -40,7 +31,7 @@ const app = createApp({
   services: { pool, env, ...(geometry ? { geometry } : {}) },
   metrics,
   // the server listens only after the migrations ran; workers and geometry threads start right after
-  health: () => ({ migrations: "ok", workers: runner?.health() ?? "starting", geometry: geometryState }),
+  health: () => ({ migrations: "ok", workers: runner?.health() ?? "starting", geometry: geometryReadiness.state() }),
 });
 const server = http.createServer(app);
 await new Promise<void>((resolve) => server.listen(env.PORT, env.HOST, resolve));
@@ -56,7 +47,7 @@ runner = await startWorkerRunner({
 log.info({ url: `http://localhost:${env.PORT}/backend-api/api/public/v1`, tasks: runner.taskNames }, "swarf ready");
 
 stopOnSignal("swarf", async () => {
-  stopping = true;
+  geometryReadiness.stopping();
   server.close();
   await runner?.stop();
   await geometry?.close();

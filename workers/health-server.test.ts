@@ -4,12 +4,13 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { once } from "node:events";
 import { after, before, describe, it } from "node:test";
+import type { CheckState } from "../api/health.ts";
 import { repoRoot } from "../config/env.ts";
 import { createMetricsRegistry } from "../metrics/registry.ts";
 import { createTestDatabase, type TestDatabase } from "../test/support/database.ts";
 import { insertTaskRecord } from "../test/support/task-records.ts";
 import { createTestUser } from "../test/support/users.ts";
-import { startWorkerHealthServer, type CheckState } from "./health-server.ts";
+import { startWorkerHealthServer } from "./health-server.ts";
 
 let db: TestDatabase;
 

@@ -7,11 +7,10 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import express from "express";
 import type { Registry } from "prom-client";
+import { sendHealth, type CheckState } from "../api/health.ts";
 import { errorHandler, HttpError } from "../api/middleware/errors/index.ts";
 import { requestId } from "../api/middleware/request-id/index.ts";
 import { metricsHandler } from "../metrics/endpoint.ts";
-
-export type CheckState = "ok" | "starting" | "failing";
 
 export interface WorkerHealthOptions {
   host: string;
@@ -39,8 +38,7 @@ export async function startWorkerHealthServer(options: WorkerHealthOptions): Pro
     const checks: Record<string, CheckState> = { ...options.checks() };
     const timeout = new Promise<never>((_resolve, reject) => setTimeout(() => reject(new Error("timeout")), PING_TIMEOUT_MS).unref());
     checks.database = await Promise.race([options.ping(), timeout]).then(() => "ok" as const, () => "failing" as const);
-    const ready = Object.values(checks).every((state) => state === "ok");
-    res.status(ready ? 200 : 503).json({ status: ready ? "ok" : "unavailable", checks });
+    sendHealth(res, checks);
   });
   app.get("/metrics", metricsHandler(options.metrics, options.metricsToken));
   app.use((req) => {

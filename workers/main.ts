@@ -13,7 +13,8 @@ import { createMetricsRegistry } from "../metrics/registry.ts";
 import { ALL_TASK_NAMES, GEOMETRY_TASK_NAMES } from "../tasks/index.ts";
 import { parseTaskNames } from "./args.ts";
 import { createGeometryPool } from "./geometry/pool.ts";
-import { startWorkerHealthServer, type CheckState, type WorkerHealthServer } from "./health-server.ts";
+import { watchGeometryReadiness } from "./geometry/readiness.ts";
+import { startWorkerHealthServer, type WorkerHealthServer } from "./health-server.ts";
 import { checkTaskNames, startWorkerRunner } from "./runner.ts";
 
 const env = readEnv();
@@ -29,14 +30,7 @@ const database = await openDatabase(env);
 // geometry threads only when this process runs a geometry task (0.5 GB each)
 const wantsGeometry = (taskNames ?? ALL_TASK_NAMES).some((name) => GEOMETRY_TASK_NAMES.includes(name));
 const geometry = wantsGeometry && env.GEOMETRY_WORKERS !== 0 ? createGeometryPool({ size: env.GEOMETRY_WORKERS, simulationThread: env.CAM_SIMULATION_THREAD }) : undefined;
-let geometryState: CheckState = geometry ? "starting" : "ok";
-void geometry?.ready().then(
-  () => (geometryState = "ok"),
-  (error: unknown) => {
-    geometryState = "failing";
-    log.error({ err: error }, "the geometry threads did not start");
-  },
-);
+const geometryReadiness = watchGeometryReadiness(geometry);
 const metrics = createMetricsRegistry("worker");
 if (geometry) geometryMetrics(metrics, geometry);
 const runner = await startWorkerRunner({
@@ -56,7 +50,7 @@ try {
     port: env.WORKER_HTTP_PORT,
     metrics,
     metricsToken: env.METRICS_TOKEN,
-    checks: () => ({ worker: runner.health(), geometry: geometryState }),
+    checks: () => ({ worker: runner.health(), geometry: geometryReadiness.state() }),
     ping: () => runner.ping(),
   });
 } catch (error) {
@@ -72,6 +66,7 @@ log.info({ poolId: runner.poolId, tasks: runner.taskNames, port: health.port }, 
 // SIGTERM: no new jobs; running ones have WORKER_SHUTDOWN_GRACE_SECONDS to finish, then plans
 // and re-meshes stop and go back to the queue (a retry); the lease goes last
 stopOnSignal("worker", async () => {
+  geometryReadiness.stopping();
   await health.close();
   await runner.stop();
   await geometry?.close();

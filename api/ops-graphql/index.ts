@@ -16,7 +16,6 @@ import { makePgService } from "postgraphile/adaptors/pg";
 import { grafserv } from "postgraphile/grafserv/express/v4";
 import { PostGraphileAmberPreset } from "postgraphile/presets/amber";
 import type { AuthenticatedKey } from "../locals.ts";
-import { authenticatorFor } from "../middleware/auth/index.ts";
 import { rateLimit } from "../middleware/rate-limit/index.ts";
 import type { ApiServices } from "../services.ts";
 
@@ -70,9 +69,9 @@ function buildPostgraphile(pool: pg.Pool): PostGraphileInstance {
  * The router serving /ops/graphql. The schema is introspected on the first request, not
  * when the app is made: an app that is never asked (most tests) never builds it.
  */
-export function opsGraphqlRouter(services: ApiServices): express.Router {
+/** `authenticate`: the app's key check, the one its public API router uses */
+export function opsGraphqlRouter(services: ApiServices, authenticate: express.RequestHandler): express.Router {
   const router = express.Router();
-  const authenticate = authenticatorFor(services.pool, services.env);
   const limit = rateLimit(services.pool, [{ name: "default", limit: services.env.RATE_LIMIT_PER_MINUTE, windowSeconds: 60 }]);
   let handler: express.Router | undefined;
   router.use(OPS_GRAPHQL_PATH, authenticate, limit);

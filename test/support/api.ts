@@ -5,6 +5,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type pg from "pg";
 import { createApp } from "../../api/app.ts";
+import type { CheckState } from "../../api/health.ts";
 import { API_BASE_PATH } from "../../api/openapi/document.ts";
 import type { RouteSpec } from "../../api/route.ts";
 import { readEnv, type Env } from "../../config/env.ts";
@@ -45,7 +46,7 @@ export async function startTestApi(
   options: {
     env?: Partial<Record<keyof Env, string>>;
     routes?: readonly RouteSpec[];
-    health?: () => Record<string, "ok" | "starting" | "failing">;
+    health?: () => Record<string, CheckState>;
     /** for routes that take uploads; the test owns (and closes) it */
     geometry?: GeometryPool;
   } = {},

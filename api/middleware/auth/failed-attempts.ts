@@ -12,7 +12,7 @@
  */
 import type pg from "pg";
 import { recordAuthFailure } from "../../../db/queries/auth-failures.ts";
-import { HttpError } from "../errors/index.ts";
+import { rateLimitExceeded, type HttpError } from "../errors/index.ts";
 
 export interface FailedAttemptLimit {
   limit: number;
@@ -58,12 +58,11 @@ export class FailedAttempts {
   private refusal(retryAfter: number): HttpError {
     const { limit, windowSeconds } = this.limits;
     const per = windowSeconds % 60 === 0 ? `${windowSeconds / 60} minute${windowSeconds === 60 ? "" : "s"}` : `${windowSeconds} s`;
-    return new HttpError(
-      429,
-      "validation_error",
-      `rate limit exceeded: ${limit} failed API key attempts per ${per} from one address`,
-      { retry_after_seconds: retryAfter, limit, window_seconds: windowSeconds, bucket: "failed_authentications" },
-      { "Retry-After": String(retryAfter) },
-    );
+    return rateLimitExceeded(`rate limit exceeded: ${limit} failed API key attempts per ${per} from one address`, {
+      retryAfterSeconds: retryAfter,
+      limit,
+      windowSeconds,
+      bucket: "failed_authentications",
+    });
   }
 }

@@ -42,3 +42,20 @@ export function invalidParameter(fields: FieldIssue[], message?: string): HttpEr
 export function notFound(what: string, id: string): HttpError {
   return new HttpError(404, "not_found", `${what} ${id} does not exist`, { resource: what, id });
 }
+
+/**
+ * 429 in the spec's form (code validation_error, the limit named in the message,
+ * details.retry_after_seconds, Retry-After) for every limit: per key, per route, per address.
+ */
+export function rateLimitExceeded(
+  message: string,
+  limit: { retryAfterSeconds: number; limit: number; windowSeconds: number; bucket: string },
+): HttpError {
+  return new HttpError(
+    429,
+    "validation_error",
+    message,
+    { retry_after_seconds: limit.retryAfterSeconds, limit: limit.limit, window_seconds: limit.windowSeconds, bucket: limit.bucket },
+    { "Retry-After": String(limit.retryAfterSeconds) },
+  );
+}

@@ -11,7 +11,7 @@ import { log } from "../../../config/logger.ts";
 import { httpErrorFromPostgres } from "./from-postgres.ts";
 import { HttpError, invalidParameter } from "./http-error.ts";
 
-export { HttpError, invalidParameter, notFound, type FieldIssue } from "./http-error.ts";
+export { HttpError, invalidParameter, notFound, rateLimitExceeded, type FieldIssue } from "./http-error.ts";
 
 function sendError(res: Response, error: HttpError): void {
   for (const [name, value] of Object.entries(error.headers)) res.setHeader(name, value);

@@ -10,7 +10,7 @@
 import type { RequestHandler } from "express";
 import type pg from "pg";
 import { hitRateLimits, type BucketState, type RateBucket } from "../../../db/queries/rate-limits.ts";
-import { HttpError } from "../errors/index.ts";
+import { rateLimitExceeded } from "../errors/index.ts";
 import { LeaseBook } from "./leases.ts";
 
 export type { RateBucket } from "../../../db/queries/rate-limits.ts";
@@ -43,13 +43,12 @@ export function rateLimit(pool: pg.Pool, buckets: readonly RateBucket[], leases 
     if (blocked) {
       const retryAfter = blocked.retry_after_seconds ?? 1;
       const window = windows.get(blocked.bucket) ?? 60;
-      throw new HttpError(
-        429,
-        "validation_error",
-        `rate limit exceeded: ${describe(blocked, window)}`,
-        { retry_after_seconds: retryAfter, limit: blocked.rate_limit, window_seconds: window, bucket: blocked.bucket },
-        { "Retry-After": String(retryAfter) },
-      );
+      throw rateLimitExceeded(`rate limit exceeded: ${describe(blocked, window)}`, {
+        retryAfterSeconds: retryAfter,
+        limit: blocked.rate_limit,
+        windowSeconds: window,
+        bucket: blocked.bucket,
+      });
     }
     next();
   };
