@@ -148,6 +148,64 @@ export interface Unmachined {
   volume_mm3: number | null;
 }
 
+/** A sharp internal corner no rotating tool makes: listed, but not by itself a reason the plan is incomplete. */
+export interface SharpCorner {
+  /** the two part faces that meet in the corner (face ids of the workpiece's B-rep) */
+  faces: number[];
+  /** the radius the smallest tool that reaches it leaves there */
+  radius_left_mm: number;
+  length_mm: number;
+}
+
+/** A tool the plan would have used had the library held it. */
+export interface ToolMissing {
+  tool_type: string;
+  diameter_mm: number;
+  /** what it was for: "drill feature 12", "finish the floor of pocket 4" */
+  purpose: string;
+  features: number[];
+}
+
+/** A setup direction the plan leaves out (no toolpath survived, or its stock exceeds the travel), and what it was for. */
+export interface SetupLeftOut {
+  name: string;
+  direction: Vec3;
+  /** no_toolpaths, exceeds_travel */
+  reason: string;
+  message: string;
+  features: number[];
+  faces: number[];
+}
+
+/**
+ * How complete the plan is, in figures. `incomplete` when any hole is not made, any face is
+ * unreachable, or material thicker than the finishing tolerance is left (sharp corners aside) on
+ * more than `material_left.surface_limit_pct` of the part's surface. The task still succeeds: the
+ * plan is what the library and the part allow, and this says what it lacks.
+ */
+export interface Completeness {
+  status: "complete" | "incomplete";
+  /** one per failed criterion, with its figures in the message; empty when complete */
+  reasons: { code: "material_left" | "hole_not_made" | "face_unreachable"; message: string }[];
+  material_left: {
+    volume_mm3: number;
+    /** of the volume to remove (stock minus part) */
+    pct_of_removable: number;
+    /** share of the part's surface under material thicker than tolerance_mm, sharp corners excepted */
+    surface_pct: number;
+    surface_limit_pct: number;
+    tolerance_mm: number;
+  };
+  /** feature ids of holes no operation makes */
+  holes_not_made: number[];
+  /** face ids no setup reaches */
+  faces_unreachable: number[];
+  operations_dropped: number;
+  tools_missing: ToolMissing[];
+  setups_left_out: SetupLeftOut[];
+  sharp_corners: SharpCorner[];
+}
+
 export interface PlanResult {
   machining_time_s: number;
   warnings: { code: string; message: string }[];
