@@ -37,6 +37,7 @@ import { PageQuery, pageOf, toPage } from "../pagination.ts";
 import { json, noContent } from "../reply.ts";
 import { defineRoute } from "../route.ts";
 import { BooleanQuery, Id, idParams, NoQuery, Timestamp } from "../schemas/common.ts";
+import { assemblyAnswer, assemblyWithoutReadOnly, assumedAndWarningFields } from "./assumed-geometry.ts";
 import { addRuleIssue, HolderSchema, invalidBody, kernelChecked, mergePatch, normalizeItem, ToolSchema } from "./holders-tools.ts";
 
 /** More than this in one request is not a library but a mistake (the JSON body limit comes first anyway). */
@@ -63,7 +64,14 @@ export const AssemblySchema = KernelAssembly.extend({
     .min(1)
     .max(MAX_COMPONENTS)
     .describe("spindle side first: a Holder, optional Extensions or Adapters, the cutting tool last; component uuids unique"),
-}).meta({ id: "Assembly", description: "An ordered stack of components filling one tool slot" });
+  ...assumedAndWarningFields,
+}).meta({
+  id: "Assembly",
+  description:
+    "An ordered stack of components filling one tool slot. Components need only the fields the spec shows: what the planner " +
+    "needs and they lack (a holder's profile, the tool's stick-out, a drill's point...) is assumed on the safe side and listed " +
+    "under assumed; an assembly without a Holder is planned with an assumed one above its first component",
+});
 
 /** An assembly with its uuids (its own and its components') lowercased. */
 function normalizeAssembly(input: unknown): unknown {
@@ -123,9 +131,12 @@ function assemblyPatchViolations(input: unknown): Violation[] {
   return out;
 }
 
-const AssemblyCreate = kernelChecked(AssemblySchema, assemblyViolations, normalizeAssembly);
-const AssemblyList = kernelChecked(z.array(AssemblySchema).max(MAX_ASSEMBLIES_PER_REQUEST), assemblyListViolations, (list) =>
-  (list as unknown[]).map(normalizeAssembly),
+const AssemblyCreate = kernelChecked(AssemblySchema, assemblyViolations, normalizeAssembly, assemblyWithoutReadOnly);
+const AssemblyList = kernelChecked(
+  z.array(AssemblySchema).max(MAX_ASSEMBLIES_PER_REQUEST),
+  assemblyListViolations,
+  (list) => (list as unknown[]).map(normalizeAssembly),
+  (list) => (Array.isArray(list) ? list.map(assemblyWithoutReadOnly) : list),
 );
 
 const AssemblyPatch = kernelChecked(
@@ -136,10 +147,12 @@ const AssemblyPatch = kernelChecked(
       manufacturer: KernelAssembly.shape.manufacturer.unwrap().nullable().optional().describe("null removes it"),
       description: KernelAssembly.shape.description.unwrap().nullable().optional().describe("null removes it"),
       components: AssemblySchema.shape.components.optional().describe("replaces the whole list when sent"),
+      ...assumedAndWarningFields,
     })
     .meta({ id: "AssemblyPatch" }),
   assemblyPatchViolations,
   normalizeAssembly,
+  assemblyWithoutReadOnly,
 );
 
 const LibraryName = z.string().trim().min(1).max(200);
@@ -231,7 +244,7 @@ function rest(row: LibraryRow) {
 }
 
 function toLibrary(row: LibraryRow, assemblies: readonly AssemblyRow[]): z.input<typeof EquipmentLibrarySchema> {
-  return { id: row.id, library: { name: row.name, assemblies: assemblies.map((a) => a.body) }, ...rest(row) };
+  return { id: row.id, library: { name: row.name, assemblies: assemblies.map((a) => assemblyAnswer(a.body)) }, ...rest(row) };
 }
 
 function toSummary(row: LibrarySummaryRow): z.input<typeof EquipmentLibrarySummary> {
@@ -393,7 +406,7 @@ export const equipmentLibraryRoutes = [
         });
       }
       if (query.add_to_library ?? false) await saveComponents(db, row.body.components);
-      return json(201, row.body);
+      return json(201, assemblyAnswer(row.body));
     },
   }),
   defineRoute({
@@ -431,7 +444,7 @@ export const equipmentLibraryRoutes = [
         await saveComponents(db, updated.body.components);
         await deleteOrphans(db, removedComponents(row.body.components, updated.body.components));
       }
-      return json(200, updated.body);
+      return json(200, assemblyAnswer(updated.body));
     },
   }),
   defineRoute({

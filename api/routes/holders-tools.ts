@@ -40,6 +40,7 @@ import { PageQuery, pageOf, toPage } from "../pagination.ts";
 import { json, noContent, type Reply } from "../reply.ts";
 import { defineRoute } from "../route.ts";
 import { BooleanQuery, idParams, NoQuery } from "../schemas/common.ts";
+import { assumedAndWarningFields, assumedFields, holderAnswer, toolAnswer, withoutReadOnly } from "./assumed-geometry.ts";
 
 // ---------------------------------------------------------------------------------------------
 // Kernel validation as request validation (shared with equipment-libraries.ts)
@@ -66,8 +67,11 @@ export function kernelChecked<T extends z.ZodType>(
   schema: T,
   violationsOf: (input: unknown) => Violation[],
   normalize: (input: unknown) => unknown = (input) => input,
+  withoutReadOnlyFields: (input: unknown) => unknown = withoutReadOnly,
 ) {
-  return z.preprocess((input, ctx) => {
+  return z.preprocess((sent, ctx) => {
+    // what the answers add (assumed, warnings) may come back with a whole item: not the client's to set
+    const input = withoutReadOnlyFields(sent);
     const violations = violationsOf(input);
     for (const v of violations) addRuleIssue(ctx, v.field, v.rule, v.message);
     return violations.length > 0 ? input : normalize(input);
@@ -157,32 +161,45 @@ function immutableUuid(sent: unknown, id: string): void {
 // ---------------------------------------------------------------------------------------------
 // Schemas
 
+const HOLDER_GEOMETRY =
+  "gauge_length_mm and segments may be left out (the spec shows uuid, name, stacking_group and manufacturer): " +
+  "a profile at least as fat and long as the common holders for the tool's shank is assumed wherever the holder is used, " +
+  "and the answer lists it under assumed";
+const TOOL_GEOMETRY =
+  "tool_parameters needs CuttingDiameter only: whatever else the planner reads is assumed for the tool_type on the safe " +
+  "side (less reach, points and cones that cut no more than the real tool's) and listed under assumed; where no value " +
+  "is safe (a chamfer mill's ChamferAngle) the tool is kept, warnings says so and the planner does not use it";
+
 /** A holder as the API shows it: directly usable as an assembly's adaptive_item. */
-export const HolderSchema = KernelHolder.extend({ uuid: Uuid }).meta({
+export const HolderSchema = KernelHolder.extend({ uuid: Uuid, ...assumedFields }).meta({
   id: "Holder",
-  description: "An adaptive item (collet chuck, Weldon holder, shell mill arbor, extension, adapter): the same object as an assembly's adaptive_item",
+  description: `An adaptive item (collet chuck, Weldon holder, shell mill arbor, extension, adapter): the same object as an assembly's adaptive_item. ${HOLDER_GEOMETRY}`,
 });
 
 /** A tool as the API shows it: directly usable as an assembly's parametric_cutting_tool. */
-export const ToolSchema = KernelTool.extend({ uuid: Uuid }).meta({
+export const ToolSchema = KernelTool.extend({ uuid: Uuid, ...assumedAndWarningFields }).meta({
   id: "Tool",
-  description: "A parametric cutting tool: the same object as an assembly's parametric_cutting_tool",
+  description: `A parametric cutting tool: the same object as an assembly's parametric_cutting_tool. ${TOOL_GEOMETRY}`,
 });
 
 const uuidInput = (what: string) =>
   Uuid.optional().describe(`the ${what}'s uuid; generated when absent. 409 ${what}_exists when the user has a ${what} of that uuid`);
 
 const HolderCreate = kernelChecked(
-  KernelHolder.extend({ uuid: uuidInput("holder") }).meta({ id: "HolderCreate" }),
+  KernelHolder.extend({ uuid: uuidInput("holder"), ...assumedFields }).meta({ id: "HolderCreate", description: HOLDER_GEOMETRY }),
   holderViolations,
   normalizeItem,
 );
-const ToolCreate = kernelChecked(KernelTool.extend({ uuid: uuidInput("tool") }).meta({ id: "ToolCreate" }), toolViolations, normalizeItem);
-const ToolValidate = kernelChecked(KernelTool.meta({ id: "ToolValidate" }), toolViolations);
+const ToolCreate = kernelChecked(
+  KernelTool.extend({ uuid: uuidInput("tool"), ...assumedAndWarningFields }).meta({ id: "ToolCreate", description: TOOL_GEOMETRY }),
+  toolViolations,
+  normalizeItem,
+);
+const ToolValidate = kernelChecked(KernelTool.extend(assumedAndWarningFields).meta({ id: "ToolValidate", description: TOOL_GEOMETRY }), toolViolations);
 
 const PATCH_UUID = Uuid.optional().describe("may be sent (a whole item read back), but must be the path's id");
-const HolderPatch = patchChecked(mergePatchOf(KernelHolder).extend({ uuid: PATCH_UUID }).meta({ id: "HolderPatch" }));
-const ToolPatch = patchChecked(mergePatchOf(KernelTool).extend({ uuid: PATCH_UUID }).meta({ id: "ToolPatch" }));
+const HolderPatch = patchChecked(mergePatchOf(KernelHolder).extend({ uuid: PATCH_UUID, ...assumedFields }).meta({ id: "HolderPatch" }));
+const ToolPatch = patchChecked(mergePatchOf(KernelTool).extend({ uuid: PATCH_UUID, ...assumedAndWarningFields }).meta({ id: "ToolPatch" }));
 
 const SyncAssembliesQuery = z.strictObject({
   sync_assemblies: BooleanQuery.optional().describe(
@@ -238,8 +255,10 @@ async function deleteItem(
 interface PatchableItem<T> {
   kind: ItemKind;
   get(db: Queryable, id: string, options: { forUpdate: boolean }): Promise<{ id: string; body: unknown } | null>;
+  /** the stored item as answered (with what is assumed for it) */
+  answer(item: T & { uuid: string }): unknown;
   check(input: unknown): { ok: true; item: T } | { ok: false; violations: Violation[] };
-  update(db: Queryable, item: T & { uuid: string }): Promise<{ body: unknown } | null>;
+  update(db: Queryable, item: T & { uuid: string }): Promise<{ body: T & { uuid: string } } | null>;
   /** puts the changed item into every assembly holding it */
   propagate(db: Queryable, item: T & { uuid: string }): Promise<SyncResult>;
 }
@@ -264,12 +283,13 @@ async function patchItem<T extends object>(
     if (!synced.ok) throw assemblyInvalid(synced.invalid);
   }
   const updated = await item.update(db, changed);
-  return json(200, updated!.body);
+  return json(200, item.answer(updated!.body));
 }
 
 const HOLDER_ITEM: PatchableItem<Holder> = {
   kind: "holder",
   get: getHolder,
+  answer: holderAnswer,
   check: (input) => {
     const checked = validateHolder(input);
     return checked.ok ? { ok: true, item: checked.holder } : checked;
@@ -281,6 +301,7 @@ const HOLDER_ITEM: PatchableItem<Holder> = {
 const TOOL_ITEM: PatchableItem<Tool> = {
   kind: "tool",
   get: getTool,
+  answer: toolAnswer,
   check: (input) => {
     const checked = validateTool(input);
     return checked.ok ? { ok: true, item: checked.tool } : checked;
@@ -305,7 +326,7 @@ export const holderToolRoutes = [
     responses: { 200: { description: "a page of holders", schema: pageOf(HolderSchema) } },
     async handler({ db, query }) {
       const rows = await listHolders(db, query.limit + 1, query.cursor);
-      return json(200, toPage(rows, query.limit, (row) => row.body));
+      return json(200, toPage(rows, query.limit, (row) => holderAnswer(row.body)));
     },
   }),
   defineRoute({
@@ -322,7 +343,7 @@ export const holderToolRoutes = [
     async handler({ db, params }) {
       const row = await getHolder(db, params.holder_id);
       if (!row) throw notFound("holder", params.holder_id);
-      return json(200, row.body);
+      return json(200, holderAnswer(row.body));
     },
   }),
   defineRoute({
@@ -345,7 +366,7 @@ export const holderToolRoutes = [
       const holder: StoredHolder = { ...body, uuid: body.uuid ?? randomUUID() };
       const row = await insertHolder(db, holder);
       if (!row) throw new HttpError(409, "holder_exists", `a holder ${holder.uuid} exists already`, { uuid: holder.uuid });
-      return json(201, row.body, { Location: `${LIBRARY_PATH}/holders/${row.id}` });
+      return json(201, holderAnswer(row.body), { Location: `${LIBRARY_PATH}/holders/${row.id}` });
     },
   }),
   defineRoute({
@@ -405,7 +426,7 @@ export const holderToolRoutes = [
     async handler({ db, query }) {
       const filter = { toolType: query.tool_type, diameterMin: query.diameter_min, diameterMax: query.diameter_max };
       const rows = await listTools(db, query.limit + 1, filter, query.cursor);
-      return json(200, toPage(rows, query.limit, (row) => row.body));
+      return json(200, toPage(rows, query.limit, (row) => toolAnswer(row.body)));
     },
   }),
   defineRoute({
@@ -441,7 +462,7 @@ export const holderToolRoutes = [
     async handler({ db, params }) {
       const row = await getTool(db, params.tool_id);
       if (!row) throw notFound("tool", params.tool_id);
-      return json(200, row.body);
+      return json(200, toolAnswer(row.body));
     },
   }),
   defineRoute({
@@ -464,7 +485,7 @@ export const holderToolRoutes = [
       const tool: StoredTool = { ...body, uuid: body.uuid ?? randomUUID() };
       const row = await insertTool(db, tool);
       if (!row) throw new HttpError(409, "tool_exists", `a tool ${tool.uuid} exists already`, { uuid: tool.uuid });
-      return json(201, row.body, { Location: `${LIBRARY_PATH}/tools/${row.id}` });
+      return json(201, toolAnswer(row.body), { Location: `${LIBRARY_PATH}/tools/${row.id}` });
     },
   }),
   defineRoute({

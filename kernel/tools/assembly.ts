@@ -172,12 +172,14 @@ export function assemblyStickOut(assembly: Assembly): number | undefined {
 }
 
 /**
- * Gauge line to tool tip (mm): the holders' gauge lengths plus the stick-out. Undefined when
- * the assembly has a tool that does not say its stick-out: guessing it would mislead a
- * collision check.
+ * Gauge line to tool tip (mm) as the assembly gives it: the holders' gauge lengths plus the
+ * stick-out. Undefined when a holder does not give its gauge length or the tool its stick-out
+ * (completion.ts has the assumed values, and says they are assumed).
  */
 export function assemblyGaugeLength(assembly: Assembly): number | undefined {
-  const holders = assemblyHolders(assembly).reduce((sum, holder) => sum + holder.gauge_length_mm, 0);
+  const gauges = assemblyHolders(assembly).map((holder) => holder.gauge_length_mm);
+  if (gauges.some((gauge) => gauge === undefined)) return undefined;
+  const holders = gauges.reduce<number>((sum, gauge) => sum + gauge!, 0);
   if (!assemblyCuttingTool(assembly)) return holders;
   const stickOut = assemblyStickOut(assembly);
   return stickOut === undefined ? undefined : holders + stickOut;

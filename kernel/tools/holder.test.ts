@@ -11,8 +11,8 @@ describe("validateHolder", () => {
     const result = validateHolder(colletChuck);
     assert.equal(result.ok, true);
     if (result.ok) {
-      assert.equal(segmentsLength(result.holder.segments), 70);
-      assert.equal(holderMaxDiameter(result.holder), 63);
+      assert.equal(segmentsLength(result.holder.segments!), 70);
+      assert.equal(holderMaxDiameter({ ...result.holder, segments: result.holder.segments!, gauge_length_mm: result.holder.gauge_length_mm! }), 63);
     }
   });
 
@@ -45,9 +45,18 @@ describe("validateHolder", () => {
     assert.deepEqual(rules({ ...colletChuck, gauge_length_mm: 70.005 }), [], "within 0.01 mm");
   });
 
-  it("refuses an empty profile, unknown fields and a missing gauge length", () => {
+  it("accepts the spec's fields alone (uuid, name, stacking_group, manufacturer): the profile is assumed where it is used", () => {
+    const { uuid, name, stacking_group, manufacturer } = colletChuck;
+    assert.deepEqual(rules({ uuid, name, stacking_group, manufacturer }), []);
     const { gauge_length_mm: _gauge, ...noGauge } = colletChuck;
-    assert.deepEqual(rules({ ...noGauge, segments: [], colour: "blue" }).sort(), ["colour unknown_field", "gauge_length_mm required", "segments non_empty"]);
+    assert.deepEqual(rules(noGauge), [], "a gauge length is the segments' sum");
+    const { segments: _segments, ...noSegments } = colletChuck;
+    assert.deepEqual(rules(noSegments), [], "a gauge length without a profile");
+  });
+
+  it("refuses an empty profile and unknown fields", () => {
+    const { gauge_length_mm: _gauge, ...noGauge } = colletChuck;
+    assert.deepEqual(rules({ ...noGauge, segments: [], colour: "blue" }).sort(), ["colour unknown_field", "segments non_empty"]);
     assert.deepEqual(rules({ ...colletChuck, segments: [{ length_mm: 70, diameter_mm: 50 }] }).sort(), [
       "segments.0.diameter_mm unknown_field",
       "segments.0.lower_diameter_mm required",

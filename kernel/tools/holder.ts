@@ -52,11 +52,16 @@ export const Holder = z.strictObject({
   spindle_interface: z.string().trim().min(1).max(50).optional(),
   /** shank (or arbor) diameters it clamps, mm */
   clamping_range_mm: z.strictObject({ min: z.number(), max: z.number() }).optional(),
-  gauge_length_mm: z.number(),
-  segments: z.array(HolderSegment).min(1).max(100),
+  /** default: the segments' sum; without segments, assumed (assumed-geometry.ts) */
+  gauge_length_mm: z.number().optional(),
+  /** default: assumed for the tool it holds (assumed-geometry.ts) */
+  segments: z.array(HolderSegment).min(1).max(100).optional(),
   vendor_data: z.record(z.string(), z.unknown()).optional(),
 });
 export type Holder = z.infer<typeof Holder>;
+
+/** A holder with its whole shape, given or assumed (completion.ts): what collision checks read. */
+export type ShapedHolder = Holder & { gauge_length_mm: number; segments: HolderSegment[] };
 
 export type HolderValidation = { ok: true; holder: Holder } | { ok: false; violations: Violation[] };
 
@@ -134,6 +139,6 @@ export function segmentsLength(segments: readonly HolderSegment[]): number {
 }
 
 /** The largest diameter of the profile (mm): the holder's radius for a first collision test. */
-export function holderMaxDiameter(holder: Holder): number {
+export function holderMaxDiameter(holder: ShapedHolder): number {
   return Math.max(...holder.segments.map((s) => Math.max(s.upper_diameter_mm, s.lower_diameter_mm)));
 }

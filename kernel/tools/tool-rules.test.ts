@@ -28,9 +28,10 @@ describe("toolRuleViolations", () => {
     assert.deepEqual(check("ThreadMill", { CuttingDiameter: 4.8, OverallLength: 57, ThreadPitch: 1, FluteLength: 14 }), []);
   });
 
-  it("requires each type's parameters and refuses the ones it has no use for", () => {
-    assert.deepEqual(check("BullNoseEndMill", { CuttingDiameter: 6, OverallLength: 57 }), ["DepthOfCutMaximum required", "CornerRadius required"]);
-    assert.deepEqual(check("Tap", { CuttingDiameter: 6, OverallLength: 80 }), ["ThreadPitch required"]);
+  it("requires the diameter only (the rest is assumed where used) and refuses the parameters a type has no use for", () => {
+    assert.deepEqual(check("BullNoseEndMill", { CuttingDiameter: 6, OverallLength: 57 }), []);
+    assert.deepEqual(check("Tap", { CuttingDiameter: 6 }), []);
+    assert.deepEqual(check("Drill", { OverallLength: 80 }), ["CuttingDiameter required"]);
     assert.deepEqual(check("Drill", { ...drill, CornerRadius: 0.2, ChamferAngle: 45 }), ["CornerRadius not_allowed_for_type", "ChamferAngle not_allowed_for_type"]);
   });
 

@@ -8,7 +8,7 @@
  *
  * | rule                    | field                          | violated when                                                  |
  * |-------------------------|--------------------------------|----------------------------------------------------------------|
- * | required                | the type's required parameters | missing (tool-types.ts lists them per type)                    |
+ * | required                | CuttingDiameter                | missing (the one parameter every type requires; what else the planner reads is assumed, completion.ts) |
  * | not_allowed_for_type    | any other parameter            | present on a type that has no use for it                       |
  * | positive                | every length, ThreadPitch      | not above 0 (CornerRadius: below 0)                            |
  * | range                   | lengths                        | above MAX_LENGTH_MM; D above MAX_DIAMETER_MM                   |

@@ -34,19 +34,18 @@ describe("TOOL_TYPES", () => {
       assert.ok(TOOL_FAMILIES.includes(info.family));
       for (const name of [...info.required, ...info.optional]) assert.ok(TOOL_PARAMETER_NAMES.includes(name), `${type}: ${name}`);
       assert.deepEqual(info.required.filter((name) => (info.optional as readonly string[]).includes(name)), [], `${type} lists a parameter twice`);
-      assert.ok(info.required.includes("CuttingDiameter") && info.required.includes("OverallLength"), type);
+      assert.deepEqual([...info.required], ["CuttingDiameter"], type);
       assert.ok(info.flutes.min >= 1 && info.flutes.max >= info.flutes.min, type);
     }
   });
 
-  it("require what each kind of tool cannot be described without", () => {
-    assert.deepEqual([...TOOL_TYPE_INFO.CentreCuttingEndMill.required], ["CuttingDiameter", "DepthOfCutMaximum", "OverallLength"]);
-    assert.ok(TOOL_TYPE_INFO.BullNoseEndMill.required.includes("CornerRadius"));
-    assert.ok(TOOL_TYPE_INFO.Drill.required.includes("PointAngle"));
-    assert.ok(TOOL_TYPE_INFO.Tap.required.includes("ThreadPitch"));
-    assert.ok(TOOL_TYPE_INFO.ThreadMill.required.includes("ThreadPitch"));
-    assert.ok(TOOL_TYPE_INFO.ChamferMill.required.includes("ChamferAngle"));
-    assert.ok(TOOL_TYPE_INFO.CentreDrill.required.includes("TipDiameter"));
+  it("require only the diameter: the rest is assumed or the tool is not planned (assumed-geometry.ts)", () => {
+    for (const type of TOOL_TYPES) assert.deepEqual([...TOOL_TYPE_INFO[type].required], ["CuttingDiameter"], type);
+    assert.ok(allowedParameters("BullNoseEndMill").has("CornerRadius"));
+    assert.ok(allowedParameters("Drill").has("PointAngle"));
+    assert.ok(allowedParameters("Tap").has("ThreadPitch"));
+    assert.ok(allowedParameters("ChamferMill").has("ChamferAngle"));
+    assert.ok(allowedParameters("CentreDrill").has("TipDiameter"));
     assert.equal(allowedParameters("Drill").has("CornerRadius"), false);
     assert.equal(allowedParameters("Tap").has("TapDrillDiameter"), true);
   });

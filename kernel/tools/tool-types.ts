@@ -30,7 +30,13 @@ export type ToolFamily = (typeof TOOL_FAMILIES)[number];
 export interface ToolTypeInfo {
   label: string;
   family: ToolFamily;
-  /** must be present in tool_parameters */
+  /**
+   * must be present in tool_parameters: CuttingDiameter only, for every type. The spec shows a
+   * tool's CuttingDiameter, DepthOfCutMaximum and OverallLength and requires none of them; a
+   * tool without its diameter is no tool, while whatever else the planner reads is assumed when
+   * missing (assumed-geometry.ts), or the tool is kept but not planned where no assumption is
+   * safe (a chamfer mill's angle)
+   */
   required: readonly ToolParameterName[];
   /** may be present besides the required ones; anything else is refused */
   optional: readonly ToolParameterName[];
@@ -46,96 +52,96 @@ export const TOOL_TYPE_INFO = {
   CentreCuttingEndMill: {
     label: "End mill, centre cutting",
     family: "mill",
-    required: ["CuttingDiameter", "DepthOfCutMaximum", "OverallLength"],
+    required: ["CuttingDiameter"],
     // CornerRadius is allowed only as 0: a flat end mill with a radius is a BullNoseEndMill
-    optional: [...END_MILL_OPTIONAL, "CornerRadius"],
+    optional: ["DepthOfCutMaximum", "OverallLength", ...END_MILL_OPTIONAL, "CornerRadius"],
     flutes: { min: 1, max: 16 },
   },
   NonCentreCuttingEndMill: {
     label: "End mill, non centre cutting (no plunging)",
     family: "mill",
-    required: ["CuttingDiameter", "DepthOfCutMaximum", "OverallLength"],
-    optional: [...END_MILL_OPTIONAL, "CornerRadius"],
+    required: ["CuttingDiameter"],
+    optional: ["DepthOfCutMaximum", "OverallLength", ...END_MILL_OPTIONAL, "CornerRadius"],
     flutes: { min: 2, max: 16 },
   },
   BallEndMill: {
     label: "Ball end mill",
     family: "mill",
-    required: ["CuttingDiameter", "DepthOfCutMaximum", "OverallLength"],
+    required: ["CuttingDiameter"],
     // the radius is implied (half the diameter); when given it must say so
-    optional: [...END_MILL_OPTIONAL, "CornerRadius"],
+    optional: ["DepthOfCutMaximum", "OverallLength", ...END_MILL_OPTIONAL, "CornerRadius"],
     flutes: { min: 1, max: 8 },
   },
   BullNoseEndMill: {
     label: "Bull nose end mill (corner radius)",
     family: "mill",
-    required: ["CuttingDiameter", "DepthOfCutMaximum", "OverallLength", "CornerRadius"],
-    optional: END_MILL_OPTIONAL,
+    required: ["CuttingDiameter"],
+    optional: ["DepthOfCutMaximum", "OverallLength", "CornerRadius", ...END_MILL_OPTIONAL],
     flutes: { min: 1, max: 16 },
   },
   ChamferMill: {
     label: "Chamfer mill",
     family: "mill",
-    required: ["CuttingDiameter", "OverallLength", "ChamferAngle"],
-    optional: [...MOUNTING, "TipDiameter", "FluteLength", "DepthOfCutMaximum", "NeckDiameter", "NeckLength"],
+    required: ["CuttingDiameter"],
+    optional: ["OverallLength", "ChamferAngle", ...MOUNTING, "TipDiameter", "FluteLength", "DepthOfCutMaximum", "NeckDiameter", "NeckLength"],
     flutes: { min: 1, max: 12 },
   },
   FaceMill: {
     label: "Face mill (indexable, on an arbor)",
     family: "mill",
-    required: ["CuttingDiameter", "DepthOfCutMaximum", "OverallLength"],
-    optional: [...MOUNTING, "FluteLength", "LeadAngle", "CornerRadius"],
+    required: ["CuttingDiameter"],
+    optional: ["DepthOfCutMaximum", "OverallLength", ...MOUNTING, "FluteLength", "LeadAngle", "CornerRadius"],
     flutes: { min: 1, max: 60 },
   },
   SlotMill: {
     label: "Slot mill (disc cutter on a neck)",
     family: "mill",
     // FluteLength is the disc's width; the neck sets how deep a slot can go
-    required: ["CuttingDiameter", "FluteLength", "OverallLength", "NeckDiameter"],
-    optional: [...MOUNTING, "DepthOfCutMaximum", "NeckLength", "CornerRadius"],
+    required: ["CuttingDiameter"],
+    optional: ["FluteLength", "OverallLength", "NeckDiameter", ...MOUNTING, "DepthOfCutMaximum", "NeckLength", "CornerRadius"],
     flutes: { min: 2, max: 60 },
   },
   Drill: {
     label: "Twist drill",
     family: "drill",
-    required: ["CuttingDiameter", "OverallLength", "PointAngle"],
-    optional: [...MOUNTING, "FluteLength", "DepthOfCutMaximum", "HelixAngle"],
+    required: ["CuttingDiameter"],
+    optional: ["OverallLength", "PointAngle", ...MOUNTING, "FluteLength", "DepthOfCutMaximum", "HelixAngle"],
     flutes: { min: 1, max: 4 },
   },
   SpotDrill: {
     label: "Spot drill (NC spotting)",
     family: "drill",
-    required: ["CuttingDiameter", "OverallLength", "PointAngle"],
-    optional: [...MOUNTING, "FluteLength", "DepthOfCutMaximum"],
+    required: ["CuttingDiameter"],
+    optional: ["OverallLength", "PointAngle", ...MOUNTING, "FluteLength", "DepthOfCutMaximum"],
     flutes: { min: 1, max: 4 },
   },
   CentreDrill: {
     label: "Centre drill",
     family: "drill",
     // CuttingDiameter is the body (d2), TipDiameter the pilot (d1), PointAngle the countersink
-    required: ["CuttingDiameter", "OverallLength", "PointAngle", "TipDiameter"],
-    optional: [...MOUNTING, "TipLength", "DepthOfCutMaximum"],
+    required: ["CuttingDiameter"],
+    optional: ["OverallLength", "PointAngle", "TipDiameter", ...MOUNTING, "TipLength", "DepthOfCutMaximum"],
     flutes: { min: 1, max: 4 },
   },
   Reamer: {
     label: "Machine reamer",
     family: "reamer",
-    required: ["CuttingDiameter", "OverallLength"],
-    optional: [...MOUNTING, "FluteLength", "DepthOfCutMaximum", "NeckDiameter", "NeckLength", "HelixAngle"],
+    required: ["CuttingDiameter"],
+    optional: ["OverallLength", ...MOUNTING, "FluteLength", "DepthOfCutMaximum", "NeckDiameter", "NeckLength", "HelixAngle"],
     flutes: { min: 1, max: 16 },
   },
   Tap: {
     label: "Machine tap",
     family: "tap",
-    required: ["CuttingDiameter", "OverallLength", "ThreadPitch"],
-    optional: [...MOUNTING, "FluteLength", "DepthOfCutMaximum", "NeckDiameter", "NeckLength", "ThreadProfileAngle", "TapDrillDiameter"],
+    required: ["CuttingDiameter"],
+    optional: ["OverallLength", "ThreadPitch", ...MOUNTING, "FluteLength", "DepthOfCutMaximum", "NeckDiameter", "NeckLength", "ThreadProfileAngle", "TapDrillDiameter"],
     flutes: { min: 1, max: 8 },
   },
   ThreadMill: {
     label: "Thread mill",
     family: "thread_mill",
-    required: ["CuttingDiameter", "OverallLength", "ThreadPitch"],
-    optional: [...MOUNTING, "FluteLength", "DepthOfCutMaximum", "NeckDiameter", "NeckLength", "ThreadProfileAngle", "HelixAngle"],
+    required: ["CuttingDiameter"],
+    optional: ["OverallLength", "ThreadPitch", ...MOUNTING, "FluteLength", "DepthOfCutMaximum", "NeckDiameter", "NeckLength", "ThreadProfileAngle", "HelixAngle"],
     flutes: { min: 1, max: 12 },
   },
 } as const satisfies Record<ToolType, ToolTypeInfo>;

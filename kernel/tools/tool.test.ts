@@ -81,8 +81,8 @@ describe("validateTool", () => {
 
   it("prefixes field paths when the tool sits inside something else", () => {
     assert.deepEqual(
-      toolViolations({ ...specTool, tool_parameters: { CuttingDiameter: 6, OverallLength: 57 } }, "components.1.parametric_cutting_tool").map((v) => v.field),
-      ["components.1.parametric_cutting_tool.tool_parameters.DepthOfCutMaximum"],
+      toolViolations({ ...specTool, tool_parameters: { OverallLength: 57 } }, "components.1.parametric_cutting_tool").map((v) => v.field),
+      ["components.1.parametric_cutting_tool.tool_parameters.CuttingDiameter"],
     );
   });
 });

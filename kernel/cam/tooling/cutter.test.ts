@@ -115,8 +115,87 @@ describe("cutters from standard-range assemblies", () => {
       ),
     );
     assert.ok(drill);
-    // three diameters of flutes, the whole tool below the spindle without a holder
-    near(drill.flute_length, 20.4);
-    assert.deepEqual([drill.max_stepdown, drill.stick_out, drill.holder.length], [drill.flute_length, 109, 0]);
+    // a 3xD drill's 4 D of flutes, 0.7 of them usable; no holder: one is assumed, the drill 2 mm out of it
+    near(drill.flute_length, 27.2);
+    near(drill.max_stepdown, 0.7 * 27.2);
+    near(drill.stick_out, 29.2);
+    assert.deepEqual(drill.holder.map((s) => s.lower_diameter), [50, 63]);
+  });
+});
+
+/** An assembly of the spec's fields only: a holder (uuid, name, stacking_group, manufacturer) and a tool. */
+function minimalAssembly(tool: Record<string, unknown>, holder: Record<string, unknown> = {}): Assembly {
+  return {
+    uuid: "0c6e0b0e-6d0a-4c38-9a5f-1d1e2f3a4b5c",
+    name: "Minimal",
+    components: [
+      { component_type: "adaptive_item", adaptive_item: { uuid: "1c6e0b0e-6d0a-4c38-9a5f-1d1e2f3a4b5c", name: "Chuck", stacking_group: "Holder", manufacturer: "Acme", ...holder } },
+      { component_type: "parametric_cutting_tool", parametric_cutting_tool: { uuid: "2c6e0b0e-6d0a-4c38-9a5f-1d1e2f3a4b5c", name: "Tool", manufacturer: "Acme", ...tool } },
+    ],
+  } as Assembly;
+}
+
+describe("cutters from assemblies of the spec's fields only", () => {
+  it("gives a holder without a profile the assumed one for the tool's shank: SK40 flange, then the ER32 nut's 50 mm, 100 mm long", () => {
+    const reading = readCutter(minimalAssembly({ tool_type: "CentreCuttingEndMill", flute_count: 3, tool_parameters: { CuttingDiameter: 10, DepthOfCutMaximum: 22, OverallLength: 72 } }));
+    assert.ok(reading.cutter);
+    const c = reading.cutter;
+    // nose first, as the collision checks read it
+    assert.deepEqual(c.holder, [
+      { length: 84.1, lower_diameter: 50, upper_diameter: 50 },
+      { length: 15.9, lower_diameter: 63, upper_diameter: 63 },
+    ]);
+    // the tool's own figures where it gives them, the short series' where not
+    assert.deepEqual([c.flute_length, c.max_stepdown, c.shank_diameter, c.stick_out, c.flutes, c.tool_material], [22, 22, 10, 24, 3, "hss"]);
+    assert.equal(holderReach(c), 22);
+    const fields = reading.assumed.map((a) => a.field);
+    assert.deepEqual(fields, [
+      "components.1.parametric_cutting_tool.tool_parameters.FluteLength",
+      "components.1.parametric_cutting_tool.tool_parameters.ShankDiameter",
+      "components.1.parametric_cutting_tool.tool_material",
+      "components.1.parametric_cutting_tool.tool_parameters.LengthBelowHolder",
+      "components.0.adaptive_item.segments",
+      "components.0.adaptive_item.gauge_length_mm",
+    ]);
+  });
+
+  it("is stricter than the real holder and tool it stands for: fatter than the standard range's ER chuck, reaching less far", () => {
+    const real = cutterOf("SSR-EM3-1000-K-UC");
+    const e = entry("SSR-EM3-1000-K-UC");
+    const tool = e.assembly.components.at(-1);
+    assert.ok(tool?.component_type === "parametric_cutting_tool");
+    const { tool_parameters: p } = tool.parametric_cutting_tool;
+    const minimal = cutterFromAssembly(minimalAssembly({ tool_type: "CentreCuttingEndMill", tool_parameters: { CuttingDiameter: p.CuttingDiameter, OverallLength: p.OverallLength } }));
+    assert.ok(minimal);
+    const widest = (c: typeof real) => Math.max(...c.holder.map((s) => Math.max(s.lower_diameter, s.upper_diameter)));
+    assert.ok(minimal.holder[0]!.lower_diameter >= real.holder[0]!.lower_diameter, "the nose");
+    assert.ok(widest(minimal) >= widest(real));
+    assert.ok(minimal.holder.reduce((sum, s) => sum + s.length, 0) >= real.holder.reduce((sum, s) => sum + s.length, 0), "the gauge length");
+    assert.ok(minimal.stick_out <= real.stick_out && minimal.flute_length <= real.flute_length && wallReach(minimal) <= wallReach(real));
+  });
+
+  it("plans drills with a 140° point, taps of a metric size with the coarse pitch, and a holder's own gauge length", () => {
+    const drill = cutterFromAssembly(minimalAssembly({ tool_type: "Drill", tool_parameters: { CuttingDiameter: 6.8 } }, { gauge_length_mm: 80 }));
+    assert.ok(drill);
+    assert.deepEqual([drill.tip_angle_deg, drill.shank_diameter], [140, 8]);
+    near(drill.holder.reduce((sum, s) => sum + s.length, 0), 80);
+    const tap = cutterFromAssembly(minimalAssembly({ tool_type: "Tap", tool_parameters: { CuttingDiameter: 8 } }));
+    assert.ok(tap);
+    assert.deepEqual([tap.pitch_mm, tap.flute_length, tap.shank_diameter, tap.holder.reduce((sum, s) => sum + s.length, 0)], [1.25, 22, 8, 110]);
+  });
+
+  it("does not plan a tool whose shape cannot be assumed, saying which field to give", () => {
+    const chamfer = readCutter(minimalAssembly({ tool_type: "ChamferMill", tool_parameters: { CuttingDiameter: 10 } }));
+    assert.equal(chamfer.refusal?.code, "invalid_tool");
+    assert.match(chamfer.refusal?.message ?? "", /no ChamferAngle/);
+    const tap = readCutter(minimalAssembly({ tool_type: "Tap", tool_parameters: { CuttingDiameter: 7.5 } }));
+    assert.match(tap.refusal?.message ?? "", /no ThreadPitch/);
+    const { cutters, skipped, assumed } = cuttersFromLibrary([
+      minimalAssembly({ tool_type: "ChamferMill", tool_parameters: { CuttingDiameter: 10 } }),
+      minimalAssembly({ tool_type: "SpotDrill", tool_parameters: { CuttingDiameter: 10 } }),
+    ]);
+    assert.deepEqual([cutters.length, skipped.length, assumed.length], [1, 1, 1]);
+    assert.equal(cutters[0]?.tip_angle_deg, 142);
+    assert.ok(assumed[0]!.assumed.some((a) => a.field.endsWith("PointAngle") && a.value === 142));
   });
 });

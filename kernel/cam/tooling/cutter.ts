@@ -1,29 +1,33 @@
 /**
  * Library assemblies as the planner's Cutter (../types.ts): the tool's shape from its
- * parameters, the holder stack from the holders' profiles. Only what the library says is used;
- * where an optional parameter is missing the default below is the cautious one (less reach, a
- * slower feed), never an invented tool.
+ * parameters, the holder stack from the holders' profiles. What the library does not give is
+ * taken from the assembly's completion (kernel/tools/completion.ts, the table of
+ * kernel/tools/assumed-geometry.ts): values that make the checks stricter than the real tool of
+ * that type would (less reach, fatter and longer holders, points that cut no deeper), the same
+ * values the API lists as the assembly's `assumed`. Never an invented tool: where no value is
+ * safe the assembly is refused.
  *
- * | Cutter field      | from                                                     | when missing                                             |
+ * | Cutter field      | from                                                     | when missing (assumed-geometry.ts)                       |
  * |-------------------|----------------------------------------------------------|----------------------------------------------------------|
  * | kind              | tool_type (KIND_OF_TYPE), CornerRadius for end mills    | -                                                        |
  * | diameter          | CuttingDiameter                                          | refused (invalid_tool)                                   |
- * | corner_radius     | ball: D/2; bull: CornerRadius; else 0                     | -                                                        |
- * | tip_angle_deg     | drills: PointAngle; reamers: 90 (their 45° lead)          | 118 (a jobber drill)                                     |
- * | tip_diameter      | chamfer mills, centre drills (the pilot): TipDiameter     | 0                                                        |
+ * | corner_radius     | ball: D/2; bull: CornerRadius; else 0                     | bull: 0.5 mm, at most D/10                               |
+ * | tip_angle_deg     | drills: PointAngle; reamers: 90 (their 45° lead)          | drill 140, spot drill 142, centre drill 90               |
+ * | tip_diameter      | chamfer mills, centre drills (the pilot): TipDiameter     | chamfer mill D/10, centre drill D/2.5                    |
  * | chamfer_angle_deg | ChamferAngle                                              | refused: the cone is the tool                            |
- * | pitch_mm          | ThreadPitch                                               | refused for taps                                         |
- * | flute_length      | FluteLength; centre drill: pilot + countersink cone; chamfer mill: its cone | DepthOfCutMaximum, else min(OverallLength / 2, 3 D) |
- * | max_stepdown      | DepthOfCutMaximum                                         | flute_length                                             |
+ * | pitch_mm          | ThreadPitch                                               | ISO 261 coarse for a metric size, else refused           |
+ * | flute_length      | FluteLength; centre drill: pilot + countersink cone; chamfer mill: its cone | DepthOfCutMaximum, else the type's short series (DIN 6527 K, 4 D for drills...) |
+ * | max_stepdown      | DepthOfCutMaximum                                         | flute_length (drills 0.7 of it)                          |
  * | neck_*            | NeckDiameter, NeckLength (from the tip, as the simulation and milling read it), when the neck ends above the flutes | no neck: both 0 |
- * | shank_diameter    | ShankDiameter; face mills: D (the body around the arbor) | D                                                        |
- * | stick_out         | LengthBelowHolder                                         | flutes + neck + 2 mm (the shortest a holder allows), OverallLength without a holder or for face mills |
+ * | shank_diameter    | ShankDiameter; face mills: D (the body around the arbor) | next DIN 6535 HA shank, at least 6 mm                    |
+ * | stick_out         | LengthBelowHolder                                         | flutes + neck + 2 mm; face mills: OverallLength (40)     |
  * | flutes            | flute_count, NumberOfFlutes                               | 2 (a lower feed rather than a higher one)                |
  * | centre_cutting    | false for NonCentreCuttingEndMill, FaceMill, SlotMill, chamfer mills with a flat tip | -                        |
  * | tool_material     | tool_material                                             | "hss" (the slower table)                                 |
- * | holder            | every holder's segments, nose first (reversed)            | [] without holders                                       |
+ * | holder            | every holder's segments, nose first (reversed)            | the profile for the shank; no Holder: one is assumed     |
  */
-import { assemblyCuttingTool, assemblyHolders, type Assembly } from "../../tools/assembly.ts";
+import { assemblyCuttingTool, type Assembly } from "../../tools/assembly.ts";
+import { completeAssembly, cuttingLength, type Assumption } from "../../tools/completion.ts";
 import type { ToolType } from "../../tools/tool-types.ts";
 import { toolFluteCount } from "../../tools/tool.ts";
 import type { Cutter, CutterKind } from "../types.ts";
@@ -36,7 +40,8 @@ export interface CutterRefusal {
   message: string;
 }
 
-export type CutterReading = { cutter: Cutter; refusal: null } | { cutter: null; refusal: CutterRefusal };
+/** assumed: what the completion took for the geometry the assembly does not give. */
+export type CutterReading = { cutter: Cutter; refusal: null; assumed: Assumption[] } | { cutter: null; refusal: CutterRefusal };
 
 /**
  * The kind per tool type; null: not planned. Thread mills cut threads by a helix the planner
@@ -63,18 +68,9 @@ const KIND_OF_TYPE: Readonly<Record<ToolType, CutterKind | null>> = {
 /** Tools that must not plunge straight into material. */
 const NOT_CENTRE_CUTTING: ReadonlySet<ToolType> = new Set<ToolType>(["NonCentreCuttingEndMill", "FaceMill", "SlotMill"]);
 
-export const DEFAULT_FLUTES = 2;
-export const DEFAULT_TOOL_MATERIAL = "hss";
-/** A jobber drill's point when a drill does not give one (PointAngle is required, but libraries are not all validated). */
-export const DEFAULT_POINT_ANGLE_DEG = 118;
 /** A reamer's lead chamfer (45° to the axis) read as a point angle. */
 export const REAMER_LEAD_ANGLE_DEG = 90;
-/** What the catalogue keeps outside a holder beyond the flutes and neck (catalogue/standard-holders.ts stickOut). */
-export const STICK_OUT_MARGIN_MM = 2;
-/** DIN 333 form A pilot length over pilot diameter (1.3 at 1 mm, 12.8 at 10 mm): a centre drill's pilot when TipLength is missing. */
-export const CENTRE_DRILL_PILOT_RATIO = 1.25;
 
-const deg = (value: number) => (value * Math.PI) / 180;
 const positive = (value: number | undefined): number | undefined => (value !== undefined && Number.isFinite(value) && value > 0 ? value : undefined);
 
 function refuse(code: CutterRefusalCode, message: string): CutterReading {
@@ -83,15 +79,20 @@ function refuse(code: CutterRefusalCode, message: string): CutterReading {
 
 /** The assembly as a cutter, or why not. */
 export function readCutter(assembly: Assembly): CutterReading {
-  const tool = assemblyCuttingTool(assembly);
+  const given = assemblyCuttingTool(assembly);
   const label = JSON.stringify(assembly.name);
-  if (!tool) return refuse("no_cutting_tool", `${label} holds no cutting tool (its last component is not a parametric_cutting_tool)`);
-  const kindOfType = KIND_OF_TYPE[tool.tool_type];
-  if (kindOfType === null) return refuse("not_machined_type", `${label} is a ${tool.tool_type}: the planner does not cut with this type`);
-  if (tool.hand === "left") return refuse("left_hand_tool", `${label} is left-handed: the planner only runs tools forwards (M3) and threads right-handed`);
+  if (!given) return refuse("no_cutting_tool", `${label} holds no cutting tool (its last component is not a parametric_cutting_tool)`);
+  const kindOfType = KIND_OF_TYPE[given.tool_type];
+  if (kindOfType === null) return refuse("not_machined_type", `${label} is a ${given.tool_type}: the planner does not cut with this type`);
+  if (given.hand === "left") return refuse("left_hand_tool", `${label} is left-handed: the planner only runs tools forwards (M3) and threads right-handed`);
+  if (positive(given.tool_parameters.CuttingDiameter) === undefined) return refuse("invalid_tool", `${label} has no positive CuttingDiameter`);
+  const completion = completeAssembly(assembly);
+  const tool = completion.tool!;
+  if (completion.warnings.length > 0) {
+    return refuse("invalid_tool", `${label} is not planned: ${completion.warnings.map((w) => w.message).join("; ")}`);
+  }
   const p = tool.tool_parameters;
-  const diameter = positive(p.CuttingDiameter);
-  if (diameter === undefined) return refuse("invalid_tool", `${label} has no positive CuttingDiameter`);
+  const diameter = p.CuttingDiameter!;
 
   let kind: CutterKind = kindOfType;
   let cornerRadius = 0;
@@ -112,7 +113,8 @@ export function readCutter(assembly: Assembly): CutterReading {
   }
   let tipAngle: number | null = null;
   if (kind === "drill") {
-    tipAngle = tool.tool_type === "Reamer" ? REAMER_LEAD_ANGLE_DEG : (positive(p.PointAngle) ?? DEFAULT_POINT_ANGLE_DEG);
+    tipAngle = tool.tool_type === "Reamer" ? REAMER_LEAD_ANGLE_DEG : (positive(p.PointAngle) ?? null);
+    if (tipAngle === null) return refuse("invalid_tool", `${label} is a ${tool.tool_type} without a PointAngle`);
     if (tool.tool_type === "CentreDrill") tipDiameter = Math.min(positive(p.TipDiameter) ?? 0, diameter);
   }
   let pitch: number | null = null;
@@ -121,10 +123,9 @@ export function readCutter(assembly: Assembly): CutterReading {
     if (pitch === null) return refuse("invalid_tool", `${label} is a tap without a ThreadPitch`);
   }
 
-  const overall = positive(p.OverallLength);
-  const geometricFlutes = cuttingLengthFromShape(tool.tool_type, diameter, tipDiameter, chamferAngle, tipAngle, positive(p.TipLength));
-  const fluteLength =
-    positive(p.FluteLength) ?? geometricFlutes ?? positive(p.DepthOfCutMaximum) ?? Math.min(overall !== undefined ? overall / 2 : 3 * diameter, 3 * diameter);
+  const fluteLength = cuttingLength(tool);
+  const stickOut = positive(p.LengthBelowHolder);
+  if (fluteLength === undefined || stickOut === undefined) return refuse("invalid_tool", `${label} gives no cutting length or stick-out the planner could read`);
   const maxStepdown = positive(p.DepthOfCutMaximum) ?? fluteLength;
 
   const neckDiameter = positive(p.NeckDiameter);
@@ -132,12 +133,6 @@ export function readCutter(assembly: Assembly): CutterReading {
   const hasNeck = neckDiameter !== undefined && neckEnd !== undefined && neckEnd > fluteLength;
 
   const shankDiameter = tool.tool_type === "FaceMill" ? diameter : (positive(p.ShankDiameter) ?? diameter);
-  const holders = assemblyHolders(assembly);
-  const shortest = (hasNeck ? neckEnd : fluteLength) + STICK_OUT_MARGIN_MM;
-  const stickOut =
-    positive(p.LengthBelowHolder) ??
-    (holders.length === 0 || tool.tool_type === "FaceMill" ? (overall ?? shortest) : overall !== undefined ? Math.min(overall, shortest) : shortest);
-
   const flutes = positive(toolFluteCount(tool));
   const cutter: Cutter = {
     kind,
@@ -156,35 +151,15 @@ export function readCutter(assembly: Assembly): CutterReading {
     neck_length: hasNeck ? neckEnd : 0,
     shank_diameter: shankDiameter,
     stick_out: stickOut,
-    flutes: flutes !== undefined ? Math.max(1, Math.round(flutes)) : DEFAULT_FLUTES,
+    flutes: flutes !== undefined ? Math.max(1, Math.round(flutes)) : 1,
     centre_cutting: !NOT_CENTRE_CUTTING.has(tool.tool_type) && !(kind === "chamfer" && tipDiameter > 0),
-    tool_material: tool.tool_material ?? DEFAULT_TOOL_MATERIAL,
-    holder: holders
+    tool_material: tool.tool_material!,
+    holder: completion.holders
       .flatMap((holder) => holder.segments)
       .reverse()
       .map((s) => ({ length: s.length_mm, lower_diameter: s.lower_diameter_mm, upper_diameter: s.upper_diameter_mm })),
   };
-  return { cutter, refusal: null };
-}
-
-/**
- * The cutting length a shape implies where the type has no FluteLength: a chamfer mill's cone
- * from its tip to its diameter; a centre drill's pilot and countersink cone.
- */
-function cuttingLengthFromShape(
-  type: ToolType,
-  diameter: number,
-  tipDiameter: number,
-  chamferAngle: number | null,
-  tipAngle: number | null,
-  tipLength: number | undefined,
-): number | undefined {
-  if (type === "ChamferMill" && chamferAngle !== null) return (diameter - tipDiameter) / 2 / Math.tan(deg(chamferAngle));
-  if (type === "CentreDrill" && tipAngle !== null && tipDiameter > 0) {
-    const pilot = tipLength ?? CENTRE_DRILL_PILOT_RATIO * tipDiameter;
-    return pilot + (diameter - tipDiameter) / 2 / Math.tan(deg(tipAngle / 2));
-  }
-  return undefined;
+  return { cutter, refusal: null, assumed: completion.assumed };
 }
 
 /** The assembly as a cutter; null when it is none (readCutter says why). */
@@ -197,14 +172,29 @@ export interface SkippedAssembly extends CutterRefusal {
   name: string;
 }
 
-/** A library's cutters in library order, and the assemblies skipped with their reasons. */
-export function cuttersFromLibrary(library: readonly Assembly[]): { cutters: Cutter[]; skipped: SkippedAssembly[] } {
+/** What the planner took for an assembly's missing geometry (the API lists the same as its `assumed`). */
+export interface AssumedGeometry {
+  assembly_uuid: string;
+  name: string;
+  assumed: Assumption[];
+}
+
+/**
+ * A library's cutters in library order, the assemblies skipped with their reasons, and for the
+ * cutters built with assumed geometry what was assumed.
+ */
+export function cuttersFromLibrary(library: readonly Assembly[]): { cutters: Cutter[]; skipped: SkippedAssembly[]; assumed: AssumedGeometry[] } {
   const cutters: Cutter[] = [];
   const skipped: SkippedAssembly[] = [];
+  const assumed: AssumedGeometry[] = [];
   for (const assembly of library) {
     const reading = readCutter(assembly);
-    if (reading.cutter) cutters.push(reading.cutter);
-    else skipped.push({ assembly_uuid: assembly.uuid, name: assembly.name, ...reading.refusal });
+    if (!reading.cutter) {
+      skipped.push({ assembly_uuid: assembly.uuid, name: assembly.name, ...reading.refusal });
+      continue;
+    }
+    cutters.push(reading.cutter);
+    if (reading.assumed.length > 0) assumed.push({ assembly_uuid: assembly.uuid, name: assembly.name, assumed: reading.assumed });
   }
-  return { cutters, skipped };
+  return { cutters, skipped, assumed };
 }

@@ -60,8 +60,8 @@ describe("parseFusionLibrary", () => {
     assert.equal(holder.adaptive_item.manufacturer, "Fixture Holders Ltd");
     assert.equal(holder.adaptive_item.article_number, "FX-BT40-ER32-70");
     assert.equal(holder.adaptive_item.gauge_length_mm, 68);
-    assert.deepEqual(holder.adaptive_item.segments[0], { length_mm: 16, upper_diameter_mm: 63, lower_diameter_mm: 63 });
-    assert.deepEqual(holder.adaptive_item.segments.at(-1), { length_mm: 3, upper_diameter_mm: 50, lower_diameter_mm: 44 });
+    assert.deepEqual(holder.adaptive_item.segments?.[0], { length_mm: 16, upper_diameter_mm: 63, lower_diameter_mm: 63 });
+    assert.deepEqual(holder.adaptive_item.segments?.at(-1), { length_mm: 3, upper_diameter_mm: 50, lower_diameter_mm: 44 });
   });
 
   it("keeps presets' speeds and feeds in mm, dropping derived values that disagree", () => {

@@ -6,11 +6,11 @@
  * Profiles run from the gauge line down: the 63 mm flange, the body, the nut or nose. The
  * diameters are the makers' usual ones rounded, good enough for a first collision check.
  */
-import type { Holder, HolderSegment } from "../holder.ts";
+import type { HolderSegment, ShapedHolder } from "../holder.ts";
 import { STANDARD_MANUFACTURER as MANUFACTURER } from "./entry.ts";
 
 export interface StandardHolder {
-  holder: Omit<Holder, "uuid"> & { manufacturer: string; article_number: string };
+  holder: Omit<ShapedHolder, "uuid"> & { manufacturer: string; article_number: string };
   /** how deep a shank goes into it (mm): the tool's stick-out is its length minus this */
   clampDepth: number;
 }
@@ -98,7 +98,7 @@ export function weldonHolder(shank: number): StandardHolder {
 }
 
 /** Combi shell mill arbors (DIN 6357 style): arbor diameter -> gauge length, collar diameter. */
-const ARBORS: Readonly<Record<number, { gauge: number; collar: number }>> = {
+export const SHELL_MILL_ARBORS: Readonly<Record<number, { gauge: number; collar: number }>> = {
   16: { gauge: 50, collar: 32 },
   22: { gauge: 50, collar: 40 },
   27: { gauge: 55, collar: 48 },
@@ -107,7 +107,7 @@ const ARBORS: Readonly<Record<number, { gauge: number; collar: number }>> = {
 };
 
 export function shellMillArbor(arbor: number): StandardHolder {
-  const a = ARBORS[arbor];
+  const a = SHELL_MILL_ARBORS[arbor];
   if (!a) throw new Error(`no shell mill arbor of ${arbor} mm`);
   return {
     // a face mill sits on the collar: all of it is below the holder
