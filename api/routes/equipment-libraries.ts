@@ -381,7 +381,9 @@ export const equipmentLibraryRoutes = [
     description:
       "The body is an assembly with a client-supplied uuid, validated with every component and stacking rule. " +
       "With add_to_library=true each component is also saved in the user's holder or tool library by its uuid " +
-      "(inserted, or the existing entry of that uuid made equal to it); assemblies elsewhere holding that uuid are not changed.",
+      "(inserted, or the existing entry of that uuid made equal to it); assemblies elsewhere holding that uuid are not changed. " +
+      "Components with only the spec's fields are accepted: they are stored as given, and the answer lists under assumed " +
+      "what the planner takes for the rest (a holder's profile for the tool's shank, the stick-out...).",
     tag: TAG,
     scopes: ["equipment:write"],
     params: LibraryParams,

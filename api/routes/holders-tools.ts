@@ -353,7 +353,9 @@ export const holderToolRoutes = [
     summary: "Add a holder to the user's holder library",
     description:
       "The body is a holder (adaptive item); its uuid is generated when absent. Every violation of the holder model " +
-      "is named at once (400 invalid_parameter, details.fields[].code is the rule).",
+      "is named at once (400 invalid_parameter, details.fields[].code is the rule). The spec's fields (uuid, name, " +
+      "stacking_group, manufacturer) are enough: the holder is stored as given and the answer lists the profile " +
+      "assumed for it under assumed (docs/equipment-libraries.md, Assumed geometry).",
     tag: "Holders and tools",
     scopes: ["equipment:write"],
     query: NoQuery,
@@ -472,7 +474,9 @@ export const holderToolRoutes = [
     summary: "Add a tool to the user's tool library",
     description:
       "The body is a tool; its uuid is generated when absent. Every violation of the tool model is named at once " +
-      "(400 invalid_parameter, details.fields[].code is the rule), as POST /libraries/tools/validate does.",
+      "(400 invalid_parameter, details.fields[].code is the rule), as POST /libraries/tools/validate does. Only " +
+      "tool_parameters.CuttingDiameter is required: the tool is stored as given, and the answer lists what the " +
+      "planner assumes for the rest under assumed, and under warnings what it cannot assume.",
     tag: "Holders and tools",
     scopes: ["equipment:write"],
     query: NoQuery,
