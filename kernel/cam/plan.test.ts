@@ -180,6 +180,26 @@ describe("the CAM planner", () => {
     assert.equal(refusal(() => planCam(oc, input(open, mfcadStock, { workpiece: { format: "stl", bytes: open, bytes_format: "stl" } }), quiet)), "part_not_closed");
   });
 
+  it("leaves out the setups the stock does not fit the machine in, plans the others, and reports what only the left-out ones reach", () => {
+    // the MFCAD stock is 12 x 12 x 11: from +Z it is 11 high, from the sides 12 deep
+    const short = { ...machine, travel_z_mm: 11.5 };
+    const part = mfcad("0-1-5-7-11-23");
+    const result = planCam(oc, input(part, mfcadStock, { machine: short }), quiet);
+    assert.deepEqual(result.setups.map((s) => s.name), ["+Z"], "the part's +Y setup is left out");
+    const [left, ...more] = result.unmachined.filter((u) => u.code === "setup_exceeds_travel");
+    assert.equal(more.length, 0);
+    assert.match(left?.message ?? "", /^setup \+Y: the stock is 12 mm along the tool axis, the VMC 850 \(Fanuc 0i-MF\)'s Z travel is 11\.5 mm: the setup is left out/);
+    assert.ok(left!.features.length > 0 && left!.faces.length > 0, JSON.stringify(left));
+    const unreachable = new Set(result.unmachined.filter((u) => u.code === "face_unreachable").flatMap((u) => u.faces));
+    for (const face of left!.faces) assert.ok(unreachable.has(face), `face ${face} is reported unreachable`);
+    // with the whole travel the +Y setup makes those features
+    const full = planCam(oc, input(part, mfcadStock), quiet);
+    assert.ok(full.setups.some((s) => s.name === "+Y"));
+    assert.ok(!full.unmachined.some((u) => u.code === "setup_exceeds_travel"));
+    // no setup fits: the plan is refused
+    assert.equal(refusal(() => planCam(oc, input(part, mfcadStock, { machine: { ...machine, travel_z_mm: 5 } }), quiet)), "part_exceeds_travel");
+  });
+
   it("stops with PlanCancelled at its next check once cancelled", () => {
     let checks = 0;
     assert.throws(

@@ -3,7 +3,8 @@
  * (workers/geometry/thread.ts) for the plan_cam task (tasks/automated_cam_planning.ts):
  *
  *   read the part, its features and setup directions          (planner/read-part.ts)  0 - 10 %
- *   per setup: check travel, mill, make holes and chamfers     (milling-, hole-operations.ts)
+ *   leave out the setups the stock does not fit the machine in (planner/setup-part.ts)
+ *   per setup: mill, make holes and chamfers                   (milling-, hole-operations.ts)
  *              simulating each operation as soon as it is     (verify.ts)          10 - 95 %
  *              made, dropping what violates
  *   number tools, group operations into blocks, time the setups, list what is left  100 %
@@ -21,7 +22,7 @@ import type { Triangles } from "./milling/triangles.ts";
 import { carriedTops, type ColumnTops } from "./simulation/carried-stock.ts";
 import { removeBySetup, stockLeft, voxelStock } from "./simulation/voxel-stock.ts";
 import { cuttersFromLibrary } from "./tooling/cutter.ts";
-import { PlanCancelled, PlanError, type PlanHooks, type PlanInput, type PlanStep, type PlannedSetup, type PlanResult, type ToolSummary, type Unmachined } from "./plan-types.ts";
+import { PlanCancelled, PlanError, type PlanHooks, type PlanInput, type PlanStep, type PlannedSetup, type PlanResult, type SetupLeftOut, type ToolSummary, type Unmachined } from "./plan-types.ts";
 import type { Cutter, Move, Operation } from "./types.ts";
 import { operationBlocks } from "./planner/blocks.ts";
 import { holeOperations } from "./planner/hole-operations.ts";
@@ -29,7 +30,7 @@ import { carriedStock } from "./planner/carried-stock.ts";
 import { isEndMill, millingOperations } from "./planner/milling-operations.ts";
 import { readPart } from "./planner/read-part.ts";
 import { holesNoSetupMakes, setupParts } from "./planner/setup-part.ts";
-import { checkTravel } from "./planner/travel.ts";
+import { exceedsTravelUnmachined } from "./planner/setups-left-out.ts";
 import { InlineChecks, verifySetup, type OperationCheck, type SimulatedSetup, type VerifiedSetup } from "./planner/verify.ts";
 import { ThreadedChecks } from "./planner/verify-thread.ts";
 import { ThreadedShadows } from "./planner/shadow-thread.ts";
@@ -59,7 +60,13 @@ export function planCam(oc: OpenCascadeInstance, input: PlanInput, hooks: PlanHo
     volume_mm3: null,
   }));
 
-  const setups = setupParts(part, input.stock, cutters.filter(isEndMill));
+  const fitting = setupParts(part, { stock: input.stock, endMills: cutters.filter(isEndMill), machine: input.machine });
+  const setups = fitting.setups;
+  const setupsLeftOut: SetupLeftOut[] = [...fitting.leftOut];
+  if (setups.length === 0 && setupsLeftOut.length > 0) {
+    throw new PlanError("part_exceeds_travel", `no setup fits the ${input.machine.name}: ${setupsLeftOut.map((s) => s.message).join("; ")}: choose a larger machine or smaller stock`);
+  }
+  unmachined.push(...exceedsTravelUnmachined(setupsLeftOut, setups, part));
   for (const feature of holesNoSetupMakes(part, setups)) {
     const hole = feature.hole as NonNullable<typeof feature.hole>;
     unmachined.push({
@@ -73,7 +80,6 @@ export function planCam(oc: OpenCascadeInstance, input: PlanInput, hooks: PlanHo
   if (setups.length > WORK_OFFSETS.length) {
     warnings.push({ code: "many_setups", message: `${setups.length} setups: work offsets beyond G59 are numbered G54.1 P1 onwards` });
   }
-  for (const setup of setups) checkTravel(input.machine, setup.name, setup.stock);
 
   // what all setups together leave (simulation/voxel-stock.ts): each setup's own height field
   // sees only its side

@@ -15,6 +15,7 @@ import { signedVolume, turnedRound } from "../../geometry/mesh-metrics.ts";
 import { GeometryError } from "../../geometry/types.ts";
 import { PlanError, type PlanInput } from "../plan-types.ts";
 import type { TriangleSoup } from "../types.ts";
+import { setupTravelExcess } from "./travel.ts";
 
 /** the mesh's chordal error: the simulation's gouge tolerance */
 export const CUTTING_MESH_DEFLECTION_MM = 0.01;
@@ -35,7 +36,12 @@ export interface PlannedPart {
 export function readPart(oc: OpenCascadeInstance, input: PlanInput): PlannedPart {
   let file;
   try {
-    file = recogniseFile(oc, input.workpiece.bytes, { budgetMs: PART_BUDGET_MS, linearDeflectionMm: CUTTING_MESH_DEFLECTION_MM });
+    file = recogniseFile(oc, input.workpiece.bytes, {
+      budgetMs: PART_BUDGET_MS,
+      linearDeflectionMm: CUTTING_MESH_DEFLECTION_MM,
+      // a direction the stock does not fit the machine in is no setup (setup-part.ts)
+      setups: { excluded: (candidate) => setupTravelExcess(input.machine, candidate.direction, input.stock)?.message ?? null },
+    });
   } catch (error) {
     if (error instanceof GeometryError) throw new PlanError(error.code, `the workpiece cannot be read: ${error.message}`);
     throw error;

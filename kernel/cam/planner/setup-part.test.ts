@@ -5,7 +5,10 @@ import type { Setup } from "../../features/setups/types.ts";
 import { fixture } from "../../geometry/test-support.ts";
 import { PART_C_STOCK } from "../milling/test-support.ts";
 import type { PlannedPart } from "./read-part.ts";
+import { findMachineArchetype, type MachineArchetype } from "../../machines/archetypes.ts";
 import { setupParts } from "./setup-part.ts";
+
+const fitting = { stock: PART_C_STOCK, endMills: [], machine: findMachineArchetype("vmc-850-fanuc") as MachineArchetype };
 
 /** partC from its STL, as readPart gives it. */
 function partC(): PlannedPart {
@@ -29,7 +32,7 @@ describe("a setup's focus", () => {
 
   it("is null on every setup along the workpiece's axes: they mill all they reach", () => {
     assert.ok(axisSetups.length > 0);
-    for (const setup of setupParts(part, PART_C_STOCK, [])) assert.equal(setup.focus, null, setup.name);
+    for (const setup of setupParts(part, fitting).setups) assert.equal(setup.focus, null, setup.name);
   });
 
   it("is, on a tilted setup, the faces it reaches that no axis setup reaches whole, and the split faces it reaches part of", () => {
@@ -40,7 +43,7 @@ describe("a setup's focus", () => {
     const off = (setup: Setup): Setup => ({ ...setup, reached: setup.reached.filter((id) => id !== onlyTilted && id !== split) });
     const tilted: Setup = { index: axisSetups.length, name: "tilted", direction: [Math.SQRT1_2, 0, Math.SQRT1_2], faces: [split], reached: [reachedAlongAxes, onlyTilted], features: [] };
     const planned: PlannedPart = { ...part, setups: { ...part.setups, setups: [...axisSetups.map(off), tilted], split_faces: [...part.setups.split_faces, split] } };
-    const setups = setupParts(planned, PART_C_STOCK, []);
+    const { setups } = setupParts(planned, fitting);
     assert.deepEqual(setups.find((setup) => setup.name === "tilted")?.focus, [onlyTilted, split]);
     assert.ok(setups.filter((setup) => setup.name !== "tilted").every((setup) => setup.focus === null));
   });

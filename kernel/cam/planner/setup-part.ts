@@ -20,6 +20,11 @@
  * first of those whose tool axis runs along the hole into its entrance. A through hole
  * counterbored at both ends, which no one setup reaches, is made half from each end. Holes no
  * setup makes are the plan's to report (holesNoSetupMakes).
+ *
+ * A setup whose stock exceeds the machine's travel (travel.ts) is left out before features are
+ * shared out, so the setups that fit take what they reach of its features: the setup plan was
+ * chosen without such directions already (readPart), and its left_out lists the setups it would
+ * have had; the setups added here are checked the same way.
  */
 import type { Feature } from "../../features/recognition/types.ts";
 import { AXIS_DIRECTIONS, directionName, dot } from "../../features/recognition/vec.ts";
@@ -27,8 +32,10 @@ import type { Setup } from "../../features/setups/types.ts";
 import { boxToFrame, setupFrame, soupToFrame } from "../frames.ts";
 import { halfFromItsEnd, holeInSetup, type SetupHole } from "../holes/setup-hole.ts";
 import { triangleFaceIds } from "../holes/chamfer-edges.ts";
+import type { SetupLeftOut } from "../plan-types.ts";
 import type { Box3, Cutter, Frame, TriangleSoup, Vec3 } from "../types.ts";
 import type { PlannedPart } from "./read-part.ts";
+import { setupTravelExcess, type MachineTravel } from "./travel.ts";
 
 export interface SetupPart {
   index: number;
@@ -48,11 +55,31 @@ export interface SetupPart {
   focus: number[] | null;
 }
 
-/** Every setup's part, features shared out as the header says. */
-export function setupParts(part: PlannedPart, stock: Box3, endMills: readonly Cutter[]): SetupPart[] {
+export interface SetupPartsInput {
+  /** the stock box in workpiece coordinates */
+  stock: Box3;
+  /** the library's end mills: whether a deep through feature gets a setup from each end */
+  endMills: readonly Cutter[];
+  machine: MachineTravel;
+}
+
+export interface SetupsThatFit {
+  setups: SetupPart[];
+  /** setups left out because the stock exceeds the travel in them, in the setup plan's order */
+  leftOut: SetupLeftOut[];
+}
+
+/** Every setup's part that fits the machine, features shared out as the header says. */
+export function setupParts(part: PlannedPart, input: SetupPartsInput): SetupsThatFit {
+  const { stock, machine } = input;
   const taken = new Set<number>();
   const triangleFaces = triangleFaceIds(part.vertexFaces, part.soup.indices);
-  const ordered = orderedSetups(part, stock, endMills);
+  const leftOut: SetupLeftOut[] = part.setups.left_out.map((setup) => exceedsTravel(setup, setup.reason));
+  const ordered = orderedSetups(part, stock, input.endMills).filter((setup) => {
+    const excess = setupTravelExcess(machine, setup.direction, stock);
+    if (excess !== null) leftOut.push(exceedsTravel(setup, excess.message));
+    return excess === null;
+  });
   const alongAxes = new Set(ordered.filter((setup) => isAxis(setup.direction)).flatMap((setup) => setup.reached));
   const split = new Set(part.setups.split_faces);
   const focus = (setup: Setup): number[] | null =>
@@ -101,7 +128,12 @@ export function setupParts(part: PlannedPart, stock: Box3, endMills: readonly Cu
     }
     taken.add(feature.id);
   }
-  return setups;
+  return { setups, leftOut };
+}
+
+/** features: every feature the setup reaches whole; faces: those it was the first setup to reach */
+function exceedsTravel(setup: Setup, why: string): SetupLeftOut {
+  return { name: setup.name, direction: setup.direction, reason: "exceeds_travel", message: `setup ${setup.name}: ${why}`, features: setup.features, faces: setup.faces };
 }
 
 /** Holes no setup makes (recognition found no direction reaching all of one): the plan reports them. */

@@ -3,26 +3,91 @@
  * must be within the machine's X, Y and Z travel, turned a quarter about Z when that fits better
  * (a vise takes the block either way round). Z is checked against the travel alone: tool length
  * and fixture height are the shop's to judge.
+ *
+ * A setup that does not fit is left out of the plan (setup-part.ts), not the whole plan: the
+ * setups that fit still make what they reach. The API warns of it when the stock or the machine
+ * is set (travelWarnings), before any plan.
  */
+import { AXIS_DIRECTIONS } from "../../features/recognition/vec.ts";
 import type { MachineArchetype } from "../../machines/archetypes.ts";
-import { PlanError } from "../plan-types.ts";
-import type { Box3 } from "../types.ts";
+import { boxToFrame, setupFrame } from "../frames.ts";
+import type { Box3, Vec3 } from "../types.ts";
 
-/** Throws part_exceeds_travel naming the setup and the axis that does not fit. */
-export function checkTravel(machine: MachineArchetype, setupName: string, stockInFrame: Box3): void {
-  const size = [0, 1, 2].map((i) => (stockInFrame.max[i] as number) - (stockInFrame.min[i] as number)) as [number, number, number];
+export type MachineTravel = Pick<MachineArchetype, "name" | "travel_x_mm" | "travel_y_mm" | "travel_z_mm">;
+
+export type MachineAxis = "X" | "Y" | "Z";
+
+/** How a setup's stock exceeds the travel: the machine axis, and the two lengths. */
+export interface TravelExcess {
+  axis: MachineAxis;
+  stock_mm: number;
+  travel_mm: number;
+  /** "the stock is 105.5 mm along the tool axis, the Router's Z travel is 100 mm" */
+  message: string;
+}
+
+const mm = (v: number) => `${Math.round(v * 10) / 10} mm`;
+
+/** Null when the stock (in the setup's frame) fits the travel, else the first axis it exceeds. */
+export function travelExcess(machine: MachineTravel, stockInFrame: Box3): TravelExcess | null {
+  const size = [0, 1, 2].map((i) => (stockInFrame.max[i] as number) - (stockInFrame.min[i] as number)) as Vec3;
   const fitsXY = (a: number, b: number) => a <= machine.travel_x_mm && b <= machine.travel_y_mm;
-  const mm = (v: number) => `${Math.round(v * 10) / 10} mm`;
   if (!fitsXY(size[0], size[1]) && !fitsXY(size[1], size[0])) {
-    throw new PlanError(
-      "part_exceeds_travel",
-      `setup ${setupName}: the stock is ${mm(size[0])} x ${mm(size[1])}, the ${machine.name}'s travel is ${mm(machine.travel_x_mm)} x ${mm(machine.travel_y_mm)}: choose a larger machine or smaller stock`,
-    );
+    // named as clamped without the quarter turn: the axis a setter would see it overhang
+    const axis: MachineAxis = size[0] > machine.travel_x_mm ? "X" : "Y";
+    const stock = axis === "X" ? size[0] : size[1];
+    const travel = axis === "X" ? machine.travel_x_mm : machine.travel_y_mm;
+    return {
+      axis,
+      stock_mm: stock,
+      travel_mm: travel,
+      message: `the stock is ${mm(size[0])} x ${mm(size[1])} across the tool axis, the ${machine.name}'s travel is ${mm(machine.travel_x_mm)} x ${mm(machine.travel_y_mm)} (X x Y), either way round`,
+    };
   }
   if (size[2] > machine.travel_z_mm) {
-    throw new PlanError(
-      "part_exceeds_travel",
-      `setup ${setupName}: the stock is ${mm(size[2])} high along the tool axis, the ${machine.name}'s Z travel is ${mm(machine.travel_z_mm)}`,
-    );
+    return {
+      axis: "Z",
+      stock_mm: size[2],
+      travel_mm: machine.travel_z_mm,
+      message: `the stock is ${mm(size[2])} along the tool axis, the ${machine.name}'s Z travel is ${mm(machine.travel_z_mm)}`,
+    };
   }
+  return null;
+}
+
+/** The excess of a setup along `direction` (workpiece coordinates), with its frame as the planner makes it. */
+export function setupTravelExcess(machine: MachineTravel, direction: Vec3, stock: Box3): TravelExcess | null {
+  return travelExcess(machine, boxToFrame(setupFrame(direction, stock), stock));
+}
+
+/** A warning that setups along some directions would not fit the machine. */
+export interface TravelWarning {
+  code: "stock_exceeds_travel";
+  message: string;
+  /** the machine axis the stock exceeds */
+  axis: MachineAxis;
+  /** the setup directions concerned: "+X", "-X" */
+  setups: string[];
+}
+
+/**
+ * Which setups along the stock's six axis directions the stock would not fit, one warning per
+ * pair of opposite directions (they clamp the same extents). Without a plan the part's own setup
+ * directions are not known: a warning says what a plan from that side would leave out.
+ */
+export function travelWarnings(machine: MachineTravel, stock: Box3): TravelWarning[] {
+  const warnings: TravelWarning[] = [];
+  for (let i = 0; i < AXIS_DIRECTIONS.length; i += 2) {
+    const pair = [AXIS_DIRECTIONS[i]!, AXIS_DIRECTIONS[i + 1]!];
+    const excess = setupTravelExcess(machine, pair[0]!.direction, stock);
+    if (excess === null) continue;
+    const setups = pair.map((axis) => axis.name);
+    warnings.push({
+      code: "stock_exceeds_travel",
+      message: `setups from ${setups.join(" and ")} do not fit the ${machine.name} (${excess.axis} axis): ${excess.message}; a plan leaves them out and reports what only they reach as unreachable`,
+      axis: excess.axis,
+      setups,
+    });
+  }
+  return warnings;
 }

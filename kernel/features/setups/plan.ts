@@ -13,13 +13,18 @@
  * candidates; greedy beyond 16). A face no single direction reaches whole but several reach in
  * pieces is covered point by point and listed in `split_faces`; points no direction reaches are
  * reported in `unreachable_faces` with the reason per direction, never dropped.
+ *
+ * A direction the caller cannot set up (SetupOptions.excluded: the CAM planner's stock that
+ * exceeds the machine's travel along it) is no setup: when the cover needs one, the setups are
+ * chosen again among the others, the setups it would have been are listed in `left_out`, and
+ * what only it reaches is unreachable, for that reason.
  */
 import type { TriangleMesh } from "../../mesh/types.ts";
 import type { Recognition } from "../recognition/types.ts";
 import { AXIS_DIRECTIONS, cross, dot, length, normalise, sub } from "../recognition/vec.ts";
 import type { PartAnalysis, Vec3 } from "../types.ts";
 import { DirectionalRays } from "./raycast.ts";
-import type { CandidateDirection, FeatureAccess, Setup, SetupOptions, SetupPlan, UnreachableFace } from "./types.ts";
+import type { CandidateDirection, FeatureAccess, LeftOutSetup, Setup, SetupOptions, SetupPlan, UnreachableFace } from "./types.ts";
 
 const PLANE_UNDERCUT = 1e-6;
 /** facet normals of a curved face: tessellation noise allowed */
@@ -106,53 +111,22 @@ export function planSetups(analysis: PartAnalysis, recognition: Recognition, mes
     why.push(reasons);
   }
 
-  // elements to cover: whole faces some direction reaches whole; the samples of the others
   const whole = (c: number, id: number) => (visible[c]![id]!.length > 0 && visible[c]![id]!.every(Boolean));
-  const elements: { face: number; sample: number | null }[] = [];
-  const splitFaces: number[] = [];
-  const unreachable: UnreachableFace[] = [];
-  for (const id of machinable) {
-    const list = samples[id]!;
-    if (list.length === 0) continue;
-    if (candidates.some((_, c) => whole(c, id))) {
-      elements.push({ face: id, sample: null });
-      continue;
-    }
-    let anyCovered = false, allCovered = true;
-    list.forEach((_, s) => {
-      if (candidates.some((_, c) => visible[c]![id]![s] === true)) {
-        elements.push({ face: id, sample: s });
-        anyCovered = true;
-      } else allCovered = false;
-    });
-    const reasons = candidates.map((_, c) => why[c]![id]).filter((reason) => reason !== "").join("; ");
-    if (!allCovered) {
-      unreachable.push({ face: id, reason: `${anyCovered ? "part of the face" : "the face"} is reached from no candidate direction (${reasons})` });
-    }
-    if (anyCovered) splitFaces.push(id);
-  }
-  const covers = candidates.map((_, c) => elements.map((element) => (element.sample === null ? whole(c, element.face) : visible[c]![element.face]![element.sample] === true)));
   // among equal covers, prefer the directions the features say they are machined from
   const preference = candidates.map((candidate) =>
     recognition.features.filter((f) => [f.access_direction, ...f.other_access_directions].some((d) => d !== null && dot(d, candidate.direction) > 1 - 1e-6)).length,
   );
-  const chosen = cover(covers, elements.length, preference);
-
-  // order: the setup reaching most elements first; each face goes to the first that reaches it
-  chosen.sort((a, b) => count(covers[b]!) - count(covers[a]!) || a - b);
-  const assigned = new Set<number>();
-  const setups: Setup[] = chosen.map((c, i) => {
-    const faces: number[] = [];
-    const reached: number[] = [];
-    for (const id of machinable) {
-      if (whole(c, id)) reached.push(id);
-      const reaches = whole(c, id) || (splitFaces.includes(id) && visible[c]![id]!.some(Boolean));
-      if (!reaches || assigned.has(id)) continue;
-      faces.push(id);
-      if (!splitFaces.includes(id)) assigned.add(id);
-    }
-    const features = recognition.features.filter((f) => f.faces.every((id) => !machinable.includes(id) || whole(c, id))).map((f) => f.id);
-    return { index: i, name: candidates[c]!.name, direction: candidates[c]!.direction, faces, reached, features };
+  const excludedBy = candidates.map((candidate) => options.excluded?.(candidate) ?? null);
+  const coverBy = (allowed: readonly number[]) => coverWith({ allowed, candidates, machinable, samples, visible, why, excludedBy, whole, preference, recognition });
+  const every = candidates.map((_, c) => c);
+  const unrestricted = coverBy(every);
+  // a direction that cannot be set up is left out only when the plan needs it: the setups are
+  // then chosen again among the others, which take over what they reach of its faces
+  const needsExcluded = unrestricted.chosen.some((c) => excludedBy[c] !== null);
+  const { setups, unreachable, splitFaces } = needsExcluded ? coverBy(every.filter((c) => excludedBy[c] === null)) : unrestricted;
+  const leftOut: LeftOutSetup[] = unrestricted.setups.flatMap((setup, i) => {
+    const reason = excludedBy[unrestricted.chosen[i]!];
+    return reason === null || reason === undefined ? [] : [{ ...setup, reason }];
   });
   const featureAccess: FeatureAccess[] = recognition.features.map((f) => ({
     feature: f.id,
@@ -164,9 +138,79 @@ export function planSetups(analysis: PartAnalysis, recognition: Recognition, mes
     feature_access: featureAccess,
     unreachable_faces: unreachable,
     split_faces: splitFaces,
+    left_out: leftOut,
     warnings,
     timeMs: performance.now() - started,
   };
+}
+
+interface CoverInput {
+  /** the candidates a setup may be (indices into candidates) */
+  allowed: readonly number[];
+  candidates: readonly CandidateDirection[];
+  machinable: readonly number[];
+  samples: readonly Sample[][];
+  visible: readonly boolean[][][];
+  why: readonly string[][];
+  /** per candidate: why it cannot be a setup, or null */
+  excludedBy: readonly (string | null)[];
+  whole(c: number, id: number): boolean;
+  preference: readonly number[];
+  recognition: Recognition;
+}
+
+/**
+ * The fewest allowed candidates reaching every element (a face some allowed candidate reaches
+ * whole, else its samples) they reach, as setups; what no allowed candidate reaches is unreachable.
+ */
+function coverWith(input: CoverInput): { chosen: number[]; setups: Setup[]; unreachable: UnreachableFace[]; splitFaces: number[] } {
+  const { allowed, candidates, machinable, samples, visible, why, excludedBy, whole } = input;
+  const elements: { face: number; sample: number | null }[] = [];
+  const splitFaces: number[] = [];
+  const unreachable: UnreachableFace[] = [];
+  for (const id of machinable) {
+    const list = samples[id]!;
+    if (list.length === 0) continue;
+    if (allowed.some((c) => whole(c, id))) {
+      elements.push({ face: id, sample: null });
+      continue;
+    }
+    let anyCovered = false, allCovered = true;
+    list.forEach((_, s) => {
+      if (allowed.some((c) => visible[c]![id]![s] === true)) {
+        elements.push({ face: id, sample: s });
+        anyCovered = true;
+      } else allCovered = false;
+    });
+    // a direction that reaches the face but cannot be set up says why not
+    const reasonOf = (c: number) => (!allowed.includes(c) && visible[c]![id]!.some(Boolean) ? `${candidates[c]!.name}: ${excludedBy[c] ?? "left out"}` : why[c]![id]!);
+    const reasons = candidates.map((_, c) => reasonOf(c)).filter((reason) => reason !== "").join("; ");
+    if (!allCovered) {
+      unreachable.push({ face: id, reason: `${anyCovered ? "part of the face" : "the face"} is reached from no candidate direction (${reasons})` });
+    }
+    if (anyCovered) splitFaces.push(id);
+  }
+  const covers = allowed.map((c) => elements.map((element) => (element.sample === null ? whole(c, element.face) : visible[c]![element.face]![element.sample] === true)));
+  const picked = cover(covers, elements.length, allowed.map((c) => input.preference[c] ?? 0));
+
+  // order: the setup reaching most elements first; each face goes to the first that reaches it
+  picked.sort((a, b) => count(covers[b]!) - count(covers[a]!) || a - b);
+  const chosen = picked.map((k) => allowed[k]!);
+  const assigned = new Set<number>();
+  const setups: Setup[] = chosen.map((c, i) => {
+    const faces: number[] = [];
+    const reached: number[] = [];
+    for (const id of machinable) {
+      if (whole(c, id)) reached.push(id);
+      const reaches = whole(c, id) || (splitFaces.includes(id) && visible[c]![id]!.some(Boolean));
+      if (!reaches || assigned.has(id)) continue;
+      faces.push(id);
+      if (!splitFaces.includes(id)) assigned.add(id);
+    }
+    const features = input.recognition.features.filter((f) => f.faces.every((id) => !machinable.includes(id) || whole(c, id))).map((f) => f.id);
+    return { index: i, name: candidates[c]!.name, direction: candidates[c]!.direction, faces, reached, features };
+  });
+  return { chosen, setups, unreachable, splitFaces };
 }
 
 /** The box's six axes, then each feature's own directions not along them. */

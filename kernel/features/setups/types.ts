@@ -25,6 +25,12 @@ export interface Setup {
   features: number[];
 }
 
+/** A setup the plan would have had, left out because its direction cannot be set up (SetupOptions.excluded). */
+export interface LeftOutSetup extends Setup {
+  /** why its direction cannot be set up */
+  reason: string;
+}
+
 export interface FeatureAccess {
   feature: number;
   /** names of the candidate directions that reach every face of the feature */
@@ -45,6 +51,11 @@ export interface SetupPlan {
   unreachable_faces: UnreachableFace[];
   /** faces no single direction reaches whole, covered in pieces by several setups */
   split_faces: number[];
+  /**
+   * the setups the plan would have had without SetupOptions.excluded that it left out: `faces`
+   * and `features` are what each would have made; the setups were chosen again without them
+   */
+  left_out: LeftOutSetup[];
   warnings: { code: string; message: string }[];
   timeMs: number;
 }
@@ -56,4 +67,10 @@ export interface SetupOptions {
   extraDirections?: CandidateDirection[];
   /** most samples (triangle centroids) per face; default 48 */
   samplesPerFace?: number;
+  /**
+   * why a candidate direction cannot be a setup (its stock exceeds the machine's travel), null
+   * when it can. Such a direction is no setup; what only it reaches is unreachable, with this
+   * reason. Default: every direction can.
+   */
+  excluded?: (candidate: CandidateDirection) => string | null;
 }
