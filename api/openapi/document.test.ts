@@ -278,7 +278,12 @@ describe("the OpenAPI document", () => {
     assert.ok(operationOf("post", "/projects").requestBody, "POST /projects documents its body");
     assert.ok(operationOf("patch", "/projects/{project_id}").requestBody, "PATCH /projects/{project_id} documents its body");
     const create = resolve(operationOf("post", "/projects").requestBody!.content!["application/json"]!.schema!);
-    assert.deepEqual(create.required, ["name", "customer"]);
+    assert.deepEqual(create.required, ["name"], "customer may be omitted");
+    assert.equal((create.properties as Record<string, Json>).customer?.default, "");
+    const planning = resolve(operationOf("post", "/projects/{project_id}/automation/cam-planning").requestBody!.content!["application/json"]!.schema!);
+    assert.equal(planning.required, undefined, "every option has a default");
+    const options = planning.properties as Record<string, Json>;
+    assert.deepEqual([options.include_face_milling?.default, options.sort_by_height?.default], [true, false]);
   });
 
   it("describes the error envelope as the Error component, used by every error response", () => {

@@ -19,12 +19,25 @@ import { json } from "../reply.ts";
 import { defineRoute } from "../route.ts";
 import { Id, idParams, NoQuery } from "../schemas/common.ts";
 
+/**
+ * The defaults are what a shop expects of a first plan (docs/automation.md): the stock's top
+ * faced flat first, since sawn or rolled stock is neither flat nor at a known height; operations
+ * by tool, since a tool change costs more than the air a by-tool order cuts.
+ */
+export const PLANNING_DEFAULTS: PlanCamPayload = { include_face_milling: true, sort_by_height: false };
+
 const CamPlanningBody = z
   .strictObject({
-    include_face_milling: z.boolean().describe("face the stock's top down to the part in each setup first"),
-    sort_by_height: z.boolean().describe("order a setup's operations from the top down instead of by tool"),
+    include_face_milling: z
+      .boolean()
+      .default(PLANNING_DEFAULTS.include_face_milling)
+      .describe("face the stock's top down to the part in each setup first. Default true: sawn stock is neither flat nor at a known height"),
+    sort_by_height: z
+      .boolean()
+      .default(PLANNING_DEFAULTS.sort_by_height)
+      .describe("order a setup's operations from the top down instead of by tool. Default false: by tool, the fewest tool changes"),
   })
-  .meta({ id: "CamPlanningRequest" }) satisfies z.ZodType<PlanCamPayload>;
+  .meta({ id: "CamPlanningRequest" }) satisfies z.ZodType<PlanCamPayload, Partial<PlanCamPayload>>;
 
 const CamPlanningStarted = z
   .object({
@@ -36,6 +49,9 @@ const CamPlanningStarted = z
       .min(1)
       .optional()
       .describe("with queued: how many of the user's automation tasks are ahead of this one (queued or running)"),
+    options: z
+      .object({ include_face_milling: z.boolean(), sort_by_height: z.boolean() })
+      .describe("the options the task plans with: as sent, the defaults for those not sent"),
   })
   .meta({ id: "CamPlanningStarted" });
 
@@ -54,6 +70,8 @@ export const automationRoutes = [
     summary: "Start automated CAM planning of a project (an asynchronous task)",
     description:
       "Plans setups, tools and toolpaths from the project's workpiece, stock, machine, material and equipment library, " +
+      "with the options sent (a body of {} takes the defaults: include_face_milling true, sort_by_height false; the answer's " +
+      "options shows those used). " +
       "verifies them in a stock simulation and saves them as a new CAM job (the task's result: CamPlanningResult). " +
       "A user's automation tasks run one at a time: a request while another runs or waits is queued (queued: true, " +
       "queue_position) and runs after those ahead of it. A second request for a project whose planning is queued or " +
@@ -112,8 +130,9 @@ export const automationRoutes = [
         });
       }
       const taskId = started.task.id;
+      const options = { include_face_milling: body.include_face_milling, sort_by_height: body.sort_by_height };
       const answer: z.input<typeof CamPlanningStarted> =
-        started.ahead > 0 ? { task_id: taskId, queued: true, queue_position: started.ahead } : { task_id: taskId };
+        started.ahead > 0 ? { task_id: taskId, queued: true, queue_position: started.ahead, options } : { task_id: taskId, options };
       return json(202, answer, { Location: `${API_BASE_PATH}/tasks/${taskId}` });
     },
   }),

@@ -8,11 +8,13 @@ import { encodeJobFile, importJobFile } from "../../db/queries/job-files.ts";
 import { currentJob, newJobFrom } from "../../db/queries/jobs.ts";
 import { getWorkpiece } from "../../db/queries/workpieces.ts";
 import { FamcError, FAMC_MEDIA_TYPE } from "../../kernel/job/famc.ts";
+import type { PlanSummary } from "../../kernel/job/plan.ts";
 import { boundingBoxStock, STOCK_OFFSET_MAX_MM, type BoundingBoxStock } from "../../kernel/job/stock.ts";
 import { HttpError, notFound } from "../middleware/errors/index.ts";
 import { bytes, json } from "../reply.ts";
 import { defineRoute, type UploadedFile } from "../route.ts";
 import { BooleanQuery, Id, idParams, NoQuery, Timestamp } from "../schemas/common.ts";
+import { requestWarnings, snapshotTravel, stockTravelWarnings } from "./project-inputs.ts";
 
 const ProjectParams = idParams("project_id");
 
@@ -55,6 +57,10 @@ const StockSaved = z
     parent_job_id: Id.nullable().describe("the job before it, now on the undo stack"),
     stock: Stock,
     workpiece_bbox: z.object({ min: Vec3, max: Vec3 }).describe("the part's bounding box the offsets are added to, mm"),
+    warnings: requestWarnings.describe(
+      "stock_exceeds_travel: per machine axis, the setups (the stock's six axis directions, and a plan's tilted ones) " +
+        "the stock does not fit the project's machine in; planning leaves those setups out. Empty when it fits",
+    ),
   })
   .meta({ id: "StockSaved" });
 
@@ -101,7 +107,9 @@ export const jobRoutes = [
     summary: "Set the stock as offsets around the part's bounding box (saves a new job)",
     description:
       "The stock box is the workpiece's bounding box grown by each offset. The offsets are kept: a later " +
-      "workpiece upload recomputes the box around the new part. 409 workpiece_missing before a workpiece was uploaded.",
+      "workpiece upload recomputes the box around the new part. 409 workpiece_missing before a workpiece was uploaded. " +
+      "A stock the project's machine does not take in some setups is stored all the same, with a stock_exceeds_travel " +
+      "warning per machine axis naming those setups: planning leaves them out and plans the others.",
     tag: "Inputs",
     scopes: ["cam:write"],
     params: ProjectParams,
@@ -111,7 +119,7 @@ export const jobRoutes = [
     errors: [404, 409, 413, 415],
     errorCodes: { 409: "workpiece_missing: upload a workpiece first" },
     async handler({ db, params, body }) {
-      let saved: { stock: BoundingBoxStock; bbox: { min: [number, number, number]; max: [number, number, number] } } | undefined;
+      let saved: { stock: BoundingBoxStock; bbox: { min: [number, number, number]; max: [number, number, number] }; plan: PlanSummary | null } | undefined;
       const job = await newJobFrom(db, params.project_id, async (current) => {
         const workpiece = current?.workpieceId ? await getWorkpiece(db, current.workpieceId) : null;
         if (!workpiece) {
@@ -119,11 +127,13 @@ export const jobRoutes = [
             project_id: params.project_id,
           });
         }
-        saved = { stock: boundingBoxStock(workpiece.meta.bbox, body), bbox: workpiece.meta.bbox };
+        // the plan being replaced knows the part's setups (its tilted ones among them)
+        saved = { stock: boundingBoxStock(workpiece.meta.bbox, body), bbox: workpiece.meta.bbox, plan: current?.plan?.summary ?? null };
         return { source: "stock", stock: saved.stock };
       });
       if (!job || !saved) throw notFound("project", params.project_id);
-      return json(200, { job_id: job.id, parent_job_id: job.parentJobId, stock: toStock(saved.stock), workpiece_bbox: saved.bbox });
+      const warnings = stockTravelWarnings(snapshotTravel(job.machine), saved.stock, saved.plan);
+      return json(200, { job_id: job.id, parent_job_id: job.parentJobId, stock: toStock(saved.stock), workpiece_bbox: saved.bbox, warnings });
     },
   }),
   defineRoute({

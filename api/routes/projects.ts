@@ -1,5 +1,12 @@
-/** Projects: create, list, read, change, delete (soft). */
+/**
+ * Projects: create, list, read, change, delete (soft). A create or change answers the project
+ * with `warnings`: a material_id sent by another of the material's names (stored as its id), a
+ * machine the current stock does not fit in some setups (project-inputs.ts).
+ */
 import { z } from "zod";
+import { currentJob } from "../../db/queries/jobs.ts";
+import { machineTravel } from "../../db/queries/machines-materials.ts";
+import type { Queryable } from "../../db/request-transaction.ts";
 import {
   getProject,
   insertProject,
@@ -13,10 +20,20 @@ import { PageQuery, pageOf, toPage } from "../pagination.ts";
 import { json, noContent } from "../reply.ts";
 import { defineRoute } from "../route.ts";
 import { Id, idParams, NoQuery, Timestamp } from "../schemas/common.ts";
+import { requestWarnings, resolveMaterial, stockTravelWarnings, type RequestWarning } from "./project-inputs.ts";
 
 const text = (max: number) => z.string().max(max);
 const MachineRef = z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, "a product_id from GET /libraries/machines");
-const MaterialRef = z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, "a material id from GET /libraries/materials");
+const MaterialRef = z
+  .string()
+  .trim()
+  .min(1)
+  .max(100)
+  .describe(
+    "a material id from GET /libraries/materials, or another of its names: a designation (EN AW-6061, 1.4301, AISI 304, C45), " +
+      "a common alias (aluminum-6061, SS304, Ti64), matched without case, spaces or punctuation. Stored as the id, with a " +
+      "material_alias warning; a name of no material is 400 invalid_parameter (unknown_reference) with details.nearest",
+  );
 
 const contactFields = {
   contact_name: text(200).nullable(),
@@ -46,7 +63,7 @@ const Project = z
 const ProjectCreate = z
   .strictObject({
     name: text(200).trim().min(1),
-    customer: text(200),
+    customer: text(200).default("").describe('default: "" (none)'),
     product_id: MachineRef.optional().describe("default: the user's first assigned machine"),
     material_id: MaterialRef.nullable().optional(),
     library_id: Id.nullable().optional().describe("default: the user's default equipment library"),
@@ -66,6 +83,10 @@ const ProjectPatch = z
   .refine((body) => Object.keys(body).length > 0, { message: "send at least one field" })
   .meta({ id: "ProjectPatch" });
 
+const ProjectSaved = Project.extend({
+  warnings: requestWarnings.describe("what the request's values did besides being stored: material_alias, stock_exceeds_travel; empty when nothing"),
+}).meta({ id: "ProjectSaved" });
+
 function toProject(row: ProjectRow): z.input<typeof Project> {
   const { seq: _seq, created_at, updated_at, ...rest } = row;
   return { ...rest, created_at: created_at.toISOString(), updated_at: updated_at.toISOString() };
@@ -84,11 +105,13 @@ export const projectRoutes = [
     query: NoQuery,
     body: ProjectCreate,
     idempotent: true,
-    responses: { 201: { description: "the new project", schema: Project } },
+    responses: { 201: { description: "the new project", schema: ProjectSaved } },
     errors: [409, 413, 415, 422],
     async handler({ db, body }) {
-      const row = await insertProject(db, body);
-      return json(201, toProject(row), { Location: `/backend-api/api/public/v1/projects/${row.id}` });
+      const material = typeof body.material_id === "string" ? await resolveMaterial(db, body.material_id) : null;
+      const row = await insertProject(db, material ? { ...body, material_id: material.id } : body);
+      const saved: z.input<typeof ProjectSaved> = { ...toProject(row), warnings: material?.warnings ?? [] };
+      return json(201, saved, { Location: `/backend-api/api/public/v1/projects/${row.id}` });
     },
   }),
   defineRoute({
@@ -132,12 +155,16 @@ export const projectRoutes = [
     params: ProjectParams,
     query: NoQuery,
     body: ProjectPatch,
-    responses: { 200: { description: "the changed project", schema: Project } },
+    responses: { 200: { description: "the changed project", schema: ProjectSaved } },
     errors: [404, 413, 415],
     async handler({ db, params, body }) {
-      const row = await updateProject(db, params.project_id, body);
+      const material = typeof body.material_id === "string" ? await resolveMaterial(db, body.material_id) : null;
+      const row = await updateProject(db, params.project_id, material ? { ...body, material_id: material.id } : body);
       if (!row) throw notFound("project", params.project_id);
-      return json(200, toProject(row));
+      const warnings: RequestWarning[] = [...(material?.warnings ?? [])];
+      if (body.product_id !== undefined) warnings.push(...(await machineWarnings(db, row)));
+      const saved: z.input<typeof ProjectSaved> = { ...toProject(row), warnings };
+      return json(200, saved);
     },
   }),
   defineRoute({
@@ -157,3 +184,12 @@ export const projectRoutes = [
     },
   }),
 ];
+
+/** The stock_exceeds_travel warnings of the project's machine against its current stock (none without stock). */
+async function machineWarnings(db: Queryable, project: ProjectRow): Promise<RequestWarning[]> {
+  const current = await currentJob(db, project.id);
+  const job = current?.job;
+  const machine = await machineTravel(db, project.product_id);
+  if (!job?.stock || !machine) return [];
+  return stockTravelWarnings(machine, job.stock, job.plan?.summary ?? null);
+}

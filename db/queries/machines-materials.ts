@@ -79,3 +79,28 @@ export async function listMaterials(db: Queryable, filter: { category?: string }
   );
   return rows;
 }
+
+/** The names a material goes by, for resolving what a client sends as a material_id. */
+export async function materialNames(db: Queryable): Promise<{ id: string; name: string; designations: string[] }[]> {
+  const { rows } = await db.query<{ id: string; name: string; designations: string[] }>(
+    "select id, name, designations from app_public.materials order by category, name",
+  );
+  return rows;
+}
+
+export interface MachineTravelRow {
+  name: string;
+  travel_x_mm: number;
+  travel_y_mm: number;
+  travel_z_mm: number;
+}
+
+/** A machine assigned to the caller: its name and travel; null when it is not one of theirs. */
+export async function machineTravel(db: Queryable, productId: string): Promise<MachineTravelRow | null> {
+  const { rows } = await db.query<MachineTravelRow>(
+    `select name, travel_x_mm::float8 as travel_x_mm, travel_y_mm::float8 as travel_y_mm, travel_z_mm::float8 as travel_z_mm
+       from app_public.machines where product_id = $1`,
+    [productId],
+  );
+  return rows[0] ?? null;
+}

@@ -244,6 +244,24 @@ const SEED: Material[] = [
   },
 ];
 
+/**
+ * What shops and drawings call the seeded materials besides their ids and designations (which
+ * count as names too: resolve-material.ts): the bare AA/AISI/SAE numbers, tempers, old DIN and
+ * trade-floor names. A name here must mean this material and no other seeded one; it is matched
+ * without case, spaces or punctuation, "aluminum" read as "aluminium".
+ */
+export const MATERIAL_ALIASES: Readonly<Record<string, readonly string[]>> = {
+  "aluminium-6061": ["6061", "6061-T6", "6061-T651", "Al 6061", "AW-6061", "aluminium 6061-T6"],
+  "aluminium-7075": ["7075", "7075-T6", "7075-T651", "Al 7075", "AW-7075", "aluminium 7075-T6"],
+  "steel-c45": ["SAE 1045", "1045", "C45+N", "Ck45", "C45E", "C45 steel"],
+  "steel-42crmo4": ["SAE 4140", "4140", "42CrMo4+QT", "EN19", "42CrMo4 steel"],
+  "stainless-1.4301": ["304", "SS304", "SUS304", "UNS S30400", "V2A", "304 stainless", "stainless 304"],
+  "brass-cuzn39pb3": ["Ms58", "CZ121", "free-cutting brass", "brass CW614N"],
+  "titanium-grade5": ["Ti64", "Ti6Al4V", "Ti-6-4", "grade 5", "Gr5", "Ti grade 5", "titanium grade 5"],
+  "plastic-pom-c": ["POM", "acetal", "acetal copolymer", "polyacetal"],
+  "plastic-peek": ["PEEK natural", "polyetheretherketone"],
+};
+
 /** Parsed at load, so a typo in the seed fails every test that imports it rather than a deploy. */
 export const MATERIALS: readonly Material[] = Object.freeze(SEED.map((m) => Object.freeze(Material.parse(m))));
 

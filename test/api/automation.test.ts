@@ -71,7 +71,8 @@ describe("POST /projects/{project_id}/automation/cam-planning", () => {
     const projectId = await planningProject(api, alice);
     const res = await start(key, projectId, { include_face_milling: false, sort_by_height: true });
     assert.equal(res.status, 202, res.text);
-    assert.deepEqual(Object.keys(res.body), ["task_id"], "not queued behind anything");
+    assert.deepEqual(Object.keys(res.body), ["task_id", "options"], "not queued behind anything");
+    assert.deepEqual(res.body.options, { include_face_milling: false, sort_by_height: true }, "as sent");
     assert.equal(res.headers.get("location"), `/backend-api/api/public/v1/tasks/${res.body.task_id}`);
     assert.equal(res.headers.get("x-ratelimit-limit"), "30", "the tighter bucket is the one shown");
 
@@ -92,12 +93,30 @@ describe("POST /projects/{project_id}/automation/cam-planning", () => {
     assert.equal(read.body.cancel_requested_at, null);
   });
 
-  it("refuses a body with a field missing, of the wrong type, unknown, or none at all with 400 naming the field, and queues nothing", async () => {
+  it("plans with the documented defaults for the options not sent (include_face_milling true, sort_by_height false), and those sent as sent", async () => {
+    const key = await freshKey(alice);
+    for (const [body, options] of [
+      [{}, { include_face_milling: true, sort_by_height: false }],
+      [{ include_face_milling: false }, { include_face_milling: false, sort_by_height: false }],
+      [{ sort_by_height: true }, { include_face_milling: true, sort_by_height: true }],
+      [{ include_face_milling: true, sort_by_height: false }, { include_face_milling: true, sort_by_height: false }],
+    ] as const) {
+      const projectId = await planningProject(api, alice);
+      const res = await start(key, projectId, body);
+      assert.equal(res.status, 202, res.text);
+      assert.deepEqual(res.body.options, options, JSON.stringify(body));
+      const { rows } = await db.owner.query("select payload from app_public.tasks where id = $1", [res.body.task_id]);
+      assert.deepEqual(rows[0].payload, options, `the task plans with them: ${JSON.stringify(body)}`);
+    }
+  });
+
+  it("refuses an option of the wrong type, an unknown field, or no body at all with 400 naming the field, and queues nothing", async () => {
     const key = await freshKey(alice);
     const projectId = await planningProject(api, alice);
     for (const [body, field] of [
-      [{ include_face_milling: true }, "body.sort_by_height"],
+      [{ include_face_milling: true, sort_by_height: null }, "body.sort_by_height"],
       [{ include_face_milling: "yes", sort_by_height: false }, "body.include_face_milling"],
+      [{ include_face_milling: 1 }, "body.include_face_milling"],
       [{ ...PLAN_OPTIONS, strategy: "fast" }, "body.strategy"],
       [[], "body"],
     ] as const) {
@@ -212,11 +231,11 @@ describe("POST /projects/{project_id}/automation/cam-planning", () => {
       [before, before + 1, before + 2],
     );
     assert.deepEqual([second.body.queued, third.body.queued], [true, true]);
-    assert.deepEqual(Object.keys(second.body).sort(), ["queue_position", "queued", "task_id"]);
+    assert.deepEqual(Object.keys(second.body).sort(), ["options", "queue_position", "queued", "task_id"]);
 
     const bobs = await start(await freshKey(bob), await planningProject(api, bob));
     assert.equal(bobs.status, 202);
-    assert.deepEqual(Object.keys(bobs.body), ["task_id"], "bob's queue is his own");
+    assert.deepEqual(Object.keys(bobs.body), ["task_id", "options"], "bob's queue is his own");
 
     // FIFO: one named queue, run in the order accepted (graphile-worker takes a queue's jobs by run_at)
     const jobs = await db.owner.query<{ key: string; queue_name: string; run_at: Date }>(

@@ -30,6 +30,7 @@ interface StockSaved {
   parent_job_id: string | null;
   stock: { type: string; offsets: Record<string, number>; min: number[]; max: number[]; size: number[] };
   workpiece_bbox: { min: number[]; max: number[] };
+  warnings: { code: string; message: string; axis?: string; setups?: string[] }[];
 }
 
 interface JobImported {
@@ -212,6 +213,23 @@ describe("POST /projects/{project_id}/stock/bounding-box", () => {
 
     const job = await db.owner.query("select source, stock, workpiece_id, parent_job_id from app_public.jobs where id = $1", [res.body.job_id]);
     assert.deepEqual(job.rows[0], { source: "stock", stock: res.body.stock, workpiece_id: saved.workpiece.id, parent_job_id: saved.job.id });
+    assert.equal((await stateOf(projectId, alice.id)).current_job_id, res.body.job_id);
+  });
+
+  it("stores a stock the machine does not take in some setups with a warning naming the axis and the setups, and none when it fits", async () => {
+    const { projectId } = await projectWithWorkpiece(alice);
+    // the desktop router's travel is 450 x 450 x 100 mm; partC is 85.5 x 44.6 x 27.5
+    const patched = await api.request("PATCH", `/projects/${projectId}`, { key: alice.key, body: { product_id: "router-450-grbl" } });
+    assert.equal(patched.status, 200, patched.text);
+    assert.deepEqual((await api.request<StockSaved>("POST", `/projects/${projectId}/stock/bounding-box`, { key: alice.key, body: OFFSETS })).body.warnings, []);
+    const long = { ...OFFSETS, plus_x: 20 };
+    const res = await api.request<StockSaved>("POST", `/projects/${projectId}/stock/bounding-box`, { key: alice.key, body: long });
+    assert.equal(res.status, 200, res.text);
+    assert.equal(res.body.stock.offsets.plus_x, 20, "stored as sent");
+    assert.deepEqual(res.body.warnings.map((w) => [w.code, w.axis, w.setups]), [["stock_exceeds_travel", "Z", ["+X", "-X"]]]);
+    assert.match(res.body.warnings[0]!.message, /^setups \+X, -X do not fit the Desktop router 450 \(Grbl 1\.1\) \(Z axis\): the stock is 107\.5 mm along the tool axis, .* Z travel is 100 mm/);
+    const job = await db.owner.query("select stock from app_public.jobs where id = $1", [res.body.job_id]);
+    assert.deepEqual(job.rows[0].stock, res.body.stock);
     assert.equal((await stateOf(projectId, alice.id)).current_job_id, res.body.job_id);
   });
 

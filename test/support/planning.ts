@@ -89,4 +89,5 @@ export interface PlanningStarted {
   task_id: string;
   queued?: true;
   queue_position?: number;
+  options: typeof PLAN_OPTIONS;
 }

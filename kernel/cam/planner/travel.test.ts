@@ -37,6 +37,16 @@ describe("the machine's travel", () => {
     assert.deepEqual(travelWarnings(router, box(120, 140, 30)).map((w) => w.setups), [["+X", "-X"], ["+Y", "-Y"]]);
     assert.deepEqual(travelWarnings(router, box(90, 40, 30)), []);
     const [warning] = travelWarnings(router, box(500, 40, 30));
-    assert.match(warning?.message ?? "", /^setups from \+X and -X do not fit the Desktop router 450 \(Grbl 1\.1\) \(Z axis\)/);
+    assert.match(warning?.message ?? "", /^setups \+X, -X do not fit the Desktop router 450 \(Grbl 1\.1\) \(Z axis\): the stock is 500 mm along the tool axis/);
+  });
+
+  it("warns of a plan's own setups by their names when it is given them", () => {
+    const planned = [
+      { name: "+Z", direction: [0, 0, 1] as [number, number, number] },
+      { name: "+X", direction: [1, 0, 0] as [number, number, number] },
+    ];
+    const warnings = travelWarnings(router, box(120, 140, 30), planned);
+    assert.deepEqual(warnings.map((w) => [w.axis, w.setups]), [["Z", ["+X"]]], "the plan has no Y setup to warn of");
+    assert.match(warnings[0]?.message ?? "", /^setup \+X does not fit/);
   });
 });

@@ -66,27 +66,38 @@ export interface TravelWarning {
   message: string;
   /** the machine axis the stock exceeds */
   axis: MachineAxis;
-  /** the setup directions concerned: "+X", "-X" */
+  /** the setups concerned, by name: "+X", "-X" */
   setups: string[];
 }
 
+/** A setup direction, named: the stock's six axis directions by default, else a plan's setups. */
+export interface NamedDirection {
+  name: string;
+  direction: Vec3;
+}
+
 /**
- * Which setups along the stock's six axis directions the stock would not fit, one warning per
- * pair of opposite directions (they clamp the same extents). Without a plan the part's own setup
- * directions are not known: a warning says what a plan from that side would leave out.
+ * Which of the setups the stock would not fit, one warning per way it does not (opposite
+ * directions clamp the same extents, so they share one). Without a plan the part's own setups are
+ * not known: the stock's six axis directions stand for them.
  */
-export function travelWarnings(machine: MachineTravel, stock: Box3): TravelWarning[] {
+export function travelWarnings(machine: MachineTravel, stock: Box3, setups: readonly NamedDirection[] = AXIS_DIRECTIONS): TravelWarning[] {
   const warnings: TravelWarning[] = [];
-  for (let i = 0; i < AXIS_DIRECTIONS.length; i += 2) {
-    const pair = [AXIS_DIRECTIONS[i]!, AXIS_DIRECTIONS[i + 1]!];
-    const excess = setupTravelExcess(machine, pair[0]!.direction, stock);
+  const excesses = new Map<string, { excess: TravelExcess; setups: string[] }>();
+  for (const setup of setups) {
+    const excess = setupTravelExcess(machine, setup.direction, stock);
     if (excess === null) continue;
-    const setups = pair.map((axis) => axis.name);
+    const same = excesses.get(excess.message);
+    if (same) same.setups.push(setup.name);
+    else excesses.set(excess.message, { excess, setups: [setup.name] });
+  }
+  for (const { excess, setups: names } of excesses.values()) {
+    const subject = names.length > 1 ? `setups ${names.join(", ")} do` : `setup ${names[0]} does`;
     warnings.push({
       code: "stock_exceeds_travel",
-      message: `setups from ${setups.join(" and ")} do not fit the ${machine.name} (${excess.axis} axis): ${excess.message}; a plan leaves them out and reports what only they reach as unreachable`,
+      message: `${subject} not fit the ${machine.name} (${excess.axis} axis): ${excess.message}; planning leaves such a setup out and reports what only it reaches as unreachable`,
       axis: excess.axis,
-      setups,
+      setups: names,
     });
   }
   return warnings;
