@@ -133,6 +133,27 @@ describe("plan_cam on the service's geometry thread", () => {
     assert.equal(blobs.rowCount, 0);
   });
 
+  it("plans the setups that fit a machine too short for the stock from one side, and reports the one left out", async () => {
+    const projectId = await stepProject(everydayTools());
+    // the desktop router has 100 mm of Z travel: 107.5 mm of stock along X is too deep from +X and -X
+    const machine = await api.request("PATCH", `/projects/${projectId}`, { key: alice.key, body: { product_id: "router-450-grbl" } });
+    assert.equal(machine.status, 200, machine.text);
+    const stock = await api.request<{ warnings: { axis: string; setups: string[] }[] }>("POST", `/projects/${projectId}/stock/bounding-box`, {
+      key: alice.key,
+      body: { minus_x: 2, plus_x: 20, minus_y: 2, plus_y: 2, minus_z: 0, plus_z: 5 },
+    });
+    assert.deepEqual(stock.body.warnings.map((w) => [w.axis, w.setups]), [["Z", ["+X", "-X"]]]);
+    const task = await plan(projectId);
+    assert.equal(task.status, "success", JSON.stringify(task.error));
+    const result = task.result as PlanCamResult;
+    assert.ok(result.setups.length >= 1 && result.setups.every((setup) => Math.abs(setup.direction[0]) < 0.5), JSON.stringify(result.setups.map((s) => s.name)));
+    const left = result.unmachined.filter((u) => u.code === "setup_exceeds_travel");
+    assert.equal(left.length, 1, JSON.stringify(result.unmachined.map((u) => u.code)));
+    assert.match(left[0]!.message, /^setup \+X: the stock is 107\.5 mm along the tool axis, the Desktop router 450 \(Grbl 1\.1\)'s Z travel is 100 mm/);
+    const unreachable = new Set(result.unmachined.filter((u) => u.code === "face_unreachable").flatMap((u) => u.faces));
+    for (const face of left[0]!.faces) assert.ok(unreachable.has(face), `face ${face} only +X reaches is unreachable`);
+  });
+
   it("plans partC.step from the B-rep: setups with verified toolpaths (no gouge, rapid through material or holder collision), saved as the current job, every setup's program run by rs274 as planned", async () => {
     const projectId = await stepProject(everydayTools());
     const task = await plan(projectId);
