@@ -173,6 +173,12 @@ export interface SetupLeftOut {
   /** no_toolpaths, exceeds_travel */
   reason: string;
   message: string;
+  /**
+   * exceeds_travel: the features and faces it would have made that no setup that fits makes (the
+   * setups that fit take over the rest). The faces are also in the setup plan's unreachable_faces
+   * (face_unreachable entries) and the holes among the features in hole_unreachable entries: count
+   * each once
+   */
   features: number[];
   faces: number[];
 }

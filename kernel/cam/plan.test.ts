@@ -192,6 +192,8 @@ describe("the CAM planner", () => {
     assert.ok(left!.features.length > 0 && left!.faces.length > 0, JSON.stringify(left));
     const unreachable = new Set(result.unmachined.filter((u) => u.code === "face_unreachable").flatMap((u) => u.faces));
     for (const face of left!.faces) assert.ok(unreachable.has(face), `face ${face} is reported unreachable`);
+    const made = new Set(result.setups.flatMap((s) => s.operations.flatMap((o) => o.features)));
+    for (const feature of left!.features) assert.ok(!made.has(feature), `feature ${feature} is listed as lost and machined nowhere`);
     // with the whole travel the +Y setup makes those features
     const full = planCam(oc, input(part, mfcadStock), quiet);
     assert.ok(full.setups.some((s) => s.name === "+Y"));

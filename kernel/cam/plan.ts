@@ -66,7 +66,7 @@ export function planCam(oc: OpenCascadeInstance, input: PlanInput, hooks: PlanHo
   if (setups.length === 0 && setupsLeftOut.length > 0) {
     throw new PlanError("part_exceeds_travel", `no setup fits the ${input.machine.name}: ${setupsLeftOut.map((s) => s.message).join("; ")}: choose a larger machine or smaller stock`);
   }
-  unmachined.push(...exceedsTravelUnmachined(setupsLeftOut, setups, part));
+  unmachined.push(...exceedsTravelUnmachined(setupsLeftOut));
   for (const feature of holesNoSetupMakes(part, setups)) {
     const hole = feature.hole as NonNullable<typeof feature.hole>;
     unmachined.push({

@@ -65,7 +65,10 @@ export interface SetupPartsInput {
 
 export interface SetupsThatFit {
   setups: SetupPart[];
-  /** setups left out because the stock exceeds the travel in them, in the setup plan's order */
+  /**
+   * setups left out because the stock exceeds the travel in them, in the setup plan's order;
+   * their features and faces are what they would have made that no setup here makes
+   */
   leftOut: SetupLeftOut[];
 }
 
@@ -128,7 +131,10 @@ export function setupParts(part: PlannedPart, input: SetupPartsInput): SetupsTha
     }
     taken.add(feature.id);
   }
-  return { setups, leftOut };
+  // what the setups that fit took over is theirs: a left-out setup keeps what is lost with it
+  const unreachable = new Set(part.setups.unreachable_faces.map((face) => face.face));
+  const lost = leftOut.map((setup) => ({ ...setup, features: setup.features.filter((id) => !taken.has(id)), faces: setup.faces.filter((id) => unreachable.has(id)) }));
+  return { setups, leftOut: lost };
 }
 
 /** features: every feature the setup reaches whole; faces: those it was the first setup to reach */
