@@ -56,7 +56,7 @@ describe("validate middleware", () => {
     const before = await projectCount();
     const res = await api.request<ErrorBody>("POST", "/projects", {
       key: alice.key,
-      body: { name: 42, contact_email: "not-an-email", notes: ["a"], colour: "red", size: 3 },
+      body: { customer: 42, contact_email: "not-an-email", notes: ["a"], colour: "red", size: 3 },
     });
     const fields = byField(fieldsOf(res));
     assert.deepEqual([...fields.keys()].sort(), [
@@ -70,8 +70,8 @@ describe("validate middleware", () => {
     assert.equal(fields.get("body.colour")?.code, "unknown_field");
     assert.equal(fields.get("body.size")?.code, "unknown_field");
     assert.match(fields.get("body.colour")?.message ?? "", /colour/);
-    assert.equal(fields.get("body.name")?.code, "invalid_type");
-    assert.equal(fields.get("body.customer")?.code, "invalid_type", "a missing required field");
+    assert.equal(fields.get("body.customer")?.code, "invalid_type");
+    assert.equal(fields.get("body.name")?.code, "invalid_type", "a missing required field");
     assert.match(res.body.detail.message, /body\.name/);
     assert.equal(await projectCount(), before, "nothing is created");
   });
