@@ -12,8 +12,9 @@
  *             reads through shared memory (hooks.cancelled()); a planner that does not stop
  *             within the grace period has its thread terminated
  *   save      in one transaction with the task row locked: the plan (gzip JSON blob) as a new
- *             job, current from then on, and the task's success; a cancel that came first
- *             wins and nothing is saved
+ *             job, current from then on, the quote job's per-setup cost overrides carried to
+ *             the new setups (db/queries/setup-cost-carry.ts), and the task's success; a cancel
+ *             that came first wins and nothing is saved
  *
  * Failures a user can act on are TaskFailures with a code (never retried); a thread that dies
  * is retried once, then fails as geometry_worker_crashed.
@@ -27,6 +28,7 @@ import type { BoundingBoxStock } from "../kernel/job/stock.ts";
 import { findMachineArchetype, type MachineArchetype } from "../kernel/machines/archetypes.ts";
 import { loadPlanningState, type PlanningState } from "../db/queries/automation.ts";
 import { newJobFrom } from "../db/queries/jobs.ts";
+import { carrySetupCostsToPlan } from "../db/queries/setup-cost-carry.ts";
 import { succeedAttempt } from "../db/queries/task-state.ts";
 import { withUserTransaction, type Queryable } from "../db/request-transaction.ts";
 import { postgresBlobStore } from "../storage/postgres.ts";
@@ -226,6 +228,8 @@ export function planCamTask(geometry: GeometryPool, overrides: Partial<PlanCamSe
         return { source: "plan", plan: { blobId: blob.id, summary } };
       });
       if (!job) throw new TaskFailure("project_missing", "the project was deleted while it was being planned");
+      // before the success: quote.ready, emitted with it, names the overrides dropped here
+      await carrySetupCostsToPlan(db, { projectId, jobId: job.id, next: summary.setups });
       const result: PlanCamResult = { job_id: job.id, ...summary };
       await succeedAttempt(db, ctx.taskId, ctx.attempt, result);
       return result;

@@ -5,6 +5,7 @@ import { startTestApi, type TestApi } from "../../test/support/api.ts";
 import { createTestDatabase, type TestDatabase } from "../../test/support/database.ts";
 import { createTestUser, type TestUser } from "../../test/support/users.ts";
 import { routes } from "../routes/index.ts";
+import { EVENT_TYPES } from "../routes/webhooks.ts";
 import { API_BASE_PATH, API_VERSION } from "./document.ts";
 
 type Json = Record<string, unknown>;
@@ -30,6 +31,7 @@ interface Document {
   openapi: string;
   info: { title: string; version: string };
   paths: Record<string, Record<string, Operation>>;
+  webhooks: Record<string, { post: Operation }>;
   components: { schemas: Record<string, Json>; securitySchemes: Record<string, Json> };
 }
 
@@ -362,6 +364,21 @@ describe("the OpenAPI document", () => {
       }
     }
     assert.equal(routes.find((r) => r.method === "post" && r.path === "/projects")?.idempotent, true);
+  });
+
+  it("documents the body of every webhook event, quote.ready with whether the quote may go out unread", () => {
+    assert.deepEqual(Object.keys(doc.webhooks), [...EVENT_TYPES]);
+    for (const [type, item] of Object.entries(doc.webhooks)) {
+      const headers = (item.post.parameters ?? []).filter((p) => p.in === "header").map((p) => p.name);
+      assert.deepEqual(headers, ["X-Service-Event-Type", "X-Service-Delivery-Id", "X-Service-Signature"], type);
+      const body = resolve(item.post.requestBody!.content!["application/json"]!.schema!) as { properties: Record<string, Json> };
+      assert.deepEqual(Object.keys(body.properties), ["id", "type", "created_at", "data"], type);
+    }
+    const quoteReady = resolve(doc.webhooks["quote.ready"]!.post.requestBody!.content!["application/json"]!.schema!) as { properties: { data: Json } };
+    const data = resolve(quoteReady.properties.data) as { properties: Record<string, Json>; required: string[] };
+    assert.ok(data.required.includes("quote"));
+    const quote = resolve(data.properties.quote!) as { properties: Record<string, Json> };
+    assert.deepEqual(Object.keys(quote.properties), ["job_id", "sendable", "completeness", "setup_costs_dropped"]);
   });
 
   it("embeds schemas that are well-formed JSON Schema 2020-12", () => {

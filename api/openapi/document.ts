@@ -7,6 +7,7 @@ import { z } from "zod";
 import { SCOPES } from "../../auth/scopes.ts";
 import type { RouteSpec } from "../route.ts";
 import { ErrorEnvelope } from "../schemas/common.ts";
+import { WEBHOOK_EVENTS } from "./webhooks.ts";
 
 export const API_BASE_PATH = "/backend-api/api/public/v1";
 export const API_VERSION = "2026-05-09";
@@ -143,6 +144,31 @@ function operation(route: RouteSpec, components: Json): Json {
   };
 }
 
+const DELIVERY_HEADERS = [
+  ["X-Service-Event-Type", "the event type, the body's type"],
+  ["X-Service-Delivery-Id", "the delivery id, the same on every retry: dedupe on it"],
+  ["X-Service-Signature", "t=<unix seconds>,v1=<hex HMAC-SHA256 with the endpoint's secret over `<t>.<raw body>`> (docs/webhooks.md)"],
+] as const;
+
+/** what Swarf POSTs to a registered endpoint, per event type (OpenAPI 3.1 webhooks) */
+function webhooks(components: Json): Json {
+  return Object.fromEntries(
+    WEBHOOK_EVENTS.map((event) => [
+      event.type,
+      {
+        post: {
+          operationId: `webhook_${event.type.replace(".", "_")}`,
+          summary: event.summary,
+          tags: ["Webhooks"],
+          parameters: DELIVERY_HEADERS.map(([name, description]) => ({ name, in: "header", required: true, description, schema: { type: "string" } })),
+          requestBody: { required: true, content: { "application/json": { schema: toSchema(event.schema, "output", components) } } },
+          responses: { "2XX": { description: "received; any other answer is retried or failed as docs/webhooks.md says" } },
+        },
+      },
+    ]),
+  );
+}
+
 export function buildOpenApiDocument(routes: readonly RouteSpec[]): Json {
   const components: Json = {};
   toSchema(ErrorEnvelope, "output", components);
@@ -185,6 +211,7 @@ export function buildOpenApiDocument(routes: readonly RouteSpec[]): Json {
     servers: [{ url: "/" }],
     tags: [...new Set(routes.map((r) => r.tag)), "Meta"].map((name) => ({ name })),
     paths,
+    webhooks: webhooks(components),
     components: {
       securitySchemes: {
         ApiKey: {

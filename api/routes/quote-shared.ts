@@ -3,6 +3,8 @@ import { z } from "zod";
 import { getProject } from "../../db/queries/projects.ts";
 import { getMachineQuote } from "../../db/queries/quote-machines.ts";
 import { getQuoteJob, getQuoteProjectContext, getQuoteSettings, type QuoteSettingsRow } from "../../db/queries/quote.ts";
+import type { Completeness } from "../../kernel/cam/plan-types.ts";
+import type { PlanSummary } from "../../kernel/job/plan.ts";
 import { computeBreakdown, breakdownJson, type BreakdownJson, type BreakdownSetup } from "../../kernel/quote/breakdown.ts";
 import { mergeSetupCosts, resolveMhr, type MhrSource } from "../../kernel/quote/layers.ts";
 import type { Queryable } from "../../db/request-transaction.ts";
@@ -38,6 +40,8 @@ export function toSettings(row: QuoteSettingsRow): z.input<typeof QuoteSettings>
 export interface ProjectBreakdown {
   breakdown: BreakdownJson;
   project: { id: string; name: string; customer: string };
+  /** the current plan's completeness (the exports' top line); null without one */
+  completeness: Completeness | null;
 }
 
 /** Reads every layer and computes the breakdown of a project's quote; 404 when the project is not the caller's. */
@@ -59,10 +63,14 @@ export async function projectBreakdown(db: Queryable, projectId: string): Promis
         .sort((a, b) => a.index - b.index)
         .map((s) => ({ id: s.id, name: s.name, index: s.index, machining_time_s: s.machining_time_s }))
     : null;
+  const completeness = completenessOf(context.plan_summary);
   const breakdown = computeBreakdown({
     quantity: quoteJob.quantity,
     mhr: { value: mhr.value, source: mhr.source as MhrSource },
     setups,
+    completeness,
+    // only the drops of the planning that saved the current job: a later job is a new situation
+    setup_costs_dropped: quoteJob.setup_costs_dropped.filter((d) => d.job_id === context.current_job_id),
     setup_costs: mergeSetupCosts(setups ?? [], quoteJob.setup_costs, machine?.setup_costs ?? []),
     material: quoteJob.material_is_fixed_price
       ? { kind: "fixed", price: quoteJob.material_fixed_price }
@@ -78,5 +86,10 @@ export async function projectBreakdown(db: Queryable, projectId: string): Promis
     discount: quoteJob.discount,
     tax: quoteJob.tax,
   });
-  return { breakdown: breakdownJson(breakdown), project: { id: project.id, name: project.name, customer: project.customer } };
+  return { breakdown: breakdownJson(breakdown), project: { id: project.id, name: project.name, customer: project.customer }, completeness };
+}
+
+/** a plan saved before plans carried their completeness has none */
+function completenessOf(summary: PlanSummary | null): Completeness | null {
+  return (summary as { completeness?: Completeness } | null)?.completeness ?? null;
 }

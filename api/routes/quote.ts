@@ -36,7 +36,18 @@ const QuoteJob = z
     material_fixed_price: z.number().describe("EUR per part, used when material_is_fixed_price"),
     material_surcharge_percentage: z.number().describe("added to stock weight x price per kg"),
     additional_costs: z.record(z.string(), AdditionalCostGroupSchema),
-    setup_costs: z.record(z.string(), SetupCostEntrySchema).describe("by CAM setup id"),
+    setup_costs: z.record(z.string(), SetupCostEntrySchema).describe("by CAM setup id; a planning moves each to the new setup of the same direction"),
+    setup_costs_dropped: z
+      .array(
+        z.object({
+          job_id: z.string().describe("the job the planning saved"),
+          setup_id: z.string().describe("the setup of the earlier plan the override was for"),
+          name: z.string(),
+          direction: z.tuple([z.number(), z.number(), z.number()]).describe("that setup's tool axis"),
+          entry: SetupCostEntrySchema,
+        }),
+      )
+      .describe("the overrides the last planning dropped: its plan has no setup from their direction (docs/quote.md)"),
     updated_at: Timestamp,
   })
   .meta({ id: "QuoteJob" });
@@ -267,8 +278,8 @@ export const quoteRoutes = [
     },
     errors: [404],
     async handler({ db, params, query }) {
-      const { breakdown, project } = await projectBreakdown(db, params.project_id);
-      const header = { project_name: project.name, customer: project.customer, project_id: project.id, date: new Date().toISOString().slice(0, 10) };
+      const { breakdown, project, completeness } = await projectBreakdown(db, params.project_id);
+      const header = { project_name: project.name, customer: project.customer, project_id: project.id, date: new Date().toISOString().slice(0, 10), completeness };
       const body = query.format === "csv" ? quoteCsv(breakdown, header, query.language) : await quoteWorkbook(breakdown, header, query.language);
       return bytes(200, body, EXPORT_CONTENT_TYPES[query.format], {
         "Content-Disposition": `attachment; filename="${exportFilename(project.id, query.format, query.language)}"`,

@@ -7,6 +7,7 @@ import type { PlanSummary } from "../../kernel/job/plan.ts";
 import type { BoundingBoxStock } from "../../kernel/job/stock.ts";
 import type { AdditionalCostGroup } from "../../kernel/quote/breakdown.ts";
 import type { SetupCostEntry } from "../../kernel/quote/layers.ts";
+import type { DroppedSetupCost } from "../../kernel/quote/setup-cost-carry.ts";
 import type { Queryable } from "../request-transaction.ts";
 
 export interface QuoteJobRow {
@@ -22,13 +23,19 @@ export interface QuoteJobRow {
   material_surcharge_percentage: number;
   additional_costs: Record<string, AdditionalCostGroup>;
   setup_costs: Record<string, SetupCostEntry>;
+  /** the overrides the last planning dropped, with the job it saved (setup-cost-carry.ts) */
+  setup_costs_dropped: StoredDroppedSetupCost[];
   updated_at: Date;
+}
+
+export interface StoredDroppedSetupCost extends DroppedSetupCost {
+  job_id: string;
 }
 
 const QUOTE_JOB_COLUMNS = `project_id, quantity::float8 as quantity, mhr_override::float8 as mhr_override,
   overhead_percentage::float8 as overhead_percentage, tax::float8 as tax, discount::float8 as discount,
   profit::float8 as profit, material_is_fixed_price, material_fixed_price::float8 as material_fixed_price,
-  material_surcharge_percentage::float8 as material_surcharge_percentage, additional_costs, setup_costs, updated_at`;
+  material_surcharge_percentage::float8 as material_surcharge_percentage, additional_costs, setup_costs, setup_costs_dropped, updated_at`;
 
 /** the scalar columns a PATCH may set (the two maps are merged by the caller and set whole) */
 export const QUOTE_JOB_FIELDS = [

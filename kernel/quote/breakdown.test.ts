@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { computeBreakdown, type AdditionalCostGroup, type BreakdownInput } from "./breakdown.ts";
+import { INCOMPLETE } from "../../test/support/completeness.ts";
 import { mergeSetupCosts, type SetupCostEntry } from "./layers.ts";
 import { allocateCents, dec, sum, type Decimal } from "./money.ts";
 import { seededRandom } from "../seeded-random.ts";
@@ -15,6 +16,8 @@ export const EXAMPLE: BreakdownInput = {
   quantity: 10,
   mhr: { value: 60, source: "machine" },
   setups: SETUPS,
+  completeness: null,
+  setup_costs_dropped: [],
   setup_costs: mergeSetupCosts(SETUPS, { c3d4: { is_fixed_price: "false", name: "Re-clamping", value: "40", unit: "EUR/h", fix_price: "0" } }, [
     { name: "Vice setup", value: 45, unit: "EUR" },
   ]),
@@ -70,6 +73,32 @@ describe("the cost breakdown", () => {
     assert.deepEqual(b.setups, []);
     assert.equal(s(b.direct_cost), "37.30");
   });
+
+  it("warns plan_incomplete first, with the reasons in figures, and prices the plan as it is", () => {
+    const b = computeBreakdown({ ...EXAMPLE, completeness: INCOMPLETE });
+    assert.deepEqual(b.warnings, [
+      {
+        code: "plan_incomplete",
+        message:
+          "the plan is incomplete: 2 holes not made, 3.1 % of the part's surface under material left (limit 0.5 %; 1,235 mm³, 2.3 % of the removable volume)",
+      },
+    ]);
+    assert.equal(s(b.total_price), "571.35", "the warning changes no amount");
+    assert.deepEqual(computeBreakdown({ ...EXAMPLE, completeness: { ...INCOMPLETE, status: "complete", reasons: [] } }).warnings, []);
+  });
+
+  it("warns setup_cost_override_dropped for each override the planning dropped, naming its setup and direction", () => {
+    const entry: SetupCostEntry = { is_fixed_price: "true", name: "Tilted vice", value: "0", unit: "EUR", fix_price: "80" };
+    const b = computeBreakdown({ ...EXAMPLE, setup_costs_dropped: [{ setup_id: "e5f6", name: "Setup 3 (-Y)", direction: [0, -1, 0], entry }] });
+    assert.deepEqual(b.warnings, [
+      {
+        code: "setup_cost_override_dropped",
+        message:
+          'the setup cost override "Tilted vice" (80 EUR fixed) of setup Setup 3 (-Y) (direction 0, -1, 0) was dropped: ' +
+          "the new plan has no setup from that direction; set the new setups' costs again if they need one",
+      },
+    ]);
+  });
 });
 
 /** a seeded generator, so a failure names a seed that reproduces it */
@@ -109,6 +138,8 @@ function randomInput(seed: number): BreakdownInput {
     quantity: g.next() < 0.3 ? 1 : g.int(1, 10_000),
     mhr: { value: g.decimal(400, 2), source: "machine" },
     setups: g.next() < 0.05 ? null : setups,
+    completeness: null,
+    setup_costs_dropped: [],
     setup_costs: mergeSetupCosts(setups, own, template),
     material,
     additional_costs: groups,

@@ -11,8 +11,11 @@
  *   tax             = net_price * tax                              -> total_price
  *   unit_price      = net_price / quantity (net, rounded to cents; informative)
  */
+import type { Completeness } from "../cam/plan-types.ts";
+import { planIncompleteMessage } from "./completeness-text.ts";
 import { allocateCents, cents, dec, HUNDRED, percentOf, sum, ZERO, type Decimal, type DecimalInput } from "./money.ts";
 import { type MhrSource, type ResolvedSetupCost, type SetupCostSource } from "./layers.ts";
+import { droppedOverrideMessage, type DroppedSetupCost } from "./setup-cost-carry.ts";
 
 export interface BreakdownSetup {
   id: string;
@@ -44,6 +47,10 @@ export interface BreakdownInput {
   mhr: { value: DecimalInput; source: MhrSource };
   /** null: the current job has no plan yet */
   setups: readonly BreakdownSetup[] | null;
+  /** the plan's completeness; null without a plan, or for a plan saved before plans carried one */
+  completeness: Completeness | null;
+  /** the overrides the planning of the current job dropped (setup-cost-carry.ts) */
+  setup_costs_dropped: readonly DroppedSetupCost[];
   /** one per setup, in the setups' order (layers.ts mergeSetupCosts) */
   setup_costs: readonly ResolvedSetupCost[];
   material: MaterialInput;
@@ -125,8 +132,14 @@ export function computeBreakdown(input: BreakdownInput): Breakdown {
   const mhr = dec(input.mhr.value);
   const warnings: Breakdown["warnings"] = [];
   const setups = input.setups ?? [];
+  // first: a quote of a plan that does not finish the part must not be sent unread
+  const incomplete = planIncompleteMessage(input.completeness);
+  if (incomplete) warnings.push({ code: "plan_incomplete", message: incomplete });
   if (input.setups === null) {
     warnings.push({ code: "no_plan", message: "the current CAM job has no plan yet: machining time and setup costs are zero" });
+  }
+  for (const dropped of input.setup_costs_dropped) {
+    warnings.push({ code: "setup_cost_override_dropped", message: droppedOverrideMessage(dropped) });
   }
 
   // exact amounts for the order, by line

@@ -2,10 +2,13 @@
  * A breakdown as a file: CSV or an Excel workbook (exceljs), in English or German. German:
  * German labels, decimal comma, ";" between CSV fields (what a German spreadsheet expects),
  * euro amounts formatted "1.234,56 €". Excel cells hold numbers with number formats, so any
- * reader shows the same totals as the JSON breakdown.
+ * reader shows the same totals as the JSON breakdown. A quote of an incomplete plan says so
+ * in its first line, before anything else, so nobody sends it without seeing that.
  */
 import ExcelJS from "exceljs";
+import type { Completeness } from "../cam/plan-types.ts";
 import type { BreakdownJson } from "./breakdown.ts";
+import { incompletePlanBanner } from "./completeness-text.ts";
 
 export type ExportLanguage = "en" | "de";
 export type ExportFormat = "csv" | "excel";
@@ -42,6 +45,8 @@ export interface QuoteHeader {
   project_id: string;
   /** YYYY-MM-DD */
   date: string;
+  /** the plan's completeness: an incomplete plan puts a line at the top; null without figures */
+  completeness: Completeness | null;
 }
 
 /** a row of the export: a label and an amount, or a heading */
@@ -86,7 +91,9 @@ export function quoteCsv(b: BreakdownJson, header: QuoteHeader, language: Export
   const sep = language === "de" ? ";" : ",";
   const l = (key: LabelKey) => label(language, key);
   const money = (v: number) => formatAmount(v, language);
+  const banner = incompletePlanBanner(header.completeness, language);
   const rows: string[][] = [
+    ...(banner ? [[banner], []] : []),
     [l("title"), header.project_name],
     [l("customer"), header.customer],
     [l("project"), header.project_id],
@@ -128,6 +135,15 @@ export async function quoteWorkbook(b: BreakdownJson, header: QuoteHeader, langu
   const sheet = workbook.addWorksheet(l("title"), { views: [{ showGridLines: false }] });
   sheet.columns = [{ width: 44 }, { width: 18 }, { width: 18 }, { width: 26 }, { width: 18 }];
 
+  const banner = incompletePlanBanner(header.completeness, language);
+  if (banner) {
+    const row = sheet.addRow([banner]);
+    row.font = { bold: true, color: { argb: "FFC00000" } };
+    row.getCell(1).alignment = { wrapText: true, vertical: "top" };
+    row.height = 48;
+    sheet.mergeCells(row.number, 1, row.number, 5);
+    sheet.addRow([]);
+  }
   const title = sheet.addRow([`${l("title")}: ${header.project_name}`]);
   title.font = { bold: true, size: 14 };
   sheet.addRow([l("customer"), header.customer]);
