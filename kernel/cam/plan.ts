@@ -7,6 +7,7 @@
  *   per setup: mill, make holes and chamfers                   (milling-, hole-operations.ts)
  *              simulating each operation as soon as it is     (verify.ts)          10 - 95 %
  *              made, dropping what violates
+ *   leave out a setup without toolpaths, saying what it was for  (planner/no-toolpaths.ts)
  *   number tools, group operations into blocks, time the setups, list what is left  100 %
  *
  * Cancellation is checked between stages and between operations; a cancelled
@@ -26,6 +27,7 @@ import { PlanCancelled, PlanError, type PlanHooks, type PlanInput, type PlanStep
 import type { Cutter, Move, Operation } from "./types.ts";
 import { operationBlocks } from "./planner/blocks.ts";
 import { holeOperations } from "./planner/hole-operations.ts";
+import { hasToolpaths, withoutToolpaths } from "./planner/no-toolpaths.ts";
 import { carriedStock } from "./planner/carried-stock.ts";
 import { isEndMill, millingOperations } from "./planner/milling-operations.ts";
 import { readPart } from "./planner/read-part.ts";
@@ -77,9 +79,6 @@ export function planCam(oc: OpenCascadeInstance, input: PlanInput, hooks: PlanHo
       volume_mm3: null,
     });
   }
-  if (setups.length > WORK_OFFSETS.length) {
-    warnings.push({ code: "many_setups", message: `${setups.length} setups: work offsets beyond G59 are numbered G54.1 P1 onwards` });
-  }
 
   // what all setups together leave (simulation/voxel-stock.ts): each setup's own height field
   // sees only its side
@@ -99,6 +98,7 @@ export function planCam(oc: OpenCascadeInstance, input: PlanInput, hooks: PlanHo
     // ones after a dropped one are made again without what it would have cut
     const verifier = (hooks.checks ?? threadedChecks)(setup, carried);
     let verified: VerifiedSetup;
+    let own: Unmachined[];
     try {
       const stage = { cancelled: hooks.cancelled, progress: within(0, 0.8), step: (step: PlanStep) => hooks.step?.(step), shadows: hooks.shadows ?? threadedShadows };
       const milling = millingOperations(setup, part.recognition.features, cutters, input, nextId, stage, verifier, start);
@@ -127,7 +127,8 @@ export function planCam(oc: OpenCascadeInstance, input: PlanInput, hooks: PlanHo
         kept,
       });
       warnings.push(...milling.warnings, ...holes.warnings);
-      unmachined.push(...milling.unmachined, ...holes.unmachined);
+      own = [...milling.unmachined, ...holes.unmachined];
+      unmachined.push(...own);
       verified = verifier.result();
     } finally {
       verifier.close();
@@ -138,10 +139,17 @@ export function planCam(oc: OpenCascadeInstance, input: PlanInput, hooks: PlanHo
       verified = { ...sorted, dropped: [...verified.dropped, ...sorted.dropped] };
     }
     if (hooks.cancelled()) throw new PlanCancelled();
+    unmachined.push(...verified.dropped);
+    if (!hasToolpaths(verified.operations)) {
+      const out = withoutToolpaths({ setup, operations: verified.operations, dropped: verified.dropped, unmachined: own });
+      setupsLeftOut.push(out.setup);
+      unmachined.push(out.unmachined);
+      checkpoint(base + span);
+      return;
+    }
     removeBySetup(acrossSetups, setup.frame, verified.field);
     const left = stockLeft(acrossSetups);
     checkpoint(base + span);
-    unmachined.push(...verified.dropped);
     const time = setupMachiningTime(verified.operations, input.machine);
     const tools = numberTools(verified.operations);
     // a CAM setup entity UUID: quote jobs key their setup costs by it (spec: setup_costs)
@@ -149,10 +157,10 @@ export function planCam(oc: OpenCascadeInstance, input: PlanInput, hooks: PlanHo
     planned.push({
       id,
       name: setup.name,
-      index: i,
+      index: planned.length,
       direction: setup.direction,
       wcs: setup.frame,
-      work_offset: WORK_OFFSETS[i] ?? `G54.1 P${i - WORK_OFFSETS.length + 1}`,
+      work_offset: WORK_OFFSETS[planned.length] ?? `G54.1 P${planned.length - WORK_OFFSETS.length + 1}`,
       stock: setup.stock,
       machining_time_s: round1(time.total_s),
       blocks: operationBlocks(id, verified.operations),
@@ -163,6 +171,9 @@ export function planCam(oc: OpenCascadeInstance, input: PlanInput, hooks: PlanHo
     });
   });
 
+  if (planned.length > WORK_OFFSETS.length) {
+    warnings.push({ code: "many_setups", message: `${planned.length} setups: work offsets beyond G59 are numbered G54.1 P1 onwards` });
+  }
   // facing alone does not make the part: a library that can do nothing else is refused
   const operationCount = planned.reduce((sum, s) => sum + s.operations.filter((o) => o.kind !== "face_milling").length, 0);
   if (operationCount === 0) {

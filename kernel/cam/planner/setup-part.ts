@@ -5,8 +5,13 @@
  * The setups are the setup plan's directions (kernel/features/setups), run from +Z first and -Z
  * second, then the sides: a block in a vise is machined on top, turned over, and only then
  * clamped on its side. A +Z setup is added when the stock stands above the part and the plan
- * has none: the side setups would have to reach down the whole part to take that slab off. And
- * a deep milled through feature gets a setup from each of its ends (otherEnds).
+ * has none: the side setups would have to reach down the whole part to take that slab off. A -Z
+ * setup likewise when the stock extends below the part: no other setup reaches under the part,
+ * and a block whose features all face up, planned from +Z alone in a stock 10 mm deeper than it,
+ * kept its whole allowance (57 % of the removable volume of a 100 x 60 x 30 block). Such an added
+ * setup has no features of its own: it faces its allowance off (milling-operations.ts) and mills
+ * what it reaches as any setup does. And a deep milled through feature gets a setup from each of
+ * its ends (otherEnds).
  *
  * A tilted setup (a feature's own direction) is there for the faces no setup along the
  * workpiece's axes reaches whole: its focus, those it reaches whole and the split faces it
@@ -53,6 +58,10 @@ export interface SetupPart {
   holes: SetupHole[];
   /** a tilted setup's faces no axis setup reaches whole (see the header): it mills round these only; null on an axis setup */
   focus: number[] | null;
+  /** the machinable faces the setup plan chose this direction for (the first to reach them) */
+  faces: number[];
+  /** what a setup the setup plan does not have was added for ("the stock below the part"); null for the plan's own */
+  addedFor: string | null;
 }
 
 export interface SetupPartsInput {
@@ -87,7 +96,7 @@ export function setupParts(part: PlannedPart, input: SetupPartsInput): SetupsTha
   const split = new Set(part.setups.split_faces);
   const focus = (setup: Setup): number[] | null =>
     isAxis(setup.direction) ? null : [...setup.reached, ...setup.faces.filter((face) => split.has(face))].filter((face) => !alongAxes.has(face));
-  const setups = ordered.map((setup: Setup) => {
+  const setups = ordered.map((setup) => {
     const frame = setupFrame(setup.direction, stock);
     const features: Feature[] = [];
     const holes: SetupHole[] = [];
@@ -113,6 +122,8 @@ export function setupParts(part: PlannedPart, input: SetupPartsInput): SetupsTha
       features,
       holes,
       focus: focus(setup),
+      faces: setup.faces,
+      addedFor: setup.addedFor,
     };
   });
   // a through hole counterbored at both ends: no setup reaches all of it, each end makes its half
@@ -149,20 +160,27 @@ export function holesNoSetupMakes(part: PlannedPart, setups: readonly SetupPart[
 }
 
 const AXIS = 1 - 1e-9;
+/**
+ * Stock beyond the part's box by less than this is the box's own tolerance (OCCT widens a box by
+ * its shapes' tolerances), not an allowance a setup is added for.
+ */
+export const ALLOWANCE_MIN_MM = 0.05;
 /** passages narrower than this get no second setup: only the smallest tools fit, and barely reach in */
 const OTHER_END_MIN_WIDTH_MM = 3;
 /** through features deeper than this many times their width are milled from both ends */
 const DEEP_RATIO = 3;
 
-function orderedSetups(part: PlannedPart, stock: Box3, endMills: readonly Cutter[]): Setup[] {
-  const setups = [...part.setups.setups];
+/** The setup plan's setups and the ones added to it (with what each is for), in shop order. */
+function orderedSetups(part: PlannedPart, stock: Box3, endMills: readonly Cutter[]): (Setup & { addedFor: string | null })[] {
+  const setups = part.setups.setups.map((setup) => ({ ...setup, addedFor: null as string | null }));
+  const add = (name: string, direction: Vec3, addedFor: string) => setups.push({ index: setups.length, name, direction, faces: [], reached: [], features: [], addedFor });
   const top = part.analysis.bbox?.max[2] ?? stock.max[2];
-  if (!setups.some((s) => s.direction[2] > AXIS) && stock.max[2] > top + 1e-6) {
-    setups.push({ index: setups.length, name: "+Z", direction: [0, 0, 1], faces: [], reached: [], features: [] });
-  }
-  for (const direction of otherEnds(part.recognition.features, endMills)) {
+  const bottom = part.analysis.bbox?.min[2] ?? stock.min[2];
+  if (!setups.some((s) => s.direction[2] > AXIS) && stock.max[2] > top + ALLOWANCE_MIN_MM) add("+Z", [0, 0, 1], "the stock above the part");
+  if (!setups.some((s) => s.direction[2] < -AXIS) && stock.min[2] < bottom - ALLOWANCE_MIN_MM) add("-Z", [0, 0, -1], "the stock below the part");
+  for (const { direction, feature } of otherEnds(part.recognition.features, endMills)) {
     if (setups.some((s) => dot(s.direction, direction) > AXIS)) continue;
-    setups.push({ index: setups.length, name: directionName(direction, 1 - AXIS), direction, faces: [], reached: [], features: [] });
+    add(directionName(direction, 1 - AXIS), direction, `the far end of feature ${feature}`);
   }
   const rank = (s: Setup) => (s.direction[2] > AXIS ? 0 : s.direction[2] < -AXIS ? 1 : 2);
   return setups
@@ -181,8 +199,8 @@ function orderedSetups(part: PlannedPart, stock: Box3, endMills: readonly Cutter
  * part, broken by a step, and its 8 mm end mill, nominally reaching 43 mm, got 32 mm in from one
  * side. Planned from both ends, partC's removed share went from 95.8 % to 97.4 %.
  */
-function otherEnds(features: readonly Feature[], endMills: readonly Cutter[]): Vec3[] {
-  const ends: Vec3[] = [];
+function otherEnds(features: readonly Feature[], endMills: readonly Cutter[]): { direction: Vec3; feature: number }[] {
+  const ends: { direction: Vec3; feature: number }[] = [];
   for (const feature of features) {
     const width = feature.min_width_mm;
     const depth = feature.depth_mm;
@@ -191,8 +209,8 @@ function otherEnds(features: readonly Feature[], endMills: readonly Cutter[]): V
     // only when some end mill fits in
     if (!endMills.some((c) => c.diameter <= width + 1e-9)) continue;
     for (const direction of [feature.access_direction, ...feature.other_access_directions]) {
-      if (!isAxis(direction) || ends.some((d) => dot(d, direction) > AXIS)) continue;
-      ends.push(direction);
+      if (!isAxis(direction) || ends.some((end) => dot(end.direction, direction) > AXIS)) continue;
+      ends.push({ direction, feature: feature.id });
     }
   }
   return ends;

@@ -115,12 +115,41 @@ export interface StockLeft {
   left_pct: number;
 }
 
-/** Material still there over the whole part: every voxel neither part nor removed. */
-export function stockLeft(stock: VoxelStock): StockLeft {
+/**
+ * Material still there over the whole part: every voxel neither part nor removed. With `region`
+ * (workpiece coordinates), the voxels whose centre lies in it only: what is left of the allowance
+ * below the part, say, against what there was of it.
+ */
+export function stockLeft(stock: VoxelStock, region?: Box3): StockLeft {
   const volume = stock.d[0] * stock.d[1] * stock.d[2];
+  if (region !== undefined) return stockLeftWithin(stock, region, volume);
   let left = 0;
   for (let v = 0; v < stock.part.length; v += 1) if (stock.part[v] === 0 && stock.removed[v] === 0) left += 1;
   const removable = (stock.part.length - stock.partVoxels) * volume;
   const leftMm3 = left * volume;
   return { left_mm3: leftMm3, removable_mm3: removable, left_pct: removable > 0 ? (100 * leftMm3) / removable : 0 };
+}
+
+function stockLeftWithin(stock: VoxelStock, region: Box3, volume: number): StockLeft {
+  const [nx, ny] = stock.n;
+  // the index range of the voxel centres inside the region, per axis
+  const range = (a: number): [number, number] => {
+    const lo = Math.ceil(((region.min[a] as number) - (stock.box.min[a] as number)) / (stock.d[a] as number) - 0.5 - 1e-9);
+    const hi = Math.floor(((region.max[a] as number) - (stock.box.min[a] as number)) / (stock.d[a] as number) - 0.5 + 1e-9);
+    return [Math.max(0, lo), Math.min((stock.n[a] as number) - 1, hi)];
+  };
+  const [[i0, i1], [j0, j1], [k0, k1]] = [range(0), range(1), range(2)];
+  let left = 0;
+  let material = 0;
+  for (let k = k0; k <= k1; k += 1) {
+    for (let j = j0; j <= j1; j += 1) {
+      const row = (k * ny + j) * nx;
+      for (let i = i0; i <= i1; i += 1) {
+        if (stock.part[row + i] === 1) continue;
+        material += 1;
+        if (stock.removed[row + i] === 0) left += 1;
+      }
+    }
+  }
+  return { left_mm3: left * volume, removable_mm3: material * volume, left_pct: material > 0 ? (100 * left) / material : 0 };
 }
