@@ -8,10 +8,11 @@
  * has none: the side setups would have to reach down the whole part to take that slab off. A -Z
  * setup likewise when the stock extends below the part: no other setup reaches under the part,
  * and a block whose features all face up, planned from +Z alone in a stock 10 mm deeper than it,
- * kept its whole allowance (57 % of the removable volume of a 100 x 60 x 30 block). Such an added
- * setup has no features of its own: it faces its allowance off (milling-operations.ts) and mills
- * what it reaches as any setup does. And a deep milled through feature gets a setup from each of
- * its ends (otherEnds).
+ * kept its whole allowance (46 % of the removable volume of a 100 x 60 x 30 block in a stock
+ * also 5 mm wider on every side). Such an added setup has no features of its own: it faces its
+ * allowance off (without include_face_milling its roughing takes it) and mills what it reaches
+ * as any setup does. And a deep milled through feature gets a setup from each of its ends
+ * (otherEnds).
  *
  * A tilted setup (a feature's own direction) is there for the faces no setup along the
  * workpiece's axes reaches whole: its focus, those it reaches whole and the split faces it
