@@ -94,7 +94,8 @@ describe("plan_cam", () => {
     assert.equal(task.progress, 1);
     assert.equal(task.attempts, 1);
     const result = task.result as PlanCamResult;
-    assert.deepEqual(Object.keys(result).sort(), ["job_id", "machining_time_s", "setups", "unmachined", "warnings"]);
+    assert.deepEqual(Object.keys(result).sort(), ["completeness", "job_id", "machining_time_s", "setups", "unmachined", "warnings"]);
+    assert.equal(result.completeness?.status, "complete", "the task result says how complete the plan is");
     assert.equal(result.setups.length, 2);
     const setup = result.setups[0]!;
     assert.deepEqual(Object.keys(setup).sort(), [

@@ -23,7 +23,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import type { Task } from "graphile-worker";
 import { z } from "zod";
 import type { PlanInput, PlanOptions } from "../kernel/cam/plan-types.ts";
-import { camPlanOf, encodeCamPlan, PLAN_CONTENT_TYPE, PlanFormatError, summarisePlan, type CamPlan, type PlanSummary } from "../kernel/job/plan.ts";
+import { camPlanOf, encodeCamPlan, PLAN_CONTENT_TYPE, PlanFormatError, PlanOptionsSchema, summarisePlan, type CamPlan, type PlanSummary } from "../kernel/job/plan.ts";
 import type { BoundingBoxStock } from "../kernel/job/stock.ts";
 import { findMachineArchetype, type MachineArchetype } from "../kernel/machines/archetypes.ts";
 import { loadPlanningState, type PlanningState } from "../db/queries/automation.ts";
@@ -40,10 +40,11 @@ export const PLAN_CAM_WORKER_TASK = "plan_cam";
 /** one retry, for a thread or worker that died; a plan's own failures are never retried */
 export const PLAN_CAM_MAX_ATTEMPTS = 2;
 
-/** The task record's payload: the request's options. */
+/** The task record's payload: the request's options (a payload written before the limit existed has none: the default). */
 export const PlanCamPayload = z.strictObject({
   include_face_milling: z.boolean(),
   sort_by_height: z.boolean(),
+  completeness_surface_limit_pct: PlanOptionsSchema.shape.completeness_surface_limit_pct,
 }) satisfies z.ZodType<PlanOptions>;
 export type PlanCamPayload = z.infer<typeof PlanCamPayload>;
 

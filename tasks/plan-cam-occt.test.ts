@@ -179,6 +179,8 @@ describe("plan_cam on the service's geometry thread", () => {
       result.setups.map((s) => s.blocks.map((b) => [b.id, b.kind, b.operation_ids])),
       "the job file keeps the blocks the result shows",
     );
+    assert.ok(result.completeness, "the task result says how complete the plan is");
+    assert.deepEqual(file.plan?.document.completeness, result.completeness, "and the job file keeps it");
     await assertProgramsRun(projectId);
   });
 
@@ -200,6 +202,11 @@ describe("plan_cam on the service's geometry thread", () => {
       const left = result.setups.at(-1)?.verification.material_left_pct ?? 100;
       assert.ok(left < 10, `${left} % of the removable volume left`);
       assert.ok(result.unmachined.some((u) => u.code === "material_left"));
+      const completeness = result.completeness;
+      assert.ok(completeness, "the task result says how complete the plan is");
+      const unreachable = result.unmachined.filter((u) => u.code === "face_unreachable").flatMap((u) => u.faces);
+      assert.ok(unreachable.every((face) => completeness.faces_unreachable.includes(face)), "every face reported unreachable is in completeness");
+      assert.equal(completeness.status === "complete", completeness.reasons.length === 0);
       if (name.startsWith("nist_ftc")) {
         // its four 7 mm bores, 75 mm long and counterbored from both ends, are drilled half from each end
         for (const side of ["+Z", "-Z"]) {

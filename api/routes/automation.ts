@@ -6,7 +6,8 @@
  */
 import { z } from "zod";
 import { planningPreconditions, startAutomationTask } from "../../db/queries/automation.ts";
-import { PlanSummarySchema } from "../../kernel/job/plan.ts";
+import { PlanOptionsSchema, PlanSummarySchema } from "../../kernel/job/plan.ts";
+import { DEFAULT_SURFACE_LIMIT_PCT } from "../../kernel/cam/planner/completeness.ts";
 import {
   PLAN_CAM_MAX_ATTEMPTS,
   PLAN_CAM_TASK_NAME,
@@ -36,6 +37,9 @@ const CamPlanningBody = z
       .boolean()
       .default(PLANNING_DEFAULTS.sort_by_height)
       .describe("order a setup's operations from the top down instead of by tool. Default false: by tool, the fewest tool changes"),
+    completeness_surface_limit_pct: PlanOptionsSchema.shape.completeness_surface_limit_pct.describe(
+      `an extension: the share of the part's surface (0 to 100 %) material thicker than the finishing tolerance may be left on before the plan's completeness is incomplete; ${DEFAULT_SURFACE_LIMIT_PCT} when not given (docs/automation.md)`,
+    ),
   })
   .meta({ id: "CamPlanningRequest" }) satisfies z.ZodType<PlanCamPayload, Partial<PlanCamPayload>>;
 

@@ -18,6 +18,12 @@ export interface PlanOptions {
   include_face_milling: boolean;
   /** order operations from the top down (highest first) within a setup, instead of by tool */
   sort_by_height: boolean;
+  /**
+   * the share of the part's surface (0..100 %) material thicker than the finishing tolerance may
+   * be left on before the plan is incomplete (Completeness); planner/completeness.ts's
+   * DEFAULT_SURFACE_LIMIT_PCT when not given
+   */
+  completeness_surface_limit_pct?: number;
 }
 
 export interface PlanInput {
@@ -217,6 +223,7 @@ export interface PlanResult {
   warnings: { code: string; message: string }[];
   unmachined: Unmachined[];
   setups: PlannedSetup[];
+  completeness: Completeness;
 }
 
 /** The plan cannot be made; `code` names why (part_exceeds_travel, no_tool_fits, empty_library...). */

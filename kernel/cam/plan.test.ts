@@ -118,6 +118,37 @@ describe("the CAM planner", () => {
     assert.ok(last.verification.material_left_pct < 3, `material left ${last.verification.material_left_pct} %`);
     for (const setup of result.setups) assert.deepEqual([setup.verification.gouges, setup.verification.rapids_through_material, setup.verification.holder_collisions], [0, 0, 0]);
     assert.ok(result.unmachined.some((u) => u.code === "material_left" && u.volume_mm3 !== null && u.volume_mm3 > 0));
+    // how complete it is: every hole made, every face reached, the hexagonal passage's corners sharp
+    const c = result.completeness;
+    assert.deepEqual([c.holes_not_made, c.faces_unreachable, c.operations_dropped], [[], [], 0], JSON.stringify(c.reasons));
+    assert.deepEqual([c.material_left.tolerance_mm, c.material_left.surface_limit_pct], [0.1, 0.5]);
+    assert.equal(c.material_left.pct_of_removable, last.verification.material_left_pct, "the last setup's figure is the plan's");
+    assert.ok(c.sharp_corners.length > 0 && c.sharp_corners.every((corner) => corner.faces.length === 2 && corner.radius_left_mm >= 0.5 && corner.length_mm > 0));
+    assert.equal(c.status, c.material_left.surface_pct > 0.5 ? "incomplete" : "complete", JSON.stringify(c.material_left));
+    assert.deepEqual(c.reasons.map((r) => r.code), c.status === "complete" ? [] : ["material_left"]);
+  });
+
+  it("says a plan is complete when what is left covers no more of the surface than the limit, and incomplete under a lower limit", () => {
+    const part = mfcad("0-5-19");
+    const byDefault = planCam(oc, input(part, mfcadStock), quiet).completeness;
+    assert.equal(byDefault.status, "complete", JSON.stringify(byDefault));
+    assert.ok(byDefault.material_left.surface_pct > 0 && byDefault.material_left.surface_pct <= 0.5, `${byDefault.material_left.surface_pct} %`);
+    const limit = byDefault.material_left.surface_pct / 2;
+    const stricter = planCam(oc, input(part, mfcadStock, { options: { include_face_milling: true, sort_by_height: false, completeness_surface_limit_pct: limit } }), quiet).completeness;
+    assert.equal(stricter.status, "incomplete");
+    assert.deepEqual(stricter.reasons.map((r) => r.code), ["material_left"]);
+    assert.equal(stricter.material_left.surface_limit_pct, limit);
+    assert.match(stricter.reasons[0]!.message, new RegExp(`${stricter.material_left.surface_pct} %`));
+  });
+
+  it("says partC planned with one 10 mm end mill is incomplete: its holes not made, named by feature", () => {
+    const result = planCam(oc, input(brepOfStep(fixture("partC.step")), { min: [-2, -2, 0], max: [87.6, 46.7, 29] }, { library: articles(/^SSR-EM3-1000-K-TA$/) }), quiet);
+    const c = result.completeness;
+    assert.equal(c.status, "incomplete");
+    assert.ok(c.holes_not_made.length > 0, JSON.stringify(c));
+    assert.ok(c.reasons.some((r) => r.code === "hole_not_made" && r.message.includes(String(c.holes_not_made[0]))));
+    assert.ok(c.reasons.some((r) => r.code === "material_left"), "a 10 mm tool leaves the narrow passages");
+    assert.ok(c.material_left.surface_pct > 0.5);
   });
 
   it("plans the same with the simulation on its own thread as in the planner's thread: the operations, their verdicts and what is left", () => {

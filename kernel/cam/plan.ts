@@ -21,19 +21,34 @@ import { queuedShadows, type ShadowSource } from "./milling/shadows.ts";
 import { InProcessStock } from "./milling/stock.ts";
 import type { Triangles } from "./milling/triangles.ts";
 import { carriedTops, type ColumnTops } from "./simulation/carried-stock.ts";
-import { removeBySetup, stockLeft, voxelStock } from "./simulation/voxel-stock.ts";
+import { removeBySetup, voxelStock } from "./simulation/voxel-stock.ts";
+import { surfaceCovered, surfaceProximity, thickMaterialLeft, type ThickMaterial } from "./simulation/thick-material.ts";
 import { cuttersFromLibrary } from "./tooling/cutter.ts";
-import { PlanCancelled, PlanError, type PlanHooks, type PlanInput, type PlanStep, type PlannedSetup, type PlanResult, type SetupLeftOut, type ToolSummary, type Unmachined } from "./plan-types.ts";
+import {
+  PlanCancelled,
+  PlanError,
+  type PlanHooks,
+  type PlanInput,
+  type PlanStep,
+  type PlannedSetup,
+  type PlanResult,
+  type SetupLeftOut,
+  type ToolMissing,
+  type ToolSummary,
+  type Unmachined,
+} from "./plan-types.ts";
 import type { Cutter, Move, Operation } from "./types.ts";
 import { operationBlocks } from "./planner/blocks.ts";
 import { holeOperations } from "./planner/hole-operations.ts";
 import { hasToolpaths, withoutToolpaths } from "./planner/no-toolpaths.ts";
 import { carriedStock } from "./planner/carried-stock.ts";
 import { isEndMill, millingOperations } from "./planner/milling-operations.ts";
-import { readPart } from "./planner/read-part.ts";
+import { CUTTING_MESH_DEFLECTION_MM, readPart } from "./planner/read-part.ts";
+import { completenessOf, DEFAULT_SURFACE_LIMIT_PCT, finishingTolerance, holesNotMade, type HoleMakers } from "./planner/completeness.ts";
+import { sharpCorners } from "./planner/sharp-corners.ts";
 import { holesNoSetupMakes, setupParts } from "./planner/setup-part.ts";
 import { exceedsTravelUnmachined } from "./planner/setups-left-out.ts";
-import { InlineChecks, verifySetup, type OperationCheck, type SimulatedSetup, type VerifiedSetup } from "./planner/verify.ts";
+import { InlineChecks, simulationCellSize, verifySetup, type OperationCheck, type SimulatedSetup, type VerifiedSetup } from "./planner/verify.ts";
 import { ThreadedChecks } from "./planner/verify-thread.ts";
 import { ThreadedShadows } from "./planner/shadow-thread.ts";
 
@@ -79,10 +94,18 @@ export function planCam(oc: OpenCascadeInstance, input: PlanInput, hooks: PlanHo
       volume_mm3: null,
     });
   }
+  // filled where the library lacks a tool a plan would use
+  const toolsMissing: ToolMissing[] = [];
 
   // what all setups together leave (simulation/voxel-stock.ts): each setup's own height field
-  // sees only its side
+  // sees only its side; material is left where it is thicker than the finishing tolerance
+  // (simulation/thick-material.ts), not in the band the voxels see along every wall
   const acrossSetups = voxelStock(input.stock, part.soup);
+  const tolerance = finishingTolerance(Math.max(...setups.map((s) => simulationCellSize(s.stock))), CUTTING_MESH_DEFLECTION_MM);
+  const proximity = surfaceProximity(part.soup, input.stock, tolerance);
+  const holeMakers: HoleMakers = new Map();
+  // after the last setup kept: the plan's figure
+  let latest: ThickMaterial | null = null;
   let counter = 0;
   const planned: PlannedSetup[] = [];
   setups.forEach((setup, i) => {
@@ -127,6 +150,7 @@ export function planCam(oc: OpenCascadeInstance, input: PlanInput, hooks: PlanHo
         kept,
       });
       warnings.push(...milling.warnings, ...holes.warnings);
+      for (const [feature, makers] of holes.makers) holeMakers.set(feature, [...(holeMakers.get(feature) ?? []), makers]);
       own = [...milling.unmachined, ...holes.unmachined];
       unmachined.push(...own);
       verified = verifier.result();
@@ -148,7 +172,8 @@ export function planCam(oc: OpenCascadeInstance, input: PlanInput, hooks: PlanHo
       return;
     }
     removeBySetup(acrossSetups, setup.frame, verified.field);
-    const left = stockLeft(acrossSetups);
+    const left = thickMaterialLeft(acrossSetups, proximity);
+    latest = left;
     checkpoint(base + span);
     const time = setupMachiningTime(verified.operations, input.machine);
     const tools = numberTools(verified.operations);
@@ -183,18 +208,34 @@ export function planCam(oc: OpenCascadeInstance, input: PlanInput, hooks: PlanHo
       reasons.length > 0 ? `no operation could be planned: ${reasons.slice(0, 5).join("; ")}` : "the stock needs no machining to become the part",
     );
   }
-  const left = stockLeft(acrossSetups);
+  const left = latest ?? thickMaterialLeft(acrossSetups, proximity);
   if (left.left_mm3 > 0) {
     unmachined.push({
       code: "material_left",
-      message: `${round1(left.left_mm3)} mm³ of the ${round1(left.removable_mm3)} mm³ to remove (${round2(left.left_pct)} %) is left over the part after the last setup: sharp internal corners, regions no tool reaches, and cusps`,
+      message: `${round1(left.left_mm3)} mm³ of the ${round1(left.removable_mm3)} mm³ to remove (${round2(left.left_pct)} %) is left thicker than ${tolerance} mm over the part after the last setup: sharp internal corners, regions no tool reaches, and cusps`,
       features: [],
       faces: [],
       volume_mm3: round1(left.left_mm3),
     });
   }
+  // a sharp corner's fillet, and a voxel's reach either side of it, is not material left on the surface
+  const corners = sharpCorners(part.analysis.edges, planned, Math.hypot(...acrossSetups.d) + tolerance);
+  const covered = surfaceCovered(acrossSetups, left.thick, { soup: part.soup, tolerance_mm: tolerance, exclude: corners.zones });
+  const kept = new Set(planned.flatMap((s) => s.operations.map((o) => o.id)));
+  const completeness = completenessOf({
+    material: { ...left, surface_pct: covered.covered_pct },
+    tolerance_mm: tolerance,
+    surface_limit_pct: input.options.completeness_surface_limit_pct ?? DEFAULT_SURFACE_LIMIT_PCT,
+    holes_not_made: holesNotMade(part.recognition.features.filter((f) => f.hole !== undefined).map((f) => f.id), holeMakers, kept),
+    // a setup left out for the travel puts the faces no other setup reaches among these (setup-part.ts)
+    faces_unreachable: part.setups.unreachable_faces.map((f) => f.face),
+    operations_dropped: unmachined.filter((u) => u.code === "operation_dropped").length,
+    tools_missing: toolsMissing,
+    setups_left_out: setupsLeftOut,
+    sharp_corners: corners.corners,
+  });
   hooks.progress(1);
-  return { machining_time_s: round1(planned.reduce((sum, s) => sum + s.machining_time_s, 0)), warnings: dedupe(warnings), unmachined, setups: planned };
+  return { machining_time_s: round1(planned.reduce((sum, s) => sum + s.machining_time_s, 0)), warnings: dedupe(warnings), unmachined, setups: planned, completeness };
 }
 
 const threadedChecks = (setup: SimulatedSetup, carried: ColumnTops | null): OperationCheck => new ThreadedChecks(setup, carried);

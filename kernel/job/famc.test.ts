@@ -97,15 +97,15 @@ describe("the .famc job file", () => {
     await assert.rejects(encodeFamc({ ...contents, stock: null, workpiece: null, plan: bytes }, sign), /a plan needs stock/);
   });
 
-  it("reads a plan stored before blocks (plan document version 1) with its blocks derived, keeping its bytes as they were", async () => {
-    const planned = plan();
+  it("reads a plan stored before blocks (plan document version 1) with its blocks derived and no completeness, keeping its bytes as they were", async () => {
+    const { completeness: _completeness, ...planned } = plan();
     const setups = planned.setups.map(({ blocks: _blocks, ...setup }) => setup);
     const bytes = encodeCamPlanUnchecked({ ...planned, version: 1, setups });
     const file = await encodeFamc({ ...contents, job: { ...contents.job, source: "plan" }, plan: bytes }, sign);
     const back = await decodeFamc(file, OWNER, verify);
     assert.ok(back.plan?.bytes.equals(bytes), "an import stores the old document's bytes, not an upgraded copy");
-    assert.equal(back.plan?.document.version, 2);
-    assert.deepEqual(back.plan?.document, planned);
+    assert.equal(back.plan?.document.version, 3);
+    assert.deepEqual(back.plan?.document, { ...planned, completeness: null }, "completeness was not measured then");
     assert.deepEqual(back.plan?.document.setups[0]!.blocks.map((b) => b.kind), ["facing", "roughing", "holes"]);
   });
 

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { gzipSync } from "node:zlib";
-import { fakePlanResult, FAKE_DRILL_UUID } from "../../test/support/fake-plan.ts";
+import { fakeCompleteness, fakePlanResult, FAKE_DRILL_UUID } from "../../test/support/fake-plan.ts";
 import { setupMachiningTime } from "../cam/machining-time.ts";
 import { operationBlocks } from "../cam/planner/blocks.ts";
 import { findMachineArchetype } from "../machines/archetypes.ts";
@@ -10,10 +10,17 @@ import { camPlanOf, decodeCamPlan, encodeCamPlan, PLAN_DOCUMENT_VERSION, PlanFor
 const MACHINE = findMachineArchetype("vmc-850-fanuc")!;
 const OPTIONS = { include_face_milling: true, sort_by_height: false };
 
-/** The plan as a version 1 writer stored it: the same document without blocks. */
+/** The plan as a version 2 writer stored it: the same document without completeness. */
+function asVersion2(plan: CamPlan): Buffer {
+  const { completeness: _completeness, ...rest } = plan;
+  return gzipSync(Buffer.from(JSON.stringify({ ...rest, version: 2 }), "utf8"));
+}
+
+/** The plan as a version 1 writer stored it: without completeness and without blocks. */
 function asVersion1(plan: CamPlan): Buffer {
+  const { completeness: _completeness, ...rest } = plan;
   const setups = plan.setups.map(({ blocks: _blocks, ...setup }) => setup);
-  return gzipSync(Buffer.from(JSON.stringify({ ...plan, version: 1, setups }), "utf8"));
+  return gzipSync(Buffer.from(JSON.stringify({ ...rest, version: 1, setups }), "utf8"));
 }
 
 describe("the plan a job keeps", () => {
@@ -95,10 +102,14 @@ describe("the plan a job keeps", () => {
     assert.ok(bytes.length < json / 5, "compresses at least fivefold");
   });
 
-  it("stores each setup's blocks as version 2 and reads them back as they were, not derived again", () => {
-    const plan = camPlanOf(fakePlanResult(), OPTIONS, MACHINE);
-    assert.equal(plan.version, 2);
-    assert.equal(PLAN_DOCUMENT_VERSION, 2);
+  it("stores each setup's blocks and the plan's completeness as version 3 and reads them back as they were, not derived again", () => {
+    const incomplete = fakeCompleteness({ status: "incomplete", holes_not_made: [7], reasons: [{ code: "hole_not_made", message: "1 hole is not made (feature 7)" }] });
+    const plan = camPlanOf(fakePlanResult({ completeness: incomplete }), { ...OPTIONS, completeness_surface_limit_pct: 2 }, MACHINE);
+    assert.equal(plan.version, 3);
+    assert.equal(PLAN_DOCUMENT_VERSION, 3);
+    assert.deepEqual(decodeCamPlan(encodeCamPlan(plan)).completeness, incomplete);
+    assert.equal(decodeCamPlan(encodeCamPlan(plan)).options.completeness_surface_limit_pct, 2);
+    assert.deepEqual(summarisePlan(plan).completeness, incomplete, "the task result's summary carries it");
     // blocks another grouping would not give: they must come back from the document itself
     const regrouped: CamPlan = {
       ...plan,
@@ -112,15 +123,27 @@ describe("the plan a job keeps", () => {
     assert.deepEqual(back.setups.map((s) => s.blocks[0]!.name), ["Everything", "Everything"]);
   });
 
-  it("reads a version 1 plan (no blocks) as version 2, with the blocks the planner would have given, the same each time", () => {
+  it("reads a version 2 plan (no completeness) with completeness null: not measured, not guessed", () => {
+    const plan = camPlanOf(fakePlanResult(), OPTIONS, MACHINE);
+    const back = decodeCamPlan(asVersion2(plan));
+    assert.equal(back.version, PLAN_DOCUMENT_VERSION);
+    assert.equal(back.completeness, null);
+    assert.deepEqual({ ...back, completeness: plan.completeness }, plan, "everything else as it was");
+    assert.equal(summarisePlan(back).completeness, null);
+    // read, never written: a version 3 document has it
+    assert.throws(() => encodeCamPlan({ ...plan, completeness: undefined } as unknown as CamPlan), /completeness/);
+  });
+
+  it("reads a version 1 plan (no blocks) as the current version, with the blocks the planner would have given, the same each time", () => {
     const plan = camPlanOf(fakePlanResult(), OPTIONS, MACHINE);
     const bytes = asVersion1(plan);
     const back = decodeCamPlan(bytes);
-    assert.equal(back.version, 2);
+    assert.equal(back.version, PLAN_DOCUMENT_VERSION);
+    assert.equal(back.completeness, null);
     for (const setup of back.setups) assert.deepEqual(setup.blocks, operationBlocks(setup.id, setup.operations));
-    assert.deepEqual(back, plan, "the version 1 document is the version 2 one without its blocks");
+    assert.deepEqual(back, { ...plan, completeness: null }, "the version 1 document is the current one without its blocks and completeness");
     assert.deepEqual(decodeCamPlan(bytes), back, "derived block ids do not change from one read to the next");
-    assert.deepEqual(summarisePlan(back), summarisePlan(plan));
+    assert.deepEqual(summarisePlan(back), { ...summarisePlan(plan), completeness: null });
     // read, never written: a version 1 document is not what a writer stores
     assert.throws(() => encodeCamPlan({ ...back, version: 1 } as unknown as CamPlan), /version/);
   });

@@ -7,13 +7,29 @@
  * The zod schemas here mirror the planner's TypeScript types; the compile-time checks below
  * fail the build when the two drift apart. Field names are the job file's and the API's.
  *
- * Versions: 2 added each setup's blocks. A version 1 document still reads, as version 2 with the
- * blocks the planner would have given its operations (kernel/cam/planner/blocks.ts).
+ * Versions: 2 added each setup's blocks, 3 the plan's completeness. A version 1 document still
+ * reads with the blocks the planner would have given its operations (kernel/cam/planner/blocks.ts);
+ * a version 1 or 2 document reads with completeness null: it was not measured when the plan was
+ * made, and what is kept (the material left per setup counted a band along every wall) cannot
+ * give it (docs/famc-format.md).
  */
 import { gunzipSync, gzipSync } from "node:zlib";
 import { z } from "zod";
 import { setupMachiningTime } from "../cam/machining-time.ts";
-import type { BlockKind, OperationSummary, PlannedBlock, PlannedSetup, PlanOptions, PlanResult, ToolSummary, Unmachined } from "../cam/plan-types.ts";
+import type {
+  BlockKind,
+  Completeness,
+  OperationSummary,
+  PlannedBlock,
+  PlannedSetup,
+  PlanOptions,
+  PlanResult,
+  SetupLeftOut,
+  SharpCorner,
+  ToolMissing,
+  ToolSummary,
+  Unmachined,
+} from "../cam/plan-types.ts";
 import { blocksProblem, operationBlocks } from "../cam/planner/blocks.ts";
 import { OPERATION_KINDS, type Cutter, type CuttingParameters, type Frame, type Move, type Operation, type OperationKind, type Verification } from "../cam/types.ts";
 import type { MachineArchetype } from "../machines/archetypes.ts";
@@ -22,14 +38,18 @@ import { Vec3 as Vec3Schema } from "./types.ts";
 
 /** Content type of a plan blob (sql: tg_jobs__check_plan_blob). */
 export const PLAN_CONTENT_TYPE = "application/vnd.swarf.cam-plan+gzip";
-export const PLAN_DOCUMENT_VERSION = 2;
+export const PLAN_DOCUMENT_VERSION = 3;
 /** a plan decompresses to at most this much JSON (a .famc file is checked before, by its MAC) */
 const MAX_PLAN_JSON_BYTES = 512 * 1024 * 1024;
 
 const Vec2 = z.tuple([z.number(), z.number()]);
 const nonNegative = z.number().nonnegative();
 
-export const PlanOptionsSchema = z.object({ include_face_milling: z.boolean(), sort_by_height: z.boolean() });
+export const PlanOptionsSchema = z.object({
+  include_face_milling: z.boolean(),
+  sort_by_height: z.boolean(),
+  completeness_surface_limit_pct: z.number().min(0).max(100).optional(),
+});
 
 const FrameSchema = z.object({ origin: Vec3Schema, x_axis: Vec3Schema, z_axis: Vec3Schema });
 const Box3Schema = z.object({ min: Vec3Schema, max: Vec3Schema });
@@ -149,6 +169,48 @@ const UnmachinedSchema = z.object({
   volume_mm3: z.number().nullable(),
 });
 
+const SharpCornerSchema = z.object({
+  faces: z.array(z.number().int()).describe("the two part faces that meet in the corner"),
+  radius_left_mm: nonNegative.describe("the radius the smallest end mill that reaches it leaves there"),
+  length_mm: nonNegative,
+});
+
+const ToolMissingSchema = z.object({
+  tool_type: z.string(),
+  diameter_mm: nonNegative,
+  purpose: z.string().describe('what it was for: "drill feature 12"'),
+  features: z.array(z.number().int()),
+});
+
+const SetupLeftOutSchema = z.object({
+  name: z.string(),
+  direction: Vec3Schema,
+  reason: z.string().describe("no_toolpaths, exceeds_travel"),
+  message: z.string(),
+  features: z.array(z.number().int()),
+  faces: z.array(z.number().int()),
+});
+
+export const CompletenessSchema = z.object({
+  status: z.enum(["complete", "incomplete"]),
+  reasons: z
+    .array(z.object({ code: z.enum(["material_left", "hole_not_made", "face_unreachable"]), message: z.string() }))
+    .describe("one per failed criterion, with its figures; empty when complete"),
+  material_left: z.object({
+    volume_mm3: nonNegative.describe("material left thicker than tolerance_mm"),
+    pct_of_removable: nonNegative.describe("of the volume to remove (stock minus part)"),
+    surface_pct: nonNegative.describe("share of the part's surface under material thicker than tolerance_mm, sharp corners excepted"),
+    surface_limit_pct: z.number().min(0).max(100).describe("the plan is incomplete when surface_pct is above this"),
+    tolerance_mm: nonNegative.describe("the finishing tolerance: thinner material is not left"),
+  }),
+  holes_not_made: z.array(z.number().int()).describe("feature ids of holes the plan does not make whole"),
+  faces_unreachable: z.array(z.number().int()).describe("face ids no setup reaches"),
+  operations_dropped: z.number().int().nonnegative().describe("operations the verification dropped"),
+  tools_missing: z.array(ToolMissingSchema).describe("tools the plan would have used had the library held them"),
+  setups_left_out: z.array(SetupLeftOutSchema).describe("setups the plan leaves out, and what they were for"),
+  sharp_corners: z.array(SharpCornerSchema).describe("internal corners no rotating tool makes sharp: listed, not a reason for incomplete"),
+});
+
 /** The blocks must group the setup's operations: each in one block, in the order they run. */
 function blocksGroupOperations(setup: { blocks: PlannedBlock[]; operations: { id: string }[] }, ctx: z.RefinementCtx): void {
   const problem = blocksProblem(setup.blocks, setup.operations);
@@ -160,6 +222,7 @@ const PlanResultSchema = z.object({
   warnings: z.array(WarningSchema),
   unmachined: z.array(UnmachinedSchema),
   setups: z.array(PlannedSetupSchema.superRefine(blocksGroupOperations)),
+  completeness: CompletenessSchema,
 });
 
 // The schemas are the planner's types, no more and no less: these fail to compile otherwise.
@@ -179,7 +242,11 @@ const typesAgree: [
   Same<z.infer<typeof UnmachinedSchema>, Unmachined>,
   Same<z.infer<typeof PlanResultSchema>, PlanResult>,
   Same<z.infer<typeof PlanOptionsSchema>, PlanOptions>,
-] = [true, true, true, true, true, true, true, true, true, true, true, true, true, true];
+  Same<z.infer<typeof SharpCornerSchema>, SharpCorner>,
+  Same<z.infer<typeof ToolMissingSchema>, ToolMissing>,
+  Same<z.infer<typeof SetupLeftOutSchema>, SetupLeftOut>,
+  Same<z.infer<typeof CompletenessSchema>, Completeness>,
+] = [true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true];
 void typesAgree;
 
 /** An operation as the job keeps it: the planner's, with its machining time. */
@@ -193,23 +260,26 @@ export const CamPlan = z.object({
   warnings: z.array(WarningSchema),
   unmachined: z.array(UnmachinedSchema),
   setups: z.array(StoredSetupSchema.superRefine(blocksGroupOperations)),
+  /** null: read from a version 1 or 2 document, made before completeness was measured */
+  completeness: CompletenessSchema.nullable(),
 });
 export type CamPlan = z.infer<typeof CamPlan>;
 export type StoredOperation = z.infer<typeof StoredOperationSchema>;
 
-/** Version 1: setups without blocks. Read, never written. */
-const CamPlanVersion1 = CamPlan.extend({
+/** Version 2: no completeness. Read, never written. */
+const CamPlanVersion2 = CamPlan.omit({ completeness: true }).extend({ version: z.literal(2) });
+/** Version 1: setups without blocks either. */
+const CamPlanVersion1 = CamPlanVersion2.extend({
   version: z.literal(1),
   setups: z.array(StoredSetupSchema.omit({ blocks: true })),
 });
-type CamPlanVersion1 = z.infer<typeof CamPlanVersion1>;
 
-function fromVersion1(plan: CamPlanVersion1): CamPlan {
-  return {
-    ...plan,
-    version: PLAN_DOCUMENT_VERSION,
-    setups: plan.setups.map((setup) => ({ ...setup, blocks: operationBlocks(setup.id, setup.operations) })),
-  };
+function fromVersion1(plan: z.infer<typeof CamPlanVersion1>): CamPlan {
+  return fromVersion2({ ...plan, version: 2, setups: plan.setups.map((setup) => ({ ...setup, blocks: operationBlocks(setup.id, setup.operations) })) });
+}
+
+function fromVersion2(plan: z.infer<typeof CamPlanVersion2>): CamPlan {
+  return { ...plan, version: PLAN_DOCUMENT_VERSION, completeness: null };
 }
 
 /**
@@ -227,6 +297,7 @@ export function camPlanOf(result: PlanResult, options: PlanOptions, machine: Mac
     machining_time_s: result.machining_time_s,
     warnings: result.warnings,
     unmachined: result.unmachined,
+    completeness: result.completeness,
     setups: result.setups.map((setup) => {
       const times = setupMachiningTime(setup.operations, machine).operations;
       return {
@@ -284,6 +355,9 @@ export const PlanSummarySchema = z.object({
   warnings: z.array(WarningSchema),
   unmachined: z.array(UnmachinedSchema).describe("what the plan leaves, and why"),
   setups: z.array(SetupSummarySchema),
+  completeness: CompletenessSchema.nullable().describe(
+    "how complete the plan is, in figures (docs/cam-planning.md, Completeness); null for a plan made before completeness was measured",
+  ),
 });
 export type PlanSummary = z.infer<typeof PlanSummarySchema>;
 const summaryTypesAgree: [Same<z.infer<typeof OperationSummarySchema>, OperationSummary>] = [true];
@@ -294,6 +368,7 @@ export function summarisePlan(plan: CamPlan): PlanSummary {
     machining_time_s: plan.machining_time_s,
     warnings: plan.warnings,
     unmachined: plan.unmachined,
+    completeness: plan.completeness,
     setups: plan.setups.map((setup) => {
       const numbers = new Map(setup.tools.map((tool) => [tool.assembly_uuid, tool.number]));
       return {
@@ -356,14 +431,24 @@ export function decodeCamPlan(bytes: Uint8Array): CamPlan {
   } catch {
     throw new PlanFormatError("the plan is not JSON");
   }
-  if (isVersion1(value)) {
+  const version = versionOf(value);
+  if (version === 1) {
     const parsed = CamPlanVersion1.safeParse(value);
-    if (!parsed.success) throw new PlanFormatError(`the version 1 plan does not have the expected fields: ${describeIssue(parsed.error)}`);
+    if (!parsed.success) throw olderPlanError(1, parsed.error);
     return fromVersion1(parsed.data);
+  }
+  if (version === 2) {
+    const parsed = CamPlanVersion2.safeParse(value);
+    if (!parsed.success) throw olderPlanError(2, parsed.error);
+    return fromVersion2(parsed.data);
   }
   return checkCamPlan(value);
 }
 
-function isVersion1(value: unknown): boolean {
-  return typeof value === "object" && value !== null && "version" in value && value.version === 1;
+function olderPlanError(version: number, error: z.ZodError): PlanFormatError {
+  return new PlanFormatError(`the version ${version} plan does not have the expected fields: ${describeIssue(error)}`);
+}
+
+function versionOf(value: unknown): unknown {
+  return typeof value === "object" && value !== null && "version" in value ? value.version : undefined;
 }

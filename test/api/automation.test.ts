@@ -130,6 +130,22 @@ describe("POST /projects/{project_id}/automation/cam-planning", () => {
     assert.deepEqual(await tasksOf(projectId), []);
   });
 
+  it("takes completeness_surface_limit_pct (0 to 100) into the task's options, and refuses one outside that range or not a number with 400", async () => {
+    const key = await freshKey(alice);
+    const projectId = await planningProject(api, alice);
+    for (const limit of [-0.1, 100.5, "1", null]) {
+      const res = await start(key, projectId, { ...PLAN_OPTIONS, completeness_surface_limit_pct: limit });
+      assert.equal(res.status, 400, `${JSON.stringify(limit)}: ${res.text}`);
+      assert.equal(res.body.detail.code, "invalid_parameter");
+      assert.ok((res.body.detail.details.fields as { field: string }[]).some((f) => f.field === "body.completeness_surface_limit_pct"), res.text);
+    }
+    assert.deepEqual(await tasksOf(projectId), []);
+    const res = await start(key, projectId, { include_face_milling: true, sort_by_height: false, completeness_surface_limit_pct: 2.5 });
+    assert.equal(res.status, 202, res.text);
+    const { rows } = await db.owner.query("select payload from app_public.tasks where id = $1", [res.body.task_id]);
+    assert.deepEqual(rows[0]?.payload, { include_face_milling: true, sort_by_height: false, completeness_surface_limit_pct: 2.5 });
+  });
+
   it("refuses a key without automation:run, and one without cam:write, with 403 naming the scope", async () => {
     const projectId = await planningProject(api, alice);
     for (const missing of ["automation:run", "cam:write"] as const) {

@@ -4,7 +4,7 @@
  * (three blocks a setup), so everything the job keeps and summarises has something in it.
  * `moves` sets how many cutting moves the roughing has (a large plan for size and speed checks).
  */
-import type { PlanResult, PlannedSetup } from "../../kernel/cam/plan-types.ts";
+import type { Completeness, PlanResult, PlannedSetup } from "../../kernel/cam/plan-types.ts";
 import { operationBlocks } from "../../kernel/cam/planner/blocks.ts";
 import type { Box3, Cutter, Move, Operation, Vec3 } from "../../kernel/cam/types.ts";
 
@@ -154,7 +154,23 @@ function setup(index: number, direction: Vec3, stock: Box3, moves: number): Plan
   };
 }
 
-export function fakePlanResult(options: { moves?: number; stock?: Box3 } = {}): PlanResult {
+/** A complete plan's figures, as the fake plan's setups and unmachined entries give them. */
+export function fakeCompleteness(overrides: Partial<Completeness> = {}): Completeness {
+  return {
+    status: "complete",
+    reasons: [],
+    material_left: { volume_mm3: 12.5, pct_of_removable: 0.4, surface_pct: 0.2, surface_limit_pct: 0.5, tolerance_mm: 0.1 },
+    holes_not_made: [],
+    faces_unreachable: [],
+    operations_dropped: 0,
+    tools_missing: [],
+    setups_left_out: [],
+    sharp_corners: [{ faces: [40, 41], radius_left_mm: 1, length_mm: 12 }],
+    ...overrides,
+  };
+}
+
+export function fakePlanResult(options: { moves?: number; stock?: Box3; completeness?: Completeness } = {}): PlanResult {
   const moves = options.moves ?? 50;
   const stock: Box3 = options.stock ?? { min: [-2, -2, 0], max: [87.5, 46.6, 32.5] };
   const size: Vec3 = [stock.max[0] - stock.min[0], stock.max[1] - stock.min[1], stock.max[2] - stock.min[2]];
@@ -165,5 +181,6 @@ export function fakePlanResult(options: { moves?: number; stock?: Box3 } = {}): 
     warnings: [{ code: "thin_wall", message: "a wall of 0.8 mm (feature 9) may chatter" }],
     unmachined: [{ code: "no_tool_fits", message: "no tool in the library fits the 2 mm slot (feature 12)", features: [12], faces: [40, 41], volume_mm3: 35 }],
     setups,
+    completeness: options.completeness ?? fakeCompleteness(),
   };
 }

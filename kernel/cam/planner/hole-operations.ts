@@ -24,8 +24,18 @@ import type { SetupPart } from "./setup-part.ts";
 
 type ToolRole = "spot" | "drill" | "reamer" | "end_mill" | "counterbore" | "countersink" | "tap";
 
-export function holeOperations(setup: SetupPart, cutters: readonly Cutter[], input: PlanInput, stock: InProcessStock, nextId: () => string): DraftOperations {
-  const draft: DraftOperations = { operations: [], unmachined: [], warnings: [] };
+/** A setup's hole and chamfer operations, and per hole the operations that make it. */
+export interface HoleOperations extends DraftOperations {
+  /**
+   * per hole of the setup (feature id): the ids of the operations that make it, every one of its
+   * tools' (spot drilling aside), or null when the library has no tool for it or for its
+   * counterbore, countersink or thread. The hole is made when all of them are kept.
+   */
+  makers: Map<number, string[] | null>;
+}
+
+export function holeOperations(setup: SetupPart, cutters: readonly Cutter[], input: PlanInput, stock: InProcessStock, nextId: () => string): HoleOperations {
+  const draft: HoleOperations = { operations: [], unmachined: [], warnings: [], makers: new Map() };
   const clearance = setup.stock.max[2] + CLEARANCE_ABOVE_STOCK_MM;
   const materialTop = Math.min(stock.highest(), setup.stock.max[2]);
   const common = { clearance_z: clearance, material_top_z: Number.isFinite(materialTop) ? materialTop : setup.stock.max[2] };
@@ -45,6 +55,7 @@ export function holeOperations(setup: SetupPart, cutters: readonly Cutter[], inp
     // the hole as this setup makes it (a through hole counterbored at both ends: its half)
     const need = { ...recognised, depth_mm: hole.depth_mm, through: hole.through, counterbore: hole.counterbore, countersink: hole.countersink, drill_point_angle_deg: hole.drill_point_angle_deg };
     const tools = selectHoleTools(cutters, need);
+    draft.makers.set(feature.id, tools.ok && tools.unmachined.length === 0 ? [] : null);
     if (!tools.ok) {
       draft.unmachined.push({ code: tools.code, message: tools.message, features: [feature.id], faces: feature.faces, volume_mm3: null });
       continue;
@@ -60,7 +71,12 @@ export function holeOperations(setup: SetupPart, cutters: readonly Cutter[], inp
     }
   }
   const each = (role: ToolRole, make: (tool: Cutter, holes: { hole: SetupHole; tools: HoleTools }[]) => Operation) => {
-    for (const [tool, holes] of byRole.get(role) ?? []) draft.operations.push(make(tool, holes));
+    for (const [tool, holes] of byRole.get(role) ?? []) {
+      const operation = make(tool, holes);
+      draft.operations.push(operation);
+      // a hole not spotted is still a hole
+      if (role !== "spot") for (const { hole } of holes) draft.makers.get(hole.feature_id)?.push(operation.id);
+    }
   };
   each("spot", (tool, holes) =>
     spotDrillingOperation({
