@@ -4,8 +4,7 @@
  * cleanly on SIGTERM; both bring their own PostgreSQL when there is no DATABASE_URL.
  */
 import assert from "node:assert/strict";
-import { execFile, spawn, type ChildProcess } from "node:child_process";
-import { once } from "node:events";
+import { execFile } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -14,75 +13,9 @@ import { after, before, describe, it } from "node:test";
 import { repoRoot } from "../../config/env.ts";
 import { createTestDatabase, type TestDatabase } from "../support/database.ts";
 import { findFreePort } from "../support/ports.ts";
+import { spawnServer, startServer, stopServer as stop } from "../support/server-process.ts";
 import { createTestUser } from "../support/users.ts";
 import { waitFor } from "../support/task-records.ts";
-
-interface Started {
-  child: ChildProcess;
-  origin: string;
-  stderr(): string;
-}
-
-/**
- * A free port can be taken by another process between findFreePort and the child's listen (the
- * suites run in parallel): a server that exits with EADDRINUSE is started again on another port.
- * (Seen once in CI: the embedded cluster held the port the HTTP server was given.)
- */
-async function startServer(env: Record<string, string>): Promise<Started> {
-  for (let attempt = 1; ; attempt += 1) {
-    try {
-      return await startServerOnce(env);
-    } catch (error) {
-      if (attempt >= 3 || !(error instanceof Error) || !error.message.includes("EADDRINUSE")) throw error;
-    }
-  }
-}
-
-/** `npm start` as a child process on a free port, its log collected; not waited for. */
-async function spawnServer(env: Record<string, string>): Promise<Started> {
-  // findFreePort may hand out the port it just gave for the embedded cluster again
-  let port = await findFreePort();
-  while (String(port) === env.EMBEDDED_PG_PORT) port = await findFreePort();
-  const { DATABASE_URL: _inherited, ...base } = process.env;
-  const child = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts"], {
-    cwd: repoRoot,
-    stdio: ["ignore", "pipe", "pipe"],
-    env: { ...base, PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "trace", GEOMETRY_WORKERS: "1", ...env },
-  });
-  let stderr = "";
-  child.stderr!.on("data", (chunk: Buffer) => {
-    stderr += chunk.toString();
-  });
-  return { child, origin: `http://127.0.0.1:${port}`, stderr: () => stderr };
-}
-
-async function startServerOnce(env: Record<string, string>): Promise<Started> {
-  const server = await spawnServer(env);
-  try {
-    // OCCT's start (4-6 s idle) and the first seed of the reference data take far longer on a
-    // loaded machine: measured 30 s and more while other suites ran
-    await waitFor(
-      "GET /healthz answers 200",
-      async () => {
-        if (server.child.exitCode !== null) throw new Error(`npm start exited ${server.child.exitCode}: ${server.stderr()}`);
-        const res = await fetch(`${server.origin}/healthz`).catch(() => null);
-        return res?.status === 200;
-      },
-      { timeoutMs: 120_000, intervalMs: 100 },
-    );
-  } catch (error) {
-    // a server that did not come up must not outlive the test (its pipes would keep the file's process alive)
-    server.child.kill("SIGKILL");
-    throw error;
-  }
-  return server;
-}
-
-async function stop(server: Started): Promise<number | string | null> {
-  server.child.kill("SIGTERM");
-  const [code, signal] = (await once(server.child, "exit")) as [number | null, string | null];
-  return code ?? signal;
-}
 
 let db: TestDatabase;
 before(async () => {
