@@ -21,6 +21,36 @@ import { ShellSession } from "../support/shell-session.ts";
 
 const README = fs.readFileSync(path.join(repoRoot, "README.md"), "utf8");
 
+describe("running a walk-through", () => {
+  it("cuts the README's blocks into steps at the answers they show", () => {
+    const steps = walkthroughSteps(
+      ["intro", "<!-- walk-through -->", "```sh", "A=1", "echo '{\"a\": 1}'", '# -> 201 {"a": …,', '#     "b": 2}', "#    or 409 {\"c\": 3}", "echo done", "```", "<!-- end of walk-through -->"].join("\n"),
+    );
+    assert.deepEqual(
+      steps.map((s) => ({ script: s.script, shows: s.shows })),
+      [
+        { script: "A=1\necho '{\"a\": 1}'", shows: '201 {"a": …, "b": 2}' },
+        { script: "echo done", shows: null },
+      ],
+    );
+    assert.deepEqual(fieldsShown(steps[0]!.shows!), ["a", "b"]);
+    assert.equal(statusShown(steps[0]!.shows!), 201);
+  });
+
+  it("keeps variables from step to step and fails a step on any failing command, not only its last", async () => {
+    const shell = new ShellSession({ cwd: repoRoot, env: { PATH: process.env.PATH ?? "" } });
+    try {
+      assert.deepEqual(await shell.run("X=42"), { status: 0, stdout: "", stderr: "" });
+      assert.equal((await shell.run('echo "$X"')).stdout, "42\n");
+      const failed = await shell.run("false\necho after");
+      assert.equal(failed.status, 1);
+      assert.equal(failed.stdout, "");
+    } finally {
+      shell.close();
+    }
+  });
+});
+
 describe("the README's walk-through", () => {
   let server: StartedServer;
   let dataDir: string;

@@ -1,7 +1,10 @@
 /**
  * One bash for a sequence of scripts, so variables set by one (`KEY=$(…)`) are there for the
  * next, as in a terminal. Each script is sourced from a file of its own with its output sent to
- * files; a marker line on bash's own stdout says it ended, with its status.
+ * files; a marker line on bash's own stdout (kept as fd 3) says it ended, with its status. The
+ * shell runs with errexit and pipefail: a command that fails anywhere in a script ends the
+ * session there, and its status is the script's (a failure before the last line would
+ * otherwise pass unseen).
  */
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import fs from "node:fs";
@@ -34,8 +37,8 @@ export class ShellSession {
         resolve(Number(match[1]));
       }
     });
-    this.bash.on("exit", (code) => this.waiting?.reject(new Error(`bash exited (${code}) in the middle of a step`)));
-    this.bash.stdin.write("set -o pipefail\n");
+    this.bash.on("close", (code) => this.waiting?.reject(new Error(`bash exited (${code}) in the middle of a step`)));
+    this.bash.stdin.write(`exec 3>&1\nset -o pipefail -o errexit\ntrap 'echo "__swarf_step_done $?" >&3' EXIT\n`);
   }
 
   /** Runs the script in this shell; resolves when it ended. */
@@ -48,7 +51,7 @@ export class ShellSession {
     const ended = new Promise<number>((resolve, reject) => {
       this.waiting = { resolve, reject };
     });
-    this.bash.stdin.write(`source ${JSON.stringify(file)} > ${JSON.stringify(out)} 2> ${JSON.stringify(err)} < /dev/null; echo "__swarf_step_done $?"\n`);
+    this.bash.stdin.write(`source ${JSON.stringify(file)} > ${JSON.stringify(out)} 2> ${JSON.stringify(err)} < /dev/null; echo "__swarf_step_done $?" >&3\n`);
     const status = await ended;
     return { status, stdout: fs.readFileSync(out, "utf8"), stderr: fs.readFileSync(err, "utf8") };
   }
