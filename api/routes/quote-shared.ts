@@ -89,7 +89,7 @@ export async function projectBreakdown(db: Queryable, projectId: string): Promis
   return { breakdown: breakdownJson(breakdown), project: { id: project.id, name: project.name, customer: project.customer }, completeness };
 }
 
-/** a plan saved before plans carried their completeness has none */
+/** a plan saved before plans carried their completeness has none (its stored summary lacks the field) */
 function completenessOf(summary: PlanSummary | null): Completeness | null {
-  return (summary as { completeness?: Completeness } | null)?.completeness ?? null;
+  return summary?.completeness ?? null;
 }

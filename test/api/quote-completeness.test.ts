@@ -1,23 +1,33 @@
 /**
- * The per-setup cost overrides of a quote across real re-plans (docs/quote.md, "Re-planning"):
- * partC.step planned through the API on the service's own geometry thread and worker, its
- * webhooks delivered to a real receiver on loopback. A planning costs seconds, so each is made
- * once and read by several tests.
+ * How complete a plan is, as every answer after a real planning says it: partC.step planned
+ * through the API on the service's own geometry thread and worker, its webhooks delivered to a
+ * real receiver on loopback, then the task, task.succeeded and quote.ready, the breakdown and
+ * both exports in both languages. And the per-setup cost overrides across re-plans (docs/quote.md,
+ * "Re-planning"). A planning costs seconds, so each is made once and read by several tests, in
+ * the order the describes run: the overrides reuse the tiny library's project.
  */
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
+import ExcelJS from "exceljs";
+import { QuoteReadyEvent, WebhookEvent } from "../../api/openapi/webhooks.ts";
+import { SCOPES } from "../../auth/scopes.ts";
 import { repoRoot } from "../../config/env.ts";
+import type { Completeness } from "../../kernel/cam/plan-types.ts";
 import type { SetupSummary } from "../../kernel/job/plan.ts";
+import { incompletePlanBanner, planIncompleteMessage } from "../../kernel/quote/completeness-text.ts";
 import type { SetupCostEntry } from "../../kernel/quote/layers.ts";
 import { sameDirection } from "../../kernel/quote/setup-cost-carry.ts";
 import type { Assembly } from "../../kernel/tools/assembly.ts";
-import type { PlanCamResult } from "../../tasks/automated_cam_planning.ts";
+import { starterLibrary } from "../../kernel/tools/catalogue/starter-library.ts";
 import { deliverWebhookTask } from "../../tasks/deliver_webhook.ts";
+import type { PlanCamResult } from "../../tasks/automated_cam_planning.ts";
+import { verifySignature } from "../../webhooks/signature.ts";
 import { createGeometryPool, type GeometryPool } from "../../workers/geometry/pool.ts";
 import { startWorkerRunner, type WorkerRunner } from "../../workers/runner.ts";
 import { startTestApi, type TestApi } from "../support/api.ts";
+import { parseCsv } from "../support/csv.ts";
 import { createTestDatabase, type TestDatabase } from "../support/database.ts";
 import { fileUpload } from "../support/multipart.ts";
 import { catalogueAssembly, PLAN_OPTIONS, planningProject, STOCK_OFFSETS, type PlanningStarted } from "../support/planning.ts";
@@ -30,12 +40,14 @@ const WAIT = { timeoutMs: 600_000, intervalMs: 200 };
 const TERMINAL = new Set(["success", "failed", "cancelled"]);
 const PART = fs.readFileSync(path.resolve(repoRoot, "../shared/fixtures/parts/partC.step"));
 
-type Result = PlanCamResult;
+type Result = PlanCamResult & { completeness: Completeness };
 interface Warning {
   code: string;
   message: string;
 }
 interface Breakdown {
+  total_price: number;
+  machining_time_s: number;
   setups: { setup_id: string; setup_cost: { name: string; source: string; amount: number } }[];
   warnings: Warning[];
 }
@@ -112,8 +124,8 @@ interface Planned {
 }
 
 /** plans the project and waits for its task and both webhooks */
-async function plan(projectId: string): Promise<Planned> {
-  const res = await api.request<PlanningStarted>("POST", `/projects/${projectId}/automation/cam-planning`, { key: alice.key, body: PLAN_OPTIONS });
+async function plan(projectId: string, options: Record<string, unknown> = PLAN_OPTIONS): Promise<Planned> {
+  const res = await api.request<PlanningStarted>("POST", `/projects/${projectId}/automation/cam-planning`, { key: alice.key, body: options });
   assert.equal(res.status, 202, res.text);
   const taskId = res.body.task_id;
   const task = await waitForTask(db.owner, taskId, "finished", (t) => TERMINAL.has(t.status), WAIT);
@@ -133,6 +145,22 @@ async function breakdown(projectId: string): Promise<Breakdown> {
   return res.body;
 }
 
+async function exported(projectId: string, format: "csv" | "excel", language: "en" | "de") {
+  const res = await api.request("POST", `/projects/${projectId}/quote/export?format=${format}&language=${language}`, { key: alice.key });
+  assert.equal(res.status, 200, res.text);
+  return res;
+}
+
+async function csvRows(projectId: string, language: "en" | "de"): Promise<string[][]> {
+  return parseCsv((await exported(projectId, "csv", language)).text, language === "de" ? ";" : ",");
+}
+
+async function sheetOf(projectId: string, language: "en" | "de"): Promise<ExcelJS.Worksheet> {
+  const workbook = new ExcelJS.Workbook();
+  await workbook.xlsx.load((await exported(projectId, "excel", language)).bytes as unknown as ArrayBuffer);
+  return workbook.worksheets[0]!;
+}
+
 /** the setup of `plan` from the direction of `setup`: there is at most one per direction on partC */
 function sameSide(setup: { direction: readonly number[] }, plan: readonly SetupSummary[]): SetupSummary | undefined {
   return plan.find((s) => sameDirection(s.direction as [number, number, number], setup.direction as [number, number, number]));
@@ -148,6 +176,94 @@ function tinyLibraryPlanning(): Promise<{ projectId: string; planned: Planned }>
   })();
   return tinyPlanning;
 }
+
+describe("a plan a tiny library cannot finish (one 10 mm end mill)", () => {
+  let projectId: string;
+  let planned: Planned;
+  let completeness: Completeness;
+  before(async () => {
+    ({ projectId, planned } = await tinyLibraryPlanning());
+    completeness = planned.result.completeness;
+  });
+
+  it("succeeds as a task (it ran) with its completeness incomplete, the reasons in figures", () => {
+    assert.equal(completeness.status, "incomplete", JSON.stringify(completeness));
+    assert.ok(completeness.reasons.length > 0);
+    for (const reason of completeness.reasons) assert.match(reason.message, /\d/, `${reason.code}: a figure`);
+    if (completeness.reasons.some((r) => r.code === "hole_not_made")) assert.ok(completeness.holes_not_made.length > 0);
+    if (completeness.reasons.some((r) => r.code === "material_left")) {
+      assert.ok(completeness.material_left.surface_pct > completeness.material_left.surface_limit_pct);
+    }
+  });
+
+  it("says so in the signed task.succeeded and quote.ready bodies: the result's completeness, and quote.ready's quote not sendable", () => {
+    for (const event of [planned.succeeded, planned.quoteReady]) {
+      assert.equal(verifySignature(String(event.headers["x-service-signature"]), event.raw, secret).ok, true);
+      assert.deepEqual((event.body.data.result as Result).completeness, completeness, event.body.type);
+      assert.equal(event.body.data.status, "success");
+    }
+    assert.ok(WebhookEvent.safeParse(planned.succeeded.body).success, "task.succeeded as the OpenAPI document describes it");
+    const parsed = QuoteReadyEvent.safeParse(planned.quoteReady.body);
+    assert.ok(parsed.success, parsed.error?.message);
+    assert.deepEqual(quoteOf(planned), {
+      job_id: planned.result.job_id,
+      sendable: false,
+      completeness: { status: "incomplete", reasons: completeness.reasons },
+      setup_costs_dropped: [],
+    });
+    assert.equal(planned.succeeded.body.data.quote, undefined, "only quote.ready carries the quote");
+  });
+
+  it("warns plan_incomplete first in the breakdown, in figures, and still prices the plan", async () => {
+    const b = await breakdown(projectId);
+    assert.equal(b.warnings[0]?.code, "plan_incomplete", JSON.stringify(b.warnings));
+    const message = b.warnings[0]!.message;
+    assert.equal(message, planIncompleteMessage(completeness));
+    assert.match(message, /^the plan is incomplete: /);
+    const holes = completeness.holes_not_made.length;
+    if (completeness.reasons.some((r) => r.code === "hole_not_made")) assert.ok(message.includes(`${holes} hole${holes === 1 ? "" : "s"} not made`), message);
+    if (completeness.reasons.some((r) => r.code === "material_left")) assert.match(message, /% of the part's surface under material left \(limit [\d.]+ %/);
+    assert.ok(b.machining_time_s > 0 && b.total_price > 0, "the plan is priced as it is");
+  });
+
+  for (const language of ["en", "de"] as const) {
+    const lead = { en: "INCOMPLETE PLAN: this quote prices a plan that does not finish the part: ", de: "UNVOLLSTÄNDIGER PLAN: dieses Angebot kalkuliert einen Plan, der das Teil nicht fertigstellt: " }[language];
+    const title = { en: "Quote", de: "Angebot" }[language];
+
+    it(`puts the incomplete plan in the first line of the ${language} CSV, above the quote`, async () => {
+      const rows = await csvRows(projectId, language);
+      assert.equal(rows[0]!.length, 1, "one cell");
+      assert.ok(rows[0]![0]!.startsWith(lead), rows[0]![0]);
+      assert.equal(rows[0]![0], incompletePlanBanner(completeness, language));
+      assert.deepEqual(rows[1], [""]);
+      assert.equal(rows[2]![0], title);
+      assert.ok(rows.some((r) => r[0] === "plan_incomplete"), "and among the warnings at the end");
+    });
+
+    it(`puts it in the first row of the ${language} workbook, bold, across the columns`, async () => {
+      const sheet = await sheetOf(projectId, language);
+      const first = sheet.getRow(1).getCell(1);
+      assert.equal(first.value, incompletePlanBanner(completeness, language));
+      assert.ok(String(first.value).startsWith(lead));
+      assert.equal(first.font?.bold, true);
+      assert.ok(first.isMerged, "merged across the sheet's columns");
+      assert.match(String(sheet.getRow(3).getCell(1).value), new RegExp(`^${title}: `));
+    });
+  }
+
+  it("answers another user's project with 404 and a key without the scope with 403", async () => {
+    const bob = await createTestUser(db.owner, "bob");
+    for (const [method, route] of [["GET", "quote"], ["GET", "quote/job"], ["POST", "quote/export?format=csv&language=de"]] as const) {
+      const res = await api.request<{ detail: { code: string } }>(method, `/projects/${projectId}/${route}`, { key: bob.key });
+      assert.equal(res.status, 404, route);
+      assert.equal(res.body.detail.code, "not_found");
+    }
+    const noRead = await alice.keyWith(SCOPES.filter((s) => s !== "quote:read"));
+    assert.equal((await api.request("GET", `/projects/${projectId}/quote`, { key: noRead })).status, 403);
+    const noExport = await alice.keyWith(SCOPES.filter((s) => s !== "quote:export"));
+    assert.equal((await api.request("POST", `/projects/${projectId}/quote/export?format=excel&language=en`, { key: noExport })).status, 403);
+  });
+});
 
 describe("per-setup cost overrides across re-plans (the tiny library's project)", () => {
   let projectId: string;
@@ -220,5 +336,33 @@ describe("per-setup cost overrides across re-plans (the tiny library's project)"
     });
     assert.equal(res.status, 400);
     assert.equal(res.body.detail.details.fields[0]?.code, "unknown_reference");
+  });
+});
+
+describe("a plan the starter library finishes", () => {
+  let projectId: string;
+  let planned: Planned;
+  before(async () => {
+    projectId = await partCProject(starterLibrary());
+    // a setup cost for every setup, so nothing but the plan could make the quote warn
+    const project = await api.request<{ product_id: string }>("GET", `/projects/${projectId}`, { key: alice.key });
+    const cost = await api.request("POST", `/libraries/machines/${project.body.product_id}/quote/setup-costs`, { key: alice.key, body: { name: "Vice", value: 35, unit: "EUR" } });
+    assert.equal(cost.status, 201, cost.text);
+    // What is under test is how a complete plan reads in the quote. Whether partC at the default
+    // limit (0.5 % of its surface under material left) is complete is the planner's to prove: at
+    // this writing the starter library leaves 10.5 %. A limit of 100 % leaves holes and faces to
+    // decide it, which the starter library makes and reaches.
+    planned = await plan(projectId, { ...PLAN_OPTIONS, completeness_surface_limit_pct: 100 });
+  });
+
+  it("is complete, and its quote has no warning, is sendable, and its exports start with the quote", async () => {
+    const completeness = planned.result.completeness;
+    assert.equal(completeness.status, "complete", JSON.stringify(completeness.reasons));
+    assert.deepEqual(completeness.reasons, []);
+    assert.equal(completeness.material_left.surface_limit_pct, 100, "measured all the same");
+    assert.deepEqual((await breakdown(projectId)).warnings, []);
+    assert.deepEqual(quoteOf(planned), { job_id: planned.result.job_id, sendable: true, completeness: { status: "complete", reasons: [] }, setup_costs_dropped: [] });
+    assert.equal((await csvRows(projectId, "de"))[0]![0], "Angebot");
+    assert.match(String((await sheetOf(projectId, "en")).getRow(1).getCell(1).value), /^Quote: /);
   });
 });
