@@ -22,7 +22,7 @@ import { InProcessStock } from "./milling/stock.ts";
 import type { Triangles } from "./milling/triangles.ts";
 import { carriedTops, type ColumnTops } from "./simulation/carried-stock.ts";
 import { removeBySetup, voxelStock } from "./simulation/voxel-stock.ts";
-import { surfaceCovered, surfaceProximity, thickMaterialLeft, type ThickMaterial } from "./simulation/thick-material.ts";
+import { nearSurface, surfaceCovered, surfaceProximity, thickMaterialLeft, type ThickMaterial } from "./simulation/thick-material.ts";
 import { cuttersFromLibrary } from "./tooling/cutter.ts";
 import {
   PlanCancelled,
@@ -102,7 +102,7 @@ export function planCam(oc: OpenCascadeInstance, input: PlanInput, hooks: PlanHo
   // (simulation/thick-material.ts), not in the band the voxels see along every wall
   const acrossSetups = voxelStock(input.stock, part.soup);
   const tolerance = finishingTolerance(Math.max(...setups.map((s) => simulationCellSize(s.stock))), CUTTING_MESH_DEFLECTION_MM);
-  const proximity = surfaceProximity(part.soup, input.stock, tolerance);
+  const near = nearSurface(acrossSetups, surfaceProximity(part.soup, input.stock, tolerance));
   const holeMakers: HoleMakers = new Map();
   // after the last setup kept: the plan's figure
   let latest: ThickMaterial | null = null;
@@ -172,7 +172,7 @@ export function planCam(oc: OpenCascadeInstance, input: PlanInput, hooks: PlanHo
       return;
     }
     removeBySetup(acrossSetups, setup.frame, verified.field);
-    const left = thickMaterialLeft(acrossSetups, proximity);
+    const left = thickMaterialLeft(acrossSetups, near);
     latest = left;
     checkpoint(base + span);
     const time = setupMachiningTime(verified.operations, input.machine);
@@ -208,7 +208,7 @@ export function planCam(oc: OpenCascadeInstance, input: PlanInput, hooks: PlanHo
       reasons.length > 0 ? `no operation could be planned: ${reasons.slice(0, 5).join("; ")}` : "the stock needs no machining to become the part",
     );
   }
-  const left = latest ?? thickMaterialLeft(acrossSetups, proximity);
+  const left = latest ?? thickMaterialLeft(acrossSetups, near);
   if (left.left_mm3 > 0) {
     unmachined.push({
       code: "material_left",

@@ -5,7 +5,7 @@ import { facingOut } from "../planner/read-part.ts";
 import type { Box3 } from "../types.ts";
 import { stockHeightField } from "./height-field.ts";
 import { boxesSoup, near } from "./test-support.ts";
-import { surfaceCovered, surfaceProximity, thickMaterialLeft } from "./thick-material.ts";
+import { nearSurface, surfaceCovered, surfaceProximity, thickMaterialLeft } from "./thick-material.ts";
 import { removeBySetup, stockLeft, voxelStock } from "./voxel-stock.ts";
 
 // a 20 x 10 x 10 stock around a block 5 mm high whose walls are off the grids (x 4.93 and 15.05):
@@ -39,7 +39,7 @@ describe("material left thicker than the finishing tolerance", () => {
     // the column of voxels at x 4.9 is outside the part, under a cell whose centre (4.95) is on it
     const old = stockLeft(voxels);
     near(old.left_mm3, 0.2 * 10 * 5, 1e-6, "the old measure: one 0.2 mm column of voxels along the 10 x 5 mm wall");
-    const thick = thickMaterialLeft(voxels, surfaceProximity(part, stock, TOLERANCE));
+    const thick = thickMaterialLeft(voxels, nearSurface(voxels, surfaceProximity(part, stock, TOLERANCE)));
     assert.equal(thick.left_mm3, 0, "nothing thicker than the tolerance is left");
     near(thick.removable_mm3, old.removable_mm3, 1e-9, "the same volume to remove");
     const covered = surfaceCovered(voxels, thick.thick, { soup: part, tolerance_mm: TOLERANCE, exclude: [] });
@@ -49,7 +49,7 @@ describe("material left thicker than the finishing tolerance", () => {
 
   it("counts a millimetre left on a wall, less the tolerance, and the wall's share of the surface", () => {
     const voxels = fromTop(1);
-    const thick = thickMaterialLeft(voxels, surfaceProximity(part, stock, TOLERANCE));
+    const thick = thickMaterialLeft(voxels, nearSurface(voxels, surfaceProximity(part, stock, TOLERANCE)));
     // voxel centres at 15.3, 15.5, 15.7 and 15.9 are farther than 0.1 mm from the wall; 15.1 is not
     near(thick.left_mm3, 4 * 0.2 * 10 * 5, 1e-6, "0.8 mm of the 1 mm layer, sampled at the voxels' centres");
     const covered = surfaceCovered(voxels, thick.thick, { soup: part, tolerance_mm: TOLERANCE, exclude: [] });

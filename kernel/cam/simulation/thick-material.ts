@@ -10,6 +10,8 @@
  * Counting only voxel centres farther than the tolerance from the surface (exactly, against the
  * triangles: surface-proximity.ts) drops that band and keeps real material, as a sample of the
  * volume left farther than the tolerance (README.md: the measure and its figures on the fixtures).
+ * Which voxels are near the surface does not change as setups remove material: a plan asks it
+ * once (nearSurface, the distance queries) and counts after each setup in a plain pass.
  *
  * Surface share: the part's triangles sampled about one voxel apart; a sample is covered when a
  * thick voxel lies along its outward normal within two voxels beyond the tolerance. Samples within
@@ -49,23 +51,35 @@ export function surfaceProximity(soup: TriangleSoup, stock: Box3, tolerance_mm: 
   return new SurfaceProximity(soup, stock, tolerance_mm);
 }
 
-/** Left voxels (neither part nor removed) whose centres are farther than the proximity's radius from the part. */
-export function thickMaterialLeft(stock: VoxelStock, proximity: SurfaceProximity): ThickMaterial {
+/**
+ * Per voxel, 1 where it is not part and its centre lies within the proximity's radius of the
+ * part's surface: what no setup's removal changes, so a plan asks it once and counts each
+ * setup's thick material with thickMaterialLeft in a plain pass.
+ */
+export function nearSurface(stock: VoxelStock, proximity: SurfaceProximity): Uint8Array {
   const [nx, ny, nz] = stock.n;
-  const thick = new Uint8Array(stock.part.length);
-  let count = 0;
+  const near = new Uint8Array(stock.part.length);
   for (let k = 0; k < nz; k += 1) {
     const z = stock.box.min[2] + (k + 0.5) * stock.d[2];
     for (let j = 0; j < ny; j += 1) {
       const y = stock.box.min[1] + (j + 0.5) * stock.d[1];
       const row = (k * ny + j) * nx;
       for (let i = 0; i < nx; i += 1) {
-        const v = row + i;
-        if (stock.part[v] === 1 || stock.removed[v] === 1) continue;
-        if (proximity.near(stock.box.min[0] + (i + 0.5) * stock.d[0], y, z)) continue;
-        thick[v] = 1;
-        count += 1;
+        if (stock.part[row + i] === 0 && proximity.near(stock.box.min[0] + (i + 0.5) * stock.d[0], y, z)) near[row + i] = 1;
       }
+    }
+  }
+  return near;
+}
+
+/** Left voxels (neither part nor removed) not near the surface (`near` of nearSurface). */
+export function thickMaterialLeft(stock: VoxelStock, near: Uint8Array): ThickMaterial {
+  const thick = new Uint8Array(stock.part.length);
+  let count = 0;
+  for (let v = 0; v < thick.length; v += 1) {
+    if (stock.part[v] === 0 && stock.removed[v] === 0 && near[v] === 0) {
+      thick[v] = 1;
+      count += 1;
     }
   }
   const volume = stock.d[0] * stock.d[1] * stock.d[2];
