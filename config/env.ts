@@ -30,6 +30,15 @@ const EnvSchema = z.object({
    * or addresses and subnets, e.g. "loopback, 10.0.0.0/8".
    */
   TRUST_PROXY: z.string().default("false"),
+  /**
+   * How long an idle keep-alive connection stays open; above the idle timeouts of the load
+   * balancers in front (60 s for AWS ALB, nginx's upstream keepalive_timeout), which must close first.
+   */
+  HTTP_KEEP_ALIVE_TIMEOUT_SECONDS: integer(65, 1),
+  /** how long a client may take to send a request's headers; more than the keep-alive timeout */
+  HTTP_HEADERS_TIMEOUT_SECONDS: integer(66, 1),
+  /** how long a client may take to send a whole request, body included (an upload on a slow link) */
+  HTTP_REQUEST_TIMEOUT_SECONDS: integer(300, 1),
   JSON_BODY_LIMIT_BYTES: integer(256 * 1024, 1024),
   /** Largest file a multipart upload may carry (workpiece, .famc job); larger ones get 413. */
   UPLOAD_LIMIT_BYTES: integer(100 * 1024 * 1024, 1024),
@@ -65,6 +74,22 @@ const EnvSchema = z.object({
   /** a worker's own HTTP port for /healthz and /metrics (`npm run worker`); 0: any free port, logged */
   WORKER_HTTP_PORT: integer(8081),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+}).superRefine((env, ctx) => {
+  // Node's own advice: a request's headers may arrive on a connection that was idle until then
+  if (env.HTTP_HEADERS_TIMEOUT_SECONDS <= env.HTTP_KEEP_ALIVE_TIMEOUT_SECONDS) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["HTTP_HEADERS_TIMEOUT_SECONDS"],
+      message: `must be more than HTTP_KEEP_ALIVE_TIMEOUT_SECONDS (${env.HTTP_KEEP_ALIVE_TIMEOUT_SECONDS})`,
+    });
+  }
+  if (env.HTTP_REQUEST_TIMEOUT_SECONDS < env.HTTP_HEADERS_TIMEOUT_SECONDS) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["HTTP_REQUEST_TIMEOUT_SECONDS"],
+      message: `must be at least HTTP_HEADERS_TIMEOUT_SECONDS (${env.HTTP_HEADERS_TIMEOUT_SECONDS})`,
+    });
+  }
 });
 
 export type Env = z.infer<typeof EnvSchema>;

@@ -3,8 +3,8 @@
  * starts (or joins) the embedded cluster under SWARF_DATA_DIR. /healthz is 503 until the
  * workers run.
  */
-import http from "node:http";
 import { createApp } from "../api/app.ts";
+import { createHttpServer } from "../api/http-server.ts";
 import { readEnv } from "../config/env.ts";
 import { log } from "../config/logger.ts";
 import { stopOnSignal } from "../config/shutdown.ts";
@@ -33,7 +33,7 @@ const app = createApp({
   // the server listens only after the migrations ran; workers and geometry threads start right after
   health: () => ({ migrations: "ok", workers: runner?.health() ?? "starting", geometry: geometryReadiness.state() }),
 });
-const server = http.createServer(app);
+const server = createHttpServer(app, env);
 await new Promise<void>((resolve) => server.listen(env.PORT, env.HOST, resolve));
 runner = await startWorkerRunner({
   ownerUrl: database.ownerUrl,

@@ -5,7 +5,7 @@ import type { AddressInfo } from "node:net";
 import { once } from "node:events";
 import { after, before, describe, it } from "node:test";
 import type { CheckState } from "../api/health.ts";
-import { repoRoot } from "../config/env.ts";
+import { readEnv, repoRoot } from "../config/env.ts";
 import { createMetricsRegistry } from "../metrics/registry.ts";
 import { createTestDatabase, type TestDatabase } from "../test/support/database.ts";
 import { insertTaskRecord } from "../test/support/task-records.ts";
@@ -22,7 +22,7 @@ after(async () => {
 });
 
 describe("a worker's health server", () => {
-  it("answers 200 when every check is ok and 503 naming the one that is not, the database included", async () => {
+  it("answers 200 when every check is ok and 503 naming the one that is not, the database included, on the configured keep-alive", async () => {
     let worker: CheckState = "ok";
     let databaseUp = true;
     const server = await startWorkerHealthServer({
@@ -30,6 +30,7 @@ describe("a worker's health server", () => {
       port: 0,
       metrics: createMetricsRegistry("worker"),
       metricsToken: undefined,
+      timeouts: readEnv({ HTTP_KEEP_ALIVE_TIMEOUT_SECONDS: "90", HTTP_HEADERS_TIMEOUT_SECONDS: "95" }),
       checks: () => ({ worker }),
       ping: async () => {
         if (!databaseUp) throw new Error("connection refused");
@@ -39,6 +40,7 @@ describe("a worker's health server", () => {
       const url = `http://127.0.0.1:${server.port}/healthz`;
       let response = await fetch(url);
       assert.equal(response.status, 200);
+      assert.equal(response.headers.get("keep-alive"), "timeout=90", "HTTP_KEEP_ALIVE_TIMEOUT_SECONDS applies");
       assert.deepEqual(await response.json(), { status: "ok", checks: { worker: "ok", database: "ok" } });
       worker = "failing";
       response = await fetch(url);
@@ -60,6 +62,7 @@ describe("a worker's health server", () => {
       port: 0,
       metrics: createMetricsRegistry("worker"),
       metricsToken: undefined,
+      timeouts: readEnv({}),
       checks: () => ({}),
       ping: () => new Promise(() => {}),
     });
@@ -79,6 +82,7 @@ describe("a worker's health server", () => {
       port: 0,
       metrics: createMetricsRegistry("worker"),
       metricsToken: "a-token-of-sixteen-or-more",
+      timeouts: readEnv({}),
       checks: () => ({}),
       ping: async () => {},
     });

@@ -3,11 +3,11 @@
  * (its database answers, its lease is fresh, its geometry threads are up) and 503 naming the
  * check that is not; GET /metrics for Prometheus. Nothing else: the API is elsewhere.
  */
-import http from "node:http";
 import type { AddressInfo } from "node:net";
 import express from "express";
 import type { Registry } from "prom-client";
 import { sendHealth, type CheckState } from "../api/health.ts";
+import { createHttpServer, type HttpTimeoutSettings } from "../api/http-server.ts";
 import { errorHandler, HttpError } from "../api/middleware/errors/index.ts";
 import { requestId } from "../api/middleware/request-id/index.ts";
 import { metricsHandler } from "../metrics/endpoint.ts";
@@ -17,6 +17,8 @@ export interface WorkerHealthOptions {
   port: number;
   metrics: Registry;
   metricsToken: string | undefined;
+  /** the connection timeouts, as the API's (HTTP_*_TIMEOUT_SECONDS) */
+  timeouts: HttpTimeoutSettings;
   /** the process's own checks besides the database */
   checks(): Record<string, CheckState>;
   /** resolves when the database answers */
@@ -48,7 +50,7 @@ export async function startWorkerHealthServer(options: WorkerHealthOptions): Pro
     });
   });
   app.use(errorHandler);
-  const server = http.createServer(app);
+  const server = createHttpServer(app, options.timeouts);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(options.port, options.host, resolve);

@@ -50,6 +50,7 @@ try {
     port: env.WORKER_HTTP_PORT,
     metrics,
     metricsToken: env.METRICS_TOKEN,
+    timeouts: env,
     checks: () => ({ worker: runner.health(), geometry: geometryReadiness.state() }),
     ping: () => runner.ping(),
   });

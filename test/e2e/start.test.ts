@@ -5,6 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
+import { once } from "node:events";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -41,6 +42,7 @@ describe("npm start", () => {
         body: JSON.stringify({ name: "Logged", customer: "nobody" }),
       });
       assert.equal(created.status, 201);
+      assert.equal(created.headers.get("keep-alive"), "timeout=65", "idle connections outlive a load balancer's 60 s");
       // a refused key with a valid shape, and garbage, are logged no more than a good one
       const forged = `${user.key.split("_live_")[0]}_live_${"A".repeat(40)}`;
       assert.equal((await fetch(`${api}/projects`, { headers: { "X-API-Key": forged } })).status, 401);
@@ -68,6 +70,13 @@ describe("npm start", () => {
     } finally {
       assert.equal(await stop(server), 0, server.stderr().slice(-3000));
     }
+  });
+
+  it("refuses to start with a bad HTTP timeout, naming it", async () => {
+    const server = await spawnServer({ DATABASE_URL: db.ownerUrl, HTTP_KEEP_ALIVE_TIMEOUT_SECONDS: "a minute" });
+    const [code] = (await once(server.child, "close")) as [number | null];
+    assert.notEqual(code, 0);
+    assert.match(server.stderr(), /invalid environment:\n {2}HTTP_KEEP_ALIVE_TIMEOUT_SECONDS: /);
   });
 
   it("stops on SIGTERM while its geometry threads still load OCCT, with no error logged", async () => {

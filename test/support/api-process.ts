@@ -5,9 +5,9 @@
  * stdout when ready; SIGTERM stops it. /healthz checks the database (migrations and workers are
  * another process's business here and report ok).
  */
-import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { createApp } from "../../api/app.ts";
+import { createHttpServer } from "../../api/http-server.ts";
 import { readEnv } from "../../config/env.ts";
 import { createPool } from "../../db/pools.ts";
 
@@ -16,7 +16,7 @@ if (!url) throw new Error("SWARF_TEST_API_URL is not set");
 const env = readEnv();
 const pool = createPool(url, env.API_POOL_SIZE, "swarf-test-api");
 const app = createApp({ services: { pool, env }, health: () => ({ migrations: "ok", workers: "ok" }) });
-const server = http.createServer(app);
+const server = createHttpServer(app, env);
 await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
 process.stdout.write(`${JSON.stringify({ port: (server.address() as AddressInfo).port, pid: process.pid })}\n`);
 

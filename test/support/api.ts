@@ -1,10 +1,10 @@
 /**
  * The real API on a loopback port, over a test database, and a small client for it.
  */
-import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type pg from "pg";
 import { createApp } from "../../api/app.ts";
+import { createHttpServer } from "../../api/http-server.ts";
 import type { CheckState } from "../../api/health.ts";
 import { API_BASE_PATH } from "../../api/openapi/document.ts";
 import type { RouteSpec } from "../../api/route.ts";
@@ -58,7 +58,7 @@ export async function startTestApi(
     health: options.health ?? (() => ({ migrations: "ok", workers: "ok" })),
     ...(options.routes ? { routes: options.routes } : {}),
   });
-  const server = http.createServer(app);
+  const server = createHttpServer(app, env);
   // The server shares its process with the test, whose synchronous work (judging a program,
   // planning inline) can hold the event loop for seconds: a keep-alive connection the server
   // closed on its 5 s timer in that time was reset under the test's next request on it

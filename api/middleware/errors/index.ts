@@ -6,14 +6,16 @@
  *
  *   { "detail": { "code", "message", "details", "request_id" } }
  */
-import type { ErrorRequestHandler, Response } from "express";
+import type { ErrorRequestHandler, Request, Response } from "express";
 import { log } from "../../../config/logger.ts";
+import { readRestAfterAnswer } from "../refused-body/index.ts";
 import { httpErrorFromPostgres } from "./from-postgres.ts";
 import { HttpError, invalidParameter } from "./http-error.ts";
 
 export { HttpError, invalidParameter, notFound, rateLimitExceeded, type FieldIssue } from "./http-error.ts";
 
-function sendError(res: Response, error: HttpError): void {
+function sendError(req: Request, res: Response, error: HttpError): void {
+  readRestAfterAnswer(req, res);
   for (const [name, value] of Object.entries(error.headers)) res.setHeader(name, value);
   res.status(error.status).json({
     detail: {
@@ -85,9 +87,9 @@ export const errorHandler: ErrorRequestHandler = (error, req, res, _next) => {
     if (known.status >= 500) {
       log.warn({ requestId: res.locals.requestId, code: known.code, cause: error instanceof Error ? error.message : String(error) }, "request failed: service unavailable");
     }
-    sendError(res, known);
+    sendError(req, res, known);
     return;
   }
   log.error({ err: error, requestId: res.locals.requestId, method: req.method, path: req.path }, "unhandled error");
-  sendError(res, new HttpError(500, "internal_error", "the server failed to handle this request"));
+  sendError(req, res, new HttpError(500, "internal_error", "the server failed to handle this request"));
 };

@@ -4,7 +4,8 @@
  *
  *   415 unsupported_media_type  not multipart/form-data
  *   413 payload_too_large       the file is larger than the limit (details.limit_bytes); a
- *                               Content-Length far beyond it is refused before reading
+ *                               Content-Length far beyond it is refused before reading (the
+ *                               rest is read and discarded after the answer: refused-body)
  *   400 file_missing            no file part
  *   400 too_many_files          more than one file part
  *   400 unexpected_field        a part of another name, or a text field
@@ -30,8 +31,8 @@ declare global {
   }
 }
 
-function tooLarge(limitBytes: number, headers: Record<string, string> = {}): HttpError {
-  return new HttpError(413, "payload_too_large", `the uploaded file exceeds ${limitBytes} bytes`, { limit_bytes: limitBytes }, headers);
+function tooLarge(limitBytes: number): HttpError {
+  return new HttpError(413, "payload_too_large", `the uploaded file exceeds ${limitBytes} bytes`, { limit_bytes: limitBytes });
 }
 
 function fromMulter(error: unknown, field: string, limitBytes: number): HttpError {
@@ -65,8 +66,8 @@ export function multipartUpload(options: { field: string; limitBytes: number }):
     }
     const declared = Number(req.get("content-length"));
     if (Number.isFinite(declared) && declared > limitBytes + FRAMING_ALLOWANCE_BYTES) {
-      // not worth reading: close the connection after answering instead of draining it
-      next(tooLarge(limitBytes, { Connection: "close" }));
+      // not worth parsing: answered at once; the client may stop sending (refused-body)
+      next(tooLarge(limitBytes));
       return;
     }
     parse(req, res, (error: unknown) => {
