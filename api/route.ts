@@ -57,6 +57,8 @@ export interface HandlerContext<P, Q, B, Public extends boolean = false, Prep = 
   file: UploadedFile | null;
   requestId: string;
   services: ApiServices;
+  /** where clients reach this API, for absolute URLs (api/public-base-url.ts): `https://cam.example.com` */
+  publicBaseUrl: string;
 }
 
 export interface RouteSpec<

@@ -16,6 +16,7 @@ import { assertDeprecationPolicy, deprecationHeaders } from "./middleware/deprec
 import { idempotency, releaseIdempotencyClaim, storeIdempotentResponse } from "./middleware/idempotency/index.ts";
 import { jsonBody } from "./middleware/json-body/index.ts";
 import { multipartUpload } from "./middleware/multipart/index.ts";
+import { publicBaseUrl } from "./public-base-url.ts";
 import { rateLimit, type RateBucket } from "./middleware/rate-limit/index.ts";
 import { LeaseBook } from "./middleware/rate-limit/leases.ts";
 import { validate } from "./middleware/validate/index.ts";
@@ -30,7 +31,7 @@ async function releaseQuietly(services: ApiServices, res: Response): Promise<voi
 }
 
 function execute(route: RouteSpec, services: ApiServices): RequestHandler {
-  return async (_req, res) => {
+  return async (req, res) => {
     const auth = res.locals.auth;
     const input = res.locals.input;
     if ((!auth && !route.public) || !input) throw new Error(`${route.operationId}: authentication or validation did not run`);
@@ -45,6 +46,7 @@ function execute(route: RouteSpec, services: ApiServices): RequestHandler {
       file: res.locals.upload ?? null,
       requestId: res.locals.requestId,
       services,
+      publicBaseUrl: publicBaseUrl(req, services.env.PUBLIC_BASE_URL),
     });
     let reply: SerializedReply;
     try {

@@ -31,6 +31,21 @@ const EnvSchema = z.object({
    */
   TRUST_PROXY: z.string().default("false"),
   /**
+   * Where clients reach the API (scheme, host, optional path prefix): presigned URLs start with
+   * it. Unset: taken from each request (its Host, or X-Forwarded-Proto/-Host from a trusted proxy).
+   */
+  PUBLIC_BASE_URL: z
+    .url({ protocol: /^https?$/, error: "an absolute http(s) URL" })
+    .refine(
+      (value) => !/[?#]/.test(value) && !/^https?:\/\/[^/]*@/i.test(value),
+      "an http(s) URL without query, fragment or credentials",
+    )
+    .transform((value) => {
+      const url = new URL(value);
+      return `${url.origin}${url.pathname.replace(/\/+$/, "")}`;
+    })
+    .optional(),
+  /**
    * How long an idle keep-alive connection stays open; above the idle timeouts of the load
    * balancers in front (60 s for AWS ALB, nginx's upstream keepalive_timeout), which must close first.
    */

@@ -37,7 +37,7 @@ const server = createHttpServer(app, env);
 await new Promise<void>((resolve) => server.listen(env.PORT, env.HOST, resolve));
 runner = await startWorkerRunner({
   ownerUrl: database.ownerUrl,
-  services: geometry ? { geometry } : {},
+  services: { ...(geometry ? { geometry } : {}), publicBaseUrl: env.PUBLIC_BASE_URL },
   concurrency: env.WORKER_CONCURRENCY,
   heartbeatSeconds: env.WORKER_HEARTBEAT_SECONDS,
   leaseStaleSeconds: env.WORKER_LEASE_STALE_SECONDS,

@@ -19,6 +19,8 @@ export interface TaskServices {
   geometry?: GeometryPool;
   /** each webhook attempt's outcome, for the process's metrics */
   onWebhookAttempt?: WebhookAttemptObserver;
+  /** PUBLIC_BASE_URL: the base of the presigned URLs a task result carries; unset: root-relative */
+  publicBaseUrl?: string;
 }
 
 /** tasks that run on geometry threads: a process offers them only with a pool */
@@ -42,7 +44,7 @@ export function createTaskList(services: TaskServices = {}): Record<string, Task
     expire_idempotency_records: expireIdempotencyRecordsTask,
     prune_rate_limit_slots: pruneRateLimitSlotsTask,
     sweep_stuck_tasks: sweepStuckTasks,
-    ...(services.geometry ? { tessellate: tessellateTask(services.geometry), plan_cam: planCamTask(services.geometry) } : {}),
+    ...(services.geometry ? { tessellate: tessellateTask(services.geometry, services.publicBaseUrl), plan_cam: planCamTask(services.geometry) } : {}),
   };
 }
 

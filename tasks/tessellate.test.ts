@@ -1,13 +1,16 @@
 /**
  * The tessellate task end to end: a job file downloaded without its mesh, uploaded back, gets
  * its mesh from the task; an operator's re-mesh at a finer deflection replaces the mesh and
- * frees the old blobs; and the task fails with a code a person can act on.
+ * frees the old blobs; its presigned URLs are root-relative in the stored result unless the
+ * worker has PUBLIC_BASE_URL, and absolute when the API serves the task; and the task fails
+ * with a code a person can act on.
  */
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
+import { API_BASE_PATH } from "../api/openapi/document.ts";
 import { repoRoot } from "../config/env.ts";
 import { createTask } from "../db/queries/tasks.ts";
 import { withUserTransaction } from "../db/request-transaction.ts";
@@ -142,9 +145,18 @@ describe("the tessellate task", () => {
     assert.equal(mesh.bytes.length, uploadedMesh.bytes.length);
     assert.equal((await api.request("GET", result.thumbnail_url)).headers.get("content-type"), "image/png");
 
-    // the owner reads the task like any other; the job file carries the mesh again
-    const seen = await api.request<{ task_name: string; status: string }>("GET", `/tasks/${taskId}`, { key: alice.key });
+    // the owner reads the task like any other, its URLs absolute on the request's origin (the
+    // worker, without PUBLIC_BASE_URL, stored them root-relative); the job file carries the mesh again
+    assert.ok(result.mesh_url.startsWith(`${API_BASE_PATH}/files/`), result.mesh_url);
+    const seen = await api.request<{ task_name: string; status: string; result: TessellateResult }>("GET", `/tasks/${taskId}`, { key: alice.key });
     assert.equal(seen.body.task_name, TESSELLATE_TASK_NAME);
+    assert.equal(seen.body.result.mesh_url, `${api.origin}${result.mesh_url}`);
+    assert.equal(seen.body.result.thumbnail_url, `${api.origin}${result.thumbnail_url}`);
+    assert.equal((await fetch(seen.body.result.mesh_url)).status, 200);
+    const listed = await api.request<{ items: { task_id: string; result: TessellateResult | null }[] }>("GET", `/tasks/by-project/${projectId}`, {
+      key: alice.key,
+    });
+    assert.equal(listed.body.items.find((t) => t.task_id === taskId)?.result?.mesh_url, `${api.origin}${result.mesh_url}`);
     assert.equal((await api.request("GET", `/tasks/${taskId}`, { key: bob.key })).status, 404);
     const again = await api.request("GET", `/projects/${projectId}/job`, { key: alice.key });
     assert.ok(again.bytes.length > lean.bytes.length + mesh.bytes.length, "the mesh is back in the job file");
@@ -200,6 +212,30 @@ describe("the tessellate task", () => {
     const task = await waitForTask(db.owner, id, "failed", (t) => t.status === "failed", WAIT);
     assert.equal(task.error?.code, "workpiece_missing");
     assert.equal(task.attempts, 1);
+  });
+
+  it("stores absolute URLs on PUBLIC_BASE_URL when the worker has it, and the API serves them as they are", async () => {
+    const base = "https://cam.example.com/swarf";
+    await runner.stop();
+    runner = await startWorkerRunner({
+      ownerUrl: db.ownerUrl,
+      taskNames: ["tessellate"],
+      services: { geometry, publicBaseUrl: base },
+      concurrency: 1,
+      heartbeatSeconds: 1,
+      leaseStaleSeconds: 30,
+      pollIntervalMs: 100,
+    });
+    const dave = await createTestUser(db.owner, "dave");
+    const part = await projectWithPartC(dave);
+    const result = await remesh(dave, part);
+    assert.ok(result.mesh_url.startsWith(`${base}${API_BASE_PATH}/files/`), result.mesh_url);
+    assert.ok(result.thumbnail_url.startsWith(`${base}${API_BASE_PATH}/files/`), result.thumbnail_url);
+    // through a proxy at that base the URL verifies: the signature does not cover the host
+    assert.equal((await fetch(`${api.origin}${result.mesh_url.slice(base.length)}`)).status, 200);
+    const { rows } = await db.owner.query<{ id: string }>("select id from app_public.tasks where user_id = $1", [dave.id]);
+    const seen = await api.request<{ result: TessellateResult }>("GET", `/tasks/${rows[0]!.id}`, { key: dave.key });
+    assert.equal(seen.body.result.mesh_url, result.mesh_url);
   });
 
   it("fails with invalid_payload for a deflection out of range", async () => {

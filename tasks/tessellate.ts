@@ -6,6 +6,10 @@
  *
  * A file the kernel refuses, or one that runs past the geometry timeout, fails the task at
  * once (TaskFailure); a thread that dies or a pool that is closing is a fault, retried.
+ *
+ * The result's presigned URLs are absolute on `publicBaseUrl` (PUBLIC_BASE_URL); without it they
+ * are root-relative here (a worker has no request to take an origin from), and the API makes
+ * them absolute when it serves the task; a webhook body carries them as stored.
  */
 import type { Task } from "graphile-worker";
 import { z } from "zod";
@@ -29,7 +33,7 @@ export type TessellatePayload = z.infer<typeof TessellatePayload>;
 
 const degrees = (radians: number) => (radians * 180) / Math.PI;
 
-export function tessellateTask(geometry: GeometryPool): Task {
+export function tessellateTask(geometry: GeometryPool, publicBaseUrl?: string): Task {
   return trackedTask(async (ctx) => {
     const parsed = TessellatePayload.safeParse(ctx.payload);
     if (!parsed.success) throw new TaskFailure("invalid_payload", `the task's payload is not valid: ${z.prettifyError(parsed.error)}`);
@@ -70,7 +74,7 @@ export function tessellateTask(geometry: GeometryPool): Task {
         meshDeflection: measured.meshDeflection,
         meshWarnings: measured.warnings.filter((w) => w.code === "unmeshed_faces"),
       });
-      return workpiece && { workpiece, urls: await presignWorkpiece(db, workpiece) };
+      return workpiece && { workpiece, urls: await presignWorkpiece(db, workpiece, { baseUrl: publicBaseUrl }) };
     });
     if (!saved) throw workpieceMissing(payload.workpiece_id);
     const deflection = saved.workpiece.meshDeflection;

@@ -36,7 +36,7 @@ if (geometry) geometryMetrics(metrics, geometry);
 const runner = await startWorkerRunner({
   ownerUrl: database.ownerUrl,
   taskNames,
-  services: geometry ? { geometry } : {},
+  services: { ...(geometry ? { geometry } : {}), publicBaseUrl: env.PUBLIC_BASE_URL },
   concurrency: env.WORKER_CONCURRENCY,
   heartbeatSeconds: env.WORKER_HEARTBEAT_SECONDS,
   leaseStaleSeconds: env.WORKER_LEASE_STALE_SECONDS,

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { cancelTask } from "../../db/queries/automation.ts";
 import { getProject } from "../../db/queries/projects.ts";
 import { getTask, listProjectTasks, type TaskRow } from "../../db/queries/tasks.ts";
+import { withPresignedBase } from "../../storage/presign.ts";
 import { HttpError, notFound } from "../middleware/errors/index.ts";
 import { PageQuery, pageOf, toPage } from "../pagination.ts";
 import { json } from "../reply.ts";
@@ -22,7 +23,10 @@ const Task = z
     result: z
       .union([CamPlanningResult, z.unknown()])
       .nullable()
-      .describe("the task's result on success: a CamPlanningResult for automation.automated_cam_planning"),
+      .describe(
+        "the task's result on success: a CamPlanningResult for automation.automated_cam_planning; a workpiece.tessellate " +
+          "result's mesh_url and thumbnail_url are absolute, on PUBLIC_BASE_URL or this request's origin",
+      ),
     error: z
       .object({ code: z.string(), message: z.string() })
       .nullable()
@@ -37,14 +41,15 @@ const Task = z
   })
   .meta({ id: "Task" });
 
-function toTask(row: TaskRow): z.input<typeof Task> {
+/** a task as the API shows it; presigned URLs a worker stored root-relative are made absolute against `baseUrl` */
+function toTask(row: TaskRow, baseUrl: string): z.input<typeof Task> {
   return {
     task_id: row.id,
     project_id: row.project_id,
     task_name: row.task_name,
     status: row.status,
     progress: row.progress,
-    result: row.result ?? null,
+    result: row.result === null || row.result === undefined ? null : withPresignedBase(row.result, baseUrl),
     error: row.error,
     attempts: row.attempts,
     max_attempts: row.max_attempts,
@@ -74,10 +79,10 @@ export const taskRoutes = [
     query: NoQuery,
     responses: { 200: { description: "the task snapshot", schema: Task } },
     errors: [404],
-    async handler({ db, params }) {
+    async handler({ db, params, publicBaseUrl }) {
       const row = await getTask(db, params.task_id);
       if (!row) throw notFound("task", params.task_id);
-      return json(200, toTask(row));
+      return json(200, toTask(row, publicBaseUrl));
     },
   }),
   defineRoute({
@@ -91,10 +96,10 @@ export const taskRoutes = [
     query: PageQuery,
     responses: { 200: { description: "a page of tasks", schema: pageOf(Task) } },
     errors: [404],
-    async handler({ db, params, query }) {
+    async handler({ db, params, query, publicBaseUrl }) {
       if (!(await getProject(db, params.project_id))) throw notFound("project", params.project_id);
       const rows = await listProjectTasks(db, params.project_id, query.limit + 1, query.cursor);
-      return json(200, toPage(rows, query.limit, toTask));
+      return json(200, toPage(rows, query.limit, (row) => toTask(row, publicBaseUrl)));
     },
   }),
   defineRoute({
@@ -120,14 +125,14 @@ export const taskRoutes = [
     errorCodes: {
       409: "task_finished (it succeeded or failed already; details.status), task_not_cancellable (not an automation task)",
     },
-    async handler({ db, params, auth }) {
+    async handler({ db, params, auth, publicBaseUrl }) {
       const cancelled = await cancelTask(db, params.task_id, auth.credential);
       if (!cancelled) throw notFound("task", params.task_id);
       const refusal = NOT_CANCELLABLE[cancelled.outcome];
       if (refusal) throw new HttpError(409, refusal.code, refusal.message, { task_id: params.task_id, status: cancelled.status });
       const row = await getTask(db, params.task_id);
       if (!row) throw notFound("task", params.task_id);
-      return json(cancelled.outcome === "requested" ? 202 : 200, toTask(row));
+      return json(cancelled.outcome === "requested" ? 202 : 200, toTask(row, publicBaseUrl));
     },
   }),
 ];

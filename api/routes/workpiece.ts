@@ -27,8 +27,10 @@ const WorkpieceUploaded = z
     triangle_count: z.number().int(),
     closed_solid: z.boolean(),
     warnings: z.array(z.object({ code: z.string(), message: z.string() })),
-    mesh_url: z.string().describe("presigned GET of the mesh, binary glTF (docs/mesh-formats.md); no key needed"),
-    thumbnail_url: z.string().describe("presigned GET of a PNG isometric view; no key needed"),
+    mesh_url: z
+      .string()
+      .describe("absolute presigned GET of the mesh, binary glTF (docs/mesh-formats.md), on PUBLIC_BASE_URL or this request's origin; no key needed"),
+    thumbnail_url: z.string().describe("absolute presigned GET of a PNG isometric view, on the same base; no key needed"),
     urls_expire_at: Timestamp,
   })
   .meta({ id: "WorkpieceUploaded" });
@@ -83,14 +85,14 @@ export const workpieceRoutes = [
       if (!outcome.ok) throw new HttpError(422, outcome.code, outcome.message, outcome.details);
       return outcome;
     },
-    async handler({ db, params, file, prepared }) {
+    async handler({ db, params, file, prepared, publicBaseUrl }) {
       if (!file) throw new Error("the multipart middleware did not run");
       const { workpiece: measured, brep, glb, thumbnail, timings } = prepared;
       const saved = await saveWorkpiece(db, params.project_id, { ...measured, brep }, file.bytes, glb, thumbnail, {
         filename: file.filename,
       });
       if (!saved) throw notFound("project", params.project_id);
-      const urls = await presignWorkpiece(db, saved.workpiece);
+      const urls = await presignWorkpiece(db, saved.workpiece, { baseUrl: publicBaseUrl });
       const { min, max } = measured.bbox;
       return json(201, {
         workpiece_id: saved.workpiece.id,

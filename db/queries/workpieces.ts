@@ -8,7 +8,7 @@ import { boundingBoxStock } from "../../kernel/job/stock.ts";
 import { BLOB_CONTENT_TYPES, type WorkpieceMeta } from "../../kernel/job/types.ts";
 import type { BlobStore } from "../../storage/blob-store.ts";
 import { postgresBlobStore } from "../../storage/postgres.ts";
-import { presignBlob, type PresignedUrl } from "../../storage/presign.ts";
+import { presignBlob, type PresignedUrl, type PresignOptions } from "../../storage/presign.ts";
 import type { Queryable } from "../request-transaction.ts";
 import { newJobFrom, type JobRecord } from "./jobs.ts";
 
@@ -274,7 +274,7 @@ export interface WorkpieceUrls {
 }
 
 /** Presigned URLs of a workpiece's mesh and thumbnail (see storage/presign.ts). */
-export async function presignWorkpiece(db: Queryable, workpiece: WorkpieceRecord, options: { ttlSeconds?: number; now?: number } = {}): Promise<WorkpieceUrls> {
+export async function presignWorkpiece(db: Queryable, workpiece: WorkpieceRecord, options: PresignOptions = {}): Promise<WorkpieceUrls> {
   if (!workpiece.blobs.mesh || !workpiece.blobs.thumbnail) throw new Error(`workpiece ${workpiece.id} has no mesh yet`);
   const now = options.now ?? Date.now();
   const mesh = await presignBlob(db, workpiece.blobs.mesh, "mesh", { ...options, now });

@@ -13,7 +13,7 @@ import { createPool } from "../../db/pools.ts";
 import type { GeometryPool } from "../../workers/geometry/pool.ts";
 import type { TestDatabase } from "./database.ts";
 
-/** paths the client sends as they are; any other path is below the public API's base path */
+/** paths the client sends as they are; any other path is below the public API's base path (an absolute URL is fetched as it is) */
 const OUTSIDE_THE_PUBLIC_API = ["/healthz", "/metrics", "/backend-api", "/ops/"];
 
 export interface TestResponse<T = unknown> {
@@ -82,8 +82,10 @@ export async function startTestApi(
         body = JSON.stringify(opts.body);
         headers["Content-Type"] = "application/json";
       }
-      const url = OUTSIDE_THE_PUBLIC_API.some((prefix) => path.startsWith(prefix)) ? path : `${API_BASE_PATH}${path}`;
-      const response = await fetch(`${origin}${url}`, { method, headers, body });
+      const url = /^https?:\/\//.test(path)
+        ? path
+        : `${origin}${OUTSIDE_THE_PUBLIC_API.some((prefix) => path.startsWith(prefix)) ? path : `${API_BASE_PATH}${path}`}`;
+      const response = await fetch(url, { method, headers, body });
       const bytes = Buffer.from(await response.arrayBuffer());
       const text = bytes.toString("utf8");
       let parsed: unknown = text;
