@@ -2,7 +2,12 @@
  * `npm run -s cli -- <command>`: users, API keys, tasks and the catalogue, as the database owner. Works whether or
  * not the server runs (it joins or starts the embedded cluster, or uses DATABASE_URL).
  *
- *   user create <email>                                  prints the user id
+ *   user create <email> [--empty-library]                prints the user id; the default library
+ *                                                        holds the starter library unless
+ *                                                        --empty-library
+ *   library add-starter <email> [--library ID]           adds the starter assemblies the user's
+ *                                                        default library (or that one) lacks;
+ *                                                        prints what it added, or "nothing to add"
  *   key create <email> [--name NAME] [--scopes s1,s2]    prints the plaintext key, only that
  *   key list <email>                                     name, prefix, created, last used
  *   key revoke <prefix>
@@ -28,12 +33,13 @@ import { openDatabase, type Database } from "../db/open-database.ts";
 import { insertApiKey, listApiKeys, revokeApiKey } from "../db/queries/api-keys.ts";
 import { manufacturerSpellings } from "../db/queries/catalogue.ts";
 import { createTask } from "../db/queries/tasks.ts";
-import { createUser, findUserByEmail } from "../db/queries/users.ts";
+import { addStarterAssemblies, createUser, findUserByEmail, findUserLibrary } from "../db/queries/users.ts";
 import { workpieceOwner } from "../db/queries/workpieces.ts";
 import { withTransaction, withUserTransaction } from "../db/request-transaction.ts";
 import { upsertCatalogueEntries } from "../db/seed/catalogue.ts";
 import { STANDARD_MANUFACTURER } from "../kernel/tools/catalogue/entry.ts";
 import { FusionLibraryError, parseFusionLibrary } from "../kernel/tools/catalogue/fusion-library.ts";
+import { isUuid } from "../kernel/tools/uuid.ts";
 import { TESSELLATE_TASK_NAME, TessellatePayload } from "../tasks/tessellate.ts";
 import { runFeaturesCommand } from "./cli/features.ts";
 
@@ -41,7 +47,8 @@ class UsageError extends Error {}
 class CommandError extends Error {}
 
 const USAGE = `usage:
-  cli user create <email>
+  cli user create <email> [--empty-library]
+  cli library add-starter <email> [--library ID]
   cli key create <email> [--name NAME] [--scopes s1,s2]
   cli key list <email>
   cli key revoke <prefix>
@@ -50,6 +57,8 @@ const USAGE = `usage:
   cli features FILE... [--json]`;
 
 interface Options {
+  "empty-library"?: boolean;
+  library?: string;
   name?: string;
   scopes?: string;
   "linear-deflection"?: string;
@@ -60,10 +69,23 @@ interface Options {
 type Command = (db: pg.Client, args: string[], options: Options) => Promise<string>;
 
 const commands: Record<string, Command> = {
-  async "user create"(db, [email]) {
+  async "user create"(db, [email], options) {
     if (!email || !/^[^@\s]+@[^@\s]+$/.test(email)) throw new UsageError("user create needs an email address");
     if (await findUserByEmail(db, email)) throw new CommandError(`a user with the email ${email} exists already`);
-    return (await createUser(db, email)).id;
+    return (await createUser(db, email, { starterLibrary: !options["empty-library"] })).id;
+  },
+
+  async "library add-starter"(db, [email], options) {
+    const libraryId = options.library;
+    if (libraryId !== undefined && !isUuid(libraryId)) throw new UsageError(`library add-starter: --library must be a library id (a UUID), not "${libraryId}"`);
+    const user = await requireUser(db, email);
+    const library = await findUserLibrary(db, user.id, libraryId?.toLowerCase());
+    if (!library) {
+      throw new CommandError(libraryId === undefined ? `${email} has no default library: name one with --library ID` : `${email} has no library ${libraryId}`);
+    }
+    const added = await addStarterAssemblies(db, library.id);
+    if (added.length === 0) return `nothing to add: ${library.name} (${library.id}) holds every starter assembly`;
+    return [`added ${added.length} starter ${added.length === 1 ? "assembly" : "assemblies"} to ${library.name} (${library.id}):`, ...added.map((a) => `  ${a.id}  ${a.name}`)].join("\n");
   },
 
   async "key create"(db, [email], options) {
@@ -167,6 +189,8 @@ async function main(argv: string[]): Promise<number> {
       args: argv,
       allowPositionals: true,
       options: {
+        "empty-library": { type: "boolean" },
+        library: { type: "string" },
         name: { type: "string" },
         scopes: { type: "string" },
         "linear-deflection": { type: "string" },

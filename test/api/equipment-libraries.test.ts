@@ -9,6 +9,7 @@ import { randomUUID } from "node:crypto";
 import { after, before, describe, it } from "node:test";
 import type { Assembly, AssemblyComponent } from "../../kernel/tools/assembly.ts";
 import { generateStandardRange, type CatalogueEntry } from "../../kernel/tools/catalogue/standard-range.ts";
+import { starterLibrary } from "../../kernel/tools/catalogue/starter-library.ts";
 import type { Holder } from "../../kernel/tools/holder.ts";
 import type { Tool } from "../../kernel/tools/tool.ts";
 import { startTestApi, type TestApi } from "../support/api.ts";
@@ -155,18 +156,22 @@ const sorted = (ids: string[]) => [...ids].sort();
 // ---------------------------------------------------------------------------------------------
 
 describe("equipment libraries", () => {
-  it("lists the default library every new user gets, with its assembly count", async () => {
-    const carol = await createTestUser(db.owner, "carol");
-    const res = await api.request<{ items: LibrarySummary[]; next_cursor: string | null }>("GET", "/libraries/equipment", { key: carol.key });
-    assert.equal(res.status, 200);
-    assert.equal(res.body.next_cursor, null);
-    assert.equal(res.body.items.length, 1);
-    const [only] = res.body.items;
-    assert.deepEqual(
-      { name: only!.library.name, count: only!.library.assembly_count, is_default: only!.is_default, is_remote: only!.is_remote, remote_data: only!.remote_data },
-      { name: "Default library", count: 0, is_default: true, is_remote: false, remote_data: {} },
-    );
-    assert.deepEqual(Object.keys(only!).sort(), ["created_at", "description", "id", "is_default", "is_remote", "library", "remote_data", "updated_at"]);
+  it("lists the default library every new user gets, with its assembly count: the starter library's, or none with an empty library", async () => {
+    for (const [carol, count] of [
+      [await createTestUser(db.owner, "carol"), starterLibrary().length],
+      [await createTestUser(db.owner, "carol", { emptyLibrary: true }), 0],
+    ] as const) {
+      const res = await api.request<{ items: LibrarySummary[]; next_cursor: string | null }>("GET", "/libraries/equipment", { key: carol.key });
+      assert.equal(res.status, 200);
+      assert.equal(res.body.next_cursor, null);
+      assert.equal(res.body.items.length, 1);
+      const [only] = res.body.items;
+      assert.deepEqual(
+        { name: only!.library.name, count: only!.library.assembly_count, is_default: only!.is_default, is_remote: only!.is_remote, remote_data: only!.remote_data },
+        { name: "Default library", count, is_default: true, is_remote: false, remote_data: {} },
+      );
+      assert.deepEqual(Object.keys(only!).sort(), ["created_at", "description", "id", "is_default", "is_remote", "library", "remote_data", "updated_at"]);
+    }
   });
 
   it("creates a library with its assemblies in the order sent, reads it back, and leaves holders and tools alone", async () => {
@@ -580,6 +585,7 @@ describe("validation and refusals", () => {
     const library = await createLibrary(alice, { library: { name: "Alice's", assemblies: [assembly] } });
     await api.request("POST", "/libraries/tools", { key: alice.key, body: toolOf(assembly) });
     const before = await storedAssemblies(library.id);
+    const bobsTools = await toolIds(bob);
     const cases: [string, string, unknown][] = [
       ["GET", `/libraries/equipment/${library.id}`, undefined],
       ["PATCH", `/libraries/equipment/${library.id}`, { library: { name: "Stolen" }, is_default: true }],
@@ -599,7 +605,7 @@ describe("validation and refusals", () => {
     const read = await api.request<Library>("GET", `/libraries/equipment/${library.id}`, { key: alice.key });
     assert.equal(read.body.library.name, "Alice's");
     assert.ok(await storedTool(alice, toolOf(assembly).uuid));
-    assert.deepEqual(await toolIds(bob), []);
+    assert.deepEqual(await toolIds(bob), bobsTools, "bob's tools are as they were");
   });
 
   it("refuses a key without the route's scope with 403 insufficient_scope", async () => {

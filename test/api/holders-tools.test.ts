@@ -290,7 +290,8 @@ describe("tools", () => {
   });
 
   it("lists tools newest first, filtered by tool_type and an inclusive diameter range", async () => {
-    const frank = await createTestUser(db.owner, "frank");
+    // no starter library: the list holds only the tools made here
+    const frank = await createTestUser(db.owner, "frank", { emptyLibrary: true });
     const drills = [3, 6, 10].map((d) => freshToolWhere("Drill", (t) => t.tool_parameters.CuttingDiameter === d));
     const mill = freshToolWhere("CentreCuttingEndMill", (t) => t.tool_parameters.CuttingDiameter === 2);
     for (const tool of [...drills, mill]) await createTool(frank, tool);

@@ -8,6 +8,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { after, before, describe, it } from "node:test";
 import { SCOPES } from "../../auth/scopes.ts";
 import { repoRoot } from "../../config/env.ts";
+import { starterLibrary } from "../../kernel/tools/catalogue/starter-library.ts";
 import { saveWorkpiece } from "../../db/queries/workpieces.ts";
 import { startTestApi, type TestApi } from "../support/api.ts";
 import { asUser } from "../support/as-user.ts";
@@ -61,9 +62,9 @@ function email(label: string): string {
   return `${label}-${randomBytes(4).toString("hex")}@example.com`;
 }
 
-async function createUser(label: string): Promise<{ id: string; email: string }> {
+async function createUser(label: string, ...options: string[]): Promise<{ id: string; email: string }> {
   const address = email(label);
-  const res = await cli("user", "create", address);
+  const res = await cli("user", "create", address, ...options);
   assert.equal(res.code, 0, res.stderr);
   return { id: res.stdout.trim(), email: address };
 }
@@ -93,7 +94,7 @@ async function listed(address: string, prefix: string): Promise<string[]> {
 }
 
 describe("cli user create", { concurrency: true }, () => {
-  it("prints only the new user's UUID and gives the user machines, a default library and quote settings", async () => {
+  it("prints only the new user's UUID and gives the user machines, a default library holding the starter library and quote settings", async () => {
     const address = email("new");
     const res = await cli("user", "create", address);
     assert.equal(res.code, 0, res.stderr);
@@ -113,8 +114,18 @@ describe("cli user create", { concurrency: true }, () => {
     assert.deepEqual(machines.rows.map((m) => m.position), catalogue.rows.map((_, i) => i + 1));
     const libraries = await db.owner.query("select is_default from app_public.equipment_libraries where user_id = $1", [id]);
     assert.deepEqual(libraries.rows, [{ is_default: true }]);
+    assert.deepEqual(await assemblyNames(id), starterLibrary().map((a) => a.name));
     const settings = await db.owner.query("select 1 from app_public.quote_settings where user_id = $1", [id]);
     assert.equal(settings.rowCount, 1);
+  });
+
+  it("leaves the default library empty with --empty-library", async () => {
+    const user = await createUser("bare", "--empty-library");
+    const libraries = await db.owner.query("select name, is_default from app_public.equipment_libraries where user_id = $1", [user.id]);
+    assert.deepEqual(libraries.rows, [{ name: "Default library", is_default: true }]);
+    assert.deepEqual(await assemblyNames(user.id), []);
+    const items = await db.owner.query("select (select count(*) from app_public.holders where user_id = $1)::int as holders, (select count(*) from app_public.tools where user_id = $1)::int as tools", [user.id]);
+    assert.deepEqual(items.rows, [{ holders: 0, tools: 0 }]);
   });
 
   it("exits 1 with a message for an email that exists already, in any letter case", async () => {
@@ -136,6 +147,84 @@ describe("cli user create", { concurrency: true }, () => {
       assert.equal(res.stdout, "");
       assert.match(res.stderr, /usage:/);
     }
+  });
+});
+
+/** The names of the user's assemblies, in library and slot order. */
+async function assemblyNames(userId: string, libraryId?: string): Promise<string[]> {
+  const { rows } = await db.owner.query<{ name: string }>(
+    `select a.name from app_public.library_assemblies a join app_public.equipment_libraries l on l.id = a.library_id
+      where a.user_id = $1 and ($2::uuid is null or l.id = $2) order by l.created_at, a.position`,
+    [userId, libraryId ?? null],
+  );
+  return rows.map((r) => r.name);
+}
+
+describe("cli library add-starter", { concurrency: true }, () => {
+  it("adds the starter library to the default library, listing each assembly, and the second time says there is nothing to add", async () => {
+    const user = await createUser("later", "--empty-library");
+    const library = (await db.owner.query<{ id: string }>("select id from app_public.equipment_libraries where user_id = $1", [user.id])).rows[0]!.id;
+    const res = await cli("library", "add-starter", user.email);
+    assert.equal(res.code, 0, res.stderr);
+    const starter = starterLibrary();
+    const lines = res.stdout.trimEnd().split("\n");
+    assert.equal(lines[0], `added ${starter.length} starter assemblies to Default library (${library}):`);
+    const ids = (await db.owner.query<{ id: string }>("select id from app_public.library_assemblies where library_id = $1 order by position", [library])).rows.map((r) => r.id);
+    assert.deepEqual(lines.slice(1), starter.map((a, i) => `  ${ids[i]}  ${a.name}`));
+    assert.deepEqual(await assemblyNames(user.id), starter.map((a) => a.name));
+
+    const again = await cli("library", "add-starter", user.email.toUpperCase());
+    assert.equal(again.code, 0, again.stderr);
+    assert.equal(again.stdout, `nothing to add: Default library (${library}) holds every starter assembly\n`);
+    assert.equal((await assemblyNames(user.id)).length, starter.length);
+  });
+
+  it("adds to the library --library names, and brings back an assembly deleted from it", async () => {
+    const user = await createUser("named");
+    const library = (
+      await db.owner.query<{ id: string }>(
+        "insert into app_public.equipment_libraries (user_id, name, description) values ($1, 'Mill 2', '') returning id",
+        [user.id],
+      )
+    ).rows[0]!.id;
+    const first = await cli("library", "add-starter", user.email, "--library", library.toUpperCase());
+    assert.equal(first.code, 0, first.stderr);
+    assert.match(first.stdout, new RegExp(`^added ${starterLibrary().length} starter assemblies to Mill 2 \\(${library}\\):\n`));
+    const gone = await db.owner.query<{ id: string; name: string }>(
+      "delete from app_public.library_assemblies where library_id = $1 and position = 7 returning id, name",
+      [library],
+    );
+    const back = await cli("library", "add-starter", user.email, "--library", library);
+    assert.equal(back.code, 0, back.stderr);
+    assert.equal(back.stdout, `added 1 starter assembly to Mill 2 (${library}):\n  ${gone.rows[0]!.id}  ${gone.rows[0]!.name}\n`);
+    assert.equal((await assemblyNames(user.id, library)).length, starterLibrary().length);
+  });
+
+  it("exits 1 for an unknown user or another user's library, 2 for a malformed library id or no email, and adds nothing", async () => {
+    const [user, other] = [await createUser("mine", "--empty-library"), await createUser("theirs", "--empty-library")];
+    const theirs = (await db.owner.query<{ id: string }>("select id from app_public.equipment_libraries where user_id = $1", [other.id])).rows[0]!.id;
+    const cases: [string[], number, RegExp][] = [
+      [["library", "add-starter", email("nobody")], 1, /no user has the email/],
+      [["library", "add-starter", user.email, "--library", theirs], 1, /has no library/],
+      [["library", "add-starter", user.email, "--library", "12345"], 2, /--library must be a library id/],
+      [["library", "add-starter"], 2, /usage:/],
+    ];
+    for (const [args, code, message] of cases) {
+      const res = await cli(...args);
+      assert.equal(res.code, code, args.join(" "));
+      assert.equal(res.stdout, "");
+      assert.match(res.stderr, message);
+    }
+    assert.deepEqual(await assemblyNames(user.id), []);
+    assert.deepEqual(await assemblyNames(other.id), []);
+  });
+
+  it("exits 1 for a user without a default library", async () => {
+    const user = await createUser("nodefault", "--empty-library");
+    await db.owner.query("update app_public.equipment_libraries set is_default = false where user_id = $1", [user.id]);
+    const res = await cli("library", "add-starter", user.email);
+    assert.equal(res.code, 1);
+    assert.match(res.stderr, /has no default library: name one with --library ID/);
   });
 });
 

@@ -15,9 +15,14 @@ export interface TestUser {
   keyWith(scopes: readonly KeyScope[]): Promise<string>;
 }
 
-export async function createTestUser(owner: pg.Pool, label = "user"): Promise<TestUser> {
+export interface TestUserOptions {
+  /** the default library starts empty (`cli user create --empty-library`), not with the starter library */
+  emptyLibrary?: boolean;
+}
+
+export async function createTestUser(owner: pg.Pool, label = "user", options: TestUserOptions = {}): Promise<TestUser> {
   const email = `${label}-${randomBytes(4).toString("hex")}@example.com`;
-  const user = await createUser(owner, email);
+  const user = await createUser(owner, email, { starterLibrary: !options.emptyLibrary });
   const keyWith = async (scopes: readonly KeyScope[]) => {
     const key = generateApiKey();
     await insertApiKey(owner, { userId: user.id, name: `test ${scopes.join(" ")}`, prefix: key.prefix, hash: key.hash, scopes });
