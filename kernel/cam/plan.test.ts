@@ -126,6 +126,9 @@ describe("the CAM planner", () => {
     assert.ok(c.sharp_corners.length > 0 && c.sharp_corners.every((corner) => corner.faces.length === 2 && corner.radius_left_mm >= 0.5 && corner.length_mm > 0));
     assert.equal(c.status, c.material_left.surface_pct > 0.5 ? "incomplete" : "complete", JSON.stringify(c.material_left));
     assert.deepEqual(c.reasons.map((r) => r.code), c.status === "complete" ? [] : ["material_left"]);
+    // the starter library has every tool the plan would use: none is missing
+    assert.deepEqual(c.tools_missing, []);
+    assert.deepEqual(result.unmachined.filter((u) => u.code === "tool_missing").map((u) => u.message), []);
   });
 
   it("says a plan is complete when what is left covers no more of the surface than the limit, and incomplete under a lower limit", () => {
@@ -141,7 +144,7 @@ describe("the CAM planner", () => {
     assert.match(stricter.reasons[0]!.message, new RegExp(`${stricter.material_left.surface_pct} %`));
   });
 
-  it("says partC planned with one 10 mm end mill is incomplete: its holes not made, named by feature", () => {
+  it("says partC planned with one 10 mm end mill is incomplete: its holes not made, named by feature, and the tools missing by type and size", () => {
     const result = planCam(oc, input(brepOfStep(fixture("partC.step")), { min: [-2, -2, 0], max: [87.6, 46.7, 29] }, { library: articles(/^SSR-EM3-1000-K-TA$/) }), quiet);
     const c = result.completeness;
     assert.equal(c.status, "incomplete");
@@ -149,6 +152,28 @@ describe("the CAM planner", () => {
     assert.ok(c.reasons.some((r) => r.code === "hole_not_made" && r.message.includes(String(c.holes_not_made[0]))));
     assert.ok(c.reasons.some((r) => r.code === "material_left"), "a 10 mm tool leaves the narrow passages");
     assert.ok(c.material_left.surface_pct > 0.5);
+    // each tool missing is an unmachined entry naming a type and a size, and a record of the features it was for
+    const named = new Map<string, number[]>();
+    for (const u of result.unmachined.filter((e) => e.code === "tool_missing")) {
+      const match = /^Tool missing: (\w+) ([\d.]+) mm/.exec(u.message);
+      assert.ok(match, u.message);
+      const key = `${match[1]} ${match[2]}`;
+      named.set(key, [...new Set([...(named.get(key) ?? []), ...u.features])].sort((a, b) => a - b));
+    }
+    const expected = {
+      // the blind 3.8 mm hole: no drill, and 10 mm is too large to bore it helically
+      "Drill 3.8": [0],
+      // the 1.73 mm hexagonal passages, the 2 mm pocket and slot, the 2.69 mm pocket, the 6.55 mm passage
+      "CentreCuttingEndMill 1.5": [1, 3],
+      "CentreCuttingEndMill 2": [7, 9],
+      "CentreCuttingEndMill 2.5": [6],
+      "CentreCuttingEndMill 6": [5],
+    };
+    assert.deepEqual(Object.fromEntries(named), expected);
+    assert.deepEqual(Object.fromEntries(c.tools_missing.map((t) => [`${t.tool_type} ${t.diameter_mm}`, t.features])), expected, "one record per type and size");
+    const drill = c.tools_missing.find((t) => t.tool_type === "Drill");
+    assert.equal(drill?.purpose, "drill 3.8 mm holes");
+    assert.deepEqual(c.holes_not_made, [0]);
   });
 
   it("plans the same with the simulation on its own thread as in the planner's thread: the operations, their verdicts and what is left", () => {

@@ -24,6 +24,7 @@ import { carriedTops, type ColumnTops } from "./simulation/carried-stock.ts";
 import { removeBySetup, voxelStock } from "./simulation/voxel-stock.ts";
 import { nearSurface, surfaceCovered, surfaceProximity, thickMaterialLeft, type ThickMaterial } from "./simulation/thick-material.ts";
 import { cuttersFromLibrary } from "./tooling/cutter.ts";
+import { mergeToolsMissing, type MissingTool } from "./tooling/missing.ts";
 import {
   PlanCancelled,
   PlanError,
@@ -33,7 +34,6 @@ import {
   type PlannedSetup,
   type PlanResult,
   type SetupLeftOut,
-  type ToolMissing,
   type ToolSummary,
   type Unmachined,
 } from "./plan-types.ts";
@@ -94,8 +94,6 @@ export function planCam(oc: OpenCascadeInstance, input: PlanInput, hooks: PlanHo
       volume_mm3: null,
     });
   }
-  // filled where the library lacks a tool a plan would use
-  const toolsMissing: ToolMissing[] = [];
 
   // what all setups together leave (simulation/voxel-stock.ts): each setup's own height field
   // sees only its side; material is left where it is thicker than the finishing tolerance
@@ -106,6 +104,8 @@ export function planCam(oc: OpenCascadeInstance, input: PlanInput, hooks: PlanHo
   const holeMakers: HoleMakers = new Map();
   // after the last setup kept: the plan's figure
   let latest: ThickMaterial | null = null;
+  // tools the plan would have used had the library held them, each setup's, merged at the end
+  const wanted: MissingTool[] = [];
   let counter = 0;
   const planned: PlannedSetup[] = [];
   setups.forEach((setup, i) => {
@@ -153,6 +153,7 @@ export function planCam(oc: OpenCascadeInstance, input: PlanInput, hooks: PlanHo
       for (const [feature, makers] of holes.makers) holeMakers.set(feature, [...(holeMakers.get(feature) ?? []), makers]);
       own = [...milling.unmachined, ...holes.unmachined];
       unmachined.push(...own);
+      wanted.push(...milling.tools_missing, ...holes.tools_missing);
       verified = verifier.result();
     } finally {
       verifier.close();
@@ -204,7 +205,7 @@ export function planCam(oc: OpenCascadeInstance, input: PlanInput, hooks: PlanHo
   if (operationCount === 0) {
     const reasons = unmachined.filter((u) => u.code !== "face_unreachable").map((u) => u.message);
     throw new PlanError(
-      unmachined.some((u) => u.code === "no_tool_fits" || u.code === "no_end_mill") ? "no_tool_fits" : "nothing_to_machine",
+      unmachined.some((u) => u.code === "no_tool_fits" || u.code === "tool_missing") ? "no_tool_fits" : "nothing_to_machine",
       reasons.length > 0 ? `no operation could be planned: ${reasons.slice(0, 5).join("; ")}` : "the stock needs no machining to become the part",
     );
   }
@@ -230,7 +231,8 @@ export function planCam(oc: OpenCascadeInstance, input: PlanInput, hooks: PlanHo
     // a setup left out for the travel puts the faces no other setup reaches among these (setup-part.ts)
     faces_unreachable: part.setups.unreachable_faces.map((f) => f.face),
     operations_dropped: unmachined.filter((u) => u.code === "operation_dropped").length,
-    tools_missing: toolsMissing,
+    // one record per tool type and size, its features merged (each an unmachined tool_missing entry too)
+    tools_missing: mergeToolsMissing(wanted),
     setups_left_out: setupsLeftOut,
     sharp_corners: corners.corners,
   });

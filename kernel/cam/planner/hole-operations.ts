@@ -16,7 +16,8 @@ import type { SetupHole } from "../holes/setup-hole.ts";
 import { CLEARANCE_ABOVE_STOCK_MM } from "../milling/operation.ts";
 import type { InProcessStock } from "../milling/stock.ts";
 import { cuttingParametersFor } from "../tooling/feeds.ts";
-import { holeNeedFor, selectChamferMill, selectHoleTools, type HoleTools } from "../tooling/select.ts";
+import { missingChamferMill, toolMissingEntry } from "../tooling/missing.ts";
+import { CHAMFER_ANGLE_TOLERANCE_DEG, holeNeedFor, mm, selectChamferMill, selectHoleTools, type HoleTools, type Refusal } from "../tooling/select.ts";
 import type { Cutter, Operation, OperationKind } from "../types.ts";
 import type { PlanInput } from "../plan-types.ts";
 import type { DraftOperations } from "./milling-operations.ts";
@@ -35,7 +36,17 @@ export interface HoleOperations extends DraftOperations {
 }
 
 export function holeOperations(setup: SetupPart, cutters: readonly Cutter[], input: PlanInput, stock: InProcessStock, nextId: () => string): HoleOperations {
-  const draft: HoleOperations = { operations: [], unmachined: [], warnings: [], makers: new Map() };
+  const draft: HoleOperations = { operations: [], unmachined: [], warnings: [], tools_missing: [], makers: new Map() };
+  // a refusal naming the tool that would have done is that tool missing; else it stands as it is
+  const refused = (refusal: Refusal, feature: Feature): void => {
+    const where = { features: [feature.id], faces: feature.faces };
+    if (refusal.missing === undefined) {
+      draft.unmachined.push({ code: refusal.code, message: refusal.message, ...where, volume_mm3: null });
+      return;
+    }
+    draft.unmachined.push(toolMissingEntry(refusal.missing, where, refusal.message));
+    draft.tools_missing.push(refusal.missing);
+  };
   const clearance = setup.stock.max[2] + CLEARANCE_ABOVE_STOCK_MM;
   const materialTop = Math.min(stock.highest(), setup.stock.max[2]);
   const common = { clearance_z: clearance, material_top_z: Number.isFinite(materialTop) ? materialTop : setup.stock.max[2] };
@@ -57,11 +68,12 @@ export function holeOperations(setup: SetupPart, cutters: readonly Cutter[], inp
     const tools = selectHoleTools(cutters, need);
     draft.makers.set(feature.id, tools.ok && tools.unmachined.length === 0 ? [] : null);
     if (!tools.ok) {
-      draft.unmachined.push({ code: tools.code, message: tools.message, features: [feature.id], faces: feature.faces, volume_mm3: null });
+      refused(tools, feature);
       continue;
     }
-    for (const refusal of tools.unmachined) draft.unmachined.push({ code: refusal.code, message: refusal.message, features: [feature.id], faces: feature.faces, volume_mm3: null });
+    for (const refusal of tools.unmachined) refused(refusal, feature);
     draft.warnings.push(...tools.warnings);
+    draft.tools_missing.push(...tools.missing);
     for (const role of ["spot", "drill", "reamer", "end_mill", "counterbore", "countersink", "tap"] as const) {
       const tool = tools[role];
       if (tool === null) continue;
@@ -115,9 +127,13 @@ export function holeOperations(setup: SetupPart, cutters: readonly Cutter[], inp
       draft.unmachined.push({ code: `chamfer_${edges.code}`, message: `chamfer (feature ${feature.id}) in setup ${setup.name}: ${edges.message}`, features: [feature.id], faces: feature.faces, volume_mm3: null });
       continue;
     }
-    const mill = selectChamferMill(cutters, { feature: { id: feature.id, class: feature.class }, angle_to_axis_deg: edges.edges.angle_to_axis_deg, width_mm: edges.edges.width_mm });
+    const ref = { id: feature.id, class: feature.class };
+    const { angle_to_axis_deg, width_mm } = edges.edges;
+    const mill = selectChamferMill(cutters, { feature: ref, angle_to_axis_deg, width_mm });
     if (!mill.ok) {
-      draft.unmachined.push({ code: mill.code, message: mill.message, features: [feature.id], faces: feature.faces, volume_mm3: null });
+      const radial_mm = width_mm * Math.sin((angle_to_axis_deg * Math.PI) / 180);
+      const wanted = missingChamferMill({ feature: ref, angle_to_axis_deg, radial_mm, angle_tolerance_deg: CHAMFER_ANGLE_TOLERANCE_DEG }, `chamfer edges ${mm(width_mm)} mm wide`);
+      refused(wanted === null ? mill : { ...mill, missing: wanted }, feature);
       continue;
     }
     const paths = chamferPaths(edges.edges, mill.cutter);

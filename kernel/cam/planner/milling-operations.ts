@@ -29,7 +29,8 @@ import { SCALE, type Rect64 } from "../milling/polygons.ts";
 import { mergeOverlapping } from "../milling/regions.ts";
 import { InProcessStock } from "../milling/stock.ts";
 import { cuttingParametersFor } from "../tooling/feeds.ts";
-import { selectEndMill, selectFaceMill } from "../tooling/select.ts";
+import { missingEndMill, toolMissingEntry, type MissingTool } from "../tooling/missing.ts";
+import { mm, selectEndMill, selectFaceMill, type FeatureRef } from "../tooling/select.ts";
 import { wallReach } from "../tooling/shape.ts";
 import type { Cutter, Operation, OperationKind } from "../types.ts";
 import type { PlanInput, PlanStep, Unmachined } from "../plan-types.ts";
@@ -83,6 +84,8 @@ export interface DraftOperations {
   operations: Operation[];
   unmachined: Unmachined[];
   warnings: { code: string; message: string }[];
+  /** tools the plan would have used had the library held them (each also an unmachined entry where something is left) */
+  tools_missing: MissingTool[];
 }
 
 export interface MillingDraft extends DraftOperations {
@@ -148,7 +151,11 @@ function millWith(
   start: InProcessStock,
 ): MillingDraft {
   let stock = start;
-  const draft: MillingDraft = { operations: [], unmachined: [], warnings: [], stock };
+  const draft: MillingDraft = { operations: [], unmachined: [], warnings: [], tools_missing: [], stock };
+  const toolMissing = (tool: MissingTool, where: { features: number[]; faces: number[] }, why: string): void => {
+    draft.unmachined.push(toolMissingEntry(tool, where, why));
+    draft.tools_missing.push(tool);
+  };
   const endMills = cutters.filter(isEndMill);
   const milled = setup.features.filter((f) => MILLED_CLASSES.has(f.class));
   // tools are sized for every milled feature this side sees, also those another setup makes:
@@ -166,13 +173,23 @@ function millWith(
     else draft.warnings.push({ code: "facing_skipped", message: `setup ${setup.name}: facing skipped: ${mill.message}` });
   }
   if (endMills.length === 0) {
-    draft.unmachined.push({ code: "no_end_mill", message: `setup ${setup.name}: the library has no flat end mill: nothing is milled`, features: milled.map((f) => f.id), faces: [], volume_mm3: null });
+    const why = `setup ${setup.name}: the library has no flat end mill: nothing is milled`;
+    for (const tool of endMillsWanted(setup, milled, seen)) toolMissing(tool, { features: milled.map((f) => f.id), faces: [] }, why);
   } else {
     const rougher = roughingTool(endMills, setup, depth);
     // the deepest wall to finish: the deepest feature seen, below the stock's top
     const above = setup.stock.max[2] - slicer.top_z;
     const finishDepth = seen.length > 0 ? Math.max(...seen.map((f) => f.depth_mm ?? 0)) + above : depth;
-    const finisher = finishingTool(endMills.filter((c) => c.diameter <= rougher.diameter), seen, finishDepth, draft, setup.name);
+    const finishers = endMills.filter((c) => c.diameter <= rougher.diameter);
+    const finisher = finishingTool(finishers, seen, finishDepth);
+    if (!finishers.some((c) => wallReach(c) >= finishDepth - 1e-9)) {
+      // an end mill of at most the chosen one's size that reaches, if the range makes one
+      const wanted = missingEndMill({ at_most_mm: finisher.diameter, reach_mm: finishDepth, purpose: `finish walls ${mm(finishDepth)} mm deep`, features: seen.map(refOf) });
+      const why = `setup ${setup.name}: no end mill of the library reaches ${round(finishDepth)} mm deep; walls below ${round(wallReach(finisher))} mm are left`;
+      const where = { features: seen.map((f) => f.id), faces: [] };
+      if (wanted !== null) toolMissing(wanted, where, why);
+      else draft.unmachined.push({ code: "no_tool_fits", message: why, ...where, volume_mm3: null });
+    }
     const rest = restTools(endMills, rougher, smallestUseful(endMills, seen));
     steps.push({ kind: "roughing", tool: rougher, generate: roughing });
     for (const tool of rest) steps.push({ kind: "rest_roughing", tool, generate: restRoughing });
@@ -183,7 +200,10 @@ function millWith(
     if (cornerTool !== null) {
       steps.push({ kind: "floor_finishing", tool: cornerTool, generate: floorFinishing }, { kind: "wall_finishing", tool: cornerTool, generate: wallFinishing });
     }
-    const corners = cornersLeft(seen, cornerTool ?? finisher, setup.name);
+    const smaller = smallerEndMillsWanted(endMills, seen, cornerTool ?? finisher, setup.name);
+    for (const { tool, why } of smaller) toolMissing(tool, { features: tool.features, faces: [] }, why);
+    const wanted = new Set(smaller.flatMap((s) => s.tool.features));
+    const corners = cornersLeft(seen.filter((f) => !wanted.has(f.id)), cornerTool ?? finisher, setup.name);
     if (corners !== null) draft.unmachined.push(corners);
   }
 
@@ -320,7 +340,7 @@ function roughingTool(endMills: readonly Cutter[], setup: SetupPart, depth: numb
  * finished every wall with a 3 mm end mill (10,616 moves), and with a 6 mm one and the 3 mm one
  * after it in the slot and corners it machines 9.4 min less.
  */
-function finishingTool(endMills: readonly Cutter[], milled: readonly Feature[], depth: number, draft: MillingDraft, setupName: string): Cutter {
+function finishingTool(endMills: readonly Cutter[], milled: readonly Feature[], depth: number): Cutter {
   const { radii } = sizeLimits(milled);
   const rounded = radii.filter((r) => r > 0);
   const radius = rounded.length > 0 ? Math.min(...rounded) : null;
@@ -337,17 +357,50 @@ function finishingTool(endMills: readonly Cutter[], milled: readonly Feature[], 
       : small.length > 0
         ? largest(small)
         : [...pool].sort((a, b) => a.diameter - b.diameter || b.flute_length - a.flute_length)[0];
-  const tool = choice as Cutter;
-  if (reaching.length === 0) {
-    draft.unmachined.push({
-      code: "no_tool_fits",
-      message: `setup ${setupName}: no end mill of the library reaches ${Math.round(depth * 100) / 100} mm deep; walls below ${Math.round(wallReach(tool) * 100) / 100} mm are left`,
-      features: milled.map((f) => f.id),
-      faces: [],
-      volume_mm3: null,
-    });
+  return choice as Cutter;
+}
+
+const refOf = (feature: Feature): FeatureRef => ({ id: feature.id, class: feature.class });
+
+/**
+ * The end mills a setup would have used had the library held any: the roughing tool (at most
+ * ROUGHING_SHARE_OF_STOCK of the stock's narrower side, at most 20 mm) and, when it is smaller,
+ * the smallest useful one (smallestUseful's rule).
+ */
+function endMillsWanted(setup: SetupPart, milled: readonly Feature[], seen: readonly Feature[]): MissingTool[] {
+  const narrower = Math.min(setup.stock.max[0] - setup.stock.min[0], setup.stock.max[1] - setup.stock.min[1]);
+  const rough = missingEndMill({ at_most_mm: Math.min(narrower * ROUGHING_SHARE_OF_STOCK, 20), purpose: "rough", features: milled.map(refOf) });
+  const needed = smallestNeeded(seen);
+  const small =
+    needed.size < (rough?.diameter_mm ?? Infinity) - 1e-6 ? missingEndMill({ at_most_mm: needed.size, purpose: "finish corners and narrow features", features: needed.features.map(refOf) }) : null;
+  return [rough, small].filter((tool): tool is MissingTool => tool !== null);
+}
+
+/**
+ * Rounded internal corners tighter than `tool` and features narrower than the library's smallest
+ * end mill, where the library has no end mill small enough: the end mill each wants. Sharp corners
+ * want none (no end mill makes them; cornersLeft reports them).
+ */
+function smallerEndMillsWanted(endMills: readonly Cutter[], seen: readonly Feature[], tool: Cutter, setupName: string): { tool: MissingTool; why: string }[] {
+  const smallest = Math.min(...endMills.map((c) => c.diameter));
+  const out: { tool: MissingTool; why: string }[] = [];
+  for (const feature of seen) {
+    const radius = feature.min_internal_corner_radius_mm;
+    const width = feature.min_width_mm;
+    const corner = radius !== null && radius > 1e-3 && radius < tool.diameter / 2 - 1e-3 && 2 * radius < smallest - 1e-3 ? 2 * radius : Infinity;
+    const narrow = width !== null && width < smallest - 1e-3 ? width : Infinity;
+    const size = Math.min(corner, narrow);
+    if (!Number.isFinite(size)) continue;
+    const purpose = size === corner ? `finish internal corners of ${mm(radius ?? 0)} mm radius` : `mill ${feature.class.replaceAll("_", " ")}s ${mm(size)} mm wide`;
+    const wanted = missingEndMill({ at_most_mm: size, purpose, features: [refOf(feature)] });
+    if (wanted === null) continue;
+    const why =
+      size === corner
+        ? `setup ${setupName}: the internal corners of feature ${feature.id} (radius ${mm(radius ?? 0)} mm) are tighter than the ${mm(tool.diameter)} mm end mill finishing them, the library's smallest being ${mm(smallest)} mm: material is left in them`
+        : `setup ${setupName}: feature ${feature.id} is ${mm(size)} mm wide at its narrowest and the library's smallest end mill is ${mm(smallest)} mm`;
+    out.push({ tool: wanted, why });
   }
-  return tool;
+  return out;
 }
 
 /** The internal corners tighter than the smallest finishing tool, reported (null when there are none). */
@@ -389,15 +442,21 @@ function restTools(endMills: readonly Cutter[], rougher: Cutter, smallest: numbe
  * smallest when nothing fits.
  */
 function smallestUseful(endMills: readonly Cutter[], seen: readonly Feature[]): number {
-  const { radii, widths } = sizeLimits(seen);
-  const rounded = radii.filter((r) => r > 0);
-  let needed = Infinity;
-  if (rounded.length > 0) needed = Math.min(needed, 2 * Math.min(...rounded));
-  if (rounded.length < radii.length) needed = Math.min(needed, SHARP_CORNER_TOOL_MM);
-  if (widths.length > 0) needed = Math.min(needed, Math.min(...widths));
+  const needed = smallestNeeded(seen).size;
   const smallest = Math.min(...endMills.map((c) => c.diameter));
   const fitting = endMills.filter((c) => c.diameter <= needed + 1e-3);
   return fitting.length > 0 ? Math.max(...fitting.map((c) => c.diameter)) : smallest;
+}
+
+/** The smallest end mill the features ask for (smallestUseful's rule; Infinity: none), and the features that ask for it. */
+function smallestNeeded(seen: readonly Feature[]): { size: number; features: Feature[] } {
+  const asks = (f: Feature): number => {
+    const r = f.min_internal_corner_radius_mm;
+    const corner = r === null ? Infinity : r > 0 ? 2 * r : SHARP_CORNER_TOOL_MM;
+    return Math.min(corner, f.min_width_mm ?? Infinity);
+  };
+  const size = Math.min(Infinity, ...seen.map(asks));
+  return { size, features: Number.isFinite(size) ? seen.filter((f) => asks(f) <= size + 1e-9) : [] };
 }
 
 function round(value: number): number {

@@ -37,13 +37,14 @@ describe("a setup without toolpaths", () => {
     const plan = camPlanOf(result, options, machine);
     for (const setup of plan.setups) assert.ok([...postSetup(plan, setup.index, "fanuc", { project: "p" }).lines].length > 0);
 
-    const hole = result.unmachined.find((u) => u.code === "no_tool_of_kind");
+    // the drill the library lacks, named
+    const hole = result.unmachined.find((u) => u.code === "tool_missing");
     assert.ok(hole, JSON.stringify(result.unmachined.map((u) => u.code)));
     const out = result.unmachined.filter((u) => u.code === "setup_left_out");
     assert.equal(out.length, 1, JSON.stringify(out));
     const entry = out[0] as (typeof out)[number];
     assert.match(entry.message, /^setup \+X is left out: it has no toolpath\. It was there for feature \d+ \(blind hole\)/);
-    assert.match(entry.message, /no tool of the library could make them: The library has no drill for feature \d+/);
+    assert.match(entry.message, /no tool of the library could make them: Tool missing: Drill 6 mm to drill 6 mm holes \(feature \d+\)\. The library has no drill for feature \d+/);
     assert.deepEqual(entry.features, hole.features);
     assert.ok(entry.faces.length > 0 && hole.faces.every((face) => entry.faces.includes(face)), `faces ${entry.faces} against the hole's ${hole.faces}`);
   });

@@ -44,7 +44,7 @@ function purpose(setup: SetupOutcome["setup"], features: readonly number[], face
   return parts.length > 0 ? parts.join(" and ") : "no feature or face of its own";
 }
 
-const TOOL_CODES = /^(no_end_mill|no_tool_)/;
+const TOOL_CODES = /^(tool_missing|no_tool_)/;
 
 function why(outcome: SetupOutcome): string {
   const dropped = outcome.dropped.length;

@@ -4,6 +4,7 @@
  * dimension and its message says so with the numbers, so a user knows which tool to add.
  */
 import type { Cutter } from "../types.ts";
+import type { MissingTool } from "./missing.ts";
 import { HOLDER_CLEARANCE_MM, holderReach, isCarbide, wallReach } from "./shape.ts";
 
 /** Lengths within this (mm) are equal: recognition measures to about a micrometre. */
@@ -39,6 +40,8 @@ export interface Refusal {
   message: string;
   features: number[];
   limit: SelectionLimit;
+  /** the tool that would have been used had the library held it (missing.ts), when one would do */
+  missing?: MissingTool;
 }
 
 export interface Chosen {

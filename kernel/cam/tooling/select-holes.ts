@@ -7,7 +7,8 @@ import type { Feature } from "../../features/recognition/types.ts";
 import { boreTipDepth, drillTipDepth, SPOT_EDGE_BREAK_MM, spotDiameterFor, spotTipDepth, tapTipDepth } from "../holes/depths.ts";
 import type { Cutter } from "../types.ts";
 import { featureName, FIT_EPSILON_MM, largest, mm, pick, reachFilters, refusal, smallest, type Chosen, type FeatureRef, type Filter, type Refusal, type Selection } from "./pick.ts";
-import { selectChamferMill } from "./select-chamfer.ts";
+import { missingChamferMill, missingDrill, missingEndMill, missingSpotDrill, missingTap, threadLabel, threadOfBore, type MissingTool } from "./missing.ts";
+import { CHAMFER_ANGLE_TOLERANCE_DEG, selectChamferMill } from "./select-chamfer.ts";
 import { holderReach } from "./shape.ts";
 
 /**
@@ -243,11 +244,19 @@ export interface HoleTools {
   counterbore: Cutter | null;
   countersink: Cutter | null;
   tap: Cutter | null;
-  /** parts of the hole that no tool makes (the bore itself is made) */
+  /** parts of the hole that no tool makes (the bore itself is made), each with the tool that would have made it when one would */
   unmachined: Refusal[];
   notes: string[];
   warnings: { code: string; message: string }[];
+  /** tools the hole is made without that it would have been made with (a spot drill) */
+  missing: MissingTool[];
 }
+
+/** Limits a longer tool of the wanted size would have passed. */
+const isReach = (refusal: Refusal) => refusal.limit === "depth" || refusal.limit === "holder_clearance";
+
+/** The refusal with the tool that would have done, when one would. */
+const withMissing = (refusal: Refusal, wanted: MissingTool | null): Refusal => (wanted === null ? refusal : { ...refusal, missing: wanted });
 
 /**
  * Every tool a hole needs. The bore: a matching drill; else for through holes a reamer and its
@@ -255,7 +264,8 @@ export interface HoleTools {
  * a counterbore, countersink or thread without a tool is listed in `unmachined`.
  */
 export function selectHoleTools(cutters: readonly Cutter[], need: HoleNeed): HoleTools | Refusal {
-  const tools: HoleTools = { ok: true, feature: need.feature, method: "drill", spot: null, drill: null, reamer: null, end_mill: null, counterbore: null, countersink: null, tap: null, unmachined: [], notes: [], warnings: [] };
+  const tools: HoleTools = { ok: true, feature: need.feature, method: "drill", spot: null, drill: null, reamer: null, end_mill: null, counterbore: null, countersink: null, tap: null, unmachined: [], notes: [], warnings: [], missing: [] };
+  const thread = need.thread ? threadOfBore(need.diameter_mm, need.thread.pitch_mm, TAP_CORE_TOLERANCE) : null;
   const keep = (chosen: Chosen) => {
     tools.notes.push(...chosen.notes);
     return chosen.cutter;
@@ -271,7 +281,18 @@ export function selectHoleTools(cutters: readonly Cutter[], need: HoleNeed): Hol
       tools.drill = keep(predrill);
     } else {
       const helical = selectHelicalEndMill(cutters, need);
-      if (!helical.ok) return { ...drill, message: `${drill.message} Nor can it be bored helically: ${helical.message}` };
+      if (!helical.ok) {
+        const wanted = missingDrill({
+          feature: need.feature,
+          diameter_mm: need.diameter_mm,
+          depth_mm: need.depth_mm,
+          undersize_mm: DRILL_UNDERSIZE_MM,
+          oversize_mm: DRILL_OVERSIZE_MM,
+          thread: need.thread ? threadLabel(thread, need.diameter_mm) : null,
+          tip_depth: isReach(drill) ? (c) => drillTipDepth(need, c).depth_mm : null,
+        });
+        return withMissing({ ...drill, message: `${drill.message} Nor can it be bored helically: ${helical.message}` }, wanted);
+      }
       tools.method = "helical";
       tools.end_mill = keep(helical);
       tools.notes.push(`${featureName(need.feature)}: no drill of ${mm(need.diameter_mm)} mm in the library, bored helically with the ${mm(helical.cutter.diameter)} mm end mill`);
@@ -280,12 +301,25 @@ export function selectHoleTools(cutters: readonly Cutter[], need: HoleNeed): Hol
   if (tools.drill) {
     const spot = selectSpotDrill(cutters, need, tools.drill);
     if (spot.ok) tools.spot = keep(spot);
-    else tools.warnings.push({ code: spot.code === "no_tool_of_kind" ? "no_spot_drill" : "spot_drill_unfit", message: `${spot.message} The hole is drilled without spotting.` });
+    else {
+      tools.warnings.push({ code: spot.code === "no_tool_of_kind" ? "no_spot_drill" : "spot_drill_unfit", message: `${spot.message} The hole is drilled without spotting.` });
+      const wanted = missingSpotDrill(need.feature, tools.drill.diameter);
+      if (wanted !== null) tools.missing.push(wanted);
+    }
   }
   if (need.counterbore) {
-    const cb = selectHelicalEndMill(cutters, need, { diameter_mm: need.counterbore.diameter_mm, depth_mm: need.counterbore.depth_mm });
+    const { diameter_mm, depth_mm } = need.counterbore;
+    const cb = selectHelicalEndMill(cutters, need, { diameter_mm, depth_mm });
     if (cb.ok) tools.counterbore = keep(cb);
-    else tools.unmachined.push({ ...cb, message: `Counterbore of ${featureName(need.feature)}: ${cb.message}` });
+    else {
+      const wanted = missingEndMill({
+        at_most_mm: diameter_mm * HELICAL_MAX_DIAMETER_RATIO,
+        ...(isReach(cb) ? { reach_mm: depth_mm } : {}),
+        purpose: `bore ${mm(diameter_mm)} mm counterbores ${mm(depth_mm)} mm deep`,
+        features: [need.feature],
+      });
+      tools.unmachined.push(withMissing({ ...cb, message: `Counterbore of ${featureName(need.feature)}: ${cb.message}` }, wanted));
+    }
   }
   if (need.countersink) {
     const half = need.countersink.angle_deg / 2;
@@ -298,12 +332,18 @@ export function selectHoleTools(cutters: readonly Cutter[], need: HoleNeed): Hol
       countersink_diameter_mm: need.countersink.diameter_mm,
     });
     if (sink.ok) tools.countersink = keep(sink);
-    else tools.unmachined.push({ ...sink, message: `Countersink of ${featureName(need.feature)}: ${sink.message}` });
+    else {
+      const wanted = missingChamferMill(
+        { feature: need.feature, angle_to_axis_deg: half, radial_mm: radial, angle_tolerance_deg: CHAMFER_ANGLE_TOLERANCE_DEG, countersink_diameter_mm: need.countersink.diameter_mm },
+        `countersink holes to ${mm(need.countersink.diameter_mm)} mm`,
+      );
+      tools.unmachined.push(withMissing({ ...sink, message: `Countersink of ${featureName(need.feature)}: ${sink.message}` }, wanted));
+    }
   }
   if (need.thread) {
     const tap = selectTap(cutters, need);
     if (tap.ok) tools.tap = keep(tap);
-    else tools.unmachined.push({ ...tap, message: `Thread of ${featureName(need.feature)}: ${tap.message}` });
+    else tools.unmachined.push(withMissing({ ...tap, message: `Thread of ${featureName(need.feature)}: ${tap.message}` }, isReach(tap) ? null : missingTap(need.feature, thread)));
   }
   return tools;
 }
