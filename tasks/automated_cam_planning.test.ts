@@ -368,10 +368,12 @@ describe("plan_cam", () => {
   it("runs a user's plans one at a time in the order they were accepted, beside another user's", async () => {
     const dana = await createTestUser(db.owner, "dana");
     const projects = [];
-    for (let i = 0; i < 3; i += 1) projects.push(await planningProject(api, dana, { library: ["fake:sleep:600"], name: `FIFO ${i}` }));
+    for (let i = 0; i < 3; i += 1) projects.push(await planningProject(api, dana, { library: ["fake:sleep:1500"], name: `FIFO ${i}` }));
+    // bob's project is ready before dana's plans start: on a loaded machine making it took longer than her first plan
+    const bobsProject = await planningProject(api, bob, { library: ["fake:sleep:1500"] });
     const ids = [];
     for (const projectId of projects) ids.push(await startPlan(dana, projectId));
-    const bobs = await startPlan(bob, await planningProject(api, bob, { library: ["fake:sleep:600"] }));
+    const bobs = await startPlan(bob, bobsProject);
     const tasks = await Promise.all([...ids, bobs].map((id) => finished(id)));
     assert.deepEqual(tasks.map((t) => t.status), ["success", "success", "success", "success"]);
     const [first, second, third, bobsTask] = tasks as [TaskRecord, TaskRecord, TaskRecord, TaskRecord];
