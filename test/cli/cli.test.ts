@@ -49,7 +49,8 @@ function cli(...args: string[]): Promise<CliResult> {
     let stderr = "";
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
     child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
-    const timer = setTimeout(() => child.kill("SIGKILL"), 60_000);
+    // a hang guard, not a speed check: at a load of 19 on 2 cores one command took over 60 s
+    const timer = setTimeout(() => child.kill("SIGKILL"), 180_000);
     child.on("error", reject);
     child.on("close", (code) => {
       clearTimeout(timer);
