@@ -86,6 +86,11 @@ export interface RouteSpec<
   params?: P;
   query?: Q;
   body?: B;
+  /**
+   * "library": the body may be as large as LIBRARY_BODY_LIMIT_BYTES instead of
+   * JSON_BODY_LIMIT_BYTES, for a whole equipment library (up to 1000 assemblies) in one request
+   */
+  bodyLimit?: "library";
   /** takes multipart/form-data with exactly this one file part (at most UPLOAD_LIMIT_BYTES) instead of a JSON body */
   upload?: { field: string; description: string };
   /** success responses by status */

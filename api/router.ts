@@ -88,7 +88,7 @@ export function buildApiRouter(
 ): express.Router {
   const router = express.Router();
   const defaultBucket: RateBucket = { name: "default", limit: services.env.RATE_LIMIT_PER_MINUTE, windowSeconds: 60 };
-  const body = jsonBody(services.env.JSON_BODY_LIMIT_BYTES);
+  const bodies = { default: jsonBody(services.env.JSON_BODY_LIMIT_BYTES), library: jsonBody(services.env.LIBRARY_BODY_LIMIT_BYTES) };
   const leases = new LeaseBook(); // shared by the routes: one lease per key and bucket set
 
   for (const route of routes) {
@@ -114,7 +114,7 @@ export function buildApiRouter(
       chain.push(authenticate, requireScopes(route.scopes), rateLimit(services.pool, buckets, leases));
     }
     if (route.body && route.upload) throw new Error(`${route.operationId}: a route takes a JSON body or an upload, not both`);
-    if (route.body) chain.push(body);
+    if (route.body) chain.push(bodies[route.bodyLimit ?? "default"]);
     chain.push(validate(route));
     // after validation, so a bad path or query is refused before an upload is read
     if (route.upload) chain.push(multipartUpload({ field: route.upload.field, limitBytes: services.env.UPLOAD_LIMIT_BYTES }));

@@ -55,6 +55,8 @@ const EnvSchema = z.object({
   /** how long a client may take to send a whole request, body included (an upload on a slow link) */
   HTTP_REQUEST_TIMEOUT_SECONDS: integer(300, 1),
   JSON_BODY_LIMIT_BYTES: integer(256 * 1024, 1024),
+  /** the JSON body limit of the routes that take a whole equipment library (about 1.8 KB an assembly) */
+  LIBRARY_BODY_LIMIT_BYTES: integer(4 * 1024 * 1024, 1024),
   /** Largest file a multipart upload may carry (workpiece, .famc job); larger ones get 413. */
   UPLOAD_LIMIT_BYTES: integer(100 * 1024 * 1024, 1024),
   /** warm geometry threads for uploads (about 0.6 GB each); unset: one per core, memory permitting; 0: none */

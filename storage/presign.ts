@@ -17,7 +17,7 @@
  * (blobs are content-addressed per user).
  */
 import { createHmac } from "node:crypto";
-import { API_BASE_PATH } from "../api/openapi/document.ts";
+import { API_BASE_PATH } from "../api/base-path.ts";
 import type { Queryable } from "../db/request-transaction.ts";
 
 export const PRESIGN_PURPOSES = ["mesh", "thumbnail"] as const;
@@ -43,14 +43,11 @@ export function presignSignature(secret: Buffer, blobId: string, purpose: string
   return createHmac("sha256", secret).update(presignMessage(blobId, purpose, expires)).digest();
 }
 
-/** a function, not a constant: api/openapi/document.ts is still initialising when an import cycle through the routes reaches this module */
-function filesPath(): string {
-  return `${API_BASE_PATH}/files/`;
-}
+const FILES_PATH = `${API_BASE_PATH}/files/`;
 
 export function presignedPath(blobId: string, purpose: string, expires: number, signature: Buffer): string {
   const query = new URLSearchParams({ purpose, expires: String(expires), signature: signature.toString("base64url") });
-  return `${filesPath()}${blobId}?${query.toString()}`;
+  return `${FILES_PATH}${blobId}?${query.toString()}`;
 }
 
 export interface PresignOptions {
@@ -70,9 +67,8 @@ export interface PresignOptions {
  */
 export function withPresignedBase(value: unknown, baseUrl: string): unknown {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return value;
-  const files = filesPath();
   return Object.fromEntries(
-    Object.entries(value).map(([name, field]) => [name, typeof field === "string" && field.startsWith(files) ? `${baseUrl}${field}` : field]),
+    Object.entries(value).map(([name, field]) => [name, typeof field === "string" && field.startsWith(FILES_PATH) ? `${baseUrl}${field}` : field]),
   );
 }
 

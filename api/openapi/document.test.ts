@@ -5,8 +5,9 @@ import { startTestApi, type TestApi } from "../../test/support/api.ts";
 import { createTestDatabase, type TestDatabase } from "../../test/support/database.ts";
 import { createTestUser, type TestUser } from "../../test/support/users.ts";
 import { routes } from "../routes/index.ts";
-import { EVENT_TYPES } from "../routes/webhooks.ts";
-import { API_BASE_PATH, API_VERSION } from "./document.ts";
+import { EVENT_TYPES } from "../../webhooks/event-types.ts";
+import { API_BASE_PATH } from "../base-path.ts";
+import { API_VERSION } from "./document.ts";
 
 type Json = Record<string, unknown>;
 

@@ -5,11 +5,11 @@
  */
 import { z } from "zod";
 import { SCOPES } from "../../auth/scopes.ts";
+import { API_BASE_PATH } from "../base-path.ts";
 import type { RouteSpec } from "../route.ts";
 import { ErrorEnvelope } from "../schemas/common.ts";
 import { WEBHOOK_EVENTS } from "./webhooks.ts";
 
-export const API_BASE_PATH = "/backend-api/api/public/v1";
 export const API_VERSION = "2026-05-09";
 
 type Json = Record<string, unknown>;
@@ -95,7 +95,16 @@ function requestBody(route: RouteSpec, components: Json): Json {
     };
     return { requestBody: { required: true, content: { "multipart/form-data": { schema } } } };
   }
-  if (route.body) return { requestBody: { required: true, content: { "application/json": { schema: toSchema(route.body, "input", components) } } } };
+  if (route.body) {
+    const limit = route.bodyLimit === "library" ? "LIBRARY_BODY_LIMIT_BYTES, 4 MiB unless configured" : "JSON_BODY_LIMIT_BYTES, 256 KiB unless configured";
+    return {
+      requestBody: {
+        required: true,
+        description: `application/json; a larger body is refused with 413 payload_too_large (${limit})`,
+        content: { "application/json": { schema: toSchema(route.body, "input", components) } },
+      },
+    };
+  }
   return {};
 }
 

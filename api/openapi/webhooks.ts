@@ -5,8 +5,8 @@
  */
 import { z } from "zod";
 import { Id, Timestamp } from "../schemas/common.ts";
-import { CamPlanningResult } from "../routes/automation.ts";
-import { EVENT_TYPES } from "../routes/webhooks.ts";
+import { CamPlanningResult } from "../schemas/cam-planning.ts";
+import { EVENT_TYPES } from "../../webhooks/event-types.ts";
 
 const Vec3 = z.tuple([z.number(), z.number(), z.number()]);
 

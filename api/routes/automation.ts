@@ -6,7 +6,7 @@
  */
 import { z } from "zod";
 import { planningPreconditions, startAutomationTask } from "../../db/queries/automation.ts";
-import { PlanOptionsSchema, PlanSummarySchema } from "../../kernel/job/plan.ts";
+import { PlanOptionsSchema } from "../../kernel/job/plan.ts";
 import { DEFAULT_SURFACE_LIMIT_PCT } from "../../kernel/cam/planner/completeness.ts";
 import {
   PLAN_CAM_MAX_ATTEMPTS,
@@ -15,7 +15,7 @@ import {
   PlanCamPayload,
 } from "../../tasks/automated_cam_planning.ts";
 import { HttpError, notFound } from "../middleware/errors/index.ts";
-import { API_BASE_PATH } from "../openapi/document.ts";
+import { API_BASE_PATH } from "../base-path.ts";
 import { json } from "../reply.ts";
 import { defineRoute } from "../route.ts";
 import { Id, idParams, NoQuery } from "../schemas/common.ts";
@@ -58,11 +58,6 @@ const CamPlanningStarted = z
       .describe("the options the task plans with: as sent, the defaults for those not sent"),
   })
   .meta({ id: "CamPlanningStarted" });
-
-/** The task's result on success (GET /tasks/{task_id}, result). */
-export const CamPlanningResult = PlanSummarySchema.extend({
-  job_id: Id.describe("the new CAM job holding the plan, now the project's current_job_id (download it: GET /projects/{id}/job)"),
-}).meta({ id: "CamPlanningResult" });
 
 const precondition = (code: string, message: string, projectId: string) => new HttpError(409, code, message, { project_id: projectId });
 

@@ -37,7 +37,7 @@ import { PageQuery, pageOf, toPage } from "../pagination.ts";
 import { json, noContent } from "../reply.ts";
 import { defineRoute } from "../route.ts";
 import { BooleanQuery, Id, idParams, NoQuery, Timestamp } from "../schemas/common.ts";
-import { assemblyAnswer, assemblyWithoutReadOnly, assumedAndWarningFields } from "./assumed-geometry.ts";
+import { assemblyAnswer, assemblyWithoutReadOnly, assumedAndWarningFields } from "../schemas/assumed-geometry.ts";
 import { addRuleIssue, HolderSchema, invalidBody, kernelChecked, mergePatch, normalizeItem, ToolSchema } from "./holders-tools.ts";
 
 /** More than this in one request is not a library but a mistake (the JSON body limit comes first anyway). */
@@ -303,6 +303,7 @@ export const equipmentLibraryRoutes = [
     scopes: ["equipment:write"],
     query: NoQuery,
     body: LibraryCreate,
+    bodyLimit: "library",
     idempotent: true,
     responses: { 201: { description: "the new library with its server-assigned id", schema: EquipmentLibrarySchema } },
     errors: [409, 413, 415, 422],
@@ -333,6 +334,7 @@ export const equipmentLibraryRoutes = [
     params: LibraryParams,
     query: NoQuery,
     body: LibraryPatch,
+    bodyLimit: "library",
     responses: { 200: { description: "the changed library", schema: EquipmentLibrarySchema } },
     errors: [404, 409, 413, 415],
     async handler({ db, params, body }) {

@@ -40,7 +40,7 @@ import { PageQuery, pageOf, toPage } from "../pagination.ts";
 import { json, noContent, type Reply } from "../reply.ts";
 import { defineRoute } from "../route.ts";
 import { BooleanQuery, idParams, NoQuery } from "../schemas/common.ts";
-import { assumedAndWarningFields, assumedFields, holderAnswer, toolAnswer, withoutReadOnly } from "./assumed-geometry.ts";
+import { assumedAndWarningFields, assumedFields, holderAnswer, toolAnswer, withoutReadOnly } from "../schemas/assumed-geometry.ts";
 
 // ---------------------------------------------------------------------------------------------
 // Kernel validation as request validation (shared with equipment-libraries.ts)

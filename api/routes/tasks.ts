@@ -9,7 +9,7 @@ import { PageQuery, pageOf, toPage } from "../pagination.ts";
 import { json } from "../reply.ts";
 import { defineRoute } from "../route.ts";
 import { Id, idParams, NoQuery, Timestamp } from "../schemas/common.ts";
-import { CamPlanningResult } from "./automation.ts";
+import { CamPlanningResult } from "../schemas/cam-planning.ts";
 
 const Task = z
   .object({

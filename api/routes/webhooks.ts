@@ -17,6 +17,7 @@ import {
   type WebhookDeliveryRow,
   type WebhookEndpointRow,
 } from "../../db/queries/webhooks.ts";
+import { EVENT_TYPES } from "../../webhooks/event-types.ts";
 import { checkWebhookUrl, webhookPolicyFrom, WebhookUrlRefused } from "../../webhooks/address-policy.ts";
 import { HttpError, invalidParameter, notFound } from "../middleware/errors/index.ts";
 import { PageQuery, pageOf, toPage } from "../pagination.ts";
@@ -25,7 +26,6 @@ import { defineRoute } from "../route.ts";
 import type { ApiServices } from "../services.ts";
 import { Id, idParams, NoQuery, Timestamp } from "../schemas/common.ts";
 
-export const EVENT_TYPES = ["task.started", "task.progress", "task.succeeded", "task.failed", "task.cancelled", "quote.ready"] as const;
 
 const EventTypes = z
   .array(z.enum(EVENT_TYPES))

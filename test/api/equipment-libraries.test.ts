@@ -103,6 +103,11 @@ async function createLibrary(user: TestUser, body: Record<string, unknown> = {})
   return res.body;
 }
 
+async function libraryCount(user: TestUser): Promise<number> {
+  const { rows } = await db.owner.query<{ n: number }>("select count(*)::int as n from app_public.equipment_libraries where user_id = $1", [user.id]);
+  return rows[0]?.n ?? -1;
+}
+
 async function addAssembly(user: TestUser, libraryId: string, assembly: Assembly, query = ""): Promise<Assembly> {
   const res = await api.request<Assembly>("POST", `/libraries/equipment/${libraryId}/assemblies${query}`, { key: user.key, body: assembly });
   assert.equal(res.status, 201, res.text);
@@ -202,6 +207,30 @@ describe("equipment libraries", () => {
 
     const list = await api.request<{ items: LibrarySummary[] }>("GET", "/libraries/equipment", { key: alice.key });
     assert.equal(list.body.items.find((l) => l.id === created.id)?.library.assembly_count, 2);
+  });
+
+  it("takes a whole library larger than JSON_BODY_LIMIT_BYTES in one create and one PATCH, up to LIBRARY_BODY_LIMIT_BYTES", async () => {
+    const assemblies = starterLibrary();
+    const body = { library: { name: "The starter set, posted", assemblies } };
+    assert.ok(JSON.stringify(body).length > 256 * 1024, "the starter library is over the default JSON body limit");
+    const created = await createLibrary(alice, body);
+    assert.equal(created.library.assemblies.length, assemblies.length);
+    const patched = await api.request<Library>("PATCH", `/libraries/equipment/${created.id}`, {
+      key: alice.key,
+      body: { library: { assemblies: assemblies.slice().reverse() } },
+    });
+    assert.equal(patched.status, 200, patched.text);
+    assert.equal(patched.body.library.assemblies[0]?.uuid, assemblies.at(-1)?.uuid);
+
+    const before = await libraryCount(alice);
+    const padded = { ...body, description: "x".repeat(4 * 1024 * 1024) };
+    const refused = await api.request<ErrorBody>("POST", "/libraries/equipment", { key: alice.key, body: padded });
+    assert.equal(refused.status, 413, refused.text);
+    assert.equal(refused.body.detail.code, "payload_too_large");
+    assert.equal(await libraryCount(alice), before, "nothing is created");
+    // every other body keeps the small limit
+    const project = await api.request<ErrorBody>("POST", "/projects", { key: alice.key, body: { name: "x", notes: "n".repeat(300 * 1024) } });
+    assert.equal(project.status, 413, project.text);
   });
 
   it("replays a create with the same Idempotency-Key instead of making a second library", async () => {

@@ -1,0 +1,46 @@
+/**
+ * The structure the build enforces (`npm run typecheck` runs it after tsc):
+ * - no import cycles: a module is initialised before anything that imports it;
+ * - the kernel is pure: geometry and CAM without a database, HTTP, queue or the process's
+ *   configuration, so every part of it runs from a fixture file with no server.
+ */
+/** @type {import("dependency-cruiser").IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: "no-import-cycles",
+      comment: "a cycle leaves one module half-initialised when another reads it (a TDZ ReferenceError at load)",
+      severity: "error",
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: "kernel-is-pure",
+      comment: "kernel/ imports only kernel/, npm libraries and node builtins: no api, db, tasks, workers, storage, webhooks, config",
+      severity: "error",
+      from: { path: "^kernel/" },
+      to: { path: "^(api|auth|config|db|metrics|scripts|storage|tasks|test|webhooks|workers)/" },
+    },
+    {
+      name: "kernel-has-no-server-libraries",
+      comment: "no database driver, HTTP framework or job queue in the kernel",
+      severity: "error",
+      from: { path: "^kernel/" },
+      to: { dependencyTypes: ["npm", "npm-dev"], path: "node_modules/(pg|express|graphile-worker|postgraphile|multer|node-cron)/" },
+    },
+    {
+      name: "routes-do-not-import-routes",
+      comment: "what two routes share lives in api/schemas or beside them, not in one of them",
+      severity: "error",
+      from: { path: "^api/routes/([^/]+)\\.ts$" },
+      to: { path: "^api/routes/", pathNot: ["^api/routes/index\\.ts$", "^api/routes/$1\\.ts$"] },
+    },
+  ],
+  options: {
+    doNotFollow: { path: "node_modules" },
+    exclude: { path: "^(node_modules|dist)/" },
+    tsPreCompilationDeps: false,
+    tsConfig: { fileName: "tsconfig.json" },
+    enhancedResolveOptions: { extensions: [".ts", ".mjs", ".js", ".json"] },
+  },
+};
