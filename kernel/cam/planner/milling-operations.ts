@@ -10,9 +10,10 @@
  *   internal corner of the setup (with no corner known, the largest up to SHARP_CORNER_TOOL_MM);
  * - rest roughing: the tools in between, each at most REST_RATIO of the one before, down to the
  *   smallest useful one, which fits the narrowest feature and the tightest corner (a sharp one,
- *   radius 0, which no end mill cuts: up to SHARP_CORNER_TOOL_MM). When it is smaller than the
- *   finisher it also finishes after it, where the finisher left stock (corners, narrow places);
- *   corners tighter than it are reported unmachined.
+ *   radius 0, which no end mill cuts: up to SHARP_CORNER_TOOL_MM). Each rest tool smaller than
+ *   the finisher also finishes after it, largest first, where the tools before left stock
+ *   (corners, narrow places, walls below their reach); corners tighter than the smallest are
+ *   reported unmachined.
  *
  * A tilted setup mills round its focus only (setup-part.ts): every generator gets the rectangles
  * round the focus faces (`focus`), and the tool centre stays over them (regions.ts: workWindows).
@@ -194,12 +195,14 @@ function millWith(
     steps.push({ kind: "roughing", tool: rougher, generate: roughing });
     for (const tool of rest) steps.push({ kind: "rest_roughing", tool, generate: restRoughing });
     steps.push({ kind: "floor_finishing", tool: finisher, generate: floorFinishing }, { kind: "wall_finishing", tool: finisher, generate: wallFinishing });
-    // what the finisher cannot reach (corners, narrow places) the smallest rest tool finishes
-    const last = rest.at(-1);
-    const cornerTool = last !== undefined && last.diameter < finisher.diameter ? last : null;
-    if (cornerTool !== null) {
-      steps.push({ kind: "floor_finishing", tool: cornerTool, generate: floorFinishing }, { kind: "wall_finishing", tool: cornerTool, generate: wallFinishing });
+    // what the finisher cannot reach (corners, narrow places, depths below its flutes) each
+    // smaller rest tool finishes in turn, where stock is left: a rest tool's roughing allowance
+    // is nobody's to take otherwise
+    const restFinishers = rest.filter((tool) => tool.diameter < finisher.diameter);
+    for (const tool of restFinishers) {
+      steps.push({ kind: "floor_finishing", tool, generate: floorFinishing }, { kind: "wall_finishing", tool, generate: wallFinishing });
     }
+    const cornerTool = restFinishers.at(-1) ?? null;
     const smaller = smallerEndMillsWanted(endMills, seen, cornerTool ?? finisher, setup.name);
     for (const { tool, why } of smaller) toolMissing(tool, { features: tool.features, faces: [] }, why);
     const wanted = new Set(smaller.flatMap((s) => s.tool.features));
