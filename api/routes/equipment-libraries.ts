@@ -38,7 +38,8 @@ import { json, noContent } from "../reply.ts";
 import { defineRoute } from "../route.ts";
 import { BooleanQuery, Id, idParams, NoQuery, Timestamp } from "../schemas/common.ts";
 import { assemblyAnswer, assemblyWithoutReadOnly, assumedAndWarningFields } from "../schemas/assumed-geometry.ts";
-import { addRuleIssue, HolderSchema, invalidBody, kernelChecked, mergePatch, normalizeItem, ToolSchema } from "./holders-tools.ts";
+import { HolderSchema, ToolSchema } from "../schemas/equipment.ts";
+import { addRuleIssue, invalidBody, kernelChecked, mergePatch, normalizeItem } from "../schemas/kernel-checked.ts";
 
 /** More than this in one request is not a library but a mistake (the JSON body limit comes first anyway). */
 export const MAX_ASSEMBLIES_PER_REQUEST = 1000;

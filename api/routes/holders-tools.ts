@@ -6,8 +6,7 @@
  *
  * Bodies are checked by the kernel's validators (kernel/tools), which name every violation at
  * once with a rule code: a 400 invalid_parameter lists them as details.fields
- * [{field: "body.<path>", code: <rule>, message}]. The helpers for that are exported for the
- * equipment library routes.
+ * [{field: "body.<path>", code: <rule>, message}] (api/schemas/kernel-checked.ts).
  */
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
@@ -34,55 +33,15 @@ import { Holder as KernelHolder, holderViolations, validateHolder, type Holder }
 import { Tool as KernelTool, toolViolations, validateTool, type Tool } from "../../kernel/tools/tool.ts";
 import { TOOL_TYPES } from "../../kernel/tools/tool-types.ts";
 import { Uuid } from "../../kernel/tools/uuid.ts";
-import { isRecord, violationsFromZod, type Violation } from "../../kernel/tools/violation.ts";
-import { HttpError, invalidParameter, notFound, type FieldIssue } from "../middleware/errors/index.ts";
+import type { Violation } from "../../kernel/tools/violation.ts";
+import { HttpError, invalidParameter, notFound } from "../middleware/errors/index.ts";
 import { PageQuery, pageOf, toPage } from "../pagination.ts";
 import { json, noContent, type Reply } from "../reply.ts";
 import { defineRoute } from "../route.ts";
 import { BooleanQuery, idParams, NoQuery } from "../schemas/common.ts";
-import { assumedAndWarningFields, assumedFields, holderAnswer, toolAnswer, withoutReadOnly } from "../schemas/assumed-geometry.ts";
-
-// ---------------------------------------------------------------------------------------------
-// Kernel validation as request validation (shared with equipment-libraries.ts)
-
-type IssueSink = Pick<z.core.$RefinementCtx, "addIssue">;
-
-/**
- * Adds an issue for a kernel rule ("at_most_half_diameter", "unknown_field"...): a custom issue
- * carrying the rule, which the validate middleware hands on as details.fields[].code (the rule
- * is what a client needs to see).
- */
-export function addRuleIssue(ctx: IssueSink, field: string, rule: string, message: string): void {
-  const path = field === "" ? [] : field.split(".");
-  ctx.addIssue({ code: "custom", path, message, params: { rule } });
-}
-
-/**
- * A request schema checked by a kernel validator: violationsOf runs first on the raw input and
- * every violation it names becomes an issue at its field with its rule as code; only a clean
- * input (normalised) goes on to schema, which is what the OpenAPI document shows (a
- * preprocess step is documented as the schema after it).
- */
-export function kernelChecked<T extends z.ZodType>(
-  schema: T,
-  violationsOf: (input: unknown) => Violation[],
-  normalize: (input: unknown) => unknown = (input) => input,
-  withoutReadOnlyFields: (input: unknown) => unknown = withoutReadOnly,
-) {
-  return z.preprocess((sent, ctx) => {
-    // what the answers add (assumed, warnings) may come back with a whole item: not the client's to set
-    const input = withoutReadOnlyFields(sent);
-    const violations = violationsOf(input);
-    for (const v of violations) addRuleIssue(ctx, v.field, v.rule, v.message);
-    return violations.length > 0 ? input : normalize(input);
-  }, schema);
-}
-
-/** Violations of a value the handler put together (a merged PATCH) as the 400 of the request's body. */
-export function invalidBody(violations: readonly Violation[], prefix = "body"): HttpError {
-  const fields: FieldIssue[] = violations.map((v) => ({ field: v.field ? `${prefix}.${v.field}` : prefix, code: v.rule, message: v.message }));
-  return invalidParameter(fields);
-}
+import { assumedAndWarningFields, assumedFields, holderAnswer, toolAnswer } from "../schemas/assumed-geometry.ts";
+import { HOLDER_GEOMETRY, HolderSchema, TOOL_GEOMETRY, ToolSchema } from "../schemas/equipment.ts";
+import { addRuleIssue, invalidBody, kernelChecked, mergePatch, mergePatchOf, normalizeItem, patchChecked } from "../schemas/kernel-checked.ts";
 
 /** A sync would leave assemblies invalid: 409, nothing changed. */
 export function assemblyInvalid(invalid: readonly InvalidAssembly[]): HttpError {
@@ -101,86 +60,11 @@ export function assemblyInvalid(invalid: readonly InvalidAssembly[]): HttpError 
   );
 }
 
-/**
- * A holder or tool with its uuid lowercased (anything else as it came): item uuids are stored
- * lowercase, so that containment finds the same uuid whatever case a client wrote it in.
- */
-export function normalizeItem(input: unknown): unknown {
-  return isRecord(input) && typeof input.uuid === "string" ? { ...input, uuid: input.uuid.toLowerCase() } : input;
-}
-
-/**
- * JSON merge patch (RFC 7396): objects merge key by key, null removes a key, anything else
- * (arrays included) replaces what was there.
- */
-export function mergePatch(target: unknown, patch: unknown): unknown {
-  if (!isRecord(patch)) return patch;
-  const out: Record<string, unknown> = isRecord(target) ? { ...target } : {};
-  for (const [key, value] of Object.entries(patch)) {
-    if (value === null) delete out[key];
-    else out[key] = mergePatch(out[key], value);
-  }
-  return out;
-}
-
-/**
- * The schema of a merge patch of objects of schema: every field optional, an optional field
- * also null (to remove it), nested objects patches of their own, arrays whole.
- */
-function mergePatchOf(schema: z.ZodObject): z.ZodObject {
-  const shape: Record<string, z.ZodType> = {};
-  for (const [key, field] of Object.entries(schema.shape as Record<string, z.ZodType>)) {
-    const optional = field instanceof z.ZodOptional;
-    const inner = (optional ? (field as z.ZodOptional<z.ZodType>).unwrap() : field) as z.ZodType;
-    const patched = inner instanceof z.ZodObject ? mergePatchOf(inner) : inner;
-    shape[key] = optional ? patched.nullable().optional() : patched.optional();
-  }
-  return z.strictObject(shape);
-}
-
-/** A merge patch body: the patch schema's violations in the kernel's words, and at least one field. */
-function patchChecked(patch: z.ZodObject) {
-  return kernelChecked(
-    patch,
-    (input) => {
-      const parsed = patch.safeParse(input);
-      const violations = parsed.success ? [] : violationsFromZod(parsed.error, input);
-      if (isRecord(input) && Object.keys(input).length === 0) violations.push({ field: "", rule: "non_empty", message: "send at least one field" });
-      return violations;
-    },
-    normalizeItem,
-  );
-}
-
 function immutableUuid(sent: unknown, id: string): void {
   if (typeof sent === "string" && sent.toLowerCase() !== id) {
     throw invalidParameter([{ field: "body.uuid", code: "immutable", message: `the uuid of ${id} cannot change; create a new item instead` }]);
   }
 }
-
-// ---------------------------------------------------------------------------------------------
-// Schemas
-
-const HOLDER_GEOMETRY =
-  "gauge_length_mm and segments may be left out (the spec shows uuid, name, stacking_group and manufacturer): " +
-  "a profile at least as fat and long as the common holders for the tool's shank is assumed wherever the holder is used, " +
-  "and the answer lists it under assumed";
-const TOOL_GEOMETRY =
-  "tool_parameters needs CuttingDiameter only: whatever else the planner reads is assumed for the tool_type on the safe " +
-  "side (less reach, points and cones that cut no more than the real tool's) and listed under assumed; where no value " +
-  "is safe (a chamfer mill's ChamferAngle) the tool is kept, warnings says so and the planner does not use it";
-
-/** A holder as the API shows it: directly usable as an assembly's adaptive_item. */
-export const HolderSchema = KernelHolder.extend({ uuid: Uuid, ...assumedFields }).meta({
-  id: "Holder",
-  description: `An adaptive item (collet chuck, Weldon holder, shell mill arbor, extension, adapter): the same object as an assembly's adaptive_item. ${HOLDER_GEOMETRY}`,
-});
-
-/** A tool as the API shows it: directly usable as an assembly's parametric_cutting_tool. */
-export const ToolSchema = KernelTool.extend({ uuid: Uuid, ...assumedAndWarningFields }).meta({
-  id: "Tool",
-  description: `A parametric cutting tool: the same object as an assembly's parametric_cutting_tool. ${TOOL_GEOMETRY}`,
-});
 
 const uuidInput = (what: string) =>
   Uuid.optional().describe(`the ${what}'s uuid; generated when absent. 409 ${what}_exists when the user has a ${what} of that uuid`);

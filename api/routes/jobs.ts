@@ -14,7 +14,7 @@ import { HttpError, notFound } from "../middleware/errors/index.ts";
 import { bytes, json } from "../reply.ts";
 import { defineRoute, type UploadedFile } from "../route.ts";
 import { BooleanQuery, Id, idParams, NoQuery, Timestamp } from "../schemas/common.ts";
-import { requestWarnings, snapshotTravel, stockTravelWarnings } from "./project-inputs.ts";
+import { requestWarnings, snapshotTravel, stockTravelWarnings } from "./shared/project-inputs.ts";
 
 const ProjectParams = idParams("project_id");
 

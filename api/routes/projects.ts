@@ -20,7 +20,7 @@ import { PageQuery, pageOf, toPage } from "../pagination.ts";
 import { json, noContent } from "../reply.ts";
 import { defineRoute } from "../route.ts";
 import { Id, idParams, NoQuery, Timestamp } from "../schemas/common.ts";
-import { requestWarnings, resolveMaterial, stockTravelWarnings, type RequestWarning } from "./project-inputs.ts";
+import { requestWarnings, resolveMaterial, stockTravelWarnings, type RequestWarning } from "./shared/project-inputs.ts";
 
 const text = (max: number) => z.string().max(max);
 const MachineRef = z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, "a product_id from GET /libraries/machines");

@@ -20,8 +20,7 @@ import { notFound } from "../middleware/errors/index.ts";
 import { json, noContent } from "../reply.ts";
 import { defineRoute } from "../route.ts";
 import { NoQuery } from "../schemas/common.ts";
-import { mhrCalculation, MhrResult } from "./quote.ts";
-import { MhrSourceSchema, Money, ProductIdParam } from "./quote-shared.ts";
+import { mhrCalculation, MhrResult, MhrSourceSchema, Money, ProductIdParam } from "./shared/quote.ts";
 
 const MachineParams = z.strictObject({ product_id: ProductIdParam });
 const SetupCostParams = z.strictObject({

@@ -6,12 +6,12 @@ import { z } from "zod";
 import { getQuoteJob, getQuoteProjectContext, getQuoteSettings, updateQuoteJob, updateQuoteSettings, type QuoteJobFields, type QuoteJobRow } from "../../db/queries/quote.ts";
 import { EXPORT_CONTENT_TYPES, exportFilename, quoteCsv, quoteWorkbook } from "../../kernel/quote/export.ts";
 import { SetupCostEntrySchema } from "../../kernel/quote/layers.ts";
-import { calculateMhr, MhrInputsSchema, mhrParts, resolveMhrInputs } from "../../kernel/quote/mhr.ts";
+import { MhrInputsSchema, resolveMhrInputs } from "../../kernel/quote/mhr.ts";
 import { invalidParameter, notFound, type FieldIssue } from "../middleware/errors/index.ts";
 import { bytes, json } from "../reply.ts";
 import { defineRoute } from "../route.ts";
 import { idParams, NoQuery, Timestamp } from "../schemas/common.ts";
-import { MhrSourceSchema, Money, Percent, projectBreakdown, QuoteSettings, toSettings } from "./quote-shared.ts";
+import { mhrCalculation, MhrResult, MhrSourceSchema, Money, Percent, projectBreakdown, QuoteSettings, toSettings } from "./shared/quote.ts";
 
 const AdditionalCostGroupSchema = z
   .strictObject({
@@ -152,37 +152,6 @@ const QuoteSettingsPatch = z
   })
   .refine((body) => Object.keys(body).length > 0, { message: "send at least one field" })
   .meta({ id: "QuoteSettingsPatch" });
-
-export const MhrResult = z
-  .object({
-    calculated_mhr: z.number().describe("EUR/h, rounded to cents"),
-    inputs: z
-      .object({
-        acquisition_costs: z.number(),
-        machine_selling_price: z.number(),
-        interest_rate: z.number(),
-        required_floor_space: z.number(),
-        cost_per_square_meter: z.number(),
-        maintenance_cost: z.number(),
-        energy_cost: z.number(),
-        average_power_consumption: z.number(),
-        operating_hours: z.number(),
-        years: z.number(),
-        safety_factor: z.number(),
-      })
-      .describe("every input, defaults filled in"),
-    parts: z
-      .object({
-        depreciation_per_year: z.number(),
-        interest_per_year: z.number(),
-        space_per_year: z.number(),
-        maintenance_per_year: z.number(),
-        fixed_per_hour: z.number(),
-        energy_per_hour: z.number(),
-      })
-      .describe("the terms of the formula (docs/quote.md), unrounded"),
-  })
-  .meta({ id: "MhrCalculation" });
 
 const ProjectParams = idParams("project_id");
 
@@ -333,22 +302,6 @@ export const quoteRoutes = [
     },
   }),
 ];
-
-export function mhrCalculation(inputs: ReturnType<typeof resolveMhrInputs>): z.input<typeof MhrResult> {
-  const parts = mhrParts(inputs);
-  return {
-    calculated_mhr: calculateMhr(inputs),
-    inputs: { ...inputs },
-    parts: {
-      depreciation_per_year: parts.depreciation_per_year.toNumber(),
-      interest_per_year: parts.interest_per_year.toNumber(),
-      space_per_year: parts.space_per_year.toNumber(),
-      maintenance_per_year: parts.maintenance_per_year.toNumber(),
-      fixed_per_hour: parts.fixed_per_hour.toNumber(),
-      energy_per_hour: parts.energy_per_hour.toNumber(),
-    },
-  };
-}
 
 /** a JSON-merge of one level: a value sent replaces the key's, null removes the key */
 function merge<T>(current: Readonly<Record<string, T>>, patch: Readonly<Record<string, T | null>>): Record<string, T> {

@@ -86,7 +86,7 @@ describe("the README's walk-through", () => {
       const ran = await shell.run(script);
       timings.push(`${((performance.now() - started) / 1000).toFixed(1).padStart(6)} s  README line ${step.line}: ${step.script.split("\n")[0]!.slice(0, 90)}`);
       const where = `README line ${step.line}:\n${step.script}\n--- stdout\n${ran.stdout.slice(0, 4000)}\n--- stderr\n${ran.stderr.slice(-4000)}`;
-      assert.equal(ran.status, 0, `the step failed (exit ${ran.status}) at ${where}`);
+      assert.equal(ran.status, 0, `the step failed (exit ${ran.status}) at ${where}\n--- the server's log\n${server.stderr().slice(-4000)}`);
       if (step.shows !== null) checkShown(step, ran.stdout, where);
     }
     console.log(`the walk-through's steps:\n${timings.join("\n")}`);

@@ -348,7 +348,7 @@ function finishingTool(endMills: readonly Cutter[], milled: readonly Feature[], 
   const rounded = radii.filter((r) => r > 0);
   const radius = rounded.length > 0 ? Math.min(...rounded) : null;
   const reaching = endMills.filter((c) => wallReach(c) >= depth - 1e-9);
-  const pool = reaching.length > 0 ? reaching : endMills.filter((c) => wallReach(c) >= Math.max(...endMills.map(wallReach)) - 1e-9);
+  const pool = reaching.length > 0 ? reaching : endMills.filter((c) => wallReach(c) >= Math.max(...endMills.map((c) => wallReach(c))) - 1e-9);
   const fits = pool.filter((c) => radius === null || c.diameter / 2 <= radius + 1e-3);
   const largest = (tools: readonly Cutter[]) => [...tools].sort((a, b) => b.diameter - a.diameter || b.flute_length - a.flute_length)[0];
   // corners known (sharp ones too): the largest that fits the rounded ones; none known, or none

@@ -121,9 +121,9 @@ export function reachFilters(tipDepth: (c: Cutter) => number, above: number, bor
   return [
     {
       limit: "depth",
-      keep: (c) => wallReach(c, boreDiameter(c)) + FIT_EPSILON_MM >= tipDepth(c),
+      keep: (c) => wallReach(c, { bore_diameter: boreDiameter(c) }) + FIT_EPSILON_MM >= tipDepth(c),
       why: (before) =>
-        `the tool must reach ${mm(smallest(before, tipDepth))} mm below its top and the longest reach among the tools that fit otherwise is ${mm(largest(before, (c) => wallReach(c, boreDiameter(c))))} mm (flutes, then only a neck or shank narrower than the cut)`,
+        `the tool must reach ${mm(smallest(before, tipDepth))} mm below its top and the longest reach among the tools that fit otherwise is ${mm(largest(before, (c) => wallReach(c, { bore_diameter: boreDiameter(c) })))} mm (flutes, then only a neck or shank narrower than the cut)`,
     },
     {
       limit: "holder_clearance",

@@ -16,12 +16,14 @@ export const HOLDER_CLEARANCE_MM = 2;
 const deg = (value: number) => (value * Math.PI) / 180;
 
 /**
- * How deep the tip may go below the top of the walls of a cut `boreDiameter` wide (for an end
+ * How deep the tip may go below the top of the walls of a cut `bore_diameter` wide (for an end
  * mill cutting its own groove, its diameter): the flutes, then the neck and the shank as long as
  * each is narrower than the cut by NECK_RELIEF_MM, never more than the stick-out. A shank as wide
- * as the cut stays above the walls.
+ * as the cut stays above the walls. The cut is an object, not a number, so that
+ * `cutters.map(wallReach)` (the index taken for a diameter) does not compile.
  */
-export function wallReach(cutter: Cutter, boreDiameter: number = cutter.diameter): number {
+export function wallReach(cutter: Cutter, cut: { bore_diameter: number } = { bore_diameter: cutter.diameter }): number {
+  const boreDiameter = cut.bore_diameter;
   const passes = (diameter: number) => diameter <= boreDiameter - NECK_RELIEF_MM;
   let reach = Math.min(cutter.flute_length, cutter.stick_out);
   // neck_length is measured from the tip (NeckLength); a neck ending in the flutes is none

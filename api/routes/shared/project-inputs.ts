@@ -5,14 +5,14 @@
  * that set them, so nothing the client sent changes without its saying so.
  */
 import { z } from "zod";
-import type { Queryable } from "../../db/request-transaction.ts";
-import { materialNames } from "../../db/queries/machines-materials.ts";
-import { AXIS_DIRECTIONS } from "../../kernel/features/recognition/vec.ts";
-import { travelWarnings, type MachineTravel, type NamedDirection } from "../../kernel/cam/planner/travel.ts";
-import type { Box3 } from "../../kernel/cam/types.ts";
-import type { PlanSummary } from "../../kernel/job/plan.ts";
-import { resolveMaterialId } from "../../kernel/materials/resolve-material.ts";
-import { HttpError } from "../middleware/errors/index.ts";
+import type { Queryable } from "../../../db/request-transaction.ts";
+import { materialNames } from "../../../db/queries/machines-materials.ts";
+import { AXIS_DIRECTIONS } from "../../../kernel/features/recognition/vec.ts";
+import { travelWarnings, type MachineTravel, type NamedDirection } from "../../../kernel/cam/planner/travel.ts";
+import type { Box3 } from "../../../kernel/cam/types.ts";
+import type { PlanSummary } from "../../../kernel/job/plan.ts";
+import { resolveMaterialId } from "../../../kernel/materials/resolve-material.ts";
+import { HttpError } from "../../middleware/errors/index.ts";
 
 export const RequestWarning = z
   .object({

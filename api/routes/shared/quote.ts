@@ -1,14 +1,15 @@
-/** Schemas and the breakdown assembly shared by the quote routes (quote.ts, quote-machines.ts). */
+/** Schemas, the breakdown assembly and the MHR answer shared by the quote routes (quote.ts, quote-machines.ts). */
 import { z } from "zod";
-import { getProject } from "../../db/queries/projects.ts";
-import { getMachineQuote } from "../../db/queries/quote-machines.ts";
-import { getQuoteJob, getQuoteProjectContext, getQuoteSettings, type QuoteSettingsRow } from "../../db/queries/quote.ts";
-import type { Completeness } from "../../kernel/cam/plan-types.ts";
-import type { PlanSummary } from "../../kernel/job/plan.ts";
-import { computeBreakdown, breakdownJson, type BreakdownJson, type BreakdownSetup } from "../../kernel/quote/breakdown.ts";
-import { mergeSetupCosts, resolveMhr, type MhrSource } from "../../kernel/quote/layers.ts";
-import type { Queryable } from "../../db/request-transaction.ts";
-import { notFound } from "../middleware/errors/index.ts";
+import { getProject } from "../../../db/queries/projects.ts";
+import { getMachineQuote } from "../../../db/queries/quote-machines.ts";
+import { getQuoteJob, getQuoteProjectContext, getQuoteSettings, type QuoteSettingsRow } from "../../../db/queries/quote.ts";
+import type { Completeness } from "../../../kernel/cam/plan-types.ts";
+import type { PlanSummary } from "../../../kernel/job/plan.ts";
+import { computeBreakdown, breakdownJson, type BreakdownJson, type BreakdownSetup } from "../../../kernel/quote/breakdown.ts";
+import { mergeSetupCosts, resolveMhr, type MhrSource } from "../../../kernel/quote/layers.ts";
+import type { Queryable } from "../../../db/request-transaction.ts";
+import { calculateMhr, mhrParts, type resolveMhrInputs } from "../../../kernel/quote/mhr.ts";
+import { notFound } from "../../middleware/errors/index.ts";
 
 export const Percent = z.number().min(0).max(100).describe("percent, 0 to 100");
 export const Money = z.number().min(0).max(1e9).describe("EUR");
@@ -92,4 +93,51 @@ export async function projectBreakdown(db: Queryable, projectId: string): Promis
 /** a plan saved before plans carried their completeness has none (its stored summary lacks the field) */
 function completenessOf(summary: PlanSummary | null): Completeness | null {
   return summary?.completeness ?? null;
+}
+
+export const MhrResult = z
+  .object({
+    calculated_mhr: z.number().describe("EUR/h, rounded to cents"),
+    inputs: z
+      .object({
+        acquisition_costs: z.number(),
+        machine_selling_price: z.number(),
+        interest_rate: z.number(),
+        required_floor_space: z.number(),
+        cost_per_square_meter: z.number(),
+        maintenance_cost: z.number(),
+        energy_cost: z.number(),
+        average_power_consumption: z.number(),
+        operating_hours: z.number(),
+        years: z.number(),
+        safety_factor: z.number(),
+      })
+      .describe("every input, defaults filled in"),
+    parts: z
+      .object({
+        depreciation_per_year: z.number(),
+        interest_per_year: z.number(),
+        space_per_year: z.number(),
+        maintenance_per_year: z.number(),
+        fixed_per_hour: z.number(),
+        energy_per_hour: z.number(),
+      })
+      .describe("the terms of the formula (docs/quote.md), unrounded"),
+  })
+  .meta({ id: "MhrCalculation" });
+
+export function mhrCalculation(inputs: ReturnType<typeof resolveMhrInputs>): z.input<typeof MhrResult> {
+  const parts = mhrParts(inputs);
+  return {
+    calculated_mhr: calculateMhr(inputs),
+    inputs: { ...inputs },
+    parts: {
+      depreciation_per_year: parts.depreciation_per_year.toNumber(),
+      interest_per_year: parts.interest_per_year.toNumber(),
+      space_per_year: parts.space_per_year.toNumber(),
+      maintenance_per_year: parts.maintenance_per_year.toNumber(),
+      fixed_per_hour: parts.fixed_per_hour.toNumber(),
+      energy_per_hour: parts.energy_per_hour.toNumber(),
+    },
+  };
 }
