@@ -99,7 +99,8 @@ function requestBody(route: RouteSpec, components: Json): Json {
     const limit = route.bodyLimit === "library" ? "LIBRARY_BODY_LIMIT_BYTES, 4 MiB unless configured" : "JSON_BODY_LIMIT_BYTES, 256 KiB unless configured";
     return {
       requestBody: {
-        required: true,
+        // a body schema that accepts nothing (no body sent) makes the body optional
+        required: !route.body.safeParse(undefined).success,
         description: `application/json; a larger body is refused with 413 payload_too_large (${limit})`,
         content: { "application/json": { schema: toSchema(route.body, "input", components) } },
       },

@@ -79,7 +79,8 @@ export const automationRoutes = [
     scopes: ["automation:run", "cam:write"],
     params: idParams("project_id"),
     query: NoQuery,
-    body: CamPlanningBody,
+    // no body at all plans with the defaults, as {} does
+    body: CamPlanningBody.prefault({}),
     idempotent: true,
     rateLimit: { bucket: "cam_planning", limit: (services) => services.env.CAM_PLANNING_RATE_LIMIT_PER_HOUR, windowSeconds: 3600 },
     responses: {

@@ -110,7 +110,16 @@ describe("POST /projects/{project_id}/automation/cam-planning", () => {
     }
   });
 
-  it("refuses an option of the wrong type, an unknown field, or no body at all with 400 naming the field, and queues nothing", async () => {
+  it("plans with the defaults when no body is sent at all, as with {}", async () => {
+    const key = await freshKey(alice);
+    const projectId = await planningProject(api, alice);
+    const res = await api.request<PlanningStarted>("POST", `/projects/${projectId}/automation/cam-planning`, { key });
+    assert.equal(res.status, 202, res.text);
+    assert.deepEqual(res.body.options, PLAN_OPTIONS);
+    assert.equal((await tasksOf(projectId)).length, 1);
+  });
+
+  it("refuses an option of the wrong type, an unknown field, a null or array body with 400 naming the field, and queues nothing", async () => {
     const key = await freshKey(alice);
     const projectId = await planningProject(api, alice);
     for (const [body, field] of [
@@ -119,14 +128,13 @@ describe("POST /projects/{project_id}/automation/cam-planning", () => {
       [{ include_face_milling: 1 }, "body.include_face_milling"],
       [{ ...PLAN_OPTIONS, strategy: "fast" }, "body.strategy"],
       [[], "body"],
+      [null, "body"],
     ] as const) {
       const res = await start(key, projectId, body);
       assert.equal(res.status, 400, JSON.stringify(body));
       assert.equal(res.body.detail.code, "invalid_parameter");
       assert.ok((res.body.detail.details.fields as { field: string }[]).some((f) => f.field === field), `${field}: ${res.text}`);
     }
-    const none = await api.request<ErrorBody>("POST", `/projects/${projectId}/automation/cam-planning`, { key });
-    assert.equal(none.status, 400);
     assert.deepEqual(await tasksOf(projectId), []);
   });
 
