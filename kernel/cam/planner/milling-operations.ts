@@ -3,7 +3,8 @@
  * largest end mill, rest roughing with smaller ones down to the finishing tool, then floor and
  * wall finishing. Each generator reads the stock the earlier ones left (milling/stock.ts).
  *
- * Tools, from the project's library only:
+ * Tools, from the project's library only (a long-neck end mill, trading flutes for reach, only
+ * follows the stubbier one of its diameter where that one does not reach: longerReach):
  * - roughing: the largest flat end mill that reaches the setup's depth (else the longest
  *   reaching), no wider than a third of the stock's narrower side (a larger one only faces);
  * - finishing: the largest flat end mill reaching the walls whose radius fits the tightest rounded
@@ -29,7 +30,7 @@ import { restRoughing, roughing } from "../milling/roughing.ts";
 import { SCALE, type Rect64 } from "../milling/polygons.ts";
 import { mergeOverlapping } from "../milling/regions.ts";
 import { InProcessStock } from "../milling/stock.ts";
-import { cuttingParametersFor } from "../tooling/feeds.ts";
+import { cuttingParametersFor, ROUGHING_ALLOWANCE } from "../tooling/feeds.ts";
 import { missingEndMill, toolMissingEntry, type MissingTool } from "../tooling/missing.ts";
 import { mm, selectEndMill, selectFaceMill, type FeatureRef } from "../tooling/select.ts";
 import { wallReach } from "../tooling/shape.ts";
@@ -177,12 +178,14 @@ function millWith(
     const why = `setup ${setup.name}: the library has no flat end mill: nothing is milled`;
     for (const tool of endMillsWanted(setup, milled, seen)) toolMissing(tool, { features: milled.map((f) => f.id), faces: [] }, why);
   } else {
-    const rougher = roughingTool(endMills, setup, depth);
+    // the tools a shop mills with; a long-neck one follows its stubbier sibling where that one does not reach
+    const stubby = stubbyEndMills(endMills);
+    const rougher = roughingTool(stubby, setup, depth);
     // the deepest wall to finish: the deepest feature seen, below the stock's top
     const above = setup.stock.max[2] - slicer.top_z;
     const finishDepth = seen.length > 0 ? Math.max(...seen.map((f) => f.depth_mm ?? 0)) + above : depth;
     const finishers = endMills.filter((c) => c.diameter <= rougher.diameter);
-    const finisher = finishingTool(finishers, seen, finishDepth);
+    const finisher = finishingTool(stubby.filter((c) => c.diameter <= rougher.diameter), seen, finishDepth);
     if (!finishers.some((c) => wallReach(c) >= finishDepth - 1e-9)) {
       // an end mill of at most the chosen one's size that reaches, if the range makes one
       const wanted = missingEndMill({ at_most_mm: finisher.diameter, reach_mm: finishDepth, purpose: `finish walls ${mm(finishDepth)} mm deep`, features: seen.map(refOf) });
@@ -191,17 +194,21 @@ function millWith(
       if (wanted !== null) toolMissing(wanted, where, why);
       else draft.unmachined.push({ code: "no_tool_fits", message: why, ...where, volume_mm3: null });
     }
-    const rest = restTools(endMills, rougher, smallestUseful(endMills, seen));
+    const rest = restTools(stubby, rougher, smallestUseful(stubby, seen));
+    const reaching = (tool: Cutter): Cutter[] => [tool, ...longerReach(endMills, tool, finishDepth)];
+    const finishing = (tool: Cutter): typeof steps =>
+      reaching(tool).flatMap((t) => [
+        { kind: "floor_finishing" as const, tool: t, generate: floorFinishing },
+        { kind: "wall_finishing" as const, tool: t, generate: wallFinishing },
+      ]);
     steps.push({ kind: "roughing", tool: rougher, generate: roughing });
-    for (const tool of rest) steps.push({ kind: "rest_roughing", tool, generate: restRoughing });
-    steps.push({ kind: "floor_finishing", tool: finisher, generate: floorFinishing }, { kind: "wall_finishing", tool: finisher, generate: wallFinishing });
+    for (const tool of rest) for (const t of reaching(tool)) steps.push({ kind: "rest_roughing", tool: t, generate: restRoughing });
+    steps.push(...finishing(finisher));
     // what the finisher cannot reach (corners, narrow places, depths below its flutes) each
     // smaller rest tool finishes in turn, where stock is left: a rest tool's roughing allowance
     // is nobody's to take otherwise
     const restFinishers = rest.filter((tool) => tool.diameter < finisher.diameter);
-    for (const tool of restFinishers) {
-      steps.push({ kind: "floor_finishing", tool, generate: floorFinishing }, { kind: "wall_finishing", tool, generate: wallFinishing });
-    }
+    for (const tool of restFinishers) steps.push(...finishing(tool));
     const cornerTool = restFinishers.at(-1) ?? null;
     const smaller = smallerEndMillsWanted(endMills, seen, cornerTool ?? finisher, setup.name);
     for (const { tool, why } of smaller) toolMissing(tool, { features: tool.features, faces: [] }, why);
@@ -262,7 +269,7 @@ function millWith(
     if (hooks.cancelled()) break;
     const index = next++;
     const step = steps[index] as (typeof steps)[number];
-    const { parameters, clamps } = cuttingParametersFor(step.tool, input.material_id, input.machine, step.kind);
+    const { parameters, clamps } = cuttingParametersFor(step.tool, input.material_id, input.machine, step.kind, step.kind === "rest_roughing" ? { allowance_xy_mm: restAllowance(step.tool) } : {});
     const generating = performance.now();
     // a roughing's levels go to the simulation as they are made
     const onMoves = verifier === null ? undefined : (operation: Operation) => verifier.stream(operation, true);
@@ -324,6 +331,45 @@ function sizeLimits(features: readonly Feature[]): { radii: number[]; widths: nu
     radii: features.flatMap((f) => (f.min_internal_corner_radius_mm === null ? [] : [f.min_internal_corner_radius_mm])),
     widths: features.flatMap((f) => (f.min_width_mm === null ? [] : [f.min_width_mm])),
   };
+}
+
+/**
+ * The end mills less the long-neck ones: an end mill trading flutes for reach (shorter flutes than
+ * another of its diameter, yet reaching deeper) mills only where that one does not reach
+ * (longerReach). With none of its diameter to follow, it is a tool like any other.
+ */
+function stubbyEndMills(endMills: readonly Cutter[]): Cutter[] {
+  const longNeck = (c: Cutter) => endMills.some((o) => Math.abs(o.diameter - c.diameter) < 1e-9 && o.flute_length > c.flute_length && wallReach(o) < wallReach(c));
+  return endMills.filter((c) => !longNeck(c));
+}
+
+/**
+ * The end mills of `tool`'s diameter that reach deeper than it, shortest reach first, when the
+ * setup's walls go deeper than it reaches: each takes what the one before could not (partC's
+ * hexagonal passage, 17 mm deep from each end: a 3 mm long-series end mill reaches 8 mm, a
+ * long-neck one 20).
+ */
+function longerReach(endMills: readonly Cutter[], tool: Cutter, depth: number): Cutter[] {
+  const out: Cutter[] = [];
+  let reach = wallReach(tool);
+  const longer = endMills.filter((c) => Math.abs(c.diameter - tool.diameter) < 1e-9 && wallReach(c) > wallReach(tool) + 1e-9).sort((a, b) => wallReach(a) - wallReach(b));
+  for (const c of longer) {
+    if (reach >= depth - 1e-9) break;
+    out.push(c);
+    reach = wallReach(c);
+  }
+  return out;
+}
+
+/**
+ * A rest tool's wall allowance: the roughing one, but at most a tenth of its diameter, so its own
+ * wall finishing (walls.ts: at most a quarter of the diameter in one pass) takes what it leaves.
+ * In partC's 2 mm slot a 1 mm end mill left 0.1 mm more than its allowance on each wall (the
+ * stock above it, carried from the voxel model, is up to that much thicker); at 0.3 mm its
+ * finishing skipped both walls.
+ */
+function restAllowance(tool: Cutter): number {
+  return Math.min(ROUGHING_ALLOWANCE.xy, tool.diameter / 10);
 }
 
 /** See the header. Centre-cutting tools first among equals: closed regions need a helix. */

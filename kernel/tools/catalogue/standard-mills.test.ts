@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { BULL_NOSE_RADII, END_MILL_DIAMETERS, endMillBody, standardMills } from "./standard-mills.ts";
+import { BULL_NOSE_RADII, END_MILL_DIAMETERS, endMillBody, LONG_NECK_REACH, longNeckBody, standardMills } from "./standard-mills.ts";
 
 const mills = standardMills();
 const tool = (article: string) => {
@@ -34,6 +34,18 @@ describe("standardMills", () => {
         assert.deepEqual([...flutes].sort(), d < 2 ? [2, 3] : [2, 3, 4], `Ø${d} ${series}`);
       }
     }
+  });
+
+  it("offers long-neck end mills: short flutes on a relieved neck reaching 5 to 12 D, the reach outside the holder", () => {
+    for (const [key, reach] of Object.entries(LONG_NECK_REACH)) {
+      const d = Number(key);
+      const { tool: t } = tool(`SSR-EM2-${String(Math.round(d * 100)).padStart(4, "0")}-N${reach}-UC`);
+      const p = t.tool_parameters;
+      assert.deepEqual([p.CuttingDiameter, p.FluteLength, p.NeckLength], [d, 1.5 * d, reach]);
+      assert.ok(p.NeckDiameter !== undefined && p.NeckDiameter < d && reach >= 5 * d && reach <= 12 * d, `Ø${d}`);
+      assert.ok((p.LengthBelowHolder ?? 0) >= reach + 2, `Ø${d}: the neck outside the collet`);
+    }
+    assert.deepEqual(longNeckBody(3), { flute: 4.5, overall: 60, shank: 6, neck: { diameter: 2.85, length: 20 }, standard: null });
   });
 
   it("sizes a DIN 6527 L end mill as the standard says and holds it in an ER collet chuck", () => {

@@ -152,6 +152,51 @@ function flatEndMills(): CatalogueEntry[] {
   return out;
 }
 
+/**
+ * Long-neck flat end mills: short flutes (1.5 D) on a neck relieved to 0.95 D that reaches
+ * where a DIN 6527 L end mill's shank stops it: deep corners, narrow slots and passages. The
+ * reach per diameter is the longest a job shop commonly stocks (5 to 12 D, as the makers' long
+ * neck ranges offer); a 6 mm shank. The planner takes one only where the stubbier end mill of
+ * its diameter does not reach (kernel/cam/planner/milling-operations.ts).
+ */
+export const LONG_NECK_REACH: Readonly<Record<number, number>> = { 1: 12, 1.5: 12, 2: 16, 2.5: 20, 3: 20, 4: 25, 5: 30, 6: 30 };
+
+export function longNeckBody(d: number): EndMillBody {
+  const reach = LONG_NECK_REACH[d];
+  if (reach === undefined) throw new Error(`no long-neck end mill of ${d} mm`);
+  const overall = Math.max(57, 5 * Math.ceil((reach + 40) / 5));
+  return { flute: round2(1.5 * d), overall, shank: 6, neck: { diameter: round2(0.95 * d), length: reach }, standard: null };
+}
+
+function longNeckEndMills(): CatalogueEntry[] {
+  const out: CatalogueEntry[] = [];
+  const variants: [Grade, number][] = [
+    [GRADES.TA, 3],
+    [GRADES.UC, 2],
+  ];
+  for (const d of Object.keys(LONG_NECK_REACH).map(Number)) {
+    const body = longNeckBody(d);
+    const reach = body.neck?.length ?? body.flute;
+    for (const [grade, z] of variants) {
+      out.push(
+        millEntry({
+          article: `SSR-EM${z}-${articleDiameter(d)}-N${fmt(reach)}-${grade.code}`,
+          name: `Long-neck end mill Ø${fmt(d)} x ${fmt(body.flute)}, reach ${fmt(reach)}, ${fmt(body.overall)} long, ${z} flutes, ${grade.label}`,
+          type: "CentreCuttingEndMill",
+          flutes: z,
+          grade,
+          params: bodyParams(d, body, grade),
+          shank: body.shank,
+          reach,
+          standard: null,
+          preset: millPreset(d, z, grade),
+        }),
+      );
+    }
+  }
+  return out;
+}
+
 /** HSS-Co end mills with four flutes that do not meet in the centre: side milling, no plunging. */
 function nonCentreCuttingEndMills(): CatalogueEntry[] {
   const out: CatalogueEntry[] = [];
@@ -353,5 +398,5 @@ function slotMills(): CatalogueEntry[] {
 }
 
 export function standardMills(): CatalogueEntry[] {
-  return [...flatEndMills(), ...nonCentreCuttingEndMills(), ...ballEndMills(), ...bullNoseEndMills(), ...chamferMills(), ...faceMills(), ...slotMills()];
+  return [...flatEndMills(), ...longNeckEndMills(), ...nonCentreCuttingEndMills(), ...ballEndMills(), ...bullNoseEndMills(), ...chamferMills(), ...faceMills(), ...slotMills()];
 }

@@ -17,7 +17,10 @@ const sizes = (type: string) => tools.filter((t) => t.tool_type === type).map((t
 
 describe("the starter library", () => {
   it("holds flat end mills 1 to 20 mm, ball end mills 2 to 12 mm, bull noses of 6, 10 and 16 mm with corner radii, spot and chamfer tools and a face mill", () => {
-    assert.deepEqual(sizes("CentreCuttingEndMill"), [1, 2, 3, 4, 6, 8, 10, 12, 16, 20]);
+    assert.deepEqual(sizes("CentreCuttingEndMill"), [1, 2, 3, 4, 6, 8, 10, 12, 16, 20, 1, 2, 3, 4, 6]);
+    // the long-neck ones reach past the long series' flutes: 1 mm 12 mm deep, 6 mm 30
+    const reaches = tools.filter((t) => t.tool_type === "CentreCuttingEndMill" && t.name.startsWith("Long-neck")).map((t) => [t.tool_parameters.CuttingDiameter, t.tool_parameters.NeckLength]);
+    assert.deepEqual(reaches, [[1, 12], [2, 16], [3, 20], [4, 25], [6, 30]]);
     assert.deepEqual(sizes("BallEndMill"), [2, 3, 4, 5, 6, 8, 10, 12]);
     const bullNoses = tools.filter((t) => t.tool_type === "BullNoseEndMill").map((t) => `${t.tool_parameters.CuttingDiameter} R${t.tool_parameters.CornerRadius}`);
     for (const d of [6, 10, 16]) assert.ok(bullNoses.some((b) => b.startsWith(`${d} R`)), bullNoses.join(", "));
@@ -62,6 +65,7 @@ describe("the starter library", () => {
 
 const KINDS: Readonly<Record<string, string>> = {
   CentreCuttingEndMill: "Flat end mills, 3 flutes, DIN 6527 L, carbide",
+  LongNeckEndMill: "Long-neck flat end mills, 2 flutes, carbide (diameter x reach)",
   BallEndMill: "Ball end mills, 2 flutes, long series, carbide",
   BullNoseEndMill: "Bull nose end mills, 4 flutes, long series, carbide",
   Drill: "Twist drills DIN 338, HSS-Co, 135° split point: every 0.1 mm to 13 mm, then every 0.5 mm",
@@ -82,8 +86,11 @@ function sizeOf(entry: CatalogueEntry): string {
   const p = tool?.tool_parameters;
   if (tool?.tool_type === "Tap") return `M${fmt(p?.CuttingDiameter ?? 0)}`;
   if (tool?.tool_type === "BullNoseEndMill") return `${fmt(p?.CuttingDiameter ?? 0)} R${fmt(p?.CornerRadius ?? 0)}`;
+  if (isLongNeck(entry)) return `${fmt(p?.CuttingDiameter ?? 0)} x ${fmt(p?.NeckLength ?? 0)}`;
   return fmt(p?.CuttingDiameter ?? 0);
 }
+
+const isLongNeck = (entry: CatalogueEntry) => /-N\d+-/.test(entry.article_number);
 
 /** Consecutive sizes of one stick-out as "1–1.1 (18)" (drills), every other size as "6 (39)". */
 function cell(row: Row): string {
@@ -106,7 +113,7 @@ function starterTable(entries: readonly CatalogueEntry[]): string {
   for (const entry of entries) {
     const tool = assemblyCuttingTool(entry.assembly);
     if (!tool) continue;
-    const kind = KINDS[tool.tool_type] ?? tool.tool_type;
+    const kind = (isLongNeck(entry) ? KINDS.LongNeckEndMill : KINDS[tool.tool_type]) ?? tool.tool_type;
     const holder = assemblyHolders(entry.assembly).map((h) => h.name).join(" + ");
     const size = { size: sizeOf(entry), diameter: tool.tool_parameters.CuttingDiameter ?? 0, stickOut: tool.tool_parameters.LengthBelowHolder ?? 0 };
     const row = rows.find((r) => r.kind === kind && r.holder === holder);

@@ -6,6 +6,9 @@
  *
  * - flat end mills, 3 flutes, long series (DIN 6527 L): 1, 2, 3, 4, 6, 8, 10, 12, 16, 20 mm (no 5 mm:
  *   rest roughing from 8 mm would step 8, 5, 3, 1 instead of 8, 4, 2, 1 and leave more of partC)
+ * - long-neck flat end mills, 2 flutes (standard-mills.ts: LONG_NECK_REACH): 1 mm reaching 12 mm,
+ *   2 mm 16, 3 mm 20, 4 mm 25, 6 mm 30, for the corners, slots and passages deeper than the long
+ *   series' flutes reach (partC's hexagonal passage, its V slot's apex, its pocket corners)
  * - ball end mills, 2 flutes, long series: 2, 3, 4, 5, 6, 8, 10, 12 mm
  * - bull nose end mills, 4 flutes, long series: 6 R0.5 and R1, 8 R1, 10 R1 and R2, 12 R2,
  *   16 R2 and R3
@@ -32,6 +35,7 @@ const tenthsOf = (from: number, to: number, step: number) => {
 /** The standard range's article numbers, in library (slot) order. */
 export const STARTER_ARTICLES: readonly string[] = [
   ...["0100", "0200", "0300", "0400", "0600", "0800", "1000", "1200", "1600", "2000"].map((d) => `SSR-EM3-${d}-L-UC`),
+  ...["0100-N12", "0200-N16", "0300-N20", "0400-N25", "0600-N30"].map((d) => `SSR-EM2-${d}-UC`),
   ...["0200", "0300", "0400", "0500", "0600", "0800", "1000", "1200"].map((d) => `SSR-BM2-${d}-L-UC`),
   ...["0600-R050", "0600-R100", "0800-R100", "1000-R100", "1000-R200", "1200-R200", "1600-R200", "1600-R300"].map((d) => `SSR-BN4-${d}-L-UC`),
   ...[...tenthsOf(1, 13, 0.1), ...tenthsOf(13.5, 20, 0.5)].map((d) => `SSR-DR338-${d}-HSCO`),
