@@ -1,0 +1,211 @@
+/**
+ * An independent verifier of a setup's program: ../shared/tools/simcheck.py (Python 3 with
+ * numpy; its README says what it judges). The setup is postprocessed for LinuxCNC (kernel/post),
+ * simcheck runs it through rs274 itself, sweeps the tools' shapes through a height field of the
+ * stock seen from the setup's spindle, and reports gouges into the part, rapids through the
+ * material left and the material left over the part.
+ *
+ * Hole-making tools (drills, spot drills, reamers, taps) are given as 0.5 mm drills of their
+ * point angle, as the verifier's README advises: their tip is judged, not the diameter, which
+ * a drill matched to a hole may exceed by its tolerance class and a spot drill exceeds by the
+ * edge it breaks (both by design, tooling/select-holes.ts and holes/depths.ts).
+ *
+ * Missing python3, numpy or rs274: the tests skip, unless SWARF_REQUIRE_RS274=1 (CI sets it),
+ * when they fail.
+ */
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fromFrame } from "../../kernel/cam/frames.ts";
+import type { Cutter, Vec3 } from "../../kernel/cam/types.ts";
+import type { CamPlan } from "../../kernel/job/plan.ts";
+import { programText } from "./program-checks.ts";
+import { RS274 } from "./rs274.ts";
+
+export const SIMCHECK = path.resolve(import.meta.dirname, "..", "..", "..", "shared", "tools", "simcheck.py");
+const CARRIED = path.join(import.meta.dirname, "simcheck_carried.py");
+/** the diameter hole-making tools are given as */
+export const HOLE_TOOL_PROBE_MM = 0.5;
+
+/** why simcheck cannot run here (the tests skip), or false when it can */
+export function simcheckMissing(): string | false {
+  const missing: string[] = [];
+  if (!fs.existsSync(RS274)) missing.push(`${RS274} (Debian package linuxcnc-uspace)`);
+  if (!fs.existsSync(SIMCHECK)) missing.push(SIMCHECK);
+  const numpy = spawnSync("python3", ["-c", "import numpy"], { encoding: "utf8" });
+  if (numpy.status !== 0) missing.push("python3 with numpy (Debian packages python3, python3-numpy)");
+  if (missing.length === 0) return false;
+  const why = `simcheck needs ${missing.join(", ")}`;
+  if (process.env.SWARF_REQUIRE_RS274 === "1") throw new Error(why);
+  return why;
+}
+
+/** One finding of simcheck's: how deep, where (setup frame), and the program's line. */
+export interface SimcheckEvent {
+  depth_mm: number;
+  at: Vec3;
+  tool: number;
+  source_line?: number;
+  source?: string;
+  into_part?: boolean;
+}
+
+/** The part of simcheck's --json report the tests read. */
+export interface SimcheckReport {
+  moves: number;
+  gouge_cells: number;
+  gouging_moves: number;
+  max_gouge_mm: number;
+  gouge_events: SimcheckEvent[];
+  rapids_through_material: number;
+  rapid_events: SimcheckEvent[];
+  /** left over the part's top (cells left more than the tolerance) */
+  left_volume_mm3: number;
+  left_max_mm: number | null;
+  /** left above the stock's bottom outside the part's footprint */
+  left_outside_volume_mm3: number;
+  part_top_area_mm2: number;
+  grid: { cell_mm: number; nx: number; ny: number; origin_xy: [number, number] };
+  warnings: string[];
+  seconds: { total: number };
+}
+
+export interface SimcheckRun {
+  plan: CamPlan;
+  setupIndex: number;
+  /** the part as a fine STL in workpiece coordinates (fine-stl.ts) */
+  partStl: string;
+  /** default 0.2 */
+  cellMm?: number;
+  /** the setups before this one, as simcheck left them (simcheckSetups); none: the whole stock box */
+  before?: readonly CarriedSetup[];
+  /** where simcheck writes the stock it leaves (its h.npy), for the setups after this one */
+  dump?: string;
+}
+
+/** A setup simcheck has run, as simcheck_carried.py reads it. */
+export interface CarriedSetup {
+  wcs: string;
+  dump: string;
+  origin_xy: [number, number];
+  cell: number;
+}
+
+/** Whether simcheck can judge the setup: its axes along the workpiece's (it refuses a tilted one). */
+export function axisAligned(plan: CamPlan, setupIndex: number): boolean {
+  const { wcs } = plan.setups[setupIndex]!;
+  return [wcs.x_axis, wcs.z_axis].every((axis) => Math.max(...axis.map(Math.abs)) > 1 - 1e-9);
+}
+
+/** simcheck's shape of a tool: N:kind:D[:extra] */
+export function simcheckTool(number: number, cutter: Cutter): string {
+  switch (cutter.kind) {
+    case "flat":
+      return `${number}:flat:${cutter.diameter}`;
+    case "ball":
+      return `${number}:ball:${cutter.diameter}`;
+    case "bull":
+      return `${number}:bull:${cutter.diameter}:${cutter.corner_radius}`;
+    case "chamfer":
+      return `${number}:chamfer:${cutter.diameter}:${2 * (cutter.chamfer_angle_deg ?? 45)}`;
+    case "drill":
+    case "tap":
+      return `${number}:drill:${HOLE_TOOL_PROBE_MM}:${cutter.tip_angle_deg ?? 118}`;
+  }
+}
+
+/** The setup's tools as simcheck's --tools, numbered as its program numbers them. */
+export function simcheckTools(plan: CamPlan, setupIndex: number): string {
+  const setup = plan.setups[setupIndex];
+  if (setup === undefined) throw new RangeError(`no setup ${setupIndex}`);
+  return setup.tools
+    .map((summary) => {
+      const cutter = setup.operations.find((operation) => operation.tool.assembly_uuid === summary.assembly_uuid)?.tool;
+      if (cutter === undefined) throw new Error(`${setup.name}: tool ${summary.number} is used by no operation`);
+      return simcheckTool(summary.number, cutter);
+    })
+    .join(",");
+}
+
+/** simcheck's --wcs: the setup frame's origin and axes in workpiece coordinates. */
+export function simcheckWcs(plan: CamPlan, setupIndex: number): string {
+  const { wcs } = plan.setups[setupIndex]!;
+  return `origin=${wcs.origin.join(",")};x=${wcs.x_axis.join(",")};z=${wcs.z_axis.join(",")}`;
+}
+
+/** simcheck's --stock: the setup's stock box back in workpiece coordinates. */
+export function simcheckStock(plan: CamPlan, setupIndex: number): string {
+  const { wcs, stock } = plan.setups[setupIndex]!;
+  const min: Vec3 = [Infinity, Infinity, Infinity];
+  const max: Vec3 = [-Infinity, -Infinity, -Infinity];
+  for (const x of [stock.min[0], stock.max[0]]) {
+    for (const y of [stock.min[1], stock.max[1]]) {
+      for (const z of [stock.min[2], stock.max[2]]) {
+        const p = fromFrame(wcs, [x, y, z]);
+        for (let i = 0; i < 3; i += 1) {
+          min[i] = Math.min(min[i] as number, p[i] as number);
+          max[i] = Math.max(max[i] as number, p[i] as number);
+        }
+      }
+    }
+  }
+  const round = (v: number) => Math.round(v * 1e6) / 1e6;
+  return [...min, ...max].map(round).join(",");
+}
+
+/**
+ * Postprocesses the setup for LinuxCNC and runs simcheck on the program, on the stock the setups
+ * in `before` left as simcheck saw them (simcheck_carried.py); its report.
+ */
+export function runSimcheck(run: SimcheckRun): SimcheckReport {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "swarf-simcheck-"));
+  try {
+    const program = path.join(dir, "setup.ngc");
+    fs.writeFileSync(program, programText(run.plan, run.setupIndex, "linuxcnc"));
+    const before = path.join(dir, "before.json");
+    fs.writeFileSync(before, JSON.stringify(run.before ?? []));
+    const args = [
+      CARRIED,
+      SIMCHECK,
+      before,
+      "--ngc", program,
+      "--rs274", RS274,
+      `--tools=${simcheckTools(run.plan, run.setupIndex)}`,
+      "--part", run.partStl,
+      `--wcs=${simcheckWcs(run.plan, run.setupIndex)}`,
+      `--stock=${simcheckStock(run.plan, run.setupIndex)}`,
+      "--cell", String(run.cellMm ?? 0.2),
+      ...(run.dump ? [`--dump=${run.dump}`] : []),
+      "--json",
+    ];
+    const child = spawnSync("python3", args, { encoding: "utf8", maxBuffer: 1 << 28, env: { ...process.env, HOME: dir } });
+    // 0 clean, 1 findings (the report says which), 2 the input was refused
+    if (child.status !== 0 && child.status !== 1) throw new Error(`simcheck failed (${child.status ?? child.signal}): ${child.stderr.trim()}`);
+    return JSON.parse(child.stdout) as SimcheckReport;
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Every axis-aligned setup of the plan judged by simcheck, in the shop's order, each on the stock
+ * the axis-aligned ones before it left as simcheck simulated them: the reports by setup index.
+ */
+export function simcheckSetups(plan: CamPlan, partStl: string, cellMm = 0.2): Map<number, SimcheckReport> {
+  const dumps = fs.mkdtempSync(path.join(os.tmpdir(), "swarf-simcheck-dumps-"));
+  try {
+    const reports = new Map<number, SimcheckReport>();
+    const before: CarriedSetup[] = [];
+    for (const setup of plan.setups) {
+      if (!axisAligned(plan, setup.index)) continue;
+      const dump = path.join(dumps, String(setup.index));
+      const report = runSimcheck({ plan, setupIndex: setup.index, partStl, cellMm, before, dump });
+      reports.set(setup.index, report);
+      before.push({ wcs: simcheckWcs(plan, setup.index), dump, origin_xy: report.grid.origin_xy, cell: report.grid.cell_mm });
+    }
+    return reports;
+  } finally {
+    fs.rmSync(dumps, { recursive: true, force: true });
+  }
+}

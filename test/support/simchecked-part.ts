@@ -1,0 +1,142 @@
+/**
+ * A fixture part planned with the starter library, every axis-aligned setup's program judged by
+ * simcheck (simcheck.ts), and the material it finds left set beside our own verification's
+ * (our-fields.ts). One part per test file: it is planned once, in before().
+ *
+ * What must agree: simcheck finds no gouge and no rapid through material. Material left, as
+ * simcheck measures it, over the part and beside it: on the first setup both start from the
+ * same stock box, so ours is simcheck's within MATERIAL_AGREEMENT; on a later setup each starts
+ * from its own reading of what the setups before left (ours a little more, by design:
+ * simulation/carried-stock.ts), so ours may be more but never less than simcheck's by more than
+ * MATERIAL_AGREEMENT: a verification that says less is left than there is hides something.
+ */
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { after, before, describe, it } from "node:test";
+import { planCam } from "../../kernel/cam/plan.ts";
+import type { PlanResult } from "../../kernel/cam/plan-types.ts";
+import type { Box3 } from "../../kernel/cam/types.ts";
+import { writeBrep } from "../../kernel/geometry/brep.ts";
+import { withOcctScope } from "../../kernel/geometry/occt-scope.ts";
+import { loadOpenCascade } from "../../kernel/geometry/opencascade.ts";
+import { readStep } from "../../kernel/geometry/step.ts";
+import { fixture } from "../../kernel/geometry/test-support.ts";
+import { camPlanOf, type CamPlan } from "../../kernel/job/plan.ts";
+import { findMachineArchetype, type MachineArchetype } from "../../kernel/machines/archetypes.ts";
+import { starterLibrary } from "../../kernel/tools/catalogue/starter-library.ts";
+import { writeFineStl } from "./fine-stl.ts";
+import { keepingVerification, leftAsSimcheck } from "./our-fields.ts";
+import { simcheckMissing, simcheckSetups, type SimcheckReport } from "./simcheck.ts";
+
+/** how far the two measures of material left may differ: this share of the larger, or this many mm³ */
+export const MATERIAL_AGREEMENT = { share: 0.1, mm3: 20 };
+
+const OPTIONS = { include_face_milling: true, sort_by_height: false };
+
+/** The stock the planning tests give a part: 2 mm round it, 5 mm on top (test/support/planning.ts). */
+export function stockAround(part: Box3): Box3 {
+  return { min: [part.min[0] - 2, part.min[1] - 2, part.min[2]], max: [part.max[0] + 2, part.max[1] + 2, part.max[2] + 5] };
+}
+
+interface SetupFinding {
+  name: string;
+  simcheck: SimcheckReport;
+  ours: { over_part_mm3: number; outside_mm3: number };
+}
+
+interface Checked {
+  plan: CamPlan;
+  result: PlanResult;
+  setups: SetupFinding[];
+  seconds: { plan: number; simcheck: number };
+}
+
+function within(ours: number, theirs: number): boolean {
+  return Math.abs(ours - theirs) <= Math.max(MATERIAL_AGREEMENT.mm3, MATERIAL_AGREEMENT.share * Math.max(ours, theirs));
+}
+
+function notLess(ours: number, theirs: number): boolean {
+  return ours >= theirs - Math.max(MATERIAL_AGREEMENT.mm3, MATERIAL_AGREEMENT.share * theirs);
+}
+
+function check(name: string, stockOf: (part: Box3) => Box3): Checked {
+  const oc = loadedOcct;
+  if (oc === null) throw new Error("OCCT is not loaded");
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "swarf-simchecked-"));
+  try {
+    const brep = withOcctScope((scope) => writeBrep(oc, readStep(oc, fixture(name), scope).solid));
+    const stl = path.join(dir, "part.stl");
+    const { box } = writeFineStl(oc, brep, stl);
+    const machine = findMachineArchetype("vmc-850-fanuc") as MachineArchetype;
+    const { hooks, setups } = keepingVerification();
+    const planning = performance.now();
+    const input = { workpiece: { format: "step" as const, bytes: brep, bytes_format: "brep" as const }, stock: stockOf(box), machine, material_id: "aluminium-6061", library: starterLibrary(), options: OPTIONS };
+    const result = planCam(oc, input, hooks);
+    const plan = camPlanOf(result, OPTIONS, machine);
+    const checking = performance.now();
+    const reports = simcheckSetups(plan, stl);
+    const findings = [...reports].map(([index, simcheck]) => {
+      const setup = plan.setups[index]!;
+      const ours = setups.get(setup.name);
+      if (ours === undefined) throw new Error(`${setup.name}: no verification was kept`);
+      return { name: setup.name, simcheck, ours: leftAsSimcheck(ours()) };
+    });
+    return { plan, result, setups: findings, seconds: { plan: (checking - planning) / 1000, simcheck: (performance.now() - checking) / 1000 } };
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+let loadedOcct: Awaited<ReturnType<typeof loadOpenCascade>> | null = null;
+
+/** The tests of one fixture part (../shared/fixtures/parts/`name`). */
+export function describeSimcheckedPart(name: string, stockOf: (part: Box3) => Box3 = stockAround): void {
+  const missing = simcheckMissing();
+  describe(`${name} planned with the starter library, its programs judged by simcheck`, { skip: missing }, () => {
+    let checked: Checked;
+    before(async () => {
+      loadedOcct = await loadOpenCascade();
+      checked = check(name, stockOf);
+      console.log(`${name}: planned in ${checked.seconds.plan.toFixed(1)} s, simcheck ${checked.seconds.simcheck.toFixed(1)} s`);
+      for (const s of checked.setups) {
+        const r = s.simcheck;
+        console.log(
+          `  ${s.name}: gouges ${r.gouging_moves} moves (${r.gouge_cells} cells, deepest ${r.max_gouge_mm} mm), rapids through material ${r.rapids_through_material}; ` +
+            `left over the part ${r.left_volume_mm3} mm³ (ours ${s.ours.over_part_mm3.toFixed(1)}), beside it ${r.left_outside_volume_mm3} mm³ (ours ${s.ours.outside_mm3.toFixed(1)})`,
+        );
+      }
+    });
+    after(() => {
+      loadedOcct = null;
+    });
+
+    it("judges every axis-aligned setup, each read to its end by rs274", () => {
+      const aligned = checked.plan.setups.filter((setup) => [setup.wcs.x_axis, setup.wcs.z_axis].every((axis) => Math.max(...axis.map(Math.abs)) > 1 - 1e-9));
+      assert.ok(aligned.length > 0);
+      assert.deepEqual(checked.setups.map((s) => s.name), aligned.map((s) => s.name));
+      for (const s of checked.setups) assert.ok(s.simcheck.moves > 0 && s.simcheck.warnings.length === 0, `${s.name}: ${s.simcheck.moves} moves, ${s.simcheck.warnings.join("; ")}`);
+    });
+
+    it("has simcheck find no gouge and no rapid through material in any of them, as our verification says", () => {
+      for (const s of checked.setups) {
+        const r = s.simcheck;
+        assert.deepEqual([r.gouging_moves, r.gouge_cells], [0, 0], `${s.name}: gouges ${JSON.stringify(r.gouge_events)}`);
+        assert.equal(r.rapids_through_material, 0, `${s.name}: rapids through material ${JSON.stringify(r.rapid_events)}`);
+        const verification = checked.result.setups.find((setup) => setup.name === s.name)?.verification;
+        assert.deepEqual([verification?.gouges, verification?.rapids_through_material], [0, 0], s.name);
+      }
+    });
+
+    it("finds as much material left as simcheck: the same on the first setup, never less after it", () => {
+      for (const [k, s] of checked.setups.entries()) {
+        const r = s.simcheck;
+        const agree = k === 0 ? within : notLess;
+        const what = `${s.name}: ours ${s.ours.over_part_mm3.toFixed(1)} over the part and ${s.ours.outside_mm3.toFixed(1)} beside it, simcheck ${r.left_volume_mm3} and ${r.left_outside_volume_mm3} mm³`;
+        assert.ok(agree(s.ours.over_part_mm3, r.left_volume_mm3), what);
+        assert.ok(agree(s.ours.outside_mm3, r.left_outside_volume_mm3), what);
+      }
+    });
+  });
+}
