@@ -7,7 +7,8 @@ import { inlineChecks } from "../../kernel/cam/plan.ts";
 import type { PlanHooks } from "../../kernel/cam/plan-types.ts";
 import type { OperationCheck, SimulatedSetup } from "../../kernel/cam/planner/verify.ts";
 import { partHeights, type PartHeights } from "../../kernel/cam/simulation/part-heights.ts";
-import type { HeightField } from "../../kernel/cam/simulation/height-field.ts";
+import { centresWithin, type HeightField } from "../../kernel/cam/simulation/height-field.ts";
+import type { SimcheckField } from "./simcheck.ts";
 
 export interface OurSetup {
   /** the stock the setup's kept operations left, in its frame */
@@ -51,4 +52,69 @@ export function leftAsSimcheck(setup: OurSetup, tolerance = 0.02): { over_part_m
   }
   const area = field.dx * field.dy;
   return { over_part_mm3: over * area, outside_mm3: outside * area };
+}
+
+/** A height field of either simulation: cells of `cell` mm, heights at their centres. */
+export interface SampledStock {
+  cell: number;
+  /** every cell's centre and height */
+  forEach(visit: (x: number, y: number, height: number) => void): void;
+  /** the highest height among the cells whose centres lie within `r` of (x, y) along each axis; -Infinity for none */
+  highestNear(x: number, y: number, r: number): number;
+}
+
+/** Our verification's stock after a setup. */
+export function ourStock(setup: OurSetup): SampledStock {
+  const { field } = setup;
+  return {
+    cell: field.dx,
+    forEach(visit) {
+      for (let j = 0; j < field.ny; j += 1) {
+        for (let i = 0; i < field.nx; i += 1) visit(field.x0 + (i + 0.5) * field.dx, field.y0 + (j + 0.5) * field.dy, field.heights[j * field.nx + i] as number);
+      }
+    },
+    highestNear(x, y, r) {
+      const [i0, i1] = centresWithin(x - r, x + r, field.x0, field.dx, field.nx);
+      const [j0, j1] = centresWithin(y - r, y + r, field.y0, field.dy, field.ny);
+      let highest = -Infinity;
+      for (let j = j0; j <= j1; j += 1) for (let i = i0; i <= i1; i += 1) highest = Math.max(highest, field.heights[j * field.nx + i] as number);
+      return highest;
+    },
+  };
+}
+
+/** simcheck's stock after a setup (simcheck.ts). */
+export function simcheckStock(field: SimcheckField): SampledStock {
+  return {
+    cell: field.cell,
+    forEach(visit) {
+      for (let i = 0; i < field.nx; i += 1) {
+        for (let j = 0; j < field.ny; j += 1) visit(field.x0 + (i + 0.5) * field.cell, field.y0 + (j + 0.5) * field.cell, field.heights[i * field.ny + j] as number);
+      }
+    },
+    highestNear(x, y, r) {
+      const [i0, i1] = centresWithin(x - r, x + r, field.x0, field.cell, field.nx);
+      const [j0, j1] = centresWithin(y - r, y + r, field.y0, field.cell, field.ny);
+      let highest = -Infinity;
+      for (let i = i0; i <= i1; i += 1) for (let j = j0; j <= j1; j += 1) highest = Math.max(highest, field.heights[i * field.ny + j] as number);
+      return highest;
+    },
+  };
+}
+
+/**
+ * Material `a` has that `b` lacks (mm³): over each of a's cells, how far a's height stands above
+ * the highest of b's within `slack` mm, counted beyond `depth` and above the stock's `bottom`.
+ * The slack lets a wall or a band of material left along one fall on the two grids' cells
+ * differently (each sees it to half a cell); what is left is material only one of them has.
+ */
+export function materialBeyond(a: SampledStock, b: SampledStock, options: { bottom: number; slack: number; depth: number }): number {
+  let volume = 0;
+  a.forEach((x, y, height) => {
+    const top = Math.max(height, options.bottom);
+    if (top <= options.bottom) return;
+    const other = Math.max(b.highestNear(x, y, options.slack), options.bottom);
+    if (top - other > options.depth) volume += top - other;
+  });
+  return volume * a.cell * a.cell;
 }

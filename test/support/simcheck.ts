@@ -5,10 +5,13 @@
  * stock seen from the setup's spindle, and reports gouges into the part, rapids through the
  * material left and the material left over the part.
  *
- * Hole-making tools (drills, spot drills, reamers, taps) are given as 0.5 mm drills of their
- * point angle, as the verifier's README advises: their tip is judged, not the diameter, which
- * a drill matched to a hole may exceed by its tolerance class and a spot drill exceeds by the
- * edge it breaks (both by design, tooling/select-holes.ts and holes/depths.ts).
+ * Hole-making tools are given so that what they make by design is no gouge: a drill or reamer
+ * as a drill of its point angle DRILL_OVERSIZE_MM (its tolerance class over the model's hole,
+ * tooling/select-holes.ts) and the fine mesh's chords smaller than it is, the smallest hole it
+ * is ever matched to; a spot or centre drill, which breaks the hole's edge beyond the model
+ * (holes/depths.ts), and a tap, which cuts the thread beyond it, as 0.5 mm drills, as the
+ * verifier's README advises: their tip is judged. So the drills take the holes' material, as
+ * they do in our simulation, and the material left of both is comparable.
  *
  * Missing python3, numpy or rs274: the tests skip, unless SWARF_REQUIRE_RS274=1 (CI sets it),
  * when they fail.
@@ -18,14 +21,17 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fromFrame } from "../../kernel/cam/frames.ts";
-import type { Cutter, Vec3 } from "../../kernel/cam/types.ts";
+import type { Box3, Cutter, Vec3 } from "../../kernel/cam/types.ts";
 import type { CamPlan } from "../../kernel/job/plan.ts";
+import { DRILL_OVERSIZE_MM } from "../../kernel/cam/tooling/select-holes.ts";
+import { FINE_STL_DEFLECTION_MM } from "./fine-stl.ts";
+import { readNpy2d } from "./npy.ts";
 import { programText } from "./program-checks.ts";
 import { RS274 } from "./rs274.ts";
 
 export const SIMCHECK = path.resolve(import.meta.dirname, "..", "..", "..", "shared", "tools", "simcheck.py");
 const CARRIED = path.join(import.meta.dirname, "simcheck_carried.py");
-/** the diameter hole-making tools are given as */
+/** the diameter spot drills and taps are given as */
 export const HOLE_TOOL_PROBE_MM = 0.5;
 
 /** why simcheck cannot run here (the tests skip), or false when it can */
@@ -84,6 +90,33 @@ export interface SimcheckRun {
   dump?: string;
 }
 
+/**
+ * simcheck's cell for a stock (setup frame): 0.2 mm, its default, up to SIMCHECK_MAX_CELLS cells;
+ * larger on larger stocks, as our own simulation's (planner/verify.ts), so an 800 x 450 mm
+ * stock takes a minute a setup rather than ten.
+ */
+export function simcheckCell(stock: Box3): number {
+  const area = (stock.max[0] - stock.min[0]) * (stock.max[1] - stock.min[1]);
+  return Math.max(0.2, Math.ceil(Math.sqrt(area / SIMCHECK_MAX_CELLS) * 100) / 100);
+}
+
+export const SIMCHECK_MAX_CELLS = 1_000_000;
+
+/** simcheck's stock after a setup: heights at cell centres, [i][j] at i * ny + j (numpy's order) */
+export interface SimcheckField {
+  x0: number;
+  y0: number;
+  cell: number;
+  nx: number;
+  ny: number;
+  heights: Float64Array;
+}
+
+export interface SimcheckedSetup {
+  report: SimcheckReport;
+  field: SimcheckField;
+}
+
 /** A setup simcheck has run, as simcheck_carried.py reads it. */
 export interface CarriedSetup {
   wcs: string;
@@ -98,6 +131,8 @@ export function axisAligned(plan: CamPlan, setupIndex: number): boolean {
   return [wcs.x_axis, wcs.z_axis].every((axis) => Math.max(...axis.map(Math.abs)) > 1 - 1e-9);
 }
 
+const round = (v: number) => Math.round(v * 1e6) / 1e6;
+
 /** simcheck's shape of a tool: N:kind:D[:extra] */
 export function simcheckTool(number: number, cutter: Cutter): string {
   switch (cutter.kind) {
@@ -109,7 +144,11 @@ export function simcheckTool(number: number, cutter: Cutter): string {
       return `${number}:bull:${cutter.diameter}:${cutter.corner_radius}`;
     case "chamfer":
       return `${number}:chamfer:${cutter.diameter}:${2 * (cutter.chamfer_angle_deg ?? 45)}`;
-    case "drill":
+    case "drill": {
+      const spot = cutter.tool_type === "SpotDrill" || cutter.tool_type === "CentreDrill";
+      const diameter = spot ? HOLE_TOOL_PROBE_MM : cutter.diameter - DRILL_OVERSIZE_MM - 2 * FINE_STL_DEFLECTION_MM;
+      return `${number}:drill:${round(diameter)}:${cutter.tip_angle_deg ?? 118}`;
+    }
     case "tap":
       return `${number}:drill:${HOLE_TOOL_PROBE_MM}:${cutter.tip_angle_deg ?? 118}`;
   }
@@ -150,7 +189,6 @@ export function simcheckStock(plan: CamPlan, setupIndex: number): string {
       }
     }
   }
-  const round = (v: number) => Math.round(v * 1e6) / 1e6;
   return [...min, ...max].map(round).join(",");
 }
 
@@ -192,16 +230,17 @@ export function runSimcheck(run: SimcheckRun): SimcheckReport {
  * Every axis-aligned setup of the plan judged by simcheck, in the shop's order, each on the stock
  * the axis-aligned ones before it left as simcheck simulated them: the reports by setup index.
  */
-export function simcheckSetups(plan: CamPlan, partStl: string, cellMm = 0.2): Map<number, SimcheckReport> {
+export function simcheckSetups(plan: CamPlan, partStl: string): Map<number, SimcheckedSetup> {
   const dumps = fs.mkdtempSync(path.join(os.tmpdir(), "swarf-simcheck-dumps-"));
   try {
-    const reports = new Map<number, SimcheckReport>();
+    const reports = new Map<number, SimcheckedSetup>();
     const before: CarriedSetup[] = [];
     for (const setup of plan.setups) {
       if (!axisAligned(plan, setup.index)) continue;
       const dump = path.join(dumps, String(setup.index));
-      const report = runSimcheck({ plan, setupIndex: setup.index, partStl, cellMm, before, dump });
-      reports.set(setup.index, report);
+      const report = runSimcheck({ plan, setupIndex: setup.index, partStl, cellMm: simcheckCell(setup.stock), before, dump });
+      const h = readNpy2d(path.join(dump, "h.npy"));
+      reports.set(setup.index, { report, field: { x0: report.grid.origin_xy[0], y0: report.grid.origin_xy[1], cell: report.grid.cell_mm, nx: h.shape[0], ny: h.shape[1], heights: h.data } });
       before.push({ wcs: simcheckWcs(plan, setup.index), dump, origin_xy: report.grid.origin_xy, cell: report.grid.cell_mm });
     }
     return reports;

@@ -8,8 +8,11 @@ CARRIED_JSON lists the setups before this one: [{"wcs": "origin=..;x=..;z=..", "
 A point of the stock is still material when every setup before left it: its height in that
 setup's frame is at most that setup's remaining height there (the lowest of the four cells
 around it and its eight neighbours, so a wall's edge is never read as material it is not). The height field this setup
-starts from is, per cell, the highest such point of its column (sampled every half cell), never
-below the part; a column with none is empty. Everything else is simcheck's own (its main()).
+starts from is, per cell, the highest such point of its column (sampled every cell of the
+coarsest setup before, so it may stand up to one such cell below the truth), never
+below the part; a column with none is empty. A field of more than MAX_COLUMNS cells is read on
+every f-th column, each cell taking the lowest of the coarse columns around it: a little less
+material than there is near walls, never more (no rapid is judged into material that is not). Everything else is simcheck's own (its main()).
 """
 import importlib.util
 import json
@@ -18,6 +21,8 @@ import sys
 import numpy as np
 
 EMPTY = -1e9
+# columns read of this setup's field at most: more are read on a coarser grid
+MAX_COLUMNS = 150_000
 
 
 def load(path):
@@ -34,19 +39,24 @@ def lowest_around(h):
 
 
 def carried_tops(sc, wcs, stock, before, xc, yc, ptop):
+    """this setup's starting heights at the cell centres xc x yc (see the docstring)"""
     o, M = sc.parse_wcs(wcs)
     earlier = []
     for b in before:
         oj, Mj = sc.parse_wcs(b['wcs'])
         h = lowest_around(np.load(b['dump'] + '/h.npy'))
         earlier.append((oj, Mj, h, b['origin_xy'], b['cell']))
+    # a large field is read on every f-th column, each fine cell taking the lowest of the coarse
+    # ones around it (less material, never more); the columns are sampled every coarse cell
+    f = max(1, int(np.ceil(np.sqrt(len(xc) * len(yc) / MAX_COLUMNS))))
+    cxc, cyc = xc[f // 2::f], yc[f // 2::f]
     corners = np.array([[stock[3] if c & 1 else stock[0], stock[4] if c & 2 else stock[1], stock[5] if c & 4 else stock[2]] for c in range(8)])
     zs = sc.to_prog(corners, o, M)[:, 2]
-    step = min(e[4] for e in earlier) / 2.0
+    step = max([e[4] for e in earlier] + [f * (xc[1] - xc[0] if len(xc) > 1 else 0.0)])
     z = np.arange(zs.max() - step / 2, zs.min(), -step)
-    tops = np.full((len(xc), len(yc)), EMPTY)
-    X, Y = np.meshgrid(xc, yc, indexing='ij')
-    for m, zm in enumerate(z):  # from the top down: a column's top is the first z found present
+    tops = np.full((len(cxc), len(cyc)), EMPTY)
+    X, Y = np.meshgrid(cxc, cyc, indexing='ij')
+    for zm in z:  # from the top down: a column's top is the first z found present
         open_ = tops == EMPTY
         if not open_.any():
             break
@@ -61,6 +71,11 @@ def carried_tops(sc, wcs, stock, before, xc, yc, ptop):
         found = np.zeros(open_.shape, dtype=bool)
         found[open_] = present
         tops[found] = zm
+    if f > 1:
+        tops = lowest_around(tops)
+        ix = np.minimum(np.arange(len(xc)) // f, len(cxc) - 1)
+        iy = np.minimum(np.arange(len(yc)) // f, len(cyc) - 1)
+        tops = tops[np.ix_(ix, iy)]
     return np.where(np.isfinite(ptop), np.maximum(tops, ptop), tops)
 
 
