@@ -194,7 +194,7 @@ export function simcheckStock(plan: CamPlan, setupIndex: number): string {
 
 /**
  * Postprocesses the setup for LinuxCNC and runs simcheck on the program, on the stock the setups
- * in `before` left as simcheck saw them (simcheck_carried.py); its report.
+ * in `before` left as simcheck saw them, and none beyond the stock box (simcheck_carried.py); its report.
  */
 export function runSimcheck(run: SimcheckRun): SimcheckReport {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "swarf-simcheck-"));

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""simcheck.py on the stock the setups before this one left, as simcheck itself simulated them.
+"""simcheck.py on the stock the setups before this one left, as simcheck itself simulated them,
+and with no material beyond the stock box.
 
   simcheck_carried.py SIMCHECK_PY CARRIED_JSON [simcheck options...]
 
@@ -12,7 +13,9 @@ starts from is, per cell, the highest such point of its column (sampled every ce
 coarsest setup before, so it may stand up to one such cell below the truth), never
 below the part; a column with none is empty. A field of more than MAX_COLUMNS cells is read on
 every f-th column, each cell taking the lowest of the coarse columns around it: a little less
-material than there is near walls, never more (no rapid is judged into material that is not). Everything else is simcheck's own (its main()).
+material than there is near walls, never more (no rapid is judged into material that is not).
+simcheck's grid ends on whole cells, so its last row and column reach past the stock by up to a
+cell: those cells are empty here, as they are (simcheck took them for stock at its top). Everything else is simcheck's own (its main()).
 """
 import importlib.util
 import json
@@ -83,17 +86,27 @@ def main():
     sc = load(sys.argv[1])
     before = json.load(open(sys.argv[2]))
     argv = sys.argv[3:]
-    if before:
-        wcs = next(a.split('=', 1)[1] for a in argv if a.startswith('--wcs='))
-        stock = sc.parse_vec(next(a.split('=', 1)[1] for a in argv if a.startswith('--stock=')), 6)
-        plain = sc.Sim.__init__
+    wcs = next(a.split('=', 1)[1] for a in argv if a.startswith('--wcs='))
+    stock = sc.parse_vec(next(a.split('=', 1)[1] for a in argv if a.startswith('--stock=')), 6)
+    plain = sc.Sim.__init__
 
-        def starting_from_carried(self, *args, **kwargs):
-            plain(self, *args, **kwargs)
+    def starting_from_carried(self, *args, **kwargs):
+        plain(self, *args, **kwargs)
+        if before:
             self.h = np.minimum(self.h, carried_tops(sc, wcs, stock, before, self.xc, self.yc, self.ptop))
+        # the grid's last row and column reach past the stock by up to a cell: no material there
+        self.h[beyond_stock(sc, wcs, stock, self.xc, self.yc)] = EMPTY
 
-        sc.Sim.__init__ = starting_from_carried
+    sc.Sim.__init__ = starting_from_carried
     return sc.main(argv)
+
+
+def beyond_stock(sc, wcs, stock, xc, yc):
+    o, M = sc.parse_wcs(wcs)
+    corners = np.array([[stock[3] if c & 1 else stock[0], stock[4] if c & 2 else stock[1], stock[5] if c & 4 else stock[2]] for c in range(8)])
+    inside = sc.to_prog(corners, o, M)
+    lo, hi = inside.min(axis=0), inside.max(axis=0)
+    return ((xc < lo[0]) | (xc > hi[0]))[:, None] | ((yc < lo[1]) | (yc > hi[1]))[None, :]
 
 
 if __name__ == '__main__':
