@@ -108,7 +108,7 @@ describe("the CAM planner", () => {
     }
   });
 
-  it("removes at least 97 % of what is to be removed from partC, milling its deep hexagonal passage from both ends, and reports where material is left", () => {
+  it("finishes partC with the starter library: its deep hexagonal passage from both ends, its slot's round end with a ball end mill, and says what is left", () => {
     const result = planCam(oc, input(brepOfStep(fixture("partC.step")), { min: [-2, -2, 0], max: [87.6, 46.7, 29] }), quiet);
     const names = result.setups.map((s) => s.name);
     // the setup plan has -Y only; the 44.6 mm passage, 10 mm across, gets +Y too (setup-part.ts)
@@ -124,11 +124,15 @@ describe("the CAM planner", () => {
     assert.deepEqual([c.material_left.tolerance_mm, c.material_left.surface_limit_pct], [0.1, 0.5]);
     assert.equal(c.material_left.pct_of_removable, last.verification.material_left_pct, "the last setup's figure is the plan's");
     assert.ok(c.sharp_corners.length > 0 && c.sharp_corners.every((corner) => corner.faces.length === 2 && corner.radius_left_mm >= 0.5 && corner.length_mm > 0));
-    // each rest tool finishing after the finisher, and long-neck end mills below the long series'
-    // reach, took what is left from 11.2 % of the surface (1,547 mm³) to 1.1 % (234 mm³)
-    assert.ok(c.material_left.surface_pct < 1.5 && c.material_left.volume_mm3 < 350, JSON.stringify(c.material_left));
-    assert.equal(c.status, c.material_left.surface_pct > 0.5 ? "incomplete" : "complete", JSON.stringify(c.material_left));
-    assert.deepEqual(c.reasons.map((r) => r.code), c.status === "complete" ? [] : ["material_left"]);
+    // each rest tool finishing after the finisher, long-neck end mills below the long series'
+    // reach, the slot's round end with a ball and the blind hole's flat bottom with an end mill
+    // took what is left from 11.2 % of the surface (1,547 mm³) to 0.48 % (187 mm³)
+    assert.ok(c.material_left.surface_pct <= 0.5 && c.material_left.volume_mm3 < 250, JSON.stringify(c.material_left));
+    assert.equal(c.status, "complete", JSON.stringify(c.reasons));
+    assert.deepEqual(c.reasons, []);
+    const plusY = result.setups.find((s) => s.name === "+Y");
+    assert.ok(plusY?.operations.some((o) => o.kind === "floor_finishing" && o.tool.kind === "ball" && o.tool.diameter === 2), "the 2 mm slot's round end, 1 mm in radius, with a 2 mm ball");
+    assert.ok(result.setups.some((s) => s.operations.some((o) => o.kind === "helical_boring" && o.features.includes(0))), "the flat-bottomed 3.8 mm hole bored to its bottom");
     // the starter library has every tool the plan would use: none is missing
     assert.deepEqual(c.tools_missing, []);
     assert.deepEqual(result.unmachined.filter((u) => u.code === "tool_missing").map((u) => u.message), []);

@@ -27,6 +27,7 @@ import { faceMilling } from "../milling/face-milling.ts";
 import { floorFinishing, wallFinishing } from "../milling/finishing.ts";
 import type { MillingOutcome, MillingRequest } from "../milling/operation.ts";
 import { restRoughing, roughing } from "../milling/roughing.ts";
+import { troughFinishing, type Trough } from "../milling/troughs.ts";
 import { SCALE, type Rect64 } from "../milling/polygons.ts";
 import { mergeOverlapping } from "../milling/regions.ts";
 import { InProcessStock } from "../milling/stock.ts";
@@ -210,6 +211,9 @@ function millWith(
     const restFinishers = rest.filter((tool) => tool.diameter < finisher.diameter);
     for (const tool of restFinishers) steps.push(...finishing(tool));
     const cornerTool = restFinishers.at(-1) ?? null;
+    // troughs across the tool axis: the roundest ball end mill that fits them, last (it changes no stock the others read)
+    const ball = troughBall(cutters, setup.troughs);
+    if (ball !== null) steps.push({ kind: "floor_finishing", tool: ball, generate: (request) => troughFinishing(request, setup.troughs) });
     const smaller = smallerEndMillsWanted(endMills, seen, cornerTool ?? finisher, setup.name);
     for (const { tool, why } of smaller) toolMissing(tool, { features: tool.features, faces: [] }, why);
     const wanted = new Set(smaller.flatMap((s) => s.tool.features));
@@ -359,6 +363,14 @@ function longerReach(endMills: readonly Cutter[], tool: Cutter, depth: number): 
     reach = wallReach(c);
   }
   return out;
+}
+
+/** The largest ball end mill no rounder than the tightest trough (the longest reaching among equals), or null. */
+function troughBall(cutters: readonly Cutter[], troughs: readonly Trough[]): Cutter | null {
+  if (troughs.length === 0) return null;
+  const tightest = Math.min(...troughs.map((t) => t.radius));
+  const balls = cutters.filter((c) => c.kind === "ball" && c.diameter / 2 <= tightest + 1e-3);
+  return [...balls].sort((a, b) => b.diameter - a.diameter || wallReach(b) - wallReach(a))[0] ?? null;
 }
 
 /**

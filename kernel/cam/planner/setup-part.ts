@@ -36,12 +36,14 @@ import type { Feature } from "../../features/recognition/types.ts";
 import { AXIS_DIRECTIONS, directionName, dot } from "../../features/recognition/vec.ts";
 import type { Setup } from "../../features/setups/types.ts";
 import { boxToFrame, setupFrame, soupToFrame } from "../frames.ts";
+import type { Trough } from "../milling/troughs.ts";
 import { halfFromItsEnd, holeInSetup, type SetupHole } from "../holes/setup-hole.ts";
 import { triangleFaceIds } from "../holes/chamfer-edges.ts";
 import type { SetupLeftOut } from "../plan-types.ts";
 import type { Box3, Cutter, Frame, TriangleSoup, Vec3 } from "../types.ts";
 import type { PlannedPart } from "./read-part.ts";
 import { setupTravelExcess, type MachineTravel } from "./travel.ts";
+import { setupTroughs } from "./troughs.ts";
 
 export interface SetupPart {
   index: number;
@@ -63,6 +65,8 @@ export interface SetupPart {
   faces: number[];
   /** what a setup the setup plan does not have was added for ("the stock below the part"); null for the plan's own */
   addedFor: string | null;
+  /** the troughs it makes with a ball end mill (troughs.ts): the first setup they open towards */
+  troughs: Trough[];
 }
 
 export interface SetupPartsInput {
@@ -97,8 +101,12 @@ export function setupParts(part: PlannedPart, input: SetupPartsInput): SetupsTha
   const split = new Set(part.setups.split_faces);
   const focus = (setup: Setup): number[] | null =>
     isAxis(setup.direction) ? null : [...setup.reached, ...setup.faces.filter((face) => split.has(face))].filter((face) => !alongAxes.has(face));
+  const troughsTaken = new Set<number>();
   const setups = ordered.map((setup) => {
     const frame = setupFrame(setup.direction, stock);
+    const soup = soupToFrame(frame, part.soup);
+    const troughs = setupTroughs({ frame, soup, triangleFaces }, part.analysis.faces, troughsTaken);
+    for (const trough of troughs) troughsTaken.add(trough.face);
     const features: Feature[] = [];
     const holes: SetupHole[] = [];
     for (const id of setup.features) {
@@ -118,13 +126,14 @@ export function setupParts(part: PlannedPart, input: SetupPartsInput): SetupsTha
       direction: setup.direction,
       frame,
       stock: boxToFrame(frame, stock),
-      soup: soupToFrame(frame, part.soup),
+      soup,
       triangleFaces,
       features,
       holes,
       focus: focus(setup),
       faces: setup.faces,
       addedFor: setup.addedFor,
+      troughs,
     };
   });
   // a through hole counterbored at both ends: no setup reaches all of it, each end makes its half

@@ -258,6 +258,9 @@ const isReach = (refusal: Refusal) => refusal.limit === "depth" || refusal.limit
 /** The refusal with the tool that would have done, when one would. */
 const withMissing = (refusal: Refusal, wanted: MissingTool | null): Refusal => (wanted === null ? refusal : { ...refusal, missing: wanted });
 
+/** A blind bore the model ends on a flat floor (no drill point): partC's 3.8 mm hole, 4.8 mm deep. */
+const flatBottomed = (need: HoleNeed): boolean => !need.through && need.drill_point_angle_deg === null && need.thread === null;
+
 /**
  * Every tool a hole needs. The bore: a matching drill; else for through holes a reamer and its
  * pre-drill; else helical boring with an end mill. Refused only when the bore cannot be made;
@@ -296,6 +299,14 @@ export function selectHoleTools(cutters: readonly Cutter[], need: HoleNeed): Hol
       tools.method = "helical";
       tools.end_mill = keep(helical);
       tools.notes.push(`${featureName(need.feature)}: no drill of ${mm(need.diameter_mm)} mm in the library, bored helically with the ${mm(helical.cutter.diameter)} mm end mill`);
+    }
+  }
+  if (tools.method === "drill" && flatBottomed(need)) {
+    // a drill leaves its point's cone on a flat bottom: an end mill bores it to the bottom after it
+    const flat = selectHelicalEndMill(cutters, need);
+    if (flat.ok) {
+      tools.end_mill = keep(flat);
+      tools.notes.push(`${featureName(need.feature)}: its flat bottom is bored helically with the ${mm(flat.cutter.diameter)} mm end mill after drilling`);
     }
   }
   if (tools.drill) {

@@ -112,6 +112,15 @@ describe("tools for holes", () => {
     assert.deepEqual(tools.unmachined, []);
   });
 
+  it("bores a flat-bottomed blind hole to its bottom with an end mill after the drill, and a drilled-point one not", () => {
+    const flat = selectHoleTools(holeLibrary, hole({ diameter_mm: 7, depth_mm: 10, drill_point_angle_deg: null }));
+    assert.ok(flat.ok);
+    assert.deepEqual([flat.method, flat.drill?.diameter, flat.end_mill?.diameter], ["drill", 7, 6]);
+    const pointed = selectHoleTools(holeLibrary, hole({ diameter_mm: 7, depth_mm: 10 }));
+    assert.ok(pointed.ok);
+    assert.equal(pointed.end_mill, null);
+  });
+
   it("takes the coarse M8 for a 6.8 mm thread of unknown pitch, and no tap for a thread of 1.5 mm pitch", () => {
     const coarse = selectHoleTools(holeLibrary, hole({ thread: { pitch_mm: null } }));
     assert.ok(coarse.ok && coarse.tap?.pitch_mm === 1.25);
