@@ -10,7 +10,9 @@
  * reading of what the setups before left (ours a little more, by design:
  * simulation/carried-stock.ts), so ours may have more, but simcheck no more than
  * MATERIAL_AGREEMENT_MM3 ours has not: a verification that sees less left than there is hides
- * something. Both measures of material left, as simcheck reports them, are logged.
+ * something. simcheck cannot run a tilted setup: what the tilted setups before one removed (the
+ * plan's own measure) it still sees, and may have that much more. Both measures of material
+ * left, as simcheck reports them, are logged.
  */
 import assert from "node:assert/strict";
 import type { OpenCascadeInstance } from "opencascade.js/dist/node.js";
@@ -51,6 +53,10 @@ interface SetupFinding {
   ours: { over_part_mm3: number; outside_mm3: number };
   /** material simcheck finds left that ours has not, and the other way round (materialBeyond) */
   only: { simcheck_mm3: number; ours_mm3: number };
+  /** whether the setup is the plan's first: both simulations start from the stock box */
+  first: boolean;
+  /** what tilted setups before this one removed (the plan's own measure): simcheck cannot run them, so it still sees it */
+  unseen_mm3: number;
 }
 
 interface Checked {
@@ -58,6 +64,16 @@ interface Checked {
   result: PlanResult;
   setups: SetupFinding[];
   seconds: { plan: number; simcheck: number };
+}
+
+/** The material the tilted setups before setup `index` removed, by the plan's own measure of what is left after each setup. */
+function removedByTilted(plan: CamPlan, result: PlanResult, index: number): number {
+  let removed = 0;
+  for (let t = 1; t < index; t += 1) {
+    if (axisAligned(plan, t)) continue;
+    removed += Math.max(0, result.setups[t - 1]!.verification.material_left_mm3 - result.setups[t]!.verification.material_left_mm3);
+  }
+  return removed;
 }
 
 /** A part's B-rep, read or built with OCCT. */
@@ -92,7 +108,7 @@ function check(oc: OpenCascadeInstance, source: PartSource, stockOf: (part: Box3
       const mine = ourStock(ours);
       const compared = { bottom: setup.stock.min[2], slack: Math.max(theirs.cell, mine.cell), depth: FIELD_DEPTH_MM };
       const only = { simcheck_mm3: materialBeyond(theirs, mine, compared), ours_mm3: materialBeyond(mine, theirs, compared) };
-      return { name: setup.name, simcheck: simchecked.report, ours: leftAsSimcheck(ours), only };
+      return { name: setup.name, simcheck: simchecked.report, ours: leftAsSimcheck(ours), only, first: index === 0, unseen_mm3: removedByTilted(plan, result, index) };
     });
     return { plan, result, setups: findings, seconds: { plan: (checking - planning) / 1000, simcheck: (performance.now() - checking) / 1000 } };
   } finally {
@@ -113,7 +129,8 @@ export function describeSimcheckedPart(name: string, source: PartSource = fixtur
         console.log(
           `  ${s.name}: gouges ${r.gouging_moves} moves (${r.gouge_cells} cells, deepest ${r.max_gouge_mm} mm), rapids through material ${r.rapids_through_material}; ` +
             `left over the part ${r.left_volume_mm3} mm³ (ours ${s.ours.over_part_mm3.toFixed(1)}), beside it ${r.left_outside_volume_mm3} mm³ (ours ${s.ours.outside_mm3.toFixed(1)}); ` +
-            `only simcheck's ${s.only.simcheck_mm3.toFixed(1)} mm³, only ours ${s.only.ours_mm3.toFixed(1)} mm³`,
+            `only simcheck's ${s.only.simcheck_mm3.toFixed(1)} mm³, only ours ${s.only.ours_mm3.toFixed(1)} mm³` +
+            (s.unseen_mm3 > 0 ? `, ${s.unseen_mm3.toFixed(1)} mm³ removed by tilted setups before it` : ""),
         );
       }
     });
@@ -135,10 +152,10 @@ export function describeSimcheckedPart(name: string, source: PartSource = fixtur
     });
 
     it("leaves the material simcheck finds left: the same after the first setup, never less after the others", () => {
-      for (const [k, s] of checked.setups.entries()) {
-        const what = `${s.name}: ${s.only.simcheck_mm3.toFixed(1)} mm³ left by simcheck's simulation and not by ours, ${s.only.ours_mm3.toFixed(1)} mm³ the other way`;
-        assert.ok(s.only.simcheck_mm3 <= MATERIAL_AGREEMENT_MM3, what);
-        if (k === 0) assert.ok(s.only.ours_mm3 <= MATERIAL_AGREEMENT_MM3, what);
+      for (const s of checked.setups) {
+        const what = `${s.name}: ${s.only.simcheck_mm3.toFixed(1)} mm³ left by simcheck's simulation and not by ours, ${s.only.ours_mm3.toFixed(1)} mm³ the other way; tilted setups before it removed ${s.unseen_mm3.toFixed(1)} mm³`;
+        assert.ok(s.only.simcheck_mm3 <= MATERIAL_AGREEMENT_MM3 + s.unseen_mm3, what);
+        if (s.first) assert.ok(s.only.ours_mm3 <= MATERIAL_AGREEMENT_MM3, what);
       }
     });
   });
