@@ -149,8 +149,14 @@ export const SPOT_DRILL_FLUTE_LENGTH_PER_D = 1;
 export const REAMER_FLUTE_LENGTH_PER_D = 1.5;
 /** Taps of a size TAP_BODIES lacks: DIN 371/376 thread lengths are 1.85 to 3.7 D: 1.8 D. */
 export const TAP_THREAD_LENGTH_PER_D = 1.8;
-/** End mills below DIN 6527 K's smallest row (3 mm): 1.5 diameters, the short micro end mills'. */
+/**
+ * 1.5 diameters: the flutes of end mills below DIN 6527 K's smallest row (3 mm, the short micro
+ * end mills'), and of the long-neck end mills up to LONG_NECK_MAX_DIAMETER_MM, shorter than the
+ * K row of their size (a 3 mm one has 4.5 mm, K 5 mm): an end mill of that size may be one.
+ */
 export const SMALL_END_MILL_FLUTE_LENGTH_PER_D = 1.5;
+/** The largest long-neck end mill of the standard range (catalogue/standard-mills.ts, LONG_NECK_REACH). */
+export const LONG_NECK_MAX_DIAMETER_MM = 6;
 /**
  * A bull nose's corner radius: 0.5 mm, at most D/10, the small end of catalogue radii. It keeps
  * the tool a bull nose (never used to finish a flat floor) with an envelope near a flat end
@@ -211,7 +217,10 @@ export function assumedFluteLength(type: ToolType, d: number): AssumedValue<numb
     const rows = Object.keys(DIN_6527_K).map(Number).sort((a, b) => a - b);
     const row = rows.filter((size) => size <= d + 1e-9).at(-1);
     if (row === undefined) return { value: round(SMALL_END_MILL_FLUTE_LENGTH_PER_D * d), reason: "no FluteLength: 1.5 diameters, a short micro end mill's (below DIN 6527 K's 3 mm)" };
-    return { value: DIN_6527_K[row]!.flute, reason: `no FluteLength: DIN 6527 K (short series) for ${row} mm, the largest row not above the diameter` };
+    const short = DIN_6527_K[row]!.flute;
+    const neck = d <= LONG_NECK_MAX_DIAMETER_MM + 1e-9 ? round(SMALL_END_MILL_FLUTE_LENGTH_PER_D * d) : Infinity;
+    if (neck < short) return { value: neck, reason: `no FluteLength: 1.5 diameters, a long-neck end mill's, shorter than DIN 6527 K's ${short} mm for ${row} mm` };
+    return { value: short, reason: `no FluteLength: DIN 6527 K (short series) for ${row} mm, the largest row not above the diameter` };
   }
   switch (type) {
     case "Drill": {
