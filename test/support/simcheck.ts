@@ -14,7 +14,8 @@
  * they do in our simulation, and the material left of both is comparable.
  *
  * Missing python3, numpy or rs274: the tests skip, unless SWARF_REQUIRE_RS274=1 (CI sets it),
- * when they fail.
+ * when they fail. SIMCHECK_PYTHON names the interpreter (default python3): Debian's python3-numpy
+ * is /usr/bin/python3's, which another python3 first on the PATH does not see.
  */
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
@@ -31,6 +32,7 @@ import { RS274 } from "./rs274.ts";
 
 export const SIMCHECK = path.resolve(import.meta.dirname, "..", "..", "..", "shared", "tools", "simcheck.py");
 const CARRIED = path.join(import.meta.dirname, "simcheck_carried.py");
+const PYTHON = process.env.SIMCHECK_PYTHON || "python3";
 /** the diameter spot drills and taps are given as */
 export const HOLE_TOOL_PROBE_MM = 0.5;
 
@@ -39,8 +41,8 @@ export function simcheckMissing(): string | false {
   const missing: string[] = [];
   if (!fs.existsSync(RS274)) missing.push(`${RS274} (Debian package linuxcnc-uspace)`);
   if (!fs.existsSync(SIMCHECK)) missing.push(SIMCHECK);
-  const numpy = spawnSync("python3", ["-c", "import numpy"], { encoding: "utf8" });
-  if (numpy.status !== 0) missing.push("python3 with numpy (Debian packages python3, python3-numpy)");
+  const numpy = spawnSync(PYTHON, ["-c", "import numpy"], { encoding: "utf8" });
+  if (numpy.status !== 0) missing.push(`${PYTHON} with numpy (Debian packages python3, python3-numpy; SIMCHECK_PYTHON names another interpreter)`);
   if (missing.length === 0) return false;
   const why = `simcheck needs ${missing.join(", ")}`;
   if (process.env.SWARF_REQUIRE_RS274 === "1") throw new Error(why);
@@ -217,7 +219,7 @@ export function runSimcheck(run: SimcheckRun): SimcheckReport {
       ...(run.dump ? [`--dump=${run.dump}`] : []),
       "--json",
     ];
-    const child = spawnSync("python3", args, { encoding: "utf8", maxBuffer: 1 << 28, env: { ...process.env, HOME: dir } });
+    const child = spawnSync(PYTHON, args, { encoding: "utf8", maxBuffer: 1 << 28, env: { ...process.env, HOME: dir } });
     // 0 clean, 1 findings (the report says which), 2 the input was refused
     if (child.status !== 0 && child.status !== 1) throw new Error(`simcheck failed (${child.status ?? child.signal}): ${child.stderr.trim()}`);
     return JSON.parse(child.stdout) as SimcheckReport;
