@@ -35,6 +35,7 @@ import { isRecord, type Violation } from "../../kernel/tools/violation.ts";
 import { HttpError, invalidParameter, notFound } from "../middleware/errors/index.ts";
 import { PageQuery, pageOf, toPage } from "../pagination.ts";
 import { json, noContent } from "../reply.ts";
+import { API_BASE_PATH } from "../base-path.ts";
 import { defineRoute } from "../route.ts";
 import { BooleanQuery, Id, idParams, NoQuery, Timestamp } from "../schemas/common.ts";
 import { assemblyAnswer, assemblyWithoutReadOnly, assumedAndWarningFields } from "../schemas/assumed-geometry.ts";
@@ -255,7 +256,7 @@ function toSummary(row: LibrarySummaryRow): z.input<typeof EquipmentLibrarySumma
 const LibraryParams = idParams("library_id");
 const AssemblyParams = z.strictObject({ library_id: Id, assembly_id: Id });
 
-const LIBRARY_PATH = "/backend-api/api/public/v1/libraries/equipment";
+const LIBRARY_PATH = `${API_BASE_PATH}/libraries/equipment`;
 const TAG = "Equipment libraries";
 
 export const equipmentLibraryRoutes = [

@@ -37,6 +37,7 @@ import type { Violation } from "../../kernel/tools/violation.ts";
 import { HttpError, invalidParameter, notFound } from "../middleware/errors/index.ts";
 import { PageQuery, pageOf, toPage } from "../pagination.ts";
 import { json, noContent, type Reply } from "../reply.ts";
+import { API_BASE_PATH } from "../base-path.ts";
 import { defineRoute } from "../route.ts";
 import { BooleanQuery, idParams, NoQuery } from "../schemas/common.ts";
 import { assumedAndWarningFields, assumedFields, holderAnswer, toolAnswer } from "../schemas/assumed-geometry.ts";
@@ -105,7 +106,7 @@ const ToolListQuery = PageQuery.extend({
 const HolderParams = idParams("holder_id");
 const ToolParams = idParams("tool_id");
 
-const LIBRARY_PATH = "/backend-api/api/public/v1/libraries";
+const LIBRARY_PATH = `${API_BASE_PATH}/libraries`;
 
 // ---------------------------------------------------------------------------------------------
 // Handlers shared by holders and tools
