@@ -1,5 +1,5 @@
 /**
- * Trough finishing: a ball end mill run along a concave cylinder lying across the tool axis
+ * Trough finishing: a ball end mill run along a concave half cylinder lying across the tool axis
  * (planner/troughs.ts finds them), its centre on the cylinder's axis offset by the radius
  * difference, pass after pass round the trough, and up the walls the trough runs into where it
  * ends upright (a slot's round end and the bottom of its walls). A ball as round as the trough

@@ -35,7 +35,7 @@ import { cuttingParametersFor, ROUGHING_ALLOWANCE } from "../tooling/feeds.ts";
 import { missingEndMill, toolMissingEntry, type MissingTool } from "../tooling/missing.ts";
 import { mm, selectEndMill, selectFaceMill, type FeatureRef } from "../tooling/select.ts";
 import { wallReach } from "../tooling/shape.ts";
-import type { Cutter, Operation, OperationKind } from "../types.ts";
+import type { Cutter, Operation, OperationKind, Vec3 } from "../types.ts";
 import type { PlanInput, PlanStep, Unmachined } from "../plan-types.ts";
 import type { OperationCheck } from "./verify.ts";
 import { holePlugs, mergeSoups } from "./hole-plugs.ts";
@@ -322,10 +322,9 @@ function focusRects(setup: SetupPart, faces: readonly number[]): Rect64[] {
 
 function sizingFeatures(setup: SetupPart, own: readonly Feature[], all: readonly Feature[]): Feature[] {
   const d = setup.direction;
-  const facing = all.filter((f) => {
-    const a = f.access_direction;
-    return MILLED_CLASSES.has(f.class) && a !== null && a[0] * d[0] + a[1] * d[1] + a[2] * d[2] > ALONG;
-  });
+  // a through feature is seen from its far end too (setup-part.ts adds that end's setup)
+  const along = (a: Vec3) => a[0] * d[0] + a[1] * d[1] + a[2] * d[2] > ALONG;
+  const facing = all.filter((f) => MILLED_CLASSES.has(f.class) && f.access_direction !== null && (along(f.access_direction) || f.other_access_directions.some(along)));
   return [...new Set([...own, ...facing])];
 }
 

@@ -175,8 +175,12 @@ const AXIS = 1 - 1e-9;
  * its shapes' tolerances), not an allowance a setup is added for.
  */
 export const ALLOWANCE_MIN_MM = 0.05;
-/** passages narrower than this get no second setup: only the smallest tools fit, and barely reach in */
-const OTHER_END_MIN_WIDTH_MM = 3;
+/**
+ * passages narrower than this get no second setup: only the smallest tools fit, and barely reach
+ * in (a long-neck 1 mm end mill reaches 12 mm: partC's 1.73 mm hexagonal passage, 4.1 mm from
+ * the part's -X side to the pocket it crosses, is milled from -X)
+ */
+const OTHER_END_MIN_WIDTH_MM = 1.5;
 /** through features deeper than this many times their width are milled from both ends */
 const DEEP_RATIO = 3;
 

@@ -1,7 +1,7 @@
 /**
- * Troughs of a setup: concave cylindrical faces whose axis lies across the setup's tool axis and
- * which open towards the tool (the round end of a slot seen from its open side, a fillet along a
- * floor seen from above). A flat end mill leaves a staircase in them at every level and their
+ * Troughs of a setup: concave half cylinders whose axis lies across the setup's tool axis and
+ * which open towards the tool (the round end of a slot seen from its open side, a round-bottomed
+ * groove seen from above). A flat end mill leaves a staircase in them at every level and their
  * bottom line wherever it does not fit; a ball end mill of at most their radius, run along the
  * axis, makes them (milling/troughs.ts). partC's 2 mm slot, open to +Y, ends in a half cylinder
  * of 1 mm radius across that setup: 74.7 mm² no flat end mill finishes from +Y, and from -Z it
@@ -16,6 +16,12 @@ import type { Frame, TriangleSoup, Vec3 } from "../types.ts";
 const ACROSS = 1e-3;
 /** the face's middle lies at least this share of its radius below the axis: it opens upwards */
 const OPENS_UP = 0.3;
+/**
+ * A trough is a half cylinder or more of one (a slot's round end, a round-bottomed groove): a
+ * quarter one is a fillet between a floor and a wall, which runs into other fillets and walls at
+ * its ends; on the NIST parts every ball pass along one was dropped by the verification.
+ */
+const HALF = Math.PI - 0.05;
 
 export interface TroughSource {
   frame: Frame;
@@ -29,11 +35,13 @@ export function setupTroughs(setup: TroughSource, faces: readonly FaceAnalysis[]
   const wanted = new Map<number, { face: FaceAnalysis; axis: Vec3; origin: Vec3 }>();
   for (const face of faces) {
     if (taken.has(face.id) || face.surface !== "cylinder" || face.sense !== "concave" || face.axis === null || face.radius === null) continue;
+    if (face.sweepAngle === null || face.sweepAngle < HALF) continue;
     const axis = directionToFrame(setup.frame, face.axis.direction);
     if (Math.abs(axis[2]) > ACROSS) continue;
     const origin = toFrame(setup.frame, face.axis.origin);
     const middle = toFrame(setup.frame, face.centroid);
     if (middle[2] > origin[2] - OPENS_UP * face.radius) continue;
+    if (closedAbove(face, faces, setup.frame)) continue;
     wanted.set(face.id, { face, axis: unit([axis[0], axis[1], 0]), origin });
   }
   if (wanted.size === 0) return [];
@@ -67,6 +75,26 @@ export function setupTroughs(setup: TroughSource, faces: readonly FaceAnalysis[]
     out.push({ face: id, start, axis, length: e.to - e.from, radius: face.radius as number, angles: [e.low, e.high] });
   }
   return out;
+}
+
+/**
+ * Whether another concave face of the same cylinder lies above the axis: the lower half of a
+ * hole across the tool axis (a B-rep splits a full cylinder in halves), not a trough open to the
+ * tool. On NIST CTC-01 and FTC-10 the ball passes along such halves were all dropped.
+ */
+function closedAbove(face: FaceAnalysis, faces: readonly FaceAnalysis[], frame: Frame): boolean {
+  const axis = face.axis as NonNullable<FaceAnalysis["axis"]>;
+  return faces.some((other) => {
+    if (other.id === face.id || other.surface !== "cylinder" || other.axis === null || other.radius === null) return false;
+    if (Math.abs(other.radius - (face.radius as number)) > 1e-6) return false;
+    const d = axis.direction, o = other.axis.direction;
+    if (Math.abs(Math.abs(d[0] * o[0] + d[1] * o[1] + d[2] * o[2]) - 1) > 1e-9) return false;
+    // the other axis's origin on this axis's line
+    const w: Vec3 = [other.axis.origin[0] - axis.origin[0], other.axis.origin[1] - axis.origin[1], other.axis.origin[2] - axis.origin[2]];
+    const along = w[0] * d[0] + w[1] * d[1] + w[2] * d[2];
+    if (Math.hypot(w[0] - along * d[0], w[1] - along * d[1], w[2] - along * d[2]) > 1e-6) return false;
+    return toFrame(frame, other.centroid)[2] > toFrame(frame, axis.origin)[2];
+  });
 }
 
 function unit(v: Vec3): Vec3 {
