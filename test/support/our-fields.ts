@@ -63,43 +63,34 @@ export interface SampledStock {
   highestNear(x: number, y: number, r: number): number;
 }
 
-/** Our verification's stock after a setup. */
-export function ourStock(setup: OurSetup): SampledStock {
-  const { field } = setup;
+/** A grid of cell-centre heights as a SampledStock; `height(i, j)` reads cell i along x, j along y. */
+function gridStock(grid: { x0: number; y0: number; dx: number; dy: number; nx: number; ny: number; height(i: number, j: number): number }): SampledStock {
   return {
-    cell: field.dx,
+    cell: grid.dx,
     forEach(visit) {
-      for (let j = 0; j < field.ny; j += 1) {
-        for (let i = 0; i < field.nx; i += 1) visit(field.x0 + (i + 0.5) * field.dx, field.y0 + (j + 0.5) * field.dy, field.heights[j * field.nx + i] as number);
+      for (let j = 0; j < grid.ny; j += 1) {
+        for (let i = 0; i < grid.nx; i += 1) visit(grid.x0 + (i + 0.5) * grid.dx, grid.y0 + (j + 0.5) * grid.dy, grid.height(i, j));
       }
     },
     highestNear(x, y, r) {
-      const [i0, i1] = centresWithin(x - r, x + r, field.x0, field.dx, field.nx);
-      const [j0, j1] = centresWithin(y - r, y + r, field.y0, field.dy, field.ny);
+      const [i0, i1] = centresWithin(x - r, x + r, grid.x0, grid.dx, grid.nx);
+      const [j0, j1] = centresWithin(y - r, y + r, grid.y0, grid.dy, grid.ny);
       let highest = -Infinity;
-      for (let j = j0; j <= j1; j += 1) for (let i = i0; i <= i1; i += 1) highest = Math.max(highest, field.heights[j * field.nx + i] as number);
+      for (let j = j0; j <= j1; j += 1) for (let i = i0; i <= i1; i += 1) highest = Math.max(highest, grid.height(i, j));
       return highest;
     },
   };
 }
 
-/** simcheck's stock after a setup (simcheck.ts). */
+/** Our verification's stock after a setup: rows along x. */
+export function ourStock(setup: OurSetup): SampledStock {
+  const { field } = setup;
+  return gridStock({ ...field, height: (i, j) => field.heights[j * field.nx + i] as number });
+}
+
+/** simcheck's stock after a setup (simcheck.ts): columns along y. */
 export function simcheckStock(field: SimcheckField): SampledStock {
-  return {
-    cell: field.cell,
-    forEach(visit) {
-      for (let i = 0; i < field.nx; i += 1) {
-        for (let j = 0; j < field.ny; j += 1) visit(field.x0 + (i + 0.5) * field.cell, field.y0 + (j + 0.5) * field.cell, field.heights[i * field.ny + j] as number);
-      }
-    },
-    highestNear(x, y, r) {
-      const [i0, i1] = centresWithin(x - r, x + r, field.x0, field.cell, field.nx);
-      const [j0, j1] = centresWithin(y - r, y + r, field.y0, field.cell, field.ny);
-      let highest = -Infinity;
-      for (let i = i0; i <= i1; i += 1) for (let j = j0; j <= j1; j += 1) highest = Math.max(highest, field.heights[i * field.ny + j] as number);
-      return highest;
-    },
-  };
+  return gridStock({ x0: field.x0, y0: field.y0, dx: field.cell, dy: field.cell, nx: field.nx, ny: field.ny, height: (i, j) => field.heights[i * field.ny + j] as number });
 }
 
 /**
