@@ -73,7 +73,8 @@ describe("the tool a refusal would have used", () => {
     assert.equal(endMill(0.8), null, "the range's smallest end mill is 1 mm");
     assert.equal(endMill(8, 18)?.size, "8 mm reaching 18 mm", "the long series");
     assert.equal(endMill(2.8, 14)?.size, "2.5 mm (at most 2.8 mm) reaching 14 mm", "a 2.5 mm end mill's relieved neck reaches 15 mm");
-    assert.equal(endMill(2.8, 16), null);
+    assert.equal(endMill(2.8, 16)?.size, "2.5 mm (at most 2.8 mm) reaching 16 mm", "a long-neck 2.5 mm end mill reaches 20 mm");
+    assert.equal(endMill(2.8, 21), null);
     assert.equal(endMill(8, 87.6), null, "nothing of 8 mm or less reaches 87.6 mm");
     const drill = (diameter_mm: number) => missingDrill({ ...bore, diameter_mm })?.diameter_mm;
     assert.equal(drill(6.81), 6.9);
