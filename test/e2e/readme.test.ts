@@ -17,7 +17,7 @@ import { after, before, describe, it } from "node:test";
 import { repoRoot } from "../../config/env.ts";
 import { findFreePort } from "../support/ports.ts";
 import { startServer, stopServer, type StartedServer } from "../support/server-process.ts";
-import { fieldsShown, statusShown, walkthroughSteps, type WalkthroughStep } from "../support/readme-walkthrough.ts";
+import { emptyListsShown, fieldsShown, statusShown, walkthroughSteps, type WalkthroughStep } from "../support/readme-walkthrough.ts";
 import { ShellSession } from "../support/shell-session.ts";
 
 const README = fs.readFileSync(path.join(repoRoot, "README.md"), "utf8");
@@ -35,6 +35,7 @@ describe("running a walk-through", () => {
       ],
     );
     assert.deepEqual(fieldsShown(steps[0]!.shows!), ["a", "b"]);
+    assert.deepEqual(emptyListsShown('{"warnings": [], "items": [1], "reasons":[]}'), ["warnings", "reasons"]);
     assert.equal(statusShown(steps[0]!.shows!), 201);
   });
 
@@ -113,6 +114,10 @@ function checkShown(step: WalkthroughStep, stdout: string, where: string): void 
   const answer = stdout.replace(/\s+/g, "");
   for (const field of fieldsShown(shows)) {
     assert.ok(answer.includes(`"${field}":`), `the README shows "${field}" but the answer has none, at ${where}`);
+  }
+  // an empty list shown (no warnings, no reasons) is a claim about the answer, not only its shape
+  for (const field of emptyListsShown(shows)) {
+    assert.ok(answer.includes(`"${field}":[]`), `the README shows "${field}": [] but the answer's is not empty, at ${where}`);
   }
   if (status === null || status < 400) assert.ok(!answer.includes('"detail":{"code"'), `an error where the README shows success, at ${where}`);
 }

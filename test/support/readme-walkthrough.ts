@@ -72,6 +72,11 @@ export function fieldsShown(shows: string): string[] {
   return [...new Set([...shows.matchAll(/"([A-Za-z_][A-Za-z0-9_]*)"\s*:/g)].map((m) => m[1] as string))];
 }
 
+/** The fields an answer shown gives as an empty list ("warnings": []): the answer's must be empty too. */
+export function emptyListsShown(shows: string): string[] {
+  return [...new Set([...shows.matchAll(/"([A-Za-z_][A-Za-z0-9_]*)"\s*:\s*\[\]/g)].map((m) => m[1] as string))];
+}
+
 /** The HTTP status an answer shown starts with ("201 {…}"), or null. */
 export function statusShown(shows: string): number | null {
   const match = /^(\d{3})\b/.exec(shows.trim());
