@@ -3,21 +3,9 @@ import { describe, it } from "node:test";
 import { DRILL_OVERSIZE_MM, DRILL_UNDERSIZE_MM, TAP_CORE_TOLERANCE } from "./select-holes.ts";
 import { mergeToolsMissing, missingDrill, missingEndMill, threadOfBore, toolMissingEntry } from "./missing.ts";
 import { selectHoleTools, type HoleNeed } from "./select.ts";
-import { cutters } from "./test-library.ts";
+import { cutters, holeNeed } from "./test-library.ts";
 
-function hole(overrides: Partial<HoleNeed> = {}): HoleNeed {
-  return {
-    feature: { id: 12, class: "blind_hole" },
-    diameter_mm: 6.8,
-    depth_mm: 18,
-    through: false,
-    drill_point_angle_deg: 118,
-    counterbore: null,
-    countersink: null,
-    thread: null,
-    ...overrides,
-  };
-}
+const hole = (overrides: Partial<HoleNeed> = {}): HoleNeed => holeNeed({ feature: { id: 12, class: "blind_hole" }, depth_mm: 18, ...overrides });
 
 const bore = { feature: { id: 12, class: "blind_hole" }, diameter_mm: 6.8, depth_mm: 18, undersize_mm: DRILL_UNDERSIZE_MM, oversize_mm: DRILL_OVERSIZE_MM, thread: null, tip_depth: null };
 

@@ -10,10 +10,9 @@ import {
   selectEndMill,
   selectFaceMill,
   selectHoleTools,
-  type HoleNeed,
   type MillingNeed,
 } from "./select.ts";
-import { cutterOf, cutters } from "./test-library.ts";
+import { cutterOf, cutters, holeNeed } from "./test-library.ts";
 
 const endMills = cutters("SSR-EM3-0600-K-TA", "SSR-EM3-0800-K-TA", "SSR-EM3-1000-K-TA", "SSR-EM3-1200-K-TA", "SSR-EM3-1600-K-TA");
 
@@ -21,19 +20,7 @@ function pocket(overrides: Partial<MillingNeed> = {}): MillingNeed {
   return { feature: { id: 4, class: "rectangular_pocket" }, depth_mm: 10, min_internal_corner_radius_mm: 5, min_width_mm: 40, open_sides: false, ...overrides };
 }
 
-function hole(overrides: Partial<HoleNeed> = {}): HoleNeed {
-  return {
-    feature: { id: 7, class: "blind_hole" },
-    diameter_mm: 6.8,
-    depth_mm: 20,
-    through: false,
-    drill_point_angle_deg: 118,
-    counterbore: null,
-    countersink: null,
-    thread: null,
-    ...overrides,
-  };
-}
+const hole = holeNeed;
 
 describe("end mills for pockets", () => {
   it("picks the largest end mill whose radius is at most the pocket's corner radius: 10 mm for R5, 8 mm for R4.5", () => {

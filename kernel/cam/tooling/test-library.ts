@@ -6,6 +6,7 @@ import type { Assembly } from "../../tools/assembly.ts";
 import { generateStandardRange, type CatalogueEntry } from "../../tools/catalogue/standard-range.ts";
 import type { Cutter } from "../types.ts";
 import { cutterFromAssembly } from "./cutter.ts";
+import type { HoleNeed } from "./select.ts";
 
 let range: Map<string, CatalogueEntry> | undefined;
 
@@ -29,4 +30,19 @@ export function cutterOf(article: string): Cutter {
 
 export function cutters(...articles: string[]): Cutter[] {
   return articles.map(cutterOf);
+}
+
+/** A 6.8 mm blind hole 20 mm deep (feature 7) with a 118° point, or as overridden. */
+export function holeNeed(overrides: Partial<HoleNeed> = {}): HoleNeed {
+  return {
+    feature: { id: 7, class: "blind_hole" },
+    diameter_mm: 6.8,
+    depth_mm: 20,
+    through: false,
+    drill_point_angle_deg: 118,
+    counterbore: null,
+    countersink: null,
+    thread: null,
+    ...overrides,
+  };
 }
