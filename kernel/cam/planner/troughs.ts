@@ -7,6 +7,7 @@
  * of 1 mm radius across that setup: 74.7 mm² no flat end mill finishes from +Y, and from -Z it
  * is 24 mm deep in a slot no wider than its diameter.
  */
+import { distanceToLine, dot, normalise } from "../../features/recognition/vec.ts";
 import type { FaceAnalysis } from "../../features/types.ts";
 import { directionToFrame, toFrame } from "../frames.ts";
 import type { Trough } from "../milling/troughs.ts";
@@ -42,7 +43,7 @@ export function setupTroughs(setup: TroughSource, faces: readonly FaceAnalysis[]
     const middle = toFrame(setup.frame, face.centroid);
     if (middle[2] > origin[2] - OPENS_UP * face.radius) continue;
     if (closedAbove(face, faces, setup.frame)) continue;
-    wanted.set(face.id, { face, axis: unit([axis[0], axis[1], 0]), origin });
+    wanted.set(face.id, { face, axis: normalise([axis[0], axis[1], 0]), origin });
   }
   if (wanted.size === 0) return [];
   // each face's extent along its axis and round it (from straight down), from its triangles
@@ -87,17 +88,9 @@ function closedAbove(face: FaceAnalysis, faces: readonly FaceAnalysis[], frame: 
   return faces.some((other) => {
     if (other.id === face.id || other.surface !== "cylinder" || other.axis === null || other.radius === null) return false;
     if (Math.abs(other.radius - (face.radius as number)) > 1e-6) return false;
-    const d = axis.direction, o = other.axis.direction;
-    if (Math.abs(Math.abs(d[0] * o[0] + d[1] * o[1] + d[2] * o[2]) - 1) > 1e-9) return false;
+    if (Math.abs(Math.abs(dot(axis.direction, other.axis.direction)) - 1) > 1e-9) return false;
     // the other axis's origin on this axis's line
-    const w: Vec3 = [other.axis.origin[0] - axis.origin[0], other.axis.origin[1] - axis.origin[1], other.axis.origin[2] - axis.origin[2]];
-    const along = w[0] * d[0] + w[1] * d[1] + w[2] * d[2];
-    if (Math.hypot(w[0] - along * d[0], w[1] - along * d[1], w[2] - along * d[2]) > 1e-6) return false;
+    if (distanceToLine(other.axis.origin, axis.origin, axis.direction) > 1e-6) return false;
     return toFrame(frame, other.centroid)[2] > toFrame(frame, axis.origin)[2];
   });
-}
-
-function unit(v: Vec3): Vec3 {
-  const n = Math.hypot(...v);
-  return [v[0] / n, v[1] / n, v[2] / n];
 }
