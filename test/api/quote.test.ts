@@ -195,6 +195,28 @@ describe("the quote job", () => {
     assert.deepEqual(afterwards.body, before.body);
   });
 
+  it("refuses a __proto__ key in additional_costs or setup_costs with 400 naming it, and stores nothing", async () => {
+    const project = await createProject(alice);
+    await savePlannedJob(alice, project);
+    const before = await api.request<QuoteJob>("GET", `/projects/${project}/quote/job`, { key: alice.key });
+    const group = '{"Title":"Deburring","per_unit":true,"Costs":[{"label":"x","cost":1}]}';
+    const entry = '{"is_fixed_price":"true","name":"x","value":"0","unit":"EUR","fix_price":"1"}';
+    const cases: [string, string][] = [
+      [`{"quantity":2,"additional_costs":{"__proto__":${group}}}`, "body.additional_costs.__proto__"],
+      [`{"additional_costs":{"g":${group},"__proto__":null}}`, "body.additional_costs.__proto__"],
+      [`{"additional_costs":{"g":{"Title":"x","per_unit":true,"Costs":[{"label":"x","cost":1,"__proto__":{"cost":5}}]}}}`, "body.additional_costs.g.Costs.0.__proto__"],
+      [`{"setup_costs":{"__proto__":${entry}}}`, "body.setup_costs.__proto__"],
+    ];
+    for (const [body, field] of cases) {
+      const res = await api.request<ErrorBody>("PATCH", `/projects/${project}/quote/job`, { key: alice.key, raw: { body, contentType: "application/json" } });
+      assert.equal(res.status, 400, `${body}: ${res.text}`);
+      assert.equal(res.body.detail.code, "invalid_parameter");
+      assert.deepEqual(res.body.detail.details.fields!.map((f) => [f.field, f.code]), [[field, "invalid_key"]], body);
+    }
+    const afterwards = await api.request<QuoteJob>("GET", `/projects/${project}/quote/job`, { key: alice.key });
+    assert.deepEqual(afterwards.body, before.body);
+  });
+
   it("refuses setup costs for a project whose job has no plan yet", async () => {
     const project = await createProject(alice);
     const res = await api.request<ErrorBody>("PATCH", `/projects/${project}/quote/job`, {

@@ -147,6 +147,27 @@ describe("json-body middleware", () => {
     assert.deepEqual(afterwards.rows, libraries.rows);
   });
 
+  it("refuses a __proto__ key anywhere in a body with 400 invalid_parameter naming it, storing nothing", async () => {
+    const libraries = async () =>
+      (await db.owner.query<{ remote_data: unknown }>("select remote_data from app_public.equipment_libraries where user_id = $1 order by id", [alice.id])).rows;
+    const created = await api.request<{ id: string }>("POST", "/libraries/equipment", { key: alice.key, body: { library: { name: "Kept" }, remote_data: { a: 1 } } });
+    assert.equal(created.status, 201, created.text);
+    const before = await libraries();
+    const cases: [string, string, string, string][] = [
+      ["POST", "/libraries/equipment", '{"library":{"name":"P"},"remote_data":{"__proto__":{"admin":true}}}', "body.remote_data.__proto__"],
+      ["POST", "/libraries/equipment", '{"library":{"name":"P"},"remote_data":{"x":[1,{"__proto__":{}}]}}', "body.remote_data.x.1.__proto__"],
+      ["PATCH", `/libraries/equipment/${created.body.id}`, '{"remote_data":{"b":2,"__proto__":null}}', "body.remote_data.__proto__"],
+      ["POST", "/projects", '{"__proto__":{"name":"P"},"name":"P"}', "body.__proto__"],
+    ];
+    for (const [method, path, body, field] of cases) {
+      const res = await api.request<ErrorBody>(method, path, { key: alice.key, raw: { body, contentType: "application/json" } });
+      assert.equal(res.status, 400, `${body}: ${res.text}`);
+      assert.equal(res.body.detail.code, "invalid_parameter", body);
+      assert.deepEqual((res.body.detail.details.fields as { field: string; code: string }[]).map((f) => [f.field, f.code]), [[field, "invalid_key"]], body);
+    }
+    assert.deepEqual(await libraries(), before);
+  });
+
   it("answers 400 invalid_parameter naming the body for POST /projects without a body", async () => {
     const before = await projectCount();
     const res = await api.request<ErrorBody>("POST", "/projects", { key: alice.key });

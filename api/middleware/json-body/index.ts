@@ -2,10 +2,12 @@
  * JSON bodies for the routes that take one: a size limit (413), application/json only (415),
  * malformed JSON (400 malformed_json, through the error middleware), a body that does not
  * decompress as its Content-Encoding says (400 malformed_body), one nested deeper than
- * MAX_JSON_DEPTH (400 json_too_deep). A route without a body schema does not parse one.
+ * MAX_JSON_DEPTH (400 json_too_deep), one with a `__proto__` key anywhere (400 invalid_parameter,
+ * code invalid_key, each such key named). A route without a body schema does not parse one.
  */
 import express, { type RequestHandler } from "express";
-import { HttpError } from "../errors/index.ts";
+import { HttpError, invalidParameter } from "../errors/index.ts";
+import { protoKeyPaths } from "./proto-keys.ts";
 
 /**
  * No body of this API nests more than a dozen levels. The free-form objects (an equipment
@@ -43,6 +45,11 @@ export function jsonBody(limitBytes: number): RequestHandler {
         next(new HttpError(400, "json_too_deep", `the request body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels`, {
           max_depth: MAX_JSON_DEPTH,
         }));
+        return;
+      }
+      const protoKeys = error ? [] : protoKeyPaths(req.body);
+      if (protoKeys.length > 0) {
+        next(invalidParameter(protoKeys.map((path) => ({ field: `body.${path}`, code: "invalid_key", message: "__proto__ is not allowed as a key" }))));
         return;
       }
       next(error);
