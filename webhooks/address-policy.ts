@@ -57,16 +57,45 @@ function ipv6Groups(ip: string): number[] {
   return [...left, ...Array<number>(zeros).fill(0), ...right];
 }
 
+/** The IPv4 address two 16-bit groups spell. */
+function ipv4Of(hi: number, lo: number): string {
+  return `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
+}
+
+/**
+ * An address that leads to two IPv4 addresses is allowed only where both are: the same class,
+ * or the non-public one of a public and a non-public; two different non-public classes would
+ * each need configuring, so they count as forbidden.
+ */
+function bothOf(a: AddressClass, b: AddressClass): AddressClass {
+  if (a === b || b === "public") return a;
+  return a === "public" ? b : "forbidden";
+}
+
+/**
+ * IPv6, with every form that carries an IPv4 address judged as that address: a receiver
+ * reached through one of them is where the IPv4 address is.
+ */
 function ipv6Class(ip: string): AddressClass {
   const g = ipv6Groups(ip);
   if (g.length !== 8) return "forbidden";
-  const embedded = (hi: number, lo: number) => `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
-  if (g.slice(0, 7).every((x) => x === 0)) return g[7] === 1 ? "loopback" : "forbidden"; // ::1, ::
-  if (g.slice(0, 5).every((x) => x === 0) && g[5] === 0xffff) return ipv4Class(embedded(g[6]!, g[7]!)); // ::ffff:a.b.c.d
-  if (g[0] === 0x64 && g[1] === 0xff9b && g.slice(2, 6).every((x) => x === 0)) return ipv4Class(embedded(g[6]!, g[7]!)); // NAT64
+  const zeros = (from: number, to: number) => g.slice(from, to).every((x) => x === 0);
+  const last32 = ipv4Of(g[6]!, g[7]!);
   const first = g[0]!;
+  if (zeros(0, 7) && g[7] === 1) return "loopback"; // ::1
+  if (zeros(0, 6)) return ipv4Class(last32); // ::a.b.c.d, IPv4-compatible (deprecated, RFC 4291); :: is 0.0.0.0
+  if (zeros(0, 5) && g[5] === 0xffff) return ipv4Class(last32); // ::ffff:a.b.c.d, IPv4-mapped
+  if (zeros(0, 4) && g[4] === 0xffff && g[5] === 0) return ipv4Class(last32); // ::ffff:0:a.b.c.d, IPv4-translated (RFC 2765)
+  if (first === 0x64 && g[1] === 0xff9b && zeros(2, 6)) return ipv4Class(last32); // 64:ff9b::/96, NAT64 (RFC 6052)
+  // 64:ff9b:1::/48, local-use NAT64 (RFC 8215): the network's own translator, at a prefix length it chose
+  // (so the IPv4 address may sit anywhere in bits 48-127); never reachable from the internet
+  if (first === 0x64 && g[1] === 0xff9b && g[2] === 1) return "private";
+  if (first === 0x2002) return ipv4Class(ipv4Of(g[1]!, g[2]!)); // 2002:a.b.c.d::/48, 6to4 (RFC 3056)
+  // 2001:0::/32, Teredo (RFC 4380): the server's IPv4 address in bits 32-63, the client's (every bit flipped) in 96-127
+  if (first === 0x2001 && g[1] === 0) return bothOf(ipv4Class(ipv4Of(g[2]!, g[3]!)), ipv4Class(ipv4Of(g[6]! ^ 0xffff, g[7]! ^ 0xffff)));
   if ((first & 0xffc0) === 0xfe80) return "link_local";
   if ((first & 0xfe00) === 0xfc00) return "private"; // fc00::/7, fd00:ec2::254 (AWS metadata) among them
+  if ((first & 0xffc0) === 0xfec0) return "private"; // fec0::/10, site-local (deprecated, RFC 3879)
   if ((first & 0xff00) === 0xff00) return "forbidden"; // multicast
   if (first === 0x2001 && g[1] === 0x0db8) return "forbidden"; // documentation
   return "public";
