@@ -106,6 +106,37 @@ describe("readStl", () => {
     }
   });
 
+  const oneFacet = (z: string) => bytesOf(`solid x\nfacet normal 0 0 1\nouter loop\nvertex 0 0 0\nvertex 1 0 ${z}\nvertex 0 1 0\nendloop\nendfacet\nendsolid x\n`);
+
+  it("refuses an ASCII coordinate beyond the range of a 32-bit float with invalid_coordinates, naming the line", () => {
+    for (const bad of ["1e300", "-1e300", "3.5e38", "-340282357000000000000000000000000000000"]) {
+      assert.throws(
+        () => parseAsciiStl(oneFacet(bad)),
+        (error: unknown) =>
+          refusal("invalid_coordinates")(error) &&
+          (error as GeometryError).details.line === 5 &&
+          (error as GeometryError).message === `Vertex on line 5: ${bad} is beyond the range of a 32-bit float.`,
+        bad,
+      );
+    }
+    assert.deepEqual([...parseAsciiStl(oneFacet("-3.4e38"))].slice(3, 6), [1, 0, Math.fround(-3.4e38)]);
+    assert.deepEqual([...parseAsciiStl(oneFacet("1e-300"))].slice(3, 6), [1, 0, 0], "an underflow is zero");
+  });
+
+  it("reads only decimal numbers in an ASCII STL: hexadecimal, binary, octal and other spellings are corrupt_file naming the line", () => {
+    for (const bad of ["0x10", "0X1A", "0b1", "0o7", "1_000", "1e", "1.2.3", "+-1", ".", "1,5", "--1", "e5"]) {
+      assert.throws(
+        () => parseAsciiStl(oneFacet(bad)),
+        (error: unknown) =>
+          refusal("corrupt_file")(error) && (error as GeometryError).details.line === 5 && (error as GeometryError).message.includes(`"${bad}" is not a decimal number`),
+        bad,
+      );
+    }
+    for (const [good, value] of [["+1.5", 1.5], ["-.5", -0.5], ["5.", 5], ["007", 7], ["2E-1", 0.2], ["-0", -0]] as const) {
+      assert.deepEqual([...parseAsciiStl(oneFacet(good))].slice(3, 6), [1, 0, Math.fround(value)], good);
+    }
+  });
+
   it("refuses an STL without triangles with no_triangles", () => {
     assert.throws(() => readStl(binaryStl([]), "binary"), refusal("no_triangles"));
     assert.throws(() => readStl(bytesOf("solid empty\nendsolid empty\n"), "ascii"), refusal("no_triangles"));

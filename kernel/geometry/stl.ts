@@ -40,6 +40,8 @@ export function parseBinaryStl(bytes: Uint8Array): Float32Array {
 }
 
 const NON_FINITE_TOKEN = /^[+-]?(nan|inf|infinity)$|^[+-]?\d*\.?#(q?nan|s?nan|inf|ind)/i;
+/** a decimal number as STL writers print one (C's %e, %f, %g): no hexadecimal, octal, binary or separators */
+const DECIMAL = /^[+-]?(\d+(\.\d*)?|\.\d+)(e[+-]?\d+)?$/i;
 
 /** Corners of every triangle from an ASCII STL; a facet of more than three vertices is fanned. */
 export function parseAsciiStl(bytes: Uint8Array): Float32Array {
@@ -67,10 +69,16 @@ export function parseAsciiStl(bytes: Uint8Array): Float32Array {
       for (let axis = 0; axis < 3; axis++) {
         const token = tokens.exec(text);
         if (token === null) throw corrupt("The file ends inside a vertex", text.length);
-        const value = Number(token[0]);
-        if (!Number.isFinite(value)) {
-          if (NON_FINITE_TOKEN.test(token[0]) || !Number.isNaN(value)) throw invalidCoordinate(triangle, value);
-          throw corrupt(`"${token[0].slice(0, 20)}" is not a coordinate`, token.index);
+        const written = token[0];
+        if (!DECIMAL.test(written)) {
+          if (NON_FINITE_TOKEN.test(written)) throw invalidCoordinate(triangle, Number(written));
+          throw corrupt(`"${written.slice(0, 40)}" is not a decimal number`, token.index);
+        }
+        // the corners are 32-bit floats: a number past their range would become infinite there
+        const value = Number(written);
+        if (!Number.isFinite(Math.fround(value))) {
+          const line = lineAt(token.index);
+          throw new GeometryError("invalid_coordinates", `Vertex on line ${line}: ${written.slice(0, 40)} is beyond the range of a 32-bit float.`, { line });
         }
         facet.push(value);
       }

@@ -159,18 +159,22 @@ describe("POST /projects/{id}/workpiece", () => {
     assert.equal(good.status, 201);
     const before = await projectState(projectId);
     const step = fixture("partC.step");
-    const cases: [string, Buffer, number, string][] = [
+    const stlWith = (z: string) => Buffer.from(`solid x\nfacet normal 0 0 1\nouter loop\nvertex 0 0 0\nvertex 1 0 ${z}\nvertex 0 1 0\nendloop\nendfacet\nendsolid x\n`);
+    const cases: [string, Buffer, number, string, string?][] = [
       ["empty", Buffer.alloc(0), 422, "empty_file"],
       ["random bytes", Buffer.from(Array.from({ length: 5000 }, (_, i) => (i * 7919) % 251)), 422, "unsupported_format"],
       ["truncated STEP", step.subarray(0, Math.floor(step.length / 2)), 422, "corrupt_file"],
       ["STL with a NaN", Buffer.from("solid x\nfacet normal 0 0 1\nouter loop\nvertex 0 0 0\nvertex 1 0 nan\nvertex 0 1 0\nendloop\nendfacet\nendsolid x\n"), 422, "invalid_coordinates"],
+      ["STL beyond float range", stlWith("1e300"), 422, "invalid_coordinates", "Vertex on line 5: 1e300 is beyond the range of a 32-bit float."],
+      ["STL with a hexadecimal number", stlWith("0x10"), 422, "corrupt_file", '"0x10" is not a decimal number (line 5).'],
       ["STL without triangles", Buffer.from("solid nothing\nendsolid nothing\n"), 422, "no_triangles"],
       ["over the upload limit", Buffer.alloc(5 * 1024 * 1024, 32), 413, "payload_too_large"],
     ];
-    for (const [what, data, status, code] of cases) {
+    for (const [what, data, status, code, message] of cases) {
       const res = await upload<ErrorBody>(projectId, data, "part.step");
       assert.equal(res.status, status, `${what}: ${res.text}`);
       assert.equal(res.body.detail.code, code, what);
+      if (message) assert.equal(res.body.detail.message, message, what);
     }
     assert.deepEqual(await projectState(projectId), before, "nothing stored, nothing replaced");
   });
