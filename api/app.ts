@@ -79,11 +79,11 @@ export function createApp(options: AppOptions): express.Express {
     res.json(document);
   });
 
-  // one key check for both surfaces: a key cached by one is cached for the other, and an
-  // address blocked for guessing keys is blocked on both
+  // one key check for both surfaces: an address blocked for guessing keys is blocked on both.
+  // The GraphQL surface reads the key row on every request (no begin_request runs there)
   const authenticate = authenticatorFor(options.services.pool, options.services.env);
-  app.use(API_BASE_PATH, buildApiRouter(routes, options.services, authenticate));
-  app.use(opsGraphqlRouter(options.services, authenticate));
+  app.use(API_BASE_PATH, buildApiRouter(routes, options.services, authenticate.cached));
+  app.use(opsGraphqlRouter(options.services, authenticate.fresh));
   app.use(notFoundHandler(routes));
   app.use(errorHandler);
   return app;

@@ -84,7 +84,7 @@ function execute(route: RouteSpec, services: ApiServices): RequestHandler {
 export function buildApiRouter(
   routes: readonly RouteSpec[],
   services: ApiServices,
-  authenticate: RequestHandler = authenticatorFor(services.pool, services.env),
+  authenticate: RequestHandler = authenticatorFor(services.pool, services.env).cached,
 ): express.Router {
   const router = express.Router();
   const defaultBucket: RateBucket = { name: "default", limit: services.env.RATE_LIMIT_PER_MINUTE, windowSeconds: 60 };

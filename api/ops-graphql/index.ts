@@ -69,7 +69,7 @@ function buildPostgraphile(pool: pg.Pool): PostGraphileInstance {
  * The router serving /ops/graphql. The schema is introspected on the first request, not
  * when the app is made: an app that is never asked (most tests) never builds it.
  */
-/** `authenticate`: the app's key check, the one its public API router uses */
+/** `authenticate`: the app's key check that reads the key row on every request (a revoked key fails at once) */
 export function opsGraphqlRouter(services: ApiServices, authenticate: express.RequestHandler): express.Router {
   const router = express.Router();
   const limit = rateLimit(services.pool, [{ name: "default", limit: services.env.RATE_LIMIT_PER_MINUTE, windowSeconds: 60 }]);

@@ -7,6 +7,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { repoRoot } from "../../config/env.ts";
+import { revokeApiKey } from "../../db/queries/api-keys.ts";
 import { renewLease } from "../../db/queries/worker-leases.ts";
 import { startTestApi, type TestApi } from "../support/api.ts";
 import { createTestDatabase, type TestDatabase } from "../support/database.ts";
@@ -124,6 +125,18 @@ describe("POST /ops/graphql", () => {
     assert.equal(schema.body.data!.__schema.mutationType, null);
     const { rows } = await db.owner.query("select status from app_public.tasks where id = $1", [taskIds.alice]);
     assert.equal(rows[0]?.status, "running");
+  });
+
+  it("refuses a revoked key at once, though the key was just used and the public API caches keys for 60 s", async () => {
+    for (const scopes of [["ops:read"], ["projects:read"]] as const) {
+      const key = await (await createTestUser(db.owner, `revoked-${scopes[0]}`)).keyWith(scopes);
+      assert.equal((await graphql(key, "{ allTasks { totalCount } }")).status, 200);
+      assert.equal((await api.request("GET", "/projects", { key })).status, scopes[0] === "projects:read" ? 200 : 403);
+      assert.ok(await revokeApiKey(db.owner, key.split("_live_")[0]!));
+      const refused = await graphql(key, "{ allTasks { totalCount nodes { userEmail } } }");
+      assert.equal(refused.status, 401, refused.text);
+      assert.equal((refused.body as unknown as { detail: { code: string } }).detail.code, "api_key_invalid");
+    }
   });
 
   it("widens nothing in the public API: an ops:read key still gets 404 for another user's task", async () => {

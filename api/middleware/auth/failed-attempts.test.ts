@@ -46,8 +46,18 @@ describe("key guessing", () => {
     assert.ok(retryAfter >= 1 && retryAfter <= 60, String(retryAfter));
     assert.equal(refused.body.detail.details.retry_after_seconds, retryAfter);
     assert.equal(refused.body.detail.details.bucket, "failed_authentications");
-    // a key never seen succeed from here is not even looked up now, good or not
-    assert.equal((await from("203.0.113.1", alice.key)).status, 429);
+  });
+
+  it("lets a valid key through from a blocked address, even one never used before", async () => {
+    for (let i = 0; i < 3; i++) await from("203.0.113.5", GUESS);
+    assert.equal((await from("203.0.113.5", GUESS)).status, 429);
+    const fresh = await alice.keyWith(["projects:read"]);
+    assert.equal((await from("203.0.113.5", fresh)).status, 200, "a never-used valid key is not refused for others' failures");
+    assert.equal((await from("203.0.113.5", "not-a-key")).status, 429, "failures from the address are still refused");
+    const { rows } = await db.owner.query<{ failures: number }>(
+      "select sum(failures)::integer as failures from app_private.auth_failure_slots where host(address) = '203.0.113.5'",
+    );
+    assert.equal(rows[0]?.failures, 3, "a refused failure and a success add nothing to the count");
   });
 
   it("counts for the whole fleet: another API process refuses the address after its own first failure", async () => {

@@ -2,9 +2,9 @@
  * Throttles key guessing per client address. Every unknown or malformed key is counted in
  * Postgres (shared by the fleet's API processes); an address that reaches the limit within
  * the window is refused with 429 until enough of its failures leave the window. A missing key
- * is not counted (nothing is guessed), and a key this process has recently seen succeed still
- * passes (clients behind the same address as a guesser keep working: the authenticator checks
- * its cache first).
+ * is not counted (nothing is guessed), and a valid key still passes (clients behind the same
+ * address as a guesser keep working: the authenticator looks a well-formed key up before it
+ * asks here).
  *
  * Each process learns that an address is blocked from its own counting call, so a fleet of N
  * processes admits at most N - 1 guesses beyond the limit. The address is Express's req.ip:
