@@ -21,6 +21,10 @@ const EnvSchema = z.object({
   RATE_LIMIT_PER_MINUTE: integer(120, 1),
   CAM_PLANNING_RATE_LIMIT_PER_HOUR: integer(30, 1),
   AUTH_CACHE_TTL_SECONDS: integer(60),
+  /** each statement of an /ops/graphql request is cancelled after this long */
+  OPS_GRAPHQL_STATEMENT_TIMEOUT_MS: integer(5000, 100),
+  /** /ops/graphql requests one API process runs at once; more wait up to 10 s, then 503 */
+  OPS_GRAPHQL_CONCURRENCY: integer(2, 1),
   /** unknown or malformed keys one client address may send per window before it gets 429 */
   AUTH_FAILURES_PER_ADDRESS: integer(30, 1),
   AUTH_FAILURE_WINDOW_SECONDS: integer(300, 10),
