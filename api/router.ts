@@ -118,7 +118,7 @@ export function buildApiRouter(
     chain.push(validate(route));
     // after validation, so a bad path or query is refused before an upload is read
     if (route.upload) chain.push(multipartUpload({ field: route.upload.field, limitBytes: services.env.UPLOAD_LIMIT_BYTES }));
-    if (route.idempotent) chain.push(idempotency(services.pool));
+    if (route.idempotent) chain.push(idempotency(services.pool, services.env.IDEMPOTENCY_CLAIM_LEASE_SECONDS));
     chain.push(execute(route, services));
     router[route.method](expressPath(route.path), ...chain);
   }

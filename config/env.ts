@@ -21,6 +21,8 @@ const EnvSchema = z.object({
   RATE_LIMIT_PER_MINUTE: integer(120, 1),
   CAM_PLANNING_RATE_LIMIT_PER_HOUR: integer(30, 1),
   AUTH_CACHE_TTL_SECONDS: integer(60),
+  /** how long an Idempotency-Key claim outlives its request's last renewal (a dead process's claim) */
+  IDEMPOTENCY_CLAIM_LEASE_SECONDS: integer(30, 2),
   /** each statement of an /ops/graphql request is cancelled after this long */
   OPS_GRAPHQL_STATEMENT_TIMEOUT_MS: integer(5000, 100),
   /** /ops/graphql requests one API process runs at once; more wait up to 10 s, then 503 */

@@ -57,6 +57,28 @@ export async function releaseIdempotencyKey(db: Queryable, credential: KeyCreden
   await db.query("select app_public.idempotency_release($1, $2, $3, $4)", [credential.prefix, credential.hash, key, claimToken]);
 }
 
+/** Extends a claim's lock while its request runs; false once the claim is lost. */
+export async function renewIdempotencyKey(db: Queryable, credential: KeyCredential, key: string, claimToken: string, lockSeconds: number): Promise<boolean> {
+  const { rows } = await db.query<{ renewed: boolean }>("select app_public.idempotency_renew($1, $2, $3, $4, $5) as renewed", [
+    credential.prefix,
+    credential.hash,
+    key,
+    claimToken,
+    lockSeconds,
+  ]);
+  return rows[0]?.renewed === true;
+}
+
+/** Seconds until the claim in flight on this key may be taken over; null when none is. */
+export async function idempotencyRetryAfter(db: Queryable, credential: KeyCredential, key: string): Promise<number | null> {
+  const { rows } = await db.query<{ seconds: number | null }>("select app_public.idempotency_retry_after($1, $2, $3) as seconds", [
+    credential.prefix,
+    credential.hash,
+    key,
+  ]);
+  return rows[0]?.seconds ?? null;
+}
+
 export async function expireIdempotencyRecords(db: Queryable): Promise<number> {
   const { rows } = await db.query<{ expired: number }>("select app_private.expire_idempotency_records() as expired");
   return rows[0]?.expired ?? 0;

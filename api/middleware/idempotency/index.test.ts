@@ -257,6 +257,9 @@ describe("idempotency", () => {
     const duplicate = await send();
     assert.equal(duplicate.status, 409);
     assert.equal((duplicate.body as unknown as ErrorBody).detail.code, "idempotency_request_in_flight");
+    const retryAfter = Number(duplicate.headers.get("retry-after"));
+    assert.ok(retryAfter >= 1 && retryAfter <= api.env.IDEMPOTENCY_CLAIM_LEASE_SECONDS, `Retry-After ${duplicate.headers.get("retry-after")}`);
+    assert.equal((duplicate.body as unknown as ErrorBody).detail.details.retry_after_seconds, retryAfter);
     assert.equal((await recordOf(alice, key))?.state, "in_flight", "the duplicate leaves the first one's claim alone");
 
     hold.release.resolve();

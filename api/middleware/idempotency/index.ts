@@ -8,23 +8,29 @@
  *   repeat while running 409 idempotency_request_in_flight
  *
  * Only successful (2xx) responses are stored: an error releases the claim so the client can
- * retry with the same key. Records live 24 hours per user; a claim whose process died is
- * free again after CLAIM_LOCK_SECONDS.
+ * retry with the same key. Records live 24 hours per user.
+ *
+ * A claim locks its key for a lease (IDEMPOTENCY_CLAIM_LEASE_SECONDS, 30 s) that the request
+ * renews every third of it while it runs, so a long upload keeps its claim and a process that
+ * died (kill -9, a lost machine) frees it within one lease. A duplicate's 409 says in
+ * Retry-After when the claim's lease ends.
  */
 import { createHash } from "node:crypto";
 import type { Request, RequestHandler, Response } from "express";
 import type pg from "pg";
+import { log } from "../../../config/logger.ts";
 import {
   claimIdempotencyKey,
   completeIdempotencyKey,
+  idempotencyRetryAfter,
   releaseIdempotencyKey,
+  renewIdempotencyKey,
 } from "../../../db/queries/idempotency.ts";
-import type { Queryable } from "../../../db/request-transaction.ts";
+import type { KeyCredential, Queryable } from "../../../db/request-transaction.ts";
 import { sendSerialized, type SerializedReply } from "../../reply.ts";
 import { HttpError, invalidParameter } from "../errors/index.ts";
 
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
-export const CLAIM_LOCK_SECONDS = 300;
 /** response headers that describe this response only, never replayed */
 const NOT_STORED = new Set(["x-request-id", "x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset"]);
 
@@ -61,7 +67,7 @@ function requestHash(req: Request, res: Response): Buffer {
   return hash.digest();
 }
 
-export function idempotency(pool: pg.Pool): RequestHandler {
+export function idempotency(pool: pg.Pool, leaseSeconds: number): RequestHandler {
   return async (req, res, next) => {
     const key = req.get("idempotency-key");
     if (key === undefined) {
@@ -80,27 +86,49 @@ export function idempotency(pool: pg.Pool): RequestHandler {
       method: req.method,
       path: req.path,
       hash: requestHash(req, res),
-      lockSeconds: CLAIM_LOCK_SECONDS,
+      lockSeconds: leaseSeconds,
     });
     switch (claim.outcome) {
       case "claimed":
         res.locals.idempotencyClaim = { key, token: claim.claimToken };
+        keepRenewing(pool, res, auth.credential, { key, token: claim.claimToken }, leaseSeconds);
         next();
         return;
       case "replay":
         res.setHeader("Idempotency-Replayed", "true");
         sendSerialized(res, { status: claim.status, headers: claim.headers, body: claim.body });
         return;
-      case "in_flight":
-        throw new HttpError(409, "idempotency_request_in_flight", "a request with this Idempotency-Key is still running; retry later", {
-          idempotency_key: key,
-        });
+      case "in_flight": {
+        const seconds = (await idempotencyRetryAfter(pool, auth.credential, key)) ?? 1;
+        throw new HttpError(
+          409,
+          "idempotency_request_in_flight",
+          `a request with this Idempotency-Key is still running; retry after ${seconds} s`,
+          { idempotency_key: key, retry_after_seconds: seconds },
+          { "Retry-After": String(seconds) },
+        );
+      }
       case "mismatch":
         throw new HttpError(422, "idempotency_key_reused", "this Idempotency-Key was used for a different request", {
           idempotency_key: key,
         });
     }
   };
+}
+
+/** Renews the claim every third of its lease until the response has ended, however it ends. */
+function keepRenewing(pool: pg.Pool, res: Response, credential: KeyCredential, claim: Claim, leaseSeconds: number): void {
+  const timer = setInterval(() => {
+    renewIdempotencyKey(pool, credential, claim.key, claim.token, leaseSeconds).then(
+      (renewed) => {
+        if (!renewed) clearInterval(timer);
+      },
+      // a renewal the database missed is tried again at the next tick, within the lease
+      (error: unknown) => log.warn({ err: error, requestId: res.locals.requestId }, "an idempotency claim was not renewed"),
+    );
+  }, (leaseSeconds * 1000) / 3);
+  timer.unref();
+  res.on("close", () => clearInterval(timer));
 }
 
 /**
