@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import type { AddressInfo } from "node:net";
+import net, { type AddressInfo } from "node:net";
 import { describe, it } from "node:test";
 import { readEnv } from "../config/env.ts";
 import { createHttpServer } from "./http-server.ts";
@@ -21,6 +21,51 @@ describe("the HTTP server", () => {
       const response = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
       assert.equal(await response.text(), "ok");
       assert.equal(response.headers.get("keep-alive"), "timeout=120");
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+});
+
+/** sends raw bytes and reads until the server closes: what a client of a broken request gets */
+async function rawExchange(port: number, request: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, "127.0.0.1", () => socket.write(request));
+    let reply = "";
+    socket.setEncoding("utf8");
+    socket.on("data", (chunk: string) => (reply += chunk));
+    socket.on("close", () => resolve(reply));
+    socket.on("error", reject);
+    socket.setTimeout(10_000, () => socket.destroy(new Error("no answer")));
+  });
+}
+
+describe("requests Node's parser refuses", () => {
+  it("are answered in the error envelope with X-Request-Id, not an empty 400", async () => {
+    const server = createHttpServer((_req, res) => res.end("ok"), readEnv({}));
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const port = (server.address() as AddressInfo).port;
+    try {
+      const cases: [string, string, number, string][] = [
+        ["a DEL byte in a header", "GET / HTTP/1.1\r\nHost: x\r\nX-Note: a\x7fb\r\n\r\n", 400, "malformed_request"],
+        ["Content-Length with Transfer-Encoding", "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n", 400, "malformed_request"],
+        ["a 70 kB header", `GET / HTTP/1.1\r\nHost: x\r\nX-Big: ${"a".repeat(70_000)}\r\n\r\n`, 431, "request_header_fields_too_large"],
+      ];
+      for (const [what, request, status, code] of cases) {
+        const reply = await rawExchange(port, request);
+        const [head = "", body = ""] = reply.split("\r\n\r\n");
+        assert.match(head, new RegExp(`^HTTP/1.1 ${status} `), `${what}: ${head}`);
+        const id = /^x-request-id: (\S+)$/im.exec(head)?.[1];
+        assert.ok(id, `${what}: X-Request-Id`);
+        assert.equal(Number(/^content-length: (\d+)$/im.exec(head)?.[1]), Buffer.byteLength(body), what);
+        const detail = (JSON.parse(body) as { detail: { code: string; message: string; request_id: string } }).detail;
+        assert.equal(detail.code, code, what);
+        assert.equal(detail.request_id, id, what);
+        assert.ok(detail.message.length > 0);
+      }
+      const after = await fetch(`http://127.0.0.1:${port}/`);
+      assert.equal(await after.text(), "ok", "the server serves the next connection");
     } finally {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -8,9 +8,14 @@ import type { RequestHandler } from "express";
 
 const CLIENT_ID = /^[A-Za-z0-9._:-]{8,128}$/;
 
+/** an id of our own, for a request that came without a sane one */
+export function newRequestId(): string {
+  return `req_${randomUUID().replaceAll("-", "")}`;
+}
+
 export const requestId: RequestHandler = (req, res, next) => {
   const offered = req.get("x-request-id");
-  const id = offered && CLIENT_ID.test(offered) ? offered : `req_${randomUUID().replaceAll("-", "")}`;
+  const id = offered && CLIENT_ID.test(offered) ? offered : newRequestId();
   res.locals.requestId = id;
   res.setHeader("X-Request-Id", id);
   next();
