@@ -1,6 +1,7 @@
 /**
- * A stand-in thread for testing the geometry pool's mechanics (crash, hang, readiness) without
- * OCCT: the pool's behaviour around a thread is what is under test, not geometry.
+ * A stand-in thread for testing the geometry pool's mechanics (crash, hang, a slow file,
+ * readiness) without OCCT: the pool's behaviour around a thread is what is under test, not
+ * geometry.
  */
 import { threadId } from "node:worker_threads";
 import type { GeometryRequest, IngestOutcome, PlanOutcome } from "../../workers/geometry/protocol.ts";
@@ -17,5 +18,8 @@ export default async function handle(request: GeometryRequest): Promise<IngestOu
   const command = new TextDecoder().decode(request.bytes);
   if (command === "crash") process.exit(3); // in a worker thread this ends the thread only
   if (command === "hang") await new Promise(() => {});
+  // "sleep:800": busy for that long, then the echo
+  const sleep = /^sleep:(\d+)$/.exec(command);
+  if (sleep) await new Promise((resolve) => setTimeout(resolve, Number(sleep[1])));
   return { ok: false, code: "echo", message: command, details: { threadId } };
 }

@@ -5,8 +5,14 @@
  * of memory, a crash in OCCT) fails only that request, with GeometryUnavailable (503);
  * piscina starts a replacement, which warms up before it takes work.
  *
- * Plans run for minutes: with more than one thread, at most size - 1 plan at once, so an
- * upload (which the API answers synchronously) always finds a thread within its timeout.
+ * A request goes to piscina only once a thread is free for it (thread-queue.ts: a fair share
+ * per owner, so one user's heavy files never hold every thread), and its timeout starts then:
+ * waiting is not processing. A request no thread takes up within the queue bound fails with
+ * geometry_busy. A task handed over while its thread is being replaced (after a crash or a
+ * timeout) waits in piscina for that thread's start, a few seconds, inside its timeout.
+ *
+ * Plans run for minutes: with more than one thread, at most size - 1 plan at once, so uploads
+ * always have a thread; plans wait for a thread without a bound.
  */
 import os from "node:os";
 import { fileURLToPath } from "node:url";
@@ -15,29 +21,28 @@ import { Piscina } from "piscina";
 import type { PlanInput } from "../../kernel/cam/plan-types.ts";
 import { YOUNG_GENERATION_MB } from "../../kernel/threads/heap.ts";
 import type { GeometryRequest, GeometryThreadData, IngestOutcome, IngestRequest, PlanOutcome, PlanProgressMessage } from "./protocol.ts";
+import { createThreadQueue } from "./thread-queue.ts";
+import { GeometryUnavailable } from "./unavailable.ts";
 
-/** the file's name (for a warning only) and the mesh's deflection when not the default */
-export type IngestOptions = Omit<IngestRequest, "kind" | "bytes">;
+export { GeometryUnavailable };
+
+/** the file's name (for a warning only), the mesh's deflection when not the default, and whose request it is */
+export interface IngestOptions extends Omit<IngestRequest, "kind" | "bytes"> {
+  /** the user the file is processed for: threads are shared fairly between owners (thread-queue.ts) */
+  owner?: string;
+}
 
 const READY_TIMEOUT_MS = 120_000;
 /** measured resident size of one thread with OCCT loaded (580 MB) and, while it plans, its simulation thread (110 MB at peak), with a little headroom */
 const BYTES_PER_THREAD = 700 * 1024 * 1024;
 
-export class GeometryUnavailable extends Error {
-  /** geometry_aborted: the caller's signal stopped the request (its thread was terminated) */
-  readonly code: "geometry_worker_crashed" | "geometry_timeout" | "geometry_pool_closed" | "geometry_aborted";
-  constructor(code: GeometryUnavailable["code"], message: string) {
-    super(message);
-    this.name = "GeometryUnavailable";
-    this.code = code;
-  }
-}
-
 export interface GeometryPoolOptions {
   /** threads; default: one per core, as many as half the machine's memory allows */
   size?: number;
-  /** per request; a request running longer is cut off and its thread replaced */
+  /** per request, from its start on a thread; a request running longer is cut off and its thread replaced */
   timeoutMs?: number;
+  /** how long an upload or re-mesh may wait for a thread before it fails with geometry_busy (default 30 s) */
+  queueTimeoutMs?: number;
   /** per plan request (default 30 min) */
   planTimeoutMs?: number;
   /** the thread module (tests give their own) */
@@ -63,7 +68,7 @@ export interface GeometryPoolUsage {
   threads: number;
   /** requests a thread is working on (uploads, plans, pings) */
   busy: number;
-  /** requests waiting for a thread */
+  /** requests waiting for a thread (plans waiting for a plan slot not included) */
   queued: number;
   plansRunning: number;
   /** plans waiting for a plan slot (one thread stays free for uploads) */
@@ -81,43 +86,6 @@ export interface GeometryPool {
   close(): Promise<void>;
 }
 
-/** A counting semaphore whose waiters can be aborted. */
-function semaphore(slots: number) {
-  let free = slots;
-  const waiting: (() => void)[] = [];
-  return {
-    held: () => slots - free,
-    waiting: () => waiting.length,
-    async acquire(signal?: AbortSignal): Promise<() => void> {
-      if (free > 0) {
-        free -= 1;
-      } else {
-        await new Promise<void>((resolve, reject) => {
-          const wake = () => {
-            signal?.removeEventListener("abort", onAbort);
-            resolve();
-          };
-          const onAbort = () => {
-            waiting.splice(waiting.indexOf(wake), 1);
-            reject(new GeometryUnavailable("geometry_aborted", "the request was stopped before it started"));
-          };
-          if (signal?.aborted) return onAbort();
-          signal?.addEventListener("abort", onAbort, { once: true });
-          waiting.push(wake);
-        });
-      }
-      let released = false;
-      return () => {
-        if (released) return;
-        released = true;
-        const next = waiting.shift();
-        if (next) next();
-        else free += 1;
-      };
-    },
-  };
-}
-
 export function defaultPoolSize(): number {
   const byMemory = Math.floor((os.totalmem() * 0.5) / BYTES_PER_THREAD);
   return Math.max(1, Math.min(os.availableParallelism(), byMemory));
@@ -127,7 +95,10 @@ export function createGeometryPool(options: GeometryPoolOptions = {}): GeometryP
   const size = options.size ?? defaultPoolSize();
   const timeoutMs = options.timeoutMs ?? 120_000;
   const planTimeoutMs = options.planTimeoutMs ?? 30 * 60_000;
-  const planSlots = semaphore(Math.max(1, size - 1));
+  const queueTimeoutMs = options.queueTimeoutMs ?? 30_000;
+  const threads = createThreadQueue(size, Math.max(1, size - 1));
+  // the plan slots: a queue with no owners is a plain counting semaphore
+  const planSlots = createThreadQueue(Math.max(1, size - 1), 0);
   const piscina = new Piscina({
     filename: fileURLToPath(new URL("../../kernel/threads/typescript-thread.mjs", import.meta.url)),
     workerData: { threadModule: options.threadModule ?? new URL("./thread.ts", import.meta.url).href, simulationThread: options.simulationThread ?? true } satisfies GeometryThreadData,
@@ -140,19 +111,26 @@ export function createGeometryPool(options: GeometryPoolOptions = {}): GeometryP
   // a thread that dies with no task is replaced by piscina; nothing to tell anybody
   piscina.on("error", () => {});
   let closed = false;
-  let running = 0;
 
+  /**
+   * Waits for a thread (owner, queueTimeoutMs and signal as in ThreadWait), then runs the request
+   * that `build` makes at that moment (a copy of a file is made only when a thread takes it).
+   */
   async function run<T>(
-    request: GeometryRequest,
-    transfer: Transferable[] = [],
-    limits: { timeoutMs?: number; signal?: AbortSignal } = {},
+    build: () => { request: GeometryRequest; transfer?: Transferable[] },
+    limits: { timeoutMs?: number; signal?: AbortSignal; owner?: string; queueTimeoutMs?: number } = {},
   ): Promise<T> {
     if (closed) throw new GeometryUnavailable("geometry_pool_closed", "the geometry service is shutting down");
+    const release = await threads.acquire({
+      ...(limits.owner !== undefined ? { owner: limits.owner } : {}),
+      ...(limits.queueTimeoutMs !== undefined ? { timeoutMs: limits.queueTimeoutMs } : {}),
+      ...(limits.signal ? { signal: limits.signal } : {}),
+    });
     const limit = limits.timeoutMs ?? timeoutMs;
     const timeout = AbortSignal.timeout(limit);
     const signal = limits.signal ? AbortSignal.any([timeout, limits.signal]) : timeout;
-    running += 1;
     try {
+      const { request, transfer = [] } = build();
       return (await piscina.run(request, { signal, transferList: transfer })) as T;
     } catch (error) {
       if (limits.signal?.aborted) throw new GeometryUnavailable("geometry_aborted", "the request was stopped and its thread ended");
@@ -161,55 +139,69 @@ export function createGeometryPool(options: GeometryPoolOptions = {}): GeometryP
       }
       throw new GeometryUnavailable("geometry_worker_crashed", `the geometry worker stopped while processing the file: ${(error as Error).message}`);
     } finally {
-      running -= 1;
+      release();
     }
   }
 
   return {
     size,
     usage() {
-      const queued = piscina.queueSize;
-      return { threads: size, busy: running - queued, queued, plansRunning: planSlots.held(), plansWaiting: planSlots.waiting() };
+      // piscina holds a task only while the thread it was handed to is being replaced
+      const starting = piscina.queueSize;
+      return {
+        threads: size,
+        busy: threads.running() - starting,
+        queued: threads.waiting() + starting,
+        plansRunning: planSlots.running(),
+        plansWaiting: planSlots.waiting(),
+      };
     },
     async ready() {
       // a thread answers a ping only once OCCT is loaded, but one warm thread could answer
       // every ping; wait until each thread has answered. A ping waits for a thread's start, not
       // for a file: it has the ready deadline, not a request's timeout (threads starting on a
-      // loaded machine took longer than a test pool's 1.5 s, and the pool never came up)
+      // loaded machine took longer than a test pool's 1.5 s, and the pool never came up). Pings
+      // have no owner: no share holds them back
       const seen = new Set<number>();
       const deadline = Date.now() + READY_TIMEOUT_MS;
       while (seen.size < size) {
         const left = deadline - Date.now();
         if (left <= 0) throw new Error(`only ${seen.size} of ${size} geometry threads came up`);
-        const ids = await Promise.all(Array.from({ length: size }, () => run<number>({ kind: "ping" }, [], { timeoutMs: left })));
+        const ids = await Promise.all(Array.from({ length: size }, () => run<number>(() => ({ request: { kind: "ping" } }), { timeoutMs: left, queueTimeoutMs: left })));
         for (const id of ids) seen.add(id);
         if (seen.size < size) await new Promise((resolve) => setTimeout(resolve, 100));
       }
     },
-    ingest(bytes, options = {}) {
-      // a copy the thread may own: the caller's buffer stays usable (it is stored as the original).
-      // Not bytes.slice(): on a Buffer that is a view, and transferring it would detach the caller's.
-      const copy = new Uint8Array(bytes);
-      return run<IngestOutcome>({ ...options, kind: "ingest", bytes: copy }, [copy.buffer as ArrayBuffer]);
+    ingest(bytes, { owner, ...options } = {}) {
+      return run<IngestOutcome>(
+        () => {
+          // a copy the thread may own: the caller's buffer stays usable (it is stored as the original).
+          // Not bytes.slice(): on a Buffer that is a view, and transferring it would detach the caller's.
+          const copy = new Uint8Array(bytes);
+          return { request: { ...options, kind: "ingest", bytes: copy }, transfer: [copy.buffer as ArrayBuffer] };
+        },
+        { queueTimeoutMs, ...(owner !== undefined ? { owner } : {}) },
+      );
     },
     async plan(input, options = {}) {
-      const release = await planSlots.acquire(options.signal);
+      const release = await planSlots.acquire(options.signal ? { signal: options.signal } : {});
       const { port1, port2 } = new MessageChannel();
       port1.on("message", (message: PlanProgressMessage) => {
         if (message.kind === "progress" && Number.isFinite(message.fraction)) options.onProgress?.(message.fraction);
       });
       try {
-        const bytes = new Uint8Array(input.workpiece.bytes); // the thread owns a copy, as for ingest
-        const request: GeometryRequest = {
-          kind: "plan",
-          input: { ...input, workpiece: { ...input.workpiece, bytes } },
-          port: port2,
-          cancel: options.cancel ?? new SharedArrayBuffer(4),
+        const build = () => {
+          const bytes = new Uint8Array(input.workpiece.bytes); // the thread owns a copy, as for ingest
+          const request: GeometryRequest = {
+            kind: "plan",
+            input: { ...input, workpiece: { ...input.workpiece, bytes } },
+            port: port2,
+            cancel: options.cancel ?? new SharedArrayBuffer(4),
+          };
+          return { request, transfer: [bytes.buffer as ArrayBuffer, port2] };
         };
-        return await run<PlanOutcome>(request, [bytes.buffer as ArrayBuffer, port2], {
-          timeoutMs: planTimeoutMs,
-          ...(options.signal ? { signal: options.signal } : {}),
-        });
+        // no owner and no queue bound: the plan slots keep plans to their share, and a plan waits
+        return await run<PlanOutcome>(build, { timeoutMs: planTimeoutMs, ...(options.signal ? { signal: options.signal } : {}) });
       } finally {
         port1.close();
         release();
@@ -217,6 +209,8 @@ export function createGeometryPool(options: GeometryPoolOptions = {}): GeometryP
     },
     async close() {
       closed = true;
+      planSlots.close();
+      threads.close();
       await piscina.destroy();
     },
   };
