@@ -29,10 +29,12 @@ export interface UploadedFile {
 }
 
 /** What a route's `prepare` step gets: the validated request and short reads of its own. */
-export interface PrepareInput<P, Q, B> {
+export interface PrepareInput<P, Q, B, Public extends boolean = false> {
   params: P;
   query: Q;
   body: B;
+  /** null on a public route */
+  auth: Public extends true ? null : AuthenticatedKey;
   file: UploadedFile | null;
   requestId: string;
   services: ApiServices;
@@ -109,7 +111,7 @@ export interface RouteSpec<
    * `prepared`: slow work that needs no database (tessellating an upload) must not hold a
    * pooled connection idle in a transaction. Runs after validation and the idempotency claim.
    */
-  prepare?(input: PrepareInput<z.output<P>, z.output<Q>, z.output<B>>): Promise<Prep>;
+  prepare?(input: PrepareInput<z.output<P>, z.output<Q>, z.output<B>, Public>): Promise<Prep>;
   // method syntax on purpose: a table of routes with different schemas stays assignable
   handler(ctx: HandlerContext<z.output<P>, z.output<Q>, z.output<B>, Public, Prep>): Promise<Reply>;
 }

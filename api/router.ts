@@ -55,6 +55,7 @@ function execute(route: RouteSpec, services: ApiServices): RequestHandler {
           params: input.params,
           query: input.query,
           body: input.body,
+          auth: auth ?? null,
           file: res.locals.upload ?? null,
           requestId: res.locals.requestId,
           services,

@@ -13,6 +13,9 @@ import { json } from "../reply.ts";
 import { defineRoute } from "../route.ts";
 import { Id, idParams, NoQuery, Timestamp } from "../schemas/common.ts";
 
+/** what a client is told to wait after geometry_busy: it has waited the queue bound already, and the threads are taken by files that may run a while */
+const GEOMETRY_BUSY_RETRY_AFTER_SECONDS = 10;
+
 const Vec3 = z.tuple([z.number(), z.number(), z.number()]);
 
 const WorkpieceUploaded = z
@@ -64,9 +67,11 @@ export const workpieceRoutes = [
       422:
         "empty_file, unsupported_format, corrupt_file, no_solid, multiple_solids, no_triangles, invalid_coordinates, " +
         "geometry_failed, geometry_timeout",
-      503: "geometry_worker_crashed, geometry_unavailable: retry after Retry-After seconds",
+      503:
+        "geometry_busy (no geometry thread was free for the upload within GEOMETRY_QUEUE_TIMEOUT_MS: the file was not processed), " +
+        "geometry_worker_crashed, geometry_unavailable: retry after Retry-After seconds (details.retry_after_seconds on geometry_busy)",
     },
-    async prepare({ file, services, params, read }): Promise<IngestSuccess> {
+    async prepare({ auth, file, services, params, read }): Promise<IngestSuccess> {
       if (!file) throw new Error("the multipart middleware did not run");
       // not the caller's project: say so before seconds of geometry work
       if (!(await read((db) => getProject(db, params.project_id)))) throw notFound("project", params.project_id);
@@ -75,11 +80,22 @@ export const workpieceRoutes = [
       }
       let outcome;
       try {
-        outcome = await services.geometry.ingest(file.bytes, file.filename ? { filename: file.filename } : {});
+        // the file takes its user's share of the threads: one user's files never hold them all
+        outcome = await services.geometry.ingest(file.bytes, { owner: auth.userId, ...(file.filename ? { filename: file.filename } : {}) });
       } catch (error) {
         if (!(error instanceof GeometryUnavailable)) throw error;
-        // a timeout is the file's doing; a dead thread or a closing pool is ours
+        // a timeout (counted from the start on a thread) is the file's doing; waiting for a
+        // thread, a dead thread or a closing pool is ours
         if (error.code === "geometry_timeout") throw new HttpError(422, error.code, error.message);
+        if (error.code === "geometry_busy") {
+          throw new HttpError(
+            503,
+            error.code,
+            `${error.message}; retry after Retry-After seconds`,
+            { retry_after_seconds: GEOMETRY_BUSY_RETRY_AFTER_SECONDS },
+            { "Retry-After": String(GEOMETRY_BUSY_RETRY_AFTER_SECONDS) },
+          );
+        }
         throw new HttpError(503, error.code, error.message, {}, { "Retry-After": "5" });
       }
       if (!outcome.ok) throw new HttpError(422, outcome.code, outcome.message, outcome.details);

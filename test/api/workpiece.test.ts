@@ -13,6 +13,7 @@ import { createGeometryPool, type GeometryPool } from "../../workers/geometry/po
 import { startTestApi, type TestApi } from "../support/api.ts";
 import { createTestDatabase, type TestDatabase } from "../support/database.ts";
 import { fileUpload, multipart } from "../support/multipart.ts";
+import { waitFor } from "../support/task-records.ts";
 import { createTestUser, type TestUser } from "../support/users.ts";
 
 interface Uploaded {
@@ -231,6 +232,51 @@ describe("POST /projects/{id}/workpiece when a geometry thread dies", () => {
     } finally {
       await crashApi.close();
       await crashing.close();
+    }
+  });
+});
+
+describe("POST /projects/{id}/workpiece while one user's files hold the geometry threads", () => {
+  it("answers another user at once, and 503 geometry_busy with Retry-After to the upload that waited past the bound", async () => {
+    const busy = createGeometryPool({
+      size: 2,
+      timeoutMs: 10_000,
+      queueTimeoutMs: 500,
+      threadModule: new URL("../support/geometry-test-thread.ts", import.meta.url).href,
+    });
+    await busy.ready();
+    const busyApi = await startTestApi(db, { geometry: busy });
+    try {
+      const aliceProject = await newProject(alice);
+      const bobProject = await newProject(bob);
+      const post = (user: TestUser, projectId: string, command: string) =>
+        busyApi.request<ErrorBody & { detail: { request_id: string } }>("POST", `/projects/${projectId}/workpiece`, {
+          key: user.key,
+          raw: fileUpload(Buffer.from(command), "x.step"),
+        });
+      let firstAnswered = false;
+      const first = post(alice, aliceProject, "sleep:2000").finally(() => (firstAnswered = true));
+      await waitFor("alice's first file on a thread", async () => busy.usage().busy === 1);
+      const second = post(alice, aliceProject, "sleep:2000");
+      await waitFor("alice's second file at the pool", async () => busy.usage().busy + busy.usage().queued === 2);
+
+      const bobs = await post(bob, bobProject, "bob's part");
+      assert.equal(bobs.body.detail.code, "echo", "a thread was free for bob");
+      assert.equal(firstAnswered, false, "bob was answered while alice's first file ran");
+
+      const refused = await second;
+      assert.equal(refused.status, 503);
+      assert.equal(refused.body.detail.code, "geometry_busy");
+      const retryAfter = Number(refused.headers.get("retry-after"));
+      assert.ok(retryAfter > 0, `Retry-After ${refused.headers.get("retry-after")}`);
+      assert.equal(refused.body.detail.details.retry_after_seconds, retryAfter);
+      assert.equal(refused.body.detail.request_id, refused.headers.get("x-request-id"));
+      assert.equal(firstAnswered, false, "the wait was cut short, not a file's processing");
+      assert.equal((await first).body.detail.code, "echo");
+      assert.deepEqual(await projectState(aliceProject), { current_job_id: null, workpieces: 0, jobs: 0 });
+    } finally {
+      await busyApi.close();
+      await busy.close();
     }
   });
 });
