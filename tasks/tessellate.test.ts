@@ -238,6 +238,52 @@ describe("the tessellate task", () => {
     assert.equal(seen.body.result.mesh_url, result.mesh_url);
   });
 
+  it("is retried, not failed, when every geometry thread stays busy past the queue bound", async () => {
+    const erin = await createTestUser(db.owner, "erin");
+    const part = await projectWithPartC(erin);
+    // a pool whose one thread another user's file holds for longer than the re-mesh may wait
+    const busy = createGeometryPool({
+      size: 1,
+      queueTimeoutMs: 200,
+      threadModule: new URL("../test/support/geometry-test-thread.ts", import.meta.url).href,
+    });
+    await busy.ready();
+    const held = busy.ingest(new TextEncoder().encode("sleep:3000"), { owner: bob.id });
+    const restartRunner = async (threads: GeometryPool) => {
+      await runner.stop();
+      runner = await startWorkerRunner({
+        ownerUrl: db.ownerUrl,
+        taskNames: ["tessellate"],
+        services: { geometry: threads },
+        concurrency: 1,
+        heartbeatSeconds: 1,
+        leaseStaleSeconds: 30,
+        pollIntervalMs: 100,
+      });
+    };
+    try {
+      await restartRunner(busy);
+      const id = await insertTaskRecord(db.owner, {
+        userId: erin.id,
+        projectId: part.projectId,
+        workerTask: "tessellate",
+        taskName: TESSELLATE_TASK_NAME,
+        payload: { workpiece_id: part.uploaded.workpiece_id },
+      });
+      const waited = await waitForTask(db.owner, id, "its first attempt's end", (t) => t.status !== "running" && t.attempts === 1, WAIT);
+      assert.deepEqual({ status: waited.status, code: waited.error?.code }, { status: "queued", code: "retrying" });
+      assert.match(waited.error?.message ?? "", /busy/);
+      // the next attempt, on threads that are free, re-meshes the part
+      await restartRunner(geometry);
+      const done = await waitForTask(db.owner, id, "finished", (t) => t.status === "success" || t.status === "failed", WAIT);
+      assert.equal(done.status, "success", JSON.stringify(done.error));
+      assert.equal(done.attempts, 2);
+    } finally {
+      await held.catch(() => {});
+      await busy.close();
+    }
+  });
+
   it("fails with invalid_payload for a deflection out of range", async () => {
     const { uploaded } = await projectWithPartC(bob);
     const id = await insertTaskRecord(db.owner, {

@@ -5,7 +5,9 @@
  * operator re-meshing a part at another deflection (`npm run cli -- workpiece tessellate`).
  *
  * A file the kernel refuses, or one that runs past the geometry timeout, fails the task at
- * once (TaskFailure); a thread that dies or a pool that is closing is a fault, retried.
+ * once (TaskFailure); a thread that dies, a pool that is closing, or threads that stay busy
+ * past GEOMETRY_QUEUE_TIMEOUT_MS (geometry_busy: the file never started) is a fault, retried.
+ * The re-mesh takes its owner's share of the threads, as the owner's uploads do.
  *
  * The result's presigned URLs are absolute on `publicBaseUrl` (PUBLIC_BASE_URL); without it they
  * are root-relative here (a worker has no request to take an origin from), and the API makes
@@ -55,10 +57,12 @@ export function tessellateTask(geometry: GeometryPool, publicBaseUrl?: string): 
     let outcome;
     try {
       outcome = await geometry.ingest(source.bytes, {
+        owner: ctx.userId,
         ...(payload.linear_deflection_mm !== undefined ? { linearDeflectionMm: payload.linear_deflection_mm } : {}),
         ...(payload.angular_deflection_deg !== undefined ? { angularDeflectionRad: (payload.angular_deflection_deg * Math.PI) / 180 } : {}),
       });
     } catch (error) {
+      // only a timeout is the file's; geometry_busy and the others are retried by the queue
       if (error instanceof GeometryUnavailable && error.code === "geometry_timeout") throw new TaskFailure(error.code, error.message);
       throw error;
     }
