@@ -67,6 +67,11 @@ const EnvSchema = z.object({
   UPLOAD_LIMIT_BYTES: integer(100 * 1024 * 1024, 1024),
   /** warm geometry threads for uploads (about 0.6 GB each); unset: one per core, memory permitting; 0: none */
   GEOMETRY_WORKERS: z.coerce.number().int().min(0).max(64).optional(),
+  /**
+   * how long an upload or re-mesh may wait for a geometry thread; then the upload answers 503
+   * geometry_busy with Retry-After (the file was not processed) and a re-mesh task is retried
+   */
+  GEOMETRY_QUEUE_TIMEOUT_MS: integer(30_000, 100),
   /** a CAM plan simulates its operations on a thread beside its planning thread (two cores busy); false: in the planning thread */
   CAM_SIMULATION_THREAD: z.enum(["true", "false"]).default("true").transform((v) => v === "true"),
   /** A worker whose lease is older than this is dead; its jobs run again elsewhere. */

@@ -29,7 +29,7 @@ try {
 const database = await openDatabase(env);
 // geometry threads only when this process runs a geometry task (0.5 GB each)
 const wantsGeometry = (taskNames ?? ALL_TASK_NAMES).some((name) => GEOMETRY_TASK_NAMES.includes(name));
-const geometry = wantsGeometry && env.GEOMETRY_WORKERS !== 0 ? createGeometryPool({ size: env.GEOMETRY_WORKERS, simulationThread: env.CAM_SIMULATION_THREAD }) : undefined;
+const geometry = wantsGeometry && env.GEOMETRY_WORKERS !== 0 ? createGeometryPool({ size: env.GEOMETRY_WORKERS, queueTimeoutMs: env.GEOMETRY_QUEUE_TIMEOUT_MS, simulationThread: env.CAM_SIMULATION_THREAD }) : undefined;
 const geometryReadiness = watchGeometryReadiness(geometry);
 const metrics = createMetricsRegistry("worker");
 if (geometry) geometryMetrics(metrics, geometry);

@@ -33,7 +33,7 @@ try {
   });
 
   sendToParent({ type: "memory", phase: "before-pool", rssBytes: process.memoryUsage.rss() });
-  geometry = createGeometryPool({ size: env.GEOMETRY_WORKERS ?? 1 });
+  geometry = createGeometryPool({ size: env.GEOMETRY_WORKERS ?? 1, queueTimeoutMs: env.GEOMETRY_QUEUE_TIMEOUT_MS });
   await geometry.ready();
   sendToParent({ type: "memory", phase: "pool-ready", rssBytes: process.memoryUsage.rss() });
 

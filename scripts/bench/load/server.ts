@@ -41,7 +41,11 @@ try {
   });
 
   if (env.GEOMETRY_WORKERS === 0) throw new Error("bench:load needs geometry threads: GEOMETRY_WORKERS must not be 0");
-  geometry = createGeometryPool({ ...(env.GEOMETRY_WORKERS ? { size: env.GEOMETRY_WORKERS } : {}), simulationThread: env.CAM_SIMULATION_THREAD });
+  geometry = createGeometryPool({
+    ...(env.GEOMETRY_WORKERS ? { size: env.GEOMETRY_WORKERS } : {}),
+    queueTimeoutMs: env.GEOMETRY_QUEUE_TIMEOUT_MS,
+    simulationThread: env.CAM_SIMULATION_THREAD,
+  });
   await geometry.ready();
   const threads = geometry;
   runner = await startWorkerRunner({
