@@ -14,6 +14,7 @@
  * on stdout, figures to BENCH_CAM_OUT. Exit 0 when every part was planned (aims met or not), 1
  * when one failed.
  */
+import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { inlineChecks, inlineShadows, planCam } from "../../../kernel/cam/plan.ts";
@@ -55,6 +56,11 @@ interface PartFigures {
   completeness: Completeness;
   /** every step of every setup, timed */
   steps: PlanStep[];
+  /**
+   * SHA-256 of the plan's setups as JSON (operations, toolpaths, verification): two runs of
+   * the same planner give the same digest, so a refactoring that changes no plan shows none
+   */
+  plan_sha256: string;
 }
 
 export async function main(): Promise<number> {
@@ -124,6 +130,7 @@ export async function main(): Promise<number> {
         unmachined: result.unmachined.length,
         completeness: result.completeness,
         steps,
+        plan_sha256: createHash("sha256").update(JSON.stringify(result.setups)).digest("hex"),
       });
       say(`${name}: ${round(planSeconds, 1)} s, ${result.setups.length} setups, ${round(100 - left, 2)} % removed`);
     } catch (error) {
