@@ -16,7 +16,8 @@ module.exports = {
     },
     {
       name: "kernel-is-pure",
-      comment: "kernel/ imports only kernel/, npm libraries and node builtins: no api, db, tasks, workers, storage, webhooks, config",
+      comment:
+        "kernel/ imports only kernel/, npm libraries and node builtins: no api, db, tasks, workers, storage, webhooks, config",
       severity: "error",
       from: { path: "^kernel/", pathNot: "\\.test\\.ts$" },
       to: { path: "^(api|auth|config|db|metrics|scripts|storage|tasks|test|webhooks|workers)/" },
@@ -33,7 +34,10 @@ module.exports = {
       comment: "no database driver, HTTP framework or job queue in the kernel",
       severity: "error",
       from: { path: "^kernel/" },
-      to: { dependencyTypes: ["npm", "npm-dev"], path: "node_modules/(pg|express|graphile-worker|postgraphile|multer|node-cron)/" },
+      to: {
+        dependencyTypes: ["npm", "npm-dev"],
+        path: "node_modules/(pg|express|graphile-worker|postgraphile|multer|node-cron)/",
+      },
     },
     {
       name: "routes-do-not-import-routes",

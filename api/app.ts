@@ -49,14 +49,17 @@ export function createApp(options: AppOptions): express.Express {
   app.use((req, res, next) => {
     const started = process.hrtime.bigint();
     res.on("finish", () => {
-      log.debug({
-        requestId: res.locals.requestId,
-        method: req.method,
-        path: req.path,
-        status: res.statusCode,
-        key: res.locals.auth?.credential.prefix,
-        ms: Number(process.hrtime.bigint() - started) / 1e6,
-      }, "request");
+      log.debug(
+        {
+          requestId: res.locals.requestId,
+          method: req.method,
+          path: req.path,
+          status: res.statusCode,
+          key: res.locals.auth?.credential.prefix,
+          ms: Number(process.hrtime.bigint() - started) / 1e6,
+        },
+        "request",
+      );
     });
     next();
   });

@@ -15,8 +15,18 @@ interface ParserError extends Error {
 
 /** status, code and message per parser error; anything else is a malformed request */
 const REFUSALS: Record<string, [number, string, string, string]> = {
-  HPE_HEADER_OVERFLOW: [431, "Request Header Fields Too Large", "request_header_fields_too_large", "the request's headers are larger than the server accepts"],
-  HPE_CHUNK_EXTENSIONS_OVERFLOW: [413, "Payload Too Large", "payload_too_large", "the request's chunk extensions are larger than the server accepts"],
+  HPE_HEADER_OVERFLOW: [
+    431,
+    "Request Header Fields Too Large",
+    "request_header_fields_too_large",
+    "the request's headers are larger than the server accepts",
+  ],
+  HPE_CHUNK_EXTENSIONS_OVERFLOW: [
+    413,
+    "Payload Too Large",
+    "payload_too_large",
+    "the request's chunk extensions are larger than the server accepts",
+  ],
   ERR_HTTP_REQUEST_TIMEOUT: [408, "Request Timeout", "request_timeout", "the request did not arrive in time"],
 };
 
@@ -32,7 +42,9 @@ export function answerClientError(error: ParserError, socket: Socket): void {
     `the request is not valid HTTP/1.1 (${error.code ?? "unknown"}: ${error.message.replace(/[^\x20-\x7e]/g, "?")})`,
   ];
   const requestId = newRequestId();
-  const body = JSON.stringify({ detail: { code, message, details: { parser_error: error.code ?? null }, request_id: requestId } });
+  const body = JSON.stringify({
+    detail: { code, message, details: { parser_error: error.code ?? null }, request_id: requestId },
+  });
   socket.end(
     `HTTP/1.1 ${status} ${reason}\r\n` +
       "Content-Type: application/json; charset=utf-8\r\n" +

@@ -13,9 +13,16 @@ describe("the HTTP server", () => {
   });
 
   it("takes HTTP_*_TIMEOUT_SECONDS and tells clients its keep-alive timeout", async () => {
-    const env = readEnv({ HTTP_KEEP_ALIVE_TIMEOUT_SECONDS: "120", HTTP_HEADERS_TIMEOUT_SECONDS: "125", HTTP_REQUEST_TIMEOUT_SECONDS: "900" });
+    const env = readEnv({
+      HTTP_KEEP_ALIVE_TIMEOUT_SECONDS: "120",
+      HTTP_HEADERS_TIMEOUT_SECONDS: "125",
+      HTTP_REQUEST_TIMEOUT_SECONDS: "900",
+    });
     const server = createHttpServer((_req, res) => res.end("ok"), env);
-    assert.deepEqual([server.keepAliveTimeout, server.headersTimeout, server.requestTimeout], [120_000, 125_000, 900_000]);
+    assert.deepEqual(
+      [server.keepAliveTimeout, server.headersTimeout, server.requestTimeout],
+      [120_000, 125_000, 900_000],
+    );
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     try {
       const response = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
@@ -49,8 +56,18 @@ describe("requests Node's parser refuses", () => {
     try {
       const cases: [string, string, number, string][] = [
         ["a DEL byte in a header", "GET / HTTP/1.1\r\nHost: x\r\nX-Note: a\x7fb\r\n\r\n", 400, "malformed_request"],
-        ["Content-Length with Transfer-Encoding", "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n", 400, "malformed_request"],
-        ["a 70 kB header", `GET / HTTP/1.1\r\nHost: x\r\nX-Big: ${"a".repeat(70_000)}\r\n\r\n`, 431, "request_header_fields_too_large"],
+        [
+          "Content-Length with Transfer-Encoding",
+          "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n",
+          400,
+          "malformed_request",
+        ],
+        [
+          "a 70 kB header",
+          `GET / HTTP/1.1\r\nHost: x\r\nX-Big: ${"a".repeat(70_000)}\r\n\r\n`,
+          431,
+          "request_header_fields_too_large",
+        ],
       ];
       for (const [what, request, status, code] of cases) {
         const reply = await rawExchange(port, request);

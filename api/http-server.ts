@@ -10,7 +10,10 @@ import http from "node:http";
 import type { Env } from "../config/env.ts";
 import { answerClientError } from "./client-error.ts";
 
-export type HttpTimeoutSettings = Pick<Env, "HTTP_KEEP_ALIVE_TIMEOUT_SECONDS" | "HTTP_HEADERS_TIMEOUT_SECONDS" | "HTTP_REQUEST_TIMEOUT_SECONDS">;
+export type HttpTimeoutSettings = Pick<
+  Env,
+  "HTTP_KEEP_ALIVE_TIMEOUT_SECONDS" | "HTTP_HEADERS_TIMEOUT_SECONDS" | "HTTP_REQUEST_TIMEOUT_SECONDS"
+>;
 
 export function createHttpServer(listener: http.RequestListener, settings: HttpTimeoutSettings): http.Server {
   const server = http.createServer(

@@ -17,12 +17,23 @@ export function notFoundHandler(routes: readonly RouteSpec[]): RequestHandler {
     const allowed = [...new Set(matchers.filter((m) => m.matches(req.path) !== false).map((m) => m.method))];
     if (allowed.length > 0) {
       next(
-        new HttpError(405, "method_not_allowed", `${req.method} is not allowed here; use ${allowed.join(", ")}`, { allowed }, {
-          Allow: allowed.join(", "),
-        }),
+        new HttpError(
+          405,
+          "method_not_allowed",
+          `${req.method} is not allowed here; use ${allowed.join(", ")}`,
+          { allowed },
+          {
+            Allow: allowed.join(", "),
+          },
+        ),
       );
       return;
     }
-    next(new HttpError(404, "route_not_found", `no route ${req.method} ${req.path}`, { method: req.method, path: req.path }));
+    next(
+      new HttpError(404, "route_not_found", `no route ${req.method} ${req.path}`, {
+        method: req.method,
+        path: req.path,
+      }),
+    );
   };
 }

@@ -10,7 +10,8 @@
 import type { Request } from "express";
 
 /** a DNS name or IPv4 address, or an IPv6 address in brackets, each with an optional port */
-const HOST = /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
+const HOST =
+  /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
 
 function connectionHost(req: Request): string {
   const address = (req.socket.localAddress ?? "127.0.0.1").replace(/^::ffff:(?=\d+\.)/, "");

@@ -34,9 +34,12 @@ function execute(route: RouteSpec, services: ApiServices): RequestHandler {
   return async (req, res) => {
     const auth = res.locals.auth;
     const input = res.locals.input;
-    if ((!auth && !route.public) || !input) throw new Error(`${route.operationId}: authentication or validation did not run`);
+    if ((!auth && !route.public) || !input)
+      throw new Error(`${route.operationId}: authentication or validation did not run`);
     let prepared: unknown;
-    const context = (db: HandlerContext<unknown, unknown, unknown, boolean>["db"]): HandlerContext<unknown, unknown, unknown, boolean> => ({
+    const context = (
+      db: HandlerContext<unknown, unknown, unknown, boolean>["db"],
+    ): HandlerContext<unknown, unknown, unknown, boolean> => ({
       prepared,
       params: input.params,
       query: input.query,
@@ -60,7 +63,9 @@ function execute(route: RouteSpec, services: ApiServices): RequestHandler {
           requestId: res.locals.requestId,
           services,
           read: (work) =>
-            auth ? withRequestTransaction(services.pool, auth.credential, route.scopes, work) : withPublicTransaction(services.pool, work),
+            auth
+              ? withRequestTransaction(services.pool, auth.credential, route.scopes, work)
+              : withPublicTransaction(services.pool, work),
         });
       }
       if (route.public || !auth) {
@@ -89,7 +94,10 @@ export function buildApiRouter(
 ): express.Router {
   const router = express.Router();
   const defaultBucket: RateBucket = { name: "default", limit: services.env.RATE_LIMIT_PER_MINUTE, windowSeconds: 60 };
-  const bodies = { default: jsonBody(services.env.JSON_BODY_LIMIT_BYTES), library: jsonBody(services.env.LIBRARY_BODY_LIMIT_BYTES) };
+  const bodies = {
+    default: jsonBody(services.env.JSON_BODY_LIMIT_BYTES),
+    library: jsonBody(services.env.LIBRARY_BODY_LIMIT_BYTES),
+  };
   const leases = new LeaseBook(); // shared by the routes: one lease per key and bucket set
 
   for (const route of routes) {
@@ -110,15 +118,21 @@ export function buildApiRouter(
     } else {
       const buckets = [defaultBucket];
       if (route.rateLimit) {
-        buckets.push({ name: route.rateLimit.bucket, limit: route.rateLimit.limit(services), windowSeconds: route.rateLimit.windowSeconds });
+        buckets.push({
+          name: route.rateLimit.bucket,
+          limit: route.rateLimit.limit(services),
+          windowSeconds: route.rateLimit.windowSeconds,
+        });
       }
       chain.push(authenticate, requireScopes(route.scopes), rateLimit(services.pool, buckets, leases));
     }
-    if (route.body && route.upload) throw new Error(`${route.operationId}: a route takes a JSON body or an upload, not both`);
+    if (route.body && route.upload)
+      throw new Error(`${route.operationId}: a route takes a JSON body or an upload, not both`);
     if (route.body) chain.push(bodies[route.bodyLimit ?? "default"]);
     chain.push(validate(route));
     // after validation, so a bad path or query is refused before an upload is read
-    if (route.upload) chain.push(multipartUpload({ field: route.upload.field, limitBytes: services.env.UPLOAD_LIMIT_BYTES }));
+    if (route.upload)
+      chain.push(multipartUpload({ field: route.upload.field, limitBytes: services.env.UPLOAD_LIMIT_BYTES }));
     if (route.idempotent) chain.push(idempotency(services.pool, services.env.IDEMPOTENCY_CLAIM_LEASE_SECONDS));
     chain.push(execute(route, services));
     router[route.method](expressPath(route.path), ...chain);

@@ -11,7 +11,7 @@ export const log: Logger = pino(
   {
     level: readEnv().LOG_LEVEL,
     base: { pid: process.pid },
-    redact: { paths: ["*.headers[\"x-api-key\"]", "*.apiKey", "*.plaintext"], censor: "[redacted]" },
+    redact: { paths: ['*.headers["x-api-key"]', "*.apiKey", "*.plaintext"], censor: "[redacted]" },
   },
   pino.destination(2),
 );

@@ -16,7 +16,15 @@ const CONNECTION_SQLSTATES = new Set([
 ]);
 
 /** Node socket errors (code) met while connecting to or talking with the server. */
-const SOCKET_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "EPIPE", "ETIMEDOUT", "EHOSTUNREACH", "ENETUNREACH", "EAI_AGAIN"]);
+const SOCKET_CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "EPIPE",
+  "ETIMEDOUT",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "EAI_AGAIN",
+]);
 
 /** What node-postgres throws, without a code, when its connection is gone or never came. */
 const PG_CLIENT_MESSAGES = [

@@ -34,7 +34,8 @@ async function loadEmbeddedPostgres(): Promise<typeof EmbeddedPostgres> {
       if (!before.get(signal)!.has(listener)) process.removeListener(signal, listener);
     }
   }
-  if (!process.listeners("beforeExit").includes(exitWithOwnCode)) process.prependListener("beforeExit", exitWithOwnCode);
+  if (!process.listeners("beforeExit").includes(exitWithOwnCode))
+    process.prependListener("beforeExit", exitWithOwnCode);
   return EmbeddedPostgresClass;
 }
 

@@ -46,7 +46,10 @@ export async function migrateDatabase(ownerUrl: string, appRole: string): Promis
 }
 
 async function migrateLocked(ownerUrl: string, appRole: string): Promise<void> {
-  await runWorkerMigrations({ connectionString: ownerUrl, logger: new WorkerLogger(graphileLogFactory("worker-migrate")) });
+  await runWorkerMigrations({
+    connectionString: ownerUrl,
+    logger: new WorkerLogger(graphileLogFactory("worker-migrate")),
+  });
   const gmrc = readGmrc();
   try {
     await migrate({

@@ -20,4 +20,3 @@ export function survivingLostConnections<P extends pg.Pool>(pool: P): P {
   pool.on("connect", (client) => client.on("error", () => {}));
   return pool;
 }
-

@@ -29,8 +29,10 @@ export async function withRequestTransaction<T>(
       // from the route table). One write and one round trip fewer than BEGIN and a prepared
       // call; measured a few per cent faster than the two pipelined.
       const scopes = requiredScopes.map((scope) => client.escapeLiteral(scope)).join(",");
-      return `begin; select app_public.begin_request(${client.escapeLiteral(credential.prefix)}, ` +
-        `'\\x${credential.hash.toString("hex")}'::bytea, array[${scopes}]::text[])`;
+      return (
+        `begin; select app_public.begin_request(${client.escapeLiteral(credential.prefix)}, ` +
+        `'\\x${credential.hash.toString("hex")}'::bytea, array[${scopes}]::text[])`
+      );
     },
     work,
   );
@@ -100,7 +102,12 @@ async function inTransaction<T>(
   }
 }
 
-async function transact<T>(client: Queryable, opening: string, work: () => Promise<T>, onRollbackFailed = () => {}): Promise<T> {
+async function transact<T>(
+  client: Queryable,
+  opening: string,
+  work: () => Promise<T>,
+  onRollbackFailed = () => {},
+): Promise<T> {
   try {
     // inside the try: a refused identity (begin_request raising) leaves a transaction to roll back
     await client.query(opening);

@@ -27,14 +27,23 @@ async function readSnapshot(pool: pg.Pool): Promise<Snapshot> {
   const client = await pool.connect();
   try {
     await client.query("begin read only; set local statement_timeout = 1000");
-    const queue = await client.query<QueueRow>("select task_name, ready, scheduled, running, failed from ops.queue_depth");
+    const queue = await client.query<QueueRow>(
+      "select task_name, ready, scheduled, running, failed from ops.queue_depth",
+    );
     const workers = await client.query<{ n: number }>("select count(*)::integer as n from ops.workers");
     const tasks = await client.query<{ task_name: string; status: string; count: number }>(
       "select task_name, status, count(*)::integer as count from app_public.tasks where status in ('queued', 'running') group by 1, 2",
     );
-    const pending = await client.query<{ n: number }>("select count(*)::integer as n from app_public.webhook_deliveries where status = 'pending'");
+    const pending = await client.query<{ n: number }>(
+      "select count(*)::integer as n from app_public.webhook_deliveries where status = 'pending'",
+    );
     await client.query("commit");
-    return { queue: queue.rows, workers: workers.rows[0]?.n ?? 0, tasks: tasks.rows, pendingDeliveries: pending.rows[0]?.n ?? 0 };
+    return {
+      queue: queue.rows,
+      workers: workers.rows[0]?.n ?? 0,
+      tasks: tasks.rows,
+      pendingDeliveries: pending.rows[0]?.n ?? 0,
+    };
   } catch (error) {
     await client.query("rollback").catch(() => {});
     throw error;
@@ -72,7 +81,8 @@ export function databaseMetrics(registry: Registry, ownerPool: pg.Pool): void {
       if (!snapshot) return;
       this.reset();
       for (const row of snapshot.queue) {
-        for (const state of ["ready", "scheduled", "running", "failed"] as const) this.set({ task: row.task_name, state }, row[state]);
+        for (const state of ["ready", "scheduled", "running", "failed"] as const)
+          this.set({ task: row.task_name, state }, row[state]);
       }
     },
   });

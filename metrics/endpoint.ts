@@ -17,7 +17,13 @@ export function bearerMatches(header: string | undefined, token: string): boolea
 export function metricsHandler(registry: Registry, token: string | undefined): RequestHandler {
   return async (req, res) => {
     if (token && !bearerMatches(req.get("authorization"), token)) {
-      throw new HttpError(401, "metrics_token_invalid", "send the metrics token as Authorization: Bearer <METRICS_TOKEN>", {}, { "WWW-Authenticate": "Bearer" });
+      throw new HttpError(
+        401,
+        "metrics_token_invalid",
+        "send the metrics token as Authorization: Bearer <METRICS_TOKEN>",
+        {},
+        { "WWW-Authenticate": "Bearer" },
+      );
     }
     res.setHeader("Content-Type", registry.contentType);
     res.send(await registry.metrics());

@@ -45,7 +45,9 @@ function sample(text: string, series: string): number | undefined {
 }
 
 async function scrape(): Promise<string> {
-  const response = await api.request("GET", "/metrics", { headers: { authorization: "Bearer scrape-token-0123456789" } });
+  const response = await api.request("GET", "/metrics", {
+    headers: { authorization: "Bearer scrape-token-0123456789" },
+  });
   assert.equal(response.status, 200);
   assert.match(response.headers.get("content-type") ?? "", /^text\/plain; version=0\.0\.4/);
   return response.text;
@@ -53,7 +55,10 @@ async function scrape(): Promise<string> {
 
 describe("the route label", () => {
   it("is the route's template, a fixed path, or unmatched: never what the client sent", () => {
-    assert.equal(routeLabel("/backend-api/api/public/v1/projects/{project_id}", "/x"), "/backend-api/api/public/v1/projects/{project_id}");
+    assert.equal(
+      routeLabel("/backend-api/api/public/v1/projects/{project_id}", "/x"),
+      "/backend-api/api/public/v1/projects/{project_id}",
+    );
     assert.equal(routeLabel(undefined, "/healthz"), "/healthz");
     assert.equal(routeLabel(undefined, "/ops/graphql"), "/ops/graphql");
     assert.equal(routeLabel(undefined, `/backend-api/api/public/v1/projects/${randomUUID()}/nope`), "unmatched");
@@ -68,16 +73,43 @@ describe("GET /metrics on the API", () => {
   });
 
   it("counts requests per route template, method and status", async () => {
-    const project = await api.request<{ id: string }>("POST", "/projects", { key: alice.key, body: { name: "Metered", customer: "X" } });
+    const project = await api.request<{ id: string }>("POST", "/projects", {
+      key: alice.key,
+      body: { name: "Metered", customer: "X" },
+    });
     await api.request("GET", `/projects/${project.body.id}`, { key: alice.key });
     await api.request("GET", `/projects/${randomUUID()}`, { key: alice.key });
     await api.request("GET", `/no/such/route/${randomUUID()}`, { key: alice.key });
     const text = await scrape();
     const route = "/backend-api/api/public/v1/projects/{project_id}";
-    assert.equal(sample(text, `swarf_http_request_duration_seconds_count{method="GET",route="${route}",status="200",process_role="api"}`), 1);
-    assert.equal(sample(text, `swarf_http_request_duration_seconds_count{method="GET",route="${route}",status="404",process_role="api"}`), 1);
-    assert.equal(sample(text, `swarf_http_request_duration_seconds_count{method="POST",route="/backend-api/api/public/v1/projects",status="201",process_role="api"}`), 1);
-    assert.equal(sample(text, 'swarf_http_request_duration_seconds_count{method="GET",route="unmatched",status="404",process_role="api"}'), 1);
+    assert.equal(
+      sample(
+        text,
+        `swarf_http_request_duration_seconds_count{method="GET",route="${route}",status="200",process_role="api"}`,
+      ),
+      1,
+    );
+    assert.equal(
+      sample(
+        text,
+        `swarf_http_request_duration_seconds_count{method="GET",route="${route}",status="404",process_role="api"}`,
+      ),
+      1,
+    );
+    assert.equal(
+      sample(
+        text,
+        `swarf_http_request_duration_seconds_count{method="POST",route="/backend-api/api/public/v1/projects",status="201",process_role="api"}`,
+      ),
+      1,
+    );
+    assert.equal(
+      sample(
+        text,
+        'swarf_http_request_duration_seconds_count{method="GET",route="unmatched",status="404",process_role="api"}',
+      ),
+      1,
+    );
     assert.doesNotMatch(text, new RegExp(project.body.id), "no id in a label");
     assert.match(text, /nodejs_eventloop_lag_seconds\{process_role="api"\}/);
   });
@@ -87,9 +119,15 @@ describe("a worker's metrics", () => {
   it("time each task attempt by outcome, count failures for good and webhook attempts by outcome, and read the queue", async () => {
     const registry = createMetricsRegistry("worker");
     const receiver = await startReceiver();
-    const endpoint = await api.request("POST", "/webhooks", { key: alice.key, body: { url: receiver.url, event_types: ["task.succeeded", "task.failed"] } });
+    const endpoint = await api.request("POST", "/webhooks", {
+      key: alice.key,
+      body: { url: receiver.url, event_types: ["task.succeeded", "task.failed"] },
+    });
     assert.equal(endpoint.status, 201, endpoint.text);
-    const project = await api.request<{ id: string }>("POST", "/projects", { key: alice.key, body: { name: "Tasks", customer: "X" } });
+    const project = await api.request<{ id: string }>("POST", "/projects", {
+      key: alice.key,
+      body: { name: "Tasks", customer: "X" },
+    });
     const extraTasks: Record<string, Task> = {
       test_ok: trackedTask(async () => ({ ok: true })),
       test_refused: trackedTask(async () => {
@@ -99,8 +137,16 @@ describe("a worker's metrics", () => {
         throw new Error("broken on purpose");
       },
     };
-    const ok = await insertTaskRecord(db.owner, { userId: alice.id, projectId: project.body.id, workerTask: "test_ok" });
-    const refused = await insertTaskRecord(db.owner, { userId: alice.id, projectId: project.body.id, workerTask: "test_refused" });
+    const ok = await insertTaskRecord(db.owner, {
+      userId: alice.id,
+      projectId: project.body.id,
+      workerTask: "test_ok",
+    });
+    const refused = await insertTaskRecord(db.owner, {
+      userId: alice.id,
+      projectId: project.body.id,
+      workerTask: "test_refused",
+    });
     await db.owner.query("select graphile_worker.add_job('test_broken', '{}'::json, max_attempts := 1)");
 
     const before = await (async () => {
@@ -128,17 +174,30 @@ describe("a worker's metrics", () => {
       await waitForTask(db.owner, ok, "success", (task) => task.status === "success", { timeoutMs: 10_000 });
       await waitForTask(db.owner, refused, "failed", (task) => task.status === "failed", { timeoutMs: 10_000 });
       // the worker counts an attempt once it has recorded it, after the receiver answered
-      const text = await waitFor("the broken job's failure and both webhooks' attempts", async () => {
-        const t = await registry.metrics();
-        const failed = sample(t, 'swarf_task_failures_total{task="test_broken",process_role="worker"}');
-        const delivered = sample(t, 'swarf_webhook_attempts_total{outcome="delivered",process_role="worker"}');
-        return failed === 1 && delivered === 2 ? t : null;
-      }, { timeoutMs: 10_000 });
+      const text = await waitFor(
+        "the broken job's failure and both webhooks' attempts",
+        async () => {
+          const t = await registry.metrics();
+          const failed = sample(t, 'swarf_task_failures_total{task="test_broken",process_role="worker"}');
+          const delivered = sample(t, 'swarf_webhook_attempts_total{outcome="delivered",process_role="worker"}');
+          return failed === 1 && delivered === 2 ? t : null;
+        },
+        { timeoutMs: 10_000 },
+      );
       assert.equal(receiver.received.length, 2);
-      assert.equal(sample(text, 'swarf_task_duration_seconds_count{task="test_ok",outcome="success",process_role="worker"}'), 1);
+      assert.equal(
+        sample(text, 'swarf_task_duration_seconds_count{task="test_ok",outcome="success",process_role="worker"}'),
+        1,
+      );
       // a TaskFailure is the task's answer, not a fault: the job succeeds
-      assert.equal(sample(text, 'swarf_task_duration_seconds_count{task="test_refused",outcome="success",process_role="worker"}'), 1);
-      assert.equal(sample(text, 'swarf_task_duration_seconds_count{task="test_broken",outcome="error",process_role="worker"}'), 1);
+      assert.equal(
+        sample(text, 'swarf_task_duration_seconds_count{task="test_refused",outcome="success",process_role="worker"}'),
+        1,
+      );
+      assert.equal(
+        sample(text, 'swarf_task_duration_seconds_count{task="test_broken",outcome="error",process_role="worker"}'),
+        1,
+      );
       assert.equal(sample(text, 'swarf_webhook_attempts_total{outcome="delivered",process_role="worker"}'), 2);
       assert.equal(sample(text, 'swarf_database_up{process_role="worker"}'), 1);
       assert.equal(sample(text, 'swarf_workers{process_role="worker"}'), 1);

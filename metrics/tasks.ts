@@ -29,7 +29,10 @@ export function taskMetrics(registry: Registry, events: WorkerEvents): void {
     const at = started.get(job.id);
     started.delete(job.id);
     if (at === undefined) return;
-    duration.observe({ task: job.task_identifier, outcome: error ? "error" : "success" }, (performance.now() - at) / 1000);
+    duration.observe(
+      { task: job.task_identifier, outcome: error ? "error" : "success" },
+      (performance.now() - at) / 1000,
+    );
   });
   events.on("job:failed", ({ job }) => {
     failures.inc({ task: job.task_identifier });

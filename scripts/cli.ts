@@ -77,26 +77,48 @@ const commands: Record<string, Command> = {
 
   async "library add-starter"(db, [email], options) {
     const libraryId = options.library;
-    if (libraryId !== undefined && !isUuid(libraryId)) throw new UsageError(`library add-starter: --library must be a library id (a UUID), not "${libraryId}"`);
+    if (libraryId !== undefined && !isUuid(libraryId))
+      throw new UsageError(`library add-starter: --library must be a library id (a UUID), not "${libraryId}"`);
     const user = await requireUser(db, email);
     const library = await findUserLibrary(db, user.id, libraryId?.toLowerCase());
     if (!library) {
-      throw new CommandError(libraryId === undefined ? `${email} has no default library: name one with --library ID` : `${email} has no library ${libraryId}`);
+      throw new CommandError(
+        libraryId === undefined
+          ? `${email} has no default library: name one with --library ID`
+          : `${email} has no library ${libraryId}`,
+      );
     }
     const added = await addStarterAssemblies(db, library.id);
     if (added.length === 0) return `nothing to add: ${library.name} (${library.id}) holds every starter assembly`;
-    return [`added ${added.length} starter ${added.length === 1 ? "assembly" : "assemblies"} to ${library.name} (${library.id}):`, ...added.map((a) => `  ${a.id}  ${a.name}`)].join("\n");
+    return [
+      `added ${added.length} starter ${added.length === 1 ? "assembly" : "assemblies"} to ${library.name} (${library.id}):`,
+      ...added.map((a) => `  ${a.id}  ${a.name}`),
+    ].join("\n");
   },
 
   async "key create"(db, [email], options) {
     const user = await requireUser(db, email);
-    const scopes = options.scopes === undefined ? [...SCOPES] : options.scopes.split(",").map((s) => s.trim()).filter(Boolean);
+    const scopes =
+      options.scopes === undefined
+        ? [...SCOPES]
+        : options.scopes
+            .split(",")
+            .map((s) => s.trim())
+            .filter(Boolean);
     const unknown = scopes.filter((scope) => !isKeyScope(scope));
     if (unknown.length > 0 || scopes.length === 0) {
-      throw new UsageError(`unknown scope ${unknown.join(", ") || "(none given)"}; scopes: ${[...SCOPES, ...OPERATOR_SCOPES].join(", ")}`);
+      throw new UsageError(
+        `unknown scope ${unknown.join(", ") || "(none given)"}; scopes: ${[...SCOPES, ...OPERATOR_SCOPES].join(", ")}`,
+      );
     }
     const key = generateApiKey();
-    await insertApiKey(db, { userId: user.id, name: options.name ?? "CLI key", prefix: key.prefix, hash: key.hash, scopes });
+    await insertApiKey(db, {
+      userId: user.id,
+      name: options.name ?? "CLI key",
+      prefix: key.prefix,
+      hash: key.hash,
+      scopes,
+    });
     return key.plaintext;
   },
 
@@ -114,7 +136,8 @@ const commands: Record<string, Command> = {
   },
 
   async "key revoke"(db, [prefix]) {
-    if (!prefix || !KEY_PREFIX_PATTERN.test(prefix)) throw new UsageError("key revoke needs a key prefix (the part before _live_)");
+    if (!prefix || !KEY_PREFIX_PATTERN.test(prefix))
+      throw new UsageError("key revoke needs a key prefix (the part before _live_)");
     if (!(await revokeApiKey(db, prefix))) throw new CommandError(`no active key has the prefix ${prefix}`);
     return `revoked ${prefix}`;
   },
@@ -122,26 +145,39 @@ const commands: Record<string, Command> = {
   async "workpiece tessellate"(db, [workpieceId], options) {
     const payload = TessellatePayload.safeParse({
       workpiece_id: workpieceId,
-      ...(options["linear-deflection"] !== undefined ? { linear_deflection_mm: Number(options["linear-deflection"]) } : {}),
-      ...(options["angular-deflection"] !== undefined ? { angular_deflection_deg: Number(options["angular-deflection"]) } : {}),
+      ...(options["linear-deflection"] !== undefined
+        ? { linear_deflection_mm: Number(options["linear-deflection"]) }
+        : {}),
+      ...(options["angular-deflection"] !== undefined
+        ? { angular_deflection_deg: Number(options["angular-deflection"]) }
+        : {}),
     });
     if (!payload.success) throw new UsageError(`workpiece tessellate: ${z.prettifyError(payload.error)}`);
     const owner = await workpieceOwner(db, payload.data.workpiece_id);
     if (!owner) throw new CommandError(`no live project has the workpiece ${payload.data.workpiece_id}`);
     // the task belongs to the workpiece's owner, who sees it in GET /tasks/by-project
     const task = await withUserTransaction(db, owner.userId, () =>
-      createTask(db, { projectId: owner.projectId, taskName: TESSELLATE_TASK_NAME, workerTask: "tessellate", payload: payload.data }),
+      createTask(db, {
+        projectId: owner.projectId,
+        taskName: TESSELLATE_TASK_NAME,
+        workerTask: "tessellate",
+        payload: payload.data,
+      }),
     );
     return task.id;
   },
 
   async "catalogue import"(db, [file], options) {
-    if (!file) throw new UsageError("catalogue import needs the file: a Fusion 360 tool library (.json or .tools content)");
+    if (!file)
+      throw new UsageError("catalogue import needs the file: a Fusion 360 tool library (.json or .tools content)");
     const given = options.manufacturer?.trim();
-    if (!given) throw new UsageError("catalogue import needs --manufacturer NAME: the maker the library's tools are filed under");
+    if (!given)
+      throw new UsageError("catalogue import needs --manufacturer NAME: the maker the library's tools are filed under");
     if (given.length > 100) throw new UsageError("catalogue import: --manufacturer is at most 100 characters");
     if (given.toLowerCase() === STANDARD_MANUFACTURER.toLowerCase()) {
-      throw new UsageError(`catalogue import: "${STANDARD_MANUFACTURER}" is the seeded standard range; name the library's own maker`);
+      throw new UsageError(
+        `catalogue import: "${STANDARD_MANUFACTURER}" is the seeded standard range; name the library's own maker`,
+      );
     }
     let text: string;
     try {
@@ -177,7 +213,14 @@ async function requireUser(db: pg.Client, email: string | undefined) {
 
 function formatTable(header: string[], rows: string[][]): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  return [header, ...rows].map((row) => row.map((cell, i) => cell.padEnd(widths[i]!)).join("  ").trimEnd()).join("\n");
+  return [header, ...rows]
+    .map((row) =>
+      row
+        .map((cell, i) => cell.padEnd(widths[i]!))
+        .join("  ")
+        .trimEnd(),
+    )
+    .join("\n");
 }
 
 async function main(argv: string[]): Promise<number> {

@@ -21,7 +21,14 @@ const database = await openDatabase(env, (line) => log.debug({ component: "postg
 const pool = createPool(database.appUrl, env.API_POOL_SIZE, "swarf-api");
 let runner: WorkerRunner | undefined;
 
-const geometry = env.GEOMETRY_WORKERS === 0 ? undefined : createGeometryPool({ size: env.GEOMETRY_WORKERS, queueTimeoutMs: env.GEOMETRY_QUEUE_TIMEOUT_MS, simulationThread: env.CAM_SIMULATION_THREAD });
+const geometry =
+  env.GEOMETRY_WORKERS === 0
+    ? undefined
+    : createGeometryPool({
+        size: env.GEOMETRY_WORKERS,
+        queueTimeoutMs: env.GEOMETRY_QUEUE_TIMEOUT_MS,
+        simulationThread: env.CAM_SIMULATION_THREAD,
+      });
 const geometryReadiness = watchGeometryReadiness(geometry);
 
 // one registry for the process: request latency, task runs, the queue, the geometry threads

@@ -25,19 +25,33 @@ import { migrateDatabase } from "../db/migrate.ts";
 import { ensureAppRole } from "../db/roles.ts";
 import { findFreePort } from "../test/support/ports.ts";
 
-const TEST_ROOTS = ["api", "auth", "config", "db", "kernel", "metrics", "scripts", "tasks", "test", "webhooks", "workers"];
+const TEST_ROOTS = [
+  "api",
+  "auth",
+  "config",
+  "db",
+  "kernel",
+  "metrics",
+  "scripts",
+  "tasks",
+  "test",
+  "webhooks",
+  "workers",
+];
 
 const CHAOS_ROOTS = ["test/chaos"];
 
 function findTestFiles(roots: readonly string[] = TEST_ROOTS, suffix = ".test.ts"): string[] {
-  return roots.flatMap((root) => {
-    const dir = path.join(repoRoot, root);
-    if (!fs.existsSync(dir)) return [];
-    return fs
-      .readdirSync(dir, { recursive: true, encoding: "utf8" })
-      .filter((file) => file.endsWith(suffix))
-      .map((file) => path.join(root, file));
-  }).sort();
+  return roots
+    .flatMap((root) => {
+      const dir = path.join(repoRoot, root);
+      if (!fs.existsSync(dir)) return [];
+      return fs
+        .readdirSync(dir, { recursive: true, encoding: "utf8" })
+        .filter((file) => file.endsWith(suffix))
+        .map((file) => path.join(root, file));
+    })
+    .sort();
 }
 
 function withDatabase(url: string, database: string): string {
@@ -74,7 +88,9 @@ async function main(): Promise<number> {
     const chaos = process.argv.includes("--chaos");
     const given = process.argv.slice(2).filter((arg) => arg !== "--chaos");
     const files = given.length > 0 ? given : chaos ? findTestFiles(CHAOS_ROOTS, ".chaos.ts") : findTestFiles();
-    const concurrency = chaos ? ["--test-concurrency=1", "--test-timeout=600000"] : [`--test-concurrency=${Math.max(2, os.cpus().length)}`];
+    const concurrency = chaos
+      ? ["--test-concurrency=1", "--test-timeout=600000"]
+      : [`--test-concurrency=${Math.max(2, os.cpus().length)}`];
     const child = spawn(
       process.execPath,
       ["--import", "tsx", "--test", "--test-reporter=spec", ...concurrency, ...files],
@@ -89,7 +105,9 @@ async function main(): Promise<number> {
         },
       },
     );
-    return await new Promise<number>((resolve) => child.on("exit", (code, signal) => resolve(code ?? (signal ? 1 : 0))));
+    return await new Promise<number>((resolve) =>
+      child.on("exit", (code, signal) => resolve(code ?? (signal ? 1 : 0))),
+    );
   } finally {
     const admin = new pg.Client({ connectionString: adminUrl });
     await admin.connect();

@@ -13,7 +13,12 @@ import http from "node:http";
 const TOLERANCE_SECONDS = 300;
 
 /** true when one of the header's v1 signatures is HMAC-SHA256(secret, "<t>.<raw body>") and t is recent */
-export function verify(header: string | undefined, rawBody: Buffer, secret: string, nowSeconds = Math.floor(Date.now() / 1000)): boolean {
+export function verify(
+  header: string | undefined,
+  rawBody: Buffer,
+  secret: string,
+  nowSeconds = Math.floor(Date.now() / 1000),
+): boolean {
   if (!header) return false;
   let t: string | undefined;
   const signatures: Buffer[] = [];
@@ -46,7 +51,10 @@ if (import.meta.url === `file://${process.argv[1]}`) {
         const deliveryId = String(req.headers["x-service-delivery-id"]);
         if (!seen.has(deliveryId)) {
           seen.add(deliveryId);
-          const event = JSON.parse(raw.toString("utf8")) as { type: string; data: { task_id: string; progress: number } };
+          const event = JSON.parse(raw.toString("utf8")) as {
+            type: string;
+            data: { task_id: string; progress: number };
+          };
           console.log(`${event.type} task ${event.data.task_id} progress ${event.data.progress}`);
         }
         res.writeHead(204).end();

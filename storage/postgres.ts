@@ -24,7 +24,10 @@ export const postgresBlobStore: BlobStore = {
     const sha256 = createHash("sha256").update(buffer).digest();
     // bytes the caller holds already are not sent again (find_blob keeps the row locked
     // until the transaction ends, so a purge cannot take it meanwhile)
-    const found = await db.query<{ id: string | null }>("select app_public.find_blob($1, $2) as id", [sha256, contentType]);
+    const found = await db.query<{ id: string | null }>("select app_public.find_blob($1, $2) as id", [
+      sha256,
+      contentType,
+    ]);
     const id = found.rows[0]?.id;
     if (id) return { id, sha256: sha256.toString("hex"), size: buffer.length, contentType };
     const { rows } = await db.query<{ blob_id: string; blob_sha256: Buffer; blob_size: number }>(
@@ -45,7 +48,10 @@ export const postgresBlobStore: BlobStore = {
   },
 
   async stat(db, id) {
-    const { rows } = await db.query<BlobRow>("select blob_id, sha256, size, content_type from app_public.stat_blob($1)", [id]);
+    const { rows } = await db.query<BlobRow>(
+      "select blob_id, sha256, size, content_type from app_public.stat_blob($1)",
+      [id],
+    );
     return rows[0] ? toRef(rows[0]) : null;
   },
 

@@ -40,7 +40,9 @@ export function presignMessage(blobId: string, purpose: string, expires: number)
 
 /** The signature with a known secret: the reference the SQL side is tested against. */
 export function presignSignature(secret: Buffer, blobId: string, purpose: string, expires: number): Buffer {
-  return createHmac("sha256", secret).update(presignMessage(blobId, purpose, expires)).digest();
+  return createHmac("sha256", secret)
+    .update(presignMessage(blobId, purpose, expires))
+    .digest();
 }
 
 const FILES_PATH = `${API_BASE_PATH}/files/`;
@@ -68,7 +70,10 @@ export interface PresignOptions {
 export function withPresignedBase(value: unknown, baseUrl: string): unknown {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return value;
   return Object.fromEntries(
-    Object.entries(value).map(([name, field]) => [name, typeof field === "string" && field.startsWith(FILES_PATH) ? `${baseUrl}${field}` : field]),
+    Object.entries(value).map(([name, field]) => [
+      name,
+      typeof field === "string" && field.startsWith(FILES_PATH) ? `${baseUrl}${field}` : field,
+    ]),
   );
 }
 
@@ -83,12 +88,19 @@ export async function presignBlob(
   options: PresignOptions = {},
 ): Promise<PresignedUrl | null> {
   const ttl = options.ttlSeconds ?? PRESIGN_TTL_SECONDS;
-  if (!Number.isInteger(ttl) || ttl < 1 || ttl > PRESIGN_MAX_TTL_SECONDS) throw new Error(`presign TTL ${ttl} s is not 1 s to 7 days`);
+  if (!Number.isInteger(ttl) || ttl < 1 || ttl > PRESIGN_MAX_TTL_SECONDS)
+    throw new Error(`presign TTL ${ttl} s is not 1 s to 7 days`);
   const expires = Math.floor((options.now ?? Date.now()) / 1000) + ttl;
-  const { rows } = await db.query<{ signature: Buffer | null }>("select app_public.presign_blob($1, $2, $3) as signature", [blobId, purpose, expires]);
+  const { rows } = await db.query<{ signature: Buffer | null }>(
+    "select app_public.presign_blob($1, $2, $3) as signature",
+    [blobId, purpose, expires],
+  );
   const signature = rows[0]?.signature;
   if (!signature) return null;
-  return { url: `${options.baseUrl ?? ""}${presignedPath(blobId, purpose, expires, signature)}`, expires_at: new Date(expires * 1000).toISOString() };
+  return {
+    url: `${options.baseUrl ?? ""}${presignedPath(blobId, purpose, expires, signature)}`,
+    expires_at: new Date(expires * 1000).toISOString(),
+  };
 }
 
 export type PresignedRead =
@@ -117,5 +129,11 @@ export async function readPresignedBlob(
   const row = rows[0];
   if (!row) return { outcome: "not_found" };
   if (row.outcome !== "ok") return { outcome: row.outcome };
-  return { outcome: "ok", sha256: row.sha256!.toString("hex"), size: Number(row.size), contentType: row.content_type!, bytes: row.bytes! };
+  return {
+    outcome: "ok",
+    sha256: row.sha256!.toString("hex"),
+    size: Number(row.size),
+    contentType: row.content_type!,
+    bytes: row.bytes!,
+  };
 }

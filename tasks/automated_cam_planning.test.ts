@@ -13,7 +13,13 @@ import { PLAN_CONTENT_TYPE } from "../kernel/job/plan.ts";
 import { startTestApi, type TestApi } from "../test/support/api.ts";
 import { createTestDatabase, type TestDatabase } from "../test/support/database.ts";
 import { fileUpload } from "../test/support/multipart.ts";
-import { PLAN_OPTIONS, planningProject, PLANNING_MATERIAL, STOCK_OFFSETS, type PlanningStarted } from "../test/support/planning.ts";
+import {
+  PLAN_OPTIONS,
+  planningProject,
+  PLANNING_MATERIAL,
+  STOCK_OFFSETS,
+  type PlanningStarted,
+} from "../test/support/planning.ts";
 import { insertTaskRecord, readTaskRecord, waitForTask, type TaskRecord } from "../test/support/task-records.ts";
 import { createTestUser, type TestUser } from "../test/support/users.ts";
 import { createGeometryPool, type GeometryPool } from "../workers/geometry/pool.ts";
@@ -58,7 +64,10 @@ after(async () => {
 });
 
 async function startPlan(user: TestUser, projectId: string, body: unknown = PLAN_OPTIONS): Promise<string> {
-  const res = await api.request<PlanningStarted>("POST", `/projects/${projectId}/automation/cam-planning`, { key: user.key, body });
+  const res = await api.request<PlanningStarted>("POST", `/projects/${projectId}/automation/cam-planning`, {
+    key: user.key,
+    body,
+  });
   assert.equal(res.status, 202, res.text);
   return res.body.task_id;
 }
@@ -87,14 +96,23 @@ describe("plan_cam", () => {
   it("saves the plan as the project's new current job and returns job_id, machining time, warnings, unmachined and the setups", async () => {
     const projectId = await planningProject(api, alice, { library: ["fake:success", "Drill"] });
     const before = await projectState(projectId);
-    const stockJob = await db.owner.query("select workpiece_id, stock from app_public.jobs where id = $1", [before.current_job_id]);
+    const stockJob = await db.owner.query("select workpiece_id, stock from app_public.jobs where id = $1", [
+      before.current_job_id,
+    ]);
     const taskId = await startPlan(alice, projectId, { include_face_milling: false, sort_by_height: true });
     const task = await finished(taskId);
     assert.equal(task.status, "success", JSON.stringify(task.error));
     assert.equal(task.progress, 1);
     assert.equal(task.attempts, 1);
     const result = task.result as PlanCamResult;
-    assert.deepEqual(Object.keys(result).sort(), ["completeness", "job_id", "machining_time_s", "setups", "unmachined", "warnings"]);
+    assert.deepEqual(Object.keys(result).sort(), [
+      "completeness",
+      "job_id",
+      "machining_time_s",
+      "setups",
+      "unmachined",
+      "warnings",
+    ]);
     assert.equal(result.completeness?.status, "complete", "the task result says how complete the plan is");
     assert.equal(result.setups.length, 2);
     const setup = result.setups[0]!;
@@ -113,10 +131,27 @@ describe("plan_cam", () => {
     ]);
     assert.deepEqual(setup.direction, [0, 0, 1]);
     assert.deepEqual(Object.keys(setup.blocks[0]!).sort(), ["id", "kind", "name", "operation_ids"]);
-    assert.deepEqual(setup.blocks.flatMap((b) => b.operation_ids), setup.operations.map((o) => o.id), "every operation in one block, in order");
+    assert.deepEqual(
+      setup.blocks.flatMap((b) => b.operation_ids),
+      setup.operations.map((o) => o.id),
+      "every operation in one block, in order",
+    );
     assert.deepEqual(Object.keys(setup.wcs).sort(), ["origin", "x_axis", "z_axis"]);
-    assert.deepEqual(Object.keys(setup.verification).sort(), ["gouges", "holder_collisions", "material_left_mm3", "material_left_pct", "rapids_through_material"]);
-    assert.deepEqual(Object.keys(setup.operations[0]!).sort(), ["features", "id", "kind", "machining_time_s", "name", "tool_number"]);
+    assert.deepEqual(Object.keys(setup.verification).sort(), [
+      "gouges",
+      "holder_collisions",
+      "material_left_mm3",
+      "material_left_pct",
+      "rapids_through_material",
+    ]);
+    assert.deepEqual(Object.keys(setup.operations[0]!).sort(), [
+      "features",
+      "id",
+      "kind",
+      "machining_time_s",
+      "name",
+      "tool_number",
+    ]);
     assert.deepEqual(result.unmachined[0]?.code, "no_tool_fits");
 
     // what the planner was given
@@ -183,7 +218,10 @@ describe("plan_cam", () => {
     assert.equal(plan.setups[1]!.work_offset, "G55");
     const blobsBefore = await planBlobs(alice);
 
-    const upload = await api.request<{ job_id: string }>("POST", `/projects/${projectId}/job`, { key: alice.key, raw: fileUpload(download.bytes) });
+    const upload = await api.request<{ job_id: string }>("POST", `/projects/${projectId}/job`, {
+      key: alice.key,
+      raw: fileUpload(download.bytes),
+    });
     assert.equal(upload.status, 201, upload.text);
     const jobs = await db.owner.query<{ id: string; source: string; plan_blob_id: string; plan_summary: unknown }>(
       "select id, source, plan_blob_id, plan_summary from app_public.jobs where id = any($1::uuid[]) order by created_at",
@@ -199,9 +237,19 @@ describe("plan_cam", () => {
       key: alice.key,
       body: { ...STOCK_OFFSETS, plus_z: 7 },
     });
-    const replanned = await db.owner.query("select plan_blob_id, plan_summary from app_public.jobs where id = $1", [stock.body.job_id]);
-    assert.deepEqual(replanned.rows[0], { plan_blob_id: null, plan_summary: null }, "a plan is for the stock it was made for");
-    const lean = await decodeFamc((await api.request("GET", `/projects/${projectId}/job`, { key: alice.key })).bytes, alice.id, async () => true);
+    const replanned = await db.owner.query("select plan_blob_id, plan_summary from app_public.jobs where id = $1", [
+      stock.body.job_id,
+    ]);
+    assert.deepEqual(
+      replanned.rows[0],
+      { plan_blob_id: null, plan_summary: null },
+      "a plan is for the stock it was made for",
+    );
+    const lean = await decodeFamc(
+      (await api.request("GET", `/projects/${projectId}/job`, { key: alice.key })).bytes,
+      alice.id,
+      async () => true,
+    );
     assert.equal(lean.plan, null);
   });
 
@@ -211,15 +259,25 @@ describe("plan_cam", () => {
     const result = (await finished(await startPlan(frank, planned))).result as PlanCamResult;
     const file = (await api.request("GET", `/projects/${planned}/job`, { key: frank.key })).bytes;
     const other = await planningProject(api, frank, { workpiece: false });
-    assert.equal((await api.request("POST", `/projects/${other}/job`, { key: frank.key, raw: fileUpload(file) })).status, 201);
-    const blob = (await db.owner.query<{ plan_blob_id: string }>("select plan_blob_id from app_public.jobs where id = $1", [result.job_id])).rows[0]!
-      .plan_blob_id;
+    assert.equal(
+      (await api.request("POST", `/projects/${other}/job`, { key: frank.key, raw: fileUpload(file) })).status,
+      201,
+    );
+    const blob = (
+      await db.owner.query<{ plan_blob_id: string }>("select plan_blob_id from app_public.jobs where id = $1", [
+        result.job_id,
+      ])
+    ).rows[0]!.plan_blob_id;
     const purge = async (projectId: string) => {
       assert.equal((await api.request("DELETE", `/projects/${projectId}`, { key: frank.key })).status, 204);
       await db.owner.query("select * from app_private.purge_project($1)", [projectId]);
     };
     await purge(planned);
-    assert.equal((await db.owner.query("select 1 from app_private.blobs where id = $1", [blob])).rowCount, 1, "the other project's import holds it");
+    assert.equal(
+      (await db.owner.query("select 1 from app_private.blobs where id = $1", [blob])).rowCount,
+      1,
+      "the other project's import holds it",
+    );
     await purge(other);
     assert.equal((await db.owner.query("select 1 from app_private.blobs where id = $1", [blob])).rowCount, 0);
     assert.equal(await planBlobs(frank), 0);
@@ -236,13 +294,18 @@ describe("plan_cam", () => {
       await new Promise((resolve) => setTimeout(resolve, 40));
     } while (!TERMINAL.has(task.status));
     assert.equal(task.status, "success");
-    assert.deepEqual([...seen].sort((a, b) => a - b), seen, "never backwards");
+    assert.deepEqual(
+      [...seen].sort((a, b) => a - b),
+      seen,
+      "never backwards",
+    );
     assert.equal(seen.at(-1), 1);
     // the stand-in reports 0.1, 0.2 .. 1 of the planning every 300 ms, which is 0.135 .. 0.9 of
     // the task: every 10 % bucket it enters is written (0.9, "planned", is followed at once by
     // the save and 1, too quickly to be sure to see it)
     const buckets = new Set(seen.filter((p) => p < 1).map((p) => Math.floor(p * 10 + 1e-9)));
-    for (const bucket of [1, 2, 3, 4, 5, 6, 7, 8]) assert.ok(buckets.has(bucket), `bucket ${bucket}; progress seen: ${seen.join(", ")}`);
+    for (const bucket of [1, 2, 3, 4, 5, 6, 7, 8])
+      assert.ok(buckets.has(bucket), `bucket ${bucket}; progress seen: ${seen.join(", ")}`);
   });
 
   it("cancels a running plan at the planner's next check: 202, then cancelled, with nothing saved", async () => {
@@ -252,18 +315,25 @@ describe("plan_cam", () => {
     const taskId = await startPlan(carol, projectId);
     await waitForTask(db.owner, taskId, "planning", (task) => task.status === "running" && task.progress > 0.3, WAIT);
     const requested = Date.now();
-    const res = await api.request<{ status: string; cancel_requested_at: string }>("POST", `/tasks/${taskId}/cancel`, { key: carol.key });
+    const res = await api.request<{ status: string; cancel_requested_at: string }>("POST", `/tasks/${taskId}/cancel`, {
+      key: carol.key,
+    });
     assert.equal(res.status, 202, res.text);
     assert.equal(res.body.status, "running");
     const task = await finished(taskId);
     assert.equal(task.status, "cancelled");
-    assert.ok(Date.now() - requested < SETTINGS.cancelGraceMs, "the planner stopped by itself, before the grace period");
+    assert.ok(
+      Date.now() - requested < SETTINGS.cancelGraceMs,
+      "the planner stopped by itself, before the grace period",
+    );
     assert.equal(task.error, null);
     assert.equal(task.result, null);
     assert.ok(task.finished_at);
     assert.deepEqual(await projectState(projectId), before, "no job saved");
     assert.equal(await planBlobs(carol), 0, "no plan stored");
-    const read = await api.request<{ status: string; cancel_requested_at: string }>("GET", `/tasks/${taskId}`, { key: carol.key });
+    const read = await api.request<{ status: string; cancel_requested_at: string }>("GET", `/tasks/${taskId}`, {
+      key: carol.key,
+    });
     assert.equal(read.body.cancel_requested_at, res.body.cancel_requested_at);
     assert.equal((await api.request("POST", `/tasks/${taskId}/cancel`, { key: carol.key })).status, 200);
   });
@@ -319,10 +389,15 @@ describe("plan_cam", () => {
   });
 
   it("refuses before planning what cannot be planned: a stock beyond the machine's travel, an open mesh, an empty library, a deleted project", async () => {
-    const huge = await planningProject(api, alice, { stock: { ...STOCK_OFFSETS, plus_x: 1000, plus_y: 1000, plus_z: 1000 } });
+    const huge = await planningProject(api, alice, {
+      stock: { ...STOCK_OFFSETS, plus_x: 1000, plus_y: 1000, plus_z: 1000 },
+    });
     const tooLarge = await finished(await startPlan(alice, huge));
     assert.equal(tooLarge.error?.code, "part_exceeds_travel");
-    assert.match(tooLarge.error!.message, /^the stock \(1087\.5 x 1046\.6 x 1027\.5 mm\) does not fit the travel of .* \(X 850, Y 500, Z \d+ mm\) in any orientation/);
+    assert.match(
+      tooLarge.error!.message,
+      /^the stock \(1087\.5 x 1046\.6 x 1027\.5 mm\) does not fit the travel of .* \(X 850, Y 500, Z \d+ mm\) in any orientation/,
+    );
 
     const open = await planningProject(api, alice);
     await db.owner.query(
@@ -344,7 +419,13 @@ describe("plan_cam", () => {
       [deleted, PLAN_OPTIONS, "project_missing"],
       [await planningProject(api, alice), { include_face_milling: true }, "invalid_payload"],
     ] as const) {
-      const id = await insertTaskRecord(db.owner, { userId: alice.id, projectId, workerTask: "plan_cam", taskName: PLAN_CAM_TASK_NAME, payload });
+      const id = await insertTaskRecord(db.owner, {
+        userId: alice.id,
+        projectId,
+        workerTask: "plan_cam",
+        taskName: PLAN_CAM_TASK_NAME,
+        payload,
+      });
       const task = await finished(id);
       assert.equal(task.status, "failed");
       assert.equal(task.error?.code, code, JSON.stringify(task.error));
@@ -368,14 +449,18 @@ describe("plan_cam", () => {
   it("runs a user's plans one at a time in the order they were accepted, beside another user's", async () => {
     const dana = await createTestUser(db.owner, "dana");
     const projects = [];
-    for (let i = 0; i < 3; i += 1) projects.push(await planningProject(api, dana, { library: ["fake:sleep:1500"], name: `FIFO ${i}` }));
+    for (let i = 0; i < 3; i += 1)
+      projects.push(await planningProject(api, dana, { library: ["fake:sleep:1500"], name: `FIFO ${i}` }));
     // bob's project is ready before dana's plans start: on a loaded machine making it took longer than her first plan
     const bobsProject = await planningProject(api, bob, { library: ["fake:sleep:1500"] });
     const ids = [];
     for (const projectId of projects) ids.push(await startPlan(dana, projectId));
     const bobs = await startPlan(bob, bobsProject);
     const tasks = await Promise.all([...ids, bobs].map((id) => finished(id)));
-    assert.deepEqual(tasks.map((t) => t.status), ["success", "success", "success", "success"]);
+    assert.deepEqual(
+      tasks.map((t) => t.status),
+      ["success", "success", "success", "success"],
+    );
     const [first, second, third, bobsTask] = tasks as [TaskRecord, TaskRecord, TaskRecord, TaskRecord];
     assert.ok(second.started_at! >= first.finished_at!, "the second started after the first ended");
     assert.ok(third.started_at! >= second.finished_at!, "the third after the second");
@@ -397,7 +482,10 @@ describe("plan_cam", () => {
   it("needs both scopes to start and automation:run to cancel (a key with cam:write alone starts nothing)", async () => {
     const projectId = await planningProject(api, alice);
     const key = await alice.keyWith(SCOPES.filter((s) => s !== "automation:run"));
-    const res = await api.request("POST", `/projects/${projectId}/automation/cam-planning`, { key, body: PLAN_OPTIONS });
+    const res = await api.request("POST", `/projects/${projectId}/automation/cam-planning`, {
+      key,
+      body: PLAN_OPTIONS,
+    });
     assert.equal(res.status, 403);
     const { rows } = await db.owner.query("select 1 from app_public.tasks where project_id = $1", [projectId]);
     assert.equal(rows.length, 0);

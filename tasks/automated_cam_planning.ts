@@ -23,7 +23,16 @@ import { setTimeout as sleep } from "node:timers/promises";
 import type { Task } from "graphile-worker";
 import { z } from "zod";
 import type { PlanInput, PlanOptions } from "../kernel/cam/plan-types.ts";
-import { camPlanOf, encodeCamPlan, PLAN_CONTENT_TYPE, PlanFormatError, PlanOptionsSchema, summarisePlan, type CamPlan, type PlanSummary } from "../kernel/job/plan.ts";
+import {
+  camPlanOf,
+  encodeCamPlan,
+  PLAN_CONTENT_TYPE,
+  PlanFormatError,
+  PlanOptionsSchema,
+  summarisePlan,
+  type CamPlan,
+  type PlanSummary,
+} from "../kernel/job/plan.ts";
 import type { BoundingBoxStock } from "../kernel/job/stock.ts";
 import { findMachineArchetype, type MachineArchetype } from "../kernel/machines/archetypes.ts";
 import { loadPlanningState, type PlanningState } from "../db/queries/automation.ts";
@@ -74,7 +83,10 @@ const travelOf = (m: MachineArchetype) => `X ${m.travel_x_mm}, Y ${m.travel_y_mm
  * its sides along X, Y and Z (the setups a 3-axis machine can clamp it in). A necessary check,
  * before any planning; the planner knows more (tool lengths, fixtures) and may refuse still.
  */
-export function fitsTravel(size: readonly [number, number, number], travel: readonly [number, number, number]): boolean {
+export function fitsTravel(
+  size: readonly [number, number, number],
+  travel: readonly [number, number, number],
+): boolean {
   const orders: [number, number, number][] = [
     [0, 1, 2],
     [0, 2, 1],
@@ -104,9 +116,15 @@ function planInputOf(
 ): { input: PlanInput; machine: MachineArchetype; plannedFor: PlannedFor } {
   if (!state) throw new TaskFailure("project_missing", "the project was deleted");
   const { workpiece, stock } = state;
-  if (!workpiece) throw new TaskFailure("workpiece_missing", "the project has no workpiece; upload one and start the planning again");
-  if (!stock) throw new TaskFailure("stock_missing", "the project has no stock; set it (POST /projects/{id}/stock/bounding-box) and start again");
-  if (!state.workpieceBytes) throw new TaskFailure("workpiece_missing", "the workpiece's geometry is missing; upload it again");
+  if (!workpiece)
+    throw new TaskFailure("workpiece_missing", "the project has no workpiece; upload one and start the planning again");
+  if (!stock)
+    throw new TaskFailure(
+      "stock_missing",
+      "the project has no stock; set it (POST /projects/{id}/stock/bounding-box) and start again",
+    );
+  if (!state.workpieceBytes)
+    throw new TaskFailure("workpiece_missing", "the workpiece's geometry is missing; upload it again");
   if (!workpiece.meta.closed_solid) {
     throw new TaskFailure(
       "workpiece_not_closed",
@@ -114,11 +132,20 @@ function planInputOf(
     );
   }
   const machine = findMachineArchetype(state.productId);
-  if (!machine) throw new TaskFailure("machine_unsupported", `the project's machine ${state.productId} cannot be planned for; choose another product_id`);
-  if (!state.materialId) throw new TaskFailure("material_missing", "the project has no material; set material_id and start again");
-  if (!state.libraryId) throw new TaskFailure("library_missing", "the project has no equipment library; set library_id and start again");
+  if (!machine)
+    throw new TaskFailure(
+      "machine_unsupported",
+      `the project's machine ${state.productId} cannot be planned for; choose another product_id`,
+    );
+  if (!state.materialId)
+    throw new TaskFailure("material_missing", "the project has no material; set material_id and start again");
+  if (!state.libraryId)
+    throw new TaskFailure("library_missing", "the project has no equipment library; set library_id and start again");
   if (state.library.length === 0) {
-    throw new TaskFailure("empty_library", "the project's equipment library has no tools; add assemblies to it and start again");
+    throw new TaskFailure(
+      "empty_library",
+      "the project's equipment library has no tools; add assemblies to it and start again",
+    );
   }
   const size: [number, number, number] = [stock.size[0], stock.size[1], stock.size[2]];
   if (!fitsTravel(size, [machine.travel_x_mm, machine.travel_y_mm, machine.travel_z_mm])) {
@@ -165,7 +192,9 @@ function progressWriter(ctx: TrackedTaskContext, intervalMs: number) {
         .then((current) => {
           if (!current) state.superseded = true;
         })
-        .catch((error: unknown) => ctx.helpers.logger.warn(`task ${ctx.taskId}: could not record progress: ${String(error)}`));
+        .catch((error: unknown) =>
+          ctx.helpers.logger.warn(`task ${ctx.taskId}: could not record progress: ${String(error)}`),
+        );
     },
     flush: () => chain,
   };
@@ -175,7 +204,8 @@ export function planCamTask(geometry: GeometryPool, overrides: Partial<PlanCamSe
   const settings = { ...DEFAULT_SETTINGS, ...overrides };
   return trackedTask(async (ctx) => {
     const parsed = PlanCamPayload.safeParse(ctx.payload);
-    if (!parsed.success) throw new TaskFailure("invalid_payload", `the task's payload is not valid: ${z.prettifyError(parsed.error)}`);
+    if (!parsed.success)
+      throw new TaskFailure("invalid_payload", `the task's payload is not valid: ${z.prettifyError(parsed.error)}`);
     if (!ctx.projectId) throw new TaskFailure("project_missing", "the task has no project");
     const projectId = ctx.projectId;
     const asOwner = <T>(work: (db: Queryable) => Promise<T>) =>
@@ -187,11 +217,14 @@ export function planCamTask(geometry: GeometryPool, overrides: Partial<PlanCamSe
     writer.report(LOADED);
     if (await ctx.cancelRequested()) throw new TaskCancelled();
 
-    const outcome = await runPlan(ctx, geometry, input, settings, (fraction) => writer.report(LOADED + (PLANNED - LOADED) * fraction));
+    const outcome = await runPlan(ctx, geometry, input, settings, (fraction) =>
+      writer.report(LOADED + (PLANNED - LOADED) * fraction),
+    );
     await writer.flush();
     if (outcome.kind === "cancelled") throw new TaskCancelled();
     if (outcome.kind === "refused") throw new TaskFailure(outcome.code, outcome.message);
-    if (outcome.kind === "failed") throw new TaskFailure("planning_failed", `the planner failed on this part: ${outcome.message}`);
+    if (outcome.kind === "failed")
+      throw new TaskFailure("planning_failed", `the planner failed on this part: ${outcome.message}`);
     if (await ctx.cancelRequested()) throw new TaskCancelled();
 
     let plan: CamPlan;
@@ -200,7 +233,8 @@ export function planCamTask(geometry: GeometryPool, overrides: Partial<PlanCamSe
       plan = camPlanOf(outcome.result, parsed.data, machine); // the operations timed on this machine
       bytes = encodeCamPlan(plan);
     } catch (error) {
-      if (error instanceof PlanFormatError) throw new TaskFailure("plan_invalid", `the planner's result cannot be saved: ${error.message}`);
+      if (error instanceof PlanFormatError)
+        throw new TaskFailure("plan_invalid", `the planner's result cannot be saved: ${error.message}`);
       throw error;
     }
     writer.report(PLANNED);
@@ -215,12 +249,14 @@ export function planCamTask(geometry: GeometryPool, overrides: Partial<PlanCamSe
       );
       const row = task.rows[0];
       if (row?.cancelled) throw new TaskCancelled();
-      if (!row || row.status !== "running" || row.attempts !== ctx.attempt) throw new Error("this attempt was superseded; its plan is not saved");
+      if (!row || row.status !== "running" || row.attempts !== ctx.attempt)
+        throw new Error("this attempt was superseded; its plan is not saved");
       const project = await db.query<{ product_id: string }>(
         "select product_id from app_public.projects where id = $1 and user_id = $2 and deleted_at is null",
         [projectId, ctx.userId],
       );
-      if (project.rowCount === 0) throw new TaskFailure("project_missing", "the project was deleted while it was being planned");
+      if (project.rowCount === 0)
+        throw new TaskFailure("project_missing", "the project was deleted while it was being planned");
       if (project.rows[0]!.product_id !== planned.productId) throw projectChanged("machine");
       const blob = await postgresBlobStore.put(db, bytes, PLAN_CONTENT_TYPE);
       const job = await newJobFrom(db, projectId, (current) => {
@@ -282,7 +318,9 @@ async function runPlan(
         ctx.helpers.logger.info(`task ${ctx.taskId}: cancel requested; told the planner`);
       }
       if (cancelSeenAt !== null && Date.now() - cancelSeenAt >= settings.cancelGraceMs) {
-        ctx.helpers.logger.warn(`task ${ctx.taskId}: the planner did not stop within ${settings.cancelGraceMs} ms; ending its thread`);
+        ctx.helpers.logger.warn(
+          `task ${ctx.taskId}: the planner did not stop within ${settings.cancelGraceMs} ms; ending its thread`,
+        );
         abort.abort();
         return;
       }
@@ -294,7 +332,8 @@ async function runPlan(
   } catch (error) {
     if (error instanceof GeometryUnavailable) {
       if (error.code === "geometry_aborted" && cancelSeenAt !== null) return { kind: "cancelled" };
-      if (error.code === "geometry_timeout") throw new TaskFailure("planning_timeout", `the planning ${error.message.replace(/^processing the file /, "")}`);
+      if (error.code === "geometry_timeout")
+        throw new TaskFailure("planning_timeout", `the planning ${error.message.replace(/^processing the file /, "")}`);
       if (error.code === "geometry_worker_crashed" && ctx.helpers.job.attempts >= ctx.helpers.job.max_attempts) {
         throw new TaskFailure(
           "geometry_worker_crashed",

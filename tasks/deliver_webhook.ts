@@ -26,7 +26,9 @@ export function deliverWebhookTask(
     const result = await helpers.withPgClient((db) => processDelivery(db, deliveryId, policy, deps));
     if (result.kind === "attempted") {
       onAttempt(result.outcome ?? "not_recorded");
-      helpers.logger.info(`webhook delivery ${deliveryId} attempt ${result.attempt}: ${result.outcome ?? "not recorded"} (${result.statusCode ?? result.error})`);
+      helpers.logger.info(
+        `webhook delivery ${deliveryId} attempt ${result.attempt}: ${result.outcome ?? "not recorded"} (${result.statusCode ?? result.error})`,
+      );
     } else if (result.kind === "skipped") {
       helpers.logger.debug(`webhook delivery ${deliveryId}: ${result.reason}`);
     }

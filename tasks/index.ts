@@ -44,7 +44,12 @@ export function createTaskList(services: TaskServices = {}): Record<string, Task
     expire_idempotency_records: expireIdempotencyRecordsTask,
     prune_rate_limit_slots: pruneRateLimitSlotsTask,
     sweep_stuck_tasks: sweepStuckTasks,
-    ...(services.geometry ? { tessellate: tessellateTask(services.geometry, services.publicBaseUrl), plan_cam: planCamTask(services.geometry) } : {}),
+    ...(services.geometry
+      ? {
+          tessellate: tessellateTask(services.geometry, services.publicBaseUrl),
+          plan_cam: planCamTask(services.geometry),
+        }
+      : {}),
   };
 }
 

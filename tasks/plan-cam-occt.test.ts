@@ -27,7 +27,10 @@ import type { PlanCamResult } from "./automated_cam_planning.ts";
 // STC-06 plans in about 3 minutes alone, and the suite runs files two at a time
 const WAIT = { timeoutMs: 900_000, intervalMs: 200 };
 const TERMINAL = new Set(["success", "failed", "cancelled"]);
-const fixturePart = (name: string) => ({ name, bytes: fs.readFileSync(path.resolve(repoRoot, "../shared/fixtures/parts", name)) });
+const fixturePart = (name: string) => ({
+  name,
+  bytes: fs.readFileSync(path.resolve(repoRoot, "../shared/fixtures/parts", name)),
+});
 const partCStep = fixturePart("partC.step");
 
 let db: TestDatabase;
@@ -60,7 +63,10 @@ after(async () => {
 });
 
 async function plan(projectId: string) {
-  const res = await api.request<PlanningStarted>("POST", `/projects/${projectId}/automation/cam-planning`, { key: alice.key, body: PLAN_OPTIONS });
+  const res = await api.request<PlanningStarted>("POST", `/projects/${projectId}/automation/cam-planning`, {
+    key: alice.key,
+    body: PLAN_OPTIONS,
+  });
   assert.equal(res.status, 202, res.text);
   return waitForTask(db.owner, res.body.task_id, "finished", (task) => TERMINAL.has(task.status), WAIT);
 }
@@ -71,7 +77,11 @@ async function plan(projectId: string) {
  * each reads to its end, and its feeds match the plan's. rs274's judgements skip without it.
  */
 async function assertProgramsRun(projectId: string): Promise<void> {
-  const file = await decodeFamc((await api.request("GET", `/projects/${projectId}/job`, { key: alice.key })).bytes, alice.id, async () => true);
+  const file = await decodeFamc(
+    (await api.request("GET", `/projects/${projectId}/job`, { key: alice.key })).bytes,
+    alice.id,
+    async () => true,
+  );
   const plan = file.plan?.document;
   assert.ok(plan, "the job keeps its plan");
   const project = await api.request<{ name: string }>("GET", `/projects/${projectId}`, { key: alice.key });
@@ -85,7 +95,8 @@ async function assertProgramsRun(projectId: string): Promise<void> {
   }
   downloaded.forEach((text, s) => {
     assert.equal(text, programText(plan, s, "fanuc", project.body.name), "the route writes the kernel's Fanuc program");
-    for (const postprocessor of POSTPROCESSORS) if (!(judgedByRs274(postprocessor) && rs274Missing())) assertRunsAsPlanned(plan, s, postprocessor);
+    for (const postprocessor of POSTPROCESSORS)
+      if (!(judgedByRs274(postprocessor) && rs274Missing())) assertRunsAsPlanned(plan, s, postprocessor);
   });
 }
 
@@ -104,7 +115,10 @@ const everydayTools = () => [
 /** a project whose workpiece is a fixture part (partC.step unless told), uploaded (and so read by OCCT) */
 async function stepProject(library: (string | Assembly)[] = ["End mill"], part = partCStep): Promise<string> {
   const projectId = await planningProject(api, alice, { library, workpiece: false });
-  const upload = await api.request("POST", `/projects/${projectId}/workpiece`, { key: alice.key, raw: fileUpload(part.bytes, part.name) });
+  const upload = await api.request("POST", `/projects/${projectId}/workpiece`, {
+    key: alice.key,
+    raw: fileUpload(part.bytes, part.name),
+  });
   assert.equal(upload.status, 201, upload.text);
   const stock = await api.request("POST", `/projects/${projectId}/stock/bounding-box`, {
     key: alice.key,
@@ -127,29 +141,50 @@ describe("plan_cam on the service's geometry thread", () => {
     assert.equal(task.status, "failed");
     assert.equal(task.error?.code, "part_exceeds_travel");
     assert.equal(task.attempts, 1, "a refusal is not retried");
-    const afterwards = await db.owner.query("select current_job_id from app_public.projects where id = $1", [projectId]);
+    const afterwards = await db.owner.query("select current_job_id from app_public.projects where id = $1", [
+      projectId,
+    ]);
     assert.deepEqual(afterwards.rows, before.rows);
-    const blobs = await db.owner.query("select 1 from app_private.blobs where user_id = $1 and content_type = $2", [alice.id, PLAN_CONTENT_TYPE]);
+    const blobs = await db.owner.query("select 1 from app_private.blobs where user_id = $1 and content_type = $2", [
+      alice.id,
+      PLAN_CONTENT_TYPE,
+    ]);
     assert.equal(blobs.rowCount, 0);
   });
 
   it("plans the setups that fit a machine too short for the stock from one side, and reports the one left out", async () => {
     const projectId = await stepProject(everydayTools());
     // the desktop router has 100 mm of Z travel: 107.5 mm of stock along X is too deep from +X and -X
-    const machine = await api.request("PATCH", `/projects/${projectId}`, { key: alice.key, body: { product_id: "router-450-grbl" } });
-    assert.equal(machine.status, 200, machine.text);
-    const stock = await api.request<{ warnings: { axis: string; setups: string[] }[] }>("POST", `/projects/${projectId}/stock/bounding-box`, {
+    const machine = await api.request("PATCH", `/projects/${projectId}`, {
       key: alice.key,
-      body: { minus_x: 2, plus_x: 20, minus_y: 2, plus_y: 2, minus_z: 0, plus_z: 5 },
+      body: { product_id: "router-450-grbl" },
     });
-    assert.deepEqual(stock.body.warnings.map((w) => [w.axis, w.setups]), [["Z", ["+X", "-X"]]]);
+    assert.equal(machine.status, 200, machine.text);
+    const stock = await api.request<{ warnings: { axis: string; setups: string[] }[] }>(
+      "POST",
+      `/projects/${projectId}/stock/bounding-box`,
+      {
+        key: alice.key,
+        body: { minus_x: 2, plus_x: 20, minus_y: 2, plus_y: 2, minus_z: 0, plus_z: 5 },
+      },
+    );
+    assert.deepEqual(
+      stock.body.warnings.map((w) => [w.axis, w.setups]),
+      [["Z", ["+X", "-X"]]],
+    );
     const task = await plan(projectId);
     assert.equal(task.status, "success", JSON.stringify(task.error));
     const result = task.result as PlanCamResult;
-    assert.ok(result.setups.length >= 1 && result.setups.every((setup) => Math.abs(setup.direction[0]) < 0.5), JSON.stringify(result.setups.map((s) => s.name)));
+    assert.ok(
+      result.setups.length >= 1 && result.setups.every((setup) => Math.abs(setup.direction[0]) < 0.5),
+      JSON.stringify(result.setups.map((s) => s.name)),
+    );
     const left = result.unmachined.filter((u) => u.code === "setup_exceeds_travel");
     assert.equal(left.length, 1, JSON.stringify(result.unmachined.map((u) => u.code)));
-    assert.match(left[0]!.message, /^setup \+X: the stock is 107\.5 mm along the tool axis, the Desktop router 450 \(Grbl 1\.1\)'s Z travel is 100 mm/);
+    assert.match(
+      left[0]!.message,
+      /^setup \+X: the stock is 107\.5 mm along the tool axis, the Desktop router 450 \(Grbl 1\.1\)'s Z travel is 100 mm/,
+    );
     const unreachable = new Set(result.unmachined.filter((u) => u.code === "face_unreachable").flatMap((u) => u.faces));
     for (const face of left[0]!.faces) assert.ok(unreachable.has(face), `face ${face} only +X reaches is unreachable`);
   });
@@ -167,12 +202,20 @@ describe("plan_cam on the service's geometry thread", () => {
         setup.name,
       );
       assert.ok(setup.operations.length > 0 && setup.tools.length > 0);
-      assert.deepEqual(setup.blocks.flatMap((b) => b.operation_ids), setup.operations.map((o) => o.id), `${setup.name}: every operation in one block, in order`);
+      assert.deepEqual(
+        setup.blocks.flatMap((b) => b.operation_ids),
+        setup.operations.map((o) => o.id),
+        `${setup.name}: every operation in one block, in order`,
+      );
     }
     assert.ok(result.machining_time_s > 0);
     const current = await db.owner.query("select current_job_id from app_public.projects where id = $1", [projectId]);
     assert.equal(current.rows[0].current_job_id, result.job_id);
-    const file = await decodeFamc((await api.request("GET", `/projects/${projectId}/job`, { key: alice.key })).bytes, alice.id, async () => true);
+    const file = await decodeFamc(
+      (await api.request("GET", `/projects/${projectId}/job`, { key: alice.key })).bytes,
+      alice.id,
+      async () => true,
+    );
     assert.equal(file.plan?.document.setups.length, result.setups.length);
     assert.deepEqual(
       file.plan?.document.setups.map((s) => s.blocks.map((b) => [b.id, b.kind, b.operation_ids])),
@@ -185,11 +228,18 @@ describe("plan_cam on the service's geometry thread", () => {
   });
 
   // the other fixture parts, end to end as a client sends them: a mesh, and the NIST test parts
-  for (const name of ["partC.stl", "nist_ftc_10_asme1_ap242-e2.stp", "nist_ctc_01_asme1_ap242-e1.stp", "nist_stc_06_asme1_ap242-e3.stp"]) {
+  for (const name of [
+    "partC.stl",
+    "nist_ftc_10_asme1_ap242-e2.stp",
+    "nist_ctc_01_asme1_ap242-e1.stp",
+    "nist_stc_06_asme1_ap242-e3.stp",
+  ]) {
     it(`plans ${name} uploaded through the API: verified setups, the material left reported, the job saved, every setup's program run by rs274 as planned`, async () => {
       // the NIST parts are 250 to 400 mm long: the shop's 20 mm end mill roughs them; FTC-10's
       // long bores take a 7 mm drill
-      const library = name.startsWith("nist") ? [...everydayTools(), catalogueAssembly("CentreCuttingEndMill", 20), catalogueAssembly("Drill", 7)] : everydayTools();
+      const library = name.startsWith("nist")
+        ? [...everydayTools(), catalogueAssembly("CentreCuttingEndMill", 20), catalogueAssembly("Drill", 7)]
+        : everydayTools();
       const projectId = await stepProject(library, fixturePart(name));
       const task = await plan(projectId);
       assert.equal(task.status, "success", JSON.stringify(task.error));
@@ -205,7 +255,10 @@ describe("plan_cam on the service's geometry thread", () => {
       const completeness = result.completeness;
       assert.ok(completeness, "the task result says how complete the plan is");
       const unreachable = result.unmachined.filter((u) => u.code === "face_unreachable").flatMap((u) => u.faces);
-      assert.ok(unreachable.every((face) => completeness.faces_unreachable.includes(face)), "every face reported unreachable is in completeness");
+      assert.ok(
+        unreachable.every((face) => completeness.faces_unreachable.includes(face)),
+        "every face reported unreachable is in completeness",
+      );
       assert.equal(completeness.status === "complete", completeness.reasons.length === 0);
       if (name.startsWith("nist_ftc")) {
         // its four 7 mm bores, 75 mm long and counterbored from both ends, are drilled half from each end
@@ -228,8 +281,17 @@ describe("plan_cam on the service's geometry thread", () => {
 
   it("cancels a real planning within seconds of the request, at the planner's own check", async () => {
     const projectId = await stepProject(everydayTools());
-    const res = await api.request<PlanningStarted>("POST", `/projects/${projectId}/automation/cam-planning`, { key: alice.key, body: PLAN_OPTIONS });
-    const planning = await waitForTask(db.owner, res.body.task_id, "planning", (task) => task.progress > 0.1 || TERMINAL.has(task.status), WAIT);
+    const res = await api.request<PlanningStarted>("POST", `/projects/${projectId}/automation/cam-planning`, {
+      key: alice.key,
+      body: PLAN_OPTIONS,
+    });
+    const planning = await waitForTask(
+      db.owner,
+      res.body.task_id,
+      "planning",
+      (task) => task.progress > 0.1 || TERMINAL.has(task.status),
+      WAIT,
+    );
     assert.equal(planning.status, "running", JSON.stringify(planning.error));
     const asked = Date.now();
     assert.equal((await api.request("POST", `/tasks/${res.body.task_id}/cancel`, { key: alice.key })).status, 202);

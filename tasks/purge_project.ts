@@ -16,5 +16,7 @@ export const purgeProject: Task = async (payload, helpers) => {
     [projectId],
   );
   const purged = rows[0];
-  helpers.logger.info(`purged project ${projectId} (${purged?.projects_deleted ?? 0} row, ${purged?.blobs_deleted ?? 0} blobs)`);
+  helpers.logger.info(
+    `purged project ${projectId} (${purged?.projects_deleted ?? 0} row, ${purged?.blobs_deleted ?? 0} blobs)`,
+  );
 };

@@ -73,7 +73,10 @@ after(async () => {
 });
 
 async function projectWithPartC(user: TestUser = alice): Promise<{ projectId: string; uploaded: Uploaded }> {
-  const project = await api.request<{ id: string }>("POST", "/projects", { key: user.key, body: { name: "Re-mesh", customer: "C" } });
+  const project = await api.request<{ id: string }>("POST", "/projects", {
+    key: user.key,
+    body: { name: "Re-mesh", customer: "C" },
+  });
   const res = await api.request<Uploaded>("POST", `/projects/${project.body.id}/workpiece`, {
     key: user.key,
     raw: fileUpload(partCStep, "partC.step"),
@@ -88,24 +91,42 @@ async function workpieceRow(id: string) {
     thumbnail_blob_id: string | null;
     triangle_count: number;
     mesh_linear_deflection_mm: number | null;
-  }>("select mesh_blob_id, thumbnail_blob_id, triangle_count, mesh_linear_deflection_mm from app_public.workpieces where id = $1", [id]);
+  }>(
+    "select mesh_blob_id, thumbnail_blob_id, triangle_count, mesh_linear_deflection_mm from app_public.workpieces where id = $1",
+    [id],
+  );
   return rows[0];
 }
 
 /** Queues a re-mesh at 0.01 mm and 10 degrees as the CLI does, and waits for its result. */
 async function remesh(user: TestUser, part: { projectId: string; uploaded: Uploaded }): Promise<TessellateResult> {
-  const payload: TessellatePayload = { workpiece_id: part.uploaded.workpiece_id, linear_deflection_mm: 0.01, angular_deflection_deg: 10 };
+  const payload: TessellatePayload = {
+    workpiece_id: part.uploaded.workpiece_id,
+    linear_deflection_mm: 0.01,
+    angular_deflection_deg: 10,
+  };
   const client = await db.owner.connect();
   let taskId: string;
   try {
     const task = await withUserTransaction(client, user.id, () =>
-      createTask(client, { projectId: part.projectId, taskName: TESSELLATE_TASK_NAME, workerTask: "tessellate", payload }),
+      createTask(client, {
+        projectId: part.projectId,
+        taskName: TESSELLATE_TASK_NAME,
+        workerTask: "tessellate",
+        payload,
+      }),
     );
     taskId = task.id;
   } finally {
     client.release();
   }
-  const task = await waitForTask(db.owner, taskId, "finished", (t) => t.status === "success" || t.status === "failed", WAIT);
+  const task = await waitForTask(
+    db.owner,
+    taskId,
+    "finished",
+    (t) => t.status === "success" || t.status === "failed",
+    WAIT,
+  );
   assert.equal(task.status, "success", JSON.stringify(task.error));
   return task.result as TessellateResult;
 }
@@ -122,7 +143,10 @@ describe("the tessellate task", () => {
     const lean = await api.request("GET", `/projects/${projectId}/job?mesh=false`, { key: alice.key });
     assert.equal(lean.status, 200);
     const uploadedMesh = await api.request("GET", uploaded.mesh_url);
-    assert.ok(lean.bytes.length < full.bytes.length - uploadedMesh.bytes.length, `${lean.bytes.length} of ${full.bytes.length} bytes`);
+    assert.ok(
+      lean.bytes.length < full.bytes.length - uploadedMesh.bytes.length,
+      `${lean.bytes.length} of ${full.bytes.length} bytes`,
+    );
 
     const imported = await api.request<{ job_id: string; workpiece_id: string; tessellation_task_id: string | null }>(
       "POST",
@@ -133,7 +157,13 @@ describe("the tessellate task", () => {
     const taskId = imported.body.tessellation_task_id;
     assert.ok(taskId, "a tessellate task was queued");
 
-    const task = await waitForTask(db.owner, taskId, "success", (t) => t.status === "success" || t.status === "failed", WAIT);
+    const task = await waitForTask(
+      db.owner,
+      taskId,
+      "success",
+      (t) => t.status === "success" || t.status === "failed",
+      WAIT,
+    );
     assert.equal(task.status, "success", JSON.stringify(task.error));
     const result = task.result as TessellateResult;
     assert.equal(result.workpiece_id, imported.body.workpiece_id);
@@ -148,15 +178,26 @@ describe("the tessellate task", () => {
     // the owner reads the task like any other, its URLs absolute on the request's origin (the
     // worker, without PUBLIC_BASE_URL, stored them root-relative); the job file carries the mesh again
     assert.ok(result.mesh_url.startsWith(`${API_BASE_PATH}/files/`), result.mesh_url);
-    const seen = await api.request<{ task_name: string; status: string; result: TessellateResult }>("GET", `/tasks/${taskId}`, { key: alice.key });
+    const seen = await api.request<{ task_name: string; status: string; result: TessellateResult }>(
+      "GET",
+      `/tasks/${taskId}`,
+      { key: alice.key },
+    );
     assert.equal(seen.body.task_name, TESSELLATE_TASK_NAME);
     assert.equal(seen.body.result.mesh_url, `${api.origin}${result.mesh_url}`);
     assert.equal(seen.body.result.thumbnail_url, `${api.origin}${result.thumbnail_url}`);
     assert.equal((await fetch(seen.body.result.mesh_url)).status, 200);
-    const listed = await api.request<{ items: { task_id: string; result: TessellateResult | null }[] }>("GET", `/tasks/by-project/${projectId}`, {
-      key: alice.key,
-    });
-    assert.equal(listed.body.items.find((t) => t.task_id === taskId)?.result?.mesh_url, `${api.origin}${result.mesh_url}`);
+    const listed = await api.request<{ items: { task_id: string; result: TessellateResult | null }[] }>(
+      "GET",
+      `/tasks/by-project/${projectId}`,
+      {
+        key: alice.key,
+      },
+    );
+    assert.equal(
+      listed.body.items.find((t) => t.task_id === taskId)?.result?.mesh_url,
+      `${api.origin}${result.mesh_url}`,
+    );
     assert.equal((await api.request("GET", `/tasks/${taskId}`, { key: bob.key })).status, 404);
     const again = await api.request("GET", `/projects/${projectId}/job`, { key: alice.key });
     assert.ok(again.bytes.length > lean.bytes.length + mesh.bytes.length, "the mesh is back in the job file");
@@ -185,7 +226,10 @@ describe("the tessellate task", () => {
     const result = await remesh(carol, first);
     assert.equal(result.linear_deflection_mm, 0.01);
     assert.ok(Math.abs(result.angular_deflection_deg - 10) < 1e-9);
-    assert.ok(result.triangle_count > 1.3 * first.uploaded.triangle_count, `${result.triangle_count} triangles, ${first.uploaded.triangle_count} before`);
+    assert.ok(
+      result.triangle_count > 1.3 * first.uploaded.triangle_count,
+      `${result.triangle_count} triangles, ${first.uploaded.triangle_count} before`,
+    );
     const after = (await workpieceRow(first.uploaded.workpiece_id))!;
     assert.equal(after.triangle_count, result.triangle_count);
     assert.equal(after.mesh_linear_deflection_mm, 0.01);
@@ -233,7 +277,9 @@ describe("the tessellate task", () => {
     assert.ok(result.thumbnail_url.startsWith(`${base}${API_BASE_PATH}/files/`), result.thumbnail_url);
     // through a proxy at that base the URL verifies: the signature does not cover the host
     assert.equal((await fetch(`${api.origin}${result.mesh_url.slice(base.length)}`)).status, 200);
-    const { rows } = await db.owner.query<{ id: string }>("select id from app_public.tasks where user_id = $1", [dave.id]);
+    const { rows } = await db.owner.query<{ id: string }>("select id from app_public.tasks where user_id = $1", [
+      dave.id,
+    ]);
     const seen = await api.request<{ result: TessellateResult }>("GET", `/tasks/${rows[0]!.id}`, { key: dave.key });
     assert.equal(seen.body.result.mesh_url, result.mesh_url);
   });
@@ -270,12 +316,24 @@ describe("the tessellate task", () => {
         taskName: TESSELLATE_TASK_NAME,
         payload: { workpiece_id: part.uploaded.workpiece_id },
       });
-      const waited = await waitForTask(db.owner, id, "its first attempt's end", (t) => t.status !== "running" && t.attempts === 1, WAIT);
+      const waited = await waitForTask(
+        db.owner,
+        id,
+        "its first attempt's end",
+        (t) => t.status !== "running" && t.attempts === 1,
+        WAIT,
+      );
       assert.deepEqual({ status: waited.status, code: waited.error?.code }, { status: "queued", code: "retrying" });
       assert.match(waited.error?.message ?? "", /busy/);
       // the next attempt, on threads that are free, re-meshes the part
       await restartRunner(geometry);
-      const done = await waitForTask(db.owner, id, "finished", (t) => t.status === "success" || t.status === "failed", WAIT);
+      const done = await waitForTask(
+        db.owner,
+        id,
+        "finished",
+        (t) => t.status === "success" || t.status === "failed",
+        WAIT,
+      );
       assert.equal(done.status, "success", JSON.stringify(done.error));
       assert.equal(done.attempts, 2);
     } finally {

@@ -38,7 +38,8 @@ const degrees = (radians: number) => (radians * 180) / Math.PI;
 export function tessellateTask(geometry: GeometryPool, publicBaseUrl?: string): Task {
   return trackedTask(async (ctx) => {
     const parsed = TessellatePayload.safeParse(ctx.payload);
-    if (!parsed.success) throw new TaskFailure("invalid_payload", `the task's payload is not valid: ${z.prettifyError(parsed.error)}`);
+    if (!parsed.success)
+      throw new TaskFailure("invalid_payload", `the task's payload is not valid: ${z.prettifyError(parsed.error)}`);
     const payload = parsed.data;
     const asOwner = <T>(work: (db: Queryable) => Promise<T>) =>
       ctx.helpers.withPgClient((db) => withUserTransaction(db, ctx.userId, () => work(db)));
@@ -59,11 +60,14 @@ export function tessellateTask(geometry: GeometryPool, publicBaseUrl?: string): 
       outcome = await geometry.ingest(source.bytes, {
         owner: ctx.userId,
         ...(payload.linear_deflection_mm !== undefined ? { linearDeflectionMm: payload.linear_deflection_mm } : {}),
-        ...(payload.angular_deflection_deg !== undefined ? { angularDeflectionRad: (payload.angular_deflection_deg * Math.PI) / 180 } : {}),
+        ...(payload.angular_deflection_deg !== undefined
+          ? { angularDeflectionRad: (payload.angular_deflection_deg * Math.PI) / 180 }
+          : {}),
       });
     } catch (error) {
       // only a timeout is the file's; geometry_busy and the others are retried by the queue
-      if (error instanceof GeometryUnavailable && error.code === "geometry_timeout") throw new TaskFailure(error.code, error.message);
+      if (error instanceof GeometryUnavailable && error.code === "geometry_timeout")
+        throw new TaskFailure(error.code, error.message);
       throw error;
     }
     if (!outcome.ok) throw new TaskFailure(outcome.code, outcome.message);

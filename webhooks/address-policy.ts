@@ -27,16 +27,21 @@ export function webhookPolicyFrom(env: Env): WebhookPolicy {
       ? production
         ? []
         : (["loopback"] as AllowedClass[])
-      : (configured.split(",").map((s) => s.trim()).filter((s) => s.length > 0) as AllowedClass[]);
+      : (configured
+          .split(",")
+          .map((s) => s.trim())
+          .filter((s) => s.length > 0) as AllowedClass[]);
   return { allowed, requireHttps: production && !env.WEBHOOK_ALLOW_HTTP, timeoutMs: env.WEBHOOK_TIMEOUT_MS };
 }
 
 function ipv4Class(ip: string): AddressClass {
   const [a = 0, b = 0, c = 0, d = 0] = ip.split(".").map(Number);
   if (a === 127) return "loopback";
-  if (a === 10 || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 100 && b >= 64 && b <= 127)) return "private";
+  if (a === 10 || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 100 && b >= 64 && b <= 127))
+    return "private";
   if (a === 169 && b === 254) return "link_local";
-  if (a === 0 || a >= 224 || (a === 192 && b === 0 && c === 0) || (a === 198 && (b === 18 || b === 19))) return "forbidden";
+  if (a === 0 || a >= 224 || (a === 192 && b === 0 && c === 0) || (a === 198 && (b === 18 || b === 19)))
+    return "forbidden";
   if (a === 255 && b === 255 && c === 255 && d === 255) return "forbidden";
   return "public";
 }
@@ -92,7 +97,8 @@ function ipv6Class(ip: string): AddressClass {
   if (first === 0x64 && g[1] === 0xff9b && g[2] === 1) return "private";
   if (first === 0x2002) return ipv4Class(ipv4Of(g[1]!, g[2]!)); // 2002:a.b.c.d::/48, 6to4 (RFC 3056)
   // 2001:0::/32, Teredo (RFC 4380): the server's IPv4 address in bits 32-63, the client's (every bit flipped) in 96-127
-  if (first === 0x2001 && g[1] === 0) return bothOf(ipv4Class(ipv4Of(g[2]!, g[3]!)), ipv4Class(ipv4Of(g[6]! ^ 0xffff, g[7]! ^ 0xffff)));
+  if (first === 0x2001 && g[1] === 0)
+    return bothOf(ipv4Class(ipv4Of(g[2]!, g[3]!)), ipv4Class(ipv4Of(g[6]! ^ 0xffff, g[7]! ^ 0xffff)));
   if ((first & 0xffc0) === 0xfe80) return "link_local";
   if ((first & 0xfe00) === 0xfc00) return "private"; // fc00::/7, fd00:ec2::254 (AWS metadata) among them
   if ((first & 0xffc0) === 0xfec0) return "private"; // fec0::/10, site-local (deprecated, RFC 3879)
@@ -128,7 +134,8 @@ export function checkWebhookUrl(raw: string, policy: WebhookPolicy): URL {
   } catch {
     throw new WebhookUrlRefused("not an absolute URL");
   }
-  if (url.protocol !== "https:" && url.protocol !== "http:") throw new WebhookUrlRefused("must be an http or https URL");
+  if (url.protocol !== "https:" && url.protocol !== "http:")
+    throw new WebhookUrlRefused("must be an http or https URL");
   if (policy.requireHttps && url.protocol !== "https:") throw new WebhookUrlRefused("must be an https URL");
   if (url.username || url.password) throw new WebhookUrlRefused("must not carry credentials");
   if (url.hash) throw new WebhookUrlRefused("must not have a fragment");
@@ -141,14 +148,19 @@ export function checkWebhookUrl(raw: string, policy: WebhookPolicy): URL {
 }
 
 /** Resolves the URL's host and checks every address; returns the addresses to connect to. */
-export async function resolveWebhookTarget(raw: string, policy: WebhookPolicy): Promise<{ url: URL; addresses: string[] }> {
+export async function resolveWebhookTarget(
+  raw: string,
+  policy: WebhookPolicy,
+): Promise<{ url: URL; addresses: string[] }> {
   const url = checkWebhookUrl(raw, policy);
   const host = url.hostname.replace(/^\[|\]$/g, "");
   const addresses = isIP(host) ? [host] : (await lookup(host, { all: true, verbatim: true })).map((a) => a.address);
   if (addresses.length === 0) throw new WebhookUrlRefused(`${host} has no address`);
   const refused = addresses.filter((a) => !addressAllowed(a, policy));
   if (refused.length > 0) {
-    throw new WebhookUrlRefused(`${host} resolves to ${refused.join(", ")} (${classifyAddress(refused[0]!)}), where delivery is not allowed`);
+    throw new WebhookUrlRefused(
+      `${host} resolves to ${refused.join(", ")} (${classifyAddress(refused[0]!)}), where delivery is not allowed`,
+    );
   }
   return { url, addresses };
 }

@@ -43,7 +43,13 @@ export type AttemptOutcome = "delivered" | "retrying" | "failed";
 export type ProcessResult =
   | { kind: "skipped"; reason: string }
   | { kind: "held"; until: Date }
-  | { kind: "attempted"; attempt: number; outcome: AttemptOutcome | null; statusCode: number | null; error: string | null };
+  | {
+      kind: "attempted";
+      attempt: number;
+      outcome: AttemptOutcome | null;
+      statusCode: number | null;
+      error: string | null;
+    };
 
 interface DeliveryState {
   id: string;
@@ -61,7 +67,12 @@ interface DeliveryState {
   secrets: string[] | null;
 }
 
-export async function processDelivery(db: Queryable, deliveryId: string, policy: WebhookPolicy, deps: DeliveryDeps = defaultDeliveryDeps): Promise<ProcessResult> {
+export async function processDelivery(
+  db: Queryable,
+  deliveryId: string,
+  policy: WebhookPolicy,
+  deps: DeliveryDeps = defaultDeliveryDeps,
+): Promise<ProcessResult> {
   const { rows } = await db.query<DeliveryState>(
     `select d.id, d.endpoint_id, d.task_id, d.event_seq, d.event_type, d.body, d.status, d.attempts, d.max_attempts,
             e.url, e.enabled, e.revoked_at is not null as revoked,
@@ -112,8 +123,14 @@ export async function processDelivery(db: Queryable, deliveryId: string, policy:
   const sent = await deps.send({ url: d.url, headers, body: d.body, policy });
   const durationMs = Math.round(performance.now() - started);
   const statusCode = sent.statusCode;
-  const retryable = statusCode === null ? (sent.error !== null && "retryable" in sent ? sent.retryable : true) : statusCode >= 500;
-  const error = statusCode === null ? sent.error : statusCode >= 200 && statusCode < 300 ? null : `the receiver answered ${statusCode}`;
+  const retryable =
+    statusCode === null ? (sent.error !== null && "retryable" in sent ? sent.retryable : true) : statusCode >= 500;
+  const error =
+    statusCode === null
+      ? sent.error
+      : statusCode >= 200 && statusCode < 300
+        ? null
+        : `the receiver answered ${statusCode}`;
   // the attempt's place in its round of six (a redelivery starts a new round)
   const inRound = attempt - (d.max_attempts - MAX_ATTEMPTS);
   const now = deps.now();
@@ -131,8 +148,13 @@ export async function sendWebhook(request: SendRequest): Promise<SendResult> {
   try {
     target = await resolveWebhookTarget(request.url, request.policy);
   } catch (error) {
-    if (error instanceof WebhookUrlRefused) return { statusCode: null, error: `address refused: ${error.message}`, retryable: false };
-    return { statusCode: null, error: `could not resolve the host: ${error instanceof Error ? error.message : String(error)}`, retryable: true };
+    if (error instanceof WebhookUrlRefused)
+      return { statusCode: null, error: `address refused: ${error.message}`, retryable: false };
+    return {
+      statusCode: null,
+      error: `could not resolve the host: ${error instanceof Error ? error.message : String(error)}`,
+      retryable: true,
+    };
   }
   const { url, addresses } = target;
   const secure = url.protocol === "https:";

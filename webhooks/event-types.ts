@@ -3,6 +3,13 @@
  * (app_private.emit_webhook_event) emits exactly these; the route that registers endpoints and
  * the OpenAPI document's `webhooks` section both read this list.
  */
-export const EVENT_TYPES = ["task.started", "task.progress", "task.succeeded", "task.failed", "task.cancelled", "quote.ready"] as const;
+export const EVENT_TYPES = [
+  "task.started",
+  "task.progress",
+  "task.succeeded",
+  "task.failed",
+  "task.cancelled",
+  "quote.ready",
+] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

@@ -14,7 +14,9 @@ export function signatureHeader(secrets: readonly string[], timestamp: number, r
   return [`t=${timestamp}`, ...secrets.map((secret) => `v1=${signatureOf(secret, timestamp, rawBody)}`)].join(",");
 }
 
-export type VerifyResult = { ok: true; timestamp: number } | { ok: false; reason: "malformed" | "timestamp_out_of_range" | "no_match" };
+export type VerifyResult =
+  | { ok: true; timestamp: number }
+  | { ok: false; reason: "malformed" | "timestamp_out_of_range" | "no_match" };
 
 /** What a receiver does: parse, check the timestamp, compare each v1 in constant time. */
 export function verifySignature(

@@ -49,7 +49,9 @@ async function spawnWorker(db: TestDatabase, options: { plan?: boolean } = {}): 
       const line = stdout.split("\n").find((l) => l.startsWith("{"));
       if (line && stdout.includes("\n")) resolve(JSON.parse(line) as { poolId: string; pid: number });
     });
-    child.once("exit", (code, signal) => reject(new Error(`worker exited (${code ?? signal}) before it was ready: ${stderr}`)));
+    child.once("exit", (code, signal) =>
+      reject(new Error(`worker exited (${code ?? signal}) before it was ready: ${stderr}`)),
+    );
     setTimeout(() => reject(new Error(`worker not ready after 20 s: ${stderr}`)), 20_000).unref();
   });
   const { poolId, pid } = await ready;
@@ -140,7 +142,9 @@ describe("crash recovery", () => {
       intervalMs: 100,
     });
     const recoverySeconds = (Date.now() - killedAt) / 1000;
-    t.diagnostic(`recovered and finished ${recoverySeconds.toFixed(1)} s after the SIGKILL (stale interval ${STALE_SECONDS} s)`);
+    t.diagnostic(
+      `recovered and finished ${recoverySeconds.toFixed(1)} s after the SIGKILL (stale interval ${STALE_SECONDS} s)`,
+    );
     assert.ok(recoverySeconds < 60);
 
     assert.equal(done.attempts, 2);
@@ -170,9 +174,15 @@ describe("crash recovery", () => {
       });
       assert.equal(started.status, 202, started.text);
       const id = started.body.task_id;
-      const running = await waitForTask(db.owner, id, "planning on the first worker", (task) => task.status === "running" && task.progress > 0.3, {
-        timeoutMs: 30_000,
-      });
+      const running = await waitForTask(
+        db.owner,
+        id,
+        "planning on the first worker",
+        (task) => task.status === "running" && task.progress > 0.3,
+        {
+          timeoutMs: 30_000,
+        },
+      );
       assert.equal(running.locked_by, first.poolId);
       first.child.kill("SIGKILL");
       await once(first.child, "exit");
@@ -183,13 +193,22 @@ describe("crash recovery", () => {
         [projectId],
       );
       const second = await spawnWorker(db, { plan: true });
-      const done = await waitForTask(db.owner, id, "success on the second worker", (task) => task.status !== "running" && task.status !== "queued", {
-        timeoutMs: 60_000,
-        intervalMs: 100,
-      });
+      const done = await waitForTask(
+        db.owner,
+        id,
+        "success on the second worker",
+        (task) => task.status !== "running" && task.status !== "queued",
+        {
+          timeoutMs: 60_000,
+          intervalMs: 100,
+        },
+      );
       assert.equal(done.status, "success", JSON.stringify(done.error));
       assert.equal(done.attempts, 2);
-      const jobs = await db.owner.query("select count(*)::int as n from app_public.jobs where project_id = $1 and source = 'plan'", [projectId]);
+      const jobs = await db.owner.query(
+        "select count(*)::int as n from app_public.jobs where project_id = $1 and source = 'plan'",
+        [projectId],
+      );
       assert.equal(jobs.rows[0].n, 1);
       second.child.kill("SIGTERM");
       await once(second.child, "exit");
@@ -221,7 +240,10 @@ describe("crash recovery", () => {
       const liveId = await insertTaskRecord(db.owner, { userId: user.id, workerTask: "test_hold" });
       await started.promise;
       // a job that has run for an hour, on a worker that renews its lease
-      await db.owner.query("update graphile_worker._private_jobs set locked_at = now() - interval '1 hour' where key = $1", [liveId]);
+      await db.owner.query(
+        "update graphile_worker._private_jobs set locked_at = now() - interval '1 hour' where key = $1",
+        [liveId],
+      );
 
       // beside it, a job of a pool that died an hour ago
       const deadId = await insertTaskRecord(db.owner, { userId: user.id, workerTask: "test_orphan" });
@@ -234,17 +256,23 @@ describe("crash recovery", () => {
       const recovered = await recoverDeadWorkers(db.owner, 3);
       assert.ok(!recovered.some((r) => r.pool_id === runner!.poolId), "the live pool is not recovered");
       // the runner's own lease round may have been first: look at the state, not the return value
-      const requeued = await waitForTask(db.owner, deadId, "requeued", (task) => task.status === "queued", { timeoutMs: 5000 });
+      const requeued = await waitForTask(db.owner, deadId, "requeued", (task) => task.status === "queued", {
+        timeoutMs: 5000,
+      });
       assert.equal(requeued.locked_by, null);
       assert.equal((await readJob(db.owner, deadId))?.locked_by, null, "the dead pool's job is free again");
       assert.equal(await leaseOf(db, "pool-dead"), null, "the stale lease is deleted");
 
       // two more of the live runner's own lease rounds
       const seen = (await leaseOf(db, runner.poolId))!.heartbeat_at.getTime();
-      await waitFor("two more lease rounds", async () => ((await leaseOf(db, runner!.poolId))?.heartbeat_at.getTime() ?? 0) >= seen + 1900, {
-        timeoutMs: 5000,
-        intervalMs: 100,
-      });
+      await waitFor(
+        "two more lease rounds",
+        async () => ((await leaseOf(db, runner!.poolId))?.heartbeat_at.getTime() ?? 0) >= seen + 1900,
+        {
+          timeoutMs: 5000,
+          intervalMs: 100,
+        },
+      );
       assert.deepEqual(await recoverDeadWorkers(db.owner, 3), []);
       const live = await readTaskRecord(db.owner, liveId);
       assert.equal(live.status, "running");

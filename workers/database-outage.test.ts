@@ -100,13 +100,20 @@ describe("a worker during a database outage", () => {
       assert.equal(runner.health(), "ok");
 
       await proxy.up();
-      await waitFor("the job's completion recorded", async () => (await readJob(db.owner, "first")) === null, { timeoutMs: 15_000, intervalMs: 100 });
-      // and the worker goes on taking jobs
-      await addJob("test_outage", "second");
-      await waitFor("the next job done", async () => ran.includes("second") && (await readJob(db.owner, "second")) === null, {
+      await waitFor("the job's completion recorded", async () => (await readJob(db.owner, "first")) === null, {
         timeoutMs: 15_000,
         intervalMs: 100,
       });
+      // and the worker goes on taking jobs
+      await addJob("test_outage", "second");
+      await waitFor(
+        "the next job done",
+        async () => ran.includes("second") && (await readJob(db.owner, "second")) === null,
+        {
+          timeoutMs: 15_000,
+          intervalMs: 100,
+        },
+      );
       assert.deepEqual(ran, ["first", "second"], "each job ran once");
     } finally {
       release.open();

@@ -30,7 +30,10 @@ const longTask = trackedTask(async (ctx) => {
   return { attempt: ctx.attempt };
 });
 
-function startRunner(extraTasks: Parameters<typeof startWorkerRunner>[0]["extraTasks"], graceSeconds: number): Promise<WorkerRunner> {
+function startRunner(
+  extraTasks: Parameters<typeof startWorkerRunner>[0]["extraTasks"],
+  graceSeconds: number,
+): Promise<WorkerRunner> {
   return startWorkerRunner({
     ownerUrl: db.ownerUrl,
     taskNames: Object.keys(extraTasks ?? {}),
@@ -47,7 +50,9 @@ describe("a worker stopping", () => {
   it("tells a long task to stop after the grace; the task goes back to the queue and another worker finishes it", async (t) => {
     const first = await startRunner({ test_long: longTask }, 1);
     const id = await insertTaskRecord(db.owner, { userId: user.id, workerTask: "test_long", maxAttempts: 3 });
-    await waitForTask(db.owner, id, "running", (task) => task.status === "running" && task.progress === 0.3, { timeoutMs: 10_000 });
+    await waitForTask(db.owner, id, "running", (task) => task.status === "running" && task.progress === 0.3, {
+      timeoutMs: 10_000,
+    });
 
     const stopping = Date.now();
     await first.stop();
@@ -58,15 +63,25 @@ describe("a worker stopping", () => {
     assert.equal(requeued.locked_by, null);
     const job = await readJob(db.owner, id);
     assert.equal(job?.locked_by, null, "the job is not held by the stopped worker");
-    const { rowCount } = await db.owner.query("select 1 from app_private.worker_leases where pool_id = $1", [first.poolId]);
+    const { rowCount } = await db.owner.query("select 1 from app_private.worker_leases where pool_id = $1", [
+      first.poolId,
+    ]);
     assert.equal(rowCount, 0, "its lease is gone");
 
     const second = await startRunner({ test_long: longTask }, 1);
     try {
       // graphile-worker's retry backoff after a first failed attempt is about e^1 s
-      const done = await waitForTask(db.owner, id, "success on the second worker", (task) => task.status === "success", { timeoutMs: 20_000 });
+      const done = await waitForTask(
+        db.owner,
+        id,
+        "success on the second worker",
+        (task) => task.status === "success",
+        { timeoutMs: 20_000 },
+      );
       assert.deepEqual(done.result, { attempt: 2 });
-      t.diagnostic(`stopped ${stoppedIn.toFixed(2)} s after stop() (grace 1 s); finished on the second worker ${((Date.now() - stopping) / 1000 - stoppedIn).toFixed(2)} s later`);
+      t.diagnostic(
+        `stopped ${stoppedIn.toFixed(2)} s after stop() (grace 1 s); finished on the second worker ${((Date.now() - stopping) / 1000 - stoppedIn).toFixed(2)} s later`,
+      );
     } finally {
       await second.stop();
     }
@@ -88,8 +103,16 @@ describe("a worker stopping", () => {
     release.open();
     await stopped;
     assert.equal((await waitForTask(db.owner, running, "success", (task) => task.status === "success")).attempts, 1);
-    const untouched = await waitFor("the second task's record", async () => (await db.owner.query<{ status: string; attempts: number }>(
-      "select status, attempts from app_public.tasks where id = $1", [waiting])).rows[0]);
+    const untouched = await waitFor(
+      "the second task's record",
+      async () =>
+        (
+          await db.owner.query<{ status: string; attempts: number }>(
+            "select status, attempts from app_public.tasks where id = $1",
+            [waiting],
+          )
+        ).rows[0],
+    );
     assert.deepEqual(untouched, { status: "queued", attempts: 0 }, "a stopping worker takes no new job");
   });
 });

@@ -88,7 +88,12 @@ describe("a worker's health server", () => {
     });
     try {
       const base = `http://127.0.0.1:${server.port}`;
-      for (const authorization of [undefined, "Bearer wrong", "a-token-of-sixteen-or-more", "Bearer a-token-of-sixteen-or-more-and-more"]) {
+      for (const authorization of [
+        undefined,
+        "Bearer wrong",
+        "a-token-of-sixteen-or-more",
+        "Bearer a-token-of-sixteen-or-more-and-more",
+      ]) {
         const response = await fetch(`${base}/metrics`, { headers: authorization ? { authorization } : {} });
         assert.equal(response.status, 401, String(authorization));
         const body = (await response.json()) as { detail: { code: string; request_id: string } };
@@ -111,11 +116,15 @@ describe("npm run worker", () => {
   it("serves /healthz and /metrics on WORKER_HTTP_PORT, and on SIGTERM drops its lease and exits 0", async () => {
     const user = await createTestUser(db.owner, "fleet");
     await insertTaskRecord(db.owner, { userId: user.id, workerTask: "test_idle" });
-    const child = spawn(process.execPath, ["--import", "tsx", "workers/main.ts", "--tasks", "purge_project,deliver_webhook"], {
-      cwd: repoRoot,
-      env: { ...process.env, DATABASE_URL: db.ownerUrl, WORKER_HTTP_PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info" },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const child = spawn(
+      process.execPath,
+      ["--import", "tsx", "workers/main.ts", "--tasks", "purge_project,deliver_webhook"],
+      {
+        cwd: repoRoot,
+        env: { ...process.env, DATABASE_URL: db.ownerUrl, WORKER_HTTP_PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info" },
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
     let stderr = "";
     const killer = setTimeout(() => child.kill("SIGKILL"), 60_000);
     try {
@@ -138,7 +147,11 @@ describe("npm run worker", () => {
       assert.match(metrics, /swarf_queue_jobs\{task="test_idle",state="ready",process_role="worker"\} 1/);
       assert.match(metrics, /swarf_workers\{process_role="worker"\} 1/);
       assert.match(metrics, /swarf_tasks_active\{task="test.test_idle",status="queued",process_role="worker"\} 1/);
-      assert.doesNotMatch(metrics, /swarf_geometry_threads/, "no geometry threads in a process that runs no geometry task");
+      assert.doesNotMatch(
+        metrics,
+        /swarf_geometry_threads/,
+        "no geometry threads in a process that runs no geometry task",
+      );
 
       child.kill("SIGTERM");
       const [code] = (await once(child, "exit")) as [number | null];
@@ -158,7 +171,13 @@ describe("npm run worker", () => {
     const port = (taken.address() as AddressInfo).port;
     const child = spawn(process.execPath, ["--import", "tsx", "workers/main.ts", "--tasks", "purge_project"], {
       cwd: repoRoot,
-      env: { ...process.env, DATABASE_URL: db.ownerUrl, WORKER_HTTP_PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "info" },
+      env: {
+        ...process.env,
+        DATABASE_URL: db.ownerUrl,
+        WORKER_HTTP_PORT: String(port),
+        HOST: "127.0.0.1",
+        LOG_LEVEL: "info",
+      },
       stdio: ["ignore", "ignore", "pipe"],
     });
     let stderr = "";

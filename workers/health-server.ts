@@ -38,16 +38,26 @@ export async function startWorkerHealthServer(options: WorkerHealthOptions): Pro
   app.use(requestId);
   app.get("/healthz", async (_req, res) => {
     const checks: Record<string, CheckState> = { ...options.checks() };
-    const timeout = new Promise<never>((_resolve, reject) => setTimeout(() => reject(new Error("timeout")), PING_TIMEOUT_MS).unref());
-    checks.database = await Promise.race([options.ping(), timeout]).then(() => "ok" as const, () => "failing" as const);
+    const timeout = new Promise<never>((_resolve, reject) =>
+      setTimeout(() => reject(new Error("timeout")), PING_TIMEOUT_MS).unref(),
+    );
+    checks.database = await Promise.race([options.ping(), timeout]).then(
+      () => "ok" as const,
+      () => "failing" as const,
+    );
     sendHealth(res, checks);
   });
   app.get("/metrics", metricsHandler(options.metrics, options.metricsToken));
   app.use((req) => {
-    throw new HttpError(404, "route_not_found", `a worker serves GET /healthz and GET /metrics, not ${req.method} ${req.path}`, {
-      method: req.method,
-      path: req.path,
-    });
+    throw new HttpError(
+      404,
+      "route_not_found",
+      `a worker serves GET /healthz and GET /metrics, not ${req.method} ${req.path}`,
+      {
+        method: req.method,
+        path: req.path,
+      },
+    );
   });
   app.use(errorHandler);
   const server = createHttpServer(app, options.timeouts);

@@ -30,7 +30,9 @@ function flakyDatabase(): Queryable & { down: boolean } {
     down: false,
     query: ((...args: Parameters<Queryable["query"]>) => {
       if (state.down) {
-        return Promise.reject(Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED", syscall: "connect" }));
+        return Promise.reject(
+          Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED", syscall: "connect" }),
+        );
       }
       return (db.owner.query as (...a: Parameters<Queryable["query"]>) => ReturnType<Queryable["query"]>)(...args);
     }) as Queryable["query"],
@@ -45,7 +47,10 @@ async function runningElsewhere(poolId: string, silentSeconds: number): Promise<
     "update graphile_worker._private_jobs set locked_by = $2, locked_at = now() - interval '1 hour', attempts = 1 where key = $1",
     [id, poolId],
   );
-  await db.owner.query("update app_public.tasks set status = 'running', attempts = 1, locked_by = $2, started_at = now() where id = $1", [id, poolId]);
+  await db.owner.query(
+    "update app_public.tasks set status = 'running', attempts = 1, locked_by = $2, started_at = now() where id = $1",
+    [id, poolId],
+  );
   await db.owner.query(
     `insert into app_private.worker_leases (pool_id, hostname, pid, task_names, heartbeat_at)
      values ($1, 'elsewhere', 1, '{test_elsewhere}', now() - make_interval(secs => $2))
@@ -55,14 +60,20 @@ async function runningElsewhere(poolId: string, silentSeconds: number): Promise<
   return id;
 }
 
-const renewElsewhere = (poolId: string) => db.owner.query("update app_private.worker_leases set heartbeat_at = now() where pool_id = $1", [poolId]);
+const renewElsewhere = (poolId: string) =>
+  db.owner.query("update app_private.worker_leases set heartbeat_at = now() where pool_id = $1", [poolId]);
 
 describe("leases after a database outage", () => {
   it("recovers no other worker's jobs for a stale interval once the database is back, then recovers only the dead", async () => {
     const database = flakyDatabase();
     let keeper: LeaseKeeper | undefined;
     try {
-      keeper = await keepLease(database, { poolId: "pool-here", taskNames: ["test_here"], heartbeatSeconds: 1, staleSeconds: STALE_SECONDS });
+      keeper = await keepLease(database, {
+        poolId: "pool-here",
+        taskNames: ["test_here"],
+        heartbeatSeconds: 1,
+        staleSeconds: STALE_SECONDS,
+      });
       // the database goes away for longer than half the stale interval...
       database.down = true;
       await sleep(STALE_SECONDS * 600);
@@ -70,7 +81,10 @@ describe("leases after a database outage", () => {
       const live = await runningElsewhere("pool-live", STALE_SECONDS + 5);
       const backAt = Date.now();
       database.down = false;
-      await waitFor("this worker's lease renewed", async () => keeper!.renewedAt() >= backAt, { timeoutMs: 5000, intervalMs: 50 });
+      await waitFor("this worker's lease renewed", async () => keeper!.renewedAt() >= backAt, {
+        timeoutMs: 5000,
+        intervalMs: 50,
+      });
 
       // two more rounds: the live worker has not renewed yet, and is not taken for dead
       await sleep(2200);
@@ -82,10 +96,14 @@ describe("leases after a database outage", () => {
       try {
         // a worker that really died during the outage is recovered once the grace is over
         const dead = await runningElsewhere("pool-dead", STALE_SECONDS + 5);
-        const recovered = await waitFor("the dead worker's job recovered", async () => (await readJob(db.owner, dead))?.locked_by === null, {
-          timeoutMs: STALE_SECONDS * 1000 + 10_000,
-          intervalMs: 100,
-        });
+        const recovered = await waitFor(
+          "the dead worker's job recovered",
+          async () => (await readJob(db.owner, dead))?.locked_by === null,
+          {
+            timeoutMs: STALE_SECONDS * 1000 + 10_000,
+            intervalMs: 100,
+          },
+        );
         assert.ok(recovered);
         assert.ok(Date.now() - backAt >= STALE_SECONDS * 1000 - 1000, "not before a stale interval had passed");
         assert.equal((await readTaskRecord(db.owner, dead)).status, "queued");

@@ -50,7 +50,10 @@ export async function keepLease(
       renewedAt = now;
       if (now < recoverFrom) return;
       for (const recovered of await recoverDeadWorkers(pool, options.staleSeconds)) {
-        logger.warn({ deadPool: recovered.pool_id, tasksRequeued: recovered.tasks_requeued }, "recovered the jobs of a dead worker");
+        logger.warn(
+          { deadPool: recovered.pool_id, tasksRequeued: recovered.tasks_requeued },
+          "recovered the jobs of a dead worker",
+        );
       }
     } catch (error) {
       logger.error({ err: error }, "lease round failed");
@@ -63,7 +66,9 @@ export async function keepLease(
     renewedAt: () => renewedAt,
     async stop() {
       await task.stop();
-      await dropLease(pool, options.poolId).catch((error: unknown) => logger.warn({ err: error }, "could not drop the lease"));
+      await dropLease(pool, options.poolId).catch((error: unknown) =>
+        logger.warn({ err: error }, "could not drop the lease"),
+      );
     },
   };
 }

@@ -29,7 +29,14 @@ try {
 const database = await openDatabase(env);
 // geometry threads only when this process runs a geometry task (0.5 GB each)
 const wantsGeometry = (taskNames ?? ALL_TASK_NAMES).some((name) => GEOMETRY_TASK_NAMES.includes(name));
-const geometry = wantsGeometry && env.GEOMETRY_WORKERS !== 0 ? createGeometryPool({ size: env.GEOMETRY_WORKERS, queueTimeoutMs: env.GEOMETRY_QUEUE_TIMEOUT_MS, simulationThread: env.CAM_SIMULATION_THREAD }) : undefined;
+const geometry =
+  wantsGeometry && env.GEOMETRY_WORKERS !== 0
+    ? createGeometryPool({
+        size: env.GEOMETRY_WORKERS,
+        queueTimeoutMs: env.GEOMETRY_QUEUE_TIMEOUT_MS,
+        simulationThread: env.CAM_SIMULATION_THREAD,
+      })
+    : undefined;
 const geometryReadiness = watchGeometryReadiness(geometry);
 const metrics = createMetricsRegistry("worker");
 if (geometry) geometryMetrics(metrics, geometry);
@@ -56,7 +63,10 @@ try {
   });
 } catch (error) {
   // a second worker on one host needs a port of its own: say so, and leave no job behind
-  log.error({ err: error }, `the worker's HTTP port ${env.HOST}:${env.WORKER_HTTP_PORT} is not free; set WORKER_HTTP_PORT (0: any free port)`);
+  log.error(
+    { err: error },
+    `the worker's HTTP port ${env.HOST}:${env.WORKER_HTTP_PORT} is not free; set WORKER_HTTP_PORT (0: any free port)`,
+  );
   await runner.stop();
   await geometry?.close();
   await database.close();

@@ -13,7 +13,13 @@ import { createTestUser, type TestUser } from "../test/support/users.ts";
 import { parseTaskNames } from "./args.ts";
 import { selectTasks, startWorkerRunner, type WorkerRunner } from "./runner.ts";
 
-const SERVICE_TASKS = ["deliver_webhook", "expire_idempotency_records", "prune_rate_limit_slots", "purge_project", "sweep_stuck_tasks"];
+const SERVICE_TASKS = [
+  "deliver_webhook",
+  "expire_idempotency_records",
+  "prune_rate_limit_slots",
+  "purge_project",
+  "sweep_stuck_tasks",
+];
 
 let db: TestDatabase;
 let api: TestApi;
@@ -76,7 +82,10 @@ describe("selectTasks", () => {
       () => selectTasks(["purge_project", "plan_kam"]),
       (error: Error) => {
         assert.match(error.message, /unknown task plan_kam/);
-        assert.match(error.message, new RegExp(`known: ${[...SERVICE_TASKS, "plan_cam", "tessellate"].sort().join(", ")}`));
+        assert.match(
+          error.message,
+          new RegExp(`known: ${[...SERVICE_TASKS, "plan_cam", "tessellate"].sort().join(", ")}`),
+        );
         return true;
       },
     );
@@ -92,19 +101,27 @@ describe("selectTasks", () => {
 
 describe("a worker runner", () => {
   it("purges a deleted project with its quote job, jobs, workpieces and the blobs only it used, runs only its own tasks, and keeps the task records readable", async () => {
-    const created = await api.request<{ id: string }>("POST", "/projects", { key: alice.key, body: { name: "Gone", customer: "ACME" } });
+    const created = await api.request<{ id: string }>("POST", "/projects", {
+      key: alice.key,
+      body: { name: "Gone", customer: "ACME" },
+    });
     assert.equal(created.status, 201);
     const projectId = created.body.id;
     // the project to purge and one that stays share the uploaded file and the thumbnail; their meshes differ
     const part = await partC();
-    const gone = await asUser(api.pool, alice, (db) => saveWorkpiece(db, projectId, part.ingested, part.original, part.glb, part.png));
+    const gone = await asUser(api.pool, alice, (db) =>
+      saveWorkpiece(db, projectId, part.ingested, part.original, part.glb, part.png),
+    );
     assert.ok(gone);
     const stock = await api.request("POST", `/projects/${projectId}/stock/bounding-box`, {
       key: alice.key,
       body: { minus_x: 1, plus_x: 1, minus_y: 1, plus_y: 1, minus_z: 0, plus_z: 2 },
     });
     assert.equal(stock.status, 200);
-    const kept = await api.request<{ id: string }>("POST", "/projects", { key: alice.key, body: { name: "Kept", customer: "ACME" } });
+    const kept = await api.request<{ id: string }>("POST", "/projects", {
+      key: alice.key,
+      body: { name: "Kept", customer: "ACME" },
+    });
     const moved = { ...part.ingested.mesh, positions: Float32Array.from(part.ingested.mesh.positions, (v) => v + 1) };
     const stays = await asUser(api.pool, alice, (db) =>
       saveWorkpiece(db, kept.body.id, part.ingested, part.original, meshToGlb(moved), part.png),
@@ -112,19 +129,30 @@ describe("a worker runner", () => {
     assert.ok(stays);
     assert.equal(stays.workpiece.blobs.original, gone.workpiece.blobs.original);
     assert.notEqual(stays.workpiece.blobs.mesh, gone.workpiece.blobs.mesh);
-    const taskId = await insertTaskRecord(db.owner, { userId: alice.id, projectId, workerTask: "test_not_run", taskName: "automation.automated_cam_planning" });
+    const taskId = await insertTaskRecord(db.owner, {
+      userId: alice.id,
+      projectId,
+      workerTask: "test_not_run",
+      taskName: "automation.automated_cam_planning",
+    });
     // a job for another of the service's tasks, due earlier and more urgent than the purge
     await db.owner.query(
       "select graphile_worker.add_job('prune_rate_limit_slots', '{}'::json, run_at := now() - interval '1 minute', priority := -10, job_key := 'test-prune')",
     );
 
     assert.equal((await api.request("DELETE", `/projects/${projectId}`, { key: alice.key })).status, 204);
-    const { rowCount: softDeleted } = await db.owner.query("select 1 from app_public.projects where id = $1 and deleted_at is not null", [projectId]);
+    const { rowCount: softDeleted } = await db.owner.query(
+      "select 1 from app_public.projects where id = $1 and deleted_at is not null",
+      [projectId],
+    );
     assert.equal(softDeleted, 1, "the row stays until the worker purges it");
 
     await withRunner(["purge_project"], async (runner) => {
       assert.deepEqual(runner.taskNames, ["purge_project"]);
-      await waitFor("the purge job to complete", async () => (await readJob(db.owner, `purge_project:${projectId}`)) === null);
+      await waitFor(
+        "the purge job to complete",
+        async () => (await readJob(db.owner, `purge_project:${projectId}`)) === null,
+      );
       const prune = await readJob(db.owner, "test-prune");
       assert.equal(prune?.attempts, 0, "the runner did not touch another task's job");
       assert.equal(prune?.locked_by, null);
@@ -138,7 +166,9 @@ describe("a worker runner", () => {
       const rows = await db.owner.query(`select 1 from app_public.${table} where project_id = $1`, [projectId]);
       assert.equal(rows.rowCount, 0, `its ${table} are gone`);
     }
-    const blobs = await db.owner.query<{ id: string }>("select id from app_private.blobs where user_id = $1", [alice.id]);
+    const blobs = await db.owner.query<{ id: string }>("select id from app_private.blobs where user_id = $1", [
+      alice.id,
+    ]);
     assert.deepEqual(
       new Set(blobs.rows.map((b) => b.id)),
       new Set([stays.workpiece.blobs.original, stays.workpiece.blobs.mesh, stays.workpiece.blobs.thumbnail]),
@@ -147,7 +177,9 @@ describe("a worker runner", () => {
     const again = await db.owner.query("select * from app_private.purge_project($1)", [projectId]);
     assert.deepEqual(again.rows, [{ projects_deleted: 0, blobs_deleted: 0 }], "a repeat finds nothing to do");
 
-    const task = await api.request<{ task_id: string; project_id: string; status: string }>("GET", `/tasks/${taskId}`, { key: alice.key });
+    const task = await api.request<{ task_id: string; project_id: string; status: string }>("GET", `/tasks/${taskId}`, {
+      key: alice.key,
+    });
     assert.equal(task.status, 200);
     assert.equal(task.body.task_id, taskId);
     assert.equal(task.body.project_id, projectId);
@@ -155,7 +187,8 @@ describe("a worker runner", () => {
   });
 
   it("sweep_stuck_tasks fails tasks whose job is gone or can never run, after a grace period", async () => {
-    const make = async (label: string) => insertTaskRecord(db.owner, { userId: alice.id, workerTask: "test_stuck", taskName: `test.${label}` });
+    const make = async (label: string) =>
+      insertTaskRecord(db.owner, { userId: alice.id, workerTask: "test_stuck", taskName: `test.${label}` });
     const lostQueued = await make("lost_queued");
     const lostRunning = await make("lost_running");
     const exhausted = await make("exhausted");
@@ -164,19 +197,31 @@ describe("a worker runner", () => {
     const finished = await make("finished");
     const lastAttemptRunning = await make("last_attempt_running");
 
-    await db.owner.query("select graphile_worker.remove_job(k) from unnest($1::text[]) as k", [[lostQueued, lostRunning, recentlyLost, finished]]);
+    await db.owner.query("select graphile_worker.remove_job(k) from unnest($1::text[]) as k", [
+      [lostQueued, lostRunning, recentlyLost, finished],
+    ]);
     await db.owner.query("update app_public.tasks set status = 'running', attempts = 1 where id = $1", [lostRunning]);
-    await db.owner.query("update app_public.tasks set status = 'success', progress = 1, finished_at = now() where id = $1", [finished]);
+    await db.owner.query(
+      "update app_public.tasks set status = 'success', progress = 1, finished_at = now() where id = $1",
+      [finished],
+    );
     // its worker died in the last attempt: recovery unlocked the job, which has no attempts left
-    await db.owner.query("update graphile_worker._private_jobs set attempts = max_attempts where key = $1", [exhausted]);
+    await db.owner.query("update graphile_worker._private_jobs set attempts = max_attempts where key = $1", [
+      exhausted,
+    ]);
     await db.owner.query("update app_public.tasks set attempts = 3 where id = $1", [exhausted]);
     // a long last attempt that reported nothing for a while: its job is locked by a live worker
     await db.owner.query(
       "update graphile_worker._private_jobs set attempts = max_attempts, locked_by = 'pool-busy', locked_at = now() where key = $1",
       [lastAttemptRunning],
     );
-    await db.owner.query("update app_public.tasks set status = 'running', attempts = 3, locked_by = 'pool-busy' where id = $1", [lastAttemptRunning]);
-    await db.owner.query("update app_public.tasks set updated_at = now() - interval '10 minutes' where id <> $1", [recentlyLost]);
+    await db.owner.query(
+      "update app_public.tasks set status = 'running', attempts = 3, locked_by = 'pool-busy' where id = $1",
+      [lastAttemptRunning],
+    );
+    await db.owner.query("update app_public.tasks set updated_at = now() - interval '10 minutes' where id <> $1", [
+      recentlyLost,
+    ]);
 
     await withRunner(["sweep_stuck_tasks"], async () => {
       await db.owner.query("select graphile_worker.add_job('sweep_stuck_tasks', '{}'::json, job_key := 'test-sweep')");

@@ -60,7 +60,9 @@ export function selectTasks(
   checkTaskNames(taskNames, Object.keys(extra));
   const needGeometry = taskNames.filter((name) => !(name in available) && GEOMETRY_TASK_NAMES.includes(name));
   if (needGeometry.length > 0) {
-    throw new Error(`task ${needGeometry.join(", ")} runs on geometry threads, and this process has none (GEOMETRY_WORKERS=0)`);
+    throw new Error(
+      `task ${needGeometry.join(", ")} runs on geometry threads, and this process has none (GEOMETRY_WORKERS=0)`,
+    );
   }
   return Object.fromEntries(taskNames.map((name) => [name, available[name]!]));
 }
@@ -81,12 +83,21 @@ export async function startWorkerRunner(options: WorkerRunnerOptions): Promise<W
   const crontab = taskNames.flatMap((name) => (schedules[name] ? [schedules[name]] : [])).join("\n");
   // connect() waits out a database that is away: graphile-worker does not await a job's
   // completion, and a rejection there ended the process (workers/waiting-pool.ts)
-  const pgPool = new WaitingPool({ connectionString: options.ownerUrl, max: options.concurrency + 3, application_name: "swarf-worker" });
+  const pgPool = new WaitingPool({
+    connectionString: options.ownerUrl,
+    max: options.concurrency + 3,
+    application_name: "swarf-worker",
+  });
 
   // health checks and metric scrapes ask on a connection of their own that gives up after a
   // second: they must answer "the database is away", not wait for it with the jobs
   const probes = survivingLostConnections(
-    new pg.Pool({ connectionString: options.ownerUrl, max: 1, connectionTimeoutMillis: 1000, application_name: "swarf-worker-probe" }),
+    new pg.Pool({
+      connectionString: options.ownerUrl,
+      max: 1,
+      connectionTimeoutMillis: 1000,
+      application_name: "swarf-worker-probe",
+    }),
   );
   const events: WorkerEvents = new EventEmitter();
   if (options.metrics) {

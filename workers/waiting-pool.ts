@@ -19,7 +19,11 @@ import { log } from "../config/logger.ts";
 import { isConnectionError } from "../db/connection-errors.ts";
 import { survivingLostConnections } from "../db/pools.ts";
 
-type ConnectCallback = (err: Error | undefined, client: pg.PoolClient | undefined, done: (release?: unknown) => void) => void;
+type ConnectCallback = (
+  err: Error | undefined,
+  client: pg.PoolClient | undefined,
+  done: (release?: unknown) => void,
+) => void;
 
 export interface WaitOptions {
   /** first pause between attempts; it doubles up to maxDelayMs */

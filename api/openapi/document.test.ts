@@ -25,7 +25,10 @@ interface Operation {
   deprecated?: boolean;
   parameters?: Parameter[];
   requestBody?: { required?: boolean; content?: Record<string, { schema?: Json }> };
-  responses: Record<string, { description?: string; headers?: Record<string, { schema?: Json }>; content?: Record<string, { schema?: Json }> }>;
+  responses: Record<
+    string,
+    { description?: string; headers?: Record<string, { schema?: Json }>; content?: Record<string, { schema?: Json }> }
+  >;
 }
 
 interface Document {
@@ -78,7 +81,8 @@ function* walk(value: unknown, pointer = "#"): Generator<[string, unknown]> {
   if (Array.isArray(value)) {
     for (const [i, item] of value.entries()) yield* walk(item, `${pointer}/${i}`);
   } else if (value !== null && typeof value === "object") {
-    for (const [k, v] of Object.entries(value)) yield* walk(v, `${pointer}/${k.replaceAll("~", "~0").replaceAll("/", "~1")}`);
+    for (const [k, v] of Object.entries(value))
+      yield* walk(v, `${pointer}/${k.replaceAll("~", "~0").replaceAll("/", "~1")}`);
   }
 }
 
@@ -106,20 +110,43 @@ function* embeddedSchemas(): Generator<[string, Json]> {
   for (const [path, method, op] of operations()) {
     const at = `${method.toUpperCase()} ${path}`;
     for (const p of op.parameters ?? []) if (p.schema) yield [`${at} parameter ${p.name}`, p.schema];
-    for (const [type, media] of Object.entries(op.requestBody?.content ?? {})) if (media.schema) yield [`${at} body ${type}`, media.schema];
+    for (const [type, media] of Object.entries(op.requestBody?.content ?? {}))
+      if (media.schema) yield [`${at} body ${type}`, media.schema];
     for (const [status, response] of Object.entries(op.responses)) {
-      for (const [type, media] of Object.entries(response.content ?? {})) if (media.schema) yield [`${at} ${status} ${type}`, media.schema];
-      for (const [name, header] of Object.entries(response.headers ?? {})) if (header.schema) yield [`${at} ${status} header ${name}`, header.schema];
+      for (const [type, media] of Object.entries(response.content ?? {}))
+        if (media.schema) yield [`${at} ${status} ${type}`, media.schema];
+      for (const [name, header] of Object.entries(response.headers ?? {}))
+        if (header.schema) yield [`${at} ${status} header ${name}`, header.schema];
     }
   }
 }
 
 const TYPES = new Set(["null", "boolean", "object", "array", "number", "string", "integer"]);
 const SCHEMA_MAP_KEYWORDS = ["properties", "patternProperties", "$defs", "dependentSchemas"];
-const SCHEMA_KEYWORDS = ["additionalProperties", "items", "contains", "propertyNames", "not", "if", "then", "else", "unevaluatedItems", "unevaluatedProperties"];
+const SCHEMA_KEYWORDS = [
+  "additionalProperties",
+  "items",
+  "contains",
+  "propertyNames",
+  "not",
+  "if",
+  "then",
+  "else",
+  "unevaluatedItems",
+  "unevaluatedProperties",
+];
 const SCHEMA_ARRAY_KEYWORDS = ["allOf", "anyOf", "oneOf", "prefixItems"];
 const NUMBER_KEYWORDS = ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"];
-const COUNT_KEYWORDS = ["minLength", "maxLength", "minItems", "maxItems", "minProperties", "maxProperties", "minContains", "maxContains"];
+const COUNT_KEYWORDS = [
+  "minLength",
+  "maxLength",
+  "minItems",
+  "maxItems",
+  "minProperties",
+  "maxProperties",
+  "minContains",
+  "maxContains",
+];
 /** OpenAPI 3.0 and draft-04 forms that JSON Schema 2020-12 does not have (or spells otherwise) */
 const NOT_2020_12 = ["nullable", "definitions", "$schema", "id", "dependencies", "$recursiveRef"];
 
@@ -131,23 +158,34 @@ function check2020_12(schema: unknown, at: string, problems: string[]): void {
     return;
   }
   const s = schema as Json;
-  for (const keyword of NOT_2020_12) if (keyword in s) problems.push(`${at}: ${keyword} is not 2020-12 (or not wanted in OpenAPI 3.1)`);
+  for (const keyword of NOT_2020_12)
+    if (keyword in s) problems.push(`${at}: ${keyword} is not 2020-12 (or not wanted in OpenAPI 3.1)`);
   if ("type" in s) {
     const types = Array.isArray(s.type) ? s.type : [s.type];
-    if (types.length === 0 || !types.every((t) => typeof t === "string" && TYPES.has(t))) problems.push(`${at}: type ${JSON.stringify(s.type)}`);
+    if (types.length === 0 || !types.every((t) => typeof t === "string" && TYPES.has(t)))
+      problems.push(`${at}: type ${JSON.stringify(s.type)}`);
   }
   if ("required" in s) {
     const required = s.required;
-    if (!Array.isArray(required) || !required.every((r) => typeof r === "string") || new Set(required).size !== required.length) {
+    if (
+      !Array.isArray(required) ||
+      !required.every((r) => typeof r === "string") ||
+      new Set(required).size !== required.length
+    ) {
       problems.push(`${at}: required must be an array of unique strings`);
     } else if (s.properties && typeof s.properties === "object") {
-      for (const name of required) if (!(name in s.properties) && s.additionalProperties === false) problems.push(`${at}: required ${name} can never be present`);
+      for (const name of required)
+        if (!(name in s.properties) && s.additionalProperties === false)
+          problems.push(`${at}: required ${name} can never be present`);
     }
   }
-  if ("enum" in s && (!Array.isArray(s.enum) || s.enum.length === 0)) problems.push(`${at}: enum must be a non-empty array`);
-  for (const keyword of NUMBER_KEYWORDS) if (keyword in s && typeof s[keyword] !== "number") problems.push(`${at}: ${keyword} must be a number`);
+  if ("enum" in s && (!Array.isArray(s.enum) || s.enum.length === 0))
+    problems.push(`${at}: enum must be a non-empty array`);
+  for (const keyword of NUMBER_KEYWORDS)
+    if (keyword in s && typeof s[keyword] !== "number") problems.push(`${at}: ${keyword} must be a number`);
   for (const keyword of COUNT_KEYWORDS) {
-    if (keyword in s && !(Number.isInteger(s[keyword]) && (s[keyword] as number) >= 0)) problems.push(`${at}: ${keyword} must be a non-negative integer`);
+    if (keyword in s && !(Number.isInteger(s[keyword]) && (s[keyword] as number) >= 0))
+      problems.push(`${at}: ${keyword} must be a non-negative integer`);
   }
   if ("pattern" in s) {
     try {
@@ -162,7 +200,8 @@ function check2020_12(schema: unknown, at: string, problems: string[]): void {
   for (const keyword of SCHEMA_MAP_KEYWORDS) {
     if (!(keyword in s)) continue;
     const map = s[keyword];
-    if (map === null || typeof map !== "object" || Array.isArray(map)) problems.push(`${at}: ${keyword} must be an object`);
+    if (map === null || typeof map !== "object" || Array.isArray(map))
+      problems.push(`${at}: ${keyword} must be an object`);
     else for (const [name, sub] of Object.entries(map)) check2020_12(sub, `${at}.${keyword}.${name}`, problems);
   }
   for (const keyword of SCHEMA_KEYWORDS) if (keyword in s) check2020_12(s[keyword], `${at}.${keyword}`, problems);
@@ -199,7 +238,10 @@ describe("the OpenAPI document", () => {
   });
 
   it("documents every route under its path and method, with its operationId, key and required scopes", () => {
-    assert.ok(routes.some((r) => r.public), "the presigned file route is public");
+    assert.ok(
+      routes.some((r) => r.public),
+      "the presigned file route is public",
+    );
     for (const route of routes) {
       const op = operationOf(route.method, route.path);
       assert.equal(op.operationId, route.operationId);
@@ -246,7 +288,10 @@ describe("the OpenAPI document", () => {
     for (const [name, schema] of Object.entries(doc.components.schemas)) {
       const definition = resolve(schema);
       assert.ok(!("$ref" in definition), `components.schemas.${name} is a definition`);
-      assert.ok("type" in definition || "anyOf" in definition || "oneOf" in definition || "allOf" in definition, `components.schemas.${name} defines something`);
+      assert.ok(
+        "type" in definition || "anyOf" in definition || "oneOf" in definition || "allOf" in definition,
+        `components.schemas.${name} defines something`,
+      );
     }
   });
 
@@ -268,22 +313,34 @@ describe("the OpenAPI document", () => {
         continue;
       }
       bodies += 1;
-      assert.ok(["post", "patch", "put"].includes(route.method), `${route.operationId} takes a body on ${route.method}`);
+      assert.ok(
+        ["post", "patch", "put"].includes(route.method),
+        `${route.operationId} takes a body on ${route.method}`,
+      );
       assert.equal(op.requestBody?.required, route.operationId !== "startCamPlanning", route.operationId);
       const schema = op.requestBody?.content?.["application/json"]?.schema;
       assert.ok(schema, `${route.operationId} has a JSON body schema`);
       const body = resolve(schema);
       assert.equal(body.type, "object", route.operationId);
       assert.equal(body.additionalProperties, false, `${route.operationId} rejects unknown properties`);
-      assert.ok(body.properties && Object.keys(body.properties).length > 0, `${route.operationId} lists its properties`);
+      assert.ok(
+        body.properties && Object.keys(body.properties).length > 0,
+        `${route.operationId} lists its properties`,
+      );
     }
     assert.ok(bodies >= 2);
     assert.ok(operationOf("post", "/projects").requestBody, "POST /projects documents its body");
-    assert.ok(operationOf("patch", "/projects/{project_id}").requestBody, "PATCH /projects/{project_id} documents its body");
+    assert.ok(
+      operationOf("patch", "/projects/{project_id}").requestBody,
+      "PATCH /projects/{project_id} documents its body",
+    );
     const create = resolve(operationOf("post", "/projects").requestBody!.content!["application/json"]!.schema!);
     assert.deepEqual(create.required, ["name"], "customer may be omitted");
     assert.equal((create.properties as Record<string, Json>).customer?.default, "");
-    const planning = resolve(operationOf("post", "/projects/{project_id}/automation/cam-planning").requestBody!.content!["application/json"]!.schema!);
+    const planning = resolve(
+      operationOf("post", "/projects/{project_id}/automation/cam-planning").requestBody!.content!["application/json"]!
+        .schema!,
+    );
     assert.equal(planning.required, undefined, "every option has a default");
     const options = planning.properties as Record<string, Json>;
     assert.deepEqual([options.include_face_milling?.default, options.sort_by_height?.default], [true, false]);
@@ -309,11 +366,16 @@ describe("the OpenAPI document", () => {
       const common = publicIds.has(op.operationId) ? ["400", "500"] : ["400", "401", "403", "429", "500"];
       for (const status of common) assert.ok(op.responses[status], `${method} ${path} documents ${status}`);
       if (publicIds.has(op.operationId)) {
-        for (const status of ["401", "429"]) assert.equal(op.responses[status], undefined, `${method} ${path} has no key, hence no ${status}`);
+        for (const status of ["401", "429"])
+          assert.equal(op.responses[status], undefined, `${method} ${path} has no key, hence no ${status}`);
       }
       for (const [status, response] of Object.entries(op.responses)) {
         if (Number(status) < 400) continue;
-        assert.deepEqual(response.content?.["application/json"]?.schema, { $ref: "#/components/schemas/Error" }, `${method} ${path} ${status}`);
+        assert.deepEqual(
+          response.content?.["application/json"]?.schema,
+          { $ref: "#/components/schemas/Error" },
+          `${method} ${path} ${status}`,
+        );
       }
     }
   });
@@ -328,9 +390,14 @@ describe("the OpenAPI document", () => {
   });
 
   it("matches what the API sends: a created project has exactly the documented Project fields", async () => {
-    const created = await api.request<Json>("POST", "/projects", { key: alice.key, body: { name: "Doc", customer: "C" } });
+    const created = await api.request<Json>("POST", "/projects", {
+      key: alice.key,
+      body: { name: "Doc", customer: "C" },
+    });
     assert.equal(created.status, 201);
-    const schema = resolve(operationOf("post", "/projects").responses["201"]?.content?.["application/json"]?.schema ?? {});
+    const schema = resolve(
+      operationOf("post", "/projects").responses["201"]?.content?.["application/json"]?.schema ?? {},
+    );
     assert.deepEqual(Object.keys(created.body).sort(), Object.keys(schema.properties as Json).sort());
     assert.deepEqual([...(schema.required as string[])].sort(), Object.keys(created.body).sort());
   });
@@ -350,7 +417,10 @@ describe("the OpenAPI document", () => {
   });
 
   it("documents the Idempotency-Key header on exactly the idempotent routes", () => {
-    assert.ok(routes.some((r) => r.idempotent), "POST /projects is idempotent");
+    assert.ok(
+      routes.some((r) => r.idempotent),
+      "POST /projects is idempotent",
+    );
     for (const route of routes) {
       const op = operationOf(route.method, route.path);
       const header = (op.parameters ?? []).find((p) => p.in === "header" && p.name === "Idempotency-Key");
@@ -358,7 +428,8 @@ describe("the OpenAPI document", () => {
         assert.equal(header?.required, false, route.operationId);
         assert.deepEqual(header?.schema, { type: "string", minLength: 1, maxLength: 255 });
         for (const [status, response] of Object.entries(op.responses)) {
-          if (Number(status) < 300) assert.ok(response.headers?.["Idempotency-Replayed"], `${route.operationId} ${status}`);
+          if (Number(status) < 300)
+            assert.ok(response.headers?.["Idempotency-Replayed"], `${route.operationId} ${status}`);
         }
       } else {
         assert.equal(header, undefined, route.operationId);
@@ -372,10 +443,14 @@ describe("the OpenAPI document", () => {
     for (const [type, item] of Object.entries(doc.webhooks)) {
       const headers = (item.post.parameters ?? []).filter((p) => p.in === "header").map((p) => p.name);
       assert.deepEqual(headers, ["X-Service-Event-Type", "X-Service-Delivery-Id", "X-Service-Signature"], type);
-      const body = resolve(item.post.requestBody!.content!["application/json"]!.schema!) as { properties: Record<string, Json> };
+      const body = resolve(item.post.requestBody!.content!["application/json"]!.schema!) as {
+        properties: Record<string, Json>;
+      };
       assert.deepEqual(Object.keys(body.properties), ["id", "type", "created_at", "data"], type);
     }
-    const quoteReady = resolve(doc.webhooks["quote.ready"]!.post.requestBody!.content!["application/json"]!.schema!) as { properties: { data: Json } };
+    const quoteReady = resolve(
+      doc.webhooks["quote.ready"]!.post.requestBody!.content!["application/json"]!.schema!,
+    ) as { properties: { data: Json } };
     const data = resolve(quoteReady.properties.data) as { properties: Record<string, Json>; required: string[] };
     assert.ok(data.required.includes("quote"));
     const quote = resolve(data.properties.quote!) as { properties: Record<string, Json> };
@@ -396,7 +471,11 @@ describe("the OpenAPI document", () => {
 
   it("finds the structural problems it looks for (the check itself can fail)", () => {
     const problems: string[] = [];
-    check2020_12({ type: "object", nullable: true, properties: { a: { type: "text" } }, required: ["a", "a"] }, "sample", problems);
+    check2020_12(
+      { type: "object", nullable: true, properties: { a: { type: "text" } }, required: ["a", "a"] },
+      "sample",
+      problems,
+    );
     check2020_12({ anyOf: [], pattern: "(", minLength: -1 }, "sample2", problems);
     assert.equal(problems.length, 6, problems.join("\n"));
   });

@@ -89,14 +89,23 @@ function requestBody(route: RouteSpec, components: Json): Json {
   if (route.upload) {
     const schema = {
       type: "object",
-      properties: { [route.upload.field]: { type: "string", contentMediaType: "application/octet-stream", description: route.upload.description } },
+      properties: {
+        [route.upload.field]: {
+          type: "string",
+          contentMediaType: "application/octet-stream",
+          description: route.upload.description,
+        },
+      },
       required: [route.upload.field],
       additionalProperties: false,
     };
     return { requestBody: { required: true, content: { "multipart/form-data": { schema } } } };
   }
   if (route.body) {
-    const limit = route.bodyLimit === "library" ? "LIBRARY_BODY_LIMIT_BYTES, 4 MiB unless configured" : "JSON_BODY_LIMIT_BYTES, 256 KiB unless configured";
+    const limit =
+      route.bodyLimit === "library"
+        ? "LIBRARY_BODY_LIMIT_BYTES, 4 MiB unless configured"
+        : "JSON_BODY_LIMIT_BYTES, 256 KiB unless configured";
     return {
       requestBody: {
         // a body schema that accepts nothing (no body sent) makes the body optional
@@ -117,11 +126,22 @@ function operation(route: RouteSpec, components: Json): Json {
       description: response.description,
       headers: {
         ...headers,
-        ...Object.fromEntries(Object.entries(response.headers ?? {}).map(([name, description]) => [name, { description, schema: { type: "string" } }])),
-        ...(route.idempotent ? { "Idempotency-Replayed": { description: "true on a replayed response", schema: { type: "string" } } } : {}),
+        ...Object.fromEntries(
+          Object.entries(response.headers ?? {}).map(([name, description]) => [
+            name,
+            { description, schema: { type: "string" } },
+          ]),
+        ),
+        ...(route.idempotent
+          ? { "Idempotency-Replayed": { description: "true on a replayed response", schema: { type: "string" } } }
+          : {}),
       },
       ...(response.schema
-        ? { content: { [response.contentType ?? "application/json"]: { schema: toSchema(response.schema, "output", components) } } }
+        ? {
+            content: {
+              [response.contentType ?? "application/json"]: { schema: toSchema(response.schema, "output", components) },
+            },
+          }
         : {}),
     };
   }
@@ -157,7 +177,10 @@ function operation(route: RouteSpec, components: Json): Json {
 const DELIVERY_HEADERS = [
   ["X-Service-Event-Type", "the event type, the body's type"],
   ["X-Service-Delivery-Id", "the delivery id, the same on every retry: dedupe on it"],
-  ["X-Service-Signature", "t=<unix seconds>,v1=<hex HMAC-SHA256 with the endpoint's secret over `<t>.<raw body>`> (docs/webhooks.md)"],
+  [
+    "X-Service-Signature",
+    "t=<unix seconds>,v1=<hex HMAC-SHA256 with the endpoint's secret over `<t>.<raw body>`> (docs/webhooks.md)",
+  ],
 ] as const;
 
 /** what Swarf POSTs to a registered endpoint, per event type (OpenAPI 3.1 webhooks) */
@@ -170,9 +193,20 @@ function webhooks(components: Json): Json {
           operationId: `webhook_${event.type.replace(".", "_")}`,
           summary: event.summary,
           tags: ["Webhooks"],
-          parameters: DELIVERY_HEADERS.map(([name, description]) => ({ name, in: "header", required: true, description, schema: { type: "string" } })),
-          requestBody: { required: true, content: { "application/json": { schema: toSchema(event.schema, "output", components) } } },
-          responses: { "2XX": { description: "received; any other answer is retried or failed as docs/webhooks.md says" } },
+          parameters: DELIVERY_HEADERS.map(([name, description]) => ({
+            name,
+            in: "header",
+            required: true,
+            description,
+            schema: { type: "string" },
+          })),
+          requestBody: {
+            required: true,
+            content: { "application/json": { schema: toSchema(event.schema, "output", components) } },
+          },
+          responses: {
+            "2XX": { description: "received; any other answer is retried or failed as docs/webhooks.md says" },
+          },
         },
       },
     ]),
@@ -193,7 +227,9 @@ export function buildOpenApiDocument(routes: readonly RouteSpec[]): Json {
       summary: "This document (no key needed)",
       tags: ["Meta"],
       security: [],
-      responses: { 200: { description: "OpenAPI 3.1", content: { "application/json": { schema: { type: "object" } } } } },
+      responses: {
+        200: { description: "OpenAPI 3.1", content: { "application/json": { schema: { type: "object" } } } },
+      },
     },
   };
   paths["/healthz"] = {

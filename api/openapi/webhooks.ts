@@ -15,19 +15,25 @@ export const QuoteReadySummary = z
     job_id: Id.nullable().describe("the CAM job the planning saved: GET /projects/{project_id}/quote prices it"),
     sendable: z
       .boolean()
-      .describe("true when the plan is complete and the planning dropped no per-setup cost override: the quote may go out unread"),
+      .describe(
+        "true when the plan is complete and the planning dropped no per-setup cost override: the quote may go out unread",
+      ),
     completeness: z
       .object({
         status: z.enum(["complete", "incomplete"]),
         reasons: z
-          .array(z.object({ code: z.enum(["material_left", "hole_not_made", "face_unreachable"]), message: z.string() }))
+          .array(
+            z.object({ code: z.enum(["material_left", "hole_not_made", "face_unreachable"]), message: z.string() }),
+          )
           .describe("why the plan is incomplete, each with its figures; empty when complete"),
       })
       .nullable()
       .describe("the plan's completeness (the whole figures: data.result.completeness); null for a result without one"),
     setup_costs_dropped: z
       .array(z.object({ setup_id: z.string(), name: z.string(), direction: Vec3 }))
-      .describe("per-setup cost overrides of earlier plans this plan has no setup of the same direction for (docs/quote.md)"),
+      .describe(
+        "per-setup cost overrides of earlier plans this plan has no setup of the same direction for (docs/quote.md)",
+      ),
   })
   .meta({ id: "QuoteReadySummary" });
 
@@ -40,7 +46,9 @@ const EventData = z.object({
   result: z
     .union([CamPlanningResult, z.unknown()])
     .nullable()
-    .describe("the task's result on task.succeeded and quote.ready (a CamPlanningResult for a planning); null otherwise"),
+    .describe(
+      "the task's result on task.succeeded and quote.ready (a CamPlanningResult for a planning); null otherwise",
+    ),
 });
 
 const eventBody = (type: z.ZodType, data: z.ZodType) =>
@@ -52,7 +60,9 @@ const eventBody = (type: z.ZodType, data: z.ZodType) =>
   });
 
 export const WebhookEvent = eventBody(z.enum(EVENT_TYPES), EventData).meta({ id: "WebhookEvent" });
-export const QuoteReadyEvent = eventBody(z.literal("quote.ready"), EventData.extend({ quote: QuoteReadySummary })).meta({ id: "QuoteReadyEvent" });
+export const QuoteReadyEvent = eventBody(z.literal("quote.ready"), EventData.extend({ quote: QuoteReadySummary })).meta(
+  { id: "QuoteReadyEvent" },
+);
 
 const WHEN: Record<(typeof EVENT_TYPES)[number], string> = {
   "task.started": "the first progress tick of a task",

@@ -55,9 +55,17 @@ export function concurrencyGate({ slots, maxWaitMs }: ConcurrencyGate): RequestH
       if (!stopWaiting()) return;
       state = "done";
       const seconds = Math.max(1, Math.ceil(maxWaitMs / 1000));
-      next(new HttpError(503, "ops_graphql_busy", `${slots} GraphQL requests are running and others waited ${seconds} s: retry after Retry-After seconds`, {
-        retry_after_seconds: seconds,
-      }, { "Retry-After": String(seconds) }));
+      next(
+        new HttpError(
+          503,
+          "ops_graphql_busy",
+          `${slots} GraphQL requests are running and others waited ${seconds} s: retry after Retry-After seconds`,
+          {
+            retry_after_seconds: seconds,
+          },
+          { "Retry-After": String(seconds) },
+        ),
+      );
     }, maxWaitMs);
     waiting.push(admit);
   };

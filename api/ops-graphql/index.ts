@@ -92,7 +92,9 @@ function buildPostgraphile(pool: pg.Pool, statementTimeoutMs: number): PostGraph
 /** `authenticate`: the app's key check that reads the key row on every request (a revoked key fails at once) */
 export function opsGraphqlRouter(services: ApiServices, authenticate: express.RequestHandler): express.Router {
   const router = express.Router();
-  const limit = rateLimit(services.pool, [{ name: "default", limit: services.env.RATE_LIMIT_PER_MINUTE, windowSeconds: 60 }]);
+  const limit = rateLimit(services.pool, [
+    { name: "default", limit: services.env.RATE_LIMIT_PER_MINUTE, windowSeconds: 60 },
+  ]);
   let served: { handler: express.Router; instance: PostGraphileInstance } | undefined;
   const serve = () => {
     if (!served) {
@@ -105,16 +107,21 @@ export function opsGraphqlRouter(services: ApiServices, authenticate: express.Re
     return served;
   };
   router.use(OPS_GRAPHQL_PATH, authenticate, limit);
-  router.post(OPS_GRAPHQL_PATH, jsonBody(MAX_DOCUMENT_BYTES), async (req, res, next) => {
-    const body = graphqlRequestBody(req.body);
-    const limited = limitGraphqlRequest(await serve().instance.getSchema(), body);
-    if (limited.outcome === "exceeded") {
-      const { limit: name, maximum, found, message } = limited.exceeded;
-      throw new HttpError(400, "query_limit_exceeded", message, { limit: name, maximum, found });
-    }
-    if (limited.outcome === "within") req.body = limited.body;
-    next();
-  }, concurrencyGate({ slots: services.env.OPS_GRAPHQL_CONCURRENCY, maxWaitMs: MAX_WAIT_MS }));
+  router.post(
+    OPS_GRAPHQL_PATH,
+    jsonBody(MAX_DOCUMENT_BYTES),
+    async (req, res, next) => {
+      const body = graphqlRequestBody(req.body);
+      const limited = limitGraphqlRequest(await serve().instance.getSchema(), body);
+      if (limited.outcome === "exceeded") {
+        const { limit: name, maximum, found, message } = limited.exceeded;
+        throw new HttpError(400, "query_limit_exceeded", message, { limit: name, maximum, found });
+      }
+      if (limited.outcome === "within") req.body = limited.body;
+      next();
+    },
+    concurrencyGate({ slots: services.env.OPS_GRAPHQL_CONCURRENCY, maxWaitMs: MAX_WAIT_MS }),
+  );
   router.use((req, res, next) => {
     if (req.path !== OPS_GRAPHQL_PATH) return next();
     // only a POST has been judged above: nothing else reaches postgraphile

@@ -96,7 +96,11 @@ type PageArgument =
   /** not a number: validation refuses it, so it bounds nothing here */
   | { given: "other" };
 
-export function limitGraphqlRequest(schema: GraphQLSchema, body: GraphqlRequestBody, limits: QueryLimits = OPS_QUERY_LIMITS): LimitedRequest {
+export function limitGraphqlRequest(
+  schema: GraphQLSchema,
+  body: GraphqlRequestBody,
+  limits: QueryLimits = OPS_QUERY_LIMITS,
+): LimitedRequest {
   let document: DocumentNode;
   try {
     document = parse(body.query, { noLocation: true });
@@ -106,7 +110,10 @@ export function limitGraphqlRequest(schema: GraphQLSchema, body: GraphqlRequestB
   const variables = { ...(body.variables ?? {}) };
   try {
     const judged = judgeDocument(schema, document, variables, limits);
-    const query = judged.needsDefaultPage.size === 0 ? body.query : print(withDefaultPages(document, judged.needsDefaultPage, limits));
+    const query =
+      judged.needsDefaultPage.size === 0
+        ? body.query
+        : print(withDefaultPages(document, judged.needsDefaultPage, limits));
     for (const name of judged.nullPageVariables) variables[name] = limits.defaultPageSize;
     return { outcome: "within", body: { ...body, query, variables } };
   } catch (error) {
@@ -122,7 +129,12 @@ interface Judgement {
   nullPageVariables: Set<string>;
 }
 
-function judgeDocument(schema: GraphQLSchema, document: DocumentNode, variables: Record<string, unknown>, limits: QueryLimits): Judgement {
+function judgeDocument(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  variables: Record<string, unknown>,
+  limits: QueryLimits,
+): Judgement {
   const fragments = new Map<string, FragmentDefinitionNode>();
   const operations: OperationDefinitionNode[] = [];
   for (const definition of document.definitions) {
@@ -133,7 +145,12 @@ function judgeDocument(schema: GraphQLSchema, document: DocumentNode, variables:
   const judgement: Judgement = { needsDefaultPage: new Set(), nullPageVariables: new Set() };
 
   for (const operation of operations) {
-    const root = operation.operation === "query" ? schema.getQueryType() : operation.operation === "mutation" ? schema.getMutationType() : schema.getSubscriptionType();
+    const root =
+      operation.operation === "query"
+        ? schema.getQueryType()
+        : operation.operation === "mutation"
+          ? schema.getMutationType()
+          : schema.getSubscriptionType();
     if (!root) continue;
     const valueOf = variableValues(operation, variables);
     const tally = { selections: 0, aliases: 0, rows: 0 };
@@ -192,26 +209,59 @@ function judgeDocument(schema: GraphQLSchema, document: DocumentNode, variables:
       return limits.defaultPageSize;
     };
 
-    const count = (what: "selections" | "aliases" | "rows", by: number, maximum: number, message: (found: number) => string) => {
+    const count = (
+      what: "selections" | "aliases" | "rows",
+      by: number,
+      maximum: number,
+      message: (found: number) => string,
+    ) => {
       tally[what] += by;
-      if (tally[what] > maximum) throw new Exceeded({ limit: what, maximum, found: tally[what], message: message(tally[what]) });
+      if (tally[what] > maximum)
+        throw new Exceeded({ limit: what, maximum, found: tally[what], message: message(tally[what]) });
     };
 
-    const walk = (selectionSet: SelectionSetNode, parent: GraphQLCompositeType | undefined, depth: number, multiplier: number): void => {
+    const walk = (
+      selectionSet: SelectionSetNode,
+      parent: GraphQLCompositeType | undefined,
+      depth: number,
+      multiplier: number,
+    ): void => {
       for (const selection of selectionSet.selections) {
-        count("selections", 1, limits.maxSelections, () => `the query selects more than ${limits.maxSelections} fields and fragments (fragments counted where they are spread)`);
+        count(
+          "selections",
+          1,
+          limits.maxSelections,
+          () =>
+            `the query selects more than ${limits.maxSelections} fields and fragments (fragments counted where they are spread)`,
+        );
         if (selection.kind === Kind.FIELD) {
           if (selection.alias && selection.alias.value !== selection.name.value) {
-            count("aliases", 1, limits.maxAliases, (found) => `the query has ${found} or more aliases; at most ${limits.maxAliases} are allowed`);
+            count(
+              "aliases",
+              1,
+              limits.maxAliases,
+              (found) => `the query has ${found} or more aliases; at most ${limits.maxAliases} are allowed`,
+            );
           }
           if (depth + 1 > limits.maxDepth) {
-            throw new Exceeded({ limit: "depth", maximum: limits.maxDepth, found: depth + 1, message: `the query nests fields ${depth + 1} deep; at most ${limits.maxDepth} are allowed` });
+            throw new Exceeded({
+              limit: "depth",
+              maximum: limits.maxDepth,
+              found: depth + 1,
+              message: `the query nests fields ${depth + 1} deep; at most ${limits.maxDepth} are allowed`,
+            });
           }
           const definition = parent ? fieldDefinition(schema, parent, selection.name.value) : undefined;
           let rows = multiplier;
           if (definition && isConnection(definition)) {
             rows = multiplier * pageSize(selection);
-            count("rows", rows, limits.maxRows, (found) => `the query can return ${found} rows or more (the page sizes multiplied along each path, summed); at most ${limits.maxRows} are allowed: ask for smaller pages`);
+            count(
+              "rows",
+              rows,
+              limits.maxRows,
+              (found) =>
+                `the query can return ${found} rows or more (the page sizes multiplied along each path, summed); at most ${limits.maxRows} are allowed: ask for smaller pages`,
+            );
           }
           if (selection.selectionSet) {
             const type = definition ? getNamedType(definition.type) : undefined;
@@ -237,7 +287,11 @@ function judgeDocument(schema: GraphQLSchema, document: DocumentNode, variables:
   return judgement;
 }
 
-function fieldDefinition(schema: GraphQLSchema, parent: GraphQLCompositeType, name: string): GraphQLField<unknown, unknown> | undefined {
+function fieldDefinition(
+  schema: GraphQLSchema,
+  parent: GraphQLCompositeType,
+  name: string,
+): GraphQLField<unknown, unknown> | undefined {
   if (name === TypeNameMetaFieldDef.name) return TypeNameMetaFieldDef;
   if (parent === schema.getQueryType()) {
     if (name === SchemaMetaFieldDef.name) return SchemaMetaFieldDef;
@@ -295,7 +349,9 @@ function withDefaultPages(document: DocumentNode, fields: Set<FieldNode>, limits
   return visit(document, {
     Field(node) {
       if (!fields.has(node)) return undefined;
-      const others = (node.arguments ?? []).filter((argument) => argument.name.value !== "first" && argument.name.value !== "last");
+      const others = (node.arguments ?? []).filter(
+        (argument) => argument.name.value !== "first" && argument.name.value !== "last",
+      );
       return { ...node, arguments: [...others, first] };
     },
   });

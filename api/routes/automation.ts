@@ -32,11 +32,15 @@ const CamPlanningBody = z
     include_face_milling: z
       .boolean()
       .default(PLANNING_DEFAULTS.include_face_milling)
-      .describe("face the stock's top down to the part in each setup first. Default true: sawn stock is neither flat nor at a known height"),
+      .describe(
+        "face the stock's top down to the part in each setup first. Default true: sawn stock is neither flat nor at a known height",
+      ),
     sort_by_height: z
       .boolean()
       .default(PLANNING_DEFAULTS.sort_by_height)
-      .describe("order a setup's operations from the top down instead of by tool. Default false: by tool, the fewest tool changes"),
+      .describe(
+        "order a setup's operations from the top down instead of by tool. Default false: by tool, the fewest tool changes",
+      ),
     completeness_surface_limit_pct: PlanOptionsSchema.shape.completeness_surface_limit_pct.describe(
       `an extension: the share of the part's surface (0 to 100 %) material thicker than the finishing tolerance may be left on before the plan's completeness is incomplete; ${DEFAULT_SURFACE_LIMIT_PCT} when not given (docs/automation.md)`,
     ),
@@ -59,7 +63,8 @@ const CamPlanningStarted = z
   })
   .meta({ id: "CamPlanningStarted" });
 
-const precondition = (code: string, message: string, projectId: string) => new HttpError(409, code, message, { project_id: projectId });
+const precondition = (code: string, message: string, projectId: string) =>
+  new HttpError(409, code, message, { project_id: projectId });
 
 export const automationRoutes = [
   defineRoute({
@@ -82,7 +87,11 @@ export const automationRoutes = [
     // no body at all plans with the defaults, as {} does
     body: CamPlanningBody.prefault({}),
     idempotent: true,
-    rateLimit: { bucket: "cam_planning", limit: (services) => services.env.CAM_PLANNING_RATE_LIMIT_PER_HOUR, windowSeconds: 3600 },
+    rateLimit: {
+      bucket: "cam_planning",
+      limit: (services) => services.env.CAM_PLANNING_RATE_LIMIT_PER_HOUR,
+      windowSeconds: 3600,
+    },
     responses: {
       202: {
         description: "the planning task, queued or about to run",
@@ -102,19 +111,42 @@ export const automationRoutes = [
       const projectId = params.project_id;
       const state = await planningPreconditions(db, projectId);
       if (!state) throw notFound("project", projectId);
-      if (!state.hasWorkpiece) throw precondition("workpiece_missing", "the project has no workpiece yet; upload one before planning", projectId);
+      if (!state.hasWorkpiece)
+        throw precondition(
+          "workpiece_missing",
+          "the project has no workpiece yet; upload one before planning",
+          projectId,
+        );
       if (!state.hasStock) {
-        throw precondition("stock_missing", "the project has no stock yet; set it with POST /projects/{project_id}/stock/bounding-box", projectId);
+        throw precondition(
+          "stock_missing",
+          "the project has no stock yet; set it with POST /projects/{project_id}/stock/bounding-box",
+          projectId,
+        );
       }
-      if (!state.materialId) throw precondition("material_missing", "the project has no material; set material_id (PATCH /projects/{project_id})", projectId);
+      if (!state.materialId)
+        throw precondition(
+          "material_missing",
+          "the project has no material; set material_id (PATCH /projects/{project_id})",
+          projectId,
+        );
       if (!state.libraryId) {
-        throw precondition("library_missing", "the project has no equipment library; set library_id (PATCH /projects/{project_id})", projectId);
+        throw precondition(
+          "library_missing",
+          "the project has no equipment library; set library_id (PATCH /projects/{project_id})",
+          projectId,
+        );
       }
       if (state.assemblies === 0) {
-        throw new HttpError(409, "empty_library", "the project's equipment library has no tools; add assemblies to it before planning", {
-          project_id: projectId,
-          library_id: state.libraryId,
-        });
+        throw new HttpError(
+          409,
+          "empty_library",
+          "the project's equipment library has no tools; add assemblies to it before planning",
+          {
+            project_id: projectId,
+            library_id: state.libraryId,
+          },
+        );
       }
       const started = await startAutomationTask(db, {
         projectId,
@@ -124,15 +156,22 @@ export const automationRoutes = [
         maxAttempts: PLAN_CAM_MAX_ATTEMPTS,
       });
       if (!started.started) {
-        throw new HttpError(409, "automation_slot_busy", "a planning of this project is queued or running; wait for it or cancel it", {
-          project_id: projectId,
-          task_id: started.activeTaskId,
-        });
+        throw new HttpError(
+          409,
+          "automation_slot_busy",
+          "a planning of this project is queued or running; wait for it or cancel it",
+          {
+            project_id: projectId,
+            task_id: started.activeTaskId,
+          },
+        );
       }
       const taskId = started.task.id;
       const options = { include_face_milling: body.include_face_milling, sort_by_height: body.sort_by_height };
       const answer: z.input<typeof CamPlanningStarted> =
-        started.ahead > 0 ? { task_id: taskId, queued: true, queue_position: started.ahead, options } : { task_id: taskId, options };
+        started.ahead > 0
+          ? { task_id: taskId, queued: true, queue_position: started.ahead, options }
+          : { task_id: taskId, options };
       return json(202, answer, { Location: `${API_BASE_PATH}/tasks/${taskId}` });
     },
   }),

@@ -15,7 +15,13 @@ import {
   type CatalogueHit,
 } from "../../db/queries/catalogue.ts";
 import { Assembly } from "../../kernel/tools/assembly.ts";
-import { describeToolTypes, isToolType, TOOL_FAMILIES, TOOL_TYPES, type ToolType } from "../../kernel/tools/tool-types.ts";
+import {
+  describeToolTypes,
+  isToolType,
+  TOOL_FAMILIES,
+  TOOL_TYPES,
+  type ToolType,
+} from "../../kernel/tools/tool-types.ts";
 import { HttpError } from "../middleware/errors/index.ts";
 import { json } from "../reply.ts";
 import { defineRoute } from "../route.ts";
@@ -36,7 +42,11 @@ const CatalogueToolType = z
     tool_type: z.enum(TOOL_TYPES).describe("a tool's tool_type, and a value of the search's tool_types filter"),
     label: z.string(),
     family: z.enum(TOOL_FAMILIES).describe("what the type does to the part"),
-    entry_count: z.number().int().min(0).describe("catalogue entries of this type (of the manufacturer, when one is given)"),
+    entry_count: z
+      .number()
+      .int()
+      .min(0)
+      .describe("catalogue entries of this type (of the manufacturer, when one is given)"),
   })
   .meta({ id: "CatalogueToolType" });
 
@@ -45,12 +55,16 @@ const CatalogueToolTypeList = z
   .meta({ id: "CatalogueToolTypeList" });
 
 const ToolTypesQuery = z.strictObject({
-  manufacturer: ManufacturerName.optional().describe("only the types this manufacturer offers (any letter case); an unknown one is 404 manufacturer_not_found"),
+  manufacturer: ManufacturerName.optional().describe(
+    "only the types this manufacturer offers (any letter case); an unknown one is 404 manufacturer_not_found",
+  ),
 });
 
 const CatalogueSearchItem = z
   .object({
-    article_number: z.string().describe("with manufacturer, what GET /equipment/external-catalogue/{manufacturer}/{article_number} takes"),
+    article_number: z
+      .string()
+      .describe("with manufacturer, what GET /equipment/external-catalogue/{manufacturer}/{article_number} takes"),
     manufacturer: z.string(),
     name: z.string(),
     tool_type: z.string().describe("a value of GET /equipment/external-catalogue/tool-types"),
@@ -58,43 +72,53 @@ const CatalogueSearchItem = z
     flute_length_mm: z.number().nullable(),
     overall_length_mm: z.number().nullable(),
     shank_diameter_mm: z.number().nullable(),
-    standard: z.string().nullable().describe('the dimension standard the entry follows ("DIN 338"); null for a maker\'s own range'),
+    standard: z
+      .string()
+      .nullable()
+      .describe('the dimension standard the entry follows ("DIN 338"); null for a maker\'s own range'),
   })
   .meta({ id: "CatalogueSearchItem" });
 
 const CatalogueSearchResults = z
   .object({
-    results: z.array(CatalogueSearchItem).describe("best first: exact article number, then by relevance, then by diameter (docs/catalogue.md)"),
+    results: z
+      .array(CatalogueSearchItem)
+      .describe("best first: exact article number, then by relevance, then by diameter (docs/catalogue.md)"),
     count: z.number().int().min(0).describe("entries in results"),
     truncated: z.boolean().describe("more entries matched than limit: narrow the search to see the others"),
   })
   .meta({ id: "CatalogueSearchResults" });
 
 /** A query value given once, repeated, or comma-separated (tool_types=A,B&tool_types=C). */
-const ToolTypesFilter = z
-  .union([z.string(), z.array(z.string())])
-  .transform((value, ctx): ToolType[] => {
-    const names = [value].flat().flatMap((part) => part.split(",")).map((name) => name.trim()).filter((name) => name !== "");
-    if (names.length === 0) {
-      ctx.addIssue({ code: "custom", message: "name at least one tool_type", input: value });
-      return z.NEVER;
-    }
-    const unknown = names.filter((name) => !isToolType(name));
-    if (unknown.length > 0) {
-      ctx.addIssue({
-        code: "custom",
-        message: `unknown tool_type ${unknown.map((name) => JSON.stringify(name)).join(", ")}; the values are ${TOOL_TYPES.join(", ")}`,
-        input: value,
-      });
-      return z.NEVER;
-    }
-    return [...new Set(names as ToolType[])];
-  });
+const ToolTypesFilter = z.union([z.string(), z.array(z.string())]).transform((value, ctx): ToolType[] => {
+  const names = [value]
+    .flat()
+    .flatMap((part) => part.split(","))
+    .map((name) => name.trim())
+    .filter((name) => name !== "");
+  if (names.length === 0) {
+    ctx.addIssue({ code: "custom", message: "name at least one tool_type", input: value });
+    return z.NEVER;
+  }
+  const unknown = names.filter((name) => !isToolType(name));
+  if (unknown.length > 0) {
+    ctx.addIssue({
+      code: "custom",
+      message: `unknown tool_type ${unknown.map((name) => JSON.stringify(name)).join(", ")}; the values are ${TOOL_TYPES.join(", ")}`,
+      input: value,
+    });
+    return z.NEVER;
+  }
+  return [...new Set(names as ToolType[])];
+});
 
 /** A diameter bound in mm: a number of at least 0; an empty value is refused, not read as 0. */
 const DiameterBound = (which: string) =>
   z
-    .preprocess((value) => (typeof value === "string" && value.trim() === "" ? undefined : value), z.coerce.number().min(0).max(MAX_DIAMETER_MM))
+    .preprocess(
+      (value) => (typeof value === "string" && value.trim() === "" ? undefined : value),
+      z.coerce.number().min(0).max(MAX_DIAMETER_MM),
+    )
     .describe(`${which} cutting diameter in mm, inclusive`);
 
 const SearchQuery = z
@@ -118,8 +142,16 @@ const SearchQuery = z
     limit: z.coerce.number().int().min(1).max(100).default(20).describe("most results, 1 to 100"),
   })
   .superRefine((query, ctx) => {
-    if (query.diameter_min !== undefined && query.diameter_max !== undefined && query.diameter_min > query.diameter_max) {
-      ctx.addIssue({ code: "custom", path: ["diameter_min"], message: `diameter_min (${query.diameter_min}) is above diameter_max (${query.diameter_max})` });
+    if (
+      query.diameter_min !== undefined &&
+      query.diameter_max !== undefined &&
+      query.diameter_min > query.diameter_max
+    ) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["diameter_min"],
+        message: `diameter_min (${query.diameter_min}) is above diameter_max (${query.diameter_max})`,
+      });
     }
   });
 
@@ -169,7 +201,9 @@ export const catalogueRoutes = [
         .map(({ tool_type, label, family }) => ({ tool_type, label, family, entry_count: counts.get(tool_type) ?? 0 }))
         .filter((type) => manufacturer === null || type.entry_count > 0);
       if (manufacturer !== null && counts.size === 0) {
-        throw new HttpError(404, "manufacturer_not_found", `the catalogue has no manufacturer ${manufacturer}`, { manufacturer });
+        throw new HttpError(404, "manufacturer_not_found", `the catalogue has no manufacturer ${manufacturer}`, {
+          manufacturer,
+        });
       }
       return json(200, { tool_types: types });
     },
@@ -184,13 +218,15 @@ export const catalogueRoutes = [
       `(${FILTERS.join(", ")}); otherwise 400 search_too_broad. Filters combine with AND; q is optional with a ` +
       "filter. Order: the article number equal to q, then containing q; then entries whose words start with q's " +
       "words, those whose diameter is a number of q first and, within that, those of a tool type q names " +
-      "(\"drill\", \"end mill\") first; then names containing q. Within each, by diameter. Without q, by diameter. " +
+      '("drill", "end mill") first; then names containing q. Within each, by diameter. Without q, by diameter. ' +
       "truncated says more matched than limit.",
     tag: "External catalogue",
     scopes: ["equipment:read"],
     query: SearchQuery,
     responses: { 200: { description: "the matches, best first", schema: CatalogueSearchResults } },
-    errorCodes: { 400: "search_too_broad: q shorter than 4 characters and no filter (details.min_query_length, query_length, filters)" },
+    errorCodes: {
+      400: "search_too_broad: q shorter than 4 characters and no filter (details.min_query_length, query_length, filters)",
+    },
     async handler({ db, query }) {
       const q = query.q === undefined ? "" : normalizeQuery(query.q);
       const filtered = FILTERS.some((name) => query[name] !== undefined);
@@ -227,10 +263,15 @@ export const catalogueRoutes = [
     async handler({ db, params }) {
       const assembly = await getCatalogueAssembly(db, params.manufacturer, params.article_number);
       if (!assembly) {
-        throw new HttpError(404, "catalogue_entry_not_found", `the catalogue has no article ${params.article_number} of ${params.manufacturer}`, {
-          manufacturer: params.manufacturer,
-          article_number: params.article_number,
-        });
+        throw new HttpError(
+          404,
+          "catalogue_entry_not_found",
+          `the catalogue has no article ${params.article_number} of ${params.manufacturer}`,
+          {
+            manufacturer: params.manufacturer,
+            article_number: params.article_number,
+          },
+        );
       }
       return json(200, assembly);
     },

@@ -29,7 +29,12 @@ import {
   type LibrarySummaryRow,
 } from "../../db/queries/equipment-libraries.ts";
 import { deleteOrphans, lockEquipment, removedComponents, saveComponents } from "../../db/queries/equipment-sync.ts";
-import { Assembly as KernelAssembly, assemblyViolations, MAX_COMPONENTS, validateAssembly } from "../../kernel/tools/assembly.ts";
+import {
+  Assembly as KernelAssembly,
+  assemblyViolations,
+  MAX_COMPONENTS,
+  validateAssembly,
+} from "../../kernel/tools/assembly.ts";
 import { isUuid } from "../../kernel/tools/uuid.ts";
 import { isRecord, type Violation } from "../../kernel/tools/violation.ts";
 import { HttpError, invalidParameter, notFound } from "../middleware/errors/index.ts";
@@ -55,7 +60,8 @@ export const AssemblyComponentSchema = z
   ])
   .meta({
     id: "AssemblyComponent",
-    description: "component_type and the object it names: a holder (adaptive_item) or the cutting tool (parametric_cutting_tool)",
+    description:
+      "component_type and the object it names: a holder (adaptive_item) or the cutting tool (parametric_cutting_tool)",
   });
 
 /** An assembly as the API takes and shows it (the kernel's model, components documented by kind). */
@@ -65,7 +71,9 @@ export const AssemblySchema = KernelAssembly.extend({
     .array(AssemblyComponentSchema)
     .min(1)
     .max(MAX_COMPONENTS)
-    .describe("spindle side first: a Holder, optional Extensions or Adapters, the cutting tool last; component uuids unique"),
+    .describe(
+      "spindle side first: a Holder, optional Extensions or Adapters, the cutting tool last; component uuids unique",
+    ),
   ...assumedAndWarningFields,
 }).meta({
   id: "Assembly",
@@ -99,7 +107,11 @@ function assemblyListViolations(input: unknown): Violation[] {
   if (!Array.isArray(input)) return [{ field: "", rule: "type", message: "must be an array of assemblies" }];
   const out: Violation[] = [];
   if (input.length > MAX_ASSEMBLIES_PER_REQUEST) {
-    out.push({ field: "", rule: "too_long", message: `at most ${MAX_ASSEMBLIES_PER_REQUEST} assemblies in one request` });
+    out.push({
+      field: "",
+      rule: "too_long",
+      message: `at most ${MAX_ASSEMBLIES_PER_REQUEST} assemblies in one request`,
+    });
   }
   const seen = new Map<string, number>();
   input.forEach((assembly: unknown, index) => {
@@ -129,7 +141,11 @@ function assemblyPatchViolations(input: unknown): Violation[] {
   const probe: Record<string, unknown> = { uuid: PROBE_UUID, name: "probe", components: [], ...input };
   for (const key of ["manufacturer", "description"]) if (probe[key] === null) delete probe[key];
   const sentComponents = Object.hasOwn(input, "components");
-  out.push(...assemblyViolations(probe).filter((v) => sentComponents || !(v.field === "components" || v.field.startsWith("components."))));
+  out.push(
+    ...assemblyViolations(probe).filter(
+      (v) => sentComponents || !(v.field === "components" || v.field.startsWith("components.")),
+    ),
+  );
   return out;
 }
 
@@ -144,7 +160,9 @@ const AssemblyList = kernelChecked(
 const AssemblyPatch = kernelChecked(
   z
     .strictObject({
-      uuid: KernelAssembly.shape.uuid.optional().describe("may be sent (a whole assembly read back), but must be the path's assembly_id"),
+      uuid: KernelAssembly.shape.uuid
+        .optional()
+        .describe("may be sent (a whole assembly read back), but must be the path's assembly_id"),
       name: KernelAssembly.shape.name.optional(),
       manufacturer: KernelAssembly.shape.manufacturer.unwrap().nullable().optional().describe("null removes it"),
       description: KernelAssembly.shape.description.unwrap().nullable().optional().describe("null removes it"),
@@ -170,7 +188,10 @@ const LibraryCreate = z
     description: Description.optional().describe("default empty"),
     is_remote: z.boolean().optional().describe("default false"),
     remote_data: RemoteData.optional().describe("default {}"),
-    is_default: z.boolean().optional().describe("true makes this the user's default library (the previous default loses it). Default false"),
+    is_default: z
+      .boolean()
+      .optional()
+      .describe("true makes this the user's default library (the previous default loses it). Default false"),
   })
   .meta({ id: "EquipmentLibraryCreate" });
 
@@ -191,7 +212,9 @@ const LibraryPatch = z
     is_default: z
       .boolean()
       .optional()
-      .describe("true makes this the user's default library (the previous default loses it); false only clears it, leaving the user without a default"),
+      .describe(
+        "true makes this the user's default library (the previous default loses it); false only clears it, leaving the user without a default",
+      ),
   })
   .superRefine((body, ctx) => {
     if (Object.keys(body).length === 0) addRuleIssue(ctx, "", "non_empty", "send at least one field");
@@ -246,7 +269,11 @@ function rest(row: LibraryRow) {
 }
 
 function toLibrary(row: LibraryRow, assemblies: readonly AssemblyRow[]): z.input<typeof EquipmentLibrarySchema> {
-  return { id: row.id, library: { name: row.name, assemblies: assemblies.map((a) => assemblyAnswer(a.body)) }, ...rest(row) };
+  return {
+    id: row.id,
+    library: { name: row.name, assemblies: assemblies.map((a) => assemblyAnswer(a.body)) },
+    ...rest(row),
+  };
 }
 
 function toSummary(row: LibrarySummaryRow): z.input<typeof EquipmentLibrarySummary> {
@@ -441,7 +468,9 @@ export const equipmentLibraryRoutes = [
       const row = await getAssembly(db, params.library_id, params.assembly_id, { forUpdate: true });
       if (!row) throw notFound("assembly", params.assembly_id);
       if (body.uuid !== undefined && body.uuid !== row.id) {
-        throw invalidParameter([{ field: "body.uuid", code: "immutable", message: `must be the path's assembly_id ${row.id}` }]);
+        throw invalidParameter([
+          { field: "body.uuid", code: "immutable", message: `must be the path's assembly_id ${row.id}` },
+        ]);
       }
       const checked = validateAssembly(mergePatch(row.body, body));
       if (!checked.ok) throw invalidBody(checked.violations);

@@ -11,14 +11,18 @@ import { PRESIGN_PURPOSES, readPresignedBlob } from "../../storage/presign.ts";
 
 // Lenient on purpose: a URL whose values were changed is 403 invalid_signature, not a 400.
 const PresignedQuery = z.strictObject({
-  purpose: z.string().max(64).describe(`what the URL was signed for: ${PRESIGN_PURPOSES.join(" or ")}`),
+  purpose: z
+    .string()
+    .max(64)
+    .describe(`what the URL was signed for: ${PRESIGN_PURPOSES.join(" or ")}`),
   expires: z.string().max(32).describe("Unix time (s) after which the URL is refused"),
   signature: z.string().max(256).describe("base64url HMAC-SHA256"),
 });
 
 const FILENAMES: Record<string, string> = { mesh: "mesh.glb", thumbnail: "thumbnail.png" };
 
-const invalidSignature = () => new HttpError(403, "invalid_signature", "the URL's signature does not match; use the URL exactly as the API gave it");
+const invalidSignature = () =>
+  new HttpError(403, "invalid_signature", "the URL's signature does not match; use the URL exactly as the API gave it");
 
 export const fileRoutes = [
   defineRoute({

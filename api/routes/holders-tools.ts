@@ -42,7 +42,15 @@ import { defineRoute } from "../route.ts";
 import { BooleanQuery, idParams, NoQuery } from "../schemas/common.ts";
 import { assumedAndWarningFields, assumedFields, holderAnswer, toolAnswer } from "../schemas/assumed-geometry.ts";
 import { HOLDER_GEOMETRY, HolderSchema, TOOL_GEOMETRY, ToolSchema } from "../schemas/equipment.ts";
-import { addRuleIssue, invalidBody, kernelChecked, mergePatch, mergePatchOf, normalizeItem, patchChecked } from "../schemas/kernel-checked.ts";
+import {
+  addRuleIssue,
+  invalidBody,
+  kernelChecked,
+  mergePatch,
+  mergePatchOf,
+  normalizeItem,
+  patchChecked,
+} from "../schemas/kernel-checked.ts";
 
 /** A sync would leave assemblies invalid: 409, nothing changed. */
 export function assemblyInvalid(invalid: readonly InvalidAssembly[]): HttpError {
@@ -63,28 +71,49 @@ export function assemblyInvalid(invalid: readonly InvalidAssembly[]): HttpError 
 
 function immutableUuid(sent: unknown, id: string): void {
   if (typeof sent === "string" && sent.toLowerCase() !== id) {
-    throw invalidParameter([{ field: "body.uuid", code: "immutable", message: `the uuid of ${id} cannot change; create a new item instead` }]);
+    throw invalidParameter([
+      { field: "body.uuid", code: "immutable", message: `the uuid of ${id} cannot change; create a new item instead` },
+    ]);
   }
 }
 
 const uuidInput = (what: string) =>
-  Uuid.optional().describe(`the ${what}'s uuid; generated when absent. 409 ${what}_exists when the user has a ${what} of that uuid`);
+  Uuid.optional().describe(
+    `the ${what}'s uuid; generated when absent. 409 ${what}_exists when the user has a ${what} of that uuid`,
+  );
 
 const HolderCreate = kernelChecked(
-  KernelHolder.extend({ uuid: uuidInput("holder"), ...assumedFields }).meta({ id: "HolderCreate", description: HOLDER_GEOMETRY }),
+  KernelHolder.extend({ uuid: uuidInput("holder"), ...assumedFields }).meta({
+    id: "HolderCreate",
+    description: HOLDER_GEOMETRY,
+  }),
   holderViolations,
   normalizeItem,
 );
 const ToolCreate = kernelChecked(
-  KernelTool.extend({ uuid: uuidInput("tool"), ...assumedAndWarningFields }).meta({ id: "ToolCreate", description: TOOL_GEOMETRY }),
+  KernelTool.extend({ uuid: uuidInput("tool"), ...assumedAndWarningFields }).meta({
+    id: "ToolCreate",
+    description: TOOL_GEOMETRY,
+  }),
   toolViolations,
   normalizeItem,
 );
-const ToolValidate = kernelChecked(KernelTool.extend(assumedAndWarningFields).meta({ id: "ToolValidate", description: TOOL_GEOMETRY }), toolViolations);
+const ToolValidate = kernelChecked(
+  KernelTool.extend(assumedAndWarningFields).meta({ id: "ToolValidate", description: TOOL_GEOMETRY }),
+  toolViolations,
+);
 
 const PATCH_UUID = Uuid.optional().describe("may be sent (a whole item read back), but must be the path's id");
-const HolderPatch = patchChecked(mergePatchOf(KernelHolder).extend({ uuid: PATCH_UUID, ...assumedFields }).meta({ id: "HolderPatch" }));
-const ToolPatch = patchChecked(mergePatchOf(KernelTool).extend({ uuid: PATCH_UUID, ...assumedAndWarningFields }).meta({ id: "ToolPatch" }));
+const HolderPatch = patchChecked(
+  mergePatchOf(KernelHolder)
+    .extend({ uuid: PATCH_UUID, ...assumedFields })
+    .meta({ id: "HolderPatch" }),
+);
+const ToolPatch = patchChecked(
+  mergePatchOf(KernelTool)
+    .extend({ uuid: PATCH_UUID, ...assumedAndWarningFields })
+    .meta({ id: "ToolPatch" }),
+);
 
 const SyncAssembliesQuery = z.strictObject({
   sync_assemblies: BooleanQuery.optional().describe(
@@ -95,11 +124,24 @@ const SyncAssembliesQuery = z.strictObject({
 
 const ToolListQuery = PageQuery.extend({
   tool_type: z.enum(TOOL_TYPES).optional().describe("only tools of this tool_type"),
-  diameter_min: z.coerce.number().min(0).optional().describe("only tools whose CuttingDiameter is at least this many mm"),
-  diameter_max: z.coerce.number().min(0).optional().describe("only tools whose CuttingDiameter is at most this many mm (not below diameter_min)"),
+  diameter_min: z.coerce
+    .number()
+    .min(0)
+    .optional()
+    .describe("only tools whose CuttingDiameter is at least this many mm"),
+  diameter_max: z.coerce
+    .number()
+    .min(0)
+    .optional()
+    .describe("only tools whose CuttingDiameter is at most this many mm (not below diameter_min)"),
 }).superRefine((query, ctx) => {
   if (query.diameter_min !== undefined && query.diameter_max !== undefined && query.diameter_min > query.diameter_max) {
-    addRuleIssue(ctx, "diameter_min", "min_at_most_max", `${query.diameter_min} is above diameter_max (${query.diameter_max})`);
+    addRuleIssue(
+      ctx,
+      "diameter_min",
+      "min_at_most_max",
+      `${query.diameter_min} is above diameter_max (${query.diameter_max})`,
+    );
   }
 });
 
@@ -211,7 +253,10 @@ export const holderToolRoutes = [
     responses: { 200: { description: "a page of holders", schema: pageOf(HolderSchema) } },
     async handler({ db, query }) {
       const rows = await listHolders(db, query.limit + 1, query.cursor);
-      return json(200, toPage(rows, query.limit, (row) => holderAnswer(row.body)));
+      return json(
+        200,
+        toPage(rows, query.limit, (row) => holderAnswer(row.body)),
+      );
     },
   }),
   defineRoute({
@@ -252,7 +297,8 @@ export const holderToolRoutes = [
       await lockEquipment(db);
       const holder: StoredHolder = { ...body, uuid: body.uuid ?? randomUUID() };
       const row = await insertHolder(db, holder);
-      if (!row) throw new HttpError(409, "holder_exists", `a holder ${holder.uuid} exists already`, { uuid: holder.uuid });
+      if (!row)
+        throw new HttpError(409, "holder_exists", `a holder ${holder.uuid} exists already`, { uuid: holder.uuid });
       return json(201, holderAnswer(row.body), { Location: `${LIBRARY_PATH}/holders/${row.id}` });
     },
   }),
@@ -293,7 +339,9 @@ export const holderToolRoutes = [
     query: SyncAssembliesQuery,
     responses: { 204: { description: "deleted" } },
     errors: [404, 409],
-    errorCodes: { 409: `in_use: sync_assemblies=false and assemblies hold it (details.assemblies); ${SYNC_ERRORS[409]}` },
+    errorCodes: {
+      409: `in_use: sync_assemblies=false and assemblies hold it (details.assemblies); ${SYNC_ERRORS[409]}`,
+    },
     async handler({ db, params, query }) {
       await lockEquipment(db);
       const row = await getHolder(db, params.holder_id, { forUpdate: true });
@@ -313,7 +361,10 @@ export const holderToolRoutes = [
     async handler({ db, query }) {
       const filter = { toolType: query.tool_type, diameterMin: query.diameter_min, diameterMax: query.diameter_max };
       const rows = await listTools(db, query.limit + 1, filter, query.cursor);
-      return json(200, toPage(rows, query.limit, (row) => toolAnswer(row.body)));
+      return json(
+        200,
+        toPage(rows, query.limit, (row) => toolAnswer(row.body)),
+      );
     },
   }),
   defineRoute({
@@ -414,7 +465,9 @@ export const holderToolRoutes = [
     query: SyncAssembliesQuery,
     responses: { 204: { description: "deleted" } },
     errors: [404, 409],
-    errorCodes: { 409: `in_use: sync_assemblies=false and assemblies hold it (details.assemblies); ${SYNC_ERRORS[409]}` },
+    errorCodes: {
+      409: `in_use: sync_assemblies=false and assemblies hold it (details.assemblies); ${SYNC_ERRORS[409]}`,
+    },
     async handler({ db, params, query }) {
       await lockEquipment(db);
       const row = await getTool(db, params.tool_id, { forUpdate: true });

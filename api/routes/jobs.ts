@@ -21,7 +21,11 @@ const ProjectParams = idParams("project_id");
 const Vec3 = z.tuple([z.number(), z.number(), z.number()]);
 
 const offset = (where: string) =>
-  z.number().min(0).max(STOCK_OFFSET_MAX_MM).describe(`mm added ${where} the part's bounding box, 0 to ${STOCK_OFFSET_MAX_MM}`);
+  z
+    .number()
+    .min(0)
+    .max(STOCK_OFFSET_MAX_MM)
+    .describe(`mm added ${where} the part's bounding box, 0 to ${STOCK_OFFSET_MAX_MM}`);
 
 const StockOffsetsBody = z
   .strictObject({
@@ -119,21 +123,42 @@ export const jobRoutes = [
     errors: [404, 409, 413, 415],
     errorCodes: { 409: "workpiece_missing: upload a workpiece first" },
     async handler({ db, params, body }) {
-      let saved: { stock: BoundingBoxStock; bbox: { min: [number, number, number]; max: [number, number, number] }; plan: PlanSummary | null } | undefined;
+      let saved:
+        | {
+            stock: BoundingBoxStock;
+            bbox: { min: [number, number, number]; max: [number, number, number] };
+            plan: PlanSummary | null;
+          }
+        | undefined;
       const job = await newJobFrom(db, params.project_id, async (current) => {
         const workpiece = current?.workpieceId ? await getWorkpiece(db, current.workpieceId) : null;
         if (!workpiece) {
-          throw new HttpError(409, "workpiece_missing", "the project has no workpiece yet; upload one before setting the stock", {
-            project_id: params.project_id,
-          });
+          throw new HttpError(
+            409,
+            "workpiece_missing",
+            "the project has no workpiece yet; upload one before setting the stock",
+            {
+              project_id: params.project_id,
+            },
+          );
         }
         // the plan being replaced knows the part's setups (its tilted ones among them)
-        saved = { stock: boundingBoxStock(workpiece.meta.bbox, body), bbox: workpiece.meta.bbox, plan: current?.plan?.summary ?? null };
+        saved = {
+          stock: boundingBoxStock(workpiece.meta.bbox, body),
+          bbox: workpiece.meta.bbox,
+          plan: current?.plan?.summary ?? null,
+        };
         return { source: "stock", stock: saved.stock };
       });
       if (!job || !saved) throw notFound("project", params.project_id);
       const warnings = stockTravelWarnings(snapshotTravel(job.machine), saved.stock, saved.plan);
-      return json(200, { job_id: job.id, parent_job_id: job.parentJobId, stock: toStock(saved.stock), workpiece_bbox: saved.bbox, warnings });
+      return json(200, {
+        job_id: job.id,
+        parent_job_id: job.parentJobId,
+        stock: toStock(saved.stock),
+        workpiece_bbox: saved.bbox,
+        warnings,
+      });
     },
   }),
   defineRoute({
@@ -155,7 +180,10 @@ export const jobRoutes = [
         description: "the job file",
         contentType: FAMC_MEDIA_TYPE,
         schema: z.string().describe("binary .famc"),
-        headers: { "Content-Disposition": 'attachment; filename="<project_id>_<job_id>.famc"', "X-Job-Id": "the job's id" },
+        headers: {
+          "Content-Disposition": 'attachment; filename="<project_id>_<job_id>.famc"',
+          "X-Job-Id": "the job's id",
+        },
       },
     },
     errors: [404],
@@ -164,7 +192,9 @@ export const jobRoutes = [
       const current = await currentJob(db, params.project_id);
       if (!current) throw notFound("project", params.project_id);
       if (!current.job) {
-        throw new HttpError(404, "job_missing", "the project has no CAM job yet; upload a workpiece first", { project_id: params.project_id });
+        throw new HttpError(404, "job_missing", "the project has no CAM job yet; upload a workpiece first", {
+          project_id: params.project_id,
+        });
       }
       const file = await encodeJobFile(db, current.job, { mesh: query.mesh ?? true });
       return bytes(

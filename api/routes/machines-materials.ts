@@ -59,12 +59,18 @@ const Material = z
     mc: z.number().nullable().describe("Kienzle exponent"),
     machinability: z.string().nullable(),
     is_public: z.boolean().describe("false: granted to this user only"),
-    cutting_data: z.array(CuttingDataEntry).describe("vc and fz per tool family and tool material (fz at 10 mm, scaled by diameter_curve)"),
+    cutting_data: z
+      .array(CuttingDataEntry)
+      .describe("vc and fz per tool family and tool material (fz at 10 mm, scaled by diameter_curve)"),
   })
   .meta({ id: "Material" });
 
 const MaterialQuery = z.strictObject({
-  category: z.string().regex(/^[a-z_-]{1,40}$/, "a category such as aluminium").optional().describe("only this category"),
+  category: z
+    .string()
+    .regex(/^[a-z_-]{1,40}$/, "a category such as aluminium")
+    .optional()
+    .describe("only this category"),
 });
 
 export const machineMaterialRoutes = [
@@ -77,7 +83,9 @@ export const machineMaterialRoutes = [
     tag: "Libraries",
     scopes: ["libraries:read"],
     query: NoQuery,
-    responses: { 200: { description: "the machines", schema: z.object({ items: z.array(Machine) }).meta({ id: "MachineList" }) } },
+    responses: {
+      200: { description: "the machines", schema: z.object({ items: z.array(Machine) }).meta({ id: "MachineList" }) },
+    },
     async handler({ db }) {
       return json(200, { items: await listUserMachines(db) });
     },
@@ -91,7 +99,12 @@ export const machineMaterialRoutes = [
     tag: "Libraries",
     scopes: ["libraries:read"],
     query: MaterialQuery,
-    responses: { 200: { description: "the materials", schema: z.object({ items: z.array(Material) }).meta({ id: "MaterialList" }) } },
+    responses: {
+      200: {
+        description: "the materials",
+        schema: z.object({ items: z.array(Material) }).meta({ id: "MaterialList" }),
+      },
+    },
     async handler({ db, query }) {
       return json(200, { items: await listMaterials(db, query.category ? { category: query.category } : {}) });
     },

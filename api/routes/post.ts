@@ -53,7 +53,10 @@ export const postRoutes = [
         description: "the program",
         contentType: "text/plain; charset=us-ascii",
         schema: z.string().describe("G-code, one block a line"),
-        headers: { "Content-Disposition": 'attachment; filename="<project>_<setup>.nc"', "X-Job-Id": "the job the program was written from" },
+        headers: {
+          "Content-Disposition": 'attachment; filename="<project>_<setup>.nc"',
+          "X-Job-Id": "the job the program was written from",
+        },
       },
     },
     errors: [404, 409, 501],
@@ -68,9 +71,17 @@ export const postRoutes = [
       const project = current ? await getProject(db, params.project_id) : null;
       if (!current || !project) throw notFound("project", params.project_id);
       const job = current.job;
-      if (!job) throw new HttpError(404, "job_missing", "the project has no CAM job yet; upload a workpiece first", { project_id: params.project_id });
+      if (!job)
+        throw new HttpError(404, "job_missing", "the project has no CAM job yet; upload a workpiece first", {
+          project_id: params.project_id,
+        });
       if (!job.plan) {
-        throw new HttpError(409, "no_toolpaths", "the current job has no toolpaths; run POST /projects/{project_id}/automation/cam-planning first", { job_id: job.id });
+        throw new HttpError(
+          409,
+          "no_toolpaths",
+          "the current job has no toolpaths; run POST /projects/{project_id}/automation/cam-planning first",
+          { job_id: job.id },
+        );
       }
       const blob = await postgresBlobStore.get(db, job.plan.blobId);
       if (!blob) throw new Error(`job ${job.id}: its plan blob ${job.plan.blobId} is missing`);
@@ -83,12 +94,20 @@ export const postRoutes = [
           200,
           text,
           "text/plain; charset=us-ascii",
-          { "Content-Disposition": `attachment; filename="${program.filename}"`, "X-Job-Id": job.id, "Cache-Control": "no-store" },
+          {
+            "Content-Disposition": `attachment; filename="${program.filename}"`,
+            "X-Job-Id": job.id,
+            "Cache-Control": "no-store",
+          },
           { compressible: true },
         );
       } catch (error) {
         if (error instanceof PostError) {
-          throw new HttpError(POST_ERROR_STATUS[error.code] ?? 409, error.code, error.message, { ...error.details, job_id: job.id, setup_index: query.setup_index });
+          throw new HttpError(POST_ERROR_STATUS[error.code] ?? 409, error.code, error.message, {
+            ...error.details,
+            job_id: job.id,
+            setup_index: query.setup_index,
+          });
         }
         throw error;
       }

@@ -84,7 +84,9 @@ const ProjectPatch = z
   .meta({ id: "ProjectPatch" });
 
 const ProjectSaved = Project.extend({
-  warnings: requestWarnings.describe("what the request's values did besides being stored: material_alias, stock_exceeds_travel; empty when nothing"),
+  warnings: requestWarnings.describe(
+    "what the request's values did besides being stored: material_alias, stock_exceeds_travel; empty when nothing",
+  ),
 }).meta({ id: "ProjectSaved" });
 
 function toProject(row: ProjectRow): z.input<typeof Project> {

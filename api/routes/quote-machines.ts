@@ -44,13 +44,20 @@ const MachineQuote = z
   .object({
     product_id: z.string(),
     name: z.string().describe("the user's name for the machine in quotes; the catalogue's until set"),
-    mhr_value: z.number().nullable().describe("EUR/h, the machine layer's MHR; null: none (falls through to the settings)"),
+    mhr_value: z
+      .number()
+      .nullable()
+      .describe("EUR/h, the machine layer's MHR; null: none (falls through to the settings)"),
     mhr_value_source: z.enum(["manual", "calculated"]).nullable().describe("set by PATCH, or by POST .../mhr"),
     default_mhr: z.number().describe("the catalogue's rate, below every layer"),
-    effective_mhr: z.object({ value: z.number(), source: MhrSourceSchema }).describe("what a quote job without an override takes"),
-    setup_costs: z.array(z.object({ index: z.number().int(), name: z.string(), value: z.number(), unit: z.string() })).describe(
-      "the setup-cost template: setup i of a plan takes entry i, setups past the end the last; a unit per hour (EUR/h) makes it an hourly rate",
-    ),
+    effective_mhr: z
+      .object({ value: z.number(), source: MhrSourceSchema })
+      .describe("what a quote job without an override takes"),
+    setup_costs: z
+      .array(z.object({ index: z.number().int(), name: z.string(), value: z.number(), unit: z.string() }))
+      .describe(
+        "the setup-cost template: setup i of a plan takes entry i, setups past the end the last; a unit per hour (EUR/h) makes it an hourly rate",
+      ),
     mhr: MhrRecord.omit({ product_id: true }).nullable().describe("the MHR record, when one was stored"),
   })
   .meta({ id: "MachineQuote" });
@@ -67,7 +74,12 @@ const SetupCostCreate = z
   .strictObject({
     name: z.string().trim().min(1).max(200),
     value: Money,
-    unit: z.string().trim().max(40).default("EUR").describe("EUR: a one-time price per order; EUR/h: an hourly rate for the setup's time"),
+    unit: z
+      .string()
+      .trim()
+      .max(40)
+      .default("EUR")
+      .describe("EUR: a one-time price per order; EUR/h: an hourly rate for the setup's time"),
   })
   .meta({ id: "MachineSetupCostCreate" });
 
@@ -85,9 +97,17 @@ function toMachineQuote(row: MachineQuoteRow, settingsMhr: number | null): z.inp
     mhr_value: row.mhr_value,
     mhr_value_source: row.mhr_source,
     default_mhr: row.default_mhr,
-    effective_mhr: resolveMhr({ quoteJob: null, machine: row.mhr_value, settings: settingsMhr, catalogue: row.default_mhr }),
+    effective_mhr: resolveMhr({
+      quoteJob: null,
+      machine: row.mhr_value,
+      settings: settingsMhr,
+      catalogue: row.default_mhr,
+    }),
     setup_costs: row.setup_costs.map((c, index) => ({ index, ...c })),
-    mhr: row.mhr_inputs && row.calculated_mhr !== null ? { calculated_mhr: row.calculated_mhr, inputs: row.mhr_inputs } : null,
+    mhr:
+      row.mhr_inputs && row.calculated_mhr !== null
+        ? { calculated_mhr: row.calculated_mhr, inputs: row.mhr_inputs }
+        : null,
   };
 }
 
@@ -129,7 +149,9 @@ export const quoteMachineRoutes = [
       await requireMachine(db, params.product_id);
       await upsertMachineQuote(db, params.product_id, {
         ...(body.name !== undefined ? { name: body.name } : {}),
-        ...(body.mhr_value !== undefined ? { mhr_value: body.mhr_value, mhr_source: body.mhr_value === null ? null : "manual" } : {}),
+        ...(body.mhr_value !== undefined
+          ? { mhr_value: body.mhr_value, mhr_source: body.mhr_value === null ? null : "manual" }
+          : {}),
       });
       return json(200, await machineQuote(db, params.product_id));
     },
@@ -203,9 +225,17 @@ export const quoteMachineRoutes = [
     async handler({ db, params, body }) {
       await requireMachine(db, params.product_id);
       const settings = await getQuoteSettings(db);
-      const inputs = resolveMhrInputs(body, { cost_per_square_meter: settings.default_cost_per_m2, energy_cost: settings.default_energy_cost });
+      const inputs = resolveMhrInputs(body, {
+        cost_per_square_meter: settings.default_cost_per_m2,
+        energy_cost: settings.default_energy_cost,
+      });
       const { calculated_mhr } = mhrCalculation(inputs);
-      await upsertMachineQuote(db, params.product_id, { mhr_inputs: inputs, calculated_mhr, mhr_value: calculated_mhr, mhr_source: "calculated" });
+      await upsertMachineQuote(db, params.product_id, {
+        mhr_inputs: inputs,
+        calculated_mhr,
+        mhr_value: calculated_mhr,
+        mhr_source: "calculated",
+      });
       return json(200, { product_id: params.product_id, calculated_mhr, inputs });
     },
   }),

@@ -3,7 +3,15 @@
  * the MHR preview. Arithmetic in kernel/quote/, the rules in docs/quote.md.
  */
 import { z } from "zod";
-import { getQuoteJob, getQuoteProjectContext, getQuoteSettings, updateQuoteJob, updateQuoteSettings, type QuoteJobFields, type QuoteJobRow } from "../../db/queries/quote.ts";
+import {
+  getQuoteJob,
+  getQuoteProjectContext,
+  getQuoteSettings,
+  updateQuoteJob,
+  updateQuoteSettings,
+  type QuoteJobFields,
+  type QuoteJobRow,
+} from "../../db/queries/quote.ts";
 import { EXPORT_CONTENT_TYPES, exportFilename, quoteCsv, quoteWorkbook } from "../../kernel/quote/export.ts";
 import { SetupCostEntrySchema } from "../../kernel/quote/layers.ts";
 import { MhrInputsSchema, resolveMhrInputs } from "../../kernel/quote/mhr.ts";
@@ -11,7 +19,16 @@ import { invalidParameter, notFound, type FieldIssue } from "../middleware/error
 import { bytes, json } from "../reply.ts";
 import { defineRoute } from "../route.ts";
 import { idParams, NoQuery, Timestamp } from "../schemas/common.ts";
-import { mhrCalculation, MhrResult, MhrSourceSchema, Money, Percent, projectBreakdown, QuoteSettings, toSettings } from "./shared/quote.ts";
+import {
+  mhrCalculation,
+  MhrResult,
+  MhrSourceSchema,
+  Money,
+  Percent,
+  projectBreakdown,
+  QuoteSettings,
+  toSettings,
+} from "./shared/quote.ts";
 
 const AdditionalCostGroupSchema = z
   .strictObject({
@@ -37,7 +54,9 @@ const QuoteJob = z
     material_fixed_price: z.number().describe("EUR per part, used when material_is_fixed_price"),
     material_surcharge_percentage: z.number().describe("added to stock weight x price per kg"),
     additional_costs: z.record(z.string(), AdditionalCostGroupSchema),
-    setup_costs: z.record(z.string(), SetupCostEntrySchema).describe("by CAM setup id; a planning moves each to the new setup of the same direction"),
+    setup_costs: z
+      .record(z.string(), SetupCostEntrySchema)
+      .describe("by CAM setup id; a planning moves each to the new setup of the same direction"),
     setup_costs_dropped: z
       .array(
         z.object({
@@ -71,7 +90,9 @@ const QuoteJobPatch = z
     setup_costs: z
       .record(MapKey, SetupCostEntrySchema.nullable())
       .optional()
-      .describe("merged by setup id (setups of the current job's plan): an entry sent replaces that setup's, null removes it"),
+      .describe(
+        "merged by setup id (setups of the current job's plan): an entry sent replaces that setup's, null removes it",
+      ),
   })
   .refine((body) => Object.keys(body).length > 0, { message: "send at least one field" })
   .meta({ id: "QuoteJobPatch" });
@@ -113,9 +134,18 @@ const Breakdown = z
       surcharge_percentage: z.number().nullable(),
       amount: money.describe("for the order"),
     }),
-    additional_costs: z.array(z.object({ group_id: z.string(), title: z.string(), per_unit: z.boolean(), amount: money })),
+    additional_costs: z.array(
+      z.object({ group_id: z.string(), title: z.string(), per_unit: z.boolean(), amount: money }),
+    ),
     lines: z
-      .array(z.object({ kind: z.enum(["machining", "setup_cost", "material", "additional_cost"]), label: z.string(), ref: z.string().nullable(), amount: money }))
+      .array(
+        z.object({
+          kind: z.enum(["machining", "setup_cost", "material", "additional_cost"]),
+          label: z.string(),
+          ref: z.string().nullable(),
+          amount: money,
+        }),
+      )
       .describe("the direct costs; they add up to direct_cost exactly"),
     direct_cost: money,
     overhead_percentage: z.number(),
@@ -162,7 +192,8 @@ export const quoteRoutes = [
     path: "/projects/{project_id}/quote",
     operationId: "getQuoteBreakdown",
     summary: "The cost breakdown of the project's quote, computed now",
-    description: "Computed on the fly from the quote job, the machine and the user's quote settings (docs/quote.md); never stored.",
+    description:
+      "Computed on the fly from the quote job, the machine and the user's quote settings (docs/quote.md); never stored.",
     tag: "Quote",
     scopes: ["quote:read"],
     params: ProjectParams,
@@ -216,7 +247,8 @@ export const quoteRoutes = [
           .map(([id]) => ({
             field: `body.setup_costs.${id}`,
             code: "unknown_reference",
-            message: ids.size === 0 ? "the current CAM job has no plan, so no setups" : "not a setup of the current CAM job",
+            message:
+              ids.size === 0 ? "the current CAM job has no plan, so no setups" : "not a setup of the current CAM job",
           }));
         if (unknown.length > 0) throw invalidParameter(unknown);
         fields.setup_costs = merge(current.setup_costs, setup_costs);
@@ -233,7 +265,7 @@ export const quoteRoutes = [
     operationId: "exportQuote",
     summary: "The breakdown as a CSV file or an Excel workbook, in English or German",
     description:
-      "csv: UTF-8 with a byte order mark; en: \",\" between fields and a decimal point; de: \";\" and a decimal comma. " +
+      'csv: UTF-8 with a byte order mark; en: "," between fields and a decimal point; de: ";" and a decimal comma. ' +
       "excel: one sheet with the lines, totals and setups, amounts as numbers in a euro format. Filename quote_<project_id>_<language>.csv|xlsx.",
     tag: "Quote",
     scopes: ["quote:export"],
@@ -249,8 +281,17 @@ export const quoteRoutes = [
     errors: [404],
     async handler({ db, params, query }) {
       const { breakdown, project, completeness } = await projectBreakdown(db, params.project_id);
-      const header = { project_name: project.name, customer: project.customer, project_id: project.id, date: new Date().toISOString().slice(0, 10), completeness };
-      const body = query.format === "csv" ? quoteCsv(breakdown, header, query.language) : await quoteWorkbook(breakdown, header, query.language);
+      const header = {
+        project_name: project.name,
+        customer: project.customer,
+        project_id: project.id,
+        date: new Date().toISOString().slice(0, 10),
+        completeness,
+      };
+      const body =
+        query.format === "csv"
+          ? quoteCsv(breakdown, header, query.language)
+          : await quoteWorkbook(breakdown, header, query.language);
       return bytes(200, body, EXPORT_CONTENT_TYPES[query.format], {
         "Content-Disposition": `attachment; filename="${exportFilename(project.id, query.format, query.language)}"`,
       });
@@ -289,7 +330,8 @@ export const quoteRoutes = [
     path: "/quote/mhr/calculate",
     operationId: "calculateMhr",
     summary: "Preview a machine hour rate from its inputs (VDI 3258); stores nothing",
-    description: "cost_per_square_meter and energy_cost default to the quote settings' default_cost_per_m2 and default_energy_cost.",
+    description:
+      "cost_per_square_meter and energy_cost default to the quote settings' default_cost_per_m2 and default_energy_cost.",
     tag: "Quote",
     scopes: ["quote:read"],
     query: NoQuery,
@@ -298,7 +340,10 @@ export const quoteRoutes = [
     errors: [413, 415],
     async handler({ db, body }) {
       const settings = await getQuoteSettings(db);
-      const inputs = resolveMhrInputs(body, { cost_per_square_meter: settings.default_cost_per_m2, energy_cost: settings.default_energy_cost });
+      const inputs = resolveMhrInputs(body, {
+        cost_per_square_meter: settings.default_cost_per_m2,
+        energy_cost: settings.default_energy_cost,
+      });
       return json(200, mhrCalculation(inputs));
     },
   }),

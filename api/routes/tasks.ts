@@ -16,9 +16,11 @@ const Task = z
     task_id: Id,
     project_id: Id.nullable(),
     task_name: z.string().describe("e.g. automation.automated_cam_planning"),
-    status: z.enum(["queued", "running", "success", "failed", "cancelled"]).describe(
-      "queued -> running -> success | failed | cancelled; running goes back to queued when an attempt is retried",
-    ),
+    status: z
+      .enum(["queued", "running", "success", "failed", "cancelled"])
+      .describe(
+        "queued -> running -> success | failed | cancelled; running goes back to queued when an attempt is retried",
+      ),
     progress: z.number().min(0).max(1).describe("0.0 to 1.0; 1.0 on success"),
     result: z
       .union([CamPlanningResult, z.unknown()])
@@ -30,13 +32,17 @@ const Task = z
     error: z
       .object({ code: z.string(), message: z.string() })
       .nullable()
-      .describe("why it failed (docs/automation.md lists the planning's codes); null unless failed, or queued for a retry"),
+      .describe(
+        "why it failed (docs/automation.md lists the planning's codes); null unless failed, or queued for a retry",
+      ),
     attempts: z.number().int().describe("attempts started so far, including retries after a crash"),
     max_attempts: z.number().int(),
     created_at: Timestamp,
     started_at: Timestamp.nullable(),
     finished_at: Timestamp.nullable(),
-    cancel_requested_at: Timestamp.nullable().describe("when POST /tasks/{task_id}/cancel asked for it; null otherwise"),
+    cancel_requested_at: Timestamp.nullable().describe(
+      "when POST /tasks/{task_id}/cancel asked for it; null otherwise",
+    ),
     updated_at: Timestamp,
   })
   .meta({ id: "Task" });
@@ -63,7 +69,10 @@ function toTask(row: TaskRow, baseUrl: string): z.input<typeof Task> {
 
 const NOT_CANCELLABLE: Record<string, { code: string; message: string }> = {
   finished: { code: "task_finished", message: "the task has finished already; it can no longer be cancelled" },
-  not_cancellable: { code: "task_not_cancellable", message: "only automation tasks can be cancelled; this one runs to its end" },
+  not_cancellable: {
+    code: "task_not_cancellable",
+    message: "only automation tasks can be cancelled; this one runs to its end",
+  },
 };
 
 export const taskRoutes = [
@@ -99,7 +108,10 @@ export const taskRoutes = [
     async handler({ db, params, query, publicBaseUrl }) {
       if (!(await getProject(db, params.project_id))) throw notFound("project", params.project_id);
       const rows = await listProjectTasks(db, params.project_id, query.limit + 1, query.cursor);
-      return json(200, toPage(rows, query.limit, (row) => toTask(row, publicBaseUrl)));
+      return json(
+        200,
+        toPage(rows, query.limit, (row) => toTask(row, publicBaseUrl)),
+      );
     },
   }),
   defineRoute({
@@ -129,7 +141,8 @@ export const taskRoutes = [
       const cancelled = await cancelTask(db, params.task_id, auth.credential);
       if (!cancelled) throw notFound("task", params.task_id);
       const refusal = NOT_CANCELLABLE[cancelled.outcome];
-      if (refusal) throw new HttpError(409, refusal.code, refusal.message, { task_id: params.task_id, status: cancelled.status });
+      if (refusal)
+        throw new HttpError(409, refusal.code, refusal.message, { task_id: params.task_id, status: cancelled.status });
       const row = await getTask(db, params.task_id);
       if (!row) throw notFound("task", params.task_id);
       return json(cancelled.outcome === "requested" ? 202 : 200, toTask(row, publicBaseUrl));

@@ -26,14 +26,18 @@ import { defineRoute } from "../route.ts";
 import type { ApiServices } from "../services.ts";
 import { Id, idParams, NoQuery, Timestamp } from "../schemas/common.ts";
 
-
 const EventTypes = z
   .array(z.enum(EVENT_TYPES))
   .max(EVENT_TYPES.length)
   .refine((types) => new Set(types).size === types.length, { message: "lists an event type twice" })
   .describe("the event types delivered; empty means all");
 
-const Url = z.string().max(2048).describe("the delivery target: https (http outside production), no credentials, not a private or link-local address");
+const Url = z
+  .string()
+  .max(2048)
+  .describe(
+    "the delivery target: https (http outside production), no credentials, not a private or link-local address",
+  );
 
 const WebhookEndpoint = z
   .object({
@@ -41,7 +45,10 @@ const WebhookEndpoint = z
     url: z.string(),
     event_types: z.array(z.string()).describe("empty means all events"),
     enabled: z.boolean(),
-    disabled_reason: z.string().nullable().describe("set when the service disabled it: every delivery failed for 24 hours"),
+    disabled_reason: z
+      .string()
+      .nullable()
+      .describe("set when the service disabled it: every delivery failed for 24 hours"),
     disabled_at: Timestamp.nullable(),
     created_at: Timestamp,
     updated_at: Timestamp,
@@ -77,7 +84,11 @@ const SecretRotated = z
 const DeliveryAttempt = z.object({
   attempt: z.number().int().describe("1-based; a redelivery continues the count"),
   attempted_at: Timestamp,
-  status_code: z.number().int().nullable().describe("the receiver's HTTP status; null on a timeout, network error or refused address"),
+  status_code: z
+    .number()
+    .int()
+    .nullable()
+    .describe("the receiver's HTTP status; null on a timeout, network error or refused address"),
   duration_ms: z.number().int(),
   error: z.string().nullable(),
   outcome: z.enum(["delivered", "retrying", "failed"]),
@@ -124,7 +135,11 @@ function toDelivery(row: WebhookDeliveryRow): z.input<typeof WebhookDelivery> {
     last_error: row.last_error,
     created_at: row.created_at.toISOString(),
     finished_at: iso(row.finished_at),
-    attempts: row.attempts.map((a) => ({ ...a, attempted_at: a.attempted_at.toISOString(), next_attempt_at: iso(a.next_attempt_at) })),
+    attempts: row.attempts.map((a) => ({
+      ...a,
+      attempted_at: a.attempted_at.toISOString(),
+      next_attempt_at: iso(a.next_attempt_at),
+    })),
   };
 }
 
@@ -133,7 +148,8 @@ function checkedUrl(services: ApiServices, url: string): string {
   try {
     return checkWebhookUrl(url, webhookPolicyFrom(services.env)).toString();
   } catch (error) {
-    if (error instanceof WebhookUrlRefused) throw invalidParameter([{ field: "body.url", code: "url_not_allowed", message: error.message }]);
+    if (error instanceof WebhookUrlRefused)
+      throw invalidParameter([{ field: "body.url", code: "url_not_allowed", message: error.message }]);
     throw error;
   }
 }
@@ -150,14 +166,16 @@ export const webhookRoutes = [
     summary: "Register a webhook endpoint; the answer carries its signing secret, the only time it is shown",
     description:
       "Events of the user's tasks are POSTed to url, signed with the secret (X-Service-Signature: t=<unix>,v1=<hex " +
-      "HMAC-SHA256 of \"<t>.<raw body>\">). docs/webhooks.md explains the events, retries and verification.",
+      'HMAC-SHA256 of "<t>.<raw body>">). docs/webhooks.md explains the events, retries and verification.',
     tag: "Webhooks",
     scopes: SCOPES,
     query: NoQuery,
     body: WebhookCreate,
     responses: { 201: { description: "the endpoint and its secret", schema: WebhookEndpointCreated } },
     errors: [413, 415],
-    errorCodes: { 400: "invalid_parameter with details.fields[].code url_not_allowed (scheme, credentials, a private address)" },
+    errorCodes: {
+      400: "invalid_parameter with details.fields[].code url_not_allowed (scheme, credentials, a private address)",
+    },
     async handler({ db, body, services }) {
       const created = await createWebhookEndpoint(db, checkedUrl(services, body.url), body.event_types);
       return json(
@@ -203,7 +221,8 @@ export const webhookRoutes = [
     path: "/webhooks/{webhook_id}",
     operationId: "updateWebhook",
     summary: "Change a webhook endpoint's url, event_types or enabled",
-    description: "Enabling an endpoint the service disabled clears disabled_reason; deliveries it missed meanwhile are not made.",
+    description:
+      "Enabling an endpoint the service disabled clears disabled_reason; deliveries it missed meanwhile are not made.",
     tag: "Webhooks",
     scopes: SCOPES,
     params: EndpointParams,
@@ -250,7 +269,11 @@ export const webhookRoutes = [
       if (!rotated) throw notFound("webhook", params.webhook_id);
       return json(
         200,
-        { id: params.webhook_id, secret: rotated.secret, previous_secret_expires_at: rotated.previous_expires_at.toISOString() },
+        {
+          id: params.webhook_id,
+          secret: rotated.secret,
+          previous_secret_expires_at: rotated.previous_expires_at.toISOString(),
+        },
         { "Cache-Control": "no-store" },
       );
     },
@@ -287,8 +310,10 @@ export const webhookRoutes = [
     async handler({ db, params }) {
       const outcome = await redeliverWebhook(db, params.webhook_id, params.delivery_id);
       if (outcome === "not_found") throw notFound("delivery", params.delivery_id);
-      if (outcome === "pending") throw new HttpError(409, "delivery_pending", "the delivery is still pending; it is tried on its schedule");
-      if (outcome === "endpoint_disabled") throw new HttpError(409, "endpoint_disabled", "the endpoint is disabled; enable it (PATCH) first");
+      if (outcome === "pending")
+        throw new HttpError(409, "delivery_pending", "the delivery is still pending; it is tried on its schedule");
+      if (outcome === "endpoint_disabled")
+        throw new HttpError(409, "endpoint_disabled", "the endpoint is disabled; enable it (PATCH) first");
       const row = await getWebhookDelivery(db, params.webhook_id, params.delivery_id);
       if (!row) throw notFound("delivery", params.delivery_id);
       return json(202, toDelivery(row));

@@ -23,7 +23,9 @@ const WorkpieceUploaded = z
     workpiece_id: Id,
     job_id: Id.describe("the new current job, holding this workpiece"),
     format: z.enum(["step", "stl", "brep"]).describe("as recognised from the content"),
-    units_read: z.string().describe('the length unit the file declared ("mm", "inch", ...; "unknown" for STL); values below are mm'),
+    units_read: z
+      .string()
+      .describe('the length unit the file declared ("mm", "inch", ...; "unknown" for STL); values below are mm'),
     bbox: z.object({ min: Vec3, max: Vec3, size: Vec3 }).describe("mm"),
     volume_mm3: z.number().nullable().describe("null when the part is not a closed solid"),
     face_count: z.number().int().describe("B-rep faces (0 for STL)"),
@@ -32,8 +34,12 @@ const WorkpieceUploaded = z
     warnings: z.array(z.object({ code: z.string(), message: z.string() })),
     mesh_url: z
       .string()
-      .describe("absolute presigned GET of the mesh, binary glTF (docs/mesh-formats.md), on PUBLIC_BASE_URL or this request's origin; no key needed"),
-    thumbnail_url: z.string().describe("absolute presigned GET of a PNG isometric view, on the same base; no key needed"),
+      .describe(
+        "absolute presigned GET of the mesh, binary glTF (docs/mesh-formats.md), on PUBLIC_BASE_URL or this request's origin; no key needed",
+      ),
+    thumbnail_url: z
+      .string()
+      .describe("absolute presigned GET of a PNG isometric view, on the same base; no key needed"),
     urls_expire_at: Timestamp,
   })
   .meta({ id: "WorkpieceUploaded" });
@@ -58,7 +64,9 @@ export const workpieceRoutes = [
       201: {
         description: "the workpiece and the job saved with it",
         schema: WorkpieceUploaded,
-        headers: { "Server-Timing": "the geometry thread's steps in ms: detect, read, measure, mesh, export, glb, thumbnail" },
+        headers: {
+          "Server-Timing": "the geometry thread's steps in ms: detect, read, measure, mesh, export, glb, thumbnail",
+        },
       },
     },
     errors: [404, 413, 415, 422, 503],
@@ -76,12 +84,21 @@ export const workpieceRoutes = [
       // not the caller's project: say so before seconds of geometry work
       if (!(await read((db) => getProject(db, params.project_id)))) throw notFound("project", params.project_id);
       if (!services.geometry) {
-        throw new HttpError(503, "geometry_unavailable", "this server runs no geometry workers", {}, { "Retry-After": "30" });
+        throw new HttpError(
+          503,
+          "geometry_unavailable",
+          "this server runs no geometry workers",
+          {},
+          { "Retry-After": "30" },
+        );
       }
       let outcome;
       try {
         // the file takes its user's share of the threads: one user's files never hold them all
-        outcome = await services.geometry.ingest(file.bytes, { owner: auth.userId, ...(file.filename ? { filename: file.filename } : {}) });
+        outcome = await services.geometry.ingest(file.bytes, {
+          owner: auth.userId,
+          ...(file.filename ? { filename: file.filename } : {}),
+        });
       } catch (error) {
         if (!(error instanceof GeometryUnavailable)) throw error;
         // a timeout (counted from the start on a thread) is the file's doing; waiting for a
@@ -110,21 +127,25 @@ export const workpieceRoutes = [
       if (!saved) throw notFound("project", params.project_id);
       const urls = await presignWorkpiece(db, saved.workpiece, { baseUrl: publicBaseUrl });
       const { min, max } = measured.bbox;
-      return json(201, {
-        workpiece_id: saved.workpiece.id,
-        job_id: saved.job.id,
-        format: measured.format,
-        units_read: measured.unitsRead,
-        bbox: { min, max, size: [max[0] - min[0], max[1] - min[1], max[2] - min[2]] },
-        volume_mm3: measured.volumeMm3,
-        face_count: measured.faceCount,
-        triangle_count: measured.triangleCount,
-        closed_solid: measured.closedSolid,
-        warnings: measured.warnings,
-        mesh_url: urls.mesh_url,
-        thumbnail_url: urls.thumbnail_url,
-        urls_expire_at: urls.expires_at,
-      }, { "Server-Timing": serverTiming(timings) });
+      return json(
+        201,
+        {
+          workpiece_id: saved.workpiece.id,
+          job_id: saved.job.id,
+          format: measured.format,
+          units_read: measured.unitsRead,
+          bbox: { min, max, size: [max[0] - min[0], max[1] - min[1], max[2] - min[2]] },
+          volume_mm3: measured.volumeMm3,
+          face_count: measured.faceCount,
+          triangle_count: measured.triangleCount,
+          closed_solid: measured.closedSolid,
+          warnings: measured.warnings,
+          mesh_url: urls.mesh_url,
+          thumbnail_url: urls.thumbnail_url,
+          urls_expire_at: urls.expires_at,
+        },
+        { "Server-Timing": serverTiming(timings) },
+      );
     },
   }),
 ];

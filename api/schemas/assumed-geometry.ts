@@ -9,7 +9,13 @@
  */
 import { z } from "zod";
 import type { Assembly } from "../../kernel/tools/assembly.ts";
-import { completeAssembly, completeStandaloneHolder, completeTool, type Assumption, type GeometryWarning } from "../../kernel/tools/completion.ts";
+import {
+  completeAssembly,
+  completeStandaloneHolder,
+  completeTool,
+  type Assumption,
+  type GeometryWarning,
+} from "../../kernel/tools/completion.ts";
 import type { Holder } from "../../kernel/tools/holder.ts";
 import type { Tool } from "../../kernel/tools/tool.ts";
 import { isRecord } from "../../kernel/tools/violation.ts";
@@ -17,7 +23,11 @@ import { isRecord } from "../../kernel/tools/violation.ts";
 export const AssumedList = z
   .array(
     z.object({
-      field: z.string().describe("the field the item does not give, as a dotted path (tool_parameters.PointAngle, segments, components.1.parametric_cutting_tool.tool_parameters.LengthBelowHolder)"),
+      field: z
+        .string()
+        .describe(
+          "the field the item does not give, as a dotted path (tool_parameters.PointAngle, segments, components.1.parametric_cutting_tool.tool_parameters.LengthBelowHolder)",
+        ),
       value: z.unknown().describe("the value the planner takes for it"),
       reason: z.string().describe("where the value comes from and why it is on the safe side"),
     }),
@@ -41,7 +51,8 @@ export const GeometryWarnings = z
   .meta({
     id: "GeometryWarnings",
     readOnly: true,
-    description: "Read-only, present when the item lacks geometry no value can safely stand in for (a chamfer mill's angle): the planner does not use it until it is given. Ignored when sent.",
+    description:
+      "Read-only, present when the item lacks geometry no value can safely stand in for (a chamfer mill's angle): the planner does not use it until it is given. Ignored when sent.",
   });
 
 /** The read-only fields, for a schema's shape. */
@@ -63,13 +74,22 @@ export function assemblyWithoutReadOnly(input: unknown): unknown {
   return {
     ...out,
     components: out.components.map((component: unknown) => {
-      if (!isRecord(component) || typeof component.component_type !== "string" || !isRecord(component[component.component_type])) return component;
+      if (
+        !isRecord(component) ||
+        typeof component.component_type !== "string" ||
+        !isRecord(component[component.component_type])
+      )
+        return component;
       return { ...component, [component.component_type]: withoutReadOnly(component[component.component_type]) };
     }),
   };
 }
 
-function withLists<T extends object>(item: T, assumed: Assumption[], warnings: GeometryWarning[] = []): T & { assumed?: Assumption[]; warnings?: GeometryWarning[] } {
+function withLists<T extends object>(
+  item: T,
+  assumed: Assumption[],
+  warnings: GeometryWarning[] = [],
+): T & { assumed?: Assumption[]; warnings?: GeometryWarning[] } {
   return { ...item, ...(assumed.length > 0 ? { assumed } : {}), ...(warnings.length > 0 ? { warnings } : {}) };
 }
 
@@ -85,7 +105,9 @@ export function toolAnswer<T extends Tool>(tool: T): T & { assumed?: Assumption[
 }
 
 /** A stored assembly as answered: with what the planner assumes for it (its holders' profiles for its tool's shank, the stick-out). */
-export function assemblyAnswer<T extends Assembly>(assembly: T): T & { assumed?: Assumption[]; warnings?: GeometryWarning[] } {
+export function assemblyAnswer<T extends Assembly>(
+  assembly: T,
+): T & { assumed?: Assumption[]; warnings?: GeometryWarning[] } {
   const completed = completeAssembly(assembly);
   return withLists(assembly, completed.assumed, completed.warnings);
 }

@@ -6,5 +6,7 @@ import { PlanSummarySchema } from "../../kernel/job/plan.ts";
 import { Id } from "./common.ts";
 
 export const CamPlanningResult = PlanSummarySchema.extend({
-  job_id: Id.describe("the new CAM job holding the plan, now the project's current_job_id (download it: GET /projects/{id}/job)"),
+  job_id: Id.describe(
+    "the new CAM job holding the plan, now the project's current_job_id (download it: GET /projects/{id}/job)",
+  ),
 }).meta({ id: "CamPlanningResult" });

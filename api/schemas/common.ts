@@ -8,7 +8,9 @@ export const Timestamp = z.iso.datetime({ offset: true }).describe("ISO 8601 tim
 export const NoQuery = z.strictObject({});
 
 /** A boolean query parameter: exactly `true` or `false`. */
-export const BooleanQuery = z.enum(["true", "false"], { error: "must be true or false" }).transform((value) => value === "true");
+export const BooleanQuery = z
+  .enum(["true", "false"], { error: "must be true or false" })
+  .transform((value) => value === "true");
 
 export function idParams<K extends string>(name: K) {
   return z.strictObject({ [name]: Id } as Record<K, typeof Id>);

@@ -44,7 +44,11 @@ export function kernelChecked<T extends z.ZodType>(
 
 /** Violations of a value the handler put together (a merged PATCH) as the 400 of the request's body. */
 export function invalidBody(violations: readonly Violation[], prefix = "body"): HttpError {
-  const fields: FieldIssue[] = violations.map((v) => ({ field: v.field ? `${prefix}.${v.field}` : prefix, code: v.rule, message: v.message }));
+  const fields: FieldIssue[] = violations.map((v) => ({
+    field: v.field ? `${prefix}.${v.field}` : prefix,
+    code: v.rule,
+    message: v.message,
+  }));
   return invalidParameter(fields);
 }
 
@@ -92,7 +96,8 @@ export function patchChecked(patch: z.ZodObject) {
     (input) => {
       const parsed = patch.safeParse(input);
       const violations = parsed.success ? [] : violationsFromZod(parsed.error, input);
-      if (isRecord(input) && Object.keys(input).length === 0) violations.push({ field: "", rule: "non_empty", message: "send at least one field" });
+      if (isRecord(input) && Object.keys(input).length === 0)
+        violations.push({ field: "", rule: "non_empty", message: "send at least one field" });
       return violations;
     },
     normalizeItem,

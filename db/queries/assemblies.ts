@@ -47,7 +47,11 @@ export async function getAssembly(
 }
 
 /** Appends the assembly to the library. Null when the library holds an assembly of that uuid already. */
-export async function insertAssembly(db: Queryable, libraryId: string, assembly: Assembly): Promise<AssemblyRow | null> {
+export async function insertAssembly(
+  db: Queryable,
+  libraryId: string,
+  assembly: Assembly,
+): Promise<AssemblyRow | null> {
   const { rows } = await db.query<AssemblyRow>(
     `with added as (
        insert into app_public.library_assemblies (library_id, id, position, name, body)
@@ -64,7 +68,11 @@ export async function insertAssembly(db: Queryable, libraryId: string, assembly:
 }
 
 /** The library's assemblies become exactly these, in this order (uuids unique: the caller checked). */
-export async function replaceAssemblies(db: Queryable, libraryId: string, assemblies: readonly Assembly[]): Promise<AssemblyRow[]> {
+export async function replaceAssemblies(
+  db: Queryable,
+  libraryId: string,
+  assemblies: readonly Assembly[],
+): Promise<AssemblyRow[]> {
   // two statements: the new rows may reuse the old rows' keys
   await db.query("delete from app_public.library_assemblies where library_id = $1", [libraryId]);
   const { rows } = await db.query<AssemblyRow>(
@@ -83,7 +91,11 @@ export async function replaceAssemblies(db: Queryable, libraryId: string, assemb
 }
 
 /** The assembly's new content (same uuid), keeping its position. Null when there is no such assembly. */
-export async function updateAssembly(db: Queryable, libraryId: string, assembly: Assembly): Promise<AssemblyRow | null> {
+export async function updateAssembly(
+  db: Queryable,
+  libraryId: string,
+  assembly: Assembly,
+): Promise<AssemblyRow | null> {
   const { rows } = await db.query<AssemblyRow>(
     `with changed as (
        update app_public.library_assemblies set name = $3, body = $4::jsonb, updated_at = now()

@@ -7,7 +7,12 @@ export interface AuthFailureCount {
   retry_after_seconds: number | null;
 }
 
-export async function recordAuthFailure(db: Queryable, address: string, limit: number, windowSeconds: number): Promise<AuthFailureCount> {
+export async function recordAuthFailure(
+  db: Queryable,
+  address: string,
+  limit: number,
+  windowSeconds: number,
+): Promise<AuthFailureCount> {
   const { rows } = await db.query<AuthFailureCount>({
     name: "record_auth_failure",
     text: "select failures, retry_after_seconds from app_public.record_auth_failure($1, $2, $3)",

@@ -140,8 +140,17 @@ export interface PlanningState {
 }
 
 /** As the owner with the user's identity set (withUserTransaction). */
-export async function loadPlanningState(db: Queryable, userId: string, projectId: string): Promise<PlanningState | null> {
-  const project = await db.query<{ product_id: string; material_id: string | null; library_id: string | null; current_job_id: string | null }>(
+export async function loadPlanningState(
+  db: Queryable,
+  userId: string,
+  projectId: string,
+): Promise<PlanningState | null> {
+  const project = await db.query<{
+    product_id: string;
+    material_id: string | null;
+    library_id: string | null;
+    current_job_id: string | null;
+  }>(
     `select p.product_id, p.material_id, l.id as library_id, p.current_job_id
        from app_public.projects p
        left join app_public.equipment_libraries l on l.id = p.library_id and l.user_id = p.user_id

@@ -140,7 +140,8 @@ const HIT_COLUMNS = `e.article_number, e.manufacturer, e.name, e.tool_type, e.di
   e.dimensions ->> 'standard' as standard`;
 
 /** What a walk branch reads: the result's columns and what the conditions test, not the assembly. */
-const STREAM_COLUMNS = "e.manufacturer, e.article_number, e.name, e.tool_type, e.diameter_mm, e.dimensions, e.search_text";
+const STREAM_COLUMNS =
+  "e.manufacturer, e.article_number, e.name, e.tool_type, e.diameter_mm, e.dimensions, e.search_text";
 
 interface Scope {
   manufacturer: string | null;
@@ -293,7 +294,8 @@ function narrowingsOf(words: readonly string[]): Condition[] | undefined {
   return words.length < 2 ? undefined : words.map((word) => wordsCondition([word]));
 }
 
-const allOf = (conditions: Condition[]): Condition => (conditions.length === 0 ? () => "true" : (p) => conditions.map((c) => c(p)).join(" and "));
+const allOf = (conditions: Condition[]): Condition =>
+  conditions.length === 0 ? () => "true" : (p) => conditions.map((c) => c(p)).join(" and ");
 
 /** The words people call each tool type by; a word of q names a type when it begins one of them. */
 const TYPE_NAMES: Readonly<Record<ToolType, readonly string[]>> = {
@@ -320,7 +322,9 @@ export function typesNamedBy(words: readonly string[]): ToolType[] | null {
   const names = (type: ToolType) => [...TYPE_NAMES[type], type.toLowerCase()];
   const naming = words
     .map((word) => word.toLowerCase())
-    .filter((word) => [...word].length >= 3 && TOOL_TYPES.some((type) => names(type).some((name) => name.startsWith(word))));
+    .filter(
+      (word) => [...word].length >= 3 && TOOL_TYPES.some((type) => names(type).some((name) => name.startsWith(word))),
+    );
   if (naming.length === 0) return null;
   return TOOL_TYPES.filter((type) => naming.every((word) => names(type).some((name) => name.startsWith(word))));
 }
@@ -330,7 +334,11 @@ export function typesNamedBy(words: readonly string[]): ToolType[] | null {
  * manufacturer filtered by, which are all but certain within that scope (the planner would
  * multiply their frequencies in as if independent).
  */
-function informativeWords(words: readonly string[], named: readonly ToolType[] | null, manufacturer: string | null): string[] {
+function informativeWords(
+  words: readonly string[],
+  named: readonly ToolType[] | null,
+  manufacturer: string | null,
+): string[] {
   const makerWords = manufacturer === null ? [] : (manufacturer.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []);
   return words.filter((word) => {
     const lower = word.toLowerCase();
@@ -367,7 +375,11 @@ function tiersFor(q: string, scopeTypes: readonly ToolType[], manufacturer: stri
     }
     // named types that are the whole scope (tool_types=Drill and "twist drill") are implied too
     const implied = named !== null && named.length > 0 && !narrows ? named : null;
-    tiers.push({ ...base, tier: tier + 1, estimateCondition: estimateOf(informativeWords(estimateWords, implied, manufacturer)) });
+    tiers.push({
+      ...base,
+      tier: tier + 1,
+      estimateCondition: estimateOf(informativeWords(estimateWords, implied, manufacturer)),
+    });
   };
   const numberWords = [...new Set(words.filter((word) => diameterRangeOf(word) !== null))].slice(0, MAX_QUERY_NUMBERS);
   if (numberWords.length > 0) {
@@ -398,7 +410,16 @@ function tiersFor(q: string, scopeTypes: readonly ToolType[], manufacturer: stri
     );
   }
   if (words.length > 0) {
-    pair(4, { condition: wordsCondition(words), narrowings: narrowingsOf(words), unindexed: wordsCondition(words, true), correlated: true }, words);
+    pair(
+      4,
+      {
+        condition: wordsCondition(words),
+        narrowings: narrowingsOf(words),
+        unindexed: wordsCondition(words, true),
+        correlated: true,
+      },
+      words,
+    );
   }
   if (trigrams) tiers.push({ tier: 6, ...likeTier("name", q) });
   return tiers;
@@ -417,7 +438,9 @@ function likeTier(column: "name" | "article_number", q: string): Pick<Tier, "con
     condition: (p) => `lower(e.${column}) like lower(${p.add(pattern)})`,
     ...(parts.length > 1
       ? {
-          narrowings: parts.map((part) => (p: Params) => `lower(e.${column}) like lower(${p.add(containsPattern(part))})`),
+          narrowings: parts.map(
+            (part) => (p: Params) => `lower(e.${column}) like lower(${p.add(containsPattern(part))})`,
+          ),
           unindexed: (p: Params) => `textlike(lower(e.${column}), lower(${p.add(pattern)}))`,
         }
       : {}),
@@ -521,12 +544,22 @@ class PlannerSettings {
  * order, the branches would scan catalogue_type_diameter_idx with the filter, and their limit
  * would count matches instead of rows read.
  */
-async function walk(db: Queryable, scope: Scope, tierCondition: Condition | null, k: number, budget: number): Promise<CatalogueHit[] | null> {
+async function walk(
+  db: Queryable,
+  scope: Scope,
+  tierCondition: Condition | null,
+  k: number,
+  budget: number,
+): Promise<CatalogueHit[] | null> {
   const p = new Params();
   const sp = scopeParams(p, scope, true);
   const manufacturer = manufacturerCondition(sp);
   const condition: Condition | null =
-    manufacturer === null ? tierCondition : tierCondition === null ? () => manufacturer : (p2) => `${manufacturer} and (${tierCondition(p2)})`;
+    manufacturer === null
+      ? tierCondition
+      : tierCondition === null
+        ? () => manufacturer
+        : (p2) => `${manufacturer} and (${tierCondition(p2)})`;
   const limit = p.add(condition ? budget : k);
   // one ordered index range scan per tool type (and diameter range of q's numbers); Merge
   // Append keeps diameter order across them
@@ -565,7 +598,13 @@ async function walk(db: Queryable, scope: Scope, tierCondition: Condition | null
  * `firstTypes`, the matches of those tool types before the others, each flagged.
  */
 async function fromIndex(db: Queryable, scope: Scope, conditions: Condition[], k: number): Promise<CatalogueHit[]>;
-async function fromIndex(db: Queryable, scope: Scope, conditions: Condition[], k: number, firstTypes: readonly string[]): Promise<{ hit: CatalogueHit; first: boolean }[]>;
+async function fromIndex(
+  db: Queryable,
+  scope: Scope,
+  conditions: Condition[],
+  k: number,
+  firstTypes: readonly string[],
+): Promise<{ hit: CatalogueHit; first: boolean }[]>;
 async function fromIndex(
   db: Queryable,
   scope: Scope,
@@ -594,17 +633,29 @@ interface PlanNode {
  * The planner's row estimates, from one EXPLAIN (nothing runs): rows in scope (but for the
  * manufacturer), rows in scope meeting the tier's condition, and rows meeting each narrowing.
  */
-async function estimate(db: Queryable, scope: Scope, tier: Tier): Promise<{ scope: number; matches: number; narrowings: number[] }> {
+async function estimate(
+  db: Queryable,
+  scope: Scope,
+  tier: Tier,
+): Promise<{ scope: number; matches: number; narrowings: number[] }> {
   const p = new Params();
   const sp = scopeParams(p, scope);
   const inScope = scopeConditions(sp);
-  const branch = (where: string[]) => `select 1 from app_public.catalogue_entries e${where.length > 0 ? ` where ${where.join(" and ")}` : ""}`;
+  const branch = (where: string[]) =>
+    `select 1 from app_public.catalogue_entries e${where.length > 0 ? ` where ${where.join(" and ")}` : ""}`;
   // the rows a walk reads: the scope but for the manufacturer, which it tests on each row
   const walked = inScope.filter((c) => c !== manufacturerCondition(sp));
   const matching = (tier.estimateCondition ?? tier.condition)(p);
   // a narrowing's index entries are read whatever the scope: estimated without it
-  const branches = [branch(walked), branch([matching, ...inScope]), ...(tier.narrowings ?? []).map((n) => branch([n(p)]))];
-  const { rows } = await db.query<{ "QUERY PLAN": [{ Plan: PlanNode }] }>(`explain (format json) ${branches.join(" union all ")}`, p.values);
+  const branches = [
+    branch(walked),
+    branch([matching, ...inScope]),
+    ...(tier.narrowings ?? []).map((n) => branch([n(p)])),
+  ];
+  const { rows } = await db.query<{ "QUERY PLAN": [{ Plan: PlanNode }] }>(
+    `explain (format json) ${branches.join(" union all ")}`,
+    p.values,
+  );
   // an Append of the branches in order (no parallel plan: the settings forbid it); anything
   // else and the estimates are unknown, which sends the tier to the index pass
   const top = rows[0]?.["QUERY PLAN"][0].Plan;
@@ -632,13 +683,22 @@ interface TierAnswer {
 }
 
 /** The tier's first k in diameter order, by the plan its estimates favour. */
-async function answerTier(db: Queryable, settings: PlannerSettings, searchScope: Scope, tier: Tier, k: number): Promise<TierAnswer> {
+async function answerTier(
+  db: Queryable,
+  settings: PlannerSettings,
+  searchScope: Scope,
+  tier: Tier,
+  k: number,
+): Promise<TierAnswer> {
   const scope: Scope = {
     ...searchScope,
     ...(tier.diameterRanges ? { diameterRanges: tier.diameterRanges } : {}),
     ...(tier.toolTypes ? { toolTypes: tier.toolTypes, typeFilter: true } : {}),
   };
-  const only = (hits: CatalogueHit[]): TierAnswer => ({ found: hits.map((hit) => ({ tier: tier.tier, hit })), settles: [tier.tier] });
+  const only = (hits: CatalogueHit[]): TierAnswer => ({
+    found: hits.map((hit) => ({ tier: tier.tier, hit })),
+    settles: [tier.tier],
+  });
   // an equality the primary key answers (skip scan): no estimate, no walk, no planner settings
   if (tier.direct) return only(await fromIndex(db, scope, [tier.condition], k));
   await settings.prepare();
@@ -745,7 +805,8 @@ export async function searchCatalogue(db: Queryable, search: CatalogueSearch): P
       if (rest.length === 0) continue;
       const tierScope = done ? { ...scope, toolTypes: rest, typeFilter: true } : scope;
       const answer = await answerTier(db, settings, tierScope, tier, k);
-      if (tier.toolTypes && tier.widensTo !== undefined && answer.found.length < k) covered.set(tier.widensTo, tier.toolTypes);
+      if (tier.toolTypes && tier.widensTo !== undefined && answer.found.length < k)
+        covered.set(tier.widensTo, tier.toolTypes);
       for (const tierNumber of answer.settles) settled.add(tierNumber);
       for (const ranked of answer.found) {
         const key = keyOf(ranked.hit);
@@ -766,7 +827,10 @@ export async function searchCatalogue(db: Queryable, search: CatalogueSearch): P
  * among entries of the same tier and diameter at the last place, the two may pick others (the
  * walk takes them in index order).
  */
-export async function referenceSearch(db: Queryable, search: CatalogueSearch): Promise<(CatalogueHit & { tier: number })[]> {
+export async function referenceSearch(
+  db: Queryable,
+  search: CatalogueSearch,
+): Promise<(CatalogueHit & { tier: number })[]> {
   const p = new Params();
   const scope: Scope = {
     manufacturer: search.manufacturer,
@@ -779,15 +843,17 @@ export async function referenceSearch(db: Queryable, search: CatalogueSearch): P
   const q = search.q === null ? "" : normalizeQuery(search.q);
   let tier = "0";
   if (q !== "") {
-    const cases = tiersFor(q, search.toolTypes.length > 0 ? search.toolTypes : TOOL_TYPES, search.manufacturer).map((t) => {
-      const ranges = (t.diameterRanges ?? []).map((r) => {
-        const low = p.add(r.low);
-        return rangeCondition([low, r.low === r.high ? low : p.add(r.high)]);
-      });
-      const diameters = ranges.length > 0 ? `(${ranges.join(" or ")}) and ` : "";
-      const types = t.toolTypes ? `e.tool_type = any(${p.add(t.toolTypes)}::text[]) and ` : "";
-      return `case when ${diameters}${types}(${t.condition(p)}) then ${t.tier} end`;
-    });
+    const cases = tiersFor(q, search.toolTypes.length > 0 ? search.toolTypes : TOOL_TYPES, search.manufacturer).map(
+      (t) => {
+        const ranges = (t.diameterRanges ?? []).map((r) => {
+          const low = p.add(r.low);
+          return rangeCondition([low, r.low === r.high ? low : p.add(r.high)]);
+        });
+        const diameters = ranges.length > 0 ? `(${ranges.join(" or ")}) and ` : "";
+        const types = t.toolTypes ? `e.tool_type = any(${p.add(t.toolTypes)}::text[]) and ` : "";
+        return `case when ${diameters}${types}(${t.condition(p)}) then ${t.tier} end`;
+      },
+    );
     tier = cases.length === 0 ? "null::int" : `least(${cases.join(", ")})`;
   }
   const { rows } = await db.query<CatalogueHit & { tier: number }>(
@@ -830,7 +896,11 @@ export async function countByToolType(db: Queryable, manufacturer: string | null
  * stored, else in any letter case (the article number's stored spelling first should two
  * entries differ in case only). Null when there is none.
  */
-export async function getCatalogueAssembly(db: Queryable, manufacturer: string, articleNumber: string): Promise<Record<string, unknown> | null> {
+export async function getCatalogueAssembly(
+  db: Queryable,
+  manufacturer: string,
+  articleNumber: string,
+): Promise<Record<string, unknown> | null> {
   const exact = await db.query<{ assembly: Record<string, unknown> }>({
     name: "catalogue_assembly",
     text: "select assembly from app_public.catalogue_entries where manufacturer = $1 and article_number = $2",

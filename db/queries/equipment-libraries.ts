@@ -54,7 +54,11 @@ export async function listLibraries(db: Queryable, limit: number, beforeSeq?: nu
  * lock: takes the row (FOR NO KEY UPDATE) so that changes to the library's assemblies queue
  * behind each other (the position of an appended assembly is read from its siblings).
  */
-export async function getLibrary(db: Queryable, id: string, options: { lock?: boolean } = {}): Promise<LibraryRow | null> {
+export async function getLibrary(
+  db: Queryable,
+  id: string,
+  options: { lock?: boolean } = {},
+): Promise<LibraryRow | null> {
   const { rows } = await db.query<LibraryRow>(
     `select ${COLUMNS} from app_public.equipment_libraries l where l.id = $1${options.lock ? " for no key update" : ""}`,
     [id],
@@ -75,9 +79,15 @@ export async function insertLibrary(db: Queryable, fields: LibraryFields): Promi
 const UPDATABLE = ["name", "description", "is_remote", "remote_data", "is_default"] as const;
 
 /** Only the given fields change (updated_at always). Null when the library is not the caller's. */
-export async function updateLibrary(db: Queryable, id: string, fields: Partial<LibraryFields>): Promise<LibraryRow | null> {
+export async function updateLibrary(
+  db: Queryable,
+  id: string,
+  fields: Partial<LibraryFields>,
+): Promise<LibraryRow | null> {
   const names = UPDATABLE.filter((f) => fields[f] !== undefined);
-  const assignments = names.map((name, i) => (name === "remote_data" ? `${name} = $${i + 2}::jsonb` : `${name} = $${i + 2}`));
+  const assignments = names.map((name, i) =>
+    name === "remote_data" ? `${name} = $${i + 2}::jsonb` : `${name} = $${i + 2}`,
+  );
   const { rows } = await db.query<LibraryRow>(
     `update app_public.equipment_libraries as l set ${[...assignments, "updated_at = now()"].join(", ")}
       where l.id = $1 returning ${COLUMNS}`,
@@ -108,5 +118,7 @@ export async function deleteLibrary(db: Queryable, id: string): Promise<boolean>
 /** Marks libraries changed: their assemblies were. */
 export async function touchLibraries(db: Queryable, ids: readonly string[]): Promise<void> {
   if (ids.length === 0) return;
-  await db.query("update app_public.equipment_libraries set updated_at = now() where id = any($1::uuid[])", [[...new Set(ids)]]);
+  await db.query("update app_public.equipment_libraries set updated_at = now() where id = any($1::uuid[])", [
+    [...new Set(ids)],
+  ]);
 }

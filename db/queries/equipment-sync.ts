@@ -33,11 +33,7 @@
  * The rows a sync reads and rewrites are also locked (FOR UPDATE) in the request's one
  * transaction, so a writer that skipped the advisory lock still could not lose an update.
  */
-import {
-  validateAssembly,
-  type Assembly,
-  type AssemblyComponent,
-} from "../../kernel/tools/assembly.ts";
+import { validateAssembly, type Assembly, type AssemblyComponent } from "../../kernel/tools/assembly.ts";
 import type { Violation } from "../../kernel/tools/violation.ts";
 import type { Queryable } from "../request-transaction.ts";
 import { touchLibraries } from "./equipment-libraries.ts";
@@ -78,7 +74,9 @@ interface HoldingRow {
  * of the transaction. Take it before reading what the request will change.
  */
 export async function lockEquipment(db: Queryable): Promise<void> {
-  await db.query("select pg_advisory_xact_lock(hashtextextended('swarf.equipment:' || app_public.current_user_id()::text, 0))");
+  await db.query(
+    "select pg_advisory_xact_lock(hashtextextended('swarf.equipment:' || app_public.current_user_id()::text, 0))",
+  );
 }
 
 function containment(kind: ItemKind, uuid: string): string {
@@ -90,7 +88,10 @@ function componentKind(component: AssemblyComponent): ItemKind {
 }
 
 function componentUuid(component: AssemblyComponent): string {
-  const uuid = component.component_type === "adaptive_item" ? component.adaptive_item.uuid : component.parametric_cutting_tool.uuid;
+  const uuid =
+    component.component_type === "adaptive_item"
+      ? component.adaptive_item.uuid
+      : component.parametric_cutting_tool.uuid;
   return uuid.toLowerCase();
 }
 
@@ -118,7 +119,8 @@ export async function saveComponents(db: Queryable, components: readonly Assembl
   const holders = new Map<string, StoredHolder>();
   const tools = new Map<string, StoredTool>();
   for (const component of components) {
-    if (component.component_type === "adaptive_item") holders.set(component.adaptive_item.uuid, component.adaptive_item);
+    if (component.component_type === "adaptive_item")
+      holders.set(component.adaptive_item.uuid, component.adaptive_item);
     else tools.set(component.parametric_cutting_tool.uuid, component.parametric_cutting_tool);
   }
   await upsertHolders(db, [...holders.values()]);
@@ -129,7 +131,10 @@ export async function saveComponents(db: Queryable, components: readonly Assembl
  * Deletes the standalone entries of these components that no assembly of the user holds any
  * more. Returns the uuids deleted, by kind.
  */
-export async function deleteOrphans(db: Queryable, components: readonly AssemblyComponent[]): Promise<Record<ItemKind, string[]>> {
+export async function deleteOrphans(
+  db: Queryable,
+  components: readonly AssemblyComponent[],
+): Promise<Record<ItemKind, string[]>> {
   const deleted: Record<ItemKind, string[]> = { holder: [], tool: [] };
   for (const kind of ["holder", "tool"] as const) {
     const uuids = [...new Set(components.filter((c) => componentKind(c) === kind).map(componentUuid))];
@@ -150,7 +155,10 @@ export async function deleteOrphans(db: Queryable, components: readonly Assembly
 }
 
 /** Components of before that after lacks (same kind and uuid). */
-export function removedComponents(before: readonly AssemblyComponent[], after: readonly AssemblyComponent[]): AssemblyComponent[] {
+export function removedComponents(
+  before: readonly AssemblyComponent[],
+  after: readonly AssemblyComponent[],
+): AssemblyComponent[] {
   const kept = new Set(after.map((c) => `${componentKind(c)}:${componentUuid(c)}`));
   return before.filter((c) => !kept.has(`${componentKind(c)}:${componentUuid(c)}`));
 }
@@ -206,9 +214,11 @@ export function propagateItem(db: Queryable, kind: "holder", item: StoredHolder)
 export function propagateItem(db: Queryable, kind: "tool", item: StoredTool): Promise<SyncResult>;
 export function propagateItem(db: Queryable, kind: ItemKind, item: StoredHolder | StoredTool): Promise<SyncResult> {
   const uuid = item.uuid.toLowerCase();
-  const replacement = (kind === "holder"
-    ? { component_type: "adaptive_item", adaptive_item: item }
-    : { component_type: "parametric_cutting_tool", parametric_cutting_tool: item }) as AssemblyComponent;
+  const replacement = (
+    kind === "holder"
+      ? { component_type: "adaptive_item", adaptive_item: item }
+      : { component_type: "parametric_cutting_tool", parametric_cutting_tool: item }
+  ) as AssemblyComponent;
   return rewriteHolding(db, kind, uuid, (components) =>
     components.map((c) => (componentKind(c) === kind && componentUuid(c) === uuid ? replacement : c)),
   );
@@ -217,5 +227,7 @@ export function propagateItem(db: Queryable, kind: ItemKind, item: StoredHolder 
 /** sync_assemblies on DELETE: the item leaves every assembly holding it; an emptied assembly is deleted. */
 export function removeItemFromAssemblies(db: Queryable, kind: ItemKind, uuid: string): Promise<SyncResult> {
   const id = uuid.toLowerCase();
-  return rewriteHolding(db, kind, id, (components) => components.filter((c) => !(componentKind(c) === kind && componentUuid(c) === id)));
+  return rewriteHolding(db, kind, id, (components) =>
+    components.filter((c) => !(componentKind(c) === kind && componentUuid(c) === id)),
+  );
 }

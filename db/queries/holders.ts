@@ -37,7 +37,11 @@ export async function listHolders(db: Queryable, limit: number, beforeSeq?: numb
   return rows;
 }
 
-export async function getHolder(db: Queryable, id: string, options: { forUpdate?: boolean } = {}): Promise<HolderRow | null> {
+export async function getHolder(
+  db: Queryable,
+  id: string,
+  options: { forUpdate?: boolean } = {},
+): Promise<HolderRow | null> {
   const { rows } = await db.query<HolderRow>(
     `select ${COLUMNS} from app_public.holders where id = $1${options.forUpdate ? " for update" : ""}`,
     [id],

@@ -20,16 +20,26 @@ export async function claimIdempotencyKey(
   credential: KeyCredential,
   request: { key: string; method: string; path: string; hash: Buffer; lockSeconds: number },
 ): Promise<ClaimOutcome> {
-  const { rows } = await db.query<ClaimRow>(
-    "select * from app_public.idempotency_claim($1, $2, $3, $4, $5, $6, $7)",
-    [credential.prefix, credential.hash, request.key, request.method, request.path, request.hash, request.lockSeconds],
-  );
+  const { rows } = await db.query<ClaimRow>("select * from app_public.idempotency_claim($1, $2, $3, $4, $5, $6, $7)", [
+    credential.prefix,
+    credential.hash,
+    request.key,
+    request.method,
+    request.path,
+    request.hash,
+    request.lockSeconds,
+  ]);
   const row = rows[0]!;
   switch (row.outcome) {
     case "claimed":
       return { outcome: "claimed", claimToken: row.claim_token! };
     case "replay":
-      return { outcome: "replay", status: row.response_status!, headers: row.response_headers ?? {}, body: row.response_body };
+      return {
+        outcome: "replay",
+        status: row.response_status!,
+        headers: row.response_headers ?? {},
+        body: row.response_body,
+      };
     default:
       return { outcome: row.outcome };
   }
@@ -53,29 +63,45 @@ export async function completeIdempotencyKey(
   ]);
 }
 
-export async function releaseIdempotencyKey(db: Queryable, credential: KeyCredential, key: string, claimToken: string): Promise<void> {
-  await db.query("select app_public.idempotency_release($1, $2, $3, $4)", [credential.prefix, credential.hash, key, claimToken]);
-}
-
-/** Extends a claim's lock while its request runs; false once the claim is lost. */
-export async function renewIdempotencyKey(db: Queryable, credential: KeyCredential, key: string, claimToken: string, lockSeconds: number): Promise<boolean> {
-  const { rows } = await db.query<{ renewed: boolean }>("select app_public.idempotency_renew($1, $2, $3, $4, $5) as renewed", [
+export async function releaseIdempotencyKey(
+  db: Queryable,
+  credential: KeyCredential,
+  key: string,
+  claimToken: string,
+): Promise<void> {
+  await db.query("select app_public.idempotency_release($1, $2, $3, $4)", [
     credential.prefix,
     credential.hash,
     key,
     claimToken,
-    lockSeconds,
   ]);
+}
+
+/** Extends a claim's lock while its request runs; false once the claim is lost. */
+export async function renewIdempotencyKey(
+  db: Queryable,
+  credential: KeyCredential,
+  key: string,
+  claimToken: string,
+  lockSeconds: number,
+): Promise<boolean> {
+  const { rows } = await db.query<{ renewed: boolean }>(
+    "select app_public.idempotency_renew($1, $2, $3, $4, $5) as renewed",
+    [credential.prefix, credential.hash, key, claimToken, lockSeconds],
+  );
   return rows[0]?.renewed === true;
 }
 
 /** Seconds until the claim in flight on this key may be taken over; null when none is. */
-export async function idempotencyRetryAfter(db: Queryable, credential: KeyCredential, key: string): Promise<number | null> {
-  const { rows } = await db.query<{ seconds: number | null }>("select app_public.idempotency_retry_after($1, $2, $3) as seconds", [
-    credential.prefix,
-    credential.hash,
-    key,
-  ]);
+export async function idempotencyRetryAfter(
+  db: Queryable,
+  credential: KeyCredential,
+  key: string,
+): Promise<number | null> {
+  const { rows } = await db.query<{ seconds: number | null }>(
+    "select app_public.idempotency_retry_after($1, $2, $3) as seconds",
+    [credential.prefix, credential.hash, key],
+  );
   return rows[0]?.seconds ?? null;
 }
 

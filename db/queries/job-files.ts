@@ -31,7 +31,11 @@ function signer(db: Queryable): FamcSign {
 
 function verifier(db: Queryable): FamcVerify {
   return async (owner, digest, mac) => {
-    const { rows } = await db.query<{ ok: boolean }>("select app_public.verify_job_file($1, $2, $3) as ok", [owner, digest, mac]);
+    const { rows } = await db.query<{ ok: boolean }>("select app_public.verify_job_file($1, $2, $3) as ok", [
+      owner,
+      digest,
+      mac,
+    ]);
     return rows[0]?.ok === true;
   };
 }
@@ -120,10 +124,15 @@ export async function importJobFile(
       : null;
     if (workpiece && !workpiece.blobs.mesh) {
       const payload: TessellatePayload = { workpiece_id: workpiece.id };
-      tessellationTaskId = (await createTask(db, { projectId, taskName: TESSELLATE_TASK_NAME, workerTask: "tessellate", payload })).id;
+      tessellationTaskId = (
+        await createTask(db, { projectId, taskName: TESSELLATE_TASK_NAME, workerTask: "tessellate", payload })
+      ).id;
     }
     const plan = contents.plan
-      ? { blobId: (await store.put(db, contents.plan.bytes, PLAN_CONTENT_TYPE)).id, summary: summarisePlan(contents.plan.document) }
+      ? {
+          blobId: (await store.put(db, contents.plan.bytes, PLAN_CONTENT_TYPE)).id,
+          summary: summarisePlan(contents.plan.document),
+        }
       : null;
     return {
       source: "import",

@@ -79,7 +79,11 @@ export interface CurrentJob {
  * lock, the project row stays locked until the transaction ends, so no other save can slip
  * in between reading the current job and saving the next one.
  */
-export async function currentJob(db: Queryable, projectId: string, options: { lock?: boolean } = {}): Promise<CurrentJob | null> {
+export async function currentJob(
+  db: Queryable,
+  projectId: string,
+  options: { lock?: boolean } = {},
+): Promise<CurrentJob | null> {
   const project = await db.query<{ current_job_id: string | null }>(
     `select p.current_job_id from app_public.projects p where p.id = $1${options.lock ? " for no key update" : ""}`,
     [projectId],
@@ -123,7 +127,11 @@ export async function newJobFrom(
   const change = await derive(current);
   const workpieceId = change.workpieceId !== undefined ? change.workpieceId : (current?.workpieceId ?? null);
   const stock =
-    change.stock !== undefined ? change.stock : workpieceId !== null && workpieceId === current?.workpieceId ? current.stock : null;
+    change.stock !== undefined
+      ? change.stock
+      : workpieceId !== null && workpieceId === current?.workpieceId
+        ? current.stock
+        : null;
   const { rows } = await db.query<JobRow>(
     `insert into app_public.jobs as j (project_id, workpiece_id, source, origin_job_id, stock, machine, plan_blob_id, plan_summary)
      values ($1, $2, $3, $4, $5, $6, $7, $8)

@@ -62,7 +62,11 @@ export async function getQuoteJob(db: Queryable, projectId: string, forUpdate = 
   return rows[0] ?? null;
 }
 
-export async function updateQuoteJob(db: Queryable, projectId: string, fields: QuoteJobFields): Promise<QuoteJobRow | null> {
+export async function updateQuoteJob(
+  db: Queryable,
+  projectId: string,
+  fields: QuoteJobFields,
+): Promise<QuoteJobRow | null> {
   const names = QUOTE_JOB_FIELDS.filter((f) => fields[f] !== undefined);
   const values = names.map((f) => {
     const v = fields[f];

@@ -3,7 +3,12 @@
  * run by the planning task in the transaction that saves the plan's job, so the quote job's
  * setup_costs name the new setups from the moment the plan is current.
  */
-import { carrySetupCosts, type DroppedSetupCost, type OverrideOrigin, type SetupRef } from "../../kernel/quote/setup-cost-carry.ts";
+import {
+  carrySetupCosts,
+  type DroppedSetupCost,
+  type OverrideOrigin,
+  type SetupRef,
+} from "../../kernel/quote/setup-cost-carry.ts";
 import type { SetupCostEntry } from "../../kernel/quote/layers.ts";
 import type { Queryable } from "../request-transaction.ts";
 import type { StoredDroppedSetupCost } from "./quote.ts";

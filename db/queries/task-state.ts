@@ -24,7 +24,13 @@ export async function startAttempt(db: Queryable, taskId: string, poolId: string
       where id = $1 and status in ('queued', 'running') and cancel_requested_at is not null`,
     [taskId],
   );
-  const { rows } = await db.query<{ attempts: number; payload: Record<string, unknown>; project_id: string | null; user_id: string; task_name: string }>(
+  const { rows } = await db.query<{
+    attempts: number;
+    payload: Record<string, unknown>;
+    project_id: string | null;
+    user_id: string;
+    task_name: string;
+  }>(
     `update app_public.tasks
         set status = 'running', attempts = attempts + 1, locked_by = $2,
             started_at = coalesce(started_at, now()), heartbeat_at = now(), updated_at = now()
@@ -33,11 +39,24 @@ export async function startAttempt(db: Queryable, taskId: string, poolId: string
     [taskId, poolId],
   );
   const row = rows[0];
-  return row ? { attempt: row.attempts, payload: row.payload, projectId: row.project_id, userId: row.user_id, taskName: row.task_name } : null;
+  return row
+    ? {
+        attempt: row.attempts,
+        payload: row.payload,
+        projectId: row.project_id,
+        userId: row.user_id,
+        taskName: row.task_name,
+      }
+    : null;
 }
 
 /** Returns false when the attempt is no longer current (superseded or finished). */
-export async function reportProgress(db: Queryable, taskId: string, attempt: number, progress: number): Promise<boolean> {
+export async function reportProgress(
+  db: Queryable,
+  taskId: string,
+  attempt: number,
+  progress: number,
+): Promise<boolean> {
   const { rowCount } = await db.query(
     `update app_public.tasks set progress = greatest(progress, $3), heartbeat_at = now(), updated_at = now()
       where id = $1 and attempts = $2 and status = 'running'`,
@@ -46,7 +65,12 @@ export async function reportProgress(db: Queryable, taskId: string, attempt: num
   return rowCount === 1;
 }
 
-export async function succeedAttempt(db: Queryable, taskId: string, attempt: number, result: unknown): Promise<boolean> {
+export async function succeedAttempt(
+  db: Queryable,
+  taskId: string,
+  attempt: number,
+  result: unknown,
+): Promise<boolean> {
   const { rowCount } = await db.query(
     `update app_public.tasks
         set status = 'success', progress = 1, result = $3, error = null, locked_by = null,
@@ -57,7 +81,12 @@ export async function succeedAttempt(db: Queryable, taskId: string, attempt: num
   return rowCount === 1;
 }
 
-export async function failAttempt(db: Queryable, taskId: string, attempt: number, error: { code: string; message: string }): Promise<boolean> {
+export async function failAttempt(
+  db: Queryable,
+  taskId: string,
+  attempt: number,
+  error: { code: string; message: string },
+): Promise<boolean> {
   const { rowCount } = await db.query(
     `update app_public.tasks
         set status = 'failed', error = $3, locked_by = null, finished_at = now(), updated_at = now()
@@ -89,7 +118,12 @@ export async function cancelRequested(db: Queryable, taskId: string): Promise<bo
 }
 
 /** running -> queued: graphile-worker will run the job again after its backoff. */
-export async function requeueAttempt(db: Queryable, taskId: string, attempt: number, error: { code: string; message: string }): Promise<boolean> {
+export async function requeueAttempt(
+  db: Queryable,
+  taskId: string,
+  attempt: number,
+  error: { code: string; message: string },
+): Promise<boolean> {
   const { rowCount } = await db.query(
     `update app_public.tasks set status = 'queued', error = $3, locked_by = null, updated_at = now()
       where id = $1 and attempts = $2 and status = 'running'`,

@@ -58,7 +58,12 @@ export async function getTask(db: Queryable, id: string): Promise<TaskRow | null
   return rows[0] ?? null;
 }
 
-export async function listProjectTasks(db: Queryable, projectId: string, limit: number, beforeSeq?: number): Promise<TaskRow[]> {
+export async function listProjectTasks(
+  db: Queryable,
+  projectId: string,
+  limit: number,
+  beforeSeq?: number,
+): Promise<TaskRow[]> {
   const { rows } = await db.query<TaskRow>({
     name: "list_project_tasks",
     text: `select ${COLUMNS} from app_public.tasks

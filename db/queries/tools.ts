@@ -39,7 +39,12 @@ function values(tool: StoredTool): unknown[] {
 }
 
 /** Newest first, filtered by type and cutting diameter. */
-export async function listTools(db: Queryable, limit: number, filter: ToolFilter, beforeSeq?: number): Promise<ToolRow[]> {
+export async function listTools(
+  db: Queryable,
+  limit: number,
+  filter: ToolFilter,
+  beforeSeq?: number,
+): Promise<ToolRow[]> {
   const { rows } = await db.query<ToolRow>({
     name: "list_tools",
     text: `select ${COLUMNS} from app_public.tools
@@ -53,7 +58,11 @@ export async function listTools(db: Queryable, limit: number, filter: ToolFilter
   return rows;
 }
 
-export async function getTool(db: Queryable, id: string, options: { forUpdate?: boolean } = {}): Promise<ToolRow | null> {
+export async function getTool(
+  db: Queryable,
+  id: string,
+  options: { forUpdate?: boolean } = {},
+): Promise<ToolRow | null> {
   const { rows } = await db.query<ToolRow>(
     `select ${COLUMNS} from app_public.tools where id = $1${options.forUpdate ? " for update" : ""}`,
     [id],

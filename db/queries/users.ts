@@ -16,7 +16,10 @@ export interface CreateUserOptions {
 }
 
 export async function createUser(db: Queryable, email: string, options: CreateUserOptions = {}): Promise<UserRow> {
-  const { rows } = await db.query<UserRow>("select id, email, created_at from app_private.create_user($1, $2)", [email, options.starterLibrary ?? true]);
+  const { rows } = await db.query<UserRow>("select id, email, created_at from app_private.create_user($1, $2)", [
+    email,
+    options.starterLibrary ?? true,
+  ]);
   return rows[0]!;
 }
 
@@ -29,7 +32,11 @@ export async function findUserByEmail(db: Queryable, email: string): Promise<Use
 }
 
 /** The user's library of that id, or (no id) the user's default one; null when there is none. */
-export async function findUserLibrary(db: Queryable, userId: string, libraryId?: string): Promise<{ id: string; name: string } | null> {
+export async function findUserLibrary(
+  db: Queryable,
+  userId: string,
+  libraryId?: string,
+): Promise<{ id: string; name: string } | null> {
   const { rows } = await db.query<{ id: string; name: string }>(
     libraryId === undefined
       ? "select id, name from app_public.equipment_libraries where user_id = $1 and is_default"
@@ -45,6 +52,9 @@ export async function findUserLibrary(db: Queryable, userId: string, libraryId?:
  * restored, in slot order: nothing when the library has the whole set.
  */
 export async function addStarterAssemblies(db: Queryable, libraryId: string): Promise<{ id: string; name: string }[]> {
-  const { rows } = await db.query<{ id: string; name: string }>("select id, name from app_private.add_starter_assemblies($1)", [libraryId]);
+  const { rows } = await db.query<{ id: string; name: string }>(
+    "select id, name from app_private.add_starter_assemblies($1)",
+    [libraryId],
+  );
   return rows;
 }

@@ -23,19 +23,30 @@ export async function createWebhookEndpoint(
   url: string,
   eventTypes: readonly string[],
 ): Promise<{ id: string; url: string; event_types: string[]; enabled: boolean; created_at: Date; secret: string }> {
-  const { rows } = await db.query<{ id: string; url: string; event_types: string[]; enabled: boolean; created_at: Date; secret: string }>(
-    "select * from app_public.create_webhook_endpoint($1, $2::text[])",
-    [url, eventTypes],
-  );
+  const { rows } = await db.query<{
+    id: string;
+    url: string;
+    event_types: string[];
+    enabled: boolean;
+    created_at: Date;
+    secret: string;
+  }>("select * from app_public.create_webhook_endpoint($1, $2::text[])", [url, eventTypes]);
   return rows[0]!;
 }
 
 export async function getWebhookEndpoint(db: Queryable, id: string): Promise<WebhookEndpointRow | null> {
-  const { rows } = await db.query<WebhookEndpointRow>(`select ${ENDPOINT_COLUMNS} from app_public.webhook_endpoints where id = $1`, [id]);
+  const { rows } = await db.query<WebhookEndpointRow>(
+    `select ${ENDPOINT_COLUMNS} from app_public.webhook_endpoints where id = $1`,
+    [id],
+  );
   return rows[0] ?? null;
 }
 
-export async function listWebhookEndpoints(db: Queryable, limit: number, beforeSeq?: number): Promise<WebhookEndpointRow[]> {
+export async function listWebhookEndpoints(
+  db: Queryable,
+  limit: number,
+  beforeSeq?: number,
+): Promise<WebhookEndpointRow[]> {
   const { rows } = await db.query<WebhookEndpointRow>(
     `select ${ENDPOINT_COLUMNS} from app_public.webhook_endpoints
       where ($2::bigint is null or seq < $2) order by seq desc limit $1`,
@@ -50,7 +61,11 @@ export interface WebhookEndpointPatch {
   enabled?: boolean | undefined;
 }
 
-export async function updateWebhookEndpoint(db: Queryable, id: string, patch: WebhookEndpointPatch): Promise<WebhookEndpointRow | null> {
+export async function updateWebhookEndpoint(
+  db: Queryable,
+  id: string,
+  patch: WebhookEndpointPatch,
+): Promise<WebhookEndpointRow | null> {
   const { rowCount } = await db.query(
     `update app_public.webhook_endpoints
         set url = coalesce($2, url), event_types = coalesce($3::text[], event_types), enabled = coalesce($4, enabled)
@@ -62,12 +77,20 @@ export async function updateWebhookEndpoint(db: Queryable, id: string, patch: We
 }
 
 export async function revokeWebhookEndpoint(db: Queryable, id: string): Promise<boolean> {
-  const { rows } = await db.query<{ revoked: boolean }>("select app_public.revoke_webhook_endpoint($1) as revoked", [id]);
+  const { rows } = await db.query<{ revoked: boolean }>("select app_public.revoke_webhook_endpoint($1) as revoked", [
+    id,
+  ]);
   return rows[0]?.revoked === true;
 }
 
-export async function rotateWebhookSecret(db: Queryable, id: string): Promise<{ secret: string; previous_expires_at: Date } | null> {
-  const { rows } = await db.query<{ secret: string; previous_expires_at: Date }>("select * from app_public.rotate_webhook_secret($1)", [id]);
+export async function rotateWebhookSecret(
+  db: Queryable,
+  id: string,
+): Promise<{ secret: string; previous_expires_at: Date } | null> {
+  const { rows } = await db.query<{ secret: string; previous_expires_at: Date }>(
+    "select * from app_public.rotate_webhook_secret($1)",
+    [id],
+  );
   return rows[0] ?? null;
 }
 
@@ -105,7 +128,10 @@ const DELIVERY_SELECT = `
     from app_public.webhook_deliveries d`;
 
 type RawDelivery = Omit<WebhookDeliveryRow, "attempts"> & {
-  attempts: (Omit<DeliveryAttemptRow, "attempted_at" | "next_attempt_at"> & { attempted_at: string; next_attempt_at: string | null })[];
+  attempts: (Omit<DeliveryAttemptRow, "attempted_at" | "next_attempt_at"> & {
+    attempted_at: string;
+    next_attempt_at: string | null;
+  })[];
 };
 
 function toDelivery(row: RawDelivery): WebhookDeliveryRow {
@@ -119,7 +145,12 @@ function toDelivery(row: RawDelivery): WebhookDeliveryRow {
   };
 }
 
-export async function listWebhookDeliveries(db: Queryable, endpointId: string, limit: number, beforeSeq?: number): Promise<WebhookDeliveryRow[]> {
+export async function listWebhookDeliveries(
+  db: Queryable,
+  endpointId: string,
+  limit: number,
+  beforeSeq?: number,
+): Promise<WebhookDeliveryRow[]> {
   const { rows } = await db.query<RawDelivery>(
     `${DELIVERY_SELECT} where d.endpoint_id = $1 and ($3::bigint is null or d.seq < $3) order by d.seq desc limit $2`,
     [endpointId, limit, beforeSeq ?? null],
@@ -127,14 +158,28 @@ export async function listWebhookDeliveries(db: Queryable, endpointId: string, l
   return rows.map(toDelivery);
 }
 
-export async function getWebhookDelivery(db: Queryable, endpointId: string, deliveryId: string): Promise<WebhookDeliveryRow | null> {
-  const { rows } = await db.query<RawDelivery>(`${DELIVERY_SELECT} where d.endpoint_id = $1 and d.id = $2`, [endpointId, deliveryId]);
+export async function getWebhookDelivery(
+  db: Queryable,
+  endpointId: string,
+  deliveryId: string,
+): Promise<WebhookDeliveryRow | null> {
+  const { rows } = await db.query<RawDelivery>(`${DELIVERY_SELECT} where d.endpoint_id = $1 and d.id = $2`, [
+    endpointId,
+    deliveryId,
+  ]);
   return rows[0] ? toDelivery(rows[0]) : null;
 }
 
 export type RedeliverOutcome = "queued" | "not_found" | "pending" | "endpoint_disabled";
 
-export async function redeliverWebhook(db: Queryable, endpointId: string, deliveryId: string): Promise<RedeliverOutcome> {
-  const { rows } = await db.query<{ outcome: RedeliverOutcome }>("select app_public.redeliver_webhook($1, $2) as outcome", [endpointId, deliveryId]);
+export async function redeliverWebhook(
+  db: Queryable,
+  endpointId: string,
+  deliveryId: string,
+): Promise<RedeliverOutcome> {
+  const { rows } = await db.query<{ outcome: RedeliverOutcome }>(
+    "select app_public.redeliver_webhook($1, $2) as outcome",
+    [endpointId, deliveryId],
+  );
   return rows[0]!.outcome;
 }

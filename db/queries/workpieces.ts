@@ -76,7 +76,12 @@ function toRecord(row: WorkpieceRow): WorkpieceRecord {
       closed_solid: row.closed_solid,
       warnings: row.warnings,
     },
-    blobs: { original: row.original_blob_id, brep: row.brep_blob_id, mesh: row.mesh_blob_id, thumbnail: row.thumbnail_blob_id },
+    blobs: {
+      original: row.original_blob_id,
+      brep: row.brep_blob_id,
+      mesh: row.mesh_blob_id,
+      thumbnail: row.thumbnail_blob_id,
+    },
     meshDeflection:
       row.mesh_linear_deflection_mm !== null && row.mesh_angular_deflection_rad !== null
         ? { linearMm: row.mesh_linear_deflection_mm, angularRad: row.mesh_angular_deflection_rad }
@@ -85,7 +90,11 @@ function toRecord(row: WorkpieceRow): WorkpieceRecord {
   };
 }
 
-export async function getWorkpiece(db: Queryable, id: string, options: { lock?: boolean } = {}): Promise<WorkpieceRecord | null> {
+export async function getWorkpiece(
+  db: Queryable,
+  id: string,
+  options: { lock?: boolean } = {},
+): Promise<WorkpieceRecord | null> {
   const { rows } = await db.query<WorkpieceRow>(
     `select ${COLUMNS} from app_public.workpieces where id = $1${options.lock ? " for no key update" : ""}`,
     [id],
@@ -159,7 +168,8 @@ async function putMesh(
   files: Pick<WorkpieceFiles, "mesh" | "thumbnail">,
   store: BlobStore,
 ): Promise<{ mesh: { id: string } | null; thumbnail: { id: string } | null }> {
-  if ((files.mesh === null) !== (files.thumbnail === null)) throw new Error("a workpiece has a mesh and a thumbnail, or neither");
+  if ((files.mesh === null) !== (files.thumbnail === null))
+    throw new Error("a workpiece has a mesh and a thumbnail, or neither");
   return {
     mesh: files.mesh ? await store.put(db, files.mesh, BLOB_CONTENT_TYPES.mesh) : null,
     thumbnail: files.thumbnail ? await store.put(db, files.thumbnail, BLOB_CONTENT_TYPES.thumbnail) : null,
@@ -194,7 +204,10 @@ export async function replaceWorkpieceMesh(
   if (!before) return null;
   const mesh = await store.put(db, replacement.mesh, BLOB_CONTENT_TYPES.mesh);
   const thumbnail = await store.put(db, replacement.thumbnail, BLOB_CONTENT_TYPES.thumbnail);
-  const warnings = [...before.meta.warnings.filter((w) => !MESH_WARNING_CODES.has(w.code)), ...replacement.meshWarnings];
+  const warnings = [
+    ...before.meta.warnings.filter((w) => !MESH_WARNING_CODES.has(w.code)),
+    ...replacement.meshWarnings,
+  ];
   const { rows } = await db.query<WorkpieceRow>(
     `update app_public.workpieces
         set mesh_blob_id = $2, thumbnail_blob_id = $3, triangle_count = $4, warnings = $5,
@@ -217,7 +230,10 @@ export async function replaceWorkpieceMesh(
   return toRecord(rows[0]!);
 }
 
-export function workpieceMeta(ingested: Omit<IngestedWorkpiece, "mesh" | "brep" | "meshDeflection">, filename: string | null): WorkpieceMeta {
+export function workpieceMeta(
+  ingested: Omit<IngestedWorkpiece, "mesh" | "brep" | "meshDeflection">,
+  filename: string | null,
+): WorkpieceMeta {
   return {
     format: ingested.format,
     original_filename: filename,
@@ -255,7 +271,13 @@ export async function saveWorkpiece(
   let workpiece: WorkpieceRecord | undefined;
   const job = await newJobFrom(db, projectId, async (current) => {
     const meta = workpieceMeta(ingested, options.filename ?? null);
-    const files = { original: originalBytes, brep: ingested.brep, mesh: glb, thumbnail: png, meshDeflection: ingested.meshDeflection };
+    const files = {
+      original: originalBytes,
+      brep: ingested.brep,
+      mesh: glb,
+      thumbnail: png,
+      meshDeflection: ingested.meshDeflection,
+    };
     workpiece = await insertWorkpiece(db, projectId, meta, files, options.store);
     return {
       source: "workpiece",
@@ -274,7 +296,11 @@ export interface WorkpieceUrls {
 }
 
 /** Presigned URLs of a workpiece's mesh and thumbnail (see storage/presign.ts). */
-export async function presignWorkpiece(db: Queryable, workpiece: WorkpieceRecord, options: PresignOptions = {}): Promise<WorkpieceUrls> {
+export async function presignWorkpiece(
+  db: Queryable,
+  workpiece: WorkpieceRecord,
+  options: PresignOptions = {},
+): Promise<WorkpieceUrls> {
   if (!workpiece.blobs.mesh || !workpiece.blobs.thumbnail) throw new Error(`workpiece ${workpiece.id} has no mesh yet`);
   const now = options.now ?? Date.now();
   const mesh = await presignBlob(db, workpiece.blobs.mesh, "mesh", { ...options, now });

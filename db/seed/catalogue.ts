@@ -31,7 +31,11 @@ function rowOf(entry: CatalogueEntry, source: CatalogueSource) {
 }
 
 /** Inserts or replaces entries by (manufacturer, article_number); returns how many were written. */
-export async function upsertCatalogueEntries(db: Queryable, entries: readonly CatalogueEntry[], source: CatalogueSource): Promise<number> {
+export async function upsertCatalogueEntries(
+  db: Queryable,
+  entries: readonly CatalogueEntry[],
+  source: CatalogueSource,
+): Promise<number> {
   let written = 0;
   for (let start = 0; start < entries.length; start += BATCH) {
     const rows = entries.slice(start, start + BATCH).map((entry) => rowOf(entry, source));
@@ -51,7 +55,11 @@ export async function upsertCatalogueEntries(db: Queryable, entries: readonly Ca
 }
 
 /** Replaces every entry of one source (the seeded standard range) with `entries`. */
-export async function replaceCatalogueSource(db: Queryable, source: CatalogueSource, entries: readonly CatalogueEntry[]): Promise<number> {
+export async function replaceCatalogueSource(
+  db: Queryable,
+  source: CatalogueSource,
+  entries: readonly CatalogueEntry[],
+): Promise<number> {
   await db.query("delete from app_public.catalogue_entries where source = $1", [source]);
   return upsertCatalogueEntries(db, entries, source);
 }

@@ -30,7 +30,8 @@ function dataSets(): DataSet[] {
     {
       name: "catalogue.standard",
       data: standardRange,
-      write: (db, entries) => replaceCatalogueSource(db, "standard", entries as ReturnType<typeof generateStandardRange>),
+      write: (db, entries) =>
+        replaceCatalogueSource(db, "standard", entries as ReturnType<typeof generateStandardRange>),
     },
     {
       name: "starter.library",
@@ -46,7 +47,10 @@ export async function seedReferenceData(db: Queryable): Promise<string[]> {
   for (const set of dataSets()) {
     const data = set.data();
     const digest = createHash("sha256").update(JSON.stringify(data)).digest("hex");
-    const seen = await db.query<{ digest: string }>("select digest from app_private.seed_versions where data_set = $1", [set.name]);
+    const seen = await db.query<{ digest: string }>(
+      "select digest from app_private.seed_versions where data_set = $1",
+      [set.name],
+    );
     if (seen.rows[0]?.digest === digest) continue;
     await withTransaction(db, async () => {
       await set.write(db, data);

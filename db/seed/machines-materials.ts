@@ -10,21 +10,57 @@ import { CUTTING_DATA } from "../../kernel/materials/cutting-data.ts";
 import { MATERIALS } from "../../kernel/materials/materials.ts";
 
 const MACHINE_COLUMNS = [
-  "product_id", "name", "description", "control", "postprocessor", "travel_x_mm", "travel_y_mm", "travel_z_mm",
-  "min_spindle_rpm", "max_spindle_rpm", "spindle_power_kw", "spindle_taper", "max_feed_mm_min", "rapid_mm_min",
-  "tool_change_s", "tool_slots", "default_mhr", "listing_order", "purchase_price_eur", "resale_value_eur",
-  "depreciation_years", "floor_space_m2", "connected_load_kw", "average_power_kw",
+  "product_id",
+  "name",
+  "description",
+  "control",
+  "postprocessor",
+  "travel_x_mm",
+  "travel_y_mm",
+  "travel_z_mm",
+  "min_spindle_rpm",
+  "max_spindle_rpm",
+  "spindle_power_kw",
+  "spindle_taper",
+  "max_feed_mm_min",
+  "rapid_mm_min",
+  "tool_change_s",
+  "tool_slots",
+  "default_mhr",
+  "listing_order",
+  "purchase_price_eur",
+  "resale_value_eur",
+  "depreciation_years",
+  "floor_space_m2",
+  "connected_load_kw",
+  "average_power_kw",
 ] as const;
 
 const MATERIAL_COLUMNS = [
-  "id", "name", "category", "iso_group", "designations", "condition", "density_kg_m3", "price_per_kg", "hardness",
-  "tensile_strength_mpa", "kc1_1_n_mm2", "mc", "machinability", "is_public", "cutting_data",
+  "id",
+  "name",
+  "category",
+  "iso_group",
+  "designations",
+  "condition",
+  "density_kg_m3",
+  "price_per_kg",
+  "hardness",
+  "tensile_strength_mpa",
+  "kc1_1_n_mm2",
+  "mc",
+  "machinability",
+  "is_public",
+  "cutting_data",
 ] as const;
 
 /** insert ... select from jsonb_populate_recordset ... on conflict (key) do update every column */
 function upsertSql(table: string, key: string, columns: readonly string[]): string {
   const list = columns.join(", ");
-  const updates = columns.filter((c) => c !== key).map((c) => `${c} = excluded.${c}`).join(", ");
+  const updates = columns
+    .filter((c) => c !== key)
+    .map((c) => `${c} = excluded.${c}`)
+    .join(", ");
   return `insert into ${table} as t (${list})
             select ${list} from jsonb_populate_recordset(null::${table}, $1::jsonb)
           on conflict (${key}) do update set ${updates}
@@ -66,7 +102,9 @@ export async function writeMachines(db: Queryable, machines: unknown[]): Promise
 }
 
 export async function writeMaterials(db: Queryable, materials: unknown[]): Promise<void> {
-  const { rows } = await db.query<{ id: string }>(upsertSql("app_public.materials", "id", MATERIAL_COLUMNS), [JSON.stringify(materials)]);
+  const { rows } = await db.query<{ id: string }>(upsertSql("app_public.materials", "id", MATERIAL_COLUMNS), [
+    JSON.stringify(materials),
+  ]);
   await db.query(
     `delete from app_public.materials m
       where m.id <> all($1::text[])

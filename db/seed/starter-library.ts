@@ -11,7 +11,10 @@ export async function writeStarterLibrary(db: Queryable, assemblies: readonly As
   const items = new Map<string, { id: string; kind: "holder" | "tool"; body: unknown }>();
   const rows = assemblies.map((assembly, position) => {
     const itemIds = assembly.components.map((c) => {
-      const [kind, item] = c.component_type === "adaptive_item" ? (["holder", c.adaptive_item] as const) : (["tool", c.parametric_cutting_tool] as const);
+      const [kind, item] =
+        c.component_type === "adaptive_item"
+          ? (["holder", c.adaptive_item] as const)
+          : (["tool", c.parametric_cutting_tool] as const);
       items.set(item.uuid, { id: item.uuid, kind, body: item });
       return item.uuid;
     });

@@ -4,7 +4,11 @@ import { boxToFrame, fromFrame, setupFrame, toFrame } from "./frames.ts";
 import type { Box3, Vec3 } from "./types.ts";
 
 const stock: Box3 = { min: [-5, -10, 0], max: [55, 30, 20] };
-const near = (a: Vec3, b: Vec3) => assert.ok(a.every((v, i) => Math.abs(v - (b[i] as number)) < 1e-9), `${a} != ${b}`);
+const near = (a: Vec3, b: Vec3) =>
+  assert.ok(
+    a.every((v, i) => Math.abs(v - (b[i] as number)) < 1e-9),
+    `${a} != ${b}`,
+  );
 
 describe("setup frames", () => {
   it("puts the work offset at the stock's top corner from +Z, in the workpiece's own axes", () => {

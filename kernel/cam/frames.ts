@@ -13,7 +13,11 @@
 import type { Box3, Frame, TriangleSoup, Vec3 } from "./types.ts";
 
 const dot = (a: Vec3, b: Vec3): number => a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-const cross = (a: Vec3, b: Vec3): Vec3 => [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
+const cross = (a: Vec3, b: Vec3): Vec3 => [
+  a[1] * b[2] - a[2] * b[1],
+  a[2] * b[0] - a[0] * b[2],
+  a[0] * b[1] - a[1] * b[0],
+];
 const scale = (a: Vec3, s: number): Vec3 => [a[0] * s, a[1] * s, a[2] * s];
 const sub = (a: Vec3, b: Vec3): Vec3 => [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
 
@@ -68,7 +72,8 @@ export function directionToFrame(frame: Frame, direction: Vec3): Vec3 {
 /** The corners of a box. */
 function corners(box: Box3): Vec3[] {
   const out: Vec3[] = [];
-  for (const x of [box.min[0], box.max[0]]) for (const y of [box.min[1], box.max[1]]) for (const z of [box.min[2], box.max[2]]) out.push([x, y, z]);
+  for (const x of [box.min[0], box.max[0]])
+    for (const y of [box.min[1], box.max[1]]) for (const z of [box.min[2], box.max[2]]) out.push([x, y, z]);
   return out;
 }
 
@@ -104,7 +109,11 @@ export function setupFrame(direction: Vec3, stock: Box3): Frame {
 export function soupToFrame(frame: Frame, soup: TriangleSoup): TriangleSoup {
   const positions = new Float32Array(soup.positions.length);
   for (let i = 0; i < soup.positions.length; i += 3) {
-    const p = toFrame(frame, [soup.positions[i] as number, soup.positions[i + 1] as number, soup.positions[i + 2] as number]);
+    const p = toFrame(frame, [
+      soup.positions[i] as number,
+      soup.positions[i + 1] as number,
+      soup.positions[i + 2] as number,
+    ]);
     positions[i] = p[0];
     positions[i + 1] = p[1];
     positions[i + 2] = p[2];

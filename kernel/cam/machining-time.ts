@@ -81,7 +81,11 @@ export function firstPosition(operation: Operation): Vec3 {
 }
 
 /** An operation's time on `machine`, from `from` (default: its own first position). */
-export function operationTime(operation: Operation, machine: MachineArchetype, from: Vec3 = firstPosition(operation)): OperationTime {
+export function operationTime(
+  operation: Operation,
+  machine: MachineArchetype,
+  from: Vec3 = firstPosition(operation),
+): OperationTime {
   const t: OperationTime = {
     operation_id: operation.id,
     assembly_uuid: operation.tool.assembly_uuid,
@@ -121,7 +125,9 @@ export function operationTime(operation: Operation, machine: MachineArchetype, f
 
 /** Tool changes of a sequence of operations: the first tool, then each change of assembly. */
 export function toolChanges(operations: readonly Operation[]): number {
-  return operations.filter((op, i) => i === 0 || op.tool.assembly_uuid !== (operations[i - 1] as Operation).tool.assembly_uuid).length;
+  return operations.filter(
+    (op, i) => i === 0 || op.tool.assembly_uuid !== (operations[i - 1] as Operation).tool.assembly_uuid,
+  ).length;
 }
 
 /** A setup's time: its operations in order and its tool changes. */
@@ -134,7 +140,12 @@ export function setupMachiningTime(operations: readonly Operation[], machine: Ma
   });
   const changes = toolChanges(operations);
   const toolChangeS = changes * machine.tool_change_s;
-  return { operations: times, tool_changes: changes, tool_change_s: toolChangeS, total_s: times.reduce((sum, t) => sum + t.total_s, 0) + toolChangeS };
+  return {
+    operations: times,
+    tool_changes: changes,
+    tool_change_s: toolChangeS,
+    total_s: times.reduce((sum, t) => sum + t.total_s, 0) + toolChangeS,
+  };
 }
 
 /** Seconds as shown: to 0.1 s. Only where a number leaves the kernel; sums use the unrounded values. */

@@ -36,7 +36,17 @@ function specOnly(article: string): Assembly {
     name: entry.assembly.name,
     components: [
       { component_type: "adaptive_item", adaptive_item: { uuid, name, stacking_group, manufacturer } },
-      { component_type: "parametric_cutting_tool", parametric_cutting_tool: { uuid: t.uuid, name: t.name, tool_type: t.tool_type, manufacturer: t.manufacturer, flute_count: t.flute_count, tool_parameters: { CuttingDiameter, DepthOfCutMaximum, OverallLength } } },
+      {
+        component_type: "parametric_cutting_tool",
+        parametric_cutting_tool: {
+          uuid: t.uuid,
+          name: t.name,
+          tool_type: t.tool_type,
+          manufacturer: t.manufacturer,
+          flute_count: t.flute_count,
+          tool_parameters: { CuttingDiameter, DepthOfCutMaximum, OverallLength },
+        },
+      },
     ],
   };
 }
@@ -44,7 +54,9 @@ function specOnly(article: string): Assembly {
 describe("planning with assemblies of the spec's fields only", () => {
   it("cuts with the assumed holders and stick-outs, and its simulation finds no collision with them", () => {
     // a pocket with 3.5 mm corners and a 3.2 mm slot beside it, in a 40 x 40 x 20 block
-    const bytes = withOcctScope((scope) => writeBrep(oc, cut(oc, scope, roundedPocket(oc, scope, 3.5), makeBox(oc, scope, [24, 3.2, 4], [8, 30, 16]))));
+    const bytes = withOcctScope((scope) =>
+      writeBrep(oc, cut(oc, scope, roundedPocket(oc, scope, 3.5), makeBox(oc, scope, [24, 3.2, 4], [8, 30, 16]))),
+    );
     const library = ["SSR-EM3-1200-K-TA", "SSR-EM3-0600-K-TA", "SSR-EM3-0300-K-TA"].map(specOnly);
     const result = planCam(
       oc,
@@ -65,17 +77,32 @@ describe("planning with assemblies of the spec's fields only", () => {
         const completion = expected.get(operation.tool.assembly_uuid);
         assert.ok(completion, operation.name);
         // the holder the collision checks carry is the assumed profile, nose first
-        const profile = completion.holders[0]!.segments.map((s) => ({ length: s.length_mm, lower_diameter: s.lower_diameter_mm, upper_diameter: s.upper_diameter_mm })).reverse();
+        const profile = completion.holders[0]!.segments.map((s) => ({
+          length: s.length_mm,
+          lower_diameter: s.lower_diameter_mm,
+          upper_diameter: s.upper_diameter_mm,
+        })).reverse();
         assert.deepEqual(operation.tool.holder, profile, operation.name);
         assert.equal(operation.tool.stick_out, completion.tool!.tool_parameters.LengthBelowHolder, operation.name);
-        assert.equal(operation.tool.stick_out, operation.tool.flute_length + 2, "the flutes and 2 mm out of the holder");
+        assert.equal(
+          operation.tool.stick_out,
+          operation.tool.flute_length + 2,
+          "the flutes and 2 mm out of the holder",
+        );
         // no move takes the tip deeper below the stock top than the assumed holder lets it
         const stockTop = setup.stock.max[2];
         const deepest = Math.min(...operation.moves.flatMap((m) => ("to" in m ? [m.to[2]] : [])));
-        assert.ok(stockTop - deepest <= holderReach(operation.tool) + 1e-6, `${operation.name}: ${stockTop - deepest} mm below the top, reach ${holderReach(operation.tool)}`);
+        assert.ok(
+          stockTop - deepest <= holderReach(operation.tool) + 1e-6,
+          `${operation.name}: ${stockTop - deepest} mm below the top, reach ${holderReach(operation.tool)}`,
+        );
         operations += 1;
       }
-      assert.deepEqual([setup.verification.gouges, setup.verification.rapids_through_material, setup.verification.holder_collisions], [0, 0, 0], setup.name);
+      assert.deepEqual(
+        [setup.verification.gouges, setup.verification.rapids_through_material, setup.verification.holder_collisions],
+        [0, 0, 0],
+        setup.name,
+      );
     }
     assert.ok(operations > 0, "something was planned");
   });

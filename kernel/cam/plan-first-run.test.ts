@@ -40,7 +40,11 @@ describe("the README's first run", () => {
     assert.ok(result.setups.length >= 2, result.setups.map((s) => s.name).join(", "));
     for (const setup of result.setups) {
       assert.ok(setup.operations.length > 0, `${setup.name} has toolpaths`);
-      assert.deepEqual([setup.verification.gouges, setup.verification.rapids_through_material, setup.verification.holder_collisions], [0, 0, 0], setup.name);
+      assert.deepEqual(
+        [setup.verification.gouges, setup.verification.rapids_through_material, setup.verification.holder_collisions],
+        [0, 0, 0],
+        setup.name,
+      );
     }
     assert.ok(["complete", "incomplete"].includes(result.completeness.status));
     assert.deepEqual(result.completeness.holes_not_made, [], JSON.stringify(result.completeness.reasons));

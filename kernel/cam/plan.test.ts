@@ -24,7 +24,8 @@ import type { Box3 } from "./types.ts";
 const oc = await loadOpenCascade();
 const machine = findMachineArchetype("vmc-850-fanuc") as MachineArchetype;
 const range = generateStandardRange();
-const articles = (pattern: RegExp): Assembly[] => range.filter((e) => pattern.test(e.article_number)).map((e) => e.assembly);
+const articles = (pattern: RegExp): Assembly[] =>
+  range.filter((e) => pattern.test(e.article_number)).map((e) => e.assembly);
 
 const shopLibrary = starterLibrary();
 
@@ -63,35 +64,62 @@ describe("the CAM planner", () => {
   it("plans an MFCAD part with verified setups: no gouge, rapid through material or collision, tools only from the library", () => {
     const progress: number[] = [];
     const steps: PlanStep[] = [];
-    const result: PlanResult = planCam(oc, input(mfcad("0-1-5-7-11-23"), mfcadStock), { progress: (f) => progress.push(f), cancelled: () => false, step: (step) => steps.push(step) });
+    const result: PlanResult = planCam(oc, input(mfcad("0-1-5-7-11-23"), mfcadStock), {
+      progress: (f) => progress.push(f),
+      cancelled: () => false,
+      step: (step) => steps.push(step),
+    });
     assert.ok(result.setups.length >= 1);
     const library = new Set(shopLibrary.map((a) => a.uuid));
     for (const setup of result.setups) {
-      assert.match(setup.id, /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/, "a setup is a CAM entity with a UUID");
+      assert.match(
+        setup.id,
+        /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+        "a setup is a CAM entity with a UUID",
+      );
       const v = setup.verification;
       assert.deepEqual([v.gouges, v.rapids_through_material, v.holder_collisions], [0, 0, 0], setup.name);
       assert.ok(setup.operations.length > 0, `${setup.name} has operations`);
-      for (const operation of setup.operations) assert.ok(library.has(operation.tool.assembly_uuid), `${operation.name}: a library tool`);
-      assert.deepEqual(setup.tools.map((t) => t.number), setup.tools.map((_, i) => i + 1), "T numbers in order of first use");
+      for (const operation of setup.operations)
+        assert.ok(library.has(operation.tool.assembly_uuid), `${operation.name}: a library tool`);
+      assert.deepEqual(
+        setup.tools.map((t) => t.number),
+        setup.tools.map((_, i) => i + 1),
+        "T numbers in order of first use",
+      );
       assert.ok(setup.machining_time_s > 0);
       // blocks: every operation in one block of its own stage, in the order the operations run
       assert.equal(blocksProblem(setup.blocks, setup.operations), null, setup.name);
       const kindOf = new Map(setup.operations.map((o) => [o.id, o.kind]));
-      for (const block of setup.blocks) assert.ok(block.operation_ids.every((id) => blockKindOf(kindOf.get(id)!) === block.kind), block.name);
+      for (const block of setup.blocks)
+        assert.ok(
+          block.operation_ids.every((id) => blockKindOf(kindOf.get(id)!) === block.kind),
+          block.name,
+        );
     }
     assert.equal(result.setups[0]?.work_offset, "G54");
     // every step is reported, timed: what was kept is what the setups hold
     for (const setup of result.setups) {
       const own = steps.filter((step) => step.setup === setup.name);
-      assert.equal(own.reduce((n, step) => n + step.kept, 0), setup.operations.length, `${setup.name}: steps ${JSON.stringify(own)}`);
+      assert.equal(
+        own.reduce((n, step) => n + step.kept, 0),
+        setup.operations.length,
+        `${setup.name}: steps ${JSON.stringify(own)}`,
+      );
       assert.ok(own.every((step) => step.generate_s >= 0 && step.verify_s >= 0 && step.kept <= step.made));
       assert.equal(own.at(-1)?.kind, "holes");
     }
     assert.ok(Math.abs(result.machining_time_s - result.setups.reduce((sum, s) => sum + s.machining_time_s, 0)) < 0.2);
     // progress never goes back, ends at 1, and moves in steps of at most 10 %
-    assert.deepEqual(progress, [...progress].sort((a, b) => a - b));
+    assert.deepEqual(
+      progress,
+      [...progress].sort((a, b) => a - b),
+    );
     assert.equal(progress.at(-1), 1);
-    assert.ok(progress.every((p, i) => i === 0 || p - (progress[i - 1] as number) <= 0.1 + 1e-9), `steps: ${progress.map((p) => p.toFixed(3)).join(" ")}`);
+    assert.ok(
+      progress.every((p, i) => i === 0 || p - (progress[i - 1] as number) <= 0.1 + 1e-9),
+      `steps: ${progress.map((p) => p.toFixed(3)).join(" ")}`,
+    );
   });
 
   it("puts the work offset at the stock's top corner: G54 from +Z is the stock's (min x, min y, max z)", () => {
@@ -103,27 +131,51 @@ describe("the CAM planner", () => {
     for (const operation of top.operations) {
       for (const move of operation.moves) {
         if (move.kind === "drill") continue;
-        assert.ok(move.to[2] <= operation.clearance_z + 1e-9 && move.to[2] >= -11 - 1e-6, `${operation.name}: z ${move.to[2]}`);
+        assert.ok(
+          move.to[2] <= operation.clearance_z + 1e-9 && move.to[2] >= -11 - 1e-6,
+          `${operation.name}: z ${move.to[2]}`,
+        );
       }
     }
   });
 
   it("finishes partC with the starter library: its deep hexagonal passage from both ends, its slot's round end with a ball end mill, and says what is left", () => {
-    const result = planCam(oc, input(brepOfStep(fixture("partC.step")), { min: [-2, -2, 0], max: [87.6, 46.7, 29] }), quiet);
+    const result = planCam(
+      oc,
+      input(brepOfStep(fixture("partC.step")), { min: [-2, -2, 0], max: [87.6, 46.7, 29] }),
+      quiet,
+    );
     const names = result.setups.map((s) => s.name);
     // the setup plan has -Y only; the 44.6 mm passage, 10 mm across, gets +Y too (setup-part.ts)
     assert.ok(names.includes("-Y") && names.includes("+Y"), names.join(", "));
     const last = result.setups.at(-1);
     assert.ok(last);
     assert.ok(last.verification.material_left_pct < 3, `material left ${last.verification.material_left_pct} %`);
-    for (const setup of result.setups) assert.deepEqual([setup.verification.gouges, setup.verification.rapids_through_material, setup.verification.holder_collisions], [0, 0, 0]);
+    for (const setup of result.setups)
+      assert.deepEqual(
+        [setup.verification.gouges, setup.verification.rapids_through_material, setup.verification.holder_collisions],
+        [0, 0, 0],
+      );
     assert.ok(result.unmachined.some((u) => u.code === "material_left" && u.volume_mm3 !== null && u.volume_mm3 > 0));
     // how complete it is: every hole made, every face reached, the hexagonal passage's corners sharp
     const c = result.completeness;
-    assert.deepEqual([c.holes_not_made, c.faces_unreachable, c.operations_dropped], [[], [], 0], JSON.stringify(c.reasons));
+    assert.deepEqual(
+      [c.holes_not_made, c.faces_unreachable, c.operations_dropped],
+      [[], [], 0],
+      JSON.stringify(c.reasons),
+    );
     assert.deepEqual([c.material_left.tolerance_mm, c.material_left.surface_limit_pct], [0.1, 0.5]);
-    assert.equal(c.material_left.pct_of_removable, last.verification.material_left_pct, "the last setup's figure is the plan's");
-    assert.ok(c.sharp_corners.length > 0 && c.sharp_corners.every((corner) => corner.faces.length === 2 && corner.radius_left_mm >= 0.5 && corner.length_mm > 0));
+    assert.equal(
+      c.material_left.pct_of_removable,
+      last.verification.material_left_pct,
+      "the last setup's figure is the plan's",
+    );
+    assert.ok(
+      c.sharp_corners.length > 0 &&
+        c.sharp_corners.every(
+          (corner) => corner.faces.length === 2 && corner.radius_left_mm >= 0.5 && corner.length_mm > 0,
+        ),
+    );
     // each rest tool finishing after the finisher, long-neck end mills below the long series'
     // reach, the slot's round end with a ball and the blind hole's flat bottom with an end mill
     // and the 1.73 mm hexagonal passage's -X end from -X took what is left from 11.2 % of the
@@ -132,33 +184,65 @@ describe("the CAM planner", () => {
     assert.equal(c.status, "complete", JSON.stringify(c.reasons));
     assert.deepEqual(c.reasons, []);
     const plusY = result.setups.find((s) => s.name === "+Y");
-    assert.ok(plusY?.operations.some((o) => o.kind === "floor_finishing" && o.tool.kind === "ball" && o.tool.diameter === 2), "the 2 mm slot's round end, 1 mm in radius, with a 2 mm ball");
-    assert.ok(result.setups.some((s) => s.operations.some((o) => o.kind === "helical_boring" && o.features.includes(0))), "the flat-bottomed 3.8 mm hole bored to its bottom");
+    assert.ok(
+      plusY?.operations.some((o) => o.kind === "floor_finishing" && o.tool.kind === "ball" && o.tool.diameter === 2),
+      "the 2 mm slot's round end, 1 mm in radius, with a 2 mm ball",
+    );
+    assert.ok(
+      result.setups.some((s) => s.operations.some((o) => o.kind === "helical_boring" && o.features.includes(0))),
+      "the flat-bottomed 3.8 mm hole bored to its bottom",
+    );
     // the starter library has every tool the plan would use: none is missing
     assert.deepEqual(c.tools_missing, []);
-    assert.deepEqual(result.unmachined.filter((u) => u.code === "tool_missing").map((u) => u.message), []);
+    assert.deepEqual(
+      result.unmachined.filter((u) => u.code === "tool_missing").map((u) => u.message),
+      [],
+    );
   });
 
   it("says a plan is complete when what is left covers no more of the surface than the limit, and incomplete under a lower limit", () => {
     const part = mfcad("0-5-19");
     const byDefault = planCam(oc, input(part, mfcadStock), quiet).completeness;
     assert.equal(byDefault.status, "complete", JSON.stringify(byDefault));
-    assert.ok(byDefault.material_left.surface_pct > 0 && byDefault.material_left.surface_pct <= 0.5, `${byDefault.material_left.surface_pct} %`);
+    assert.ok(
+      byDefault.material_left.surface_pct > 0 && byDefault.material_left.surface_pct <= 0.5,
+      `${byDefault.material_left.surface_pct} %`,
+    );
     const limit = byDefault.material_left.surface_pct / 2;
-    const stricter = planCam(oc, input(part, mfcadStock, { options: { include_face_milling: true, sort_by_height: false, completeness_surface_limit_pct: limit } }), quiet).completeness;
+    const stricter = planCam(
+      oc,
+      input(part, mfcadStock, {
+        options: { include_face_milling: true, sort_by_height: false, completeness_surface_limit_pct: limit },
+      }),
+      quiet,
+    ).completeness;
     assert.equal(stricter.status, "incomplete");
-    assert.deepEqual(stricter.reasons.map((r) => r.code), ["material_left"]);
+    assert.deepEqual(
+      stricter.reasons.map((r) => r.code),
+      ["material_left"],
+    );
     assert.equal(stricter.material_left.surface_limit_pct, limit);
     assert.match(stricter.reasons[0]!.message, new RegExp(`${stricter.material_left.surface_pct} %`));
   });
 
   it("says partC planned with one 10 mm end mill is incomplete: its holes not made, named by feature, and the tools missing by type and size", () => {
-    const result = planCam(oc, input(brepOfStep(fixture("partC.step")), { min: [-2, -2, 0], max: [87.6, 46.7, 29] }, { library: articles(/^SSR-EM3-1000-K-TA$/) }), quiet);
+    const result = planCam(
+      oc,
+      input(
+        brepOfStep(fixture("partC.step")),
+        { min: [-2, -2, 0], max: [87.6, 46.7, 29] },
+        { library: articles(/^SSR-EM3-1000-K-TA$/) },
+      ),
+      quiet,
+    );
     const c = result.completeness;
     assert.equal(c.status, "incomplete");
     assert.ok(c.holes_not_made.length > 0, JSON.stringify(c));
     assert.ok(c.reasons.some((r) => r.code === "hole_not_made" && r.message.includes(String(c.holes_not_made[0]))));
-    assert.ok(c.reasons.some((r) => r.code === "material_left"), "a 10 mm tool leaves the narrow passages");
+    assert.ok(
+      c.reasons.some((r) => r.code === "material_left"),
+      "a 10 mm tool leaves the narrow passages",
+    );
     assert.ok(c.material_left.surface_pct > 0.5);
     // each tool missing is an unmachined entry naming a type and a size, and a record of the features it was for
     const named = new Map<string, number[]>();
@@ -166,7 +250,10 @@ describe("the CAM planner", () => {
       const match = /^Tool missing: (\w+) ([\d.]+) mm/.exec(u.message);
       assert.ok(match, u.message);
       const key = `${match[1]} ${match[2]}`;
-      named.set(key, [...new Set([...(named.get(key) ?? []), ...u.features])].sort((a, b) => a - b));
+      named.set(
+        key,
+        [...new Set([...(named.get(key) ?? []), ...u.features])].sort((a, b) => a - b),
+      );
     }
     const expected = {
       // the blind 3.8 mm hole: no drill, and 10 mm is too large to bore it helically
@@ -179,7 +266,11 @@ describe("the CAM planner", () => {
       "CentreCuttingEndMill 6": [2, 5, 8, 9, 10],
     };
     assert.deepEqual(Object.fromEntries(named), expected);
-    assert.deepEqual(Object.fromEntries(c.tools_missing.map((t) => [`${t.tool_type} ${t.diameter_mm}`, t.features])), expected, "one record per type and size");
+    assert.deepEqual(
+      Object.fromEntries(c.tools_missing.map((t) => [`${t.tool_type} ${t.diameter_mm}`, t.features])),
+      expected,
+      "one record per type and size",
+    );
     const drill = c.tools_missing.find((t) => t.tool_type === "Drill");
     assert.equal(drill?.purpose, "drill 3.8 mm holes");
     assert.deepEqual(c.holes_not_made, [0]);
@@ -205,44 +296,78 @@ describe("the CAM planner", () => {
     const bytes = withOcctScope((scope) => writeBrep(oc, doubleCounterbore(oc, scope)));
     // stock flush with the sides: the top skin and the hole are all there is to remove
     const result = planCam(oc, input(bytes, { min: [0, 0, 0], max: [30, 30, 41] }), quiet);
-    assert.ok(!result.unmachined.some((u) => u.code === "hole_unreachable"), JSON.stringify(result.unmachined.map((u) => u.code)));
+    assert.ok(
+      !result.unmachined.some((u) => u.code === "hole_unreachable"),
+      JSON.stringify(result.unmachined.map((u) => u.code)),
+    );
     for (const name of ["+Z", "-Z"]) {
       const setup = result.setups.find((s) => s.name === name);
       assert.ok(setup, `no ${name} setup: ${result.setups.map((s) => s.name).join(", ")}`);
       const kinds = setup.operations.map((o) => `${o.kind} ${o.tool.diameter}`);
       assert.ok(kinds.includes("drilling 6"), `${name}: ${kinds.join(", ")}`);
-      assert.ok(setup.operations.some((o) => o.kind === "helical_boring"), `${name}: no counterbore: ${kinds.join(", ")}`);
-      assert.deepEqual([setup.verification.gouges, setup.verification.rapids_through_material, setup.verification.holder_collisions], [0, 0, 0]);
+      assert.ok(
+        setup.operations.some((o) => o.kind === "helical_boring"),
+        `${name}: no counterbore: ${kinds.join(", ")}`,
+      );
+      assert.deepEqual(
+        [setup.verification.gouges, setup.verification.rapids_through_material, setup.verification.holder_collisions],
+        [0, 0, 0],
+      );
     }
     // the 6 mm bore and both 10 mm counterbores are gone: what is left is cusps and the drill's tolerance
     const last = result.setups.at(-1);
-    assert.ok(last && last.verification.material_left_pct < 1, `material left ${last?.verification.material_left_pct} %`);
+    assert.ok(
+      last && last.verification.material_left_pct < 1,
+      `material left ${last?.verification.material_left_pct} %`,
+    );
   });
 
   it("finishes with the largest end mill the rounded corners allow, and the narrow slot and sharp corners with the smallest after it", () => {
     // a pocket with 3.5 mm corners, and beside it a blind slot 3.2 mm wide with sharp ends
-    const bytes = withOcctScope((scope) => writeBrep(oc, cut(oc, scope, roundedPocket(oc, scope, 3.5), makeBox(oc, scope, [24, 3.2, 4], [8, 30, 16]))));
+    const bytes = withOcctScope((scope) =>
+      writeBrep(oc, cut(oc, scope, roundedPocket(oc, scope, 3.5), makeBox(oc, scope, [24, 3.2, 4], [8, 30, 16]))),
+    );
     const library = articles(/^SSR-EM3-(1200|0600|0300)-K-TA$/);
     const result = planCam(oc, input(bytes, { min: [0, 0, 0], max: [40, 40, 21] }, { library }), quiet);
     const top = result.setups.find((s) => s.name === "+Z");
     assert.ok(top, result.setups.map((s) => s.name).join(", "));
     const finishing = top.operations.filter((o) => o.kind === "wall_finishing").map((o) => o.tool.diameter);
     assert.deepEqual(finishing, [6, 3]);
-    assert.deepEqual([top.verification.gouges, top.verification.rapids_through_material, top.verification.holder_collisions], [0, 0, 0]);
+    assert.deepEqual(
+      [top.verification.gouges, top.verification.rapids_through_material, top.verification.holder_collisions],
+      [0, 0, 0],
+    );
     // the slot's ends are sharp: reported against the 3 mm tool that finishes them
     const corners = result.unmachined.filter((u) => u.code === "internal_corners_left");
-    assert.ok(corners.length > 0 && corners.every((u) => / 3 mm end mill/.test(u.message)), JSON.stringify(corners.map((u) => u.message)));
+    assert.ok(
+      corners.length > 0 && corners.every((u) => / 3 mm end mill/.test(u.message)),
+      JSON.stringify(corners.map((u) => u.message)),
+    );
   });
 
   it("refuses an empty library, a library of only a face mill, a stock beyond the machine's travel and an open part, each with its code", () => {
     const part = mfcad("0-5-19");
-    assert.equal(refusal(() => planCam(oc, input(part, mfcadStock, { library: [] }), quiet)), "empty_library");
-    assert.equal(refusal(() => planCam(oc, input(part, mfcadStock, { library: articles(/^SSR-FM90-125-Z08$/) }), quiet)), "no_tool_fits");
-    assert.equal(refusal(() => planCam(oc, input(part, { min: [-1, -1, 0], max: [2000, 11, 11] }), quiet)), "part_exceeds_travel");
+    assert.equal(
+      refusal(() => planCam(oc, input(part, mfcadStock, { library: [] }), quiet)),
+      "empty_library",
+    );
+    assert.equal(
+      refusal(() => planCam(oc, input(part, mfcadStock, { library: articles(/^SSR-FM90-125-Z08$/) }), quiet)),
+      "no_tool_fits",
+    );
+    assert.equal(
+      refusal(() => planCam(oc, input(part, { min: [-1, -1, 0], max: [2000, 11, 11] }), quiet)),
+      "part_exceeds_travel",
+    );
     // a cube without its two +Z triangles (numbers 18 to 35 of cubeCorners)
     const corners = cubeCorners(10);
     const open = binaryStl([...corners.slice(0, 18), ...corners.slice(36)]);
-    assert.equal(refusal(() => planCam(oc, input(open, mfcadStock, { workpiece: { format: "stl", bytes: open, bytes_format: "stl" } }), quiet)), "part_not_closed");
+    assert.equal(
+      refusal(() =>
+        planCam(oc, input(open, mfcadStock, { workpiece: { format: "stl", bytes: open, bytes_format: "stl" } }), quiet),
+      ),
+      "part_not_closed",
+    );
   });
 
   it("leaves out the setups the stock does not fit the machine in, plans the others, and reports what only the left-out ones reach", () => {
@@ -250,21 +375,32 @@ describe("the CAM planner", () => {
     const short = { ...machine, travel_z_mm: 11.5 };
     const part = mfcad("0-1-5-7-11-23");
     const result = planCam(oc, input(part, mfcadStock, { machine: short }), quiet);
-    assert.deepEqual(result.setups.map((s) => s.name), ["+Z"], "the part's +Y setup is left out");
+    assert.deepEqual(
+      result.setups.map((s) => s.name),
+      ["+Z"],
+      "the part's +Y setup is left out",
+    );
     const [left, ...more] = result.unmachined.filter((u) => u.code === "setup_exceeds_travel");
     assert.equal(more.length, 0);
-    assert.match(left?.message ?? "", /^setup \+Y: the stock is 12 mm along the tool axis, the VMC 850 \(Fanuc 0i-MF\)'s Z travel is 11\.5 mm: the setup is left out/);
+    assert.match(
+      left?.message ?? "",
+      /^setup \+Y: the stock is 12 mm along the tool axis, the VMC 850 \(Fanuc 0i-MF\)'s Z travel is 11\.5 mm: the setup is left out/,
+    );
     assert.ok(left!.features.length > 0 && left!.faces.length > 0, JSON.stringify(left));
     const unreachable = new Set(result.unmachined.filter((u) => u.code === "face_unreachable").flatMap((u) => u.faces));
     for (const face of left!.faces) assert.ok(unreachable.has(face), `face ${face} is reported unreachable`);
     const made = new Set(result.setups.flatMap((s) => s.operations.flatMap((o) => o.features)));
-    for (const feature of left!.features) assert.ok(!made.has(feature), `feature ${feature} is listed as lost and machined nowhere`);
+    for (const feature of left!.features)
+      assert.ok(!made.has(feature), `feature ${feature} is listed as lost and machined nowhere`);
     // with the whole travel the +Y setup makes those features
     const full = planCam(oc, input(part, mfcadStock), quiet);
     assert.ok(full.setups.some((s) => s.name === "+Y"));
     assert.ok(!full.unmachined.some((u) => u.code === "setup_exceeds_travel"));
     // no setup fits: the plan is refused
-    assert.equal(refusal(() => planCam(oc, input(part, mfcadStock, { machine: { ...machine, travel_z_mm: 5 } }), quiet)), "part_exceeds_travel");
+    assert.equal(
+      refusal(() => planCam(oc, input(part, mfcadStock, { machine: { ...machine, travel_z_mm: 5 } }), quiet)),
+      "part_exceeds_travel",
+    );
   });
 
   it("stops with PlanCancelled at its next check once cancelled", () => {

@@ -22,7 +22,13 @@ import { InProcessStock } from "./milling/stock.ts";
 import type { Triangles } from "./milling/triangles.ts";
 import { carriedTops, type ColumnTops } from "./simulation/carried-stock.ts";
 import { removeBySetup, voxelStock } from "./simulation/voxel-stock.ts";
-import { nearSurface, surfaceCovered, surfaceProximity, thickMaterialLeft, type ThickMaterial } from "./simulation/thick-material.ts";
+import {
+  nearSurface,
+  surfaceCovered,
+  surfaceProximity,
+  thickMaterialLeft,
+  type ThickMaterial,
+} from "./simulation/thick-material.ts";
 import { cuttersFromLibrary } from "./tooling/cutter.ts";
 import { mergeToolsMissing, type MissingTool } from "./tooling/missing.ts";
 import {
@@ -44,11 +50,24 @@ import { hasToolpaths, withoutToolpaths } from "./planner/no-toolpaths.ts";
 import { carriedStock } from "./planner/carried-stock.ts";
 import { isEndMill, millingOperations } from "./planner/milling-operations.ts";
 import { CUTTING_MESH_DEFLECTION_MM, readPart } from "./planner/read-part.ts";
-import { completenessOf, DEFAULT_SURFACE_LIMIT_PCT, finishingTolerance, holesNotMade, type HoleMakers } from "./planner/completeness.ts";
+import {
+  completenessOf,
+  DEFAULT_SURFACE_LIMIT_PCT,
+  finishingTolerance,
+  holesNotMade,
+  type HoleMakers,
+} from "./planner/completeness.ts";
 import { sharpCorners } from "./planner/sharp-corners.ts";
 import { holesNoSetupMakes, setupParts } from "./planner/setup-part.ts";
 import { exceedsTravelUnmachined } from "./planner/setups-left-out.ts";
-import { InlineChecks, simulationCellSize, verifySetup, type OperationCheck, type SimulatedSetup, type VerifiedSetup } from "./planner/verify.ts";
+import {
+  InlineChecks,
+  simulationCellSize,
+  verifySetup,
+  type OperationCheck,
+  type SimulatedSetup,
+  type VerifiedSetup,
+} from "./planner/verify.ts";
 import { ThreadedChecks } from "./planner/verify-thread.ts";
 import { ThreadedShadows } from "./planner/shadow-thread.ts";
 
@@ -60,10 +79,17 @@ export function planCam(oc: OpenCascadeInstance, input: PlanInput, hooks: PlanHo
     hooks.progress(fraction);
   };
   checkpoint(0);
-  if (input.library.length === 0) throw new PlanError("empty_library", "the project's equipment library has no tools: add assemblies to it (or choose another library) and plan again");
+  if (input.library.length === 0)
+    throw new PlanError(
+      "empty_library",
+      "the project's equipment library has no tools: add assemblies to it (or choose another library) and plan again",
+    );
   const { cutters, skipped } = cuttersFromLibrary(input.library);
   if (cutters.length === 0) {
-    throw new PlanError("no_usable_tool", `none of the library's ${input.library.length} assemblies is a tool the planner can use: ${skipped.map((s) => s.message).join("; ")}`);
+    throw new PlanError(
+      "no_usable_tool",
+      `none of the library's ${input.library.length} assemblies is a tool the planner can use: ${skipped.map((s) => s.message).join("; ")}`,
+    );
   }
 
   const part = readPart(oc, input);
@@ -81,7 +107,10 @@ export function planCam(oc: OpenCascadeInstance, input: PlanInput, hooks: PlanHo
   const setups = fitting.setups;
   const setupsLeftOut: SetupLeftOut[] = [...fitting.leftOut];
   if (setups.length === 0 && setupsLeftOut.length > 0) {
-    throw new PlanError("part_exceeds_travel", `no setup fits the ${input.machine.name}: ${setupsLeftOut.map((s) => s.message).join("; ")}: choose a larger machine or smaller stock`);
+    throw new PlanError(
+      "part_exceeds_travel",
+      `no setup fits the ${input.machine.name}: ${setupsLeftOut.map((s) => s.message).join("; ")}: choose a larger machine or smaller stock`,
+    );
   }
   unmachined.push(...exceedsTravelUnmachined(setupsLeftOut));
   for (const feature of holesNoSetupMakes(part, setups)) {
@@ -99,7 +128,10 @@ export function planCam(oc: OpenCascadeInstance, input: PlanInput, hooks: PlanHo
   // sees only its side; material is left where it is thicker than the finishing tolerance
   // (simulation/thick-material.ts), not in the band the voxels see along every wall
   const acrossSetups = voxelStock(input.stock, part.soup);
-  const tolerance = finishingTolerance(Math.max(...setups.map((s) => simulationCellSize(s.stock))), CUTTING_MESH_DEFLECTION_MM);
+  const tolerance = finishingTolerance(
+    Math.max(...setups.map((s) => simulationCellSize(s.stock))),
+    CUTTING_MESH_DEFLECTION_MM,
+  );
   const near = nearSurface(acrossSetups, surfaceProximity(part.soup, input.stock, tolerance));
   const holeMakers: HoleMakers = new Map();
   // after the last setup kept: the plan's figure
@@ -113,7 +145,8 @@ export function planCam(oc: OpenCascadeInstance, input: PlanInput, hooks: PlanHo
     const base = 0.1 + i * span;
     const nextId = () => `s${setup.index}-op${counter++}`;
     // the setup's share of the progress: 80 % milling, 20 % holes, each with its simulation
-    const within = (from: number, to: number) => (fraction: number) => hooks.progress(base + span * (from + (to - from) * fraction));
+    const within = (from: number, to: number) => (fraction: number) =>
+      hooks.progress(base + span * (from + (to - from) * fraction));
     // the setup starts from what the ones before it left (carried-stock.ts), not the whole box
     const carried = i === 0 ? null : carriedTops(acrossSetups, setup.frame);
     const start = carried === null ? new InProcessStock(setup.stock) : carriedStock(setup.stock, carried);
@@ -123,8 +156,22 @@ export function planCam(oc: OpenCascadeInstance, input: PlanInput, hooks: PlanHo
     let verified: VerifiedSetup;
     let own: Unmachined[];
     try {
-      const stage = { cancelled: hooks.cancelled, progress: within(0, 0.8), step: (step: PlanStep) => hooks.step?.(step), shadows: hooks.shadows ?? threadedShadows };
-      const milling = millingOperations(setup, part.recognition.features, cutters, input, nextId, stage, verifier, start);
+      const stage = {
+        cancelled: hooks.cancelled,
+        progress: within(0, 0.8),
+        step: (step: PlanStep) => hooks.step?.(step),
+        shadows: hooks.shadows ?? threadedShadows,
+      };
+      const milling = millingOperations(
+        setup,
+        part.recognition.features,
+        cutters,
+        input,
+        nextId,
+        stage,
+        verifier,
+        start,
+      );
       if (hooks.cancelled()) throw new PlanCancelled();
       checkpoint(base + span * 0.8);
       const generating = performance.now();
@@ -150,7 +197,8 @@ export function planCam(oc: OpenCascadeInstance, input: PlanInput, hooks: PlanHo
         kept,
       });
       warnings.push(...milling.warnings, ...holes.warnings);
-      for (const [feature, makers] of holes.makers) holeMakers.set(feature, [...(holeMakers.get(feature) ?? []), makers]);
+      for (const [feature, makers] of holes.makers)
+        holeMakers.set(feature, [...(holeMakers.get(feature) ?? []), makers]);
       own = [...milling.unmachined, ...holes.unmachined];
       unmachined.push(...own);
       wanted.push(...milling.tools_missing, ...holes.tools_missing);
@@ -160,13 +208,22 @@ export function planCam(oc: OpenCascadeInstance, input: PlanInput, hooks: PlanHo
     }
     if (input.options.sort_by_height) {
       // another order is another simulation: the kept operations again, highest first
-      const sorted = verifySetup(setup, sortByHeight(verified.operations), { cellSize: verified.cellSize, cancelled: hooks.cancelled, carried });
+      const sorted = verifySetup(setup, sortByHeight(verified.operations), {
+        cellSize: verified.cellSize,
+        cancelled: hooks.cancelled,
+        carried,
+      });
       verified = { ...sorted, dropped: [...verified.dropped, ...sorted.dropped] };
     }
     if (hooks.cancelled()) throw new PlanCancelled();
     unmachined.push(...verified.dropped);
     if (!hasToolpaths(verified.operations)) {
-      const out = withoutToolpaths({ setup, operations: verified.operations, dropped: verified.dropped, unmachined: own });
+      const out = withoutToolpaths({
+        setup,
+        operations: verified.operations,
+        dropped: verified.dropped,
+        unmachined: own,
+      });
       setupsLeftOut.push(out.setup);
       unmachined.push(out.unmachined);
       checkpoint(base + span);
@@ -193,20 +250,34 @@ export function planCam(oc: OpenCascadeInstance, input: PlanInput, hooks: PlanHo
       operations: verified.operations,
       tools: [...tools.values()],
       // material left: over the whole part after this setup and the ones before it
-      verification: { ...verified.verification, material_left_mm3: round1(left.left_mm3), material_left_pct: round2(left.left_pct) },
+      verification: {
+        ...verified.verification,
+        material_left_mm3: round1(left.left_mm3),
+        material_left_pct: round2(left.left_pct),
+      },
     });
   });
 
   if (planned.length > WORK_OFFSETS.length) {
-    warnings.push({ code: "many_setups", message: `${planned.length} setups: work offsets beyond G59 are numbered G54.1 P1 onwards` });
+    warnings.push({
+      code: "many_setups",
+      message: `${planned.length} setups: work offsets beyond G59 are numbered G54.1 P1 onwards`,
+    });
   }
   // facing alone does not make the part: a library that can do nothing else is refused
-  const operationCount = planned.reduce((sum, s) => sum + s.operations.filter((o) => o.kind !== "face_milling").length, 0);
+  const operationCount = planned.reduce(
+    (sum, s) => sum + s.operations.filter((o) => o.kind !== "face_milling").length,
+    0,
+  );
   if (operationCount === 0) {
     const reasons = unmachined.filter((u) => u.code !== "face_unreachable").map((u) => u.message);
     throw new PlanError(
-      unmachined.some((u) => u.code === "no_tool_fits" || u.code === "tool_missing") ? "no_tool_fits" : "nothing_to_machine",
-      reasons.length > 0 ? `no operation could be planned: ${reasons.slice(0, 5).join("; ")}` : "the stock needs no machining to become the part",
+      unmachined.some((u) => u.code === "no_tool_fits" || u.code === "tool_missing")
+        ? "no_tool_fits"
+        : "nothing_to_machine",
+      reasons.length > 0
+        ? `no operation could be planned: ${reasons.slice(0, 5).join("; ")}`
+        : "the stock needs no machining to become the part",
     );
   }
   const left = latest ?? thickMaterialLeft(acrossSetups, near);
@@ -221,13 +292,21 @@ export function planCam(oc: OpenCascadeInstance, input: PlanInput, hooks: PlanHo
   }
   // a sharp corner's fillet, and a voxel's reach either side of it, is not material left on the surface
   const corners = sharpCorners(part.analysis.edges, planned, Math.hypot(...acrossSetups.d) + tolerance);
-  const covered = surfaceCovered(acrossSetups, left.thick, { soup: part.soup, tolerance_mm: tolerance, exclude: corners.zones });
+  const covered = surfaceCovered(acrossSetups, left.thick, {
+    soup: part.soup,
+    tolerance_mm: tolerance,
+    exclude: corners.zones,
+  });
   const kept = new Set(planned.flatMap((s) => s.operations.map((o) => o.id)));
   const completeness = completenessOf({
     material: { ...left, surface_pct: covered.covered_pct },
     tolerance_mm: tolerance,
     surface_limit_pct: input.options.completeness_surface_limit_pct ?? DEFAULT_SURFACE_LIMIT_PCT,
-    holes_not_made: holesNotMade(part.recognition.features.filter((f) => f.hole !== undefined).map((f) => f.id), holeMakers, kept),
+    holes_not_made: holesNotMade(
+      part.recognition.features.filter((f) => f.hole !== undefined).map((f) => f.id),
+      holeMakers,
+      kept,
+    ),
     // a setup left out for the travel puts the faces no other setup reaches among these (setup-part.ts)
     faces_unreachable: part.setups.unreachable_faces.map((f) => f.face),
     operations_dropped: unmachined.filter((u) => u.code === "operation_dropped").length,
@@ -237,13 +316,21 @@ export function planCam(oc: OpenCascadeInstance, input: PlanInput, hooks: PlanHo
     sharp_corners: corners.corners,
   });
   hooks.progress(1);
-  return { machining_time_s: round1(planned.reduce((sum, s) => sum + s.machining_time_s, 0)), warnings: dedupe(warnings), unmachined, setups: planned, completeness };
+  return {
+    machining_time_s: round1(planned.reduce((sum, s) => sum + s.machining_time_s, 0)),
+    warnings: dedupe(warnings),
+    unmachined,
+    setups: planned,
+    completeness,
+  };
 }
 
-const threadedChecks = (setup: SimulatedSetup, carried: ColumnTops | null): OperationCheck => new ThreadedChecks(setup, carried);
+const threadedChecks = (setup: SimulatedSetup, carried: ColumnTops | null): OperationCheck =>
+  new ThreadedChecks(setup, carried);
 
 /** The verification in the planner's own thread, one operation after another (tests, and where a second core is not to be used). */
-export const inlineChecks = (setup: SimulatedSetup, carried: ColumnTops | null): OperationCheck => new InlineChecks(setup, carried);
+export const inlineChecks = (setup: SimulatedSetup, carried: ColumnTops | null): OperationCheck =>
+  new InlineChecks(setup, carried);
 
 const threadedShadows = (triangles: Triangles): ShadowSource => new ThreadedShadows(triangles);
 
@@ -256,7 +343,13 @@ function numberTools(operations: readonly Operation[]): Map<string, ToolSummary>
   for (const operation of operations) {
     const tool: Cutter = operation.tool;
     if (tools.has(tool.assembly_uuid)) continue;
-    tools.set(tool.assembly_uuid, { number: tools.size + 1, assembly_uuid: tool.assembly_uuid, name: tool.name, tool_type: tool.tool_type, diameter_mm: tool.diameter });
+    tools.set(tool.assembly_uuid, {
+      number: tools.size + 1,
+      assembly_uuid: tool.assembly_uuid,
+      name: tool.name,
+      tool_type: tool.tool_type,
+      diameter_mm: tool.diameter,
+    });
   }
   return tools;
 }

@@ -44,7 +44,12 @@ function replayed(planned: PlanInput, result: PlanResult): VoxelStock {
   const voxels = voxelStock(planned.stock, soup);
   for (const setup of result.setups) {
     const stock = boxToFrame(setup.wcs, planned.stock);
-    const simulation = simulateSetup({ stock, part: soupToFrame(setup.wcs, soup), operations: setup.operations, cellSize: simulationCellSize(stock) });
+    const simulation = simulateSetup({
+      stock,
+      part: soupToFrame(setup.wcs, soup),
+      operations: setup.operations,
+      cellSize: simulationCellSize(stock),
+    });
     removeBySetup(voxels, setup.wcs, simulation.field);
   }
   return voxels;
@@ -62,18 +67,30 @@ function assertFacedFromBelow(result: PlanResult, depth: number): PlannedSetup {
 }
 
 function assertEverySetupCuts(result: PlanResult): void {
-  for (const setup of result.setups) assert.ok(setup.operations.some((o) => o.moves.length > 0), `${setup.name} has toolpaths`);
-  assert.deepEqual(result.setups.map((s) => s.index), result.setups.map((_, i) => i));
+  for (const setup of result.setups)
+    assert.ok(
+      setup.operations.some((o) => o.moves.length > 0),
+      `${setup.name} has toolpaths`,
+    );
+  assert.deepEqual(
+    result.setups.map((s) => s.index),
+    result.setups.map((_, i) => i),
+  );
 }
 
 describe("the plan machines the whole blank", () => {
   it("faces the 10 mm allowance below a block whose features all face up from a turned-over setup, and takes the stock beside it: none of either stays", () => {
     // a 100 x 60 x 30 block with a 60 x 30 x 12 pocket in its top: the setup plan has +Z only
-    const bytes = withOcctScope((scope) => writeBrep(oc, cut(oc, scope, makeBox(oc, scope, [100, 60, 30]), makeBox(oc, scope, [60, 30, 13], [20, 15, 18]))));
+    const bytes = withOcctScope((scope) =>
+      writeBrep(oc, cut(oc, scope, makeBox(oc, scope, [100, 60, 30]), makeBox(oc, scope, [60, 30, 13], [20, 15, 18]))),
+    );
     const stock: Box3 = { min: [-5, -5, -10], max: [105, 65, 32] };
     const planned = input(bytes, stock);
     const result = planCam(oc, planned, hooks);
-    assert.deepEqual(result.setups.map((s) => `${s.name} ${s.work_offset}`), ["+Z G54", "-Z G55"]);
+    assert.deepEqual(
+      result.setups.map((s) => `${s.name} ${s.work_offset}`),
+      ["+Z G54", "-Z G55"],
+    );
     assertFacedFromBelow(result, 10);
     assertEverySetupCuts(result);
     const voxels = replayed(planned, result);
@@ -88,7 +105,10 @@ describe("the plan machines the whole blank", () => {
     ];
     for (const side of sides) {
       const left = stockLeft(voxels, side);
-      assert.ok(left.left_pct < 0.5, `${left.left_pct} % of the stock beside the part in ${JSON.stringify(side)} is left`);
+      assert.ok(
+        left.left_pct < 0.5,
+        `${left.left_pct} % of the stock beside the part in ${JSON.stringify(side)} is left`,
+      );
     }
     // the plan's own figure: the whole blank but for the pocket's sharp corners and cusps
     const last = result.setups.at(-1) as PlannedSetup;

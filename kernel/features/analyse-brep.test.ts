@@ -13,7 +13,18 @@ import { GeometryError } from "../geometry/types.ts";
 import { readStep } from "../geometry/step.ts";
 import { analyseSolid } from "./analyse-brep.ts";
 import { readStepWithEntities } from "./step-entities.ts";
-import { cut, edgesWhere, fillet, fuse, makeBox, makeCylinder, near, nearVector, nurbs, shellWithout } from "./test-support.ts";
+import {
+  cut,
+  edgesWhere,
+  fillet,
+  fuse,
+  makeBox,
+  makeCylinder,
+  near,
+  nearVector,
+  nurbs,
+  shellWithout,
+} from "./test-support.ts";
 import type { EdgeAnalysis, FaceAnalysis, PartAnalysis } from "./types.ts";
 
 const oc = await loadOpenCascade();
@@ -28,7 +39,9 @@ function gpropVolume(shape: TopoDS_Shape): number {
 }
 
 function faceAt(analysis: PartAnalysis, centroid: [number, number, number]): FaceAnalysis {
-  const face = analysis.faces.find((f) => Math.hypot(f.centroid[0] - centroid[0], f.centroid[1] - centroid[1], f.centroid[2] - centroid[2]) < 1e-6);
+  const face = analysis.faces.find(
+    (f) => Math.hypot(f.centroid[0] - centroid[0], f.centroid[1] - centroid[1], f.centroid[2] - centroid[2]) < 1e-6,
+  );
   assert.ok(face, `no face has its centroid at ${centroid.join(", ")}`);
   return face;
 }
@@ -48,11 +61,19 @@ describe("analyseSolid on parts built with OCCT", () => {
     withOcctScope((scope) => {
       const analysis = analyseSolid(oc, makeBox(oc, scope, [40, 30, 20]));
       assert.equal(analysis.faces.length, 6);
-      assert.ok(analysis.faces.every((face) => face.surface === "plane" && face.outerWires === 1 && face.innerWires === 0 && face.edges.length === 4));
+      assert.ok(
+        analysis.faces.every(
+          (face) =>
+            face.surface === "plane" && face.outerWires === 1 && face.innerWires === 0 && face.edges.length === 4,
+        ),
+      );
       const expected: [[number, number, number], [number, number, number], number][] = [
-        [[0, 15, 10], [-1, 0, 0], 600], [[40, 15, 10], [1, 0, 0], 600],
-        [[20, 0, 10], [0, -1, 0], 800], [[20, 30, 10], [0, 1, 0], 800],
-        [[20, 15, 0], [0, 0, -1], 1200], [[20, 15, 20], [0, 0, 1], 1200],
+        [[0, 15, 10], [-1, 0, 0], 600],
+        [[40, 15, 10], [1, 0, 0], 600],
+        [[20, 0, 10], [0, -1, 0], 800],
+        [[20, 30, 10], [0, 1, 0], 800],
+        [[20, 15, 0], [0, 0, -1], 1200],
+        [[20, 15, 20], [0, 0, 1], 1200],
       ];
       for (const [centroid, normal, area] of expected) {
         const face = faceAt(analysis, centroid);
@@ -68,7 +89,9 @@ describe("analyseSolid on parts built with OCCT", () => {
         near(edge.angle ?? NaN, HALF_PI, 1e-12, `material angle at edge ${edge.id}`);
       }
       assert.equal(analysis.adjacency.length, 12);
-      assert.ok(analysis.adjacency.every((pair) => pair.convexity === "convex" && !pair.mixed && pair.edges.length === 1));
+      assert.ok(
+        analysis.adjacency.every((pair) => pair.convexity === "convex" && !pair.mixed && pair.edges.length === 1),
+      );
       near(analysis.volume ?? NaN, 24_000, 1e-6, "volume");
       assert.equal(analysis.closed, true);
       assert.equal(analysis.complete, true);
@@ -80,9 +103,17 @@ describe("analyseSolid on parts built with OCCT", () => {
 
   it("sees a hole drilled through the box as a concave cylinder of radius 5 with convex rims, and the faces it pierces with an inner wire", () => {
     withOcctScope((scope) => {
-      const drilled = cut(oc, scope, makeBox(oc, scope, [40, 30, 20]), makeCylinder(oc, scope, [20, 15, -1], [0, 0, 1], 5, 22));
+      const drilled = cut(
+        oc,
+        scope,
+        makeBox(oc, scope, [40, 30, 20]),
+        makeCylinder(oc, scope, [20, 15, -1], [0, 0, 1], 5, 22),
+      );
       const analysis = analyseSolid(oc, drilled);
-      assert.deepEqual(count(analysis.faces, (face) => face.surface), { plane: 6, cylinder: 1 });
+      assert.deepEqual(
+        count(analysis.faces, (face) => face.surface),
+        { plane: 6, cylinder: 1 },
+      );
       const hole = analysis.faces.find((face) => face.surface === "cylinder") as FaceAnalysis;
       near(hole.area, 2 * Math.PI * 5 * 20, 1e-6, "hole area");
       assert.equal(hole.sense, "concave");
@@ -112,7 +143,12 @@ describe("analyseSolid on parts built with OCCT", () => {
 
   it("sees a blind hole's floor meet its wall at a concave edge of 270 degrees", () => {
     withOcctScope((scope) => {
-      const drilled = cut(oc, scope, makeBox(oc, scope, [40, 30, 20]), makeCylinder(oc, scope, [20, 15, 12], [0, 0, 1], 4, 10));
+      const drilled = cut(
+        oc,
+        scope,
+        makeBox(oc, scope, [40, 30, 20]),
+        makeCylinder(oc, scope, [20, 15, 12], [0, 0, 1], 4, 10),
+      );
       const analysis = analyseSolid(oc, drilled);
       const wall = analysis.faces.find((face) => face.surface === "cylinder") as FaceAnalysis;
       const floor = faceAt(analysis, [20, 15, 12]);
@@ -129,7 +165,12 @@ describe("analyseSolid on parts built with OCCT", () => {
     withOcctScope((scope) => {
       const box = makeBox(oc, scope, [40, 30, 20]);
       // the edge along x at y = 0, z = 20
-      const edges = edgesWhere(oc, scope, box, (edge) => Math.abs(edge.middle[1]) < 1e-9 && Math.abs(edge.middle[2] - 20) < 1e-9);
+      const edges = edgesWhere(
+        oc,
+        scope,
+        box,
+        (edge) => Math.abs(edge.middle[1]) < 1e-9 && Math.abs(edge.middle[2] - 20) < 1e-9,
+      );
       assert.equal(edges.length, 1);
       const analysis = analyseSolid(oc, fillet(oc, scope, box, edges, 3));
       const round = analysis.faces.find((face) => face.surface === "cylinder") as FaceAnalysis;
@@ -137,7 +178,9 @@ describe("analyseSolid on parts built with OCCT", () => {
       near(round.radius ?? NaN, 3, 1e-9, "fillet radius");
       near(round.sweepAngle ?? NaN, HALF_PI, 1e-9, "fillet sweep");
       near(round.area, HALF_PI * 3 * 40, 1e-6, "fillet area");
-      const tangent = analysis.edges.filter((edge) => edge.faces.includes(round.id) && edge.faces.length === 2 && edge.curve === "line");
+      const tangent = analysis.edges.filter(
+        (edge) => edge.faces.includes(round.id) && edge.faces.length === 2 && edge.curve === "line",
+      );
       assert.equal(tangent.length, 2);
       for (const edge of tangent) {
         assert.equal(edge.convexity, "smooth");
@@ -157,15 +200,38 @@ describe("analyseSolid on parts built with OCCT", () => {
       nearVector(floor.normal, [0, 0, 1], 1e-12, "pocket floor normal");
       const floorEdges = sharp.edges.filter((edge) => edge.faces.includes(floor.id));
       assert.equal(floorEdges.length, 4);
-      assert.ok(floorEdges.every((edge) => edge.convexity === "concave" && Math.abs((edge.angle ?? NaN) - 3 * HALF_PI) < 1e-9));
-      const corners = sharp.edges.filter((edge) => edge.curve === "line" && Math.abs(edge.start[2] - edge.end[2]) > 1 && edge.start[0] > 5 && edge.start[0] < 35 && edge.start[1] > 5 && edge.start[1] < 25);
+      assert.ok(
+        floorEdges.every((edge) => edge.convexity === "concave" && Math.abs((edge.angle ?? NaN) - 3 * HALF_PI) < 1e-9),
+      );
+      const corners = sharp.edges.filter(
+        (edge) =>
+          edge.curve === "line" &&
+          Math.abs(edge.start[2] - edge.end[2]) > 1 &&
+          edge.start[0] > 5 &&
+          edge.start[0] < 35 &&
+          edge.start[1] > 5 &&
+          edge.start[1] < 25,
+      );
       assert.equal(corners.length, 4);
       assert.ok(corners.every((edge) => edge.convexity === "concave"));
       const top = faceAt(sharp, [20, 15, 20]);
       assert.equal(top.innerWires, 1);
-      assert.ok(sharp.edges.filter((edge) => edge.faces.includes(top.id) && edge.faces.length === 2).every((edge) => edge.convexity === "convex"));
+      assert.ok(
+        sharp.edges
+          .filter((edge) => edge.faces.includes(top.id) && edge.faces.length === 2)
+          .every((edge) => edge.convexity === "convex"),
+      );
 
-      const rounded = analyseSolid(oc, fillet(oc, scope, pocketed, edgesWhere(oc, scope, pocketed, (edge) => corners.some((c) => c.id === edge.id)), 2));
+      const rounded = analyseSolid(
+        oc,
+        fillet(
+          oc,
+          scope,
+          pocketed,
+          edgesWhere(oc, scope, pocketed, (edge) => corners.some((c) => c.id === edge.id)),
+          2,
+        ),
+      );
       const cylinders = rounded.faces.filter((face) => face.surface === "cylinder");
       assert.equal(cylinders.length, 4);
       for (const corner of cylinders) {
@@ -174,8 +240,13 @@ describe("analyseSolid on parts built with OCCT", () => {
         near(corner.sweepAngle ?? NaN, HALF_PI, 1e-9, "corner sweep");
         const walls = rounded.edges.filter((edge) => edge.faces.includes(corner.id) && edge.curve === "line");
         assert.equal(walls.length, 2);
-        assert.ok(walls.every((edge) => edge.convexity === "smooth"), "the fillet runs smoothly into the walls");
-        const bottom = rounded.edges.find((edge) => edge.faces.includes(corner.id) && edge.curve === "circle" && Math.abs(edge.middle[2] - 10) < 1e-9);
+        assert.ok(
+          walls.every((edge) => edge.convexity === "smooth"),
+          "the fillet runs smoothly into the walls",
+        );
+        const bottom = rounded.edges.find(
+          (edge) => edge.faces.includes(corner.id) && edge.curve === "circle" && Math.abs(edge.middle[2] - 10) < 1e-9,
+        );
         assert.equal(bottom?.convexity, "concave");
       }
     });
@@ -183,18 +254,28 @@ describe("analyseSolid on parts built with OCCT", () => {
 
   it("analyses the same part made of B-splines only alike: areas, sense of the hole from curvature, and convexity of every edge", () => {
     withOcctScope((scope) => {
-      const drilled = cut(oc, scope, makeBox(oc, scope, [40, 30, 20]), makeCylinder(oc, scope, [20, 15, -1], [0, 0, 1], 5, 22));
+      const drilled = cut(
+        oc,
+        scope,
+        makeBox(oc, scope, [40, 30, 20]),
+        makeCylinder(oc, scope, [20, 15, -1], [0, 0, 1], 5, 22),
+      );
       const exact = analyseSolid(oc, drilled);
       const splines = analyseSolid(oc, nurbs(oc, scope, drilled));
       assert.ok(splines.faces.every((face) => face.surface === "bspline"));
       assert.equal(splines.faces.length, exact.faces.length);
       for (const face of exact.faces) {
-        const twin = splines.faces.find((other) => Math.hypot(...other.centroid.map((v, i) => v - (face.centroid[i] as number))) < 1e-3);
+        const twin = splines.faces.find(
+          (other) => Math.hypot(...other.centroid.map((v, i) => v - (face.centroid[i] as number))) < 1e-3,
+        );
         assert.ok(twin, `the B-spline twin of face ${face.id}`);
         near(twin.area, face.area, face.area * 1e-5, `area of face ${face.id}`);
         assert.equal(twin.sense, face.sense, `sense of face ${face.id}`);
       }
-      assert.deepEqual(count(splines.edges, (edge) => `${edge.topology}:${edge.convexity}`), count(exact.edges, (edge) => `${edge.topology}:${edge.convexity}`));
+      assert.deepEqual(
+        count(splines.edges, (edge) => `${edge.topology}:${edge.convexity}`),
+        count(exact.edges, (edge) => `${edge.topology}:${edge.convexity}`),
+      );
       // GProp's fixed-order volume integration is a little off on B-spline faces
       near(splines.volume ?? NaN, exact.volume ?? NaN, 1e-3 * (exact.volume ?? 0), "volume");
     });
@@ -228,7 +309,9 @@ describe("analyseSolid on input that is not a clean solid", () => {
       assert.equal(shared[0]?.faces.length, 4);
       assert.equal(shared[0]?.convexity, null);
       assert.ok(analysis.adjacency.every((pair) => !pair.edges.includes(shared[0]?.id ?? -1)));
-      assert.ok(analysis.warnings.some((w) => w.code === "non_manifold_edges" && w.edges?.includes(shared[0]?.id ?? -1)));
+      assert.ok(
+        analysis.warnings.some((w) => w.code === "non_manifold_edges" && w.edges?.includes(shared[0]?.id ?? -1)),
+      );
       assert.equal(analysis.closed, false);
     });
   });
@@ -249,7 +332,8 @@ describe("analyseSolid on input that is not a clean solid", () => {
       const part = readStep(oc, fixture("partC.step"), scope).solid;
       assert.throws(
         () => analyseSolid(oc, part, { deadline: performance.now() - 1 }),
-        (error: unknown) => error instanceof GeometryError && error.code === "analysis_timeout" && /face 1 of 94/.test(error.message),
+        (error: unknown) =>
+          error instanceof GeometryError && error.code === "analysis_timeout" && /face 1 of 94/.test(error.message),
       );
       const partial = analyseSolid(oc, part, { deadline: performance.now() - 1, onTimeout: "partial" });
       assert.equal(partial.complete, false);
@@ -265,16 +349,25 @@ describe("analyseSolid on fixture parts", () => {
       const read = readStepWithEntities(oc, fixture("partC.step"), scope);
       const analysis = analyseSolid(oc, read.solid, { stepEntities: read.faceEntities });
       assert.equal(analysis.faces.length, 94);
-      assert.deepEqual(count(analysis.faces, (face) => face.surface), { plane: 92, cylinder: 2 });
+      assert.deepEqual(
+        count(analysis.faces, (face) => face.surface),
+        { plane: 92, cylinder: 2 },
+      );
       const cylinders = analysis.faces.filter((face) => face.surface === "cylinder");
-      assert.deepEqual(cylinders.map((face) => face.sense), ["concave", "concave"]);
+      assert.deepEqual(
+        cylinders.map((face) => face.sense),
+        ["concave", "concave"],
+      );
       assert.deepEqual(cylinders.map((face) => Math.round((face.radius ?? 0) * 1e6) / 1e6).sort(), [1, 1.89992]);
-      assert.deepEqual(count(analysis.edges, (edge) => `${edge.topology}:${edge.convexity}`), {
-        "manifold:convex": 187,
-        "manifold:concave": 86,
-        "manifold:smooth": 2,
-        "seam:smooth": 1,
-      });
+      assert.deepEqual(
+        count(analysis.edges, (edge) => `${edge.topology}:${edge.convexity}`),
+        {
+          "manifold:convex": 187,
+          "manifold:concave": 86,
+          "manifold:smooth": 2,
+          "seam:smooth": 1,
+        },
+      );
       // the graph: every manifold edge in exactly one pair, lengths adding up, no mixed pairs
       const inPairs = analysis.adjacency.flatMap((pair) => pair.edges);
       assert.equal(new Set(inPairs).size, inPairs.length);
@@ -288,12 +381,20 @@ describe("analyseSolid on fixture parts", () => {
       assert.ok(analysis.faces.every((face) => face.stepEntity !== null));
       assert.equal(new Set(analysis.faces.map((face) => face.stepEntity)).size, 94);
       assert.deepEqual(analysis.warnings, []);
-      console.log(`partC.step: analysed in ${analysis.timings.total?.toFixed(0)} ms (${Object.entries(analysis.timings).map(([k, v]) => `${k} ${v.toFixed(0)}`).join(", ")})`);
+      console.log(
+        `partC.step: analysed in ${analysis.timings.total?.toFixed(0)} ms (${Object.entries(analysis.timings)
+          .map(([k, v]) => `${k} ${v.toFixed(0)}`)
+          .join(", ")})`,
+      );
     });
   });
 
   // FTC-10's file has 282 faces; 18 of them are supplemental geometry outside the solid
-  for (const [name, faces] of [["nist_ctc_01_asme1_ap242-e1.stp", 117], ["nist_ftc_10_asme1_ap242-e2.stp", 264], ["nist_stc_06_asme1_ap242-e3.stp", 144]] as const) {
+  for (const [name, faces] of [
+    ["nist_ctc_01_asme1_ap242-e1.stp", 117],
+    ["nist_ftc_10_asme1_ap242-e2.stp", 264],
+    ["nist_stc_06_asme1_ap242-e3.stp", 144],
+  ] as const) {
     it(`analyses ${name}: ${faces} faces, every edge with a convexity or a reason, its volume equal to GProp's`, () => {
       withOcctScope((scope) => {
         const solid = readStep(oc, fixture(name), scope).solid;
@@ -302,11 +403,17 @@ describe("analyseSolid on fixture parts", () => {
         assert.equal(analysis.faces.length, faces);
         assert.equal(analysis.closed, true);
         assert.ok(analysis.faces.every((face) => face.area > 0));
-        assert.ok(analysis.edges.every((edge) => (edge.topology === "manifold" || edge.topology === "seam") === (edge.convexity !== null)));
+        assert.ok(
+          analysis.edges.every(
+            (edge) => (edge.topology === "manifold" || edge.topology === "seam") === (edge.convexity !== null),
+          ),
+        );
         const reference = gpropVolume(solid);
         near(analysis.volume ?? NaN, reference, reference * 1e-6, "volume");
         assert.deepEqual(analysis.warnings, []);
-        console.log(`${name}: ${JSON.stringify(count(analysis.faces, (face) => face.surface))}, ${JSON.stringify(count(analysis.edges, (edge) => `${edge.topology}:${edge.convexity}`))}, ${analysis.timings.total?.toFixed(0)} ms`);
+        console.log(
+          `${name}: ${JSON.stringify(count(analysis.faces, (face) => face.surface))}, ${JSON.stringify(count(analysis.edges, (edge) => `${edge.topology}:${edge.convexity}`))}, ${analysis.timings.total?.toFixed(0)} ms`,
+        );
       });
     });
   }

@@ -93,7 +93,11 @@ interface EdgeUse {
 class BudgetExceeded extends Error {}
 
 /** Analyses every face and edge of `shape` (a solid, shell or compound) in millimetres. */
-export function analyseSolid(oc: OpenCascadeInstance, shape: TopoDS_Shape, options: BrepAnalysisOptions = {}): PartAnalysis {
+export function analyseSolid(
+  oc: OpenCascadeInstance,
+  shape: TopoDS_Shape,
+  options: BrepAnalysisOptions = {},
+): PartAnalysis {
   const started = performance.now();
   const budgetMs = options.budgetMs ?? DEFAULT_BUDGET_MS;
   const deadline = options.deadline ?? started + budgetMs;
@@ -173,15 +177,19 @@ export function analyseSolid(oc: OpenCascadeInstance, shape: TopoDS_Shape, optio
     // of p . n, exact from area and centroid for planes, cylinders and spheres; GProp's volume
     // of the whole part if it has other faces. A closed part whose faces point into the
     // material has a negative one: then every normal is turned around.
-    const closedTopology = complete && faces.length > 0 && uses.every((list) => {
-      const sides = list.reduce((count, use) => count + (use.internal ? 2 : 1), 0);
-      return sides === 2 || (list[0] !== undefined && st.BRep_Tool.Degenerated(list[0].edge));
-    });
+    const closedTopology =
+      complete &&
+      faces.length > 0 &&
+      uses.every((list) => {
+        const sides = list.reduce((count, use) => count + (use.internal ? 2 : 1), 0);
+        return sides === 2 || (list[0] !== undefined && st.BRep_Tool.Degenerated(list[0].edge));
+      });
     let volume: number | null = null;
     if (closedTopology) {
       volume = time("orientation", () => {
         const fluxes = contexts.map((context) => context.flux);
-        if (fluxes.every((flux): flux is number => flux !== null)) return fluxes.reduce((sum, flux) => sum + flux, 0) / 3;
+        if (fluxes.every((flux): flux is number => flux !== null))
+          return fluxes.reduce((sum, flux) => sum + flux, 0) / 3;
         return gpropVolume(oc, shape);
       });
     }
@@ -195,7 +203,11 @@ export function analyseSolid(oc: OpenCascadeInstance, shape: TopoDS_Shape, optio
         if (face.normal) face.normal = scale(face.normal, -1);
         if (face.sense) face.sense = face.sense === "convex" ? "concave" : "convex";
       }
-      warnings.push({ code: "inverted_solid", message: "The part's faces point into its material (negative volume); normals and convexity were taken the other way round." });
+      warnings.push({
+        code: "inverted_solid",
+        message:
+          "The part's faces point into its material (negative volume); normals and convexity were taken the other way round.",
+      });
     }
 
     const edges: EdgeAnalysis[] = [];
@@ -224,7 +236,10 @@ export function analyseSolid(oc: OpenCascadeInstance, shape: TopoDS_Shape, optio
       adjacency,
       bbox,
       volume,
-      closed: complete && faces.length > 0 && edges.every((edge) => edge.topology !== "free" && edge.topology !== "non_manifold"),
+      closed:
+        complete &&
+        faces.length > 0 &&
+        edges.every((edge) => edge.topology !== "free" && edge.topology !== "non_manifold"),
       complete,
       warnings,
       tolerances: { smoothAngleRad: smoothAngle, samplesPerEdge: samples },
@@ -254,7 +269,9 @@ function gpropVolume(oc: OpenCascadeInstance, shape: TopoDS_Shape): number | nul
 function countFaces(oc: OpenCascadeInstance, shape: TopoDS_Shape): number {
   return withOcctScope((scope) => {
     let count = 0;
-    const explorer = scope.own(new oc.TopExp_Explorer_2(shape, oc.TopAbs_ShapeEnum.TopAbs_FACE, oc.TopAbs_ShapeEnum.TopAbs_SHAPE));
+    const explorer = scope.own(
+      new oc.TopExp_Explorer_2(shape, oc.TopAbs_ShapeEnum.TopAbs_FACE, oc.TopAbs_ShapeEnum.TopAbs_SHAPE),
+    );
     for (; explorer.More(); explorer.Next()) count++;
     return count;
   });
@@ -369,9 +386,17 @@ function analyseFace(
  * n . c A; cylinders, n = s (p - L)perp / r: s (r A + (A / r) Lperp . (c - L)perp); spheres
  * s (r A + (A / r) C . (c - C)). Null for the other surfaces.
  */
-function describeSurface(oc: OpenCascadeInstance, surface: BRepAdaptor_Surface, analysis: FaceAnalysis, sign: number, scratch: Scratch): number | null {
-  const u0 = surface.FirstUParameter(), u1 = surface.LastUParameter();
-  const v0 = surface.FirstVParameter(), v1 = surface.LastVParameter();
+function describeSurface(
+  oc: OpenCascadeInstance,
+  surface: BRepAdaptor_Surface,
+  analysis: FaceAnalysis,
+  sign: number,
+  scratch: Scratch,
+): number | null {
+  const u0 = surface.FirstUParameter(),
+    u1 = surface.LastUParameter();
+  const v0 = surface.FirstVParameter(),
+    v1 = surface.LastVParameter();
   const um = Number.isFinite(u0 + u1) ? (u0 + u1) / 2 : finiteOr(u0, finiteOr(u1, 0));
   const vm = Number.isFinite(v0 + v1) ? (v0 + v1) / 2 : finiteOr(v0, finiteOr(v1, 0));
 
@@ -400,7 +425,8 @@ function describeSurface(oc: OpenCascadeInstance, surface: BRepAdaptor_Surface, 
         analysis.sweepAngle = finiteOr(u1 - u0, 2 * Math.PI);
         analysis.sense = senseFrom(n, radialFromAxis(p, location, direction));
         if (analysis.sense === null) return null;
-        const r = analysis.radius, area = analysis.area;
+        const r = analysis.radius,
+          area = analysis.area;
         const lPerp = radialFromAxis(location, [0, 0, 0], direction);
         const cPerp = radialFromAxis(analysis.centroid, location, direction);
         return (analysis.sense === "convex" ? 1 : -1) * (r * area + (area / r) * dot(lPerp, cPerp));
@@ -430,8 +456,11 @@ function describeSurface(oc: OpenCascadeInstance, surface: BRepAdaptor_Surface, 
         analysis.sweepAngle = finiteOr(u1 - u0, 2 * Math.PI);
         analysis.sense = senseFrom(n, sub(p, centre));
         if (analysis.sense === null) return null;
-        const r = analysis.radius, area = analysis.area;
-        return (analysis.sense === "convex" ? 1 : -1) * (r * area + (area / r) * dot(centre, sub(analysis.centroid, centre)));
+        const r = analysis.radius,
+          area = analysis.area;
+        return (
+          (analysis.sense === "convex" ? 1 : -1) * (r * area + (area / r) * dot(centre, sub(analysis.centroid, centre)))
+        );
       }
       case "torus": {
         const torus = own(surface.Torus());
@@ -465,14 +494,22 @@ function describeSurface(oc: OpenCascadeInstance, surface: BRepAdaptor_Surface, 
 }
 
 /** Convex or concave from the principal curvatures at (u, v); null when flat or saddle-shaped. */
-function freeFormSense(oc: OpenCascadeInstance, surface: BRepAdaptor_Surface, u: number, v: number, sign: number, scope: OcctScope): Sense | null {
+function freeFormSense(
+  oc: OpenCascadeInstance,
+  surface: BRepAdaptor_Surface,
+  u: number,
+  v: number,
+  sign: number,
+  scope: OcctScope,
+): Sense | null {
   try {
     const properties = scope.own(new oc.BRepLProp_SLProps_1(surface, u, v, 2, 1e-7));
     if (!properties.IsCurvatureDefined()) return null;
     // relative to the outward normal; positive: bending towards the outside (hollow, like a hole)
     const a = sign * properties.MinCurvature();
     const b = sign * properties.MaxCurvature();
-    const low = Math.min(a, b), high = Math.max(a, b);
+    const low = Math.min(a, b),
+      high = Math.max(a, b);
     if (low >= -FLAT_CURVATURE && high > FLAT_CURVATURE) return "concave";
     if (high <= FLAT_CURVATURE && low < -FLAT_CURVATURE) return "convex";
     return null;
@@ -554,7 +591,11 @@ function faceWires(
       shapes.forEach((shape, i) => ((wires[i] as WireInfo).outer = outer !== null && outer.IsSame(shape)));
     }
     if (wires.length > 0 && outer === null) {
-      warnings.push({ code: "no_outer_wire", message: `OCCT found no outer wire on face ${faceId}; all its wires are counted as inner.`, faces: [faceId] });
+      warnings.push({
+        code: "no_outer_wire",
+        message: `OCCT found no outer wire on face ${faceId}; all its wires are counted as inner.`,
+        faces: [faceId],
+      });
     }
     return wires;
   });
@@ -631,7 +672,8 @@ function analyseEdge(
         return result;
       }
       const curve = scope.own(new oc.BRepAdaptor_Curve_2(first.edge));
-      const t0 = curve.FirstParameter(), t1 = curve.LastParameter();
+      const t0 = curve.FirstParameter(),
+        t1 = curve.LastParameter();
       result.curve = curveTypeOf(oc, curve.GetType());
       curve.D0(t0, scratch.point);
       result.start = xyz(scratch.point);
@@ -650,7 +692,11 @@ function analyseEdge(
         };
         result.length = circle.Radius() * Math.abs(t1 - t0);
       } else if (result.curve === "line") {
-        result.length = Math.hypot(result.end[0] - result.start[0], result.end[1] - result.start[1], result.end[2] - result.start[2]);
+        result.length = Math.hypot(
+          result.end[0] - result.start[0],
+          result.end[1] - result.start[1],
+          result.end[2] - result.start[2],
+        );
       } else {
         const properties = scope.own(new oc.GProp_GProps_1());
         st.BRepGProp.LinearProperties(first.edge, properties, false, false);
@@ -663,12 +709,31 @@ function analyseEdge(
       }
       if (topology !== "manifold") return result;
       const second = uses.find((use) => use.face !== first.face) as EdgeUse;
-      const a = contexts[first.face], b = contexts[second.face];
+      const a = contexts[first.face],
+        b = contexts[second.face];
       if (!a?.surface || !b?.surface) return result;
       const straightBetweenPlanes = result.curve === "line" && a.isPlane && b.isPlane;
-      const measured = measureConvexity(oc, curve, t0, t1, first, second, a, b, flip, straightBetweenPlanes ? 1 : samples, smoothAngle, scratch, scope);
+      const measured = measureConvexity(
+        oc,
+        curve,
+        t0,
+        t1,
+        first,
+        second,
+        a,
+        b,
+        flip,
+        straightBetweenPlanes ? 1 : samples,
+        smoothAngle,
+        scratch,
+        scope,
+      );
       if (measured === null) {
-        warnings.push({ code: "edge_convexity_unknown", message: `No normal could be taken along edge ${id}; its convexity is unknown.`, edges: [id] });
+        warnings.push({
+          code: "edge_convexity_unknown",
+          message: `No normal could be taken along edge ${id}; its convexity is unknown.`,
+          edges: [id],
+        });
         return result;
       }
       result.convexity = measured.convexity;
@@ -688,7 +753,13 @@ function analyseEdge(
 }
 
 /** A point of an edge without a 3D curve (degenerate), through its curve on the face. */
-function pointOnFace(oc: OpenCascadeInstance, edge: TopoDS_Edge, context: FaceContext, scratch: Scratch, scope: OcctScope): Vec3 | null {
+function pointOnFace(
+  oc: OpenCascadeInstance,
+  edge: TopoDS_Edge,
+  context: FaceContext,
+  scratch: Scratch,
+  scope: OcctScope,
+): Vec3 | null {
   if (context.surface === null) return null;
   const pcurve = scope.own(new oc.BRepAdaptor_Curve2d_2(edge, context.face));
   pcurve.D0(pcurve.FirstParameter(), scratch.uv);
@@ -723,8 +794,10 @@ function measureConvexity(
 ): Measured | null {
   const pcurveA = scope.own(new oc.BRepAdaptor_Curve2d_2(useA.edge, a.face));
   const pcurveB = scope.own(new oc.BRepAdaptor_Curve2d_2(useB.edge, b.face));
-  const a0 = pcurveA.FirstParameter(), a1 = pcurveA.LastParameter();
-  const b0 = pcurveB.FirstParameter(), b1 = pcurveB.LastParameter();
+  const a0 = pcurveA.FirstParameter(),
+    a1 = pcurveA.LastParameter();
+  const b0 = pcurveB.FirstParameter(),
+    b1 = pcurveB.LastParameter();
   const span = t1 - t0;
   const surfaceA = a.surface as BRepAdaptor_Surface;
   const surfaceB = b.surface as BRepAdaptor_Surface;
@@ -735,10 +808,14 @@ function measureConvexity(
     const f = (k + 0.5) / samples;
     const t = t0 + f * span;
     curve.D1(t, point, tangent);
-    let tx = tangentSign * tangent.X(), ty = tangentSign * tangent.Y(), tz = tangentSign * tangent.Z();
+    let tx = tangentSign * tangent.X(),
+      ty = tangentSign * tangent.Y(),
+      tz = tangentSign * tangent.Z();
     const tl = Math.hypot(tx, ty, tz);
     if (!(tl > SINGULAR)) continue;
-    tx /= tl; ty /= tl; tz /= tl;
+    tx /= tl;
+    ty /= tl;
+    tz /= tl;
 
     // normal of A at the edge: the edge's (u, v) on A (same parameter, mapped if the ranges differ)
     pcurveA.D0(a0 + f * (a1 - a0), uv);
@@ -748,7 +825,9 @@ function measureConvexity(
     let az = d1u.X() * d1v.Y() - d1u.Y() * d1v.X();
     const al = Math.hypot(ax, ay, az);
     if (!(al > SINGULAR)) continue;
-    ax *= a.sign / al; ay *= a.sign / al; az *= a.sign / al;
+    ax *= a.sign / al;
+    ay *= a.sign / al;
+    az *= a.sign / al;
 
     pcurveB.D0(b0 + f * (b1 - b0), uv);
     surfaceB.D1(uv.X(), uv.Y(), point, d1u, d1v);
@@ -757,9 +836,13 @@ function measureConvexity(
     let bz = d1u.X() * d1v.Y() - d1u.Y() * d1v.X();
     const bl = Math.hypot(bx, by, bz);
     if (!(bl > SINGULAR)) continue;
-    bx *= b.sign / bl; by *= b.sign / bl; bz *= b.sign / bl;
+    bx *= b.sign / bl;
+    by *= b.sign / bl;
+    bz *= b.sign / bl;
 
-    const cx = ay * bz - az * by, cy = az * bx - ax * bz, cz = ax * by - ay * bx;
+    const cx = ay * bz - az * by,
+      cy = az * bx - ax * bz,
+      cz = ax * by - ay * bx;
     vote.add(Math.atan2(cx * tx + cy * ty + cz * tz, ax * bx + ay * by + az * bz));
   }
   return vote.result();
@@ -769,8 +852,15 @@ function measureConvexity(
 // vector arithmetic on small tuples (not in the sampling loop)
 
 function crossNormalised(u: gp_Vec, v: gp_Vec, sign: number): Vec3 {
-  const ux = u.X(), uy = u.Y(), uz = u.Z(), vx = v.X(), vy = v.Y(), vz = v.Z();
-  const x = uy * vz - uz * vy, y = uz * vx - ux * vz, z = ux * vy - uy * vx;
+  const ux = u.X(),
+    uy = u.Y(),
+    uz = u.Z(),
+    vx = v.X(),
+    vy = v.Y(),
+    vz = v.Z();
+  const x = uy * vz - uz * vy,
+    y = uz * vx - ux * vz,
+    z = ux * vy - uy * vx;
   const length = Math.hypot(x, y, z);
   if (!(length > SINGULAR)) return [0, 0, 0];
   return [(sign * x) / length, (sign * y) / length, (sign * z) / length];

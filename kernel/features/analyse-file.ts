@@ -22,13 +22,18 @@ export interface AnalysedFile {
   analysis: PartAnalysis;
 }
 
-export type FileAnalysisOptions = AnalysisOptions & Pick<MeshAnalysisOptions, "planarAngleRad" | "fitDistanceMm" | "facetAngleRad">;
+export type FileAnalysisOptions = AnalysisOptions &
+  Pick<MeshAnalysisOptions, "planarAngleRad" | "fitDistanceMm" | "facetAngleRad">;
 
 /**
  * Reads and analyses one file. The time budget (options.budgetMs, or an absolute deadline)
  * covers reading too: a read that used it all up ends in analysis_timeout.
  */
-export function analyseFile(oc: OpenCascadeInstance | undefined, bytes: Uint8Array, options: FileAnalysisOptions = {}): AnalysedFile {
+export function analyseFile(
+  oc: OpenCascadeInstance | undefined,
+  bytes: Uint8Array,
+  options: FileAnalysisOptions = {},
+): AnalysedFile {
   const deadline = options.deadline ?? performance.now() + (options.budgetMs ?? DEFAULT_BUDGET_MS);
   const timed: FileAnalysisOptions = { ...options, deadline };
   const detected = detectFormat(bytes);

@@ -23,7 +23,12 @@ const DEGREE = Math.PI / 180;
 function meshOf(corners: number[]): TriangleMesh {
   const positions = Float32Array.from(corners);
   const count = positions.length / 3;
-  return { positions, normals: new Float32Array(positions.length), indices: Uint32Array.from({ length: count }, (_, i) => i), faceIds: new Uint32Array(count) };
+  return {
+    positions,
+    normals: new Float32Array(positions.length),
+    indices: Uint32Array.from({ length: count }, (_, i) => i),
+    faceIds: new Uint32Array(count),
+  };
 }
 
 function angle(a: readonly number[], b: readonly number[]): number {
@@ -52,7 +57,9 @@ function matchFaces(exact: PartAnalysis, mesh: PartAnalysis): Map<number, FaceAn
       if (face.surface === "plane") return angle(region.normal ?? [0, 0, 0], face.normal ?? [0, 0, 0]) < 0.5 * DEGREE;
       return Math.abs((region.radius ?? 0) - (face.radius ?? 0)) < 0.01;
     });
-    const best = candidates.sort((x, y) => distance(x.centroid, face.centroid) - distance(y.centroid, face.centroid))[0];
+    const best = candidates.sort(
+      (x, y) => distance(x.centroid, face.centroid) - distance(y.centroid, face.centroid),
+    )[0];
     if (best === undefined) continue;
     taken.add(best.id);
     matches.set(face.id, best);
@@ -68,7 +75,10 @@ describe("analyseMesh", () => {
       const read = readStepWithEntities(oc, fixture("partC.step"), scope);
       return analyseSolid(oc, read.solid, { stepEntities: read.faceEntities });
     });
-    assert.deepEqual(count(mesh.faces, (face) => face.surface), { plane: 92, cylinder: 2 });
+    assert.deepEqual(
+      count(mesh.faces, (face) => face.surface),
+      { plane: 92, cylinder: 2 },
+    );
     assert.ok(mesh.faces.every((face) => face.stepEntity === null));
     const matches = matchFaces(exact, mesh);
     assert.equal(matches.size, 94, "every exact face has its region");
@@ -76,12 +86,17 @@ describe("analyseMesh", () => {
     // planes bounded by straight edges only are exact in an STL; a plane with an arc in its
     // boundary gains or loses the circular segments between the arc and its chords
     const straight = (face: FaceAnalysis) => face.edges.every((id) => exact.edges[id]?.curve === "line");
-    let worstNormal = 0, worstArea = 0, worstRelativeArea = 0, worstCentroid = 0, straightPlanes = 0;
+    let worstNormal = 0,
+      worstArea = 0,
+      worstRelativeArea = 0,
+      worstCentroid = 0,
+      straightPlanes = 0;
     let worstArcArea = 0;
     const cylinderAreas: string[] = [];
     for (const face of exact.faces) {
       const region = matches.get(face.id) as FaceAnalysis;
-      if (face.surface === "plane" && !straight(face)) worstArcArea = Math.max(worstArcArea, Math.abs(region.area - face.area));
+      if (face.surface === "plane" && !straight(face))
+        worstArcArea = Math.max(worstArcArea, Math.abs(region.area - face.area));
       if (face.surface === "plane" && straight(face)) {
         straightPlanes++;
         worstNormal = Math.max(worstNormal, angle(region.normal as number[], face.normal as number[]));
@@ -93,7 +108,7 @@ describe("analyseMesh", () => {
         cylinderAreas.push(`r ${face.radius?.toFixed(3)}: ${region.area.toFixed(3)} for ${face.area.toFixed(3)} mm²`);
         near(region.radius ?? NaN, face.radius ?? NaN, 1e-4, `radius of the region of face ${face.id}`);
         assert.equal(region.sense, face.sense);
-        near(Math.abs((region.axis?.direction[2] ?? 0)), Math.abs(face.axis?.direction[2] ?? 0), 1e-6, "axis direction");
+        near(Math.abs(region.axis?.direction[2] ?? 0), Math.abs(face.axis?.direction[2] ?? 0), 1e-6, "axis direction");
         near(region.sweepAngle ?? NaN, face.sweepAngle ?? NaN, 1e-4, `sweep of the region of face ${face.id}`);
         const depth = (range: [number, number] | null) => (range === null ? NaN : range[1] - range[0]);
         near(depth(region.axialRange), depth(face.axialRange), 1e-4, `depth of the region of face ${face.id}`);
@@ -107,29 +122,46 @@ describe("analyseMesh", () => {
     );
     // only the corners, printed to 7 digits, limit straight-edged planes
     assert.ok(worstNormal < 0.01 * DEGREE, `normals off by ${worstNormal / DEGREE} degrees`);
-    assert.ok(worstArea < 1e-3 && worstRelativeArea < 1e-4, `areas off by ${worstArea} mm² (${worstRelativeArea * 100} %)`);
+    assert.ok(
+      worstArea < 1e-3 && worstRelativeArea < 1e-4,
+      `areas off by ${worstArea} mm² (${worstRelativeArea * 100} %)`,
+    );
     assert.ok(worstCentroid < 0.01, `centroids off by ${worstCentroid} mm`);
     // arcs: the segments between arc and chord; the cylinders' facets cut inside the surface
     for (const face of exact.faces) {
       const region = matches.get(face.id) as FaceAnalysis;
-      if (face.surface === "cylinder" || !straight(face)) near(region.area, face.area, 0.02 * face.area, `area of face ${face.id} (${face.surface})`);
-      if (face.surface === "plane") assert.ok(angle(region.normal as number[], face.normal as number[]) < 0.01 * DEGREE, `normal of face ${face.id}`);
+      if (face.surface === "cylinder" || !straight(face))
+        near(region.area, face.area, 0.02 * face.area, `area of face ${face.id} (${face.surface})`);
+      if (face.surface === "plane")
+        assert.ok(
+          angle(region.normal as number[], face.normal as number[]) < 0.01 * DEGREE,
+          `normal of face ${face.id}`,
+        );
     }
 
     // the graph: every exact adjacency has its region pair, with the same convexity
     const meshPairs = new Map(mesh.adjacency.map((pair) => [pair.faces.join(":"), pair]));
     for (const pair of exact.adjacency) {
-      const a = matches.get(pair.faces[0])?.id as number, b = matches.get(pair.faces[1])?.id as number;
+      const a = matches.get(pair.faces[0])?.id as number,
+        b = matches.get(pair.faces[1])?.id as number;
       const twin = meshPairs.get([Math.min(a, b), Math.max(a, b)].join(":"));
       assert.ok(twin, `faces ${pair.faces.join(", ")} are adjacent in the mesh too`);
       assert.equal(twin.convexity, pair.convexity, `convexity between faces ${pair.faces.join(", ")}`);
       // chords are shorter than their arcs
       const arcs = pair.edges.some((id) => exact.edges[id]?.curve !== "line");
-      near(twin.length, pair.length, arcs ? 0.01 * pair.length : 1e-5 * pair.length + 1e-4, `shared length of faces ${pair.faces.join(", ")}`);
+      near(
+        twin.length,
+        pair.length,
+        arcs ? 0.01 * pair.length : 1e-5 * pair.length + 1e-4,
+        `shared length of faces ${pair.faces.join(", ")}`,
+      );
       near(twin.angle, pair.angle, 1 * DEGREE, `angle between faces ${pair.faces.join(", ")}`);
     }
     assert.equal(mesh.adjacency.length, exact.adjacency.length);
-    assert.deepEqual(count(mesh.edges, (edge) => `${edge.topology}:${edge.convexity}`), { "manifold:convex": 187, "manifold:concave": 86, "manifold:smooth": 2 });
+    assert.deepEqual(
+      count(mesh.edges, (edge) => `${edge.topology}:${edge.convexity}`),
+      { "manifold:convex": 187, "manifold:concave": 86, "manifold:smooth": 2 },
+    );
     near(mesh.volume ?? NaN, exact.volume ?? NaN, 2, "volume");
     assert.equal(mesh.closed, true);
     assert.deepEqual(mesh.warnings, []);
@@ -148,18 +180,31 @@ describe("analyseMesh", () => {
       assert.equal(face.innerWires, 0);
     }
     assert.equal(analysis.edges.length, 12);
-    assert.ok(analysis.edges.every((edge) => edge.convexity === "convex" && edge.curve === "line" && Math.abs((edge.angle ?? 0) - Math.PI / 2) < 1e-9));
+    assert.ok(
+      analysis.edges.every(
+        (edge) =>
+          edge.convexity === "convex" && edge.curve === "line" && Math.abs((edge.angle ?? 0) - Math.PI / 2) < 1e-9,
+      ),
+    );
     assert.equal(analysis.adjacency.length, 12);
     near(analysis.volume ?? NaN, 1000, 1e-9, "volume");
   });
 
   it("finds the concave cylinder of a hole in a box meshed by OCCT, its radius and depth, and circular convex rims", () => {
     const mesh = withOcctScope((scope) => {
-      const drilled = cut(oc, scope, makeBox(oc, scope, [40, 30, 20]), makeCylinder(oc, scope, [20, 15, -1], [0, 0, 1], 5, 22));
+      const drilled = cut(
+        oc,
+        scope,
+        makeBox(oc, scope, [40, 30, 20]),
+        makeCylinder(oc, scope, [20, 15, -1], [0, 0, 1], 5, 22),
+      );
       return tessellate(oc, drilled, 54).mesh;
     });
     const analysis = analyseMesh(mesh);
-    assert.deepEqual(count(analysis.faces, (face) => face.surface), { plane: 6, cylinder: 1 });
+    assert.deepEqual(
+      count(analysis.faces, (face) => face.surface),
+      { plane: 6, cylinder: 1 },
+    );
     const hole = analysis.faces.find((face) => face.surface === "cylinder") as FaceAnalysis;
     assert.equal(hole.sense, "concave");
     near(hole.radius ?? NaN, 5, 1e-4, "radius");
@@ -173,14 +218,17 @@ describe("analyseMesh", () => {
       assert.equal(rim.convexity, "convex");
       near(rim.circle?.radius ?? NaN, 5, 1e-4, "rim radius");
     }
-    const top = analysis.faces.find((face) => face.surface === "plane" && Math.abs(face.centroid[2] - 20) < 1e-6) as FaceAnalysis;
+    const top = analysis.faces.find(
+      (face) => face.surface === "plane" && Math.abs(face.centroid[2] - 20) < 1e-6,
+    ) as FaceAnalysis;
     assert.equal(top.innerWires, 1);
   });
 
   it("takes an inside-out mesh the other way round, with a warning", () => {
     const corners = cubeCorners(10);
     const flipped: number[] = [];
-    for (let t = 0; t < corners.length; t += 9) flipped.push(...corners.slice(t, t + 3), ...corners.slice(t + 6, t + 9), ...corners.slice(t + 3, t + 6));
+    for (let t = 0; t < corners.length; t += 9)
+      flipped.push(...corners.slice(t, t + 3), ...corners.slice(t + 6, t + 9), ...corners.slice(t + 3, t + 6));
     const analysis = analyseMesh(meshOf(flipped));
     assert.ok(analysis.warnings.some((w) => w.code === "inverted_mesh"));
     assert.ok(analysis.edges.every((edge) => edge.convexity === "convex"));

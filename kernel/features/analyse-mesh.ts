@@ -94,13 +94,20 @@ export function analyseMesh(mesh: TriangleMesh, options: MeshAnalysisOptions = {
     if (performance.now() <= deadline) return;
     if (partial) {
       complete = false;
-      warnings.push({ code: "analysis_incomplete", message: `The time budget ran out while ${stage}; the analysis is incomplete.` });
+      warnings.push({
+        code: "analysis_incomplete",
+        message: `The time budget ran out while ${stage}; the analysis is incomplete.`,
+      });
       throw new BudgetExceeded();
     }
-    throw new GeometryError("analysis_timeout", `Mesh analysis did not finish within its time budget (${Math.round(deadline - started)} ms): it was ${stage}.`, {
-      budgetMs: Math.round(deadline - started),
-      stage,
-    });
+    throw new GeometryError(
+      "analysis_timeout",
+      `Mesh analysis did not finish within its time budget (${Math.round(deadline - started)} ms): it was ${stage}.`,
+      {
+        budgetMs: Math.round(deadline - started),
+        stage,
+      },
+    );
   };
   const time = <T>(step: string, work: () => T): T => {
     const t0 = performance.now();
@@ -119,14 +126,25 @@ export function analyseMesh(mesh: TriangleMesh, options: MeshAnalysisOptions = {
   const facetAngle = options.facetAngleRad ?? DEFAULT_FACET_ANGLE_RAD;
   const smoothAngle = options.smoothAngleRad ?? DEFAULT_MESH_SMOOTH_ANGLE_RAD;
   const noise = COORDINATE_NOISE * diagonal;
-  const tolerances = { smoothAngleRad: smoothAngle, samplesPerEdge: 0, planarAngleRad: planarAngle, fitDistanceMm: fitDistance };
+  const tolerances = {
+    smoothAngleRad: smoothAngle,
+    samplesPerEdge: 0,
+    planarAngleRad: planarAngle,
+    fitDistanceMm: fitDistance,
+  };
 
   let regions: Region[] = [];
   const regionOf = new Int32Array(triangleCount).fill(-1);
   try {
-    time("planes", () => growPlanes(geometry, regionOf, regions, planarAngle, fitDistance, noise, () => checkBudget("growing planar regions")));
+    time("planes", () =>
+      growPlanes(geometry, regionOf, regions, planarAngle, fitDistance, noise, () =>
+        checkBudget("growing planar regions"),
+      ),
+    );
     time("cylinders", () => {
-      regions = growCylinders(geometry, regionOf, regions, planarAngle, facetAngle, fitDistance, () => checkBudget("growing cylindrical regions"));
+      regions = growCylinders(geometry, regionOf, regions, planarAngle, facetAngle, fitDistance, () =>
+        checkBudget("growing cylindrical regions"),
+      );
       regions = mergeFreeForm(geometry, regionOf, regions, planarAngle, facetAngle);
     });
   } catch (error) {
@@ -150,11 +168,14 @@ export function analyseMesh(mesh: TriangleMesh, options: MeshAnalysisOptions = {
   }
 
   // number the regions by decreasing area; degenerate triangles join a neighbour's region
-  const order = regions.map((_, index) => index).sort((a, b) => (regions[b] as Region).area - (regions[a] as Region).area);
+  const order = regions
+    .map((_, index) => index)
+    .sort((a, b) => (regions[b] as Region).area - (regions[a] as Region).area);
   const idOf = new Int32Array(regions.length);
   order.forEach((index, id) => (idOf[index] = id));
   regions = order.map((index) => regions[index] as Region);
-  for (let t = 0; t < triangleCount; t++) if ((regionOf[t] as number) >= 0) regionOf[t] = idOf[regionOf[t] as number] as number;
+  for (let t = 0; t < triangleCount; t++)
+    if ((regionOf[t] as number) >= 0) regionOf[t] = idOf[regionOf[t] as number] as number;
   adoptDegenerate(geometry, regionOf, regions);
 
   const faces = time("faces", () => regions.map((region, id) => describeRegion(geometry, region, id)));
@@ -162,7 +183,10 @@ export function analyseMesh(mesh: TriangleMesh, options: MeshAnalysisOptions = {
   const adjacency = buildAdjacency(edges);
   topologyWarnings(edges, warnings);
   if (geometry.inverted) {
-    warnings.push({ code: "inverted_mesh", message: "Every triangle faced into the material; the mesh was taken the other way round." });
+    warnings.push({
+      code: "inverted_mesh",
+      message: "Every triangle faced into the material; the mesh was taken the other way round.",
+    });
   }
   if (geometry.inconsistentEdges > 0) {
     warnings.push({
@@ -170,7 +194,8 @@ export function analyseMesh(mesh: TriangleMesh, options: MeshAnalysisOptions = {
       message: `${geometry.inconsistentEdges} mesh edges are shared by more than two triangles or by two facing opposite ways; regions do not join across them.`,
     });
   }
-  const closed = faces.length > 0 && edges.every((edge) => edge.topology !== "free" && edge.topology !== "non_manifold");
+  const closed =
+    faces.length > 0 && edges.every((edge) => edge.topology !== "free" && edge.topology !== "non_manifold");
   timings.total = performance.now() - started;
   return {
     source: "mesh",
@@ -232,12 +257,24 @@ function meshGeometry(mesh: TriangleMesh): MeshGeometry {
   const degenerate = new Uint8Array(triangleCount);
   let volume = 0;
   for (let t = 0; t < triangleCount; t++) {
-    const a = 3 * (corners[3 * t] as number), b = 3 * (corners[3 * t + 1] as number), c = 3 * (corners[3 * t + 2] as number);
-    const ux = points[b]! - points[a]!, uy = points[b + 1]! - points[a + 1]!, uz = points[b + 2]! - points[a + 2]!;
-    const vx = points[c]! - points[a]!, vy = points[c + 1]! - points[a + 1]!, vz = points[c + 2]! - points[a + 2]!;
-    const nx = uy * vz - uz * vy, ny = uz * vx - ux * vz, nz = ux * vy - uy * vx;
+    const a = 3 * (corners[3 * t] as number),
+      b = 3 * (corners[3 * t + 1] as number),
+      c = 3 * (corners[3 * t + 2] as number);
+    const ux = points[b]! - points[a]!,
+      uy = points[b + 1]! - points[a + 1]!,
+      uz = points[b + 2]! - points[a + 2]!;
+    const vx = points[c]! - points[a]!,
+      vy = points[c + 1]! - points[a + 1]!,
+      vz = points[c + 2]! - points[a + 2]!;
+    const nx = uy * vz - uz * vy,
+      ny = uz * vx - ux * vz,
+      nz = ux * vy - uy * vx;
     const length = Math.hypot(nx, ny, nz);
-    const longest = Math.max(Math.hypot(ux, uy, uz), Math.hypot(vx, vy, vz), Math.hypot(points[c]! - points[b]!, points[c + 1]! - points[b + 1]!, points[c + 2]! - points[b + 2]!));
+    const longest = Math.max(
+      Math.hypot(ux, uy, uz),
+      Math.hypot(vx, vy, vz),
+      Math.hypot(points[c]! - points[b]!, points[c + 1]! - points[b + 1]!, points[c + 2]! - points[b + 2]!),
+    );
     areas[t] = length / 2;
     heights[t] = longest > 0 ? length / longest : 0;
     if (!(length > 0) || a === b || b === c || a === c) {
@@ -247,15 +284,21 @@ function meshGeometry(mesh: TriangleMesh): MeshGeometry {
     normals[3 * t] = nx / length;
     normals[3 * t + 1] = ny / length;
     normals[3 * t + 2] = nz / length;
-    volume += (points[a]! * (points[b + 1]! * points[c + 2]! - points[b + 2]! * points[c + 1]!) +
-      points[a + 1]! * (points[b + 2]! * points[c]! - points[b]! * points[c + 2]!) +
-      points[a + 2]! * (points[b]! * points[c + 1]! - points[b + 1]! * points[c]!)) / 6;
+    volume +=
+      (points[a]! * (points[b + 1]! * points[c + 2]! - points[b + 2]! * points[c + 1]!) +
+        points[a + 1]! * (points[b + 2]! * points[c]! - points[b]! * points[c + 2]!) +
+        points[a + 2]! * (points[b]! * points[c + 1]! - points[b + 1]! * points[c]!)) /
+      6;
   }
 
   let { twin, inconsistentEdges } = pairHalfEdges(corners, degenerate, triangleCount, count);
   // a closed mesh whose triangles face inwards: turn it outside out (stl.ts does so already)
   let inverted = false;
-  if (volume < 0 && inconsistentEdges === 0 && twin.every((other, h) => other >= 0 || degenerate[Math.floor(h / 3)] === 1)) {
+  if (
+    volume < 0 &&
+    inconsistentEdges === 0 &&
+    twin.every((other, h) => other >= 0 || degenerate[Math.floor(h / 3)] === 1)
+  ) {
     inverted = true;
     volume = -volume;
     for (let t = 0; t < triangleCount; t++) {
@@ -269,7 +312,8 @@ function meshGeometry(mesh: TriangleMesh): MeshGeometry {
 
   let bbox: BoundingBox | null = null;
   if (count > 0) {
-    const min: Vec3 = [Infinity, Infinity, Infinity], max: Vec3 = [-Infinity, -Infinity, -Infinity];
+    const min: Vec3 = [Infinity, Infinity, Infinity],
+      max: Vec3 = [-Infinity, -Infinity, -Infinity];
     for (let v = 0; v < count; v++) {
       for (let axis = 0; axis < 3; axis++) {
         const value = points[3 * v + axis] as number;
@@ -279,12 +323,32 @@ function meshGeometry(mesh: TriangleMesh): MeshGeometry {
     }
     bbox = { min, max };
   }
-  const diagonal = bbox === null ? 0 : Math.hypot(bbox.max[0] - bbox.min[0], bbox.max[1] - bbox.min[1], bbox.max[2] - bbox.min[2]);
-  return { triangleCount, points, corners, normals, areas, heights, degenerate, twin, inconsistentEdges, bbox, diagonal, volume, inverted };
+  const diagonal =
+    bbox === null ? 0 : Math.hypot(bbox.max[0] - bbox.min[0], bbox.max[1] - bbox.min[1], bbox.max[2] - bbox.min[2]);
+  return {
+    triangleCount,
+    points,
+    corners,
+    normals,
+    areas,
+    heights,
+    degenerate,
+    twin,
+    inconsistentEdges,
+    bbox,
+    diagonal,
+    volume,
+    inverted,
+  };
 }
 
 /** Pairs each half-edge with the one running the other way (see MeshGeometry.twin). */
-function pairHalfEdges(corners: Uint32Array, degenerate: Uint8Array, triangleCount: number, count: number): { twin: Int32Array; inconsistentEdges: number } {
+function pairHalfEdges(
+  corners: Uint32Array,
+  degenerate: Uint8Array,
+  triangleCount: number,
+  count: number,
+): { twin: Int32Array; inconsistentEdges: number } {
   // key = low * count + high
   const twin = new Int32Array(triangleCount * 3).fill(-1);
   const firstOf = new Map<number, number>();
@@ -292,7 +356,8 @@ function pairHalfEdges(corners: Uint32Array, degenerate: Uint8Array, triangleCou
   let inconsistentEdges = 0;
   for (let h = 0; h < triangleCount * 3; h++) {
     if (degenerate[Math.floor(h / 3)]) continue;
-    const a = corners[h] as number, b = corners[h - (h % 3) + ((h % 3) + 1) % 3] as number;
+    const a = corners[h] as number,
+      b = corners[h - (h % 3) + (((h % 3) + 1) % 3)] as number;
     const key = a < b ? a * count + b : b * count + a;
     const seen = state.get(key) ?? 0;
     state.set(key, seen + 1);
@@ -330,7 +395,11 @@ function across(geometry: MeshGeometry, h: number): number {
 }
 
 function normalOf(geometry: MeshGeometry, t: number): Vec3 {
-  return [geometry.normals[3 * t] as number, geometry.normals[3 * t + 1] as number, geometry.normals[3 * t + 2] as number];
+  return [
+    geometry.normals[3 * t] as number,
+    geometry.normals[3 * t + 1] as number,
+    geometry.normals[3 * t + 2] as number,
+  ];
 }
 
 function pointOf(geometry: MeshGeometry, v: number): Vec3 {
@@ -350,7 +419,9 @@ function growPlanes(
   checkBudget: () => void,
 ): void {
   const { triangleCount, normals, areas, heights, degenerate, corners, points } = geometry;
-  const seeds = Array.from({ length: triangleCount }, (_, t) => t).sort((a, b) => (areas[b] as number) - (areas[a] as number));
+  const seeds = Array.from({ length: triangleCount }, (_, t) => t).sort(
+    (a, b) => (areas[b] as number) - (areas[a] as number),
+  );
   const queue = new Int32Array(triangleCount);
   let checked = 0;
   for (const seed of seeds) {
@@ -358,27 +429,45 @@ function growPlanes(
     if (++checked % 1024 === 0) checkBudget();
     const index = regions.length;
     // running sums: area-weighted normal and area-weighted centroid
-    let snx = 0, sny = 0, snz = 0, scx = 0, scy = 0, scz = 0, sa = 0;
-    let nx = 0, ny = 0, nz = 0, d = 0;
+    let snx = 0,
+      sny = 0,
+      snz = 0,
+      scx = 0,
+      scy = 0,
+      scz = 0,
+      sa = 0;
+    let nx = 0,
+      ny = 0,
+      nz = 0,
+      d = 0;
     const triangles: number[] = [];
     const take = (t: number): void => {
       regionOf[t] = index;
       triangles.push(t);
       const area = areas[t] as number;
-      snx += area * normals[3 * t]!; sny += area * normals[3 * t + 1]!; snz += area * normals[3 * t + 2]!;
-      const a = 3 * corners[3 * t]!, b = 3 * corners[3 * t + 1]!, c = 3 * corners[3 * t + 2]!;
+      snx += area * normals[3 * t]!;
+      sny += area * normals[3 * t + 1]!;
+      snz += area * normals[3 * t + 2]!;
+      const a = 3 * corners[3 * t]!,
+        b = 3 * corners[3 * t + 1]!,
+        c = 3 * corners[3 * t + 2]!;
       scx += (area * (points[a]! + points[b]! + points[c]!)) / 3;
       scy += (area * (points[a + 1]! + points[b + 1]! + points[c + 1]!)) / 3;
       scz += (area * (points[a + 2]! + points[b + 2]! + points[c + 2]!)) / 3;
       sa += area;
       const length = Math.hypot(snx, sny, snz) || 1;
-      nx = snx / length; ny = sny / length; nz = snz / length;
+      nx = snx / length;
+      ny = sny / length;
+      nz = snz / length;
       d = (nx * scx + ny * scy + nz * scz) / sa;
     };
     const fits = (t: number): boolean => {
       const cos = nx * normals[3 * t]! + ny * normals[3 * t + 1]! + nz * normals[3 * t + 2]!;
       const height = heights[t] as number;
-      const allowed = Math.min(MAX_PLANAR_ANGLE_RAD, planarAngle + (height > 0 ? noise / height : MAX_PLANAR_ANGLE_RAD));
+      const allowed = Math.min(
+        MAX_PLANAR_ANGLE_RAD,
+        planarAngle + (height > 0 ? noise / height : MAX_PLANAR_ANGLE_RAD),
+      );
       if (cos < Math.cos(allowed)) return false;
       for (let k = 0; k < 3; k++) {
         const v = 3 * corners[3 * t + k]!;
@@ -387,7 +476,8 @@ function growPlanes(
       return true;
     };
     take(seed);
-    let head = 0, tail = 0;
+    let head = 0,
+      tail = 0;
     queue[tail++] = seed;
     while (head < tail) {
       const t = queue[head++] as number;
@@ -410,7 +500,8 @@ function regionNeighbours(geometry: MeshGeometry, regionOf: Int32Array, regions:
     const t = Math.floor(h / 3);
     const other = across(geometry, h);
     if (other < 0) continue;
-    const a = regionOf[t] as number, b = regionOf[other] as number;
+    const a = regionOf[t] as number,
+      b = regionOf[other] as number;
     if (a < 0 || b < 0 || a === b || neighbours[a]!.has(b)) continue;
     const angle = angleBetween((regions[a] as Region).normal, (regions[b] as Region).normal);
     neighbours[a]!.set(b, angle);
@@ -434,7 +525,8 @@ function growCylinders(
   const isCrease = (angle: number): boolean => angle > planarAngle && angle <= facetAngle;
   const verticesOf = (region: number): number[] => {
     const seen = new Set<number>();
-    for (const t of (planes[region] as Region).triangles) for (let k = 0; k < 3; k++) seen.add(geometry.corners[3 * t + k] as number);
+    for (const t of (planes[region] as Region).triangles)
+      for (let k = 0; k < 3; k++) seen.add(geometry.corners[3 * t + k] as number);
     return [...seen];
   };
   // smallest first: facets of curved surfaces are narrow
@@ -492,12 +584,19 @@ function growCylinders(
     }
     result.push({ kind: "cylinder", triangles, area, normal: [0, 0, 0], cylinder: fitCylinder(geometry, triangles) });
   }
-  for (let t = 0; t < regionOf.length; t++) if ((regionOf[t] as number) >= 0) regionOf[t] = newIndex[regionOf[t] as number] as number;
+  for (let t = 0; t < regionOf.length; t++)
+    if ((regionOf[t] as number) >= 0) regionOf[t] = newIndex[regionOf[t] as number] as number;
   return result;
 }
 
 /** Joins runs of small planar regions meeting at small creases into free-form ("other") regions. */
-function mergeFreeForm(geometry: MeshGeometry, regionOf: Int32Array, regions: Region[], planarAngle: number, facetAngle: number): Region[] {
+function mergeFreeForm(
+  geometry: MeshGeometry,
+  regionOf: Int32Array,
+  regions: Region[],
+  planarAngle: number,
+  facetAngle: number,
+): Region[] {
   const neighbours = regionNeighbours(geometry, regionOf, regions);
   const small = (index: number): boolean => {
     const region = regions[index] as Region;
@@ -537,7 +636,8 @@ function mergeFreeForm(geometry: MeshGeometry, regionOf: Int32Array, regions: Re
     const area = group.reduce((sum, member) => sum + (regions[member] as Region).area, 0);
     result.push({ kind: "other", triangles, area, normal: [0, 0, 0], cylinder: null });
   }
-  for (let t = 0; t < regionOf.length; t++) if ((regionOf[t] as number) >= 0) regionOf[t] = newIndex[regionOf[t] as number] as number;
+  for (let t = 0; t < regionOf.length; t++)
+    if ((regionOf[t] as number) >= 0) regionOf[t] = newIndex[regionOf[t] as number] as number;
   return result;
 }
 
@@ -583,7 +683,14 @@ class CircleFit {
   readonly e1: Vec3;
   readonly e2: Vec3;
   #n = 0;
-  #su = 0; #sv = 0; #suu = 0; #svv = 0; #suv = 0; #sw = 0; #swu = 0; #swv = 0;
+  #su = 0;
+  #sv = 0;
+  #suu = 0;
+  #svv = 0;
+  #suv = 0;
+  #sw = 0;
+  #swu = 0;
+  #swv = 0;
   #centre: [number, number] = [0, 0];
   #radius = NaN;
   #points: [number, number][] = [];
@@ -600,8 +707,14 @@ class CircleFit {
     const [u, v] = this.#project(p);
     const w = u * u + v * v;
     this.#n++;
-    this.#su += u; this.#sv += v; this.#suu += u * u; this.#svv += v * v; this.#suv += u * v;
-    this.#sw += w; this.#swu += w * u; this.#swv += w * v;
+    this.#su += u;
+    this.#sv += v;
+    this.#suu += u * u;
+    this.#svv += v * v;
+    this.#suv += u * v;
+    this.#sw += w;
+    this.#swu += w * u;
+    this.#swv += w * v;
     this.#points.push([u, v]);
     this.#solve();
   }
@@ -623,7 +736,8 @@ class CircleFit {
       return;
     }
     const [D, E, F] = solution;
-    const cu = -D / 2, cv = -E / 2;
+    const cu = -D / 2,
+      cv = -E / 2;
     const squared = cu * cu + cv * cv - F;
     this.#centre = [cu, cv];
     this.#radius = squared > 0 ? Math.sqrt(squared) : NaN;
@@ -651,7 +765,8 @@ class CircleFit {
   maxResidual(): number {
     if (!this.fitted()) return Infinity;
     let worst = 0;
-    for (const [u, v] of this.#points) worst = Math.max(worst, Math.abs(Math.hypot(u - this.#centre[0], v - this.#centre[1]) - this.#radius));
+    for (const [u, v] of this.#points)
+      worst = Math.max(worst, Math.abs(Math.hypot(u - this.#centre[0], v - this.#centre[1]) - this.#radius));
     return worst;
   }
 }
@@ -701,7 +816,8 @@ function describeRegion(geometry: MeshGeometry, region: Region, id: number): Fac
   let area = 0;
   const weighted: Vec3 = [0, 0, 0];
   const normalSum: Vec3 = [0, 0, 0];
-  const min: Vec3 = [Infinity, Infinity, Infinity], max: Vec3 = [-Infinity, -Infinity, -Infinity];
+  const min: Vec3 = [Infinity, Infinity, Infinity],
+    max: Vec3 = [-Infinity, -Infinity, -Infinity];
   const vertices = new Set<number>();
   for (const t of region.triangles) {
     const a = geometry.areas[t] as number;
@@ -750,7 +866,8 @@ function describeRegion(geometry: MeshGeometry, region: Region, id: number): Fac
     face.axis = { origin, direction: axis };
     face.radius = radius;
     face.sense = (sense > 0 ? "convex" : "concave") satisfies Sense;
-    let low = Infinity, high = -Infinity;
+    let low = Infinity,
+      high = -Infinity;
     for (const v of vertices) {
       const along = dot(sub(pointOf(geometry, v), origin), axis);
       low = Math.min(low, along);
@@ -781,10 +898,12 @@ function angularCoverage(geometry: MeshGeometry, triangles: number[], origin: Ve
     spans.push([from, from + width]);
   }
   // union on the circle: normalise starts to [0, 2 pi), sort, merge, and wrap the end around
-  const normalisedSpans = spans.map(([a, b]): [number, number] => {
-    const start = ((a % (2 * Math.PI)) + 2 * Math.PI) % (2 * Math.PI);
-    return [start, start + (b - a)];
-  }).sort((x, y) => x[0] - y[0]);
+  const normalisedSpans = spans
+    .map(([a, b]): [number, number] => {
+      const start = ((a % (2 * Math.PI)) + 2 * Math.PI) % (2 * Math.PI);
+      return [start, start + (b - a)];
+    })
+    .sort((x, y) => x[0] - y[0]);
   let covered = 0;
   let [currentStart, currentEnd] = normalisedSpans[0] ?? [0, 0];
   for (const [a, b] of normalisedSpans.slice(1)) {
@@ -797,7 +916,8 @@ function angularCoverage(geometry: MeshGeometry, triangles: number[], origin: Ve
   covered += currentEnd - currentStart;
   // an arc running past 2 pi overlaps the first ones
   const first = normalisedSpans[0];
-  if (first !== undefined && currentEnd > 2 * Math.PI) covered -= Math.max(0, Math.min(currentEnd - 2 * Math.PI, first[1]) - first[0]);
+  if (first !== undefined && currentEnd > 2 * Math.PI)
+    covered -= Math.max(0, Math.min(currentEnd - 2 * Math.PI, first[1]) - first[0]);
   return Math.min(2 * Math.PI, covered);
 }
 
@@ -840,7 +960,8 @@ function boundaryEdges(
     } else if (other === -1) {
       addEdge(a, -1, h);
     } else {
-      const v0 = corners[h] as number, v1 = corners[h - (h % 3) + ((h % 3) + 1) % 3] as number;
+      const v0 = corners[h] as number,
+        v1 = corners[h - (h % 3) + (((h % 3) + 1) % 3)] as number;
       const key = `${Math.min(v0, v1)}:${Math.max(v0, v1)}:${a}`;
       if (nonManifoldDone.has(key)) continue;
       nonManifoldDone.add(key);
@@ -881,13 +1002,14 @@ function chainsOf(geometry: MeshGeometry, edges: MeshEdge[]): MeshEdge[][] {
   };
   const ends = (edge: MeshEdge): [number, number] => {
     const h = edge.h;
-    return [geometry.corners[h] as number, geometry.corners[h - (h % 3) + ((h % 3) + 1) % 3] as number];
+    return [geometry.corners[h] as number, geometry.corners[h - (h % 3) + (((h % 3) + 1) % 3)] as number];
   };
   for (const edge of edges) {
     const [v0, v1] = ends(edge);
     if (!parent.has(v0)) parent.set(v0, v0);
     if (!parent.has(v1)) parent.set(v1, v1);
-    const r0 = find(v0), r1 = find(v1);
+    const r0 = find(v0),
+      r1 = find(v1);
     if (r0 !== r1) parent.set(r0, r1);
   }
   const chains = new Map<number, MeshEdge[]>();
@@ -928,10 +1050,12 @@ function describeChain(
   for (const edge of chain) {
     const h = edge.h;
     const t = Math.floor(h / 3);
-    const v0 = geometry.corners[h] as number, v1 = geometry.corners[h - (h % 3) + ((h % 3) + 1) % 3] as number;
+    const v0 = geometry.corners[h] as number,
+      v1 = geometry.corners[h - (h % 3) + (((h % 3) + 1) % 3)] as number;
     next.set(v0, v1);
     indegree.set(v1, (indegree.get(v1) ?? 0) + 1);
-    const p0 = pointOf(geometry, v0), p1 = pointOf(geometry, v1);
+    const p0 = pointOf(geometry, v0),
+      p1 = pointOf(geometry, v1);
     const segment = sub(p1, p0);
     const segmentLength = Math.hypot(segment[0], segment[1], segment[2]);
     length += segmentLength;
@@ -967,7 +1091,13 @@ function describeChain(
     }
     walked += step;
   }
-  const shape = chainCurve(points, closedLoop, regions[a] as Region, b >= 0 ? (regions[b] as Region) : null, fitDistance);
+  const shape = chainCurve(
+    points,
+    closedLoop,
+    regions[a] as Region,
+    b >= 0 ? (regions[b] as Region) : null,
+    fitDistance,
+  );
   const measured = topology === "manifold" ? vote.result() : null;
   const analysis: EdgeAnalysis = {
     id,
@@ -987,8 +1117,15 @@ function describeChain(
 }
 
 /** Line, circle (in a plane of one of the two regions, or around a cylinder's axis) or other. */
-function chainCurve(points: Vec3[], closedLoop: boolean, a: Region, b: Region | null, fitDistance: number): { curve: CurveType; circle: EdgeAnalysis["circle"] } {
-  const first = points[0] as Vec3, last = points[points.length - 1] as Vec3;
+function chainCurve(
+  points: Vec3[],
+  closedLoop: boolean,
+  a: Region,
+  b: Region | null,
+  fitDistance: number,
+): { curve: CurveType; circle: EdgeAnalysis["circle"] } {
+  const first = points[0] as Vec3,
+    last = points[points.length - 1] as Vec3;
   if (!closedLoop && points.length >= 2) {
     const direction = sub(last, first);
     const length = Math.hypot(direction[0], direction[1], direction[2]);
@@ -1012,7 +1149,8 @@ function chainCurve(points: Vec3[], closedLoop: boolean, a: Region, b: Region | 
   for (const axis of axes) {
     // the points must lie in one plane perpendicular to the axis
     const heights = distinct.map((p) => dot(p, axis));
-    let low = Infinity, high = -Infinity;
+    let low = Infinity,
+      high = -Infinity;
     for (const h of heights) {
       low = Math.min(low, h);
       high = Math.max(high, h);
@@ -1040,7 +1178,8 @@ function loopsOf(geometry: MeshGeometry, ids: number[], vertices: Map<number, nu
     for (const v of vertices.get(id) ?? []) if (!parent.has(v)) parent.set(v, v);
     const list = vertices.get(id) ?? [];
     for (let i = 1; i < list.length; i++) {
-      const r0 = find(list[0] as number), r1 = find(list[i] as number);
+      const r0 = find(list[0] as number),
+        r1 = find(list[i] as number);
       if (r0 !== r1) parent.set(r0, r1);
     }
   }
@@ -1054,7 +1193,8 @@ function loopsOf(geometry: MeshGeometry, ids: number[], vertices: Map<number, nu
     loop.push(id);
   }
   const wires = [...loops.values()].map((loopEdges) => {
-    const min: Vec3 = [Infinity, Infinity, Infinity], max: Vec3 = [-Infinity, -Infinity, -Infinity];
+    const min: Vec3 = [Infinity, Infinity, Infinity],
+      max: Vec3 = [-Infinity, -Infinity, -Infinity];
     for (const id of loopEdges) {
       for (const v of vertices.get(id) ?? []) {
         const p = pointOf(geometry, v);
@@ -1137,25 +1277,34 @@ function smallestEigenvector(m: number[]): Vec3 {
   for (let sweep = 0; sweep < 50; sweep++) {
     const off = Math.abs(a[1]!) + Math.abs(a[2]!) + Math.abs(a[5]!);
     if (off < 1e-15) break;
-    for (const [p, q] of [[0, 1], [0, 2], [1, 2]] as const) {
+    for (const [p, q] of [
+      [0, 1],
+      [0, 2],
+      [1, 2],
+    ] as const) {
       const apq = a[3 * p + q]!;
       if (Math.abs(apq) < 1e-300) continue;
-      const app = a[3 * p + p]!, aqq = a[3 * q + q]!;
+      const app = a[3 * p + p]!,
+        aqq = a[3 * q + q]!;
       const theta = (aqq - app) / (2 * apq);
       const t = Math.sign(theta || 1) / (Math.abs(theta) + Math.sqrt(theta * theta + 1));
-      const c = 1 / Math.sqrt(t * t + 1), s = t * c;
+      const c = 1 / Math.sqrt(t * t + 1),
+        s = t * c;
       for (let k = 0; k < 3; k++) {
-        const akp = a[3 * k + p]!, akq = a[3 * k + q]!;
+        const akp = a[3 * k + p]!,
+          akq = a[3 * k + q]!;
         a[3 * k + p] = c * akp - s * akq;
         a[3 * k + q] = s * akp + c * akq;
       }
       for (let k = 0; k < 3; k++) {
-        const apk = a[3 * p + k]!, aqk = a[3 * q + k]!;
+        const apk = a[3 * p + k]!,
+          aqk = a[3 * q + k]!;
         a[3 * p + k] = c * apk - s * aqk;
         a[3 * q + k] = s * apk + c * aqk;
       }
       for (let k = 0; k < 3; k++) {
-        const vkp = v[3 * k + p]!, vkq = v[3 * k + q]!;
+        const vkp = v[3 * k + p]!,
+          vkq = v[3 * k + q]!;
         v[3 * k + p] = c * vkp - s * vkq;
         v[3 * k + q] = s * vkp + c * vkq;
       }

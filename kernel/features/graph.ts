@@ -18,7 +18,8 @@ export function buildAdjacency(edges: EdgeAnalysis[]): FaceAdjacency[] {
   const result: FaceAdjacency[] = [];
   for (const pair of pairs.values()) {
     const byKind: Record<Convexity, number> = { convex: 0, concave: 0, smooth: 0 };
-    let length = 0, angleSum = 0;
+    let length = 0,
+      angleSum = 0;
     for (const edge of pair.edges) {
       // a zero-length edge still votes
       const weight = edge.length > 0 ? edge.length : 1e-9;
@@ -27,7 +28,10 @@ export function buildAdjacency(edges: EdgeAnalysis[]): FaceAdjacency[] {
       angleSum += weight * (edge.angle as number);
     }
     const weights = byKind.convex + byKind.concave + byKind.smooth;
-    const convexity = (Object.keys(byKind) as Convexity[]).reduce((best, kind) => (byKind[kind] > byKind[best] ? kind : best), "smooth" as Convexity);
+    const convexity = (Object.keys(byKind) as Convexity[]).reduce(
+      (best, kind) => (byKind[kind] > byKind[best] ? kind : best),
+      "smooth" as Convexity,
+    );
     result.push({
       faces: pair.faces,
       edges: pair.edges.map((edge) => edge.id).sort((x, y) => x - y),

@@ -58,11 +58,25 @@ function registeredClassOf(object: unknown): RegisteredClass | undefined {
 }
 
 /** Numbered classes whose base is what methods return by value. */
-const VALUE_SAMPLES = ["gp_Vec_1", "gp_Pnt2d_1", "gp_Ax1_1", "gp_Ax2_1", "gp_Ax3_1", "gp_Pln_1", "gp_Cylinder_1", "gp_Cone_1", "gp_Sphere_1", "gp_Torus_1", "gp_Circ_1"];
+const VALUE_SAMPLES = [
+  "gp_Vec_1",
+  "gp_Pnt2d_1",
+  "gp_Ax1_1",
+  "gp_Ax2_1",
+  "gp_Ax3_1",
+  "gp_Pln_1",
+  "gp_Cylinder_1",
+  "gp_Cone_1",
+  "gp_Sphere_1",
+  "gp_Torus_1",
+  "gp_Circ_1",
+];
 /** Shape classes occt-release.ts does not learn. */
 const SHAPE_CLASSES = ["TopoDS_Edge", "TopoDS_Wire", "TopoDS_Vertex"];
 
-type Freer = { kind: "value"; destroy: (pointer: number) => void } | { kind: "shape"; free: (pointer: number) => void; identity: TopLoc_Location };
+type Freer =
+  | { kind: "value"; destroy: (pointer: number) => void }
+  | { kind: "shape"; free: (pointer: number) => void; identity: TopLoc_Location };
 
 const learned = new WeakMap<OpenCascadeInstance, Map<RegisteredClass, Freer>>();
 
@@ -102,7 +116,8 @@ function freersOf(oc: OpenCascadeInstance): Map<RegisteredClass, Freer> {
       if (make === undefined) continue;
       const sample = new make();
       const registered = registeredClassOf(sample);
-      if (registered && registered.rawDestructor === placeholder) freers.set(registered, { kind: "shape", free, identity });
+      if (registered && registered.rawDestructor === placeholder)
+        freers.set(registered, { kind: "shape", free, identity });
       freeNow(sample, registered === undefined ? undefined : freers.get(registered));
     }
   }

@@ -8,7 +8,15 @@ import { describe, it } from "node:test";
 import { withOcctScope, type OcctScope } from "../geometry/occt-scope.ts";
 import { loadOpenCascade } from "../geometry/opencascade.ts";
 import { readStep } from "../geometry/step.ts";
-import { bytesOf, fixture, partCCutAtLine, pseudoRandomBytes, stepOf, text, wasmBytesInUse } from "../geometry/test-support.ts";
+import {
+  bytesOf,
+  fixture,
+  partCCutAtLine,
+  pseudoRandomBytes,
+  stepOf,
+  text,
+  wasmBytesInUse,
+} from "../geometry/test-support.ts";
 import { GeometryError } from "../geometry/types.ts";
 import { analyseSolid } from "./analyse-brep.ts";
 import { analyseFile } from "./analyse-file.ts";
@@ -74,7 +82,10 @@ describe("readStepWithEntities", () => {
       withOcctScope((scope) => {
         const read = readStepWithEntities(oc, bytes, scope);
         assert.equal(read.faceEntities.length, faces);
-        assert.ok(read.faceEntities.every((entity) => entity !== null && advanced.has(entity)), "every face maps to an ADVANCED_FACE of the file");
+        assert.ok(
+          read.faceEntities.every((entity) => entity !== null && advanced.has(entity)),
+          "every face maps to an ADVANCED_FACE of the file",
+        );
         assert.equal(new Set(read.faceEntities).size, faces, "all distinct");
         assert.deepEqual(read.entityWarnings, []);
       });
@@ -87,7 +98,10 @@ describe("readStepWithEntities", () => {
       const advanced = advancedFaces(text(bytes));
       const read = readStepWithEntities(oc, bytes, scope);
       assert.equal(read.faceEntities.length, 6);
-      assert.deepEqual([...read.faceEntities].sort((a, b) => (a ?? 0) - (b ?? 0)), [...advanced.keys()].sort((a, b) => a - b));
+      assert.deepEqual(
+        [...read.faceEntities].sort((a, b) => (a ?? 0) - (b ?? 0)),
+        [...advanced.keys()].sort((a, b) => a - b),
+      );
     });
   });
 });
@@ -103,7 +117,10 @@ describe("WASM memory of the entity map", () => {
     };
     const plain = growth((scope) => readStep(oc, bytes, scope));
     const mapped = growth((scope) => readStepWithEntities(oc, bytes, scope));
-    assert.ok(mapped <= plain + 64 * 1024, `ten reads kept ${(mapped / 1024).toFixed(0)} KB with the map, ${(plain / 1024).toFixed(0)} KB without`);
+    assert.ok(
+      mapped <= plain + 64 * 1024,
+      `ten reads kept ${(mapped / 1024).toFixed(0)} KB with the map, ${(plain / 1024).toFixed(0)} KB without`,
+    );
   });
 });
 
@@ -122,8 +139,14 @@ describe("files face analysis cannot use", () => {
   it("refuses a STEP file cut short, or damaged in its middle, with corrupt_file", () => {
     withOcctScope((scope) => {
       const whole = text(fixture("partC.step"));
-      assert.throws(() => readStepWithEntities(oc, bytesOf(whole.slice(0, whole.length / 2)), scope), refusal("corrupt_file"));
-      assert.throws(() => analyseFile(oc, partCCutAtLine(0.5)), (error: unknown) => refusal("corrupt_file")(error) || refusal("no_solid")(error));
+      assert.throws(
+        () => readStepWithEntities(oc, bytesOf(whole.slice(0, whole.length / 2)), scope),
+        refusal("corrupt_file"),
+      );
+      assert.throws(
+        () => analyseFile(oc, partCCutAtLine(0.5)),
+        (error: unknown) => refusal("corrupt_file")(error) || refusal("no_solid")(error),
+      );
     });
   });
 

@@ -14,7 +14,13 @@
  * (kernel/geometry/step.ts: millimetres, the same refusals and warnings) and maps the faces in
  * its callback, before the reader is released.
  */
-import type { OpenCascadeInstance, STEPControl_Reader, TopLoc_Location, TopoDS_Shape, TopTools_IndexedMapOfShape } from "opencascade.js/dist/node.js";
+import type {
+  OpenCascadeInstance,
+  STEPControl_Reader,
+  TopLoc_Location,
+  TopoDS_Shape,
+  TopTools_IndexedMapOfShape,
+} from "opencascade.js/dist/node.js";
 import { withOcctScope, type OcctScope } from "../geometry/occt-scope.ts";
 import { readStep, type StepRead } from "../geometry/step.ts";
 import type { AnalysisWarning } from "./types.ts";
@@ -33,7 +39,11 @@ export interface StepReadWithEntities extends StepRead {
 }
 
 /** Reads `bytes` like readStep (kernel/geometry/step.ts) and maps its faces to entities; the solid is owned by `scope`. */
-export function readStepWithEntities(oc: OpenCascadeInstance, bytes: Uint8Array, scope: OcctScope): StepReadWithEntities {
+export function readStepWithEntities(
+  oc: OpenCascadeInstance,
+  bytes: Uint8Array,
+  scope: OcctScope,
+): StepReadWithEntities {
   let map: FaceEntityMap | undefined;
   const read = readStep(oc, bytes, scope, (reader, solid) => {
     map = mapFaceEntities(oc, reader, solid);
@@ -46,7 +56,11 @@ export function readStepWithEntities(oc: OpenCascadeInstance, bytes: Uint8Array,
  * The STEP entity of every face of `shape` (a shape `reader` produced, or part of one), through
  * the reader's transfer results. Call it before the reader is released.
  */
-export function mapFaceEntities(oc: OpenCascadeInstance, reader: STEPControl_Reader, shape: TopoDS_Shape): FaceEntityMap {
+export function mapFaceEntities(
+  oc: OpenCascadeInstance,
+  reader: STEPControl_Reader,
+  shape: TopoDS_Shape,
+): FaceEntityMap {
   const kinds = oc.TopAbs_ShapeEnum;
   return withOcctScope((scope) => {
     // face ids in explorer order, and the map's index of each (a face met twice keeps one index)
@@ -154,8 +168,11 @@ function unlocatedFaces(oc: OpenCascadeInstance, faces: TopTools_IndexedMapOfSha
 function noSession(entities: (number | null)[]): FaceEntityMap {
   return {
     entities,
-    warnings: [{ code: "faces_without_step_entity", message: "The STEP reader kept no transfer results; no face could be traced to its entity." }],
+    warnings: [
+      {
+        code: "faces_without_step_entity",
+        message: "The STEP reader kept no transfer results; no face could be traced to its entity.",
+      },
+    ],
   };
 }
-
-

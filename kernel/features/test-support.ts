@@ -38,21 +38,36 @@ export function mfcadLabels(model: string): MfcadLabels {
 /** n -> the name of `#n = ADVANCED_FACE('name', ...)` for every advanced face of a STEP text. */
 export function advancedFaces(stepText: string): Map<number, string> {
   const faces = new Map<number, string>();
-  for (const match of stepText.matchAll(/#(\d+)\s*=\s*ADVANCED_FACE\s*\(\s*'([^']*)'/g)) faces.set(Number(match[1]), match[2] as string);
+  for (const match of stepText.matchAll(/#(\d+)\s*=\s*ADVANCED_FACE\s*\(\s*'([^']*)'/g))
+    faces.set(Number(match[1]), match[2] as string);
   return faces;
 }
 
 type Point = [number, number, number];
 
 /** A box [corner, corner + size], owned by `scope`. */
-export function makeBox(oc: OpenCascadeInstance, scope: OcctScope, size: Point, corner: Point = [0, 0, 0]): TopoDS_Shape {
+export function makeBox(
+  oc: OpenCascadeInstance,
+  scope: OcctScope,
+  size: Point,
+  corner: Point = [0, 0, 0],
+): TopoDS_Shape {
   const maker = scope.own(new oc.BRepPrimAPI_MakeBox_3(scope.own(new oc.gp_Pnt_3(...corner)), ...size));
   return scope.own(maker.Solid());
 }
 
 /** A cylinder of `radius` from `base` along `direction` for `height`. */
-export function makeCylinder(oc: OpenCascadeInstance, scope: OcctScope, base: Point, direction: Point, radius: number, height: number): TopoDS_Shape {
-  const axes = scope.own(new oc.gp_Ax2_3(scope.own(new oc.gp_Pnt_3(...base)), scope.own(new oc.gp_Dir_4(...direction))));
+export function makeCylinder(
+  oc: OpenCascadeInstance,
+  scope: OcctScope,
+  base: Point,
+  direction: Point,
+  radius: number,
+  height: number,
+): TopoDS_Shape {
+  const axes = scope.own(
+    new oc.gp_Ax2_3(scope.own(new oc.gp_Pnt_3(...base)), scope.own(new oc.gp_Dir_4(...direction))),
+  );
   return scope.own(scope.own(new oc.BRepPrimAPI_MakeCylinder_3(axes, radius, height)).Solid());
 }
 
@@ -69,7 +84,12 @@ export function fuse(oc: OpenCascadeInstance, scope: OcctScope, shape: TopoDS_Sh
 }
 
 /** The edges of `shape` (by analysis edge id, which is TopExp::MapShapes order) that `pick` selects. */
-export function edgesWhere(oc: OpenCascadeInstance, scope: OcctScope, shape: TopoDS_Shape, pick: (edge: EdgeAnalysis) => boolean): TopoDS_Edge[] {
+export function edgesWhere(
+  oc: OpenCascadeInstance,
+  scope: OcctScope,
+  shape: TopoDS_Shape,
+  pick: (edge: EdgeAnalysis) => boolean,
+): TopoDS_Edge[] {
   const picked = analyseSolid(oc, shape).edges.filter(pick);
   const map = scope.own(new oc.TopTools_IndexedMapOfShape_1());
   oc.TopExp.MapShapes_1(shape, oc.TopAbs_ShapeEnum.TopAbs_EDGE, map);
@@ -77,7 +97,13 @@ export function edgesWhere(oc: OpenCascadeInstance, scope: OcctScope, shape: Top
 }
 
 /** `shape` with `edges` rounded to `radius`. */
-export function fillet(oc: OpenCascadeInstance, scope: OcctScope, shape: TopoDS_Shape, edges: TopoDS_Edge[], radius: number): TopoDS_Shape {
+export function fillet(
+  oc: OpenCascadeInstance,
+  scope: OcctScope,
+  shape: TopoDS_Shape,
+  edges: TopoDS_Edge[],
+  radius: number,
+): TopoDS_Shape {
   const maker = scope.own(new oc.BRepFilletAPI_MakeFillet(shape, oc.ChFi3d_FilletShape.ChFi3d_Rational));
   for (const edge of edges) maker.Add_2(radius, edge);
   maker.Build(scope.own(new oc.Message_ProgressRange_1()));
@@ -93,11 +119,18 @@ export function nurbs(oc: OpenCascadeInstance, scope: OcctScope, shape: TopoDS_S
 }
 
 /** A shell of the faces of `shape` except those `drop` names (by explorer index). */
-export function shellWithout(oc: OpenCascadeInstance, scope: OcctScope, shape: TopoDS_Shape, drop: number[]): TopoDS_Shape {
+export function shellWithout(
+  oc: OpenCascadeInstance,
+  scope: OcctScope,
+  shape: TopoDS_Shape,
+  drop: number[],
+): TopoDS_Shape {
   const builder = scope.own(new oc.BRep_Builder());
   const shell = scope.own(new oc.TopoDS_Shell());
   builder.MakeShell(shell);
-  const explorer = scope.own(new oc.TopExp_Explorer_2(shape, oc.TopAbs_ShapeEnum.TopAbs_FACE, oc.TopAbs_ShapeEnum.TopAbs_SHAPE));
+  const explorer = scope.own(
+    new oc.TopExp_Explorer_2(shape, oc.TopAbs_ShapeEnum.TopAbs_FACE, oc.TopAbs_ShapeEnum.TopAbs_SHAPE),
+  );
   for (let index = 0; explorer.More(); explorer.Next(), index++) {
     if (!drop.includes(index)) builder.Add(shell, scope.own(explorer.Current()));
   }
@@ -105,11 +138,18 @@ export function shellWithout(oc: OpenCascadeInstance, scope: OcctScope, shape: T
 }
 
 export function near(actual: number, expected: number, tolerance: number, what: string): void {
-  if (!(Math.abs(actual - expected) <= tolerance)) throw new Error(`${what}: ${actual} is not within ${tolerance} of ${expected}`);
+  if (!(Math.abs(actual - expected) <= tolerance))
+    throw new Error(`${what}: ${actual} is not within ${tolerance} of ${expected}`);
 }
 
-export function nearVector(actual: readonly number[] | null, expected: readonly number[], tolerance: number, what: string): void {
+export function nearVector(
+  actual: readonly number[] | null,
+  expected: readonly number[],
+  tolerance: number,
+  what: string,
+): void {
   if (actual === null) throw new Error(`${what}: null, expected [${expected.join(", ")}]`);
   const distance = Math.hypot(...actual.map((value, i) => value - (expected[i] as number)));
-  if (!(distance <= tolerance)) throw new Error(`${what}: [${actual.join(", ")}] is not within ${tolerance} of [${expected.join(", ")}]`);
+  if (!(distance <= tolerance))
+    throw new Error(`${what}: [${actual.join(", ")}] is not within ${tolerance} of [${expected.join(", ")}]`);
 }

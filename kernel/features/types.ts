@@ -43,7 +43,16 @@ export type SurfaceType =
   | "other";
 
 /** The geometric type of an edge's 3D curve (GeomAbs_CurveType, lower case). */
-export type CurveType = "line" | "circle" | "ellipse" | "hyperbola" | "parabola" | "bezier" | "bspline" | "offset" | "other";
+export type CurveType =
+  | "line"
+  | "circle"
+  | "ellipse"
+  | "hyperbola"
+  | "parabola"
+  | "bezier"
+  | "bspline"
+  | "offset"
+  | "other";
 
 /** How the two faces at an edge meet, seen from the material (see the header). */
 export type Convexity = "convex" | "concave" | "smooth";

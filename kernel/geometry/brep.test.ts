@@ -52,9 +52,19 @@ describe("writeBrep and readBrep", () => {
   });
 
   it("refuse a BREP of two boxes as multiple_solids and a BREP of a face as no_solid", () => {
-    const two = withOcctScope((scope) => writeBrep(oc, compound(oc, scope, [box(oc, scope, 1, 1, 1), box(oc, scope, 1, 1, 1, [5, 0, 0])])));
-    assert.throws(() => readAndMeasure(two), refusal("multiple_solids", (e) => e.details.solids === 2));
-    const face = withOcctScope((scope) => writeBrep(oc, scope.own(scope.own(new oc.BRepPrimAPI_MakeBox_2(1, 2, 3)).TopFace())));
-    assert.throws(() => readAndMeasure(face), refusal("no_solid", (e) => e.details.faces === 1));
+    const two = withOcctScope((scope) =>
+      writeBrep(oc, compound(oc, scope, [box(oc, scope, 1, 1, 1), box(oc, scope, 1, 1, 1, [5, 0, 0])])),
+    );
+    assert.throws(
+      () => readAndMeasure(two),
+      refusal("multiple_solids", (e) => e.details.solids === 2),
+    );
+    const face = withOcctScope((scope) =>
+      writeBrep(oc, scope.own(scope.own(new oc.BRepPrimAPI_MakeBox_2(1, 2, 3)).TopFace())),
+    );
+    assert.throws(
+      () => readAndMeasure(face),
+      refusal("no_solid", (e) => e.details.faces === 1),
+    );
   });
 });

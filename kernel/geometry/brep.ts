@@ -20,7 +20,10 @@ export function readBrep(oc: OpenCascadeInstance, bytes: Uint8Array, scope: Occt
         oc.BRepTools.Read_2(shape, path, local.own(new oc.BRep_Builder()), local.own(new oc.Message_ProgressRange_1())),
       );
     } catch (error) {
-      throw new GeometryError("corrupt_file", `OCCT failed while reading the BREP file: ${describeOcctException(oc, error)}.`);
+      throw new GeometryError(
+        "corrupt_file",
+        `OCCT failed while reading the BREP file: ${describeOcctException(oc, error)}.`,
+      );
     }
     if (!read || shape.IsNull()) {
       throw new GeometryError("corrupt_file", "OCCT could not read the BREP file (damaged or cut short).");

@@ -21,7 +21,10 @@ describe("detectFormat", () => {
   });
 
   it("recognises OCCT's text BREP with and without the DBRep_DrawableShape line", () => {
-    assert.equal(detectFormat(bytesOf("DBRep_DrawableShape\n\nCASCADE Topology V3, (c) Open Cascade\nLocations 0\n")), "brep");
+    assert.equal(
+      detectFormat(bytesOf("DBRep_DrawableShape\n\nCASCADE Topology V3, (c) Open Cascade\nLocations 0\n")),
+      "brep",
+    );
     assert.equal(detectFormat(bytesOf("CASCADE Topology V1, (c) Matra-Datavision\nLocations 0\n")), "brep");
   });
 
@@ -62,7 +65,8 @@ describe("detectFormat", () => {
   it("names STEP-XML when it refuses it", () => {
     assert.throws(
       () => detectFormat(bytesOf('<?xml version="1.0"?>\n<iso_10303_28 version="2.0">')),
-      (error: unknown) => error instanceof GeometryError && error.code === "unsupported_format" && error.details.detected === "step-xml",
+      (error: unknown) =>
+        error instanceof GeometryError && error.code === "unsupported_format" && error.details.detected === "step-xml",
     );
   });
 });

@@ -25,17 +25,25 @@ export function detectFormat(bytes: Uint8Array): DetectedFormat {
 
   if (/^ISO-10303-21\s*;/.test(start)) return "step";
   if (/^ISO-10303-28|^<\?xml[^>]*>\s*<(\w+:)?iso_10303_28/i.test(start)) {
-    throw new GeometryError("unsupported_format", "STEP-XML (ISO 10303-28) is not supported; export the part as a STEP (.step/.stp) file.", {
-      detected: "step-xml",
-    });
+    throw new GeometryError(
+      "unsupported_format",
+      "STEP-XML (ISO 10303-28) is not supported; export the part as a STEP (.step/.stp) file.",
+      {
+        detected: "step-xml",
+      },
+    );
   }
   if (/^(DBRep_DrawableShape\s+)?CASCADE Topology V\d/.test(start)) return "brep";
   if (isBinaryStl(bytes)) return "stl-binary";
   if (/^solid\b/i.test(start) && /\bfacet\b|\bendsolid\b/i.test(head)) return "stl-ascii";
   if (/^Open CASCADE Topology V\d/.test(start)) {
-    throw new GeometryError("unsupported_format", "Binary OCCT BREP is not supported; write the shape as a text BREP (BRepTools::Write).", {
-      detected: "brep-binary",
-    });
+    throw new GeometryError(
+      "unsupported_format",
+      "Binary OCCT BREP is not supported; write the shape as a text BREP (BRepTools::Write).",
+      {
+        detected: "brep-binary",
+      },
+    );
   }
   throw new GeometryError("unsupported_format", "The file is not a STEP, STL or OCCT BREP file.", {
     detected: "unknown",

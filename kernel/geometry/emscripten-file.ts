@@ -26,7 +26,12 @@ function removeQuietly(oc: OpenCascadeInstance, path: string): void {
 }
 
 /** Writes `bytes` to a path, runs `body` with it, then deletes the file. */
-export function withInputFile<T>(oc: OpenCascadeInstance, bytes: Uint8Array, extension: string, body: (path: string) => T): T {
+export function withInputFile<T>(
+  oc: OpenCascadeInstance,
+  bytes: Uint8Array,
+  extension: string,
+  body: (path: string) => T,
+): T {
   return withPath("in", extension, (path) => {
     oc.FS.writeFile(path, bytes);
     try {
@@ -38,7 +43,11 @@ export function withInputFile<T>(oc: OpenCascadeInstance, bytes: Uint8Array, ext
 }
 
 /** Gives `write` a path and returns what it wrote there; the file is deleted. */
-export function readBackOutputFile(oc: OpenCascadeInstance, extension: string, write: (path: string) => void): Uint8Array {
+export function readBackOutputFile(
+  oc: OpenCascadeInstance,
+  extension: string,
+  write: (path: string) => void,
+): Uint8Array {
   return withPath("out", extension, (path) => {
     removeQuietly(oc, path);
     try {

@@ -67,7 +67,12 @@ describe("ingestWorkpiece on STEP", () => {
     assert.equal(partCStep.triangleCount, mesh.indices.length / 3);
     assert.equal(Math.max(...mesh.faceIds), 93);
     assert.equal(mesh.faceIds.length, mesh.positions.length / 3);
-    near(signedVolume(mesh.positions, mesh.indices), partCStep.volumeMm3 ?? NaN, (partCStep.volumeMm3 ?? 0) * 0.005, "mesh volume");
+    near(
+      signedVolume(mesh.positions, mesh.indices),
+      partCStep.volumeMm3 ?? NaN,
+      (partCStep.volumeMm3 ?? 0) * 0.005,
+      "mesh volume",
+    );
   });
 
   it("stores a BREP of the solid that ingests again to the same part", () => {
@@ -93,30 +98,51 @@ describe("ingestWorkpiece on STEP", () => {
     assert.equal(part.unitsRead, "mm");
     assertSize(part, [247.65, 304.8, 97.79], 0.1);
     assert.equal(part.faceCount, 144);
-    assert.deepEqual(part.warnings.map((w) => w.code), ["ignored_geometry"]);
+    assert.deepEqual(
+      part.warnings.map((w) => w.code),
+      ["ignored_geometry"],
+    );
   });
 
   it("brings a part declared in inches out in millimetres, reporting inch", () => {
     const part = ingestWorkpiece(oc, partCDeclaring("inch"));
     assert.equal(part.unitsRead, "inch");
-    assertSize(part, PART_C_SIZE.map((v) => v * 25.4), 0.1);
+    assertSize(
+      part,
+      PART_C_SIZE.map((v) => v * 25.4),
+      0.1,
+    );
     near(part.volumeMm3 ?? NaN, PART_C_VOLUME * 25.4 ** 3, PART_C_VOLUME * 25.4 ** 3 * 0.005, "volume");
   });
 
   it("warns implausible_size when a file declares metres but holds millimetres", () => {
     const part = ingestWorkpiece(oc, partCDeclaring("metre"));
     assert.equal(part.unitsRead, "m");
-    assertSize(part, PART_C_SIZE.map((v) => v * 1000), 1);
-    assert.deepEqual(part.warnings.map((w) => w.code), ["implausible_size"]);
+    assertSize(
+      part,
+      PART_C_SIZE.map((v) => v * 1000),
+      1,
+    );
+    assert.deepEqual(
+      part.warnings.map((w) => w.code),
+      ["implausible_size"],
+    );
   });
 
   it("refuses a truncated STEP, one without a solid and one with two solids", () => {
     const whole = fixture("partC.step");
     assert.throws(() => ingestWorkpiece(oc, whole.subarray(0, whole.length / 2)), refusal("corrupt_file"));
-    const face = withOcctScope((scope) => stepOf(oc, scope.own(scope.own(new oc.BRepPrimAPI_MakeBox_2(10, 20, 30)).TopFace())));
+    const face = withOcctScope((scope) =>
+      stepOf(oc, scope.own(scope.own(new oc.BRepPrimAPI_MakeBox_2(10, 20, 30)).TopFace())),
+    );
     assert.throws(() => ingestWorkpiece(oc, face), refusal("no_solid"));
-    const two = withOcctScope((scope) => stepOf(oc, compound(oc, scope, [box(oc, scope, 10, 20, 30), box(oc, scope, 5, 5, 5, [50, 0, 0])])));
-    assert.throws(() => ingestWorkpiece(oc, two), refusal("multiple_solids", (e) => e.details.solids === 2));
+    const two = withOcctScope((scope) =>
+      stepOf(oc, compound(oc, scope, [box(oc, scope, 10, 20, 30), box(oc, scope, 5, 5, 5, [50, 0, 0])])),
+    );
+    assert.throws(
+      () => ingestWorkpiece(oc, two),
+      refusal("multiple_solids", (e) => e.details.solids === 2),
+    );
   });
 
   it("reports read, measure, mesh and export times when asked", () => {
@@ -162,17 +188,26 @@ describe("ingestWorkpiece on BREP and STL", () => {
     const open = ingestWorkpiece(undefined, binaryStl(cubeCorners(20).slice(0, 90)));
     assert.equal(open.closedSolid, false);
     assert.equal(open.volumeMm3, null);
-    assert.deepEqual(open.warnings.map((w) => w.code), ["open_mesh"]);
+    assert.deepEqual(
+      open.warnings.map((w) => w.code),
+      ["open_mesh"],
+    );
   });
 
   it("warns implausible_size for a cube of 0.01 mm (an STL in metres?)", () => {
     const part = ingestWorkpiece(undefined, binaryStl(cubeCorners(0.01)));
-    assert.deepEqual(part.warnings.map((w) => w.code), ["implausible_size"]);
+    assert.deepEqual(
+      part.warnings.map((w) => w.code),
+      ["implausible_size"],
+    );
   });
 
   it("warns extension_mismatch when the name claims another format", () => {
     const part = ingestWorkpiece(undefined, binaryStl(cubeCorners(20)), { filename: "bracket.step" });
-    assert.deepEqual(part.warnings.map((w) => w.code), ["extension_mismatch"]);
+    assert.deepEqual(
+      part.warnings.map((w) => w.code),
+      ["extension_mismatch"],
+    );
   });
 });
 

@@ -28,7 +28,11 @@ export interface IngestOptions extends TessellateOptions {
   timings?: Record<string, number>;
 }
 
-export function ingestWorkpiece(oc: OpenCascadeInstance | undefined, bytes: Uint8Array, options: IngestOptions = {}): IngestedWorkpiece {
+export function ingestWorkpiece(
+  oc: OpenCascadeInstance | undefined,
+  bytes: Uint8Array,
+  options: IngestOptions = {},
+): IngestedWorkpiece {
   const timings = options.timings ?? {};
   const time = <T>(step: string, work: () => T): T => {
     const started = performance.now();
@@ -45,11 +49,15 @@ export function ingestWorkpiece(oc: OpenCascadeInstance | undefined, bytes: Uint
   if (detected === "stl-binary" || detected === "stl-ascii") {
     workpiece = time("read", () => readStl(bytes, detected === "stl-binary" ? "binary" : "ascii"));
   } else {
-    if (oc === undefined) throw new Error(`ingestWorkpiece: a ${detected.toUpperCase()} file needs OCCT, and none was given`);
+    if (oc === undefined)
+      throw new Error(`ingestWorkpiece: a ${detected.toUpperCase()} file needs OCCT, and none was given`);
     prepareRelease(oc); // done by loadOpenCascade; here for an instance started elsewhere
     workpiece = ingestSolid(oc, bytes, detected, options, time);
   }
-  workpiece.warnings.push(...extensionWarnings(options.filename, format), ...sizeWarnings(workpiece.bbox, workpiece.unitsRead));
+  workpiece.warnings.push(
+    ...extensionWarnings(options.filename, format),
+    ...sizeWarnings(workpiece.bbox, workpiece.unitsRead),
+  );
   return workpiece;
 }
 
@@ -95,8 +103,10 @@ function ingestSolid(
 function extensionWarnings(filename: string | undefined, format: WorkpieceFormat): Warning[] {
   const named = filename === undefined ? undefined : formatNamedBy(filename);
   if (named === undefined || named === format) return [];
-  return [{
-    code: "extension_mismatch",
-    message: `The file is named like a ${named.toUpperCase()} file but holds ${format.toUpperCase()}; it was read as ${format.toUpperCase()}.`,
-  }];
+  return [
+    {
+      code: "extension_mismatch",
+      message: `The file is named like a ${named.toUpperCase()} file but holds ${format.toUpperCase()}; it was read as ${format.toUpperCase()}.`,
+    },
+  ];
 }

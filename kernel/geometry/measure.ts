@@ -35,11 +35,17 @@ export function measureSolid(oc: OpenCascadeInstance, solid: TopoDS_Solid): Soli
   if (closed) {
     const volume = solidVolume(oc, solid);
     if (volume < 0) {
-      warnings.push({ code: "inverted_solid", message: "The solid's faces point inwards; its volume was taken as positive." });
+      warnings.push({
+        code: "inverted_solid",
+        message: "The solid's faces point inwards; its volume was taken as positive.",
+      });
     }
     volumeMm3 = Math.abs(volume);
   } else {
-    warnings.push({ code: "open_shell", message: "The solid is not closed: some of its edges belong to one face only, so it has no volume." });
+    warnings.push({
+      code: "open_shell",
+      message: "The solid is not closed: some of its edges belong to one face only, so it has no volume.",
+    });
   }
   return { volumeMm3, faceCount, closed, warnings };
 }

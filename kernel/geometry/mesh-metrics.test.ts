@@ -8,7 +8,9 @@ const TETRA = new Uint32Array([0, 2, 1, 0, 1, 3, 0, 3, 2, 1, 2, 3]);
 
 describe("weldByPosition", () => {
   it("merges bit-identical corners and treats -0 as 0", () => {
-    const { vertexOf, count } = weldByPosition(new Float32Array([1, 2, 3, 0, 0, 0, 1, 2, 3, -0, 0, -0, 1, 2, 3.0000002]));
+    const { vertexOf, count } = weldByPosition(
+      new Float32Array([1, 2, 3, 0, 0, 0, 1, 2, 3, -0, 0, -0, 1, 2, 3.0000002]),
+    );
     assert.equal(count, 3);
     assert.deepEqual([...vertexOf], [0, 1, 0, 1, 2]);
   });
@@ -46,7 +48,8 @@ describe("signedVolume", () => {
   it("gives 1/6 for the unit tetrahedron and -1/6 turned inside out", () => {
     assert.ok(Math.abs(signedVolume(TETRA_POSITIONS, TETRA) - 1 / 6) < 1e-12);
     const inverted = TETRA.slice();
-    for (let t = 0; t < inverted.length; t += 3) [inverted[t + 1], inverted[t + 2]] = [inverted[t + 2] as number, inverted[t + 1] as number];
+    for (let t = 0; t < inverted.length; t += 3)
+      [inverted[t + 1], inverted[t + 2]] = [inverted[t + 2] as number, inverted[t + 1] as number];
     assert.ok(Math.abs(signedVolume(TETRA_POSITIONS, inverted) + 1 / 6) < 1e-12);
   });
 

@@ -116,7 +116,8 @@ export function edgeReport(triangles: Uint32Array, vertexCount: number): EdgeRep
 /** The triangles with each one's winding reversed (a copy): a mesh facing in turned to face out. */
 export function turnedRound(indices: Uint32Array): Uint32Array {
   const turned = Uint32Array.from(indices);
-  for (let t = 0; t + 2 < turned.length; t += 3) [turned[t + 1], turned[t + 2]] = [turned[t + 2] as number, turned[t + 1] as number];
+  for (let t = 0; t + 2 < turned.length; t += 3)
+    [turned[t + 1], turned[t + 2]] = [turned[t + 2] as number, turned[t + 1] as number];
   return turned;
 }
 
@@ -136,9 +137,15 @@ export function signedVolume(positions: Float32Array, indices: Uint32Array): num
     const a = 3 * (indices[t] as number);
     const b = 3 * (indices[t + 1] as number);
     const c = 3 * (indices[t + 2] as number);
-    const ax = (positions[a] as number) - ox, ay = (positions[a + 1] as number) - oy, az = (positions[a + 2] as number) - oz;
-    const bx = (positions[b] as number) - ox, by = (positions[b + 1] as number) - oy, bz = (positions[b + 2] as number) - oz;
-    const cx = (positions[c] as number) - ox, cy = (positions[c + 1] as number) - oy, cz = (positions[c + 2] as number) - oz;
+    const ax = (positions[a] as number) - ox,
+      ay = (positions[a + 1] as number) - oy,
+      az = (positions[a + 2] as number) - oz;
+    const bx = (positions[b] as number) - ox,
+      by = (positions[b + 1] as number) - oy,
+      bz = (positions[b + 2] as number) - oz;
+    const cx = (positions[c] as number) - ox,
+      cy = (positions[c + 1] as number) - oy,
+      cz = (positions[c + 2] as number) - oz;
     sum += ax * (by * cz - bz * cy) - ay * (bx * cz - bz * cx) + az * (bx * cy - by * cx);
   }
   return sum / 6;

@@ -79,10 +79,17 @@ export function prepareRelease(oc: OpenCascadeInstance): void {
   if (!allocatesWithMalloc(oc)) return;
   const identity = new oc.TopLoc_Location_1(); // kept for the instance's lifetime
   const free = (pointer: number): void => oc._free(pointer);
-  const shapes: Releasable[] = [new oc.TopoDS_Shape(), new oc.TopoDS_Face(), new oc.TopoDS_Shell(), new oc.TopoDS_Solid(), new oc.TopoDS_Compound()];
+  const shapes: Releasable[] = [
+    new oc.TopoDS_Shape(),
+    new oc.TopoDS_Face(),
+    new oc.TopoDS_Shell(),
+    new oc.TopoDS_Solid(),
+    new oc.TopoDS_Compound(),
+  ];
   for (const empty of shapes) {
     const registered = registeredClassOf(empty);
-    if (registered && registered.rawDestructor === placeholder) manualRelease.set(registered, { destroy: free, identity });
+    if (registered && registered.rawDestructor === placeholder)
+      manualRelease.set(registered, { destroy: free, identity });
     releaseOcctObject(empty);
   }
 }

@@ -58,9 +58,18 @@ declare module "opencascade.js/dist/node.js" {
     Value(row: number, column: number): number;
     IsNegative(): boolean;
     SetValues(
-      a11: number, a12: number, a13: number, a14: number,
-      a21: number, a22: number, a23: number, a24: number,
-      a31: number, a32: number, a33: number, a34: number,
+      a11: number,
+      a12: number,
+      a13: number,
+      a14: number,
+      a21: number,
+      a22: number,
+      a23: number,
+      a24: number,
+      a31: number,
+      a32: number,
+      a33: number,
+      a34: number,
     ): void;
   }
   export interface TopLoc_Location extends Deletable {
@@ -122,7 +131,12 @@ declare module "opencascade.js/dist/node.js" {
     SystemLengthUnit(): number;
   }
   export interface STEPControl_Writer extends Deletable {
-    Transfer(shape: TopoDS_Shape, mode: STEPControl_StepModelType, computeGraph: boolean, progress: Message_ProgressRange): IFSelect_ReturnStatus;
+    Transfer(
+      shape: TopoDS_Shape,
+      mode: STEPControl_StepModelType,
+      computeGraph: boolean,
+      progress: Message_ProgressRange,
+    ): IFSelect_ReturnStatus;
     Write(path: string): IFSelect_ReturnStatus;
   }
 
@@ -245,7 +259,11 @@ declare module "opencascade.js/dist/node.js" {
       Shell_1(shape: TopoDS_Shape): TopoDS_Shell;
       Solid_1(shape: TopoDS_Shape): TopoDS_Solid;
     };
-    TopExp_Explorer_2: new (shape: TopoDS_Shape, toFind: TopAbs_ShapeEnum, toAvoid: TopAbs_ShapeEnum) => TopExp_Explorer;
+    TopExp_Explorer_2: new (
+      shape: TopoDS_Shape,
+      toFind: TopAbs_ShapeEnum,
+      toAvoid: TopAbs_ShapeEnum,
+    ) => TopExp_Explorer;
     BRep_Builder: new () => BRep_Builder;
 
     TColStd_SequenceOfAsciiString_1: new () => TColStd_SequenceOfAsciiString;
@@ -286,7 +304,13 @@ declare module "opencascade.js/dist/node.js" {
 
     GProp_GProps_1: new () => GProp_GProps;
     BRepGProp: {
-      VolumeProperties_1(shape: TopoDS_Shape, properties: GProp_GProps, onlyClosed: boolean, skipShared: boolean, useTriangulation: boolean): void;
+      VolumeProperties_1(
+        shape: TopoDS_Shape,
+        properties: GProp_GProps,
+        onlyClosed: boolean,
+        skipShared: boolean,
+        useTriangulation: boolean,
+      ): void;
     };
     Bnd_Box_1: new () => Bnd_Box;
     BRepBndLib: {
@@ -522,11 +546,21 @@ declare module "opencascade.js/dist/node.js" {
   }
   export interface BRepGPropFeatureStatics {
     /** area (Mass) and centroid of faces, Gauss integration of fixed order */
-    SurfaceProperties_1(shape: TopoDS_Shape, properties: GProp_GProps, skipShared: boolean, useTriangulation: boolean): void;
+    SurfaceProperties_1(
+      shape: TopoDS_Shape,
+      properties: GProp_GProps,
+      skipShared: boolean,
+      useTriangulation: boolean,
+    ): void;
     /** the same, adaptive to the relative precision `eps`; returns the error reached */
     SurfaceProperties_2(shape: TopoDS_Shape, properties: GProp_GProps, eps: number, skipShared: boolean): number;
     /** length (Mass) of edges */
-    LinearProperties(shape: TopoDS_Shape, properties: GProp_GProps, skipShared: boolean, useTriangulation: boolean): void;
+    LinearProperties(
+      shape: TopoDS_Shape,
+      properties: GProp_GProps,
+      skipShared: boolean,
+      useTriangulation: boolean,
+    ): void;
   }
 
   export interface OpenCascadeInstance {
@@ -577,11 +611,25 @@ declare module "opencascade.js/dist/node.js" {
     BRepAdaptor_Curve_2: new (edge: TopoDS_Edge) => BRepAdaptor_Curve;
     BRepAdaptor_Curve2d_2: new (edge: TopoDS_Edge, face: TopoDS_Face) => BRepAdaptor_Curve2d;
     /** properties up to derivative order `order` at (u, v); `resolution` in the surface's length */
-    BRepLProp_SLProps_1: new (surface: BRepAdaptor_Surface, u: number, v: number, order: number, resolution: number) => BRepLProp_SLProps;
+    BRepLProp_SLProps_1: new (
+      surface: BRepAdaptor_Surface,
+      u: number,
+      v: number,
+      order: number,
+      resolution: number,
+    ) => BRepLProp_SLProps;
 
     BRepPrimAPI_MakeCylinder_3: new (axes: gp_Ax2, radius: number, height: number) => BRepPrimAPI_MakeCylinder;
-    BRepAlgoAPI_Cut_3: new (shape: TopoDS_Shape, tool: TopoDS_Shape, progress: Message_ProgressRange) => BRepAlgoAPI_BooleanOperation;
-    BRepAlgoAPI_Fuse_3: new (shape: TopoDS_Shape, tool: TopoDS_Shape, progress: Message_ProgressRange) => BRepAlgoAPI_BooleanOperation;
+    BRepAlgoAPI_Cut_3: new (
+      shape: TopoDS_Shape,
+      tool: TopoDS_Shape,
+      progress: Message_ProgressRange,
+    ) => BRepAlgoAPI_BooleanOperation;
+    BRepAlgoAPI_Fuse_3: new (
+      shape: TopoDS_Shape,
+      tool: TopoDS_Shape,
+      progress: Message_ProgressRange,
+    ) => BRepAlgoAPI_BooleanOperation;
     BRepFilletAPI_MakeFillet: new (shape: TopoDS_Shape, filletShape: ChFi3d_FilletShape) => BRepFilletAPI_MakeFillet;
     BRepBuilderAPI_NurbsConvert_2: new (shape: TopoDS_Shape, copy: boolean) => BRepBuilderAPI_NurbsConvert;
   }

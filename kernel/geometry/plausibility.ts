@@ -14,19 +14,26 @@ export const MIN_PLAUSIBLE_DIAGONAL_MM = 0.1;
 
 export function sizeWarnings(bbox: BoundingBox, unitsRead: string): Warning[] {
   const diagonal = boxDiagonal(bbox);
-  const size = boxSize(bbox).map((value) => formatMm(value)).join(" x ");
-  const declared = unitsRead === "unknown" ? "the file declares no unit, millimetres were assumed" : `the file declares ${unitsRead}`;
+  const size = boxSize(bbox)
+    .map((value) => formatMm(value))
+    .join(" x ");
+  const declared =
+    unitsRead === "unknown" ? "the file declares no unit, millimetres were assumed" : `the file declares ${unitsRead}`;
   if (diagonal > MAX_PLAUSIBLE_DIAGONAL_MM) {
-    return [{
-      code: "implausible_size",
-      message: `The part measures ${size} mm (diagonal ${formatMm(diagonal)} mm), larger than any machine; ${declared}. Check the units: some files declare metres but hold millimetres.`,
-    }];
+    return [
+      {
+        code: "implausible_size",
+        message: `The part measures ${size} mm (diagonal ${formatMm(diagonal)} mm), larger than any machine; ${declared}. Check the units: some files declare metres but hold millimetres.`,
+      },
+    ];
   }
   if (diagonal < MIN_PLAUSIBLE_DIAGONAL_MM) {
-    return [{
-      code: "implausible_size",
-      message: `The part measures ${size} mm (diagonal ${formatMm(diagonal)} mm), too small to machine; ${declared}. Check the units: the file may hold metres.`,
-    }];
+    return [
+      {
+        code: "implausible_size",
+        message: `The part measures ${size} mm (diagonal ${formatMm(diagonal)} mm), too small to machine; ${declared}. Check the units: the file may hold metres.`,
+      },
+    ];
   }
   return [];
 }

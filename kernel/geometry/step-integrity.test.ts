@@ -5,7 +5,11 @@ import { fixture, partCCutAtLine, text } from "./test-support.ts";
 
 describe("checkStepIntegrity", () => {
   it("finds partC.step complete: terminated, every reference defined", () => {
-    assert.deepEqual(checkStepIntegrity(text(fixture("partC.step"))), { terminated: true, undefinedReferences: 0, undefinedSample: [] });
+    assert.deepEqual(checkStepIntegrity(text(fixture("partC.step"))), {
+      terminated: true,
+      undefinedReferences: 0,
+      undefinedSample: [],
+    });
   });
 
   it("finds the first half of partC.step unterminated", () => {
@@ -21,7 +25,8 @@ describe("checkStepIntegrity", () => {
   });
 
   it("does not take a '#' inside a string or comment for a reference", () => {
-    const file = "ISO-10303-21;\nDATA;\n#1 = PRODUCT('part #7 it''s #8','',/* see #9 */ (#2));\n#2 = PRODUCT_CONTEXT('',$,'');\nENDSEC;\nEND-ISO-10303-21;\n";
+    const file =
+      "ISO-10303-21;\nDATA;\n#1 = PRODUCT('part #7 it''s #8','',/* see #9 */ (#2));\n#2 = PRODUCT_CONTEXT('',$,'');\nENDSEC;\nEND-ISO-10303-21;\n";
     assert.deepEqual(checkStepIntegrity(file), { terminated: true, undefinedReferences: 0, undefinedSample: [] });
   });
 });

@@ -7,7 +7,17 @@ import { measureSolid, roughBoundingBox } from "./measure.ts";
 import { withOcctScope } from "./occt-scope.ts";
 import { loadOpenCascade } from "./opencascade.ts";
 import { normaliseLengthUnit, readStep } from "./step.ts";
-import { box, bytesOf, compound, fixture, partCCutAtLine, partCDeclaring, sizeOf, stepOf, text } from "./test-support.ts";
+import {
+  box,
+  bytesOf,
+  compound,
+  fixture,
+  partCCutAtLine,
+  partCDeclaring,
+  sizeOf,
+  stepOf,
+  text,
+} from "./test-support.ts";
 import { GeometryError } from "./types.ts";
 
 const oc = await loadOpenCascade();
@@ -28,7 +38,12 @@ function readAndMeasure(bytes: Uint8Array) {
   return withOcctScope((scope) => {
     const read = readStep(oc, bytes, scope);
     const measures = measureSolid(oc, read.solid);
-    return { ...measures, unitsRead: read.unitsRead, warnings: [...read.warnings, ...measures.warnings], size: sizeOf(roughBoundingBox(oc, read.solid)) };
+    return {
+      ...measures,
+      unitsRead: read.unitsRead,
+      warnings: [...read.warnings, ...measures.warnings],
+      size: sizeOf(roughBoundingBox(oc, read.solid)),
+    };
   });
 }
 
@@ -65,7 +80,10 @@ describe("readStep", () => {
     near(part.size[0], 247.65, 0.1, "x");
     near(part.size[1], 304.8, 0.1, "y");
     near(part.size[2], 97.79, 0.1, "z");
-    assert.deepEqual(part.warnings.map((w) => w.code), ["ignored_geometry"]);
+    assert.deepEqual(
+      part.warnings.map((w) => w.code),
+      ["ignored_geometry"],
+    );
   });
 
   it("reads partC relabelled as AP203 (CONFIG_CONTROL_DESIGN) like the AP214 original", () => {
@@ -94,7 +112,10 @@ describe("readStep", () => {
 
   it("refuses the first half of partC.step as corrupt_file (truncated) before OCCT sees it", () => {
     const whole = fixture("partC.step");
-    assert.throws(() => readAndMeasure(whole.subarray(0, whole.length / 2)), refusal("corrupt_file", (e) => e.details.reason === "truncated"));
+    assert.throws(
+      () => readAndMeasure(whole.subarray(0, whole.length / 2)),
+      refusal("corrupt_file", (e) => e.details.reason === "truncated"),
+    );
   });
 
   it("refuses partC.step cut at a line and closed again as corrupt_file, naming the missing entities", () => {
@@ -106,7 +127,10 @@ describe("readStep", () => {
 
   it("refuses a file OCCT cannot parse as corrupt_file, quoting the parser", () => {
     const garbage = bytesOf("ISO-10303-21;\nHEADER;\nthis is not STEP at all (((\nENDSEC;\nEND-ISO-10303-21;\n");
-    assert.throws(() => readAndMeasure(garbage), refusal("corrupt_file", (e) => Array.isArray(e.details.parser)));
+    assert.throws(
+      () => readAndMeasure(garbage),
+      refusal("corrupt_file", (e) => Array.isArray(e.details.parser)),
+    );
   });
 
   it("refuses a STEP of a single face as no_solid, counting the face", () => {
@@ -114,17 +138,27 @@ describe("readStep", () => {
       const maker = scope.own(new oc.BRepPrimAPI_MakeBox_2(10, 20, 30));
       return stepOf(oc, scope.own(maker.TopFace()));
     });
-    assert.throws(() => readAndMeasure(step), refusal("no_solid", (e) => e.details.faces === 1));
+    assert.throws(
+      () => readAndMeasure(step),
+      refusal("no_solid", (e) => e.details.faces === 1),
+    );
   });
 
   it("refuses a STEP with an empty DATA section as no_solid", () => {
-    const empty = bytesOf("ISO-10303-21;\nHEADER;\nFILE_DESCRIPTION((''),'2;1');\nFILE_NAME('','',(''),(''),'','','');\nFILE_SCHEMA(('AUTOMOTIVE_DESIGN'));\nENDSEC;\nDATA;\nENDSEC;\nEND-ISO-10303-21;\n");
+    const empty = bytesOf(
+      "ISO-10303-21;\nHEADER;\nFILE_DESCRIPTION((''),'2;1');\nFILE_NAME('','',(''),(''),'','','');\nFILE_SCHEMA(('AUTOMOTIVE_DESIGN'));\nENDSEC;\nDATA;\nENDSEC;\nEND-ISO-10303-21;\n",
+    );
     assert.throws(() => readAndMeasure(empty), refusal("no_solid"));
   });
 
   it("refuses a STEP with two solids as multiple_solids, with details.solids = 2", () => {
-    const step = withOcctScope((scope) => stepOf(oc, compound(oc, scope, [box(oc, scope, 10, 20, 30), box(oc, scope, 5, 5, 5, [50, 0, 0])])));
-    assert.throws(() => readAndMeasure(step), refusal("multiple_solids", (e) => e.details.solids === 2));
+    const step = withOcctScope((scope) =>
+      stepOf(oc, compound(oc, scope, [box(oc, scope, 10, 20, 30), box(oc, scope, 5, 5, 5, [50, 0, 0])])),
+    );
+    assert.throws(
+      () => readAndMeasure(step),
+      refusal("multiple_solids", (e) => e.details.solids === 2),
+    );
   });
 
   it("reads back a box it wrote through STEPControl_Writer: 6 faces, 6000 mm³", () => {

@@ -37,9 +37,13 @@ export function readStep(
 ): StepRead {
   const integrity = checkStepIntegrity(new TextDecoder("latin1").decode(bytes));
   if (!integrity.terminated) {
-    throw new GeometryError("corrupt_file", "The STEP file is cut short: it does not end with END-ISO-10303-21; (an incomplete upload or export?).", {
-      reason: "truncated",
-    });
+    throw new GeometryError(
+      "corrupt_file",
+      "The STEP file is cut short: it does not end with END-ISO-10303-21; (an incomplete upload or export?).",
+      {
+        reason: "truncated",
+      },
+    );
   }
   takeOcctMessages(); // drop anything older than this read
   return withOcctScope((local) => {
@@ -82,7 +86,10 @@ export function readStep(
     }
     const units = declaredLengthUnits(oc, reader, local);
     if (units.length > 1) {
-      warnings.push({ code: "mixed_units", message: `The STEP file declares several length units (${units.join(", ")}); ${units[0]} was taken for the part.` });
+      warnings.push({
+        code: "mixed_units",
+        message: `The STEP file declares several length units (${units.join(", ")}); ${units[0]} was taken for the part.`,
+      });
     }
     withReader?.(reader, found.solid);
     return { solid: found.solid, unitsRead: units[0] ?? "unknown", warnings };

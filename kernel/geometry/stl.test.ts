@@ -50,7 +50,11 @@ describe("readStl", () => {
   });
 
   it("reads ASCII with exponents, capitals and a whole facet on one line", () => {
-    const corners = parseAsciiStl(bytesOf("SOLID x\nFACET NORMAL 0 0 1 OUTER LOOP VERTEX 1e1 0 0 VERTEX 0 1.0E+01 0 VERTEX 0 0 -0.5e-1 ENDLOOP ENDFACET\nENDSOLID x\n"));
+    const corners = parseAsciiStl(
+      bytesOf(
+        "SOLID x\nFACET NORMAL 0 0 1 OUTER LOOP VERTEX 1e1 0 0 VERTEX 0 1.0E+01 0 VERTEX 0 0 -0.5e-1 ENDLOOP ENDFACET\nENDSOLID x\n",
+      ),
+    );
     assert.deepEqual([...corners], [10, 0, 0, 0, 10, 0, 0, 0, Math.fround(-0.05)]);
   });
 
@@ -59,7 +63,10 @@ describe("readStl", () => {
     assert.equal(part.closedSolid, false);
     assert.equal(part.volumeMm3, null);
     assert.equal(part.triangleCount, 10);
-    assert.deepEqual(part.warnings.map((w) => w.code), ["open_mesh"]);
+    assert.deepEqual(
+      part.warnings.map((w) => w.code),
+      ["open_mesh"],
+    );
     assert.match(part.warnings[0]?.message ?? "", /4 edges/);
   });
 
@@ -73,7 +80,10 @@ describe("readStl", () => {
     const part = readStl(binaryStl(corners), "binary");
     assert.equal(part.closedSolid, true);
     near(part.volumeMm3 ?? NaN, 1000, 1e-9, "volume");
-    assert.deepEqual(part.warnings.map((w) => w.code), ["inverted_mesh"]);
+    assert.deepEqual(
+      part.warnings.map((w) => w.code),
+      ["inverted_mesh"],
+    );
     near(signedVolume(part.mesh.positions, part.mesh.indices), 1000, 1e-9, "volume of the mesh handed on");
   });
 
@@ -83,20 +93,29 @@ describe("readStl", () => {
     const part = readStl(binaryStl(corners), "binary");
     assert.equal(part.closedSolid, false);
     assert.equal(part.volumeMm3, null);
-    assert.deepEqual(part.warnings.map((w) => w.code), ["non_manifold_mesh"]);
+    assert.deepEqual(
+      part.warnings.map((w) => w.code),
+      ["non_manifold_mesh"],
+    );
   });
 
   it("leaves out triangles with a repeated corner and says how many", () => {
     const part = readStl(binaryStl([...cubeCorners(10), 1, 1, 1, 1, 1, 1, 2, 2, 2]), "binary");
     assert.equal(part.triangleCount, 12);
     assert.equal(part.closedSolid, true);
-    assert.deepEqual(part.warnings.map((w) => w.code), ["degenerate_triangles"]);
+    assert.deepEqual(
+      part.warnings.map((w) => w.code),
+      ["degenerate_triangles"],
+    );
   });
 
   it("refuses a NaN coordinate in a binary STL with invalid_coordinates, naming the triangle", () => {
     const corners = cubeCorners(10);
     corners[9 * 4 + 2] = Number.NaN;
-    assert.throws(() => readStl(binaryStl(corners), "binary"), (error: unknown) => refusal("invalid_coordinates")(error) && (error as GeometryError).details.triangle === 5);
+    assert.throws(
+      () => readStl(binaryStl(corners), "binary"),
+      (error: unknown) => refusal("invalid_coordinates")(error) && (error as GeometryError).details.triangle === 5,
+    );
   });
 
   it("refuses nan and inf in an ASCII STL with invalid_coordinates", () => {
@@ -106,7 +125,10 @@ describe("readStl", () => {
     }
   });
 
-  const oneFacet = (z: string) => bytesOf(`solid x\nfacet normal 0 0 1\nouter loop\nvertex 0 0 0\nvertex 1 0 ${z}\nvertex 0 1 0\nendloop\nendfacet\nendsolid x\n`);
+  const oneFacet = (z: string) =>
+    bytesOf(
+      `solid x\nfacet normal 0 0 1\nouter loop\nvertex 0 0 0\nvertex 1 0 ${z}\nvertex 0 1 0\nendloop\nendfacet\nendsolid x\n`,
+    );
 
   it("refuses an ASCII coordinate beyond the range of a 32-bit float with invalid_coordinates, naming the line", () => {
     for (const bad of ["1e300", "-1e300", "3.5e38", "-340282357000000000000000000000000000000"]) {
@@ -128,11 +150,20 @@ describe("readStl", () => {
       assert.throws(
         () => parseAsciiStl(oneFacet(bad)),
         (error: unknown) =>
-          refusal("corrupt_file")(error) && (error as GeometryError).details.line === 5 && (error as GeometryError).message.includes(`"${bad}" is not a decimal number`),
+          refusal("corrupt_file")(error) &&
+          (error as GeometryError).details.line === 5 &&
+          (error as GeometryError).message.includes(`"${bad}" is not a decimal number`),
         bad,
       );
     }
-    for (const [good, value] of [["+1.5", 1.5], ["-.5", -0.5], ["5.", 5], ["007", 7], ["2E-1", 0.2], ["-0", -0]] as const) {
+    for (const [good, value] of [
+      ["+1.5", 1.5],
+      ["-.5", -0.5],
+      ["5.", 5],
+      ["007", 7],
+      ["2E-1", 0.2],
+      ["-0", -0],
+    ] as const) {
       assert.deepEqual([...parseAsciiStl(oneFacet(good))].slice(3, 6), [1, 0, Math.fround(value)], good);
     }
   });
@@ -145,7 +176,10 @@ describe("readStl", () => {
   it("refuses a word where a coordinate belongs, or a facet left open, with corrupt_file", () => {
     const word = asciiStl(cubeCorners(10), (value) => (value === 10 ? "ten" : String(value)));
     assert.throws(() => readStl(word, "ascii"), refusal("corrupt_file"));
-    assert.throws(() => parseAsciiStl(bytesOf("solid x\nfacet normal 0 0 1\nouter loop\nvertex 0 0 0\n")), refusal("corrupt_file"));
+    assert.throws(
+      () => parseAsciiStl(bytesOf("solid x\nfacet normal 0 0 1\nouter loop\nvertex 0 0 0\n")),
+      refusal("corrupt_file"),
+    );
   });
 
   it("refuses a binary STL that holds fewer triangles than it announces", () => {

@@ -23,9 +23,13 @@ export function parseBinaryStl(bytes: Uint8Array): Float32Array {
   }
   const count = view.getUint32(HEADER_BYTES, true);
   if (bytes.length < HEADER_BYTES + 4 + count * TRIANGLE_BYTES) {
-    throw new GeometryError("corrupt_file", `The binary STL announces ${count} triangles but holds only ${Math.floor((bytes.length - HEADER_BYTES - 4) / TRIANGLE_BYTES)}.`, {
-      announced: count,
-    });
+    throw new GeometryError(
+      "corrupt_file",
+      `The binary STL announces ${count} triangles but holds only ${Math.floor((bytes.length - HEADER_BYTES - 4) / TRIANGLE_BYTES)}.`,
+      {
+        announced: count,
+      },
+    );
   }
   const corners = new Float32Array(count * 9);
   for (let t = 0; t < count; t++) {
@@ -78,7 +82,11 @@ export function parseAsciiStl(bytes: Uint8Array): Float32Array {
         const value = Number(written);
         if (!Number.isFinite(Math.fround(value))) {
           const line = lineAt(token.index);
-          throw new GeometryError("invalid_coordinates", `Vertex on line ${line}: ${written.slice(0, 40)} is beyond the range of a 32-bit float.`, { line });
+          throw new GeometryError(
+            "invalid_coordinates",
+            `Vertex on line ${line}: ${written.slice(0, 40)} is beyond the range of a 32-bit float.`,
+            { line },
+          );
         }
         facet.push(value);
       }
@@ -100,9 +108,13 @@ export function parseAsciiStl(bytes: Uint8Array): Float32Array {
 }
 
 function invalidCoordinate(triangle: number, value: number): GeometryError {
-  return new GeometryError("invalid_coordinates", `Triangle ${triangle + 1} has a coordinate that is not a finite number (${value}).`, {
-    triangle: triangle + 1,
-  });
+  return new GeometryError(
+    "invalid_coordinates",
+    `Triangle ${triangle + 1} has a coordinate that is not a finite number (${value}).`,
+    {
+      triangle: triangle + 1,
+    },
+  );
 }
 
 /** Turns parsed corners into the workpiece: closedness, volume, flat normals, bbox. */
@@ -114,13 +126,21 @@ export function stlWorkpiece(corners: Float32Array): IngestedWorkpiece {
   const kept: number[] = [];
   const inputTriangles = corners.length / 9;
   for (let t = 0; t < inputTriangles; t++) {
-    const a = vertexOf[3 * t], b = vertexOf[3 * t + 1], c = vertexOf[3 * t + 2];
+    const a = vertexOf[3 * t],
+      b = vertexOf[3 * t + 1],
+      c = vertexOf[3 * t + 2];
     if (a !== b && b !== c && c !== a) kept.push(t);
   }
   if (kept.length === 0) {
-    throw new GeometryError("no_triangles", inputTriangles === 0 ? "The STL file holds no triangles." : "Every triangle of the STL file is degenerate (repeated corners).", {
-      triangles: inputTriangles,
-    });
+    throw new GeometryError(
+      "no_triangles",
+      inputTriangles === 0
+        ? "The STL file holds no triangles."
+        : "Every triangle of the STL file is degenerate (repeated corners).",
+      {
+        triangles: inputTriangles,
+      },
+    );
   }
   if (kept.length < inputTriangles) {
     warnings.push({
@@ -143,7 +163,10 @@ export function stlWorkpiece(corners: Float32Array): IngestedWorkpiece {
     const volume = signedVolume(positions, indices);
     if (volume < 0) {
       indices.set(turnedRound(indices));
-      warnings.push({ code: "inverted_mesh", message: "Every triangle faced inwards; the mesh was turned outside in." });
+      warnings.push({
+        code: "inverted_mesh",
+        message: "Every triangle faced inwards; the mesh was turned outside in.",
+      });
     }
     volumeMm3 = Math.abs(volume);
   } else if (edges.boundaryEdges > 0) {
@@ -184,15 +207,27 @@ export function stlWorkpiece(corners: Float32Array): IngestedWorkpiece {
 function flatNormals(positions: Float32Array, indices: Uint32Array): Float32Array {
   const normals = new Float32Array(positions.length);
   for (let t = 0; t < indices.length; t += 3) {
-    const a = 3 * (indices[t] as number), b = 3 * (indices[t + 1] as number), c = 3 * (indices[t + 2] as number);
-    const ux = positions[b]! - positions[a]!, uy = positions[b + 1]! - positions[a + 1]!, uz = positions[b + 2]! - positions[a + 2]!;
-    const vx = positions[c]! - positions[a]!, vy = positions[c + 1]! - positions[a + 1]!, vz = positions[c + 2]! - positions[a + 2]!;
-    let nx = uy * vz - uz * vy, ny = uz * vx - ux * vz, nz = ux * vy - uy * vx;
+    const a = 3 * (indices[t] as number),
+      b = 3 * (indices[t + 1] as number),
+      c = 3 * (indices[t + 2] as number);
+    const ux = positions[b]! - positions[a]!,
+      uy = positions[b + 1]! - positions[a + 1]!,
+      uz = positions[b + 2]! - positions[a + 2]!;
+    const vx = positions[c]! - positions[a]!,
+      vy = positions[c + 1]! - positions[a + 1]!,
+      vz = positions[c + 2]! - positions[a + 2]!;
+    let nx = uy * vz - uz * vy,
+      ny = uz * vx - ux * vz,
+      nz = ux * vy - uy * vx;
     const length = Math.hypot(nx, ny, nz);
     if (length > 0) {
-      nx /= length; ny /= length; nz /= length;
+      nx /= length;
+      ny /= length;
+      nz /= length;
     } else {
-      nx = 0; ny = 0; nz = 1;
+      nx = 0;
+      ny = 0;
+      nz = 1;
     }
     for (const v of [a, b, c]) {
       normals[v] = nx;

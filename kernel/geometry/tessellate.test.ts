@@ -45,12 +45,14 @@ function agreement(mesh: TriangleMesh): number {
 
 /** A box rotated 30° about Z and moved to (100, -50, 20), through a TopLoc_Location. */
 function movedBox(scope: OcctScope): { shape: TopoDS_Shape; corners: Vec3[] } {
-  const c = Math.cos(Math.PI / 6), s = Math.sin(Math.PI / 6);
+  const c = Math.cos(Math.PI / 6),
+    s = Math.sin(Math.PI / 6);
   const trsf = scope.own(new oc.gp_Trsf_1());
   trsf.SetValues(c, -s, 0, 100, s, c, 0, -50, 0, 0, 1, 20);
   const shape = scope.own(box(oc, scope, 10, 20, 30).Moved(scope.own(new oc.TopLoc_Location_2(trsf)), false));
   const corners: Vec3[] = [];
-  for (const x of [0, 10]) for (const y of [0, 20]) for (const z of [0, 30]) corners.push([c * x - s * y + 100, s * x + c * y - 50, z + 20]);
+  for (const x of [0, 10])
+    for (const y of [0, 20]) for (const z of [0, 30]) corners.push([c * x - s * y + 100, s * x + c * y - 50, z + 20]);
   return { shape, corners };
 }
 
@@ -70,7 +72,8 @@ describe("tessellate", () => {
     assert.equal(result.triangleCount, 12);
     assert.deepEqual(result.unmeshedFaces, []);
     assert.equal(mesh.positions.length / 3, 24);
-    for (let face = 0; face < 6; face++) assert.equal(mesh.faceIds.filter((id) => id === face).length, 4, `face ${face}`);
+    for (let face = 0; face < 6; face++)
+      assert.equal(mesh.faceIds.filter((id) => id === face).length, 4, `face ${face}`);
     near(signedVolume(mesh.positions, mesh.indices), 6000, 1e-3, "volume of the mesh");
     assert.deepEqual(result.bbox, { min: [0, 0, 0], max: [10, 20, 30] });
     assert.equal(agreement(mesh), 1);
@@ -83,7 +86,10 @@ describe("tessellate", () => {
       const n = vertex(mesh.normals, v);
       const p = vertex(mesh.positions, v);
       near(Math.max(...n.map(Math.abs)), 1, 1e-6, `vertex ${v}: axis normal`);
-      assert.ok(dot(n, [p[0] - centre[0], p[1] - centre[1], p[2] - centre[2]]) > 0, `vertex ${v}: normal points inwards`);
+      assert.ok(
+        dot(n, [p[0] - centre[0], p[1] - centre[1], p[2] - centre[2]]) > 0,
+        `vertex ${v}: normal points inwards`,
+      );
     }
     for (let t = 0; t < mesh.indices.length / 3; t++) {
       const ids = [0, 1, 2].map((k) => mesh.faceIds[mesh.indices[3 * t + k]!]);
@@ -112,18 +118,25 @@ describe("tessellate", () => {
     const { mesh } = result;
     assert.equal(result.faceCount, 94);
     assert.deepEqual(result.unmeshedFaces, []);
-    assert.deepEqual([...new Set(mesh.faceIds)].sort((a, b) => a - b), Array.from({ length: 94 }, (_, i) => i));
+    assert.deepEqual(
+      [...new Set(mesh.faceIds)].sort((a, b) => a - b),
+      Array.from({ length: 94 }, (_, i) => i),
+    );
     near(signedVolume(mesh.positions, mesh.indices), volume, volume * 0.005, "volume of the mesh");
     assert.ok(agreement(mesh) > 0.99, `only ${agreement(mesh)} of the triangles agree with their normals`);
-    for (let v = 0; v < mesh.normals.length / 3; v++) near(Math.hypot(...vertex(mesh.normals, v)), 1, 1e-4, `normal ${v}`);
+    for (let v = 0; v < mesh.normals.length / 3; v++)
+      near(Math.hypot(...vertex(mesh.normals, v)), 1, 1e-4, `normal ${v}`);
     const bounds = meshBounds(mesh);
-    for (let axis = 0; axis < 3; axis++) near(bounds.max[axis]! - bounds.min[axis]!, [85.519, 44.621, 27.527][axis]!, 0.05, `size ${axis}`);
+    for (let axis = 0; axis < 3; axis++)
+      near(bounds.max[axis]! - bounds.min[axis]!, [85.519, 44.621, 27.527][axis]!, 0.05, `size ${axis}`);
   });
 
   it("replaces the triangulation when asked for another deflection", () => {
     const counts = withOcctScope((scope) => {
       const read = readStep(oc, fixture("partC.step"), scope);
-      return [0.5, 0.01, 0.5].map((linearDeflectionMm) => tessellate(oc, read.solid, 100, { linearDeflectionMm }).triangleCount);
+      return [0.5, 0.01, 0.5].map(
+        (linearDeflectionMm) => tessellate(oc, read.solid, 100, { linearDeflectionMm }).triangleCount,
+      );
     });
     assert.ok(counts[1]! > counts[0]!, `0.01 mm gave ${counts[1]} triangles, 0.5 mm ${counts[0]}`);
     assert.equal(counts[2], counts[0]);

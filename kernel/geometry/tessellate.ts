@@ -45,7 +45,12 @@ export function defaultLinearDeflection(diagonalMm: number): number {
 }
 
 /** Meshes `shape` (replacing any triangulation it had) and returns the mesh in its coordinates. */
-export function tessellate(oc: OpenCascadeInstance, shape: TopoDS_Shape, diagonalMm: number, options: TessellateOptions = {}): Tessellation {
+export function tessellate(
+  oc: OpenCascadeInstance,
+  shape: TopoDS_Shape,
+  diagonalMm: number,
+  options: TessellateOptions = {},
+): Tessellation {
   const linear = options.linearDeflectionMm ?? defaultLinearDeflection(diagonalMm);
   const angular = options.angularDeflectionRad ?? DEFAULT_ANGULAR_DEFLECTION_RAD;
   if (!(linear > 0) || !(angular > 0)) throw new RangeError("tessellate: deflections must be positive");
@@ -99,7 +104,9 @@ function addFace(oc: OpenCascadeInstance, face: TopoDS_Face, faceId: number, bui
     for (let t = 0; t < triangleCount; t++) {
       const triangle = triangulation.Triangle(t + 1);
       try {
-        const a = triangle.Value(1) - 1, b = triangle.Value(2) - 1, c = triangle.Value(3) - 1;
+        const a = triangle.Value(1) - 1,
+          b = triangle.Value(2) - 1,
+          c = triangle.Value(3) - 1;
         triangles.set(reversed ? [a, c, b] : [a, b, c], 3 * t);
       } finally {
         releaseOcctObject(triangle);
@@ -114,7 +121,12 @@ function addFace(oc: OpenCascadeInstance, face: TopoDS_Face, faceId: number, bui
   });
 }
 
-function surfaceNormals(triangulation: Poly_Triangulation, nodeCount: number, transform: Affine | null, sign: number): Float64Array {
+function surfaceNormals(
+  triangulation: Poly_Triangulation,
+  nodeCount: number,
+  transform: Affine | null,
+  sign: number,
+): Float64Array {
   const normals = new Float64Array(nodeCount * 3);
   for (let i = 0; i < nodeCount; i++) {
     const [x, y, z] = takeXyz(triangulation.Normal_1(i + 1));
@@ -128,10 +140,18 @@ function surfaceNormals(triangulation: Poly_Triangulation, nodeCount: number, tr
 function normalsFromTriangles(positions: Float64Array, triangles: Uint32Array): Float64Array {
   const normals = new Float64Array(positions.length);
   for (let t = 0; t < triangles.length; t += 3) {
-    const a = 3 * triangles[t]!, b = 3 * triangles[t + 1]!, c = 3 * triangles[t + 2]!;
-    const ux = positions[b]! - positions[a]!, uy = positions[b + 1]! - positions[a + 1]!, uz = positions[b + 2]! - positions[a + 2]!;
-    const vx = positions[c]! - positions[a]!, vy = positions[c + 1]! - positions[a + 1]!, vz = positions[c + 2]! - positions[a + 2]!;
-    const nx = uy * vz - uz * vy, ny = uz * vx - ux * vz, nz = ux * vy - uy * vx;
+    const a = 3 * triangles[t]!,
+      b = 3 * triangles[t + 1]!,
+      c = 3 * triangles[t + 2]!;
+    const ux = positions[b]! - positions[a]!,
+      uy = positions[b + 1]! - positions[a + 1]!,
+      uz = positions[b + 2]! - positions[a + 2]!;
+    const vx = positions[c]! - positions[a]!,
+      vy = positions[c + 1]! - positions[a + 1]!,
+      vz = positions[c + 2]! - positions[a + 2]!;
+    const nx = uy * vz - uz * vy,
+      ny = uz * vx - ux * vz,
+      nz = ux * vy - uy * vx;
     for (const v of [a, b, c]) {
       normals[v] = normals[v]! + nx;
       normals[v + 1] = normals[v + 1]! + ny;
@@ -165,12 +185,28 @@ interface Affine {
 function affineOf(transformation: { Value(row: number, column: number): number; IsNegative(): boolean }): Affine {
   // row-major 3 x 4: the linear part (with any scale) and the translation in the last column
   const m: number[] = [];
-  for (let row = 1; row <= 3; row++) for (let column = 1; column <= 4; column++) m.push(transformation.Value(row, column));
-  const [a, b, c, tx, d, e, f, ty, g, h, i, tz] = m as [number, number, number, number, number, number, number, number, number, number, number, number];
+  for (let row = 1; row <= 3; row++)
+    for (let column = 1; column <= 4; column++) m.push(transformation.Value(row, column));
+  const [a, b, c, tx, d, e, f, ty, g, h, i, tz] = m as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
   return {
     point: (x, y, z) => [a * x + b * y + c * z + tx, d * x + e * y + f * z + ty, g * x + h * y + i * z + tz],
     direction: (x, y, z) => {
-      const dx = a * x + b * y + c * z, dy = d * x + e * y + f * z, dz = g * x + h * y + i * z;
+      const dx = a * x + b * y + c * z,
+        dy = d * x + e * y + f * z,
+        dz = g * x + h * y + i * z;
       const length = Math.hypot(dx, dy, dz) || 1;
       return [dx / length, dy / length, dz / length];
     },

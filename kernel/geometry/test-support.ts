@@ -32,14 +32,70 @@ export function bytesOf(value: string): Uint8Array {
 export function cubeCorners(size = 10, origin: [number, number, number] = [0, 0, 0]): number[] {
   const s = size;
   const unit: number[][][] = [
-    [[0, 0, 0], [0, 1, 0], [1, 1, 0]], [[0, 0, 0], [1, 1, 0], [1, 0, 0]], // -Z
-    [[0, 0, 1], [1, 0, 1], [1, 1, 1]], [[0, 0, 1], [1, 1, 1], [0, 1, 1]], // +Z
-    [[0, 0, 0], [1, 0, 0], [1, 0, 1]], [[0, 0, 0], [1, 0, 1], [0, 0, 1]], // -Y
-    [[0, 1, 0], [0, 1, 1], [1, 1, 1]], [[0, 1, 0], [1, 1, 1], [1, 1, 0]], // +Y
-    [[0, 0, 0], [0, 0, 1], [0, 1, 1]], [[0, 0, 0], [0, 1, 1], [0, 1, 0]], // -X
-    [[1, 0, 0], [1, 1, 0], [1, 1, 1]], [[1, 0, 0], [1, 1, 1], [1, 0, 1]], // +X
+    [
+      [0, 0, 0],
+      [0, 1, 0],
+      [1, 1, 0],
+    ],
+    [
+      [0, 0, 0],
+      [1, 1, 0],
+      [1, 0, 0],
+    ], // -Z
+    [
+      [0, 0, 1],
+      [1, 0, 1],
+      [1, 1, 1],
+    ],
+    [
+      [0, 0, 1],
+      [1, 1, 1],
+      [0, 1, 1],
+    ], // +Z
+    [
+      [0, 0, 0],
+      [1, 0, 0],
+      [1, 0, 1],
+    ],
+    [
+      [0, 0, 0],
+      [1, 0, 1],
+      [0, 0, 1],
+    ], // -Y
+    [
+      [0, 1, 0],
+      [0, 1, 1],
+      [1, 1, 1],
+    ],
+    [
+      [0, 1, 0],
+      [1, 1, 1],
+      [1, 1, 0],
+    ], // +Y
+    [
+      [0, 0, 0],
+      [0, 0, 1],
+      [0, 1, 1],
+    ],
+    [
+      [0, 0, 0],
+      [0, 1, 1],
+      [0, 1, 0],
+    ], // -X
+    [
+      [1, 0, 0],
+      [1, 1, 0],
+      [1, 1, 1],
+    ],
+    [
+      [1, 0, 0],
+      [1, 1, 1],
+      [1, 0, 1],
+    ], // +X
   ];
-  return unit.flatMap((triangle) => triangle.flatMap((corner) => corner.map((c, axis) => (origin[axis] as number) + c * s)));
+  return unit.flatMap((triangle) =>
+    triangle.flatMap((corner) => corner.map((c, axis) => (origin[axis] as number) + c * s)),
+  );
 }
 
 /** A binary STL of `corners` (9 numbers per triangle); the stored normals are zero. */
@@ -56,7 +112,10 @@ export function binaryStl(corners: number[], header = "binary STL written by the
 }
 
 /** An ASCII STL of `corners`; coordinates written with `format` (default: shortest exact). */
-export function asciiStl(corners: number[], format: (value: number) => string = (value) => String(Math.fround(value))): Uint8Array {
+export function asciiStl(
+  corners: number[],
+  format: (value: number) => string = (value) => String(Math.fround(value)),
+): Uint8Array {
   const lines = ["solid swarf test"];
   for (let t = 0; t < corners.length / 9; t++) {
     lines.push("  facet normal 0 0 0", "    outer loop");
@@ -82,7 +141,14 @@ export function pseudoRandomBytes(count: number, seed = 12345): Uint8Array {
 }
 
 /** A box solid owned by `scope`. */
-export function box(oc: OpenCascadeInstance, scope: OcctScope, dx: number, dy: number, dz: number, corner: [number, number, number] = [0, 0, 0]): TopoDS_Shape {
+export function box(
+  oc: OpenCascadeInstance,
+  scope: OcctScope,
+  dx: number,
+  dy: number,
+  dz: number,
+  corner: [number, number, number] = [0, 0, 0],
+): TopoDS_Shape {
   const maker = scope.own(new oc.BRepPrimAPI_MakeBox_3(scope.own(new oc.gp_Pnt_3(...corner)), dx, dy, dz));
   return scope.own(maker.Solid());
 }
@@ -101,7 +167,12 @@ export function stepOf(oc: OpenCascadeInstance, shape: TopoDS_Shape): Uint8Array
   return withOcctScope((scope) => {
     const writer = scope.own(new oc.STEPControl_Writer_1());
     const done = oc.IFSelect_ReturnStatus.IFSelect_RetDone;
-    const transferred = writer.Transfer(shape, oc.STEPControl_StepModelType.STEPControl_AsIs, true, scope.own(new oc.Message_ProgressRange_1()));
+    const transferred = writer.Transfer(
+      shape,
+      oc.STEPControl_StepModelType.STEPControl_AsIs,
+      true,
+      scope.own(new oc.Message_ProgressRange_1()),
+    );
     if (transferred !== done) throw new Error("STEPControl_Writer could not transfer the shape");
     return readBackOutputFile(oc, "step", (file) => {
       if (writer.Write(file) !== done) throw new Error("STEPControl_Writer could not write the file");
@@ -156,6 +227,9 @@ export function wasmBytesInUse(oc: OpenCascadeInstance, blockBytes = 64 * 1024):
   return size - Math.max(0, blocks.length - 1) * blockBytes;
 }
 
-export function sizeOf(bbox: { min: [number, number, number]; max: [number, number, number] }): [number, number, number] {
+export function sizeOf(bbox: {
+  min: [number, number, number];
+  max: [number, number, number];
+}): [number, number, number] {
   return [bbox.max[0] - bbox.min[0], bbox.max[1] - bbox.min[1], bbox.max[2] - bbox.min[2]];
 }

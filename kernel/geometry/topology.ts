@@ -6,7 +6,12 @@ import type { OpenCascadeInstance, TopAbs_ShapeEnum, TopoDS_Shape } from "openca
 import { withOcctScope, type OcctScope } from "./occt-scope.ts";
 
 /** Every sub-shape of `type`, owned by `scope`, with orientation and location composed. */
-export function subShapes(oc: OpenCascadeInstance, shape: TopoDS_Shape, type: TopAbs_ShapeEnum, scope: OcctScope): TopoDS_Shape[] {
+export function subShapes(
+  oc: OpenCascadeInstance,
+  shape: TopoDS_Shape,
+  type: TopAbs_ShapeEnum,
+  scope: OcctScope,
+): TopoDS_Shape[] {
   const found: TopoDS_Shape[] = [];
   withOcctScope((local) => {
     const explorer = local.own(new oc.TopExp_Explorer_2(shape, type, oc.TopAbs_ShapeEnum.TopAbs_SHAPE));

@@ -4,14 +4,24 @@ import { before, describe, it } from "node:test";
 import { gzipSync } from "node:zlib";
 import { fakePlanResult } from "../../test/support/fake-plan.ts";
 import { partC, type FixtureWorkpiece } from "../../test/support/fixture-workpiece.ts";
-import { decodeFamc, encodeFamc, FAMC_MAGIC, famcMac, FamcError, type FamcContents, type FamcSign, type FamcVerify } from "./famc.ts";
+import {
+  decodeFamc,
+  encodeFamc,
+  FAMC_MAGIC,
+  famcMac,
+  FamcError,
+  type FamcContents,
+  type FamcSign,
+  type FamcVerify,
+} from "./famc.ts";
 import { findMachineArchetype } from "../machines/archetypes.ts";
 import { camPlanOf, encodeCamPlan } from "./plan.ts";
 import { boundingBoxStock } from "./stock.ts";
 
 const KEY = randomBytes(32);
 const sign: FamcSign = async (owner, digest) => famcMac(KEY, owner, digest);
-const verify: FamcVerify = async (owner, digest, mac) => mac.length === 32 && timingSafeEqual(famcMac(KEY, owner, digest), mac);
+const verify: FamcVerify = async (owner, digest, mac) =>
+  mac.length === 32 && timingSafeEqual(famcMac(KEY, owner, digest), mac);
 
 const OWNER = randomUUID();
 let part: FixtureWorkpiece;
@@ -22,16 +32,34 @@ before(async () => {
   const w = part.ingested;
   contents = {
     owner: OWNER,
-    job: { job_id: randomUUID(), project_id: randomUUID(), parent_job_id: randomUUID(), source: "stock", created_at: new Date().toISOString() },
+    job: {
+      job_id: randomUUID(),
+      project_id: randomUUID(),
+      parent_job_id: randomUUID(),
+      source: "stock",
+      created_at: new Date().toISOString(),
+    },
     machine: {
-      product_id: "linuxcnc-3axis", name: "LinuxCNC 3-axis mill", control: "linuxcnc", travel_mm: [600, 400, 300],
-      max_spindle_rpm: 12000, max_feed_mm_min: 6000, tool_slots: 10,
+      product_id: "linuxcnc-3axis",
+      name: "LinuxCNC 3-axis mill",
+      control: "linuxcnc",
+      travel_mm: [600, 400, 300],
+      max_spindle_rpm: 12000,
+      max_feed_mm_min: 6000,
+      tool_slots: 10,
     },
     stock: boundingBoxStock(w.bbox, { minus_x: 1, plus_x: 1, minus_y: 2, plus_y: 2, minus_z: 0, plus_z: 3 }),
     workpiece: {
       meta: {
-        format: w.format, original_filename: part.filename, units_read: w.unitsRead, bbox: w.bbox, volume_mm3: w.volumeMm3,
-        face_count: w.faceCount, triangle_count: w.triangleCount, closed_solid: w.closedSolid, warnings: w.warnings,
+        format: w.format,
+        original_filename: part.filename,
+        units_read: w.unitsRead,
+        bbox: w.bbox,
+        volume_mm3: w.volumeMm3,
+        face_count: w.faceCount,
+        triangle_count: w.triangleCount,
+        closed_solid: w.closedSolid,
+        warnings: w.warnings,
       },
       original: part.original,
       brep: null,
@@ -43,7 +71,11 @@ before(async () => {
 });
 
 const plan = () =>
-  camPlanOf(fakePlanResult(), { include_face_milling: true, sort_by_height: false }, findMachineArchetype("vmc-850-fanuc")!);
+  camPlanOf(
+    fakePlanResult(),
+    { include_face_milling: true, sort_by_height: false },
+    findMachineArchetype("vmc-850-fanuc")!,
+  );
 
 /** gzip JSON of anything, as a buggy writer might have stored it */
 function encodeCamPlanUnchecked(value: unknown): Buffer {
@@ -94,7 +126,10 @@ describe("the .famc job file", () => {
     assert.equal(back.job.source, "plan");
     assert.ok(back.plan?.bytes.equals(bytes), "the plan's bytes as they were stored");
     assert.deepEqual(back.plan?.document, planned);
-    await assert.rejects(encodeFamc({ ...contents, stock: null, workpiece: null, plan: bytes }, sign), /a plan needs stock/);
+    await assert.rejects(
+      encodeFamc({ ...contents, stock: null, workpiece: null, plan: bytes }, sign),
+      /a plan needs stock/,
+    );
   });
 
   it("reads a plan stored before blocks (plan document version 1) with its blocks derived and no completeness, keeping its bytes as they were", async () => {
@@ -106,7 +141,10 @@ describe("the .famc job file", () => {
     assert.ok(back.plan?.bytes.equals(bytes), "an import stores the old document's bytes, not an upgraded copy");
     assert.equal(back.plan?.document.version, 3);
     assert.deepEqual(back.plan?.document, { ...planned, completeness: null }, "completeness was not measured then");
-    assert.deepEqual(back.plan?.document.setups[0]!.blocks.map((b) => b.kind), ["facing", "roughing", "holes"]);
+    assert.deepEqual(
+      back.plan?.document.setups[0]!.blocks.map((b) => b.kind),
+      ["facing", "roughing", "holes"],
+    );
   });
 
   it("reads a version 1 file (no plan), and refuses a plan in one", async () => {
@@ -134,7 +172,11 @@ describe("the .famc job file", () => {
 
   it("carries a B-rep when there is one, and a job without workpiece or stock", async () => {
     const brep = Buffer.from("DBRep_DrawableShape\n\nCASCADE Topology V3, (c) Open Cascade\n");
-    const withBrep = await decodeFamc(await encodeFamc({ ...contents, workpiece: { ...contents.workpiece!, brep } }, sign), OWNER, verify);
+    const withBrep = await decodeFamc(
+      await encodeFamc({ ...contents, workpiece: { ...contents.workpiece!, brep } }, sign),
+      OWNER,
+      verify,
+    );
     assert.ok(Buffer.from(withBrep.workpiece!.brep!).equals(brep));
     const bare = await decodeFamc(await encodeFamc({ ...contents, stock: null, workpiece: null }, sign), OWNER, verify);
     assert.equal(bare.workpiece, null);
@@ -199,14 +241,23 @@ describe("the .famc job file", () => {
   });
 
   it("may leave out the mesh and thumbnail together, and refuses a file with one of them only", async () => {
-    const lean = await encodeFamc({ ...contents, workpiece: { ...contents.workpiece!, mesh: null, thumbnail: null } }, sign);
+    const lean = await encodeFamc(
+      { ...contents, workpiece: { ...contents.workpiece!, mesh: null, thumbnail: null } },
+      sign,
+    );
     const full = await encodeFamc(contents, sign);
-    assert.equal(full.length - lean.length, 2 * (1 + 1 + 8) + "workpiece.mesh".length + "workpiece.thumbnail".length + part.glb.length + part.png.length);
+    assert.equal(
+      full.length - lean.length,
+      2 * (1 + 1 + 8) + "workpiece.mesh".length + "workpiece.thumbnail".length + part.glb.length + part.png.length,
+    );
     const back = await decodeFamc(lean, OWNER, verify);
     assert.equal(back.workpiece?.mesh, null);
     assert.equal(back.workpiece?.thumbnail, null);
     assert.deepEqual(back.workpiece?.meta, contents.workpiece?.meta);
-    await assert.rejects(encodeFamc({ ...contents, workpiece: { ...contents.workpiece!, thumbnail: null } }, sign), /a mesh goes with a thumbnail/);
+    await assert.rejects(
+      encodeFamc({ ...contents, workpiece: { ...contents.workpiece!, thumbnail: null } }, sign),
+      /a mesh goes with a thumbnail/,
+    );
 
     // the thumbnail is the last section: cut it off, count one section fewer, sign again
     const thumbnailSection = 1 + "workpiece.thumbnail".length + 1 + 8 + part.png.length;

@@ -129,7 +129,8 @@ function sectionsOf(contents: FamcContents): [string, Uint8Array][] {
   if (workpiece) {
     sections.push(["workpiece", json(WorkpieceMeta.parse(workpiece.meta))], ["workpiece.original", workpiece.original]);
     if (workpiece.brep) sections.push(["workpiece.brep", workpiece.brep]);
-    if ((workpiece.mesh === null) !== (workpiece.thumbnail === null)) throw new Error("encodeFamc: a mesh goes with a thumbnail");
+    if ((workpiece.mesh === null) !== (workpiece.thumbnail === null))
+      throw new Error("encodeFamc: a mesh goes with a thumbnail");
     if (workpiece.mesh && workpiece.thumbnail) {
       sections.push(["workpiece.mesh", workpiece.mesh], ["workpiece.thumbnail", workpiece.thumbnail]);
     }
@@ -145,7 +146,9 @@ function sectionsOf(contents: FamcContents): [string, Uint8Array][] {
 export async function encodeFamc(contents: FamcContents, sign: FamcSign): Promise<Buffer> {
   const sections = sectionsOf(contents);
   const length =
-    HEADER_BYTES + sections.reduce((sum, [name, data]) => sum + 1 + Buffer.byteLength(name) + 1 + 8 + data.byteLength, 0) + MAC_BYTES;
+    HEADER_BYTES +
+    sections.reduce((sum, [name, data]) => sum + 1 + Buffer.byteLength(name) + 1 + 8 + data.byteLength, 0) +
+    MAC_BYTES;
   const out = Buffer.alloc(length);
   FAMC_MAGIC.copy(out, 0);
   out.writeUInt16BE(FAMC_VERSION, 8);
@@ -168,7 +171,8 @@ export async function encodeFamc(contents: FamcContents, sign: FamcSign): Promis
   return out;
 }
 
-const invalid = (message: string, details: Record<string, unknown> = {}) => new FamcError("job_blob_invalid", message, details);
+const invalid = (message: string, details: Record<string, unknown> = {}) =>
+  new FamcError("job_blob_invalid", message, details);
 
 /** The sections of a file whose MAC was checked: structure errors here mean a bug of ours. */
 function readSections(bytes: Buffer): Map<string, Buffer> {
@@ -187,7 +191,8 @@ function readSections(bytes: Buffer): Map<string, Buffer> {
     at += nameLength;
     if (!SECTION_NAME.test(name)) throw invalid("a section name is malformed");
     if (sections.has(name)) throw invalid(`section ${name} appears twice`, { section: name });
-    if (bytes.readUInt8(at) !== 0) throw invalid(`section ${name} has flags this version does not know`, { section: name });
+    if (bytes.readUInt8(at) !== 0)
+      throw invalid(`section ${name} has flags this version does not know`, { section: name });
     at += 1;
     const length = bytes.readBigUInt64BE(at);
     at += 8;
@@ -247,10 +252,14 @@ export async function decodeFamc(bytes: Buffer, expectedOwner: string, verify: F
   }
   const version = bytes.readUInt16BE(8);
   if (!FAMC_SUPPORTED_VERSIONS.includes(version)) {
-    throw new FamcError("job_version_unsupported", `job file version ${version} is not supported; this server reads version ${FAMC_SUPPORTED_VERSIONS.join(", ")}`, {
-      version,
-      supported_versions: FAMC_SUPPORTED_VERSIONS,
-    });
+    throw new FamcError(
+      "job_version_unsupported",
+      `job file version ${version} is not supported; this server reads version ${FAMC_SUPPORTED_VERSIONS.join(", ")}`,
+      {
+        version,
+        supported_versions: FAMC_SUPPORTED_VERSIONS,
+      },
+    );
   }
   if (bytes.length < HEADER_BYTES + MAC_BYTES) throw invalid("the job file is truncated");
   const owner = uuidText(bytes.subarray(12, 28));
@@ -294,7 +303,8 @@ export async function decodeFamc(bytes: Buffer, expectedOwner: string, verify: F
     try {
       plan = { bytes: planBytes, document: decodeCamPlan(planBytes) };
     } catch (error) {
-      if (error instanceof PlanFormatError) throw invalid(`section cam.plan: ${error.message}`, { section: "cam.plan" });
+      if (error instanceof PlanFormatError)
+        throw invalid(`section cam.plan: ${error.message}`, { section: "cam.plan" });
       throw error;
     }
   }

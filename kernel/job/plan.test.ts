@@ -5,7 +5,15 @@ import { fakeCompleteness, fakePlanResult, FAKE_DRILL_UUID } from "../../test/su
 import { setupMachiningTime } from "../cam/machining-time.ts";
 import { operationBlocks } from "../cam/planner/blocks.ts";
 import { findMachineArchetype } from "../machines/archetypes.ts";
-import { camPlanOf, decodeCamPlan, encodeCamPlan, PLAN_DOCUMENT_VERSION, PlanFormatError, summarisePlan, type CamPlan } from "./plan.ts";
+import {
+  camPlanOf,
+  decodeCamPlan,
+  encodeCamPlan,
+  PLAN_DOCUMENT_VERSION,
+  PlanFormatError,
+  summarisePlan,
+  type CamPlan,
+} from "./plan.ts";
 
 const MACHINE = findMachineArchetype("vmc-850-fanuc")!;
 const OPTIONS = { include_face_milling: true, sort_by_height: false };
@@ -39,7 +47,10 @@ describe("the plan a job keeps", () => {
     }
     // the planner's own figures are kept as they are
     assert.equal(plan.machining_time_s, result.machining_time_s);
-    assert.deepEqual(plan.setups.map((s) => s.machining_time_s), result.setups.map((s) => s.machining_time_s));
+    assert.deepEqual(
+      plan.setups.map((s) => s.machining_time_s),
+      result.setups.map((s) => s.machining_time_s),
+    );
   });
 
   it("summarises a plan as the task result shows it: setups without moves, operations with their tool number and time", () => {
@@ -98,13 +109,23 @@ describe("the plan a job keeps", () => {
     const decodeMs = performance.now() - started;
     assert.ok(encodeCamPlan(plan).equals(bytes));
     const json = Buffer.byteLength(JSON.stringify(plan));
-    t.diagnostic(`200k moves: ${(json / 1e6).toFixed(1)} MB JSON, ${(bytes.length / 1e6).toFixed(2)} MB gzip; encode ${encodeMs.toFixed(0)} ms, decode ${decodeMs.toFixed(0)} ms`);
+    t.diagnostic(
+      `200k moves: ${(json / 1e6).toFixed(1)} MB JSON, ${(bytes.length / 1e6).toFixed(2)} MB gzip; encode ${encodeMs.toFixed(0)} ms, decode ${decodeMs.toFixed(0)} ms`,
+    );
     assert.ok(bytes.length < json / 5, "compresses at least fivefold");
   });
 
   it("stores each setup's blocks and the plan's completeness as version 3 and reads them back as they were, not derived again", () => {
-    const incomplete = fakeCompleteness({ status: "incomplete", holes_not_made: [7], reasons: [{ code: "hole_not_made", message: "1 hole is not made (feature 7)" }] });
-    const plan = camPlanOf(fakePlanResult({ completeness: incomplete }), { ...OPTIONS, completeness_surface_limit_pct: 2 }, MACHINE);
+    const incomplete = fakeCompleteness({
+      status: "incomplete",
+      holes_not_made: [7],
+      reasons: [{ code: "hole_not_made", message: "1 hole is not made (feature 7)" }],
+    });
+    const plan = camPlanOf(
+      fakePlanResult({ completeness: incomplete }),
+      { ...OPTIONS, completeness_surface_limit_pct: 2 },
+      MACHINE,
+    );
     assert.equal(plan.version, 3);
     assert.equal(PLAN_DOCUMENT_VERSION, 3);
     assert.deepEqual(decodeCamPlan(encodeCamPlan(plan)).completeness, incomplete);
@@ -115,12 +136,23 @@ describe("the plan a job keeps", () => {
       ...plan,
       setups: plan.setups.map((setup) => ({
         ...setup,
-        blocks: [{ id: "7c1e5b0a-2d4f-4a8e-9b3c-6f1d2e4a8c90", name: "Everything", index: 0, kind: "roughing" as const, operation_ids: setup.operations.map((op) => op.id) }],
+        blocks: [
+          {
+            id: "7c1e5b0a-2d4f-4a8e-9b3c-6f1d2e4a8c90",
+            name: "Everything",
+            index: 0,
+            kind: "roughing" as const,
+            operation_ids: setup.operations.map((op) => op.id),
+          },
+        ],
       })),
     };
     const back = decodeCamPlan(encodeCamPlan(regrouped));
     assert.deepEqual(back, regrouped);
-    assert.deepEqual(back.setups.map((s) => s.blocks[0]!.name), ["Everything", "Everything"]);
+    assert.deepEqual(
+      back.setups.map((s) => s.blocks[0]!.name),
+      ["Everything", "Everything"],
+    );
   });
 
   it("reads a version 2 plan (no completeness) with completeness null: not measured, not guessed", () => {
@@ -141,7 +173,11 @@ describe("the plan a job keeps", () => {
     assert.equal(back.version, PLAN_DOCUMENT_VERSION);
     assert.equal(back.completeness, null);
     for (const setup of back.setups) assert.deepEqual(setup.blocks, operationBlocks(setup.id, setup.operations));
-    assert.deepEqual(back, { ...plan, completeness: null }, "the version 1 document is the current one without its blocks and completeness");
+    assert.deepEqual(
+      back,
+      { ...plan, completeness: null },
+      "the version 1 document is the current one without its blocks and completeness",
+    );
     assert.deepEqual(decodeCamPlan(bytes), back, "derived block ids do not change from one read to the next");
     assert.deepEqual(summarisePlan(back), { ...summarisePlan(plan), completeness: null });
     // read, never written: a version 1 document is not what a writer stores
@@ -161,7 +197,10 @@ describe("the plan a job keeps", () => {
       const wrong = { ...plan, setups: [{ ...setup, blocks }, ...plan.setups.slice(1)] };
       assert.throws(() => encodeCamPlan(wrong), /blocks do not group the operations/);
       const result = fakePlanResult();
-      assert.throws(() => camPlanOf({ ...result, setups: [{ ...result.setups[0]!, blocks }] }, OPTIONS, MACHINE), PlanFormatError);
+      assert.throws(
+        () => camPlanOf({ ...result, setups: [{ ...result.setups[0]!, blocks }] }, OPTIONS, MACHINE),
+        PlanFormatError,
+      );
     }
   });
 
@@ -169,7 +208,17 @@ describe("the plan a job keeps", () => {
     const result = fakePlanResult();
     const plan = camPlanOf(result, OPTIONS, MACHINE);
     const op = result.setups[0]!.operations[1]!;
-    const stalled = { ...result, setups: [{ ...result.setups[0]!, operations: [{ ...op, moves: [{ kind: "linear" as const, to: [1, 1, 1] as [number, number, number], feed: 0 }] }] }] };
+    const stalled = {
+      ...result,
+      setups: [
+        {
+          ...result.setups[0]!,
+          operations: [
+            { ...op, moves: [{ kind: "linear" as const, to: [1, 1, 1] as [number, number, number], feed: 0 }] },
+          ],
+        },
+      ],
+    };
     assert.throws(() => camPlanOf(stalled, OPTIONS, MACHINE), PlanFormatError);
     assert.throws(() => encodeCamPlan({ ...plan, machining_time_s: Number.NaN }), PlanFormatError);
     const { setups: _setups, ...withoutSetups } = plan;

@@ -31,7 +31,16 @@ import type {
   Unmachined,
 } from "../cam/plan-types.ts";
 import { blocksProblem, operationBlocks } from "../cam/planner/blocks.ts";
-import { OPERATION_KINDS, type Cutter, type CuttingParameters, type Frame, type Move, type Operation, type OperationKind, type Verification } from "../cam/types.ts";
+import {
+  OPERATION_KINDS,
+  type Cutter,
+  type CuttingParameters,
+  type Frame,
+  type Move,
+  type Operation,
+  type OperationKind,
+  type Verification,
+} from "../cam/types.ts";
 import type { MachineArchetype } from "../machines/archetypes.ts";
 import { Uuid } from "../tools/uuid.ts";
 import { Vec3 as Vec3Schema } from "./types.ts";
@@ -57,7 +66,13 @@ const Box3Schema = z.object({ min: Vec3Schema, max: Vec3Schema });
 const MoveSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("rapid"), to: Vec3Schema }),
   z.object({ kind: z.literal("linear"), to: Vec3Schema, feed: z.number().positive() }),
-  z.object({ kind: z.literal("arc"), to: Vec3Schema, centre: Vec2, clockwise: z.boolean(), feed: z.number().positive() }),
+  z.object({
+    kind: z.literal("arc"),
+    to: Vec3Schema,
+    centre: Vec2,
+    clockwise: z.boolean(),
+    feed: z.number().positive(),
+  }),
   z.object({
     kind: z.literal("drill"),
     cycle: z.enum(["drill", "dwell", "peck", "chip_break", "tap"]),
@@ -199,7 +214,9 @@ export const CompletenessSchema = z.object({
   material_left: z.object({
     volume_mm3: nonNegative.describe("material left thicker than tolerance_mm"),
     pct_of_removable: nonNegative.describe("of the volume to remove (stock minus part)"),
-    surface_pct: nonNegative.describe("share of the part's surface under material thicker than tolerance_mm, sharp corners excepted"),
+    surface_pct: nonNegative.describe(
+      "share of the part's surface under material thicker than tolerance_mm, sharp corners excepted",
+    ),
     surface_limit_pct: z.number().min(0).max(100).describe("the plan is incomplete when surface_pct is above this"),
     tolerance_mm: nonNegative.describe("the finishing tolerance: thinner material is not left"),
   }),
@@ -208,13 +225,19 @@ export const CompletenessSchema = z.object({
   operations_dropped: z.number().int().nonnegative().describe("operations the verification dropped"),
   tools_missing: z.array(ToolMissingSchema).describe("tools the plan would have used had the library held them"),
   setups_left_out: z.array(SetupLeftOutSchema).describe("setups the plan leaves out, and what they were for"),
-  sharp_corners: z.array(SharpCornerSchema).describe("internal corners no rotating tool makes sharp: listed, not a reason for incomplete"),
+  sharp_corners: z
+    .array(SharpCornerSchema)
+    .describe("internal corners no rotating tool makes sharp: listed, not a reason for incomplete"),
 });
 
 /** The blocks must group the setup's operations: each in one block, in the order they run. */
-function blocksGroupOperations(setup: { blocks: PlannedBlock[]; operations: { id: string }[] }, ctx: z.RefinementCtx): void {
+function blocksGroupOperations(
+  setup: { blocks: PlannedBlock[]; operations: { id: string }[] },
+  ctx: z.RefinementCtx,
+): void {
   const problem = blocksProblem(setup.blocks, setup.operations);
-  if (problem) ctx.addIssue({ code: "custom", message: `the blocks do not group the operations: ${problem}`, path: ["blocks"] });
+  if (problem)
+    ctx.addIssue({ code: "custom", message: `the blocks do not group the operations: ${problem}`, path: ["blocks"] });
 }
 
 const PlanResultSchema = z.object({
@@ -275,7 +298,11 @@ const CamPlanVersion1 = CamPlanVersion2.extend({
 });
 
 function fromVersion1(plan: z.infer<typeof CamPlanVersion1>): CamPlan {
-  return fromVersion2({ ...plan, version: 2, setups: plan.setups.map((setup) => ({ ...setup, blocks: operationBlocks(setup.id, setup.operations) })) });
+  return fromVersion2({
+    ...plan,
+    version: 2,
+    setups: plan.setups.map((setup) => ({ ...setup, blocks: operationBlocks(setup.id, setup.operations) })),
+  });
 }
 
 function fromVersion2(plan: z.infer<typeof CamPlanVersion2>): CamPlan {
@@ -290,7 +317,8 @@ function fromVersion2(plan: z.infer<typeof CamPlanVersion2>): CamPlan {
  */
 export function camPlanOf(result: PlanResult, options: PlanOptions, machine: MachineArchetype): CamPlan {
   const parsed = PlanResultSchema.safeParse(result);
-  if (!parsed.success) throw new PlanFormatError(`the plan does not have the expected fields: ${describeIssue(parsed.error)}`);
+  if (!parsed.success)
+    throw new PlanFormatError(`the plan does not have the expected fields: ${describeIssue(parsed.error)}`);
   return {
     version: PLAN_DOCUMENT_VERSION,
     options,
@@ -343,7 +371,9 @@ export const SetupSummarySchema = z.object({
   machining_time_s: nonNegative.describe("the whole setup, tool changes included"),
   blocks: z
     .array(BlockSummarySchema)
-    .describe("the setup's operations grouped into the shop's stages, in the order they run: every operation in exactly one block"),
+    .describe(
+      "the setup's operations grouped into the shop's stages, in the order they run: every operation in exactly one block",
+    ),
   operations: z.array(OperationSummarySchema),
   tools: z.array(ToolSummarySchema),
   verification: VerificationSchema.describe("the stock simulation's findings after this setup"),
@@ -379,7 +409,12 @@ export function summarisePlan(plan: CamPlan): PlanSummary {
         wcs: setup.wcs,
         work_offset: setup.work_offset,
         machining_time_s: setup.machining_time_s,
-        blocks: setup.blocks.map((block) => ({ id: block.id, name: block.name, kind: block.kind, operation_ids: block.operation_ids })),
+        blocks: setup.blocks.map((block) => ({
+          id: block.id,
+          name: block.name,
+          kind: block.kind,
+          operation_ids: block.operation_ids,
+        })),
         operations: setup.operations.map((operation) => ({
           id: operation.id,
           kind: operation.kind,
@@ -409,7 +444,8 @@ export class PlanFormatError extends Error {
  */
 export function checkCamPlan(value: unknown): CamPlan {
   const parsed = CamPlan.safeParse(value);
-  if (!parsed.success) throw new PlanFormatError(`the plan does not have the expected fields: ${describeIssue(parsed.error)}`);
+  if (!parsed.success)
+    throw new PlanFormatError(`the plan does not have the expected fields: ${describeIssue(parsed.error)}`);
   return parsed.data;
 }
 
@@ -423,7 +459,9 @@ export function decodeCamPlan(bytes: Uint8Array): CamPlan {
   try {
     json = gunzipSync(bytes, { maxOutputLength: MAX_PLAN_JSON_BYTES });
   } catch (error) {
-    throw new PlanFormatError(`the plan is not gzip data of at most ${MAX_PLAN_JSON_BYTES} bytes: ${(error as Error).message}`);
+    throw new PlanFormatError(
+      `the plan is not gzip data of at most ${MAX_PLAN_JSON_BYTES} bytes: ${(error as Error).message}`,
+    );
   }
   let value: unknown;
   try {

@@ -2,7 +2,10 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { boundingBoxStock, STOCK_OFFSET_MAX_MM, StockOffsets } from "./stock.ts";
 
-const bbox = { min: [0, 0, 0] as [number, number, number], max: [85.51920318603516, 44.62131118774414, 27.52680015563965] as [number, number, number] };
+const bbox = {
+  min: [0, 0, 0] as [number, number, number],
+  max: [85.51920318603516, 44.62131118774414, 27.52680015563965] as [number, number, number],
+};
 
 describe("boundingBoxStock", () => {
   it("grows the part's box by each offset and reports min, max and size", () => {
@@ -14,7 +17,10 @@ describe("boundingBoxStock", () => {
   });
 
   it("keeps the part's box for zero offsets and rounds away float noise", () => {
-    const stock = boundingBoxStock({ min: [0.1, -0.2, 0], max: [0.2, 0.1, 0.3] }, { minus_x: 0, plus_x: 0.1, minus_y: 0, plus_y: 0.2, minus_z: 0, plus_z: 0 });
+    const stock = boundingBoxStock(
+      { min: [0.1, -0.2, 0], max: [0.2, 0.1, 0.3] },
+      { minus_x: 0, plus_x: 0.1, minus_y: 0, plus_y: 0.2, minus_z: 0, plus_z: 0 },
+    );
     assert.deepEqual(stock.max, [0.3, 0.3, 0.3]);
     assert.deepEqual(stock.size, [0.2, 0.5, 0.3]);
     assert.ok(!Object.is(stock.min[2], -0), "no negative zero");

@@ -1,7 +1,15 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { MachineSnapshot } from "../job/types.ts";
-import { findMachineArchetype, MACHINE_ARCHETYPES, MachineArchetype, MachineControl, machineRow, MachineRow, machineSnapshot } from "./archetypes.ts";
+import {
+  findMachineArchetype,
+  MACHINE_ARCHETYPES,
+  MachineArchetype,
+  MachineControl,
+  machineRow,
+  MachineRow,
+  machineSnapshot,
+} from "./archetypes.ts";
 
 describe("MACHINE_ARCHETYPES", () => {
   it("has six to eight machines with unique product ids, names and listing orders", () => {
@@ -31,11 +39,15 @@ describe("MACHINE_ARCHETYPES", () => {
       assert.ok(m.rapid_mm_min >= m.max_feed_mm_min, `${id}: rapid >= feed`);
       assert.ok(m.max_spindle_rpm >= 3_000 && m.max_spindle_rpm <= 60_000, `${id}: max rpm`);
       assert.ok(m.min_spindle_rpm < m.max_spindle_rpm / 2, `${id}: usable speed range`);
-      for (const travel of [m.travel_x_mm, m.travel_y_mm, m.travel_z_mm]) assert.ok(travel >= 50 && travel <= 2_000, `${id}: travel`);
+      for (const travel of [m.travel_x_mm, m.travel_y_mm, m.travel_z_mm])
+        assert.ok(travel >= 50 && travel <= 2_000, `${id}: travel`);
       assert.ok(m.travel_x_mm >= m.travel_y_mm, `${id}: X is the long axis`);
       assert.ok(m.max_feed_mm_min >= 1_000 && m.rapid_mm_min <= 120_000, `${id}: feeds`);
       assert.ok(m.spindle_power_kw >= 0.3 && m.spindle_power_kw <= 60, `${id}: spindle power`);
-      assert.ok(m.spindle_power_kw <= m.connected_load_kw && m.average_power_kw <= m.connected_load_kw, `${id}: power budget`);
+      assert.ok(
+        m.spindle_power_kw <= m.connected_load_kw && m.average_power_kw <= m.connected_load_kw,
+        `${id}: power budget`,
+      );
       const manual = m.spindle_taper === "R8" || m.spindle_taper.startsWith("ER");
       assert.equal(m.tool_slots === 0, manual, `${id}: a magazine exactly when the taper is made for one`);
       assert.ok(m.tool_slots === 0 ? m.tool_change_s >= 20 : m.tool_change_s <= 15, `${id}: chip-to-chip time`);

@@ -75,11 +75,26 @@ export const MachineArchetype = z
     /** average electrical draw while running a typical job (kW): what the energy cost uses */
     average_power_kw: z.number().positive().max(500),
   })
-  .refine((m) => m.rapid_mm_min >= m.max_feed_mm_min, { message: "rapid traverse is slower than the cutting feed", path: ["rapid_mm_min"] })
-  .refine((m) => m.min_spindle_rpm < m.max_spindle_rpm, { message: "min_spindle_rpm is not below max_spindle_rpm", path: ["min_spindle_rpm"] })
-  .refine((m) => m.resale_value_eur < m.purchase_price_eur, { message: "resale value is not below the purchase price", path: ["resale_value_eur"] })
-  .refine((m) => m.average_power_kw <= m.connected_load_kw, { message: "average power exceeds the connected load", path: ["average_power_kw"] })
-  .refine((m) => m.spindle_power_kw <= m.connected_load_kw, { message: "spindle power exceeds the connected load", path: ["spindle_power_kw"] });
+  .refine((m) => m.rapid_mm_min >= m.max_feed_mm_min, {
+    message: "rapid traverse is slower than the cutting feed",
+    path: ["rapid_mm_min"],
+  })
+  .refine((m) => m.min_spindle_rpm < m.max_spindle_rpm, {
+    message: "min_spindle_rpm is not below max_spindle_rpm",
+    path: ["min_spindle_rpm"],
+  })
+  .refine((m) => m.resale_value_eur < m.purchase_price_eur, {
+    message: "resale value is not below the purchase price",
+    path: ["resale_value_eur"],
+  })
+  .refine((m) => m.average_power_kw <= m.connected_load_kw, {
+    message: "average power exceeds the connected load",
+    path: ["average_power_kw"],
+  })
+  .refine((m) => m.spindle_power_kw <= m.connected_load_kw, {
+    message: "spindle power exceeds the connected load",
+    path: ["spindle_power_kw"],
+  });
 export type MachineArchetype = z.infer<typeof MachineArchetype>;
 
 /** The columns of app_public.machines (sql/migrations/committed/000001-backbone.sql). */
@@ -303,7 +318,9 @@ const ARCHETYPES: MachineArchetype[] = [
 ];
 
 /** Parsed at load, so a typo in the seed fails every test that imports it rather than a deploy. */
-export const MACHINE_ARCHETYPES: readonly MachineArchetype[] = Object.freeze(ARCHETYPES.map((m) => Object.freeze(MachineArchetype.parse(m))));
+export const MACHINE_ARCHETYPES: readonly MachineArchetype[] = Object.freeze(
+  ARCHETYPES.map((m) => Object.freeze(MachineArchetype.parse(m))),
+);
 
 export function findMachineArchetype(productId: string): MachineArchetype | undefined {
   return MACHINE_ARCHETYPES.find((m) => m.product_id === productId);

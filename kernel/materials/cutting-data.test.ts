@@ -22,15 +22,22 @@ const endMill10 = { toolFamily: "end_mill_roughing", toolMaterial: "carbide", di
 
 describe("cutting data tables", () => {
   it("has an entry for every material, tool family and tool material, and nothing else", () => {
-    assert.equal(CUTTING_DATA.length, MATERIALS.length * CuttingToolFamily.options.length * CuttingToolMaterial.options.length);
+    assert.equal(
+      CUTTING_DATA.length,
+      MATERIALS.length * CuttingToolFamily.options.length * CuttingToolMaterial.options.length,
+    );
     const keys = new Set(CUTTING_DATA.map((e) => `${e.material_id}/${e.tool_family}/${e.tool_material}`));
     assert.equal(keys.size, CUTTING_DATA.length);
     for (const m of MATERIALS) {
       for (const family of CuttingToolFamily.options) {
-        for (const toolMaterial of CuttingToolMaterial.options) assert.ok(keys.has(`${m.id}/${family}/${toolMaterial}`), `${m.id}/${family}/${toolMaterial}`);
+        for (const toolMaterial of CuttingToolMaterial.options)
+          assert.ok(keys.has(`${m.id}/${family}/${toolMaterial}`), `${m.id}/${family}/${toolMaterial}`);
       }
     }
-    assert.deepEqual(MATERIAL_CUTTING_BASES.map((b) => b.material_id), MATERIALS.map((m) => m.id));
+    assert.deepEqual(
+      MATERIAL_CUTTING_BASES.map((b) => b.material_id),
+      MATERIALS.map((m) => m.id),
+    );
     for (const e of CUTTING_DATA) assert.equal(CuttingDataEntry.safeParse(e).success, true);
   });
 
@@ -42,7 +49,8 @@ describe("cutting data tables", () => {
             const c = cuttingData(m.id, { toolFamily, toolMaterial, diameterMm, flutes: 3 });
             const label = `${m.id} ${toolFamily} ${toolMaterial} D${diameterMm}`;
             assert.equal(CuttingConditions.safeParse(c).success, true, label);
-            for (const v of [c.vcMPerMin, c.fzMm, c.spindleRpm, c.feedMmPerMin, c.apMm, c.aeMm]) assert.ok(Number.isFinite(v) && v > 0, label);
+            for (const v of [c.vcMPerMin, c.fzMm, c.spindleRpm, c.feedMmPerMin, c.apMm, c.aeMm])
+              assert.ok(Number.isFinite(v) && v > 0, label);
             assert.deepEqual(c.clamped, [], label);
           }
         }
@@ -53,8 +61,12 @@ describe("cutting data tables", () => {
   it("cuts faster with carbide than with HSS, and slower in titanium and stainless than in steel and aluminium", () => {
     for (const m of MATERIALS) {
       for (const family of CuttingToolFamily.options) {
-        const carbide = CUTTING_DATA.find((e) => e.material_id === m.id && e.tool_family === family && e.tool_material === "carbide");
-        const hss = CUTTING_DATA.find((e) => e.material_id === m.id && e.tool_family === family && e.tool_material === "hss");
+        const carbide = CUTTING_DATA.find(
+          (e) => e.material_id === m.id && e.tool_family === family && e.tool_material === "carbide",
+        );
+        const hss = CUTTING_DATA.find(
+          (e) => e.material_id === m.id && e.tool_family === family && e.tool_material === "hss",
+        );
         assert.ok(carbide && hss && carbide.vc_m_min > hss.vc_m_min, `${m.id} ${family}`);
       }
     }
@@ -87,7 +99,12 @@ describe("cuttingData", () => {
     assert.equal(drill.spindleRpm, 678, "21.3 · 1000 / (π · 10)");
     assert.equal(drill.feedPerRevMm, 0.2, "f ≈ 0.02 · D in steel");
     assert.equal(drill.feedMmPerMin, 135.6);
-    const mill = cuttingData("steel-c45", { toolFamily: "end_mill_roughing", toolMaterial: "carbide", diameterMm: 6, flutes: 4 });
+    const mill = cuttingData("steel-c45", {
+      toolFamily: "end_mill_roughing",
+      toolMaterial: "carbide",
+      diameterMm: 6,
+      flutes: 4,
+    });
     assert.equal(mill.spindleRpm, 8488, "160 000 / (π · 6)");
     assert.equal(mill.fzMm, 0.0325, "0.05 · 0.65 at 6 mm");
     assert.equal(mill.feedMmPerMin, 1103.4);
@@ -98,8 +115,14 @@ describe("cuttingData", () => {
     for (const m of MATERIALS) {
       for (const toolFamily of CuttingToolFamily.options.filter((f) => f !== "tap")) {
         for (const toolMaterial of CuttingToolMaterial.options) {
-          const fz = diameters.map((diameterMm) => cuttingData(m.id, { toolFamily, toolMaterial, diameterMm, flutes: 2 }).fzMm);
-          for (let i = 1; i < fz.length; i++) assert.ok((fz[i] ?? 0) >= (fz[i - 1] ?? Infinity), `${m.id} ${toolFamily} ${toolMaterial} at ${diameters[i]} mm`);
+          const fz = diameters.map(
+            (diameterMm) => cuttingData(m.id, { toolFamily, toolMaterial, diameterMm, flutes: 2 }).fzMm,
+          );
+          for (let i = 1; i < fz.length; i++)
+            assert.ok(
+              (fz[i] ?? 0) >= (fz[i - 1] ?? Infinity),
+              `${m.id} ${toolFamily} ${toolMaterial} at ${diameters[i]} mm`,
+            );
         }
       }
     }
@@ -126,7 +149,11 @@ describe("cuttingData", () => {
     assert.equal(c.feedMmPerMin, 1_000);
     assert.equal(c.fzMm, 0.0349, "1000 / (9549 · 3)");
 
-    const slow = cuttingData("steel-c45", { toolFamily: "drill", toolMaterial: "hss", diameterMm: 10, flutes: 2 }, { minSpindleRpm: 8_000, maxSpindleRpm: 24_000 });
+    const slow = cuttingData(
+      "steel-c45",
+      { toolFamily: "drill", toolMaterial: "hss", diameterMm: 10, flutes: 2 },
+      { minSpindleRpm: 8_000, maxSpindleRpm: 24_000 },
+    );
     assert.deepEqual(slow.clamped, ["min_spindle_rpm"]);
     assert.equal(slow.spindleRpm, 8_000);
     assert.ok(slow.vcMPerMin > slow.recommended.vcMPerMin);
@@ -140,10 +167,20 @@ describe("cuttingData", () => {
     assert.equal(tap.feedMmPerMin, 477, "318 · 1.5");
     assert.equal(tap.apMm, 0.812, "thread depth 0.5413 · P");
 
-    const fine = cuttingData("steel-c45", { toolFamily: "tap", toolMaterial: "hss", diameterMm: 10, flutes: 3, pitchMm: 1 });
+    const fine = cuttingData("steel-c45", {
+      toolFamily: "tap",
+      toolMaterial: "hss",
+      diameterMm: 10,
+      flutes: 3,
+      pitchMm: 1,
+    });
     assert.equal(fine.feedMmPerMin, 318);
 
-    const limited = cuttingData("aluminium-6061", { toolFamily: "tap", toolMaterial: "carbide", diameterMm: 10, flutes: 3 }, { maxFeedMmPerMin: 2_500 });
+    const limited = cuttingData(
+      "aluminium-6061",
+      { toolFamily: "tap", toolMaterial: "carbide", diameterMm: 10, flutes: 3 },
+      { maxFeedMmPerMin: 2_500 },
+    );
     assert.deepEqual(limited.clamped, ["max_feed"]);
     assert.equal(limited.spindleRpm, 1_666, "2500 / 1.5, rounded down");
     assert.equal(limited.feedMmPerMin, 2_499);
@@ -151,12 +188,23 @@ describe("cuttingData", () => {
 
     const router = MACHINE_ARCHETYPES.find((m) => m.control === "grbl");
     assert.ok(router);
-    const onRouter = cuttingData("steel-c45", { toolFamily: "tap", toolMaterial: "hss", diameterMm: 10, flutes: 3 }, { minSpindleRpm: router.min_spindle_rpm, maxSpindleRpm: router.max_spindle_rpm, maxFeedMmPerMin: router.max_feed_mm_min });
+    const onRouter = cuttingData(
+      "steel-c45",
+      { toolFamily: "tap", toolMaterial: "hss", diameterMm: 10, flutes: 3 },
+      {
+        minSpindleRpm: router.min_spindle_rpm,
+        maxSpindleRpm: router.max_spindle_rpm,
+        maxFeedMmPerMin: router.max_feed_mm_min,
+      },
+    );
     assert.equal(onRouter.feasible, false, "8000 rpm × 1.5 mm is beyond 5000 mm/min");
 
     assert.equal(coarsePitchMm(6), 1);
     assert.equal(coarsePitchMm(7), undefined);
-    assert.throws(() => cuttingData("steel-c45", { toolFamily: "tap", toolMaterial: "hss", diameterMm: 7, flutes: 3 }), /pitchMm/);
+    assert.throws(
+      () => cuttingData("steel-c45", { toolFamily: "tap", toolMaterial: "hss", diameterMm: 7, flutes: 3 }),
+      /pitchMm/,
+    );
   });
 
   it("reads a tool library's HSS grades from the HSS table and harder cutting materials from carbide", () => {
@@ -176,7 +224,12 @@ describe("cuttingData", () => {
 
 describe("materialRemovalPowerKw", () => {
   it("follows Kienzle for side milling: a 10 mm end mill in C45 at ap 10, ae 3", () => {
-    const cut = cuttingData("steel-c45", { toolFamily: "end_mill_roughing", toolMaterial: "carbide", diameterMm: 10, flutes: 4 });
+    const cut = cuttingData("steel-c45", {
+      toolFamily: "end_mill_roughing",
+      toolMaterial: "carbide",
+      diameterMm: 10,
+      flutes: 4,
+    });
     assert.equal(cut.aeMm, 3);
     const load = cuttingLoad("steel-c45", cut);
     // hm = 2 · 0.05 · 0.3 / arccos(0.4) = 0.02588 mm; kc = 2220 · hm^-0.14 ≈ 3703 N/mm²
@@ -190,7 +243,12 @@ describe("materialRemovalPowerKw", () => {
   });
 
   it("takes less power with a positive rake, in softer material and with a thinner cut", () => {
-    const cut = cuttingData("steel-c45", { toolFamily: "end_mill_roughing", toolMaterial: "carbide", diameterMm: 10, flutes: 4 });
+    const cut = cuttingData("steel-c45", {
+      toolFamily: "end_mill_roughing",
+      toolMaterial: "carbide",
+      diameterMm: 10,
+      flutes: 4,
+    });
     const p = materialRemovalPowerKw("steel-c45", cut);
     assert.ok(materialRemovalPowerKw("steel-c45", cut, { rakeAngleDeg: 10 }) < p);
     assert.ok(materialRemovalPowerKw("aluminium-6061", cut) < p);
@@ -205,7 +263,12 @@ describe("materialRemovalPowerKw", () => {
     assert.ok(Math.abs(load.kcNPerMm2 - kc) < 1e-6);
     assert.ok(Math.abs(load.powerKw - (drill.feedPerRevMm * vc * 10 * kc) / 240_000) < 1e-9);
     assert.ok(Math.abs(load.torqueNm - (kc * drill.feedPerRevMm * 100) / 8000) < 1e-9);
-    const reamer = cuttingData("steel-c45", { toolFamily: "reamer", toolMaterial: "carbide", diameterMm: 10, flutes: 6 });
+    const reamer = cuttingData("steel-c45", {
+      toolFamily: "reamer",
+      toolMaterial: "carbide",
+      diameterMm: 10,
+      flutes: 6,
+    });
     assert.ok(materialRemovalPowerKw("steel-c45", reamer) < load.powerKw / 5, "a reamer's allowance is a thin annulus");
   });
 
@@ -218,7 +281,12 @@ describe("materialRemovalPowerKw", () => {
   });
 
   it("checks a cut against a spindle's continuous power, with the drive's losses", () => {
-    const cut = cuttingData("steel-42crmo4", { toolFamily: "end_mill_roughing", toolMaterial: "carbide", diameterMm: 20, flutes: 4 });
+    const cut = cuttingData("steel-42crmo4", {
+      toolFamily: "end_mill_roughing",
+      toolMaterial: "carbide",
+      diameterMm: 20,
+      flutes: 4,
+    });
     const vmc = MACHINE_ARCHETYPES.find((m) => m.product_id === "vmc-850-fanuc");
     const router = MACHINE_ARCHETYPES.find((m) => m.product_id === "router-450-grbl");
     assert.ok(vmc && router);

@@ -63,9 +63,40 @@ export const DiameterCurve = z.enum(["milling", "drilling", "flat", "pitch"]);
 export type DiameterCurve = z.infer<typeof DiameterCurve>;
 
 /** [diameter mm, fz / fz at 10 mm], ascending; (0, 0) first makes fz proportional to D for tiny tools. */
-export const DIAMETER_CURVES: Readonly<Record<Exclude<DiameterCurve, "pitch">, readonly (readonly [number, number])[]>> = {
-  milling: [[0, 0], [1, 0.15], [2, 0.25], [3, 0.35], [4, 0.45], [6, 0.65], [8, 0.83], [10, 1], [12, 1.12], [16, 1.3], [20, 1.45], [25, 1.6], [32, 1.75], [50, 1.9]],
-  drilling: [[0, 0], [1, 0.1], [2, 0.2], [3, 0.3], [4, 0.4], [6, 0.6], [8, 0.8], [10, 1], [12, 1.15], [16, 1.4], [20, 1.6], [25, 1.75], [32, 1.9]],
+export const DIAMETER_CURVES: Readonly<
+  Record<Exclude<DiameterCurve, "pitch">, readonly (readonly [number, number])[]>
+> = {
+  milling: [
+    [0, 0],
+    [1, 0.15],
+    [2, 0.25],
+    [3, 0.35],
+    [4, 0.45],
+    [6, 0.65],
+    [8, 0.83],
+    [10, 1],
+    [12, 1.12],
+    [16, 1.3],
+    [20, 1.45],
+    [25, 1.6],
+    [32, 1.75],
+    [50, 1.9],
+  ],
+  drilling: [
+    [0, 0],
+    [1, 0.1],
+    [2, 0.2],
+    [3, 0.3],
+    [4, 0.4],
+    [6, 0.6],
+    [8, 0.8],
+    [10, 1],
+    [12, 1.15],
+    [16, 1.4],
+    [20, 1.6],
+    [25, 1.75],
+    [32, 1.9],
+  ],
   // inserts carry the feed: a 50 mm and a 125 mm face mill take about the same fz
   flat: [[0, 1]],
 };
@@ -107,22 +138,145 @@ export type ToolFamilyModel = z.infer<typeof ToolFamilyModel>;
  * broken tap ruins). A tap's ap is the thread depth, computed from the pitch.
  */
 const FAMILY_MODELS_SEED: ToolFamilyModel[] = [
-  { family: "end_mill_roughing", kind: "milling", vc_factor: { carbide: 1, hss: 1 }, fz_factor: 1, diameter_curve: "milling", ap_fraction: 1, ae_fraction: null, entering_angle_deg: 90, radial_position: "side" },
-  { family: "end_mill_finishing", kind: "milling", vc_factor: { carbide: 1.2, hss: 1.15 }, fz_factor: 0.7, diameter_curve: "milling", ap_fraction: 1, ae_fraction: 0.05, entering_angle_deg: 90, radial_position: "side" },
-  { family: "ball_mill", kind: "milling", vc_factor: { carbide: 1.1, hss: 1 }, fz_factor: 0.6, diameter_curve: "milling", ap_fraction: 0.1, ae_fraction: 0.1, entering_angle_deg: 45, radial_position: "side" },
-  { family: "slot_mill", kind: "milling", vc_factor: { carbide: 0.8, hss: 0.8 }, fz_factor: 0.4, diameter_curve: "milling", ap_fraction: 0.15, ae_fraction: 0.1, entering_angle_deg: 90, radial_position: "side" },
-  { family: "face_mill", kind: "milling", vc_factor: { carbide: 1.4, hss: 0.9 }, fz_factor: 2.5, diameter_curve: "flat", ap_fraction: 0.03, ae_fraction: 0.7, entering_angle_deg: 45, radial_position: "centred" },
-  { family: "chamfer_mill", kind: "milling", vc_factor: { carbide: 1, hss: 1 }, fz_factor: 0.5, diameter_curve: "milling", ap_fraction: 0.1, ae_fraction: 0.1, entering_angle_deg: 45, radial_position: "side" },
-  { family: "thread_mill", kind: "milling", vc_factor: { carbide: 0.8, hss: 0.8 }, fz_factor: 0.4, diameter_curve: "milling", ap_fraction: 1, ae_fraction: 0.1, entering_angle_deg: 90, radial_position: "side" },
-  { family: "drill", kind: "holemaking", vc_factor: { carbide: 0.7, hss: 0.85 }, fz_factor: 2.5, diameter_curve: "drilling", ap_fraction: 0.5, ae_fraction: 1, entering_angle_deg: 70, radial_position: "centred" },
-  { family: "spot_drill", kind: "holemaking", vc_factor: { carbide: 0.7, hss: 0.85 }, fz_factor: 1, diameter_curve: "drilling", ap_fraction: 0.25, ae_fraction: 1, entering_angle_deg: 45, radial_position: "centred" },
-  { family: "centre_drill", kind: "holemaking", vc_factor: { carbide: 0.5, hss: 0.6 }, fz_factor: 1, diameter_curve: "drilling", ap_fraction: 0.5, ae_fraction: 1, entering_angle_deg: 30, radial_position: "centred" },
-  { family: "reamer", kind: "holemaking", vc_factor: { carbide: 0.5, hss: 0.35 }, fz_factor: 1, diameter_curve: "drilling", ap_fraction: 0.015, ae_fraction: 1, entering_angle_deg: 45, radial_position: "centred" },
-  { family: "tap", kind: "tapping", vc_factor: { carbide: 0.2, hss: 0.4 }, fz_factor: 1, diameter_curve: "pitch", ap_fraction: 0.05, ae_fraction: 1, entering_angle_deg: 30, radial_position: "centred" },
+  {
+    family: "end_mill_roughing",
+    kind: "milling",
+    vc_factor: { carbide: 1, hss: 1 },
+    fz_factor: 1,
+    diameter_curve: "milling",
+    ap_fraction: 1,
+    ae_fraction: null,
+    entering_angle_deg: 90,
+    radial_position: "side",
+  },
+  {
+    family: "end_mill_finishing",
+    kind: "milling",
+    vc_factor: { carbide: 1.2, hss: 1.15 },
+    fz_factor: 0.7,
+    diameter_curve: "milling",
+    ap_fraction: 1,
+    ae_fraction: 0.05,
+    entering_angle_deg: 90,
+    radial_position: "side",
+  },
+  {
+    family: "ball_mill",
+    kind: "milling",
+    vc_factor: { carbide: 1.1, hss: 1 },
+    fz_factor: 0.6,
+    diameter_curve: "milling",
+    ap_fraction: 0.1,
+    ae_fraction: 0.1,
+    entering_angle_deg: 45,
+    radial_position: "side",
+  },
+  {
+    family: "slot_mill",
+    kind: "milling",
+    vc_factor: { carbide: 0.8, hss: 0.8 },
+    fz_factor: 0.4,
+    diameter_curve: "milling",
+    ap_fraction: 0.15,
+    ae_fraction: 0.1,
+    entering_angle_deg: 90,
+    radial_position: "side",
+  },
+  {
+    family: "face_mill",
+    kind: "milling",
+    vc_factor: { carbide: 1.4, hss: 0.9 },
+    fz_factor: 2.5,
+    diameter_curve: "flat",
+    ap_fraction: 0.03,
+    ae_fraction: 0.7,
+    entering_angle_deg: 45,
+    radial_position: "centred",
+  },
+  {
+    family: "chamfer_mill",
+    kind: "milling",
+    vc_factor: { carbide: 1, hss: 1 },
+    fz_factor: 0.5,
+    diameter_curve: "milling",
+    ap_fraction: 0.1,
+    ae_fraction: 0.1,
+    entering_angle_deg: 45,
+    radial_position: "side",
+  },
+  {
+    family: "thread_mill",
+    kind: "milling",
+    vc_factor: { carbide: 0.8, hss: 0.8 },
+    fz_factor: 0.4,
+    diameter_curve: "milling",
+    ap_fraction: 1,
+    ae_fraction: 0.1,
+    entering_angle_deg: 90,
+    radial_position: "side",
+  },
+  {
+    family: "drill",
+    kind: "holemaking",
+    vc_factor: { carbide: 0.7, hss: 0.85 },
+    fz_factor: 2.5,
+    diameter_curve: "drilling",
+    ap_fraction: 0.5,
+    ae_fraction: 1,
+    entering_angle_deg: 70,
+    radial_position: "centred",
+  },
+  {
+    family: "spot_drill",
+    kind: "holemaking",
+    vc_factor: { carbide: 0.7, hss: 0.85 },
+    fz_factor: 1,
+    diameter_curve: "drilling",
+    ap_fraction: 0.25,
+    ae_fraction: 1,
+    entering_angle_deg: 45,
+    radial_position: "centred",
+  },
+  {
+    family: "centre_drill",
+    kind: "holemaking",
+    vc_factor: { carbide: 0.5, hss: 0.6 },
+    fz_factor: 1,
+    diameter_curve: "drilling",
+    ap_fraction: 0.5,
+    ae_fraction: 1,
+    entering_angle_deg: 30,
+    radial_position: "centred",
+  },
+  {
+    family: "reamer",
+    kind: "holemaking",
+    vc_factor: { carbide: 0.5, hss: 0.35 },
+    fz_factor: 1,
+    diameter_curve: "drilling",
+    ap_fraction: 0.015,
+    ae_fraction: 1,
+    entering_angle_deg: 45,
+    radial_position: "centred",
+  },
+  {
+    family: "tap",
+    kind: "tapping",
+    vc_factor: { carbide: 0.2, hss: 0.4 },
+    fz_factor: 1,
+    diameter_curve: "pitch",
+    ap_fraction: 0.05,
+    ae_fraction: 1,
+    entering_angle_deg: 30,
+    radial_position: "centred",
+  },
 ];
 
 export const TOOL_FAMILY_MODELS: Readonly<Record<CuttingToolFamily, ToolFamilyModel>> = Object.freeze(
-  Object.fromEntries(FAMILY_MODELS_SEED.map((m) => [m.family, Object.freeze(ToolFamilyModel.parse(m))])) as Record<CuttingToolFamily, ToolFamilyModel>,
+  Object.fromEntries(FAMILY_MODELS_SEED.map((m) => [m.family, Object.freeze(ToolFamilyModel.parse(m))])) as Record<
+    CuttingToolFamily,
+    ToolFamilyModel
+  >,
 );
 
 const BaseCut = z.strictObject({
@@ -159,33 +313,87 @@ const MATERIAL_BASES_SEED: MaterialCuttingBase[] = [
     carbide: { vc_m_min: 300, fz_mm: 0.08 },
     hss: { vc_m_min: 100, fz_mm: 0.06 },
     roughing_ae_fraction: 0.4,
-    adjustments: [{ tool_family: "tap", tool_material: "hss", vc_factor: 0.6, fz_factor: 1, reason: "HSS taps gall and weld in aluminium above about 25 m/min" }],
+    adjustments: [
+      {
+        tool_family: "tap",
+        tool_material: "hss",
+        vc_factor: 0.6,
+        fz_factor: 1,
+        reason: "HSS taps gall and weld in aluminium above about 25 m/min",
+      },
+    ],
   },
   {
     material_id: "aluminium-7075",
     carbide: { vc_m_min: 280, fz_mm: 0.07 },
     hss: { vc_m_min: 90, fz_mm: 0.05 },
     roughing_ae_fraction: 0.4,
-    adjustments: [{ tool_family: "tap", tool_material: "hss", vc_factor: 0.6, fz_factor: 1, reason: "HSS taps gall and weld in aluminium above about 25 m/min" }],
+    adjustments: [
+      {
+        tool_family: "tap",
+        tool_material: "hss",
+        vc_factor: 0.6,
+        fz_factor: 1,
+        reason: "HSS taps gall and weld in aluminium above about 25 m/min",
+      },
+    ],
   },
-  { material_id: "steel-c45", carbide: { vc_m_min: 160, fz_mm: 0.05 }, hss: { vc_m_min: 25, fz_mm: 0.04 }, roughing_ae_fraction: 0.3, adjustments: [] },
-  { material_id: "steel-42crmo4", carbide: { vc_m_min: 110, fz_mm: 0.045 }, hss: { vc_m_min: 15, fz_mm: 0.03 }, roughing_ae_fraction: 0.25, adjustments: [] },
+  {
+    material_id: "steel-c45",
+    carbide: { vc_m_min: 160, fz_mm: 0.05 },
+    hss: { vc_m_min: 25, fz_mm: 0.04 },
+    roughing_ae_fraction: 0.3,
+    adjustments: [],
+  },
+  {
+    material_id: "steel-42crmo4",
+    carbide: { vc_m_min: 110, fz_mm: 0.045 },
+    hss: { vc_m_min: 15, fz_mm: 0.03 },
+    roughing_ae_fraction: 0.25,
+    adjustments: [],
+  },
   {
     material_id: "stainless-1.4301",
     carbide: { vc_m_min: 90, fz_mm: 0.04 },
     hss: { vc_m_min: 15, fz_mm: 0.03 },
     roughing_ae_fraction: 0.2,
-    adjustments: [{ tool_family: "end_mill_finishing", tool_material: null, vc_factor: 1, fz_factor: 1.2, reason: "a chip too thin rubs and work-hardens the surface" }],
+    adjustments: [
+      {
+        tool_family: "end_mill_finishing",
+        tool_material: null,
+        vc_factor: 1,
+        fz_factor: 1.2,
+        reason: "a chip too thin rubs and work-hardens the surface",
+      },
+    ],
   },
-  { material_id: "brass-cuzn39pb3", carbide: { vc_m_min: 250, fz_mm: 0.06 }, hss: { vc_m_min: 70, fz_mm: 0.05 }, roughing_ae_fraction: 0.4, adjustments: [] },
+  {
+    material_id: "brass-cuzn39pb3",
+    carbide: { vc_m_min: 250, fz_mm: 0.06 },
+    hss: { vc_m_min: 70, fz_mm: 0.05 },
+    roughing_ae_fraction: 0.4,
+    adjustments: [],
+  },
   {
     material_id: "titanium-grade5",
     carbide: { vc_m_min: 50, fz_mm: 0.04 },
     hss: { vc_m_min: 10, fz_mm: 0.03 },
     roughing_ae_fraction: 0.15,
     adjustments: [
-      { tool_family: "drill", tool_material: null, vc_factor: 1, fz_factor: 0.6, reason: "drills in titanium seize at steel-like feeds per rev" },
-      { tool_family: "face_mill", tool_material: null, vc_factor: 0.8, fz_factor: 1, reason: "a full-width face cut keeps each edge hot longer" },
+      {
+        tool_family: "drill",
+        tool_material: null,
+        vc_factor: 1,
+        fz_factor: 0.6,
+        reason: "drills in titanium seize at steel-like feeds per rev",
+      },
+      {
+        tool_family: "face_mill",
+        tool_material: null,
+        vc_factor: 0.8,
+        fz_factor: 1,
+        reason: "a full-width face cut keeps each edge hot longer",
+      },
     ],
   },
   {
@@ -194,8 +402,20 @@ const MATERIAL_BASES_SEED: MaterialCuttingBase[] = [
     hss: { vc_m_min: 150, fz_mm: 0.08 },
     roughing_ae_fraction: 0.5,
     adjustments: [
-      { tool_family: "drill", tool_material: null, vc_factor: 1, fz_factor: 0.6, reason: "large feeds per rev melt and grab in plastics" },
-      { tool_family: "tap", tool_material: "hss", vc_factor: 0.6, fz_factor: 1, reason: "plastic threads tear when tapped fast" },
+      {
+        tool_family: "drill",
+        tool_material: null,
+        vc_factor: 1,
+        fz_factor: 0.6,
+        reason: "large feeds per rev melt and grab in plastics",
+      },
+      {
+        tool_family: "tap",
+        tool_material: "hss",
+        vc_factor: 0.6,
+        fz_factor: 1,
+        reason: "plastic threads tear when tapped fast",
+      },
     ],
   },
   {
@@ -204,13 +424,27 @@ const MATERIAL_BASES_SEED: MaterialCuttingBase[] = [
     hss: { vc_m_min: 100, fz_mm: 0.06 },
     roughing_ae_fraction: 0.4,
     adjustments: [
-      { tool_family: "drill", tool_material: null, vc_factor: 1, fz_factor: 0.6, reason: "large feeds per rev melt and grab in plastics" },
-      { tool_family: "tap", tool_material: "hss", vc_factor: 0.6, fz_factor: 1, reason: "plastic threads tear when tapped fast" },
+      {
+        tool_family: "drill",
+        tool_material: null,
+        vc_factor: 1,
+        fz_factor: 0.6,
+        reason: "large feeds per rev melt and grab in plastics",
+      },
+      {
+        tool_family: "tap",
+        tool_material: "hss",
+        vc_factor: 0.6,
+        fz_factor: 1,
+        reason: "plastic threads tear when tapped fast",
+      },
     ],
   },
 ];
 
-export const MATERIAL_CUTTING_BASES: readonly MaterialCuttingBase[] = Object.freeze(MATERIAL_BASES_SEED.map((b) => Object.freeze(MaterialCuttingBase.parse(b))));
+export const MATERIAL_CUTTING_BASES: readonly MaterialCuttingBase[] = Object.freeze(
+  MATERIAL_BASES_SEED.map((b) => Object.freeze(MaterialCuttingBase.parse(b))),
+);
 
 /** One row of the expanded table: what `cuttingData` starts from before it looks at the diameter. */
 export const CuttingDataEntry = z.strictObject({
@@ -258,10 +492,18 @@ function expand(base: MaterialCuttingBase): CuttingDataEntry[] {
 }
 
 /** Every material × tool family × tool material. */
-export const CUTTING_DATA: readonly CuttingDataEntry[] = Object.freeze(MATERIAL_CUTTING_BASES.flatMap(expand).map((e) => Object.freeze(e)));
+export const CUTTING_DATA: readonly CuttingDataEntry[] = Object.freeze(
+  MATERIAL_CUTTING_BASES.flatMap(expand).map((e) => Object.freeze(e)),
+);
 
-export function findCuttingDataEntry(materialId: string, family: CuttingToolFamily, toolMaterial: CuttingToolMaterial): CuttingDataEntry | undefined {
-  return CUTTING_DATA.find((e) => e.material_id === materialId && e.tool_family === family && e.tool_material === toolMaterial);
+export function findCuttingDataEntry(
+  materialId: string,
+  family: CuttingToolFamily,
+  toolMaterial: CuttingToolMaterial,
+): CuttingDataEntry | undefined {
+  return CUTTING_DATA.find(
+    (e) => e.material_id === materialId && e.tool_family === family && e.tool_material === toolMaterial,
+  );
 }
 
 /** fz at `diameterMm` relative to fz at 10 mm. */
@@ -280,8 +522,32 @@ export function diameterFactor(curve: Exclude<DiameterCurve, "pitch">, diameterM
 
 /** ISO 261 coarse pitches (mm) by nominal diameter (mm): the thread a tap is for when no pitch is given. */
 export const ISO_METRIC_COARSE_PITCH_MM: Readonly<Record<number, number>> = Object.freeze({
-  1: 0.25, 1.2: 0.25, 1.6: 0.35, 2: 0.4, 2.5: 0.45, 3: 0.5, 4: 0.7, 5: 0.8, 6: 1, 8: 1.25, 10: 1.5, 12: 1.75, 14: 2, 16: 2,
-  18: 2.5, 20: 2.5, 22: 2.5, 24: 3, 27: 3, 30: 3.5, 33: 3.5, 36: 4, 42: 4.5, 48: 5, 56: 5.5, 64: 6,
+  1: 0.25,
+  1.2: 0.25,
+  1.6: 0.35,
+  2: 0.4,
+  2.5: 0.45,
+  3: 0.5,
+  4: 0.7,
+  5: 0.8,
+  6: 1,
+  8: 1.25,
+  10: 1.5,
+  12: 1.75,
+  14: 2,
+  16: 2,
+  18: 2.5,
+  20: 2.5,
+  22: 2.5,
+  24: 3,
+  27: 3,
+  30: 3.5,
+  33: 3.5,
+  36: 4,
+  42: 4.5,
+  48: 5,
+  56: 5.5,
+  64: 6,
 });
 
 export function coarsePitchMm(nominalDiameterMm: number): number | undefined {
@@ -342,7 +608,12 @@ export const CuttingConditions = z.object({
   /** false when the limits contradict each other for this tool (a tap whose feed limit needs an rpm below the minimum) */
   feasible: z.boolean(),
   /** the table's values before clamping */
-  recommended: z.object({ vcMPerMin: z.number(), fzMm: z.number(), spindleRpm: z.number().int(), feedMmPerMin: z.number() }),
+  recommended: z.object({
+    vcMPerMin: z.number(),
+    fzMm: z.number(),
+    spindleRpm: z.number().int(),
+    feedMmPerMin: z.number(),
+  }),
 });
 export type CuttingConditions = z.infer<typeof CuttingConditions>;
 
@@ -419,7 +690,12 @@ export function cuttingData(materialId: string, tool: ToolQuery, limits: Machine
       fz = vf / (n * z_);
     }
   }
-  if (machine.minSpindleRpm !== undefined && machine.maxSpindleRpm !== undefined && machine.minSpindleRpm > machine.maxSpindleRpm) feasible = false;
+  if (
+    machine.minSpindleRpm !== undefined &&
+    machine.maxSpindleRpm !== undefined &&
+    machine.minSpindleRpm > machine.maxSpindleRpm
+  )
+    feasible = false;
 
   return {
     materialId,
@@ -550,7 +826,12 @@ export interface SpindlePowerCheck {
  * for motor, belt and bearings. Torque at low rpm is not checked: below its base speed a spindle
  * gives less than its rated power, which needs the machine's torque curve.
  */
-export function checkSpindlePower(materialId: string, cut: CutGeometry, spindlePowerKw: number, options: PowerOptions & { efficiency?: number } = {}): SpindlePowerCheck {
+export function checkSpindlePower(
+  materialId: string,
+  cut: CutGeometry,
+  spindlePowerKw: number,
+  options: PowerOptions & { efficiency?: number } = {},
+): SpindlePowerCheck {
   const efficiency = options.efficiency ?? 0.8;
   if (!(efficiency > 0 && efficiency <= 1)) throw new RangeError(`efficiency ${efficiency} is not in (0, 1]`);
   const cuttingPowerKw = materialRemovalPowerKw(materialId, cut, options);

@@ -6,7 +6,17 @@ describe("MATERIALS", () => {
   it("has the nine seed materials with unique ids and names", () => {
     assert.deepEqual(
       MATERIALS.map((m) => m.id),
-      ["aluminium-6061", "aluminium-7075", "steel-c45", "steel-42crmo4", "stainless-1.4301", "brass-cuzn39pb3", "titanium-grade5", "plastic-pom-c", "plastic-peek"],
+      [
+        "aluminium-6061",
+        "aluminium-7075",
+        "steel-c45",
+        "steel-42crmo4",
+        "stainless-1.4301",
+        "brass-cuzn39pb3",
+        "titanium-grade5",
+        "plastic-pom-c",
+        "plastic-peek",
+      ],
     );
     assert.equal(new Set(MATERIALS.map((m) => m.name)).size, MATERIALS.length);
   });
@@ -18,8 +28,22 @@ describe("MATERIALS", () => {
   });
 
   it("has physically sane figures: densities, prices and Kienzle values in their class's range", () => {
-    const density = { aluminium: [2600, 2900], steel: [7700, 7900], stainless: [7850, 8050], brass: [8300, 8600], titanium: [4400, 4500], plastic: [1000, 1500] } as const;
-    const pricePerKg = { aluminium: [4, 20], steel: [1, 6], stainless: [3, 12], brass: [6, 15], titanium: [25, 80], plastic: [3, 200] } as const;
+    const density = {
+      aluminium: [2600, 2900],
+      steel: [7700, 7900],
+      stainless: [7850, 8050],
+      brass: [8300, 8600],
+      titanium: [4400, 4500],
+      plastic: [1000, 1500],
+    } as const;
+    const pricePerKg = {
+      aluminium: [4, 20],
+      steel: [1, 6],
+      stainless: [3, 12],
+      brass: [6, 15],
+      titanium: [25, 80],
+      plastic: [3, 200],
+    } as const;
     for (const m of MATERIALS) {
       const [dLo, dHi] = density[m.category];
       assert.ok(m.density_kg_m3 >= dLo && m.density_kg_m3 <= dHi, `${m.id}: density ${m.density_kg_m3}`);

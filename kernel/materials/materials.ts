@@ -271,5 +271,12 @@ export function findMaterial(id: string): Material | undefined {
 
 /** What app_public.materials holds of a material. */
 export function materialRow(m: Material): MaterialRow {
-  return { id: m.id, name: m.name, category: m.category, density_kg_m3: m.density_kg_m3, price_per_kg: m.price_per_kg, is_public: m.is_public };
+  return {
+    id: m.id,
+    name: m.name,
+    category: m.category,
+    density_kg_m3: m.density_kg_m3,
+    price_per_kg: m.price_per_kg,
+    is_public: m.is_public,
+  };
 }

@@ -13,7 +13,11 @@ describe("checkMesh", () => {
   it("calls a mesh without triangles empty_mesh, even when it has vertices", () => {
     const mesh = boxMesh();
     mesh.indices = new Uint32Array();
-    assert.throws(() => checkMesh(mesh), (error: unknown) => error instanceof GeometryError && error.code === "empty_mesh" && error.details["vertexCount"] === 24);
+    assert.throws(
+      () => checkMesh(mesh),
+      (error: unknown) =>
+        error instanceof GeometryError && error.code === "empty_mesh" && error.details["vertexCount"] === 24,
+    );
   });
 });
 

@@ -22,7 +22,9 @@ export function checkMesh(mesh: TriangleMesh): MeshCounts {
   }
   const vertexCount = positions.length / 3;
   if (normals.length !== positions.length) {
-    throw new TypeError(`mesh.normals has ${normals.length} numbers for ${vertexCount} vertices (expected ${positions.length})`);
+    throw new TypeError(
+      `mesh.normals has ${normals.length} numbers for ${vertexCount} vertices (expected ${positions.length})`,
+    );
   }
   if (faceIds.length !== vertexCount) {
     throw new TypeError(`mesh.faceIds has ${faceIds.length} entries for ${vertexCount} vertices`);

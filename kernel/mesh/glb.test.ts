@@ -27,7 +27,11 @@ interface Gltf {
   scene: number;
   scenes: { nodes: number[]; name?: string }[];
   nodes: { mesh: number; name?: string; scale?: number[] }[];
-  meshes: { name?: string; primitives: { attributes: Record<string, number>; indices: number; mode?: number }[]; extras: { faceCount: number } }[];
+  meshes: {
+    name?: string;
+    primitives: { attributes: Record<string, number>; indices: number; mode?: number }[];
+    extras: { faceCount: number };
+  }[];
   accessors: Accessor[];
   bufferViews: BufferView[];
   buffers: { byteLength: number; uri?: string }[];
@@ -129,7 +133,10 @@ describe("meshToGlb", () => {
     assert.equal(gltf.asset.version, "2.0");
     assert.equal(gltf.asset.generator, "Swarf");
     assert.equal(gltf.scene, 0);
-    assert.deepEqual(gltf.scenes.map((s) => s.nodes), [[0]]);
+    assert.deepEqual(
+      gltf.scenes.map((s) => s.nodes),
+      [[0]],
+    );
     assert.equal(gltf.nodes.length, 1);
     assert.equal(gltf.nodes[0]?.mesh, 0);
     assert.equal(gltf.meshes.length, 1);
@@ -204,7 +211,10 @@ describe("meshToGlb", () => {
       assert.equal(gltf.accessors[indicesAccessor]?.componentType, componentType, `${vertexCount} vertices`);
       const indices = readAccessor(gltf, bin, indicesAccessor);
       assert.deepEqual(indices, Array.from(mesh.indices));
-      assert.equal(indices.reduce((a, b) => Math.max(a, b), 0), vertexCount - 1);
+      assert.equal(
+        indices.reduce((a, b) => Math.max(a, b), 0),
+        vertexCount - 1,
+      );
     }
   });
 
@@ -234,7 +244,8 @@ describe("meshToGlb", () => {
       assert.equal(view.byteOffset % 4, 0, JSON.stringify(view));
       assert.equal(view.byteStride, undefined, "one accessor per view, tightly packed");
     }
-    const indicesView = gltf.bufferViews[gltf.accessors[gltf.meshes[0]?.primitives[0]?.indices ?? -1]?.bufferView ?? -1];
+    const indicesView =
+      gltf.bufferViews[gltf.accessors[gltf.meshes[0]?.primitives[0]?.indices ?? -1]?.bufferView ?? -1];
     assert.equal(indicesView?.byteLength, 6);
   });
 
@@ -270,11 +281,22 @@ describe("meshToGlb", () => {
   });
 
   it("refuses a mesh without triangles with GeometryError empty_mesh", () => {
-    const empty: TriangleMesh = { positions: new Float32Array(), normals: new Float32Array(), indices: new Uint32Array(), faceIds: new Uint32Array() };
-    assert.throws(() => meshToGlb(empty), (error: unknown) => error instanceof GeometryError && error.code === "empty_mesh");
+    const empty: TriangleMesh = {
+      positions: new Float32Array(),
+      normals: new Float32Array(),
+      indices: new Uint32Array(),
+      faceIds: new Uint32Array(),
+    };
+    assert.throws(
+      () => meshToGlb(empty),
+      (error: unknown) => error instanceof GeometryError && error.code === "empty_mesh",
+    );
     const pointsOnly = boxMesh();
     pointsOnly.indices = new Uint32Array();
-    assert.throws(() => meshToGlb(pointsOnly), (error: unknown) => error instanceof GeometryError && error.code === "empty_mesh");
+    assert.throws(
+      () => meshToGlb(pointsOnly),
+      (error: unknown) => error instanceof GeometryError && error.code === "empty_mesh",
+    );
   });
 
   it("refuses a malformed mesh: lengths that disagree, an index past the last vertex, a NaN coordinate", () => {
@@ -297,10 +319,17 @@ describe("meshToGlb", () => {
   it("has a validator in the tests that does catch what the writer avoids: a wrong POSITION min, an UNSIGNED_INT _FACE_ID", async () => {
     const glb = meshToGlb(boxMesh());
     const wrongMin = await validate(repackGlb(glb, (gltf) => ((gltf.accessors[0] as Accessor).min = [-1, 0, 0])));
-    assert.ok(wrongMin.issues.messages.some((m) => m.code === "ACCESSOR_MIN_MISMATCH" && m.severity === 0), issueSummary(wrongMin));
-    const unsignedInt = await validate(repackGlb(glb, (gltf) => ((gltf.accessors[2] as Accessor).componentType = UNSIGNED_INT)));
     assert.ok(
-      unsignedInt.issues.messages.some((m) => m.code === "MESH_PRIMITIVE_ATTRIBUTES_ACCESSOR_UNSIGNED_INT" && m.severity === 0),
+      wrongMin.issues.messages.some((m) => m.code === "ACCESSOR_MIN_MISMATCH" && m.severity === 0),
+      issueSummary(wrongMin),
+    );
+    const unsignedInt = await validate(
+      repackGlb(glb, (gltf) => ((gltf.accessors[2] as Accessor).componentType = UNSIGNED_INT)),
+    );
+    assert.ok(
+      unsignedInt.issues.messages.some(
+        (m) => m.code === "MESH_PRIMITIVE_ATTRIBUTES_ACCESSOR_UNSIGNED_INT" && m.severity === 0,
+      ),
       issueSummary(unsignedInt),
     );
   });

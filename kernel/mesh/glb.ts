@@ -63,14 +63,17 @@ export function meshToGlb(mesh: TriangleMesh, options: GlbOptions = {}): Uint8Ar
   let maxFaceId = -Infinity;
   for (let v = 0; v < vertexCount; v++) {
     const id = mesh.faceIds[v] as number;
-    if (id > MAX_FACE_ID) throw new RangeError(`face id ${id} at vertex ${v} is above ${MAX_FACE_ID}, the largest a float stores exactly`);
+    if (id > MAX_FACE_ID)
+      throw new RangeError(`face id ${id} at vertex ${v} is above ${MAX_FACE_ID}, the largest a float stores exactly`);
     faceIds[v] = id;
     if (id < minFaceId) minFaceId = id;
     if (id > maxFaceId) maxFaceId = id;
   }
   const faceCount = options.faceCount ?? maxFaceId + 1;
-  if (!Number.isInteger(faceCount) || faceCount < 0) throw new RangeError(`faceCount must be a whole number ≥ 0, got ${faceCount}`);
-  if (maxFaceId >= Math.max(faceCount, 1)) throw new RangeError(`face id ${maxFaceId} is not below faceCount ${faceCount}`);
+  if (!Number.isInteger(faceCount) || faceCount < 0)
+    throw new RangeError(`faceCount must be a whole number ≥ 0, got ${faceCount}`);
+  if (maxFaceId >= Math.max(faceCount, 1))
+    throw new RangeError(`face id ${maxFaceId} is not below faceCount ${faceCount}`);
 
   const normals = unitNormals(mesh);
   const shortIndices = vertexCount <= MAX_SHORT_INDEXED_VERTICES;
@@ -124,7 +127,12 @@ export function meshToGlb(mesh: TriangleMesh, options: GlbOptions = {}): Uint8Ar
       { bufferView: 0, componentType: FLOAT, count: vertexCount, type: "VEC3", min: bounds.min, max: bounds.max },
       { bufferView: 1, componentType: FLOAT, count: vertexCount, type: "VEC3" },
       { bufferView: 2, componentType: FLOAT, count: vertexCount, type: "SCALAR", min: [minFaceId], max: [maxFaceId] },
-      { bufferView: 3, componentType: shortIndices ? UNSIGNED_SHORT : UNSIGNED_INT, count: indices.length, type: "SCALAR" },
+      {
+        bufferView: 3,
+        componentType: shortIndices ? UNSIGNED_SHORT : UNSIGNED_INT,
+        count: indices.length,
+        type: "SCALAR",
+      },
     ],
     bufferViews,
     buffers: [{ byteLength: binLength }],
@@ -157,7 +165,12 @@ function pad4(n: number): number {
   return Math.ceil(n / 4) * 4;
 }
 
-function writeLittleEndian(out: Uint8Array, view: DataView, offset: number, data: Float32Array | Uint16Array | Uint32Array): void {
+function writeLittleEndian(
+  out: Uint8Array,
+  view: DataView,
+  offset: number,
+  data: Float32Array | Uint16Array | Uint32Array,
+): void {
   if (LITTLE_ENDIAN) {
     out.set(new Uint8Array(data.buffer, data.byteOffset, data.byteLength), offset);
     return;

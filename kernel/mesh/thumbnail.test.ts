@@ -37,14 +37,19 @@ function pixelOf(mesh: TriangleMesh, size: number, point: Vec3): [number, number
   return [Math.floor(x), Math.floor(y)];
 }
 
-const dot = (a: readonly number[], b: readonly number[]): number => (a[0] ?? 0) * (b[0] ?? 0) + (a[1] ?? 0) * (b[1] ?? 0) + (a[2] ?? 0) * (b[2] ?? 0);
+const dot = (a: readonly number[], b: readonly number[]): number =>
+  (a[0] ?? 0) * (b[0] ?? 0) + (a[1] ?? 0) * (b[1] ?? 0) + (a[2] ?? 0) * (b[2] ?? 0);
 
 /**
  * A mesh whose bounding box is the unit cube (eight unreferenced corner vertices fix the view)
  * plus triangles given in image coordinates of a `size` image, in the plane through the cube's
  * centre facing the camera, with the given vertex normal.
  */
-function screenTriangles(size: number, triangles: [number, number][][], normal: readonly number[] = THUMBNAIL_VIEW.towardCamera): TriangleMesh {
+function screenTriangles(
+  size: number,
+  triangles: [number, number][][],
+  normal: readonly number[] = THUMBNAIL_VIEW.towardCamera,
+): TriangleMesh {
   const corners: Vec3[] = [];
   for (let c = 0; c < 8; c++) corners.push([c & 1, (c >> 1) & 1, (c >> 2) & 1]);
   const view = thumbnailProjection({ min: [0, 0, 0], max: [1, 1, 1] }, size);
@@ -83,10 +88,18 @@ describe("renderThumbnail", () => {
   it("leaves the corners in the background colour: transparent white by default, or the one given", async () => {
     for (const [background, expected] of [
       [undefined, [255, 255, 255, 0]],
-      [[20, 40, 60, 255], [20, 40, 60, 255]],
-      [[200, 100, 0, 128], [200, 100, 0, 128]],
+      [
+        [20, 40, 60, 255],
+        [20, 40, 60, 255],
+      ],
+      [
+        [200, 100, 0, 128],
+        [200, 100, 0, 128],
+      ],
     ] as const) {
-      const image = await decodePng(await renderThumbnail(boxMesh([0, 0, 0], [85, 40, 20]), background ? { background: [...background] } : {}));
+      const image = await decodePng(
+        await renderThumbnail(boxMesh([0, 0, 0], [85, 40, 20]), background ? { background: [...background] } : {}),
+      );
       for (const [x, y] of [
         [0, 0],
         [255, 0],
@@ -123,9 +136,15 @@ describe("renderThumbnail", () => {
     const usable = size * (1 - 2 * THUMBNAIL_VIEW.margin);
     const side = usable / (4 / Math.sqrt(6)); // the cube's side in pixels
     const expectedArea = Math.sqrt(3) * side * side;
-    assert.ok(Math.abs(coverage - expectedArea) < 0.01 * expectedArea, `covered ${coverage.toFixed(0)} px², expected ${expectedArea.toFixed(0)} (${((coverage / size / size) * 100).toFixed(1)} % of the image)`);
+    assert.ok(
+      Math.abs(coverage - expectedArea) < 0.01 * expectedArea,
+      `covered ${coverage.toFixed(0)} px², expected ${expectedArea.toFixed(0)} (${((coverage / size / size) * 100).toFixed(1)} % of the image)`,
+    );
     assert.ok(Math.abs(bottom - top + 1 - usable) <= 2, `height ${bottom - top + 1} px, expected ${usable.toFixed(1)}`);
-    assert.ok(Math.abs(right - left + 1 - Math.SQRT2 * side) <= 2, `width ${right - left + 1} px, expected ${(Math.SQRT2 * side).toFixed(1)}`);
+    assert.ok(
+      Math.abs(right - left + 1 - Math.SQRT2 * side) <= 2,
+      `width ${right - left + 1} px, expected ${(Math.SQRT2 * side).toFixed(1)}`,
+    );
     assert.ok(Math.abs((top + bottom + 1) / 2 - size / 2) <= 1, "centred vertically");
     assert.ok(Math.abs((left + right + 1) / 2 - size / 2) <= 1, "centred horizontally");
   });
@@ -152,10 +171,17 @@ describe("renderThumbnail", () => {
     });
     for (const { name, colour } of shades) {
       assert.equal(colour[3], 255, `${name} opaque`);
-      assert.ok(Math.abs(colour[0] - colour[1]) < 12 && Math.abs(colour[1] - colour[2]) < 12, `${name} is grey, not the red background: ${colour}`);
+      assert.ok(
+        Math.abs(colour[0] - colour[1]) < 12 && Math.abs(colour[1] - colour[2]) < 12,
+        `${name} is grey, not the red background: ${colour}`,
+      );
     }
     shades.sort((a, b) => b.light - a.light);
-    assert.deepEqual(shades.map((s) => s.name), ["+Z", "-Y", "+X"], "the light comes from above and a little left of the camera");
+    assert.deepEqual(
+      shades.map((s) => s.name),
+      ["+Z", "-Y", "+X"],
+      "the light comes from above and a little left of the camera",
+    );
     const [first, second, third] = shades.map((s) => brightness(s.colour));
     assert.ok((first ?? 0) > (second ?? 0) + 20 && (second ?? 0) > (third ?? 0) + 10, JSON.stringify(shades));
   });
@@ -175,13 +201,24 @@ describe("renderThumbnail", () => {
       ],
     ];
     const towardLight = await decodePng(await renderThumbnail(screenTriangles(256, quad, THUMBNAIL_VIEW.light)));
-    const awayFromLight = await decodePng(await renderThumbnail(screenTriangles(256, quad, THUMBNAIL_VIEW.light.map((c) => -c))));
+    const awayFromLight = await decodePng(
+      await renderThumbnail(
+        screenTriangles(
+          256,
+          quad,
+          THUMBNAIL_VIEW.light.map((c) => -c),
+        ),
+      ),
+    );
     const lit = brightness(towardLight.pixel(128, 140));
     const unlit = brightness(awayFromLight.pixel(128, 140));
     assert.ok(lit > 2 * unlit, `lit ${lit}, unlit ${unlit}`);
     // unlit means ambient only, still visible against the background
     assert.equal(awayFromLight.pixel(128, 140)[3], 255);
-    assert.ok(Math.abs(unlit - THUMBNAIL_VIEW.ambient * brightness([...THUMBNAIL_VIEW.colour, 255])) < 2, `ambient ${unlit}`);
+    assert.ok(
+      Math.abs(unlit - THUMBNAIL_VIEW.ambient * brightness([...THUMBNAIL_VIEW.colour, 255])) < 2,
+      `ambient ${unlit}`,
+    );
   });
 
   it("lights a triangle seen from behind as if its normal were flipped (open meshes)", async () => {
@@ -217,12 +254,17 @@ describe("renderThumbnail", () => {
       indices: new Uint32Array([...near.indices, ...Array.from(far.indices, (i) => i + nearVertices)]),
       faceIds: new Uint32Array([...near.faceIds, ...Array.from(far.faceIds, (f) => f + 6)]),
     };
-    const farFirst: TriangleMesh = { ...both, indices: new Uint32Array([...both.indices.subarray(36), ...both.indices.subarray(0, 36)]) };
+    const farFirst: TriangleMesh = {
+      ...both,
+      indices: new Uint32Array([...both.indices.subarray(36), ...both.indices.subarray(0, 36)]),
+    };
     // the same vertices (so the same bounding box and view), only one box's triangles
     const nearOnly: TriangleMesh = { ...both, indices: both.indices.subarray(0, 36) };
     const farOnly: TriangleMesh = { ...both, indices: both.indices.subarray(36) };
     const size = 128;
-    const [image, reordered, nearImage, farImage] = [both, farFirst, nearOnly, farOnly].map((m) => renderThumbnailRgba(m, { size }).data);
+    const [image, reordered, nearImage, farImage] = [both, farFirst, nearOnly, farOnly].map(
+      (m) => renderThumbnailRgba(m, { size }).data,
+    );
     assert.ok(image && reordered && nearImage && farImage);
     assert.deepEqual(reordered, image);
     const alpha = (data: Uint8Array, x: number, y: number): number => data[(y * size + x) * 4 + 3] ?? 0;
@@ -230,7 +272,8 @@ describe("renderThumbnail", () => {
     for (let y = 1; y < size - 1; y++) {
       for (let x = 1; x < size - 1; x++) {
         let solid = true; // away from the near box's outline, where the far box changes the edge pixels
-        for (let dy = -1; dy <= 1; dy++) for (let dx = -1; dx <= 1; dx++) solid &&= alpha(nearImage, x + dx, y + dy) === 255;
+        for (let dy = -1; dy <= 1; dy++)
+          for (let dx = -1; dx <= 1; dx++) solid &&= alpha(nearImage, x + dx, y + dy) === 255;
         if (!solid) continue;
         if (alpha(farImage, x, y) === 255) overlap++;
         const o = (y * size + x) * 4;
@@ -249,15 +292,28 @@ describe("renderThumbnail", () => {
     // one pixel at edgeShade darkens about 5 pixels by (1 − edgeShade) of a face's shade (≥ 88).
     const darkening = ([x, y]: [number, number]): number => {
       let sum = 0;
-      for (let dy = -2; dy <= 2; dy++) for (let dx = -2; dx <= 2; dx++) sum += brightness(single.pixel(x + dx, y + dy)) - brightness(withFaces.pixel(x + dx, y + dy));
+      for (let dy = -2; dy <= 2; dy++)
+        for (let dx = -2; dx <= 2; dx++)
+          sum += brightness(single.pixel(x + dx, y + dy)) - brightness(withFaces.pixel(x + dx, y + dy));
       return sum;
     };
     const expected = 5 * (1 - THUMBNAIL_VIEW.edgeShade) * 88;
-    for (const [name, point] of Object.entries({ "top/front": [5, 0, 10], "top/right": [10, 5, 10], "front/right": [10, 0, 5] } as Record<string, Vec3>)) {
+    for (const [name, point] of Object.entries({
+      "top/front": [5, 0, 10],
+      "top/right": [10, 5, 10],
+      "front/right": [10, 0, 5],
+    } as Record<string, Vec3>)) {
       const amount = darkening(pixelOf(faces, 256, point));
-      assert.ok(amount > 0.7 * expected, `${name} edge darkened by ${amount.toFixed(0)}, expected about ${expected.toFixed(0)}`);
+      assert.ok(
+        amount > 0.7 * expected,
+        `${name} edge darkened by ${amount.toFixed(0)}, expected about ${expected.toFixed(0)}`,
+      );
     }
-    for (const centre of [[5, 5, 10], [10, 5, 5], [5, 0, 5]] as Vec3[]) {
+    for (const centre of [
+      [5, 5, 10],
+      [10, 5, 5],
+      [5, 0, 5],
+    ] as Vec3[]) {
       assert.equal(darkening(pixelOf(faces, 256, centre)), 0, `face centre ${centre}`);
     }
   });
@@ -326,16 +382,33 @@ describe("renderThumbnail", () => {
   });
 
   it("refuses a mesh without triangles with GeometryError empty_mesh rather than drawing an empty picture", async () => {
-    const empty: TriangleMesh = { positions: new Float32Array(), normals: new Float32Array(), indices: new Uint32Array(), faceIds: new Uint32Array() };
-    await assert.rejects(renderThumbnail(empty), (error: unknown) => error instanceof GeometryError && error.code === "empty_mesh");
+    const empty: TriangleMesh = {
+      positions: new Float32Array(),
+      normals: new Float32Array(),
+      indices: new Uint32Array(),
+      faceIds: new Uint32Array(),
+    };
+    await assert.rejects(
+      renderThumbnail(empty),
+      (error: unknown) => error instanceof GeometryError && error.code === "empty_mesh",
+    );
   });
 
   it("refuses a size outside 16..1024 or not whole, and a background that is not four bytes", async () => {
     for (const size of [0, 15, 1025, 100.5, Number.NaN]) {
       await assert.rejects(renderThumbnail(boxMesh(), { size }), RangeError, `size ${size}`);
     }
-    for (const background of [[0, 0, 0, 256], [0, 0, -1, 255], [0, 0, 0.5, 255], [0, 0, 0]]) {
-      await assert.rejects(renderThumbnail(boxMesh(), { background: background as Rgba }), RangeError, `background ${background}`);
+    for (const background of [
+      [0, 0, 0, 256],
+      [0, 0, -1, 255],
+      [0, 0, 0.5, 255],
+      [0, 0, 0],
+    ]) {
+      await assert.rejects(
+        renderThumbnail(boxMesh(), { background: background as Rgba }),
+        RangeError,
+        `background ${background}`,
+      );
     }
   });
 });

@@ -127,7 +127,8 @@ export interface RawImage {
 /** The thumbnail as raw RGBA (renderThumbnail encodes it as PNG). */
 export function renderThumbnailRgba(mesh: TriangleMesh, options: ThumbnailOptions = {}): RawImage {
   const size = options.size ?? DEFAULT_SIZE;
-  if (!Number.isInteger(size) || size < 16 || size > 1024) throw new RangeError(`thumbnail size must be a whole number from 16 to 1024, got ${size}`);
+  if (!Number.isInteger(size) || size < 16 || size > 1024)
+    throw new RangeError(`thumbnail size must be a whole number from 16 to 1024, got ${size}`);
   const background = options.background ?? DEFAULT_BACKGROUND;
   if (background.length !== 4 || background.some((c) => !Number.isInteger(c) || c < 0 || c > 255)) {
     throw new RangeError(`background must be four whole numbers 0..255, got [${background.join(", ")}]`);
@@ -268,7 +269,14 @@ function isTopLeft(px: number, py: number, qx: number, qy: number): boolean {
 }
 
 /** Colours the supersampled buffers, draws the edges and box-filters down to `size`. */
-function resolve(S: number, size: number, depth: Float32Array, shade: Float32Array, faceOf: Uint32Array, background: Rgba): RawImage {
+function resolve(
+  S: number,
+  size: number,
+  depth: Float32Array,
+  shade: Float32Array,
+  faceOf: Uint32Array,
+  background: Rgba,
+): RawImage {
   const [baseR, baseG, baseB] = THUMBNAIL_VIEW.colour;
   const { edgeShade } = THUMBNAIL_VIEW;
   const covered = (p: number): boolean => (depth[p] as number) !== -Infinity;
@@ -328,7 +336,9 @@ function resolve(S: number, size: number, depth: Float32Array, shade: Float32Arr
  */
 export async function renderThumbnail(mesh: TriangleMesh, options: ThumbnailOptions = {}): Promise<Uint8Array> {
   const image = renderThumbnailRgba(mesh, options);
-  return sharp(image.data, { raw: { width: image.width, height: image.height, channels: 4 } }).png().toBuffer();
+  return sharp(image.data, { raw: { width: image.width, height: image.height, channels: 4 } })
+    .png()
+    .toBuffer();
 }
 
 function dot(a: Vec3, b: Vec3): number {

@@ -28,14 +28,23 @@ export function fanucFamily(family: FanucFamily): IsoDialect {
   const comment = (text: string): string => `(${commentText(text, COMMENT_MAX).toUpperCase()})`;
   return {
     extension: ".nc",
-    programHead: (start) => ["%", `O${String(start.setup.index + 1).padStart(family.programDigits, "0")} ${comment(start.project)}`],
+    programHead: (start) => [
+      "%",
+      `O${String(start.setup.index + 1).padStart(family.programDigits, "0")} ${comment(start.project)}`,
+    ],
     programTail: () => ["%"],
     comment,
     decimals: 3,
     wholeWithPoint: true,
-    workOffset: listedWorkOffsets(family.control, [...FIRST_OFFSETS, ...Array.from({ length: family.extraOffsets.count }, (_, i) => `${family.extraOffsets.prefix}${i + 1}`)]),
+    workOffset: listedWorkOffsets(family.control, [
+      ...FIRST_OFFSETS,
+      ...Array.from({ length: family.extraOffsets.count }, (_, i) => `${family.extraOffsets.prefix}${i + 1}`),
+    ]),
     home: ["G91 G28 Z0.", "G90"],
-    toolChange: (tool, comment) => [`T${tool.number} M6`, comment(`${tool.name}, stick-out ${formatNumber(tool.stick_out, 3, false)}`)],
+    toolChange: (tool, comment) => [
+      `T${tool.number} M6`,
+      comment(`${tool.name}, stick-out ${formatNumber(tool.stick_out, 3, false)}`),
+    ],
     lengthCompensation: true,
     safeStart: ["G21", "G90 G94 G17 G40 G49 G80"],
     cycles: "iso",

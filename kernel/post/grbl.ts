@@ -20,7 +20,12 @@ export const grbl: IsoDialect = {
   wholeWithPoint: false,
   workOffset: listedWorkOffsets("Grbl", WORK_OFFSETS),
   home: ["G53 G0 Z0"],
-  toolChange: (tool) => ["M5", "M9", `(MSG,${commentText(`Load T${tool.number} ${tool.name}, touch off Z, resume`, COMMENT_MAX)})`, "M0"],
+  toolChange: (tool) => [
+    "M5",
+    "M9",
+    `(MSG,${commentText(`Load T${tool.number} ${tool.name}, touch off Z, resume`, COMMENT_MAX)})`,
+    "M0",
+  ],
   lengthCompensation: false,
   safeStart: ["G21", "G90 G94 G17 G40 G49 G80"],
   cycles: "moves",

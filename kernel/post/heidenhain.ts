@@ -25,7 +25,8 @@ import type { Motion } from "./motion.ts";
 export const HEIDENHAIN_EXTENSION = ".h";
 
 /** a value in units (toUnits, three decimals) with its sign: +10.5, -2, +0 */
-const signedUnits = (units: number): string => (units < 0 ? formatUnits(units, 3, false) : "+" + formatUnits(units, 3, false));
+const signedUnits = (units: number): string =>
+  units < 0 ? formatUnits(units, 3, false) : "+" + formatUnits(units, 3, false);
 const signed = (value: number): string => signedUnits(toUnits(value, 3));
 const plain = (value: number): string => formatNumber(value, 3, false);
 
@@ -93,8 +94,11 @@ export function* heidenhainProgram(stream: Iterable<Motion>, name: string): Gene
     switch (motion.kind) {
       case "program_start": {
         yield numbered(`BEGIN PGM ${name} MM`);
-        yield numbered(`; ${commentText(`${motion.project} - setup ${motion.setup.index + 1} of ${motion.setup.count}: ${motion.setup.name}`, 120)}`);
-        for (const t of motion.tools) yield numbered(`; ${commentText(`T${t.number} D${plain(t.diameter)} ${t.name}`, 120)}`);
+        yield numbered(
+          `; ${commentText(`${motion.project} - setup ${motion.setup.index + 1} of ${motion.setup.count}: ${motion.setup.name}`, 120)}`,
+        );
+        for (const t of motion.tools)
+          yield numbered(`; ${commentText(`T${t.number} D${plain(t.diameter)} ${t.name}`, 120)}`);
         const [min, max] = [motion.stock.min, motion.stock.max];
         yield numbered(`BLK FORM 0.1 Z X${signed(min[0])} Y${signed(min[1])} Z${signed(min[2])}`);
         yield numbered(`BLK FORM 0.2 X${signed(max[0])} Y${signed(max[1])} Z${signed(max[2])}`);
@@ -145,11 +149,22 @@ export function* heidenhainProgram(stream: Iterable<Motion>, name: string): Gene
         const dr = motion.clockwise ? "DR-" : "DR+";
         const full = motion.from[0] === motion.to[0] && motion.from[1] === motion.to[1];
         if (full || motion.from[2] !== motion.to[2]) {
-          const sweep = arcSweep(motion.from, { kind: "arc", to: motion.to, centre: motion.centre, clockwise: motion.clockwise, feed: motion.feed });
+          const sweep = arcSweep(motion.from, {
+            kind: "arc",
+            to: motion.to,
+            centre: motion.centre,
+            clockwise: motion.clockwise,
+            feed: motion.feed,
+          });
           const degrees = ((motion.clockwise ? -1 : 1) * sweep * 180) / Math.PI;
           const dz = motion.to[2] - motion.from[2];
           const f = feedWord(motion.feed);
-          const text = "CP IPA" + signed(degrees) + (dz === 0 ? " " : " IZ" + signed(dz) + " ") + dr + (f === "" ? " R0" : " R0 " + f);
+          const text =
+            "CP IPA" +
+            signed(degrees) +
+            (dz === 0 ? " " : " IZ" + signed(dz) + " ") +
+            dr +
+            (f === "" ? " R0" : " R0 " + f);
           tellAll([motion.to[0], motion.to[1], motion.to[2]]);
           yield numbered(mAfter(text));
         } else {
@@ -181,7 +196,9 @@ export function* heidenhainProgram(stream: Iterable<Motion>, name: string): Gene
     const clearance = cycle.retract_z - cycle.top_z;
     const q = (definition: string, parameters: [string, string, string][]): string[] => [
       numbered(`CYCL DEF ${definition} ~`),
-      ...parameters.map(([id, value, label], i) => `  ${id}=${value} ;${label}${i < parameters.length - 1 ? " ~" : ""}`),
+      ...parameters.map(
+        ([id, value, label], i) => `  ${id}=${value} ;${label}${i < parameters.length - 1 ? " ~" : ""}`,
+      ),
     ];
     const common = (): [string, string, string][] => [
       ["Q200", signed(clearance), "SET-UP CLEARANCE"],

@@ -66,12 +66,27 @@ export function holdsSetup(postprocessor: string, index: number): boolean {
  * The program of setup `setupIndex` (0-based) for `postprocessor`. Throws PostError for a setup
  * the plan lacks, a plan without toolpaths there, or a postprocessor this build does not have.
  */
-export function postSetup(plan: CamPlan, setupIndex: number, postprocessor: string, names: { project: string }): PostedProgram {
+export function postSetup(
+  plan: CamPlan,
+  setupIndex: number,
+  postprocessor: string,
+  names: { project: string },
+): PostedProgram {
   const writer = WRITERS[postprocessor];
-  if (writer === undefined) throw new PostError("postprocessor_unavailable", `no postprocessor "${postprocessor}" in this build (it has ${POSTPROCESSORS.join(", ")})`);
+  if (writer === undefined)
+    throw new PostError(
+      "postprocessor_unavailable",
+      `no postprocessor "${postprocessor}" in this build (it has ${POSTPROCESSORS.join(", ")})`,
+    );
   const setup = plan.setups[setupIndex];
-  if (setup === undefined) throw new PostError("setup_index_out_of_range", `the job has ${plan.setups.length} setups; setup_index ${setupIndex} is not one of them`, { setups: plan.setups.length });
-  if (!setup.operations.some((operation) => operation.moves.length > 0)) throw new PostError("no_toolpaths", `setup ${setupIndex} (${setup.name}) has no toolpaths`);
+  if (setup === undefined)
+    throw new PostError(
+      "setup_index_out_of_range",
+      `the job has ${plan.setups.length} setups; setup_index ${setupIndex} is not one of them`,
+      { setups: plan.setups.length },
+    );
+  if (!setup.operations.some((operation) => operation.moves.length > 0))
+    throw new PostError("no_toolpaths", `setup ${setupIndex} (${setup.name}) has no toolpaths`);
   // refused before the first line is sent
   writer.checkSetup(setup.index);
   const stem = `${fileStem(names.project)}_${fileStem(setup.name)}`;
@@ -83,5 +98,10 @@ export function postSetup(plan: CamPlan, setupIndex: number, postprocessor: stri
 
 /** A name as a file name's part: letters, digits, - and _ (others become _). */
 function fileStem(name: string): string {
-  return name.normalize("NFKD").replace(/[^A-Za-z0-9_-]+/g, "_").replace(/^_+|_+$/g, "") || "setup";
+  return (
+    name
+      .normalize("NFKD")
+      .replace(/[^A-Za-z0-9_-]+/g, "_")
+      .replace(/^_+|_+$/g, "") || "setup"
+  );
 }

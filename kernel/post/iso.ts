@@ -55,7 +55,13 @@ export interface IsoDialect {
 }
 
 /** The coolant codes most controls share: M8 flood (through the spindle too: its code is the machine builder's), M7 mist and air. */
-export const COOLANT_CODES: Record<Coolant, string> = { flood: "M8", through_tool: "M8", mist: "M7", air: "M7", off: "M9" };
+export const COOLANT_CODES: Record<Coolant, string> = {
+  flood: "M8",
+  through_tool: "M8",
+  mist: "M7",
+  air: "M7",
+  off: "M9",
+};
 
 /** A tap's pitch from the feed the plan locked to the spindle (feed = rpm x pitch). */
 export function tapPitch(feed: number, rpm: number): number {
@@ -67,7 +73,11 @@ export function tapPitch(feed: number, rpm: number): number {
 export function listedWorkOffsets(control: string, codes: readonly string[]): (index: number) => string {
   return (index) => {
     const code = codes[index];
-    if (code === undefined) throw new PostError("too_many_setups", `${control} has ${codes.length} work offsets; setup ${index + 1} has none`);
+    if (code === undefined)
+      throw new PostError(
+        "too_many_setups",
+        `${control} has ${codes.length} work offsets; setup ${index + 1} has none`,
+      );
     return code;
   };
 }
@@ -121,8 +131,11 @@ export function* isoProgram(stream: Iterable<Motion>, dialect: IsoDialect): Gene
     switch (motion.kind) {
       case "program_start": {
         yield* dialect.programHead(motion);
-        yield dialect.comment(`${motion.project} - setup ${motion.setup.index + 1} of ${motion.setup.count}: ${motion.setup.name}`);
-        for (const t of motion.tools) yield dialect.comment(`T${t.number} D${formatNumber(t.diameter, 3, false)} ${t.name}`);
+        yield dialect.comment(
+          `${motion.project} - setup ${motion.setup.index + 1} of ${motion.setup.count}: ${motion.setup.name}`,
+        );
+        for (const t of motion.tools)
+          yield dialect.comment(`T${t.number} D${formatNumber(t.diameter, 3, false)} ${t.name}`);
         yield* dialect.safeStart;
         workOffset = dialect.workOffset(motion.setup.index);
         break;
@@ -217,10 +230,24 @@ export function* isoProgram(stream: Iterable<Motion>, dialect: IsoDialect): Gene
       return;
     }
     const code = { drill: "G81", dwell: "G82", peck: "G83", chip_break: "G73" }[cycle.cycle];
-    const extra = cycle.cycle === "dwell" ? dialect.dwell(cycle.dwell_s) : cycle.cycle === "peck" || cycle.cycle === "chip_break" ? `Q${n(cycle.peck_mm ?? cycle.top_z - cycle.bottom_z)}` : "";
+    const extra =
+      cycle.cycle === "dwell"
+        ? dialect.dwell(cycle.dwell_s)
+        : cycle.cycle === "peck" || cycle.cycle === "chip_break"
+          ? `Q${n(cycle.peck_mm ?? cycle.top_z - cycle.bottom_z)}`
+          : "";
     const [first, ...rest] = cycle.at;
     if (first === undefined) return;
-    yield block("G99", code, `X${n(first[0])}`, `Y${n(first[1])}`, `Z${n(cycle.bottom_z)}`, `R${n(cycle.retract_z)}`, extra, `F${n(cycle.feed)}`);
+    yield block(
+      "G99",
+      code,
+      `X${n(first[0])}`,
+      `Y${n(first[1])}`,
+      `Z${n(cycle.bottom_z)}`,
+      `R${n(cycle.retract_z)}`,
+      extra,
+      `F${n(cycle.feed)}`,
+    );
     feed = toUnits(cycle.feed, decimals);
     for (const [x, y] of rest) yield block(`X${n(x)}`, `Y${n(y)}`);
     yield "G80";
@@ -238,7 +265,12 @@ export function* isoProgram(stream: Iterable<Motion>, dialect: IsoDialect): Gene
   /** A cycle as the moves the simulation verified (../cam/holes/cycles.ts), from where the stream says the tool is. */
   function* expanded(cycle: DrillCycle, from: Vec3): Generator<string> {
     for (const move of expandDrillCycle(cycle, from)) {
-      const line = move.kind === "dwell" ? `G4 ${dialect.dwell(move.seconds)}` : move.kind === "rapid" ? moveBlock("G0", move.to) : moveBlock("G1", move.to, feedWord(move.feed));
+      const line =
+        move.kind === "dwell"
+          ? `G4 ${dialect.dwell(move.seconds)}`
+          : move.kind === "rapid"
+            ? moveBlock("G0", move.to)
+            : moveBlock("G1", move.to, feedWord(move.feed));
       if (line !== null) yield line;
     }
   }

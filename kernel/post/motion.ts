@@ -72,7 +72,8 @@ export interface StreamOptions {
 /** The setup's program as motion events, start to end. */
 export function* motionStream(plan: CamPlan, setupIndex: number, options: StreamOptions): Generator<Motion> {
   const setup = plan.setups[setupIndex];
-  if (setup === undefined) throw new RangeError(`setup ${setupIndex} is not in the plan (it has ${plan.setups.length})`);
+  if (setup === undefined)
+    throw new RangeError(`setup ${setupIndex} is not in the plan (it has ${plan.setups.length})`);
   const tools = toolCalls(setup);
   yield {
     kind: "program_start",
@@ -123,7 +124,12 @@ function toolCalls(setup: StoredSetup): Map<string, ToolCall> {
   const calls = new Map<string, ToolCall>();
   for (const summary of setup.tools) {
     const cutter = setup.operations.find((operation) => operation.tool.assembly_uuid === summary.assembly_uuid)?.tool;
-    calls.set(summary.assembly_uuid, { number: summary.number, name: summary.name, diameter: summary.diameter_mm, stick_out: cutter?.stick_out ?? 0 });
+    calls.set(summary.assembly_uuid, {
+      number: summary.number,
+      name: summary.name,
+      diameter: summary.diameter_mm,
+      stick_out: cutter?.stick_out ?? 0,
+    });
   }
   return calls;
 }
@@ -144,7 +150,9 @@ function motionOf(move: Move, from: Vec3): MoveMotion | null {
     case "linear":
       return samePoint(from, move.to) ? null : { kind: "linear", from, to: move.to, feed: move.feed };
     case "arc":
-      return arcAsLine(from, move) ? { kind: "linear", from, to: move.to, feed: move.feed } : { kind: "arc", from, to: move.to, centre: move.centre, clockwise: move.clockwise, feed: move.feed };
+      return arcAsLine(from, move)
+        ? { kind: "linear", from, to: move.to, feed: move.feed }
+        : { kind: "arc", from, to: move.to, centre: move.centre, clockwise: move.clockwise, feed: move.feed };
   }
 }
 

@@ -49,11 +49,30 @@ describe("a number in a program", () => {
 
 describe("an arc in the motion stream", () => {
   it("stays an arc when it bends, and becomes a line when nearly straight, huge or of no radius", () => {
-    assert.equal(arcAsLine([10, 0, 0], { kind: "arc", to: [0, 10, 0], centre: [0, 0], clockwise: false, feed: 100 }), false);
-    assert.equal(arcAsLine([10, 0, 0], { kind: "arc", to: [10, 0, -1], centre: [0, 0], clockwise: true, feed: 100 }), false, "a full turn");
-    assert.equal(arcAsLine([0, 0, 0], { kind: "arc", to: [0.01, 0, 0], centre: [0.005, -100], clockwise: true, feed: 100 }), true, "a sagitta of 0.1 nm");
-    assert.equal(arcAsLine([0, 0, 0], { kind: "arc", to: [10, 0, 0], centre: [5, -9000], clockwise: true, feed: 100 }), true, "a radius of 9 m");
-    assert.equal(arcAsLine([0, 0, 0], { kind: "arc", to: [0, 0, 0], centre: [0, 0], clockwise: true, feed: 100 }), true, "no radius");
+    assert.equal(
+      arcAsLine([10, 0, 0], { kind: "arc", to: [0, 10, 0], centre: [0, 0], clockwise: false, feed: 100 }),
+      false,
+    );
+    assert.equal(
+      arcAsLine([10, 0, 0], { kind: "arc", to: [10, 0, -1], centre: [0, 0], clockwise: true, feed: 100 }),
+      false,
+      "a full turn",
+    );
+    assert.equal(
+      arcAsLine([0, 0, 0], { kind: "arc", to: [0.01, 0, 0], centre: [0.005, -100], clockwise: true, feed: 100 }),
+      true,
+      "a sagitta of 0.1 nm",
+    );
+    assert.equal(
+      arcAsLine([0, 0, 0], { kind: "arc", to: [10, 0, 0], centre: [5, -9000], clockwise: true, feed: 100 }),
+      true,
+      "a radius of 9 m",
+    );
+    assert.equal(
+      arcAsLine([0, 0, 0], { kind: "arc", to: [0, 0, 0], centre: [0, 0], clockwise: true, feed: 100 }),
+      true,
+      "no radius",
+    );
   });
 });
 
@@ -70,14 +89,32 @@ describe("postSetup", () => {
       }
       return "none";
     };
-    assert.equal(code(() => postSetup(fake, 2, "fanuc", { project: "p" })), "setup_index_out_of_range");
-    const empty: CamPlan = { ...fake, setups: fake.setups.map((setup) => ({ ...setup, operations: setup.operations.map((operation) => ({ ...operation, moves: [] })) })) };
-    assert.equal(code(() => postSetup(empty, 0, "fanuc", { project: "p" })), "no_toolpaths");
-    assert.equal(code(() => postSetup(fake, 0, "mazatrol", { project: "p" })), "postprocessor_unavailable");
+    assert.equal(
+      code(() => postSetup(fake, 2, "fanuc", { project: "p" })),
+      "setup_index_out_of_range",
+    );
+    const empty: CamPlan = {
+      ...fake,
+      setups: fake.setups.map((setup) => ({
+        ...setup,
+        operations: setup.operations.map((operation) => ({ ...operation, moves: [] })),
+      })),
+    };
+    assert.equal(
+      code(() => postSetup(empty, 0, "fanuc", { project: "p" })),
+      "no_toolpaths",
+    );
+    assert.equal(
+      code(() => postSetup(fake, 0, "mazatrol", { project: "p" })),
+      "postprocessor_unavailable",
+    );
   });
 
   it("names the file after the project and the setup, with the control's extension", () => {
-    assert.equal(postSetup(fake, 0, "linuxcnc", { project: "Bracket (rev B)" }).filename, `Bracket_rev_B_${fake.setups[0]?.name.replace(/[^A-Za-z0-9_-]+/g, "_").replace(/^_+|_+$/g, "")}.ngc`);
+    assert.equal(
+      postSetup(fake, 0, "linuxcnc", { project: "Bracket (rev B)" }).filename,
+      `Bracket_rev_B_${fake.setups[0]?.name.replace(/[^A-Za-z0-9_-]+/g, "_").replace(/^_+|_+$/g, "")}.ngc`,
+    );
     assert.match(postSetup(fake, 1, "fanuc", { project: "p" }).filename, /^p_.+\.nc$/);
   });
 
@@ -91,7 +128,8 @@ describe("postSetup", () => {
     assert.match(text, /\nT1 M6\n/);
     assert.match(text, /\nG43 Z[-\d.]+ H1\n/);
     for (const line of lines) {
-      for (const word of line.replace(/\(.*\)/, "").match(/[XYZIJRFQ]-?[\d.]+/g) ?? []) assert.match(word, /\./, `${line}: ${word} has no point`);
+      for (const word of line.replace(/\(.*\)/, "").match(/[XYZIJRFQ]-?[\d.]+/g) ?? [])
+        assert.match(word, /\./, `${line}: ${word} has no point`);
       const comment = /\((.*)\)/.exec(line)?.[1];
       if (comment !== undefined) assert.equal(comment, comment.toUpperCase());
     }
@@ -107,8 +145,11 @@ describe("a Grbl program", () => {
     assert.doesNotMatch(text, /M6|G43|G8[1-9]|G73|%/);
     // spindle and coolant on again after every stop
     assert.equal(text.match(/\nM0\n/g)?.length, tools.length);
-    assert.ok((text.match(/ M3\n/g)?.length ?? 0) >= tools.length && (text.match(/\nM8\n/g)?.length ?? 0) >= tools.length);
-    for (const line of text.split("\n")) assert.ok(line.replace(/\(.*\)|\s/g, "").length <= 80, `${line}: longer than Grbl's line buffer`);
+    assert.ok(
+      (text.match(/ M3\n/g)?.length ?? 0) >= tools.length && (text.match(/\nM8\n/g)?.length ?? 0) >= tools.length,
+    );
+    for (const line of text.split("\n"))
+      assert.ok(line.replace(/\(.*\)|\s/g, "").length <= 80, `${line}: longer than Grbl's line buffer`);
   });
 });
 
@@ -117,7 +158,9 @@ describe("programs judged by rs274 or our own readers", () => {
   const pecking = everyMovePlan(true);
 
   for (const postprocessor of POSTPROCESSORS) {
-    it(`runs arcs, a helix and drill cycles as planned, and pecking cycles to the end, in ${postprocessor}`, { skip: skipFor(postprocessor) }, () => {
+    it(`runs arcs, a helix and drill cycles as planned, and pecking cycles to the end, in ${postprocessor}`, {
+      skip: skipFor(postprocessor),
+    }, () => {
       assertRunsAsPlanned(plan, 0, postprocessor);
       const text = programText(pecking, 0, postprocessor);
       const run = judge(postprocessor, text);
@@ -127,14 +170,21 @@ describe("programs judged by rs274 or our own readers", () => {
         sinumerik: /\nMCALL CYCLE83\([^)]*, 3, 0, 0, 1, 1\)\n/,
         heidenhain: /CYCL DEF 205 UNIVERSAL PECKING ~\n(.*\n)*? {2}Q202=\+3 ;PLUNGING DEPTH ~\n/,
       };
-      assert.match(text, pecks[postprocessor] ?? /\nG99 G83 .*Q3\.? .*\n.*\nG80\n/, "the pecks are the control's own cycle (Grbl: moves, it has none)");
+      assert.match(
+        text,
+        pecks[postprocessor] ?? /\nG99 G83 .*Q3\.? .*\n.*\nG80\n/,
+        "the pecks are the control's own cycle (Grbl: moves, it has none)",
+      );
     });
   }
 
   it("catches a program that is wrong: rs274 refuses an arc whose centre is off", { skip }, () => {
     const text = programText(plan, 0, "linuxcnc");
     // the quarter arc's centre 3 mm off (a full turn's stays a circle through its start)
-    const broken = text.replace(/\n(G3 [^\n]*?)I(-?[\d.]+)/, (_, start: string, i: string) => `\n${start}I${Number(i) + 3}`);
+    const broken = text.replace(
+      /\n(G3 [^\n]*?)I(-?[\d.]+)/,
+      (_, start: string, i: string) => `\n${start}I${Number(i) + 3}`,
+    );
     assert.notEqual(broken, text);
     assert.equal(runRs274(text).ok, true);
     assert.match(runRs274(broken).error, /radius/i);
@@ -146,7 +196,14 @@ describe("partC.step's plan, judged", async () => {
   const brep = withOcctScope((scope) => writeBrep(oc, readStep(oc, fixture("partC.step"), scope).solid));
   const result = planCam(
     oc,
-    { workpiece: { format: "step", bytes: brep, bytes_format: "brep" }, stock: { min: [-2, -2, 0], max: [87.6, 46.7, 29] }, machine, material_id: "aluminium-6061", library: starterLibrary(), options },
+    {
+      workpiece: { format: "step", bytes: brep, bytes_format: "brep" },
+      stock: { min: [-2, -2, 0], max: [87.6, 46.7, 29] },
+      machine,
+      material_id: "aluminium-6061",
+      library: starterLibrary(),
+      options,
+    },
     { progress: () => {}, cancelled: () => false },
   );
   const plan = camPlanOf(result, options, machine);
@@ -181,7 +238,12 @@ describe("every control's program of the plan with every kind of move", () => {
 
 describe("our own readers of Sinumerik and Heidenhain programs", () => {
   const plan = everyMovePlan(false);
-  const refused = (read: (text: string) => { ok: boolean; error: string }, text: string, broken: (text: string) => string, reason: RegExp): void => {
+  const refused = (
+    read: (text: string) => { ok: boolean; error: string },
+    text: string,
+    broken: (text: string) => string,
+    reason: RegExp,
+  ): void => {
     const changed = broken(text);
     assert.notEqual(changed, text, "the program was changed");
     const run = read(changed);
@@ -193,7 +255,12 @@ describe("our own readers of Sinumerik and Heidenhain programs", () => {
     const text = programText(plan, 0, "sinumerik");
     assert.ok(readSinumerik(text).ok, readSinumerik(text).error);
     refused(readSinumerik, text, (t) => t.replace("G1 Z0 F400", "G1 Z0 F400 Q2"), /"Q2" is not a word/);
-    refused(readSinumerik, text, (t) => t.replace(/\nG3 X30 Y30 I-10 J0\n/, "\nG3 X30 Y30.5 I-10 J0\n"), /radius at its end/);
+    refused(
+      readSinumerik,
+      text,
+      (t) => t.replace(/\nG3 X30 Y30 I-10 J0\n/, "\nG3 X30 Y30.5 I-10 J0\n"),
+      /radius at its end/,
+    );
     refused(readSinumerik, text, (t) => t.replace("X10 Y40", "X10 Y40 Z-3"), /a hole of a modal call/);
     refused(readSinumerik, text, (t) => t.replace('T="D10 end mill" M6\n', ""), /before any tool/);
   });
@@ -204,6 +271,11 @@ describe("our own readers of Sinumerik and Heidenhain programs", () => {
     refused(readHeidenhain, text, (t) => t.replace("\n14 L X+60", "\n15 L X+60"), /block 14 expected/);
     refused(readHeidenhain, text, (t) => t.replace("L X+60 R0 F1500", "L X+60 R0 F1500 G1"), /"G1" is not a word/);
     refused(readHeidenhain, text, (t) => t.replace("CP IPA-360", "CP IPA+360"), /IPA must turn the way its DR says/);
-    refused(readHeidenhain, text, (t) => t.replace(/CYCL DEF 200 DRILLING ~\n( {2}Q.*\n)+/, "; no cycle\n"), /M99 with no drill cycle/);
+    refused(
+      readHeidenhain,
+      text,
+      (t) => t.replace(/CYCL DEF 200 DRILLING ~\n( {2}Q.*\n)+/, "; no cycle\n"),
+      /M99 with no drill cycle/,
+    );
   });
 });

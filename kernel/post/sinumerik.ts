@@ -31,7 +31,11 @@ export const sinumerik: IsoDialect = {
   wholeWithPoint: false,
   workOffset: listedWorkOffsets("The 840D", WORK_OFFSETS),
   home: ["SUPA G0 Z0 D0"],
-  toolChange: (tool, comment) => [`T="${toolName(tool.name)}" M6`, "D1", comment(`T${tool.number}: ${tool.name}, stick-out ${formatNumber(tool.stick_out, 3, false)}`)],
+  toolChange: (tool, comment) => [
+    `T="${toolName(tool.name)}" M6`,
+    "D1",
+    comment(`T${tool.number}: ${tool.name}, stick-out ${formatNumber(tool.stick_out, 3, false)}`),
+  ],
   lengthCompensation: false,
   safeStart: ["G71", "G17 G90 G94 G40"],
   cycles(cycle, rpm, n) {
@@ -49,7 +53,12 @@ export const sinumerik: IsoDialect = {
       tap: `CYCLE84(${rtp}, ${rfp}, ${sdis}, ${dp}, , ${n(cycle.dwell_s)}, 3, , ${n(tapPitch(cycle.feed, rpm))}, , ${Math.round(rpm)})`,
     }[cycle.cycle];
     // the holes are reached at rapid: G0 is named, whatever motion came before
-    return [`F${n(cycle.feed)}`, `MCALL ${call}`, ...cycle.at.map(([x, y], i) => `${i === 0 ? "G0 " : ""}X${n(x)} Y${n(y)}`), "MCALL"];
+    return [
+      `F${n(cycle.feed)}`,
+      `MCALL ${call}`,
+      ...cycle.at.map(([x, y], i) => `${i === 0 ? "G0 " : ""}X${n(x)} Y${n(y)}`),
+      "MCALL",
+    ];
   },
   coolant: COOLANT_CODES,
   dwell: (seconds) => `F${seconds}`,

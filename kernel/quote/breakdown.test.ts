@@ -18,10 +18,17 @@ export const EXAMPLE: BreakdownInput = {
   setups: SETUPS,
   completeness: null,
   setup_costs_dropped: [],
-  setup_costs: mergeSetupCosts(SETUPS, { c3d4: { is_fixed_price: "false", name: "Re-clamping", value: "40", unit: "EUR/h", fix_price: "0" } }, [
-    { name: "Vice setup", value: 45, unit: "EUR" },
-  ]),
-  material: { kind: "stock", stock_size_mm: [100, 50, 20], material: { id: "AlMgSi1", density_kg_m3: "2700", price_per_kg: "5.8" }, surcharge_percentage: 10 },
+  setup_costs: mergeSetupCosts(
+    SETUPS,
+    { c3d4: { is_fixed_price: "false", name: "Re-clamping", value: "40", unit: "EUR/h", fix_price: "0" } },
+    [{ name: "Vice setup", value: 45, unit: "EUR" }],
+  ),
+  material: {
+    kind: "stock",
+    stock_size_mm: [100, 50, 20],
+    material: { id: "AlMgSi1", density_kg_m3: "2700", price_per_kg: "5.8" },
+    surcharge_percentage: 10,
+  },
   additional_costs: {
     anodise: { Title: "Anodising", per_unit: true, Costs: [{ label: "Type II", cost: 2.5 }] },
     pack: { Title: "Packaging", per_unit: false, Costs: [{ label: "Box", cost: 12.3 }] },
@@ -37,26 +44,43 @@ const s = (d: Decimal) => d.toFixed(2);
 describe("the cost breakdown", () => {
   it("prices the worked example of docs/quote.md to the cent", () => {
     const b = computeBreakdown(EXAMPLE);
-    assert.deepEqual(b.lines.map((l) => [l.kind, l.label, s(l.amount)]), [
-      ["machining", "Setup 1 (+Z)", "150.00"],
-      ["setup_cost", "Vice setup", "45.00"],
-      ["machining", "Setup 2 (-Z)", "90.00"],
-      ["setup_cost", "Re-clamping", "60.00"],
-      ["material", "material", "17.23"],
-      ["additional_cost", "Anodising", "25.00"],
-      ["additional_cost", "Packaging", "12.30"],
-    ]);
+    assert.deepEqual(
+      b.lines.map((l) => [l.kind, l.label, s(l.amount)]),
+      [
+        ["machining", "Setup 1 (+Z)", "150.00"],
+        ["setup_cost", "Vice setup", "45.00"],
+        ["machining", "Setup 2 (-Z)", "90.00"],
+        ["setup_cost", "Re-clamping", "60.00"],
+        ["material", "material", "17.23"],
+        ["additional_cost", "Anodising", "25.00"],
+        ["additional_cost", "Packaging", "12.30"],
+      ],
+    );
     assert.equal(b.material.weight_kg!.toString(), "0.27");
     assert.equal(b.material.unit_cost.toString(), "1.7226");
     assert.deepEqual(
-      [b.direct_cost, b.overhead, b.manufacturing_cost, b.profit, b.price_before_discount, b.discount, b.net_price, b.tax, b.total_price, b.unit_price].map(s),
+      [
+        b.direct_cost,
+        b.overhead,
+        b.manufacturing_cost,
+        b.profit,
+        b.price_before_discount,
+        b.discount,
+        b.net_price,
+        b.tax,
+        b.total_price,
+        b.unit_price,
+      ].map(s),
       ["399.53", "59.92", "459.45", "45.95", "505.40", "25.27", "480.13", "91.22", "571.35", "48.01"],
     );
     assert.equal(b.machining_time_s, 1440);
-    assert.deepEqual(b.setups.map((x) => [x.setup_id, x.setup_cost.source, x.setup_cost.is_fixed_price]), [
-      ["a1b2", "machine", true],
-      ["c3d4", "quote_job", false],
-    ]);
+    assert.deepEqual(
+      b.setups.map((x) => [x.setup_id, x.setup_cost.source, x.setup_cost.is_fixed_price]),
+      [
+        ["a1b2", "machine", true],
+        ["c3d4", "quote_job", false],
+      ],
+    );
     assert.deepEqual(b.warnings, []);
   });
 
@@ -67,8 +91,16 @@ describe("the cost breakdown", () => {
   });
 
   it("prices nothing for machining and warns when the job has no plan, no stock or no material", () => {
-    const b = computeBreakdown({ ...EXAMPLE, setups: null, setup_costs: [], material: { kind: "stock", stock_size_mm: null, material: null, surcharge_percentage: 0 } });
-    assert.deepEqual(b.warnings.map((w) => w.code), ["no_plan", "material_missing", "stock_missing"]);
+    const b = computeBreakdown({
+      ...EXAMPLE,
+      setups: null,
+      setup_costs: [],
+      material: { kind: "stock", stock_size_mm: null, material: null, surcharge_percentage: 0 },
+    });
+    assert.deepEqual(
+      b.warnings.map((w) => w.code),
+      ["no_plan", "material_missing", "stock_missing"],
+    );
     assert.equal(b.machining_time_s, 0);
     assert.deepEqual(b.setups, []);
     assert.equal(s(b.direct_cost), "37.30");
@@ -84,12 +116,24 @@ describe("the cost breakdown", () => {
       },
     ]);
     assert.equal(s(b.total_price), "571.35", "the warning changes no amount");
-    assert.deepEqual(computeBreakdown({ ...EXAMPLE, completeness: { ...INCOMPLETE, status: "complete", reasons: [] } }).warnings, []);
+    assert.deepEqual(
+      computeBreakdown({ ...EXAMPLE, completeness: { ...INCOMPLETE, status: "complete", reasons: [] } }).warnings,
+      [],
+    );
   });
 
   it("warns setup_cost_override_dropped for each override the planning dropped, naming its setup and direction", () => {
-    const entry: SetupCostEntry = { is_fixed_price: "true", name: "Tilted vice", value: "0", unit: "EUR", fix_price: "80" };
-    const b = computeBreakdown({ ...EXAMPLE, setup_costs_dropped: [{ setup_id: "e5f6", name: "Setup 3 (-Y)", direction: [0, -1, 0], entry }] });
+    const entry: SetupCostEntry = {
+      is_fixed_price: "true",
+      name: "Tilted vice",
+      value: "0",
+      unit: "EUR",
+      fix_price: "80",
+    };
+    const b = computeBreakdown({
+      ...EXAMPLE,
+      setup_costs_dropped: [{ setup_id: "e5f6", name: "Setup 3 (-Y)", direction: [0, -1, 0], entry }],
+    });
     assert.deepEqual(b.warnings, [
       {
         code: "setup_cost_override_dropped",
@@ -112,18 +156,37 @@ function generator(seed: number) {
 
 function randomInput(seed: number): BreakdownInput {
   const g = generator(seed);
-  const setups = Array.from({ length: g.int(0, 5) }, (_, i) => ({ id: `s${i}`, name: `Setup ${i + 1}`, index: i, machining_time_s: g.decimal(20_000, 3) }));
+  const setups = Array.from({ length: g.int(0, 5) }, (_, i) => ({
+    id: `s${i}`,
+    name: `Setup ${i + 1}`,
+    index: i,
+    machining_time_s: g.decimal(20_000, 3),
+  }));
   const own: Record<string, SetupCostEntry> = {};
   for (const setup of setups) {
     if (g.next() < 0.5) {
       const fixed = g.next() < 0.5;
-      own[setup.id] = { is_fixed_price: fixed ? "true" : "false", name: "x", value: String(g.decimal(300, 2)), unit: "EUR/h", fix_price: String(g.decimal(500, 2)) };
+      own[setup.id] = {
+        is_fixed_price: fixed ? "true" : "false",
+        name: "x",
+        value: String(g.decimal(300, 2)),
+        unit: "EUR/h",
+        fix_price: String(g.decimal(500, 2)),
+      };
     }
   }
-  const template = Array.from({ length: g.int(0, 3) }, () => ({ name: "t", value: g.decimal(200, 2), unit: g.next() < 0.5 ? "EUR" : "EUR/h" }));
+  const template = Array.from({ length: g.int(0, 3) }, () => ({
+    name: "t",
+    value: g.decimal(200, 2),
+    unit: g.next() < 0.5 ? "EUR" : "EUR/h",
+  }));
   const groups: Record<string, AdditionalCostGroup> = {};
   for (let i = g.int(0, 4); i > 0; i -= 1) {
-    groups[`g${i}`] = { Title: `G${i}`, per_unit: g.next() < 0.5, Costs: Array.from({ length: g.int(0, 4) }, () => ({ label: "c", cost: g.decimal(1000, 4) })) };
+    groups[`g${i}`] = {
+      Title: `G${i}`,
+      per_unit: g.next() < 0.5,
+      Costs: Array.from({ length: g.int(0, 4) }, () => ({ label: "c", cost: g.decimal(1000, 4) })),
+    };
   }
   const material: BreakdownInput["material"] =
     g.next() < 0.2
@@ -131,7 +194,8 @@ function randomInput(seed: number): BreakdownInput {
       : {
           kind: "stock",
           stock_size_mm: g.next() < 0.9 ? [g.decimal(800, 3), g.decimal(500, 3), g.decimal(300, 3)] : null,
-          material: g.next() < 0.9 ? { id: "m", density_kg_m3: g.decimal(20_000, 1), price_per_kg: g.decimal(100, 3) } : null,
+          material:
+            g.next() < 0.9 ? { id: "m", density_kg_m3: g.decimal(20_000, 1), price_per_kg: g.decimal(100, 3) } : null,
           surcharge_percentage: g.decimal(100, 2),
         };
   return {
@@ -159,9 +223,17 @@ describe("the breakdown over 5,000 random inputs (seeded)", () => {
       const b = computeBreakdown(input);
       const at = `seed ${seed}`;
       for (const line of b.lines) assert.ok(isCents(line.amount), at);
-      assert.equal(sum(b.lines.map((l) => l.amount)).toString(), b.direct_cost.toString(), `${at}: lines = direct cost`);
+      assert.equal(
+        sum(b.lines.map((l) => l.amount)).toString(),
+        b.direct_cost.toString(),
+        `${at}: lines = direct cost`,
+      );
       assert.equal(b.direct_cost.plus(b.overhead).toString(), b.manufacturing_cost.toString(), `${at}: manufacturing`);
-      assert.equal(b.manufacturing_cost.plus(b.profit).toString(), b.price_before_discount.toString(), `${at}: before discount`);
+      assert.equal(
+        b.manufacturing_cost.plus(b.profit).toString(),
+        b.price_before_discount.toString(),
+        `${at}: before discount`,
+      );
       assert.equal(b.price_before_discount.minus(b.discount).toString(), b.net_price.toString(), `${at}: net`);
       assert.equal(b.net_price.plus(b.tax).toString(), b.total_price.toString(), `${at}: total`);
       for (const v of [b.overhead, b.profit, b.discount, b.tax, b.total_price, b.unit_price]) assert.ok(isCents(v), at);
@@ -170,7 +242,10 @@ describe("the breakdown over 5,000 random inputs (seeded)", () => {
       const exactLines = b.lines.length;
       assert.equal(exactLines, 2 * (input.setups?.length ?? 0) + 1 + Object.keys(input.additional_costs).length, at);
       const exactDirect = recomputeDirect(input);
-      assert.ok(b.direct_cost.minus(exactDirect).abs().lte("0.005"), `${at}: direct ${b.direct_cost} vs ${exactDirect}`);
+      assert.ok(
+        b.direct_cost.minus(exactDirect).abs().lte("0.005"),
+        `${at}: direct ${b.direct_cost} vs ${exactDirect}`,
+      );
       const exactOverhead = exactDirect.times(input.overhead_percentage).dividedBy(100);
       assert.ok(b.overhead.minus(exactOverhead).abs().lte("0.01"), `${at}: overhead`);
       assert.ok(b.tax.minus(b.net_price.times(input.tax).dividedBy(100)).abs().lte("0.005"), `${at}: tax`);
@@ -200,13 +275,20 @@ function recomputeDirect(input: BreakdownInput): Decimal {
     const h = dec(setup.machining_time_s).dividedBy(3600);
     total = total.plus(h.times(mhr).times(q));
     const entry = input.setup_costs[i]?.entry;
-    if (entry) total = total.plus(entry.is_fixed_price === "true" ? dec(entry.fix_price) : dec(entry.value).times(h).times(q));
+    if (entry)
+      total = total.plus(entry.is_fixed_price === "true" ? dec(entry.fix_price) : dec(entry.value).times(h).times(q));
   });
   const m = input.material;
   if (m.kind === "fixed") total = total.plus(dec(m.price).times(q));
   else if (m.material && m.stock_size_mm) {
-    const kg = dec(m.stock_size_mm[0]).times(m.stock_size_mm[1]).times(m.stock_size_mm[2]).times(m.material.density_kg_m3).dividedBy(1e9);
-    total = total.plus(kg.times(m.material.price_per_kg).times(dec(100).plus(m.surcharge_percentage)).dividedBy(100).times(q));
+    const kg = dec(m.stock_size_mm[0])
+      .times(m.stock_size_mm[1])
+      .times(m.stock_size_mm[2])
+      .times(m.material.density_kg_m3)
+      .dividedBy(1e9);
+    total = total.plus(
+      kg.times(m.material.price_per_kg).times(dec(100).plus(m.surcharge_percentage)).dividedBy(100).times(q),
+    );
   }
   for (const g of Object.values(input.additional_costs)) {
     const groupSum = sum(g.Costs.map((c) => dec(c.cost)));

@@ -136,7 +136,10 @@ export function computeBreakdown(input: BreakdownInput): Breakdown {
   const incomplete = planIncompleteMessage(input.completeness);
   if (incomplete) warnings.push({ code: "plan_incomplete", message: incomplete });
   if (input.setups === null) {
-    warnings.push({ code: "no_plan", message: "the current CAM job has no plan yet: machining time and setup costs are zero" });
+    warnings.push({
+      code: "no_plan",
+      message: "the current CAM job has no plan yet: machining time and setup costs are zero",
+    });
   }
   for (const dropped of input.setup_costs_dropped) {
     warnings.push({ code: "setup_cost_override_dropped", message: droppedOverrideMessage(dropped) });
@@ -153,7 +156,11 @@ export function computeBreakdown(input: BreakdownInput): Breakdown {
     const rate = entry && !fixed ? dec(entry.value) : ZERO;
     const fixPrice = entry && fixed ? dec(entry.fix_price) : ZERO;
     const setupCost = entry ? (fixed ? fixPrice : rate.times(hours).times(quantity)) : ZERO;
-    if (!entry) warnings.push({ code: "setup_cost_missing", message: `no setup cost for ${setup.name}: neither the quote job nor the machine has one` });
+    if (!entry)
+      warnings.push({
+        code: "setup_cost_missing",
+        message: `no setup cost for ${setup.name}: neither the quote job nor the machine has one`,
+      });
     exact.push({ kind: "machining", label: setup.name, ref: setup.id, value: machining });
     exact.push({ kind: "setup_cost", label: entry?.name || setup.name, ref: setup.id, value: setupCost });
     return { setup, entry, fixed, rate, fixPrice, source: resolved?.source ?? ("none" as const) };
@@ -162,11 +169,27 @@ export function computeBreakdown(input: BreakdownInput): Breakdown {
   let material: Breakdown["material"];
   if (input.material.kind === "fixed") {
     const unit = dec(input.material.price);
-    material = { kind: "fixed", weight_kg: null, price_per_kg: null, surcharge_percentage: null, unit_cost: unit, amount: ZERO };
+    material = {
+      kind: "fixed",
+      weight_kg: null,
+      price_per_kg: null,
+      surcharge_percentage: null,
+      unit_cost: unit,
+      amount: ZERO,
+    };
   } else if (!input.material.material || !input.material.stock_size_mm) {
-    if (!input.material.material) warnings.push({ code: "material_missing", message: "the project has no material: material cost is zero" });
-    if (!input.material.stock_size_mm) warnings.push({ code: "stock_missing", message: "the current CAM job has no stock: material cost is zero" });
-    material = { kind: "none", weight_kg: null, price_per_kg: null, surcharge_percentage: null, unit_cost: ZERO, amount: ZERO };
+    if (!input.material.material)
+      warnings.push({ code: "material_missing", message: "the project has no material: material cost is zero" });
+    if (!input.material.stock_size_mm)
+      warnings.push({ code: "stock_missing", message: "the current CAM job has no stock: material cost is zero" });
+    material = {
+      kind: "none",
+      weight_kg: null,
+      price_per_kg: null,
+      surcharge_percentage: null,
+      unit_cost: ZERO,
+      amount: ZERO,
+    };
   } else {
     const [x, y, z] = input.material.stock_size_mm;
     const volumeM3 = dec(x).times(y).times(z).dividedBy(1e9);
@@ -174,7 +197,14 @@ export function computeBreakdown(input: BreakdownInput): Breakdown {
     const pricePerKg = dec(input.material.material.price_per_kg);
     const surcharge = dec(input.material.surcharge_percentage);
     const unit = weight.times(pricePerKg).times(HUNDRED.plus(surcharge)).dividedBy(HUNDRED);
-    material = { kind: "stock", weight_kg: weight, price_per_kg: pricePerKg, surcharge_percentage: surcharge, unit_cost: unit, amount: ZERO };
+    material = {
+      kind: "stock",
+      weight_kg: weight,
+      price_per_kg: pricePerKg,
+      surcharge_percentage: surcharge,
+      unit_cost: unit,
+      amount: ZERO,
+    };
   }
   exact.push({ kind: "material", label: "material", ref: null, value: material.unit_cost.times(quantity) });
 
@@ -182,7 +212,12 @@ export function computeBreakdown(input: BreakdownInput): Breakdown {
   const groups = Object.entries(input.additional_costs).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   for (const [id, group] of groups) {
     const groupSum = sum(group.Costs.map((c) => dec(c.cost)));
-    exact.push({ kind: "additional_cost", label: group.Title, ref: id, value: group.per_unit ? groupSum.times(quantity) : groupSum });
+    exact.push({
+      kind: "additional_cost",
+      label: group.Title,
+      ref: id,
+      value: group.per_unit ? groupSum.times(quantity) : groupSum,
+    });
   }
 
   // totals: exact, then rounded once
@@ -199,8 +234,16 @@ export function computeBreakdown(input: BreakdownInput): Breakdown {
   const tax = cents(percentOf(net, input.tax));
   const total = net.plus(tax);
 
-  const amounts = allocateCents(exact.map((e) => e.value), direct);
-  const lines: BreakdownLine[] = exact.map((e, i) => ({ kind: e.kind, label: e.label, ref: e.ref, amount: amounts[i]! }));
+  const amounts = allocateCents(
+    exact.map((e) => e.value),
+    direct,
+  );
+  const lines: BreakdownLine[] = exact.map((e, i) => ({
+    kind: e.kind,
+    label: e.label,
+    ref: e.ref,
+    amount: amounts[i]!,
+  }));
   material.amount = lines.find((l) => l.kind === "material")!.amount;
 
   return {

@@ -16,15 +16,29 @@ describe("an incomplete plan in words", () => {
   });
 
   it("counts one hole and unreachable faces in the singular and the plural", () => {
-    const one = { ...INCOMPLETE, reasons: [INCOMPLETE.reasons[0]!, { code: "face_unreachable" as const, message: "" }], holes_not_made: [3], faces_unreachable: [1, 2, 7] };
+    const one = {
+      ...INCOMPLETE,
+      reasons: [INCOMPLETE.reasons[0]!, { code: "face_unreachable" as const, message: "" }],
+      holes_not_made: [3],
+      faces_unreachable: [1, 2, 7],
+    };
     assert.deepEqual(incompletenessFigures(one, "en"), ["1 hole not made", "3 faces unreachable"]);
-    assert.deepEqual(incompletenessFigures({ ...one, faces_unreachable: [4] }, "de"), ["1 Bohrung nicht gefertigt", "1 Fläche nicht erreichbar"]);
+    assert.deepEqual(incompletenessFigures({ ...one, faces_unreachable: [4] }, "de"), [
+      "1 Bohrung nicht gefertigt",
+      "1 Fläche nicht erreichbar",
+    ]);
   });
 
   it("leads the breakdown's warning and the export's banner with what it means", () => {
     assert.match(planIncompleteMessage(INCOMPLETE)!, /^the plan is incomplete: 2 holes not made, 3\.1 % /);
-    assert.match(incompletePlanBanner(INCOMPLETE, "en")!, /^INCOMPLETE PLAN: this quote prices a plan that does not finish the part: 2 holes not made, /);
-    assert.match(incompletePlanBanner(INCOMPLETE, "de")!, /^UNVOLLSTÄNDIGER PLAN: dieses Angebot kalkuliert einen Plan, der das Teil nicht fertigstellt: 2 Bohrungen /);
+    assert.match(
+      incompletePlanBanner(INCOMPLETE, "en")!,
+      /^INCOMPLETE PLAN: this quote prices a plan that does not finish the part: 2 holes not made, /,
+    );
+    assert.match(
+      incompletePlanBanner(INCOMPLETE, "de")!,
+      /^UNVOLLSTÄNDIGER PLAN: dieses Angebot kalkuliert einen Plan, der das Teil nicht fertigstellt: 2 Bohrungen /,
+    );
   });
 
   it("says nothing of a complete plan, or of a plan without completeness figures", () => {

@@ -29,7 +29,9 @@ const WORDS = {
 
 /** a share in percent: one decimal from 1 up, two below (0.25 stays 0.25, 3.14 is 3.1) */
 function percent(value: number, language: TextLanguage): string {
-  return value.toLocaleString(language === "de" ? "de-DE" : "en-GB", { maximumFractionDigits: Math.abs(value) >= 1 ? 1 : 2 });
+  return value.toLocaleString(language === "de" ? "de-DE" : "en-GB", {
+    maximumFractionDigits: Math.abs(value) >= 1 ? 1 : 2,
+  });
 }
 
 function volume(value: number, language: TextLanguage): string {
@@ -47,7 +49,12 @@ export function incompletenessFigures(completeness: Completeness, language: Text
         return words.face(completeness.faces_unreachable.length);
       case "material_left": {
         const m = completeness.material_left;
-        return words.material(percent(m.surface_pct, language), percent(m.surface_limit_pct, language), volume(m.volume_mm3, language), percent(m.pct_of_removable, language));
+        return words.material(
+          percent(m.surface_pct, language),
+          percent(m.surface_limit_pct, language),
+          volume(m.volume_mm3, language),
+          percent(m.pct_of_removable, language),
+        );
       }
       default:
         // a reason this version does not know: the planner's own words

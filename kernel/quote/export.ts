@@ -20,22 +20,68 @@ export type ExportFormat = "csv" | "excel";
 
 const LABELS = {
   en: {
-    title: "Quote", project: "Project", customer: "Customer", date: "Date", quantity: "Quantity", mhr: "Machine hour rate (EUR/h)",
-    section: "Item", amount: "Amount (EUR)", machining: "Machining", setup_cost: "Setup cost", material: "Material",
-    additional_cost: "Additional cost", setups: "Setups", setup: "Setup", time: "Machining time per part (min)",
-    machining_cost: "Machining cost (EUR)", setup_cost_name: "Setup cost", setup_cost_amount: "Setup cost (EUR)",
-    direct_cost: "Direct cost", overhead: "Overhead", manufacturing_cost: "Manufacturing cost", profit: "Profit",
-    price_before_discount: "Price before discount", discount: "Discount", net_price: "Net price", tax: "Tax",
-    total_price: "Total price", unit_price: "Unit price (net)", totals: "Totals", warnings: "Warnings",
+    title: "Quote",
+    project: "Project",
+    customer: "Customer",
+    date: "Date",
+    quantity: "Quantity",
+    mhr: "Machine hour rate (EUR/h)",
+    section: "Item",
+    amount: "Amount (EUR)",
+    machining: "Machining",
+    setup_cost: "Setup cost",
+    material: "Material",
+    additional_cost: "Additional cost",
+    setups: "Setups",
+    setup: "Setup",
+    time: "Machining time per part (min)",
+    machining_cost: "Machining cost (EUR)",
+    setup_cost_name: "Setup cost",
+    setup_cost_amount: "Setup cost (EUR)",
+    direct_cost: "Direct cost",
+    overhead: "Overhead",
+    manufacturing_cost: "Manufacturing cost",
+    profit: "Profit",
+    price_before_discount: "Price before discount",
+    discount: "Discount",
+    net_price: "Net price",
+    tax: "Tax",
+    total_price: "Total price",
+    unit_price: "Unit price (net)",
+    totals: "Totals",
+    warnings: "Warnings",
   },
   de: {
-    title: "Angebot", project: "Projekt", customer: "Kunde", date: "Datum", quantity: "Stückzahl", mhr: "Maschinenstundensatz (EUR/h)",
-    section: "Position", amount: "Betrag (EUR)", machining: "Bearbeitung", setup_cost: "Rüstkosten", material: "Material",
-    additional_cost: "Zusatzkosten", setups: "Aufspannungen", setup: "Aufspannung", time: "Bearbeitungszeit je Teil (min)",
-    machining_cost: "Bearbeitungskosten (EUR)", setup_cost_name: "Rüstkosten", setup_cost_amount: "Rüstkosten (EUR)",
-    direct_cost: "Einzelkosten", overhead: "Gemeinkosten", manufacturing_cost: "Herstellkosten", profit: "Gewinn",
-    price_before_discount: "Preis vor Rabatt", discount: "Rabatt", net_price: "Nettopreis", tax: "Umsatzsteuer",
-    total_price: "Gesamtpreis", unit_price: "Stückpreis (netto)", totals: "Summen", warnings: "Hinweise",
+    title: "Angebot",
+    project: "Projekt",
+    customer: "Kunde",
+    date: "Datum",
+    quantity: "Stückzahl",
+    mhr: "Maschinenstundensatz (EUR/h)",
+    section: "Position",
+    amount: "Betrag (EUR)",
+    machining: "Bearbeitung",
+    setup_cost: "Rüstkosten",
+    material: "Material",
+    additional_cost: "Zusatzkosten",
+    setups: "Aufspannungen",
+    setup: "Aufspannung",
+    time: "Bearbeitungszeit je Teil (min)",
+    machining_cost: "Bearbeitungskosten (EUR)",
+    setup_cost_name: "Rüstkosten",
+    setup_cost_amount: "Rüstkosten (EUR)",
+    direct_cost: "Einzelkosten",
+    overhead: "Gemeinkosten",
+    manufacturing_cost: "Herstellkosten",
+    profit: "Gewinn",
+    price_before_discount: "Preis vor Rabatt",
+    discount: "Rabatt",
+    net_price: "Nettopreis",
+    tax: "Umsatzsteuer",
+    total_price: "Gesamtpreis",
+    unit_price: "Stückpreis (netto)",
+    totals: "Summen",
+    warnings: "Hinweise",
   },
 } as const;
 
@@ -124,11 +170,21 @@ export function quoteCsv(b: BreakdownJson, header: QuoteHeader, language: Export
   const { lines, totals } = exportRows(b, language);
   for (const row of lines) rows.push([row.label, money(row.amount!)]);
   rows.push([]);
-  for (const row of totals) rows.push([row.percent === undefined ? row.label : `${row.label} (${formatAmount(row.percent, language, 2)} %)`, money(row.amount!)]);
+  for (const row of totals)
+    rows.push([
+      row.percent === undefined ? row.label : `${row.label} (${formatAmount(row.percent, language, 2)} %)`,
+      money(row.amount!),
+    ]);
   rows.push([]);
   rows.push([l("setup"), l("time"), l("machining_cost"), l("setup_cost_name"), l("setup_cost_amount")]);
   for (const s of b.setups) {
-    rows.push([s.name, { number: formatAmount(s.machining_time_s / 60, language, 2) }, money(s.machining_cost), s.setup_cost.name, money(s.setup_cost.amount)]);
+    rows.push([
+      s.name,
+      { number: formatAmount(s.machining_time_s / 60, language, 2) },
+      money(s.machining_cost),
+      s.setup_cost.name,
+      money(s.setup_cost.amount),
+    ]);
   }
   if (b.warnings.length > 0) {
     rows.push([]);
@@ -181,18 +237,32 @@ export async function quoteWorkbook(b: BreakdownJson, header: QuoteHeader, langu
   totalsHeading.font = { bold: true };
   totalsHeading.eachCell((cell) => (cell.border = { bottom: { style: "thin" } }));
   for (const row of totals) {
-    const added = sheet.addRow(row.percent === undefined ? [row.label, row.amount] : [row.label, row.amount, row.percent]);
+    const added = sheet.addRow(
+      row.percent === undefined ? [row.label, row.amount] : [row.label, row.amount, row.percent],
+    );
     added.getCell(2).numFmt = EURO_FORMAT;
     if (row.percent !== undefined) added.getCell(3).numFmt = PERCENT_FORMAT;
     if (row.label === l("total_price") || row.label === l("manufacturing_cost")) added.font = { bold: true };
   }
   sheet.addRow([]);
 
-  const setupHeading = sheet.addRow([l("setup"), l("time"), l("machining_cost"), l("setup_cost_name"), l("setup_cost_amount")]);
+  const setupHeading = sheet.addRow([
+    l("setup"),
+    l("time"),
+    l("machining_cost"),
+    l("setup_cost_name"),
+    l("setup_cost_amount"),
+  ]);
   setupHeading.font = { bold: true };
   setupHeading.eachCell((cell) => (cell.border = { bottom: { style: "thin" } }));
   for (const s of b.setups) {
-    const row = sheet.addRow([s.name, Number((s.machining_time_s / 60).toFixed(2)), s.machining_cost, s.setup_cost.name, s.setup_cost.amount]);
+    const row = sheet.addRow([
+      s.name,
+      Number((s.machining_time_s / 60).toFixed(2)),
+      s.machining_cost,
+      s.setup_cost.name,
+      s.setup_cost.amount,
+    ]);
     row.getCell(2).numFmt = MINUTES_FORMAT;
     row.getCell(3).numFmt = EURO_FORMAT;
     row.getCell(5).numFmt = EURO_FORMAT;

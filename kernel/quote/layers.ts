@@ -10,15 +10,15 @@ import { z } from "zod";
 /** a non-negative decimal written as a string ("12", "12.5") */
 export const DecimalString = z
   .string()
-  .regex(/^\d{1,12}(\.\d{1,6})?$/, "a non-negative decimal number written as a string, such as \"45.50\"");
+  .regex(/^\d{1,12}(\.\d{1,6})?$/, 'a non-negative decimal number written as a string, such as "45.50"');
 
 /** spec: Setup cost entry, all values strings */
 export const SetupCostEntrySchema = z.strictObject({
   is_fixed_price: z.enum(["true", "false"]),
   name: z.string().max(200),
-  value: DecimalString.describe("hourly rate (EUR/h) when is_fixed_price is \"false\""),
+  value: DecimalString.describe('hourly rate (EUR/h) when is_fixed_price is "false"'),
   unit: z.string().max(40),
-  fix_price: DecimalString.describe("one-time amount (EUR) when is_fixed_price is \"true\""),
+  fix_price: DecimalString.describe('one-time amount (EUR) when is_fixed_price is "true"'),
 });
 export type SetupCostEntry = z.infer<typeof SetupCostEntrySchema>;
 

@@ -48,8 +48,13 @@ describe("the machine hour rate (VDI 3258)", () => {
 
   it("takes cost per m² and energy cost from the settings when the request leaves them out, and a safety factor of 1", () => {
     const request = MhrInputsSchema.parse({
-      acquisition_costs: 100_000, interest_rate: 0.05, required_floor_space: 10, maintenance_cost: 1000,
-      average_power_consumption: 10, operating_hours: 2000, years: 5,
+      acquisition_costs: 100_000,
+      interest_rate: 0.05,
+      required_floor_space: 10,
+      maintenance_cost: 1000,
+      average_power_consumption: 10,
+      operating_hours: 2000,
+      years: 5,
     });
     const inputs = resolveMhrInputs(request, { cost_per_square_meter: 10, energy_cost: 0.3 });
     assert.equal(inputs.cost_per_square_meter, 10);

@@ -20,16 +20,25 @@ const money = z.number().min(0).max(1e9);
 /** the inputs as a client sends them; cost_per_square_meter and energy_cost default from the quote settings */
 export const MhrInputsSchema = z.strictObject({
   acquisition_costs: money.describe("purchase price, installed (EUR)"),
-  machine_selling_price: money.optional().describe("replacement value for the depreciation (EUR); 0 or absent: acquisition_costs"),
+  machine_selling_price: money
+    .optional()
+    .describe("replacement value for the depreciation (EUR); 0 or absent: acquisition_costs"),
   interest_rate: z.number().min(0).max(1).describe("imputed interest per year as a fraction (0.06 = 6 %)"),
   required_floor_space: z.number().min(0).max(10_000).describe("m²"),
-  cost_per_square_meter: money.optional().describe("EUR per m² and month; absent: the quote settings' default_cost_per_m2"),
+  cost_per_square_meter: money
+    .optional()
+    .describe("EUR per m² and month; absent: the quote settings' default_cost_per_m2"),
   maintenance_cost: money.describe("EUR per year"),
   energy_cost: money.optional().describe("EUR per kWh; absent: the quote settings' default_energy_cost"),
   average_power_consumption: z.number().min(0).max(10_000).describe("kW while running"),
   operating_hours: z.number().gt(0).max(8784).describe("hours per year the machine runs"),
   years: z.number().gt(0).max(100).describe("depreciation period"),
-  safety_factor: z.number().min(1).max(10).optional().describe("multiplies the rate (1.1 = 10 % margin for risk); absent: 1"),
+  safety_factor: z
+    .number()
+    .min(1)
+    .max(10)
+    .optional()
+    .describe("multiplies the rate (1.1 = 10 % margin for risk); absent: 1"),
 });
 export type MhrInputsRequest = z.infer<typeof MhrInputsSchema>;
 
@@ -84,7 +93,8 @@ export interface MhrParts {
 }
 
 export function mhrParts(inputs: MhrInputs): MhrParts {
-  const replacement = inputs.machine_selling_price > 0 ? dec(inputs.machine_selling_price) : dec(inputs.acquisition_costs);
+  const replacement =
+    inputs.machine_selling_price > 0 ? dec(inputs.machine_selling_price) : dec(inputs.acquisition_costs);
   const depreciation = replacement.dividedBy(inputs.years);
   const interest = dec(inputs.acquisition_costs).dividedBy(2).times(inputs.interest_rate);
   const space = dec(inputs.required_floor_space).times(inputs.cost_per_square_meter).times(12);

@@ -58,7 +58,9 @@ function rankInDirection(setup: SetupRef, plan: readonly SetupRef[]): number {
 
 function counterpart(origin: OverrideOrigin, next: readonly SetupRef[]): SetupRef | null {
   const rank = rankInDirection(origin.setup, origin.plan);
-  const candidates = [...next].sort((a, b) => a.index - b.index).filter((s) => sameDirection(s.direction, origin.setup.direction));
+  const candidates = [...next]
+    .sort((a, b) => a.index - b.index)
+    .filter((s) => sameDirection(s.direction, origin.setup.direction));
   return candidates[rank] ?? null;
 }
 
@@ -106,7 +108,8 @@ export function formatDirection(direction: Readonly<Direction>): string {
 
 /** the breakdown's warning for an override a re-plan dropped */
 export function droppedOverrideMessage(dropped: DroppedSetupCost): string {
-  const price = dropped.entry.is_fixed_price === "true" ? `${dropped.entry.fix_price} EUR fixed` : `${dropped.entry.value} EUR/h`;
+  const price =
+    dropped.entry.is_fixed_price === "true" ? `${dropped.entry.fix_price} EUR fixed` : `${dropped.entry.value} EUR/h`;
   const what = dropped.entry.name ? `"${dropped.entry.name}" (${price})` : `(${price})`;
   return (
     `the setup cost override ${what} of setup ${dropped.name} (direction ${formatDirection(dropped.direction)}) was dropped: ` +

@@ -56,7 +56,13 @@ export function postReply(port: MessagePort, signal: Int32Array, message: unknow
  * The next reply on `port`; undefined when there is none yet and `wait` is false. `what` names
  * the helper in the error a stalled one throws.
  */
-export function receiveReply(port: MessagePort, signal: Int32Array, wait: boolean, stallMs: number, what: string): unknown {
+export function receiveReply(
+  port: MessagePort,
+  signal: Int32Array,
+  wait: boolean,
+  stallMs: number,
+  what: string,
+): unknown {
   let beat = Atomics.load(signal, 1);
   let beatAt = performance.now();
   for (;;) {

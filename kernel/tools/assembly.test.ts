@@ -1,13 +1,27 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { assemblyCuttingTool, assemblyGaugeLength, assemblyHolders, assemblyStickOut, assemblyViolations, validateAssembly } from "./assembly.ts";
+import {
+  assemblyCuttingTool,
+  assemblyGaugeLength,
+  assemblyHolders,
+  assemblyStickOut,
+  assemblyViolations,
+  validateAssembly,
+} from "./assembly.ts";
 import { colletChuck } from "./testdata/fixtures.ts";
 
 const endMill = {
   uuid: "0b3e7a64-0f67-4c2b-9a8e-1f2d3c4b5a69",
   name: "10 mm end mill",
   tool_type: "CentreCuttingEndMill",
-  tool_parameters: { CuttingDiameter: 10, DepthOfCutMaximum: 22, OverallLength: 72, FluteLength: 22, ShankDiameter: 10, LengthBelowHolder: 44 },
+  tool_parameters: {
+    CuttingDiameter: 10,
+    DepthOfCutMaximum: 22,
+    OverallLength: 72,
+    FluteLength: 22,
+    ShankDiameter: 10,
+    LengthBelowHolder: 44,
+  },
 };
 const extension = {
   uuid: "9d8c7b6a-5f4e-4d3c-8b2a-1f0e9d8c7b6a",
@@ -19,7 +33,12 @@ const extension = {
 };
 const holder = (item: unknown) => ({ component_type: "adaptive_item", adaptive_item: item });
 const tool = (item: unknown) => ({ component_type: "parametric_cutting_tool", parametric_cutting_tool: item });
-const assembly = (components: unknown[]) => ({ uuid: "1e2d3c4b-5a69-4788-9a6b-5c4d3e2f1a0b", name: "T1", manufacturer: "Acme", components });
+const assembly = (components: unknown[]) => ({
+  uuid: "1e2d3c4b-5a69-4788-9a6b-5c4d3e2f1a0b",
+  name: "T1",
+  manufacturer: "Acme",
+  components,
+});
 
 const rules = (input: unknown) => assemblyViolations(input).map((v) => `${v.field} ${v.rule}`);
 
@@ -29,7 +48,10 @@ describe("validateAssembly", () => {
     assert.deepEqual(result.ok ? [] : result.violations, []);
     if (!result.ok) return;
     assert.equal(assemblyCuttingTool(result.assembly)?.name, "10 mm end mill");
-    assert.deepEqual(assemblyHolders(result.assembly).map((h) => h.stacking_group), ["Holder", "Extension"]);
+    assert.deepEqual(
+      assemblyHolders(result.assembly).map((h) => h.stacking_group),
+      ["Holder", "Extension"],
+    );
     assert.equal(assemblyStickOut(result.assembly), 44);
     assert.equal(assemblyGaugeLength(result.assembly), 70 + 100 + 44);
   });
@@ -53,21 +75,35 @@ describe("validateAssembly", () => {
       "components.1.parametric_cutting_tool.uuid required",
       "uuid format",
     ]);
-    assert.deepEqual(rules(assembly([holder(colletChuck), holder({ ...extension, uuid: colletChuck.uuid }), tool(endMill)])), ["components.1.adaptive_item.uuid unique"]);
+    assert.deepEqual(
+      rules(assembly([holder(colletChuck), holder({ ...extension, uuid: colletChuck.uuid }), tool(endMill)])),
+      ["components.1.adaptive_item.uuid unique"],
+    );
   });
 
   it("keeps one cutting tool, last, below one Holder that comes first", () => {
     assert.deepEqual(rules(assembly([])), ["components non_empty"]);
-    assert.deepEqual(rules(assembly([tool(endMill), holder(colletChuck)])).sort(), ["components.0 cutting_tool_last", "components.1.adaptive_item.stacking_group holder_first"]);
-    assert.deepEqual(rules(assembly([holder(colletChuck), tool(endMill), tool({ ...endMill, uuid: "2a3b4c5d-6e7f-4a8b-9c0d-1e2f3a4b5c6d" })])).sort(), [
-      "components.1 cutting_tool_last",
-      "components.2 at_most_one_cutting_tool",
+    assert.deepEqual(rules(assembly([tool(endMill), holder(colletChuck)])).sort(), [
+      "components.0 cutting_tool_last",
+      "components.1.adaptive_item.stacking_group holder_first",
     ]);
+    assert.deepEqual(
+      rules(
+        assembly([
+          holder(colletChuck),
+          tool(endMill),
+          tool({ ...endMill, uuid: "2a3b4c5d-6e7f-4a8b-9c0d-1e2f3a4b5c6d" }),
+        ]),
+      ).sort(),
+      ["components.1 cutting_tool_last", "components.2 at_most_one_cutting_tool"],
+    );
   });
 
   it("wants the tool's shank inside the clamping range of the component above it", () => {
     const shank25 = { ...endMill, tool_parameters: { ...endMill.tool_parameters, ShankDiameter: 25 } };
-    assert.deepEqual(rules(assembly([holder(colletChuck), tool(shank25)])), ["components.1.parametric_cutting_tool.tool_parameters.ShankDiameter shank_fits_holder"]);
+    assert.deepEqual(rules(assembly([holder(colletChuck), tool(shank25)])), [
+      "components.1.parametric_cutting_tool.tool_parameters.ShankDiameter shank_fits_holder",
+    ]);
   });
 
   it("names problems inside components by their full path, all at once", () => {

@@ -16,7 +16,10 @@ import { finiteNumber, isRecord, uniqueViolations, violationsFromZod, type Viola
 export const COMPONENT_TYPES = ["adaptive_item", "parametric_cutting_tool"] as const;
 export type ComponentType = (typeof COMPONENT_TYPES)[number];
 
-export const HolderComponent = z.strictObject({ component_type: z.literal("adaptive_item"), adaptive_item: Holder.extend({ uuid: Uuid }) });
+export const HolderComponent = z.strictObject({
+  component_type: z.literal("adaptive_item"),
+  adaptive_item: Holder.extend({ uuid: Uuid }),
+});
 export const ToolComponent = z.strictObject({
   component_type: z.literal("parametric_cutting_tool"),
   parametric_cutting_tool: Tool.extend({ uuid: Uuid }),
@@ -60,15 +63,28 @@ function componentFacts(component: unknown, index: number, out: Violation[]): Co
     return { index, type: undefined, item: undefined };
   }
   if (type !== "adaptive_item" && type !== "parametric_cutting_tool") {
-    out.push({ field: `${path}.component_type`, rule: "one_of", message: `must be one of ${COMPONENT_TYPES.join(", ")}` });
+    out.push({
+      field: `${path}.component_type`,
+      rule: "one_of",
+      message: `must be one of ${COMPONENT_TYPES.join(", ")}`,
+    });
     return { index, type: undefined, item: undefined };
   }
   for (const key of Object.keys(component)) {
-    if (key !== "component_type" && key !== type) out.push({ field: `${path}.${key}`, rule: "unknown_field", message: `unknown field ${JSON.stringify(key)} on a ${type} component` });
+    if (key !== "component_type" && key !== type)
+      out.push({
+        field: `${path}.${key}`,
+        rule: "unknown_field",
+        message: `unknown field ${JSON.stringify(key)} on a ${type} component`,
+      });
   }
   const item = component[type];
   if (item === undefined) {
-    out.push({ field: `${path}.${type}`, rule: "required", message: `a ${type} component carries its object under ${JSON.stringify(type)}` });
+    out.push({
+      field: `${path}.${type}`,
+      rule: "required",
+      message: `a ${type} component carries its object under ${JSON.stringify(type)}`,
+    });
     return { index, type, item: undefined };
   }
   return { index, type, item: isRecord(item) ? item : undefined };
@@ -94,31 +110,47 @@ function stackViolations(components: ComponentFacts[]): Violation[] {
     if (!type) continue;
     const path = `components.${index}.${type}`;
     if (item?.uuid === undefined) {
-      if (item) out.push({ field: `${path}.uuid`, rule: "required", message: "every component of an assembly needs its uuid" });
+      if (item)
+        out.push({ field: `${path}.uuid`, rule: "required", message: "every component of an assembly needs its uuid" });
     } else if (isUuid(item.uuid)) {
       const key = item.uuid.toLowerCase();
       const earlier = seen.get(key);
-      if (earlier !== undefined) out.push({ field: `${path}.uuid`, rule: "unique", message: `is also the uuid of components.${earlier}` });
+      if (earlier !== undefined)
+        out.push({ field: `${path}.uuid`, rule: "unique", message: `is also the uuid of components.${earlier}` });
       else seen.set(key, index);
     }
     if (type === "parametric_cutting_tool") {
       if (toolIndex !== undefined) {
-        out.push({ field: `components.${index}`, rule: "at_most_one_cutting_tool", message: `an assembly holds one cutting tool; components.${toolIndex} is one already` });
+        out.push({
+          field: `components.${index}`,
+          rule: "at_most_one_cutting_tool",
+          message: `an assembly holds one cutting tool; components.${toolIndex} is one already`,
+        });
       } else toolIndex = index;
     } else if (item?.stacking_group === "Holder" && index > 0) {
-      out.push({ field: `${path}.stacking_group`, rule: "holder_first", message: "a Holder goes into the spindle: it is the first component" });
+      out.push({
+        field: `${path}.stacking_group`,
+        rule: "holder_first",
+        message: "a Holder goes into the spindle: it is the first component",
+      });
     }
   }
   const last = components.length - 1;
   for (const { index, type } of components) {
     if (type === "parametric_cutting_tool" && index < last) {
-      out.push({ field: `components.${index}`, rule: "cutting_tool_last", message: "the cutting tool is the last component; holders and extensions go before it" });
+      out.push({
+        field: `components.${index}`,
+        rule: "cutting_tool_last",
+        message: "the cutting tool is the last component; holders and extensions go before it",
+      });
     }
   }
   const tool = components.find((c) => c.type === "parametric_cutting_tool");
   const above = tool ? components[tool.index - 1] : undefined;
   if (tool?.item && above?.type === "adaptive_item" && above.item) {
-    const shank = finiteNumber(isRecord(tool.item.tool_parameters) ? tool.item.tool_parameters.ShankDiameter : undefined);
+    const shank = finiteNumber(
+      isRecord(tool.item.tool_parameters) ? tool.item.tool_parameters.ShankDiameter : undefined,
+    );
     const range = isRecord(above.item.clamping_range_mm) ? above.item.clamping_range_mm : undefined;
     const min = finiteNumber(range?.min);
     const max = finiteNumber(range?.max);

@@ -77,16 +77,28 @@ export interface HolderNeed {
 }
 
 const round = (value: number, places = 3) => Math.round(value * 10 ** places) / 10 ** places;
-const cylinder = (length: number, diameter: number): HolderSegment => ({ length_mm: round(length), upper_diameter_mm: diameter, lower_diameter_mm: diameter });
+const cylinder = (length: number, diameter: number): HolderSegment => ({
+  length_mm: round(length),
+  upper_diameter_mm: diameter,
+  lower_diameter_mm: diameter,
+});
 
 function noseFor(need: HolderNeed): { diameter: number; like: string } {
   if (need.face_mill_diameter_mm !== undefined) {
     const d = need.face_mill_diameter_mm;
     const { bore } = FACE_MILL_BORE_BY_DIAMETER.find((row) => d <= row.diameterUpTo)!;
-    return { diameter: SHELL_MILL_ARBORS[bore]!.collar, like: `the collar of a shell mill arbor for a ${bore} mm bore (ISO 6462 face mills of ${d} mm)` };
+    return {
+      diameter: SHELL_MILL_ARBORS[bore]!.collar,
+      like: `the collar of a shell mill arbor for a ${bore} mm bore (ISO 6462 face mills of ${d} mm)`,
+    };
   }
   const row = HOLDER_NOSE_BY_SHANK.find((r) => need.shank_mm <= r.shankUpTo);
-  return row ?? { diameter: round(HOLDER_NOSE_PER_SHANK * need.shank_mm, 1), like: `${HOLDER_NOSE_PER_SHANK} times the shank` };
+  return (
+    row ?? {
+      diameter: round(HOLDER_NOSE_PER_SHANK * need.shank_mm, 1),
+      like: `${HOLDER_NOSE_PER_SHANK} times the shank`,
+    }
+  );
 }
 
 function defaultGauge(need: HolderNeed): number {
@@ -109,8 +121,13 @@ export function assumedHolderProfile(need: HolderNeed): AssumedValue<HolderSegme
   const what = need.face_mill_diameter_mm !== undefined ? "its face mill" : `a shank of ${round(need.shank_mm)} mm`;
   let segments: HolderSegment[];
   if (need.stacking_group !== "Holder") segments = [cylinder(gauge, nose.diameter)];
-  else if (gauge <= HOLDER_FLANGE.length_mm) segments = [cylinder(gauge, Math.max(HOLDER_FLANGE.diameter_mm, nose.diameter))];
-  else segments = [cylinder(HOLDER_FLANGE.length_mm, Math.max(HOLDER_FLANGE.diameter_mm, nose.diameter)), cylinder(gauge - HOLDER_FLANGE.length_mm, nose.diameter)];
+  else if (gauge <= HOLDER_FLANGE.length_mm)
+    segments = [cylinder(gauge, Math.max(HOLDER_FLANGE.diameter_mm, nose.diameter))];
+  else
+    segments = [
+      cylinder(HOLDER_FLANGE.length_mm, Math.max(HOLDER_FLANGE.diameter_mm, nose.diameter)),
+      cylinder(gauge - HOLDER_FLANGE.length_mm, nose.diameter),
+    ];
   const shape =
     need.stacking_group === "Holder"
       ? `a ${HOLDER_FLANGE.diameter_mm} mm SK40/BT40 flange, then ${nose.diameter} mm (${nose.like}) down to the nose`
@@ -190,7 +207,12 @@ const DIN_6535_TYPES: ReadonlySet<ToolType> = new Set<ToolType>([
   "Reamer",
 ]);
 
-const END_MILLS: ReadonlySet<ToolType> = new Set<ToolType>(["CentreCuttingEndMill", "NonCentreCuttingEndMill", "BallEndMill", "BullNoseEndMill"]);
+const END_MILLS: ReadonlySet<ToolType> = new Set<ToolType>([
+  "CentreCuttingEndMill",
+  "NonCentreCuttingEndMill",
+  "BallEndMill",
+  "BullNoseEndMill",
+]);
 
 /** The ISO 261 coarse thread of nominal size d, if d is one. */
 export function coarseThread(d: number): (typeof METRIC_COARSE)[number] | undefined {
@@ -201,47 +223,82 @@ export function coarseThread(d: number): (typeof METRIC_COARSE)[number] | undefi
 export function assumedShankDiameter(type: ToolType, d: number): AssumedValue<number> | null {
   if (DIN_6535_TYPES.has(type)) {
     const shank = DIN_6535_SHANKS_MM.find((size) => size >= d) ?? d;
-    return { value: shank, reason: `no ShankDiameter: the next DIN 6535 HA shank at or above the diameter, at least 6 mm (a wider shank reaches less deep)` };
+    return {
+      value: shank,
+      reason: `no ShankDiameter: the next DIN 6535 HA shank at or above the diameter, at least 6 mm (a wider shank reaches less deep)`,
+    };
   }
   if (type === "Tap") {
     const body = coarseThread(d) ? TAP_BODIES[coarseThread(d)!.nominal] : undefined;
-    return { value: Math.max(d, body?.shank ?? d), reason: "no ShankDiameter: the DIN 371 shank of the size, at least the thread's (a DIN 376 tap's reduced shank would reach deeper)" };
+    return {
+      value: Math.max(d, body?.shank ?? d),
+      reason:
+        "no ShankDiameter: the DIN 371 shank of the size, at least the thread's (a DIN 376 tap's reduced shank would reach deeper)",
+    };
   }
-  if (type === "CentreDrill" || type === "SlotMill") return { value: d, reason: "no ShankDiameter: as wide as the tool (a centre drill's body is its shank)" };
+  if (type === "CentreDrill" || type === "SlotMill")
+    return { value: d, reason: "no ShankDiameter: as wide as the tool (a centre drill's body is its shank)" };
   return null;
 }
 
 /** The cutting length assumed for a type when neither FluteLength nor DepthOfCutMaximum is given; null where the shape gives it (chamfer mills, centre drills). */
 export function assumedFluteLength(type: ToolType, d: number): AssumedValue<number> | null {
   if (END_MILLS.has(type)) {
-    const rows = Object.keys(DIN_6527_K).map(Number).sort((a, b) => a - b);
+    const rows = Object.keys(DIN_6527_K)
+      .map(Number)
+      .sort((a, b) => a - b);
     const row = rows.filter((size) => size <= d + 1e-9).at(-1);
-    if (row === undefined) return { value: round(SMALL_END_MILL_FLUTE_LENGTH_PER_D * d), reason: "no FluteLength: 1.5 diameters, a short micro end mill's (below DIN 6527 K's 3 mm)" };
+    if (row === undefined)
+      return {
+        value: round(SMALL_END_MILL_FLUTE_LENGTH_PER_D * d),
+        reason: "no FluteLength: 1.5 diameters, a short micro end mill's (below DIN 6527 K's 3 mm)",
+      };
     const short = DIN_6527_K[row]!.flute;
     const neck = d <= LONG_NECK_MAX_DIAMETER_MM + 1e-9 ? round(SMALL_END_MILL_FLUTE_LENGTH_PER_D * d) : Infinity;
-    if (neck < short) return { value: neck, reason: `no FluteLength: 1.5 diameters, a long-neck end mill's, shorter than DIN 6527 K's ${short} mm for ${row} mm` };
-    return { value: short, reason: `no FluteLength: DIN 6527 K (short series) for ${row} mm, the largest row not above the diameter` };
+    if (neck < short)
+      return {
+        value: neck,
+        reason: `no FluteLength: 1.5 diameters, a long-neck end mill's, shorter than DIN 6527 K's ${short} mm for ${row} mm`,
+      };
+    return {
+      value: short,
+      reason: `no FluteLength: DIN 6527 K (short series) for ${row} mm, the largest row not above the diameter`,
+    };
   }
   switch (type) {
     case "Drill": {
       const row = d <= DIN_6537_K.at(-1)!.upTo ? rowFor(DIN_6537_K, d) : undefined;
       const value = row ? Math.min(DRILL_FLUTE_LENGTH_PER_D * d, row.flute) : LARGE_DRILL_FLUTE_LENGTH_PER_D * d;
-      return { value: round(value), reason: "no FluteLength: a 3xD drill's (DIN 6537 K, the shortest series): 4 diameters, at most the K table's, 3 diameters above 20 mm" };
+      return {
+        value: round(value),
+        reason:
+          "no FluteLength: a 3xD drill's (DIN 6537 K, the shortest series): 4 diameters, at most the K table's, 3 diameters above 20 mm",
+      };
     }
     case "SpotDrill":
-      return { value: round(SPOT_DRILL_FLUTE_LENGTH_PER_D * d), reason: "no FluteLength: one diameter (a spot drill cuts with its point)" };
+      return {
+        value: round(SPOT_DRILL_FLUTE_LENGTH_PER_D * d),
+        reason: "no FluteLength: one diameter (a spot drill cuts with its point)",
+      };
     case "Reamer":
-      return { value: round(REAMER_FLUTE_LENGTH_PER_D * d), reason: "no FluteLength: 1.5 diameters, below DIN 212 and solid carbide machine reamers" };
+      return {
+        value: round(REAMER_FLUTE_LENGTH_PER_D * d),
+        reason: "no FluteLength: 1.5 diameters, below DIN 212 and solid carbide machine reamers",
+      };
     case "Tap": {
       const body = coarseThread(d) ? TAP_BODIES[coarseThread(d)!.nominal] : undefined;
       return body
         ? { value: body.thread, reason: `no FluteLength: the thread length of a ${body.standard} M${d} tap` }
-        : { value: round(TAP_THREAD_LENGTH_PER_D * d), reason: "no FluteLength: 1.8 diameters, below DIN 371/376 thread lengths" };
+        : {
+            value: round(TAP_THREAD_LENGTH_PER_D * d),
+            reason: "no FluteLength: 1.8 diameters, below DIN 371/376 thread lengths",
+          };
     }
     case "FaceMill":
       return {
         value: round(Math.min(FACE_MILL_DEPTH_OF_CUT_MM, FACE_MILL_DEPTH_OF_CUT_PER_D * d)),
-        reason: "no FluteLength or DepthOfCutMaximum: 4 mm (at most D/8), below the 6 mm that 12 mm inserts at 45° take",
+        reason:
+          "no FluteLength or DepthOfCutMaximum: 4 mm (at most D/8), below the 6 mm that 12 mm inserts at 45° take",
       };
     default:
       return null;
@@ -250,31 +307,91 @@ export function assumedFluteLength(type: ToolType, d: number): AssumedValue<numb
 
 /** The depth of cut assumed from the flute length: drills' usable depth is a part of their flutes. */
 export function assumedDepthOfCut(type: ToolType, fluteLength: number): AssumedValue<number> {
-  if (type === "Drill") return { value: round(DRILL_USABLE_PER_FLUTE * fluteLength), reason: "no DepthOfCutMaximum: 0.7 of the flute length, a drill's usable depth (DIN 6537 K: 0.70 to 0.77)" };
+  if (type === "Drill")
+    return {
+      value: round(DRILL_USABLE_PER_FLUTE * fluteLength),
+      reason: "no DepthOfCutMaximum: 0.7 of the flute length, a drill's usable depth (DIN 6537 K: 0.70 to 0.77)",
+    };
   return { value: fluteLength, reason: "no DepthOfCutMaximum: the flute length" };
 }
 
 /** What the type's shape needs and the tool lacks, assumed; names the parameters the tool gave. */
-export function assumedShape(type: ToolType, d: number, given: ReadonlySet<string>): Partial<Record<"CornerRadius" | "PointAngle" | "TipDiameter" | "ThreadPitch", AssumedValue<number>>> {
+export function assumedShape(
+  type: ToolType,
+  d: number,
+  given: ReadonlySet<string>,
+): Partial<Record<"CornerRadius" | "PointAngle" | "TipDiameter" | "ThreadPitch", AssumedValue<number>>> {
   switch (type) {
     case "BullNoseEndMill":
       return given.has("CornerRadius")
         ? {}
-        : { CornerRadius: { value: round(Math.min(BULL_NOSE_CORNER_RADIUS_MM, BULL_NOSE_CORNER_RADIUS_PER_D * d)), reason: "no CornerRadius: 0.5 mm (at most D/10), the small end of catalogue radii: the tool removes no more than the real one and never finishes a flat floor" } };
+        : {
+            CornerRadius: {
+              value: round(Math.min(BULL_NOSE_CORNER_RADIUS_MM, BULL_NOSE_CORNER_RADIUS_PER_D * d)),
+              reason:
+                "no CornerRadius: 0.5 mm (at most D/10), the small end of catalogue radii: the tool removes no more than the real one and never finishes a flat floor",
+            },
+          };
     case "Drill":
-      return given.has("PointAngle") ? {} : { PointAngle: { value: DRILL_POINT_ANGLE_DEG, reason: "no PointAngle: 140°, the flattest common point: a pointier real drill's full diameter stops above the planned depth, never below" } };
+      return given.has("PointAngle")
+        ? {}
+        : {
+            PointAngle: {
+              value: DRILL_POINT_ANGLE_DEG,
+              reason:
+                "no PointAngle: 140°, the flattest common point: a pointier real drill's full diameter stops above the planned depth, never below",
+            },
+          };
     case "SpotDrill":
-      return given.has("PointAngle") ? {} : { PointAngle: { value: SPOT_DRILL_POINT_ANGLE_DEG, reason: "no PointAngle: 142°, the flattest NC spot drill: a pointier real one makes a narrower spot at the planned depth, never a wider one" } };
+      return given.has("PointAngle")
+        ? {}
+        : {
+            PointAngle: {
+              value: SPOT_DRILL_POINT_ANGLE_DEG,
+              reason:
+                "no PointAngle: 142°, the flattest NC spot drill: a pointier real one makes a narrower spot at the planned depth, never a wider one",
+            },
+          };
     case "CentreDrill":
       return {
-        ...(given.has("PointAngle") ? {} : { PointAngle: { value: CENTRE_DRILL_POINT_ANGLE_DEG, reason: "no PointAngle: 90°, the wider countersink: a real 60° one (DIN 333 A) makes a narrower spot at the planned depth" } }),
-        ...(given.has("TipDiameter") ? {} : { TipDiameter: { value: round(d / CENTRE_DRILL_BODY_PER_PILOT, 2), reason: "no TipDiameter: the body over 2.5, DIN 333 A's widest pilot for the body" } }),
+        ...(given.has("PointAngle")
+          ? {}
+          : {
+              PointAngle: {
+                value: CENTRE_DRILL_POINT_ANGLE_DEG,
+                reason:
+                  "no PointAngle: 90°, the wider countersink: a real 60° one (DIN 333 A) makes a narrower spot at the planned depth",
+              },
+            }),
+        ...(given.has("TipDiameter")
+          ? {}
+          : {
+              TipDiameter: {
+                value: round(d / CENTRE_DRILL_BODY_PER_PILOT, 2),
+                reason: "no TipDiameter: the body over 2.5, DIN 333 A's widest pilot for the body",
+              },
+            }),
       };
     case "ChamferMill":
-      return given.has("TipDiameter") ? {} : { TipDiameter: { value: round(CHAMFER_MILL_TIP_PER_D * d), reason: "no TipDiameter: D/10, about the widest flat tip catalogues give: a real, narrower tip cuts a smaller chamfer at the planned depth" } };
+      return given.has("TipDiameter")
+        ? {}
+        : {
+            TipDiameter: {
+              value: round(CHAMFER_MILL_TIP_PER_D * d),
+              reason:
+                "no TipDiameter: D/10, about the widest flat tip catalogues give: a real, narrower tip cuts a smaller chamfer at the planned depth",
+            },
+          };
     case "Tap": {
       const thread = coarseThread(d);
-      return given.has("ThreadPitch") || !thread ? {} : { ThreadPitch: { value: thread.pitch, reason: `no ThreadPitch: ISO 261 coarse for M${thread.nominal} (a metric size without a pitch means coarse)` } };
+      return given.has("ThreadPitch") || !thread
+        ? {}
+        : {
+            ThreadPitch: {
+              value: thread.pitch,
+              reason: `no ThreadPitch: ISO 261 coarse for M${thread.nominal} (a metric size without a pitch means coarse)`,
+            },
+          };
     }
     default:
       return {};
@@ -286,9 +403,18 @@ export function assumedShape(type: ToolType, d: number, given: ReadonlySet<strin
  * missing: a chamfer mill's angle (its cone is the tool), a tap's pitch off the ISO coarse sizes,
  * a slot mill's width and neck.
  */
-export function unassumable(type: ToolType, d: number, given: ReadonlySet<string>): { names: string[]; why: string } | null {
-  if (type === "ChamferMill" && !given.has("ChamferAngle")) return { names: ["ChamferAngle"], why: "a chamfer mill's angle is its shape: any assumed angle could cut a wider chamfer than the real one" };
-  if (type === "Tap" && !given.has("ThreadPitch") && !coarseThread(d)) return { names: ["ThreadPitch"], why: `a ${d} mm tap is no ISO coarse size whose pitch could be assumed` };
+export function unassumable(
+  type: ToolType,
+  d: number,
+  given: ReadonlySet<string>,
+): { names: string[]; why: string } | null {
+  if (type === "ChamferMill" && !given.has("ChamferAngle"))
+    return {
+      names: ["ChamferAngle"],
+      why: "a chamfer mill's angle is its shape: any assumed angle could cut a wider chamfer than the real one",
+    };
+  if (type === "Tap" && !given.has("ThreadPitch") && !coarseThread(d))
+    return { names: ["ThreadPitch"], why: `a ${d} mm tap is no ISO coarse size whose pitch could be assumed` };
   if (type === "SlotMill") {
     const names = ["FluteLength", "NeckDiameter"].filter((name) => !given.has(name));
     if (names.length > 0) return { names, why: "a slot mill's disc width (FluteLength) and neck are its shape" };
@@ -298,5 +424,8 @@ export function unassumable(type: ToolType, d: number, given: ReadonlySet<string
 
 /** Face mills hang below an arbor with their whole body: the body height assumed. */
 export function assumedFaceMillHeight(): AssumedValue<number> {
-  return { value: FACE_MILL_BODY_HEIGHT_MM, reason: "no OverallLength: 40 mm, the lowest ISO 6462 face mill body: the arbor sits nearest the part" };
+  return {
+    value: FACE_MILL_BODY_HEIGHT_MM,
+    reason: "no OverallLength: 40 mm, the lowest ISO 6462 face mill body: the arbor sits nearest the part",
+  };
 }

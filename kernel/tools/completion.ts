@@ -69,11 +69,16 @@ export interface AssemblyCompletion {
 
 const deg = (value: number) => (value * Math.PI) / 180;
 const round = (value: number) => Math.round(value * 1000) / 1000;
-const positive = (value: number | undefined): number | undefined => (value !== undefined && Number.isFinite(value) && value > 0 ? value : undefined);
-const prefixed = <T extends { field: string }>(items: readonly T[], prefix: string): T[] => items.map((item) => ({ ...item, field: `${prefix}.${item.field}` }));
+const positive = (value: number | undefined): number | undefined =>
+  value !== undefined && Number.isFinite(value) && value > 0 ? value : undefined;
+const prefixed = <T extends { field: string }>(items: readonly T[], prefix: string): T[] =>
+  items.map((item) => ({ ...item, field: `${prefix}.${item.field}` }));
 
 /** value, at most each of the bounds the tool gives (a cut no longer than its tool or neck). */
-function capped(assumed: AssumedValue<number>, bounds: Partial<Record<string, number | undefined>>): AssumedValue<number> {
+function capped(
+  assumed: AssumedValue<number>,
+  bounds: Partial<Record<string, number | undefined>>,
+): AssumedValue<number> {
   let { value, reason } = assumed;
   for (const [name, bound] of Object.entries(bounds)) {
     if (bound !== undefined && bound < value) {
@@ -97,9 +102,11 @@ export function cuttingLength(tool: Tool): number | undefined {
   if (d === undefined) return undefined;
   const tip = Math.min(positive(p.TipDiameter) ?? 0, d);
   const chamfer = positive(p.ChamferAngle);
-  if (tool.tool_type === "ChamferMill" && chamfer !== undefined && chamfer < 90) return (d - tip) / 2 / Math.tan(deg(chamfer));
+  if (tool.tool_type === "ChamferMill" && chamfer !== undefined && chamfer < 90)
+    return (d - tip) / 2 / Math.tan(deg(chamfer));
   const point = positive(p.PointAngle);
-  if (tool.tool_type === "CentreDrill" && point !== undefined && tip > 0) return (positive(p.TipLength) ?? 0) + (d - tip) / 2 / Math.tan(deg(point / 2));
+  if (tool.tool_type === "CentreDrill" && point !== undefined && tip > 0)
+    return (positive(p.TipLength) ?? 0) + (d - tip) / 2 / Math.tan(deg(point / 2));
   return undefined;
 }
 
@@ -108,12 +115,24 @@ export function completeTool(tool: Tool): ToolCompletion {
   const type = tool.tool_type;
   const d = positive(tool.tool_parameters.CuttingDiameter);
   if (d === undefined) {
-    return { tool, assumed: [], warnings: [{ field: "tool_parameters.CuttingDiameter", code: "not_planned", message: "no positive CuttingDiameter: the planner cannot cut with it" }] };
+    return {
+      tool,
+      assumed: [],
+      warnings: [
+        {
+          field: "tool_parameters.CuttingDiameter",
+          code: "not_planned",
+          message: "no positive CuttingDiameter: the planner cannot cut with it",
+        },
+      ],
+    };
   }
   // the planner does not cut with thread mills: nothing of theirs is read
   if (type === "ThreadMill") return { tool, assumed: [], warnings: [] };
   const p = { ...tool.tool_parameters };
-  const given = new Set(Object.entries(tool.tool_parameters).flatMap(([name, value]) => (value === undefined ? [] : [name])));
+  const given = new Set(
+    Object.entries(tool.tool_parameters).flatMap(([name, value]) => (value === undefined ? [] : [name])),
+  );
   const assumed: Assumption[] = [];
   const take = (name: ToolParameterName, a: AssumedValue<number>) => {
     p[name] = a.value;
@@ -126,26 +145,48 @@ export function completeTool(tool: Tool): ToolCompletion {
     code: "not_planned",
     message: `no ${name}: ${missing!.why}; the planner does not use this tool until it is given`,
   }));
-  for (const [name, value] of Object.entries(assumedShape(type, d, given)) as [ToolParameterName, AssumedValue<number>][]) take(name, value);
+  for (const [name, value] of Object.entries(assumedShape(type, d, given)) as [
+    ToolParameterName,
+    AssumedValue<number>,
+  ][])
+    take(name, value);
 
   const overall = positive(p.OverallLength);
   const neck = positive(p.NeckLength);
   if (type === "CentreDrill" && !given.has("TipLength") && positive(p.TipDiameter) !== undefined) {
     const pilot = round(CENTRE_DRILL_PILOT_LENGTH_PER_PILOT * p.TipDiameter!);
-    take("TipLength", capped({ value: pilot, reason: "no TipLength: 1.2 pilot diameters, shorter than DIN 333 A's (1.24 to 1.3): a longer real pilot makes a narrower spot" }, { OverallLength: overall }));
+    take(
+      "TipLength",
+      capped(
+        {
+          value: pilot,
+          reason:
+            "no TipLength: 1.2 pilot diameters, shorter than DIN 333 A's (1.24 to 1.3): a longer real pilot makes a narrower spot",
+        },
+        { OverallLength: overall },
+      ),
+    );
   }
   if (!given.has("FluteLength") && type !== "SlotMill") {
     const depth = positive(p.DepthOfCutMaximum);
     const fromType = assumedFluteLength(type, d);
-    if (depth !== undefined && type !== "Tap" && fromType) take("FluteLength", { value: depth, reason: "no FluteLength: its DepthOfCutMaximum (the flutes are at least that long)" });
+    if (depth !== undefined && type !== "Tap" && fromType)
+      take("FluteLength", {
+        value: depth,
+        reason: "no FluteLength: its DepthOfCutMaximum (the flutes are at least that long)",
+      });
     else if (fromType) take("FluteLength", capped(fromType, { OverallLength: overall, NeckLength: neck }));
   }
   const fluteLength = positive(p.FluteLength);
-  if (!given.has("DepthOfCutMaximum") && fluteLength !== undefined && type !== "Tap" && type !== "SlotMill") take("DepthOfCutMaximum", assumedDepthOfCut(type, fluteLength));
+  if (!given.has("DepthOfCutMaximum") && fluteLength !== undefined && type !== "Tap" && type !== "SlotMill")
+    take("DepthOfCutMaximum", assumedDepthOfCut(type, fluteLength));
   if (type === "FaceMill" && !given.has("OverallLength")) {
     const height = assumedFaceMillHeight();
     const longest = Math.max(height.value, fluteLength ?? 0, positive(p.LengthBelowHolder) ?? 0);
-    take("OverallLength", longest > height.value ? { value: longest, reason: `${height.reason}; as long as its given lengths` } : height);
+    take(
+      "OverallLength",
+      longest > height.value ? { value: longest, reason: `${height.reason}; as long as its given lengths` } : height,
+    );
   }
   if (!given.has("ShankDiameter")) {
     const shank = assumedShankDiameter(type, d);
@@ -159,24 +200,42 @@ export function completeTool(tool: Tool): ToolCompletion {
   }
   if (tool.tool_material === undefined) {
     out.tool_material = ASSUMED_TOOL_MATERIAL;
-    assumed.push({ field: "tool_material", value: ASSUMED_TOOL_MATERIAL, reason: "no tool_material: HSS, the slower cutting data" });
+    assumed.push({
+      field: "tool_material",
+      value: ASSUMED_TOOL_MATERIAL,
+      reason: "no tool_material: HSS, the slower cutting data",
+    });
   }
   return { tool: out, assumed, warnings };
 }
 
 /** The holder with its profile and gauge length, assumed for need where it lacks them. */
-export function completeHolder(holder: Holder, need: Omit<HolderNeed, "stacking_group" | "gauge_length_mm">, note = ""): HolderCompletion {
+export function completeHolder(
+  holder: Holder,
+  need: Omit<HolderNeed, "stacking_group" | "gauge_length_mm">,
+  note = "",
+): HolderCompletion {
   if (holder.segments) {
-    if (holder.gauge_length_mm !== undefined) return { holder: { ...holder, segments: holder.segments, gauge_length_mm: holder.gauge_length_mm }, assumed: [] };
+    if (holder.gauge_length_mm !== undefined)
+      return { holder: { ...holder, segments: holder.segments, gauge_length_mm: holder.gauge_length_mm }, assumed: [] };
     const gauge = round(segmentsLength(holder.segments));
     return {
       holder: { ...holder, segments: holder.segments, gauge_length_mm: gauge },
       assumed: [{ field: "gauge_length_mm", value: gauge, reason: "no gauge_length_mm: the segments' summed length" }],
     };
   }
-  const profile = assumedHolderProfile({ ...need, stacking_group: holder.stacking_group, gauge_length_mm: holder.gauge_length_mm });
+  const profile = assumedHolderProfile({
+    ...need,
+    stacking_group: holder.stacking_group,
+    gauge_length_mm: holder.gauge_length_mm,
+  });
   const assumed: Assumption[] = [{ field: "segments", value: profile.value, reason: profile.reason + note }];
-  if (holder.gauge_length_mm === undefined) assumed.push({ field: "gauge_length_mm", value: profile.gauge_length_mm, reason: "no gauge_length_mm: the assumed profile's length" });
+  if (holder.gauge_length_mm === undefined)
+    assumed.push({
+      field: "gauge_length_mm",
+      value: profile.gauge_length_mm,
+      reason: "no gauge_length_mm: the assumed profile's length",
+    });
   return { holder: { ...holder, segments: profile.value, gauge_length_mm: profile.gauge_length_mm }, assumed };
 }
 
@@ -186,7 +245,9 @@ export function completeHolder(holder: Holder, need: Omit<HolderNeed, "stacking_
  */
 export function completeStandaloneHolder(holder: Holder): HolderCompletion {
   const shank = holder.clamping_range_mm?.max ?? STANDALONE_HOLDER_SHANK_MM;
-  const note = holder.clamping_range_mm ? "" : `; on its own it is assumed to clamp shanks up to ${STANDALONE_HOLDER_SHANK_MM} mm, in an assembly the tool's shank decides`;
+  const note = holder.clamping_range_mm
+    ? ""
+    : `; on its own it is assumed to clamp shanks up to ${STANDALONE_HOLDER_SHANK_MM} mm, in an assembly the tool's shank decides`;
   return completeHolder(holder, { shank_mm: shank, tap: holder.clamping === "tapping_chuck" }, note);
 }
 
@@ -211,14 +272,19 @@ function stickOut(tool: Tool): AssumedValue<number> | null {
   const p = tool.tool_parameters;
   if (tool.tool_type === "FaceMill") {
     const body = positive(p.OverallLength);
-    return body === undefined ? null : { value: body, reason: "no LengthBelowHolder: a face mill's whole body is below its arbor (OverallLength)" };
+    return body === undefined
+      ? null
+      : { value: body, reason: "no LengthBelowHolder: a face mill's whole body is below its arbor (OverallLength)" };
   }
   const cut = cuttingLength(tool);
   if (cut === undefined) return null;
   const neck = positive(p.NeckLength);
   const reach = neck !== undefined && positive(p.NeckDiameter) !== undefined && neck > cut ? neck : cut;
   return capped(
-    { value: round(reach + STICK_OUT_MARGIN_MM), reason: `no LengthBelowHolder: its ${reach === cut ? "cutting length" : "neck"} and ${STICK_OUT_MARGIN_MM} mm, the shortest a holder allows (a longer real stick-out reaches further, never less)` },
+    {
+      value: round(reach + STICK_OUT_MARGIN_MM),
+      reason: `no LengthBelowHolder: its ${reach === cut ? "cutting length" : "neck"} and ${STICK_OUT_MARGIN_MM} mm, the shortest a holder allows (a longer real stick-out reaches further, never less)`,
+    },
     { OverallLength: positive(p.OverallLength) },
   );
 }
@@ -240,8 +306,17 @@ export function completeAssembly(assembly: Assembly): AssemblyCompletion {
     const above = assembly.components[toolIndex - 1];
     const d = positive(tool.tool_parameters.CuttingDiameter);
     if (d !== undefined) {
-      const shank = shankFor(tool, above?.component_type === "adaptive_item" ? above.adaptive_item : undefined, assumed, prefix);
-      need = { shank_mm: shank, tap: tool.tool_type === "Tap", ...(tool.tool_type === "FaceMill" ? { face_mill_diameter_mm: d } : {}) };
+      const shank = shankFor(
+        tool,
+        above?.component_type === "adaptive_item" ? above.adaptive_item : undefined,
+        assumed,
+        prefix,
+      );
+      need = {
+        shank_mm: shank,
+        tap: tool.tool_type === "Tap",
+        ...(tool.tool_type === "FaceMill" ? { face_mill_diameter_mm: d } : {}),
+      };
       const out = tool.tool_parameters.LengthBelowHolder === undefined ? stickOut(tool) : null;
       if (out) {
         tool.tool_parameters.LengthBelowHolder = out.value;
@@ -251,17 +326,39 @@ export function completeAssembly(assembly: Assembly): AssemblyCompletion {
   }
 
   const components: AssemblyComponent[] = assembly.components.map((component, index) => {
-    if (component.component_type === "parametric_cutting_tool") return index === toolIndex && tool ? { ...component, parametric_cutting_tool: { ...tool, uuid: component.parametric_cutting_tool.uuid } } : component;
-    const completed = need ? completeHolder(component.adaptive_item, need) : completeStandaloneHolder(component.adaptive_item);
+    if (component.component_type === "parametric_cutting_tool")
+      return index === toolIndex && tool
+        ? { ...component, parametric_cutting_tool: { ...tool, uuid: component.parametric_cutting_tool.uuid } }
+        : component;
+    const completed = need
+      ? completeHolder(component.adaptive_item, need)
+      : completeStandaloneHolder(component.adaptive_item);
     assumed.push(...prefixed(completed.assumed, `components.${index}.adaptive_item`));
     return { ...component, adaptive_item: { ...completed.holder, uuid: component.adaptive_item.uuid } };
   });
-  if (need && !assembly.components.some((c) => c.component_type === "adaptive_item" && c.adaptive_item.stacking_group === "Holder")) {
+  if (
+    need &&
+    !assembly.components.some(
+      (c) => c.component_type === "adaptive_item" && c.adaptive_item.stacking_group === "Holder",
+    )
+  ) {
     const profile = assumedHolderProfile({ ...need, stacking_group: "Holder" });
-    const holder = { uuid: uuidV5(assembly.uuid, "assumed holder"), name: "Assumed holder", stacking_group: "Holder" as const, gauge_length_mm: profile.gauge_length_mm, segments: profile.value };
+    const holder = {
+      uuid: uuidV5(assembly.uuid, "assumed holder"),
+      name: "Assumed holder",
+      stacking_group: "Holder" as const,
+      gauge_length_mm: profile.gauge_length_mm,
+      segments: profile.value,
+    };
     components.unshift({ component_type: "adaptive_item", adaptive_item: holder });
-    assumed.push({ field: "components", value: { component_type: "adaptive_item", adaptive_item: holder }, reason: `no Holder: one is assumed above components.0, ${profile.reason.replace(/^no segments: /, "")}` });
+    assumed.push({
+      field: "components",
+      value: { component_type: "adaptive_item", adaptive_item: holder },
+      reason: `no Holder: one is assumed above components.0, ${profile.reason.replace(/^no segments: /, "")}`,
+    });
   }
-  const holders = components.flatMap((c) => (c.component_type === "adaptive_item" ? [c.adaptive_item as ShapedHolder] : []));
+  const holders = components.flatMap((c) =>
+    c.component_type === "adaptive_item" ? [c.adaptive_item as ShapedHolder] : [],
+  );
   return { assembly: { ...assembly, components }, tool, holders, assumed, warnings };
 }

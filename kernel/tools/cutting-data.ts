@@ -61,7 +61,12 @@ const round = (value: number) => Math.round(value * 1000) / 1000;
  * | consistent_with_feed_per_revolution | feed_rate_mm_min     | differs from fn * n by more than 2 %            |
  * | at_most_cutting_diameter          | stepover_mm            | wider than the tool                             |
  */
-export function cuttingPresetViolations(preset: unknown, prefix: string, diameter: number | undefined, flutes: number | undefined): Violation[] {
+export function cuttingPresetViolations(
+  preset: unknown,
+  prefix: string,
+  diameter: number | undefined,
+  flutes: number | undefined,
+): Violation[] {
   if (!isRecord(preset)) return [];
   const out: Violation[] = [];
   const value: Partial<Record<(typeof NUMERIC_FIELDS)[number], number>> = {};
@@ -105,7 +110,11 @@ export function cuttingPresetViolations(preset: unknown, prefix: string, diamete
     }
   }
   if (value.stepover_mm !== undefined && diameter !== undefined && value.stepover_mm > diameter) {
-    out.push({ field: `${prefix}.stepover_mm`, rule: "at_most_cutting_diameter", message: `${value.stepover_mm} mm is wider than the tool (${diameter} mm)` });
+    out.push({
+      field: `${prefix}.stepover_mm`,
+      rule: "at_most_cutting_diameter",
+      message: `${value.stepover_mm} mm is wider than the tool (${diameter} mm)`,
+    });
   }
   return out;
 }

@@ -3,7 +3,6 @@ import { describe, it } from "node:test";
 import { holderMaxDiameter, holderViolations, segmentsLength, validateHolder } from "./holder.ts";
 import { colletChuck } from "./testdata/fixtures.ts";
 
-
 const rules = (input: unknown) => holderViolations(input).map((v) => `${v.field} ${v.rule}`);
 
 describe("validateHolder", () => {
@@ -12,13 +11,21 @@ describe("validateHolder", () => {
     assert.equal(result.ok, true);
     if (result.ok) {
       assert.equal(segmentsLength(result.holder.segments!), 70);
-      assert.equal(holderMaxDiameter({ ...result.holder, segments: result.holder.segments!, gauge_length_mm: result.holder.gauge_length_mm! }), 63);
+      assert.equal(
+        holderMaxDiameter({
+          ...result.holder,
+          segments: result.holder.segments!,
+          gauge_length_mm: result.holder.gauge_length_mm!,
+        }),
+        63,
+      );
     }
   });
 
   it("accepts Extension and Adapter stacking groups and a holder without a uuid", () => {
     const { uuid: _uuid, ...anonymous } = colletChuck;
-    for (const stacking_group of ["Extension", "Adapter"]) assert.deepEqual(rules({ ...anonymous, stacking_group }), []);
+    for (const stacking_group of ["Extension", "Adapter"])
+      assert.deepEqual(rules({ ...anonymous, stacking_group }), []);
   });
 
   it("reports every bad segment, the gauge length and the clamping range at once", () => {
@@ -56,7 +63,10 @@ describe("validateHolder", () => {
 
   it("refuses an empty profile and unknown fields", () => {
     const { gauge_length_mm: _gauge, ...noGauge } = colletChuck;
-    assert.deepEqual(rules({ ...noGauge, segments: [], colour: "blue" }).sort(), ["colour unknown_field", "segments non_empty"]);
+    assert.deepEqual(rules({ ...noGauge, segments: [], colour: "blue" }).sort(), [
+      "colour unknown_field",
+      "segments non_empty",
+    ]);
     assert.deepEqual(rules({ ...colletChuck, segments: [{ length_mm: 70, diameter_mm: 50 }] }).sort(), [
       "segments.0.diameter_mm unknown_field",
       "segments.0.lower_diameter_mm required",

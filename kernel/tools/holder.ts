@@ -85,7 +85,12 @@ function holderRuleViolations(input: unknown, at: (path: string) => string): Vio
     const v = finiteNumber(value);
     if (v === undefined) return undefined;
     if (v <= 0) out.push({ field: at(path), rule: "positive", message: `must be above 0, is ${v}` });
-    else if (v > max) out.push({ field: at(path), rule: "range", message: `${v} mm is beyond any holder we know (at most ${max} mm): a unit mistake?` });
+    else if (v > max)
+      out.push({
+        field: at(path),
+        rule: "range",
+        message: `${v} mm is beyond any holder we know (at most ${max} mm): a unit mistake?`,
+      });
     else return v;
     return undefined;
   };
@@ -112,7 +117,11 @@ function holderRuleViolations(input: unknown, at: (path: string) => string): Vio
     const min = check("clamping_range_mm.min", input.clamping_range_mm.min, MAX_DIAMETER_MM);
     const max = check("clamping_range_mm.max", input.clamping_range_mm.max, MAX_DIAMETER_MM);
     if (min !== undefined && max !== undefined && min > max) {
-      out.push({ field: at("clamping_range_mm.min"), rule: "min_at_most_max", message: `${min} mm is above the range's max (${max} mm)` });
+      out.push({
+        field: at("clamping_range_mm.min"),
+        rule: "min_at_most_max",
+        message: `${min} mm is above the range's max (${max} mm)`,
+      });
     }
   }
   return out;

@@ -4,7 +4,8 @@ import { isLengthParameter, TOOL_PARAMETER_NAMES, TOOL_PARAMETERS } from "./tool
 
 describe("TOOL_PARAMETERS", () => {
   it("holds the spec's three parameters and PascalCase names only", () => {
-    for (const name of ["CuttingDiameter", "DepthOfCutMaximum", "OverallLength"]) assert.ok(TOOL_PARAMETER_NAMES.includes(name as never), name);
+    for (const name of ["CuttingDiameter", "DepthOfCutMaximum", "OverallLength"])
+      assert.ok(TOOL_PARAMETER_NAMES.includes(name as never), name);
     for (const name of TOOL_PARAMETER_NAMES) assert.match(name, /^[A-Z][A-Za-z]+$/);
   });
 

@@ -32,7 +32,13 @@
  * | at_most_third_diameter  | ThreadPitch                    | a Tap's pitch above D/3: no real thread is that coarse         |
  * | at_least_thread_minor   | TapDrillDiameter               | below D - 1.25 P: the hole would be smaller than the thread's core |
  */
-import { MAX_DIAMETER_MM, MAX_LENGTH_MM, TOOL_PARAMETER_NAMES, TOOL_PARAMETERS, type ToolParameterName } from "./tool-parameters.ts";
+import {
+  MAX_DIAMETER_MM,
+  MAX_LENGTH_MM,
+  TOOL_PARAMETER_NAMES,
+  TOOL_PARAMETERS,
+  type ToolParameterName,
+} from "./tool-parameters.ts";
 import { allowedParameters, toolTypeInfo, type ToolType } from "./tool-types.ts";
 import type { Violation } from "./violation.ts";
 
@@ -99,22 +105,36 @@ export function toolRuleViolations(facts: ToolFacts): Violation[] {
     const info = TOOL_PARAMETERS[name];
     if (info.kind === "length") {
       if (name === "CornerRadius" ? value < 0 : value <= 0) {
-        add(name, "positive", name === "CornerRadius" ? `must not be negative, is ${value}` : `must be above 0, is ${value}`);
+        add(
+          name,
+          "positive",
+          name === "CornerRadius" ? `must not be negative, is ${value}` : `must be above 0, is ${value}`,
+        );
       } else if (value > (name === "CuttingDiameter" ? MAX_DIAMETER_MM : MAX_LENGTH_MM)) {
-        add(name, "range", `${mm(value)} is beyond any tool we know (at most ${name === "CuttingDiameter" ? MAX_DIAMETER_MM : MAX_LENGTH_MM} mm): a unit mistake?`);
+        add(
+          name,
+          "range",
+          `${mm(value)} is beyond any tool we know (at most ${name === "CuttingDiameter" ? MAX_DIAMETER_MM : MAX_LENGTH_MM} mm): a unit mistake?`,
+        );
       }
     }
     const range = ANGLE_RANGES[name];
-    if (range && (value < range.min || value > range.max)) add(name, "range", `must be within ${range.min}..${range.max} degrees, is ${value}`);
+    if (range && (value < range.min || value > range.max))
+      add(name, "range", `must be within ${range.min}..${range.max} degrees, is ${value}`);
   }
 
   // flutes
   const flutes = type ? toolTypeInfo(type).flutes : { min: 1, max: Number.POSITIVE_INFINITY };
   const checkFlutes = (path: string, value: number | undefined) => {
     if (value === undefined) return;
-    if (!Number.isInteger(value)) out.push({ field: path, rule: "integer", message: `must be a whole number, is ${value}` });
+    if (!Number.isInteger(value))
+      out.push({ field: path, rule: "integer", message: `must be a whole number, is ${value}` });
     else if (value < flutes.min || value > flutes.max) {
-      out.push({ field: path, rule: "range", message: `must be within ${flutes.min}..${flutes.max}${type ? ` for a ${type}` : ""}, is ${value}` });
+      out.push({
+        field: path,
+        rule: "range",
+        message: `must be within ${flutes.min}..${flutes.max}${type ? ` for a ${type}` : ""}, is ${value}`,
+      });
     }
   };
   checkFlutes(field("NumberOfFlutes"), p.NumberOfFlutes);
@@ -128,13 +148,18 @@ export function toolRuleViolations(facts: ToolFacts): Violation[] {
   if (oal !== undefined) {
     for (const name of ["FluteLength", "DepthOfCutMaximum", "NeckLength", "LengthBelowHolder", "TipLength"] as const) {
       const value = positive(p[name]);
-      if (value !== undefined && value > oal) add(name, "within_overall_length", `${mm(value)} is longer than the tool (OverallLength ${mm(oal)})`);
+      if (value !== undefined && value > oal)
+        add(name, "within_overall_length", `${mm(value)} is longer than the tool (OverallLength ${mm(oal)})`);
     }
   }
   const fluteLength = positive(p.FluteLength);
   const depth = positive(p.DepthOfCutMaximum);
   if (depth !== undefined && fluteLength !== undefined && depth > fluteLength && type !== "Tap") {
-    add("DepthOfCutMaximum", "at_most_flute_length", `${mm(depth)} is deeper than the flutes reach (FluteLength ${mm(fluteLength)})`);
+    add(
+      "DepthOfCutMaximum",
+      "at_most_flute_length",
+      `${mm(depth)} is deeper than the flutes reach (FluteLength ${mm(fluteLength)})`,
+    );
   }
 
   // neck
@@ -142,36 +167,72 @@ export function toolRuleViolations(facts: ToolFacts): Violation[] {
   const neckLength = positive(p.NeckLength);
   const neckDiameter = positive(p.NeckDiameter);
   if (neckLength !== undefined && fluteLength !== undefined && neckLength < fluteLength) {
-    add("NeckLength", "at_least_flute_length", `${mm(neckLength)} ends inside the flutes (FluteLength ${mm(fluteLength)})`);
+    add(
+      "NeckLength",
+      "at_least_flute_length",
+      `${mm(neckLength)} ends inside the flutes (FluteLength ${mm(fluteLength)})`,
+    );
   }
-  if (facts.present.has("NeckLength") && !facts.present.has("NeckDiameter")) add("NeckLength", "requires", "a neck length needs NeckDiameter");
+  if (facts.present.has("NeckLength") && !facts.present.has("NeckDiameter"))
+    add("NeckLength", "requires", "a neck length needs NeckDiameter");
   if (neckDiameter !== undefined && d !== undefined) {
     if (type === "SlotMill" && neckDiameter >= d) {
-      add("NeckDiameter", "below_cutting_diameter", `${mm(neckDiameter)} leaves the disc nothing to cut (CuttingDiameter ${mm(d)})`);
+      add(
+        "NeckDiameter",
+        "below_cutting_diameter",
+        `${mm(neckDiameter)} leaves the disc nothing to cut (CuttingDiameter ${mm(d)})`,
+      );
     } else if (neckDiameter > d) {
-      add("NeckDiameter", "at_most_cutting_diameter", `${mm(neckDiameter)} is wider than the cut (CuttingDiameter ${mm(d)}): the neck would rub`);
+      add(
+        "NeckDiameter",
+        "at_most_cutting_diameter",
+        `${mm(neckDiameter)} is wider than the cut (CuttingDiameter ${mm(d)}): the neck would rub`,
+      );
     }
   }
   const stickOut = positive(p.LengthBelowHolder);
   if (neckLength !== undefined && stickOut !== undefined && neckLength > stickOut) {
-    add("NeckLength", "neck_outside_holder", `${mm(neckLength)} is longer than the stick-out (LengthBelowHolder ${mm(stickOut)}): the holder would clamp the neck`);
+    add(
+      "NeckLength",
+      "neck_outside_holder",
+      `${mm(neckLength)} is longer than the stick-out (LengthBelowHolder ${mm(stickOut)}): the holder would clamp the neck`,
+    );
   }
 
   // corner radius by type
   const r = p.CornerRadius;
   if (r !== undefined && r >= 0 && type) {
     if (FLAT_END_MILLS.includes(type) && r !== 0) {
-      add("CornerRadius", "zero_for_flat_end_mill", `a ${type} has a sharp corner (0 or no CornerRadius); a ${mm(r)} radius makes it a BullNoseEndMill`);
+      add(
+        "CornerRadius",
+        "zero_for_flat_end_mill",
+        `a ${type} has a sharp corner (0 or no CornerRadius); a ${mm(r)} radius makes it a BullNoseEndMill`,
+      );
     } else if (d !== undefined && type === "BallEndMill") {
       const tolerance = Math.max(BALL_TOLERANCE_MM, d * 0.001);
-      if (Math.abs(r - d / 2) > tolerance) add("CornerRadius", "equals_half_diameter", `a ball's radius is half its diameter (${mm(d / 2)}), is ${mm(r)}`);
+      if (Math.abs(r - d / 2) > tolerance)
+        add("CornerRadius", "equals_half_diameter", `a ball's radius is half its diameter (${mm(d / 2)}), is ${mm(r)}`);
     } else if (d !== undefined && type === "BullNoseEndMill") {
-      if (r === 0) add("CornerRadius", "positive", "a BullNoseEndMill's radius must be above 0 (without one it is a flat end mill)");
-      else if (r >= d / 2) add("CornerRadius", "below_half_diameter", `${mm(r)} is not below half the diameter (${mm(d / 2)}): that is a BallEndMill`);
+      if (r === 0)
+        add(
+          "CornerRadius",
+          "positive",
+          "a BullNoseEndMill's radius must be above 0 (without one it is a flat end mill)",
+        );
+      else if (r >= d / 2)
+        add(
+          "CornerRadius",
+          "below_half_diameter",
+          `${mm(r)} is not below half the diameter (${mm(d / 2)}): that is a BallEndMill`,
+        );
     } else if (d !== undefined && type === "FaceMill" && r > d / 2) {
       add("CornerRadius", "at_most_half_diameter", `${mm(r)} is more than half the diameter (${mm(d / 2)})`);
     } else if (type === "SlotMill" && fluteLength !== undefined && r > fluteLength / 2) {
-      add("CornerRadius", "at_most_half_width", `${mm(r)} is more than half the width (FluteLength ${mm(fluteLength)})`);
+      add(
+        "CornerRadius",
+        "at_most_half_width",
+        `${mm(r)} is more than half the width (FluteLength ${mm(fluteLength)})`,
+      );
     }
   }
 
@@ -180,30 +241,44 @@ export function toolRuleViolations(facts: ToolFacts): Violation[] {
   if (point !== undefined && type) {
     const range = DRILL_POINT_ANGLES[type];
     if (range && (point < range.min || point > range.max)) {
-      add("PointAngle", "range", `a ${type}'s point angle must be within ${range.min}..${range.max} degrees, is ${point}`);
+      add(
+        "PointAngle",
+        "range",
+        `a ${type}'s point angle must be within ${range.min}..${range.max} degrees, is ${point}`,
+      );
     }
     if (type === "CentreDrill" && !CENTRE_DRILL_ANGLES.some((angle) => Math.abs(point - angle) <= 0.5)) {
       add("PointAngle", "one_of", `a centre drill's countersink is 60 degrees (DIN 333) or 90, is ${point}`);
     }
   }
   if (type === "FaceMill" && d !== undefined && (d < FACE_MILL_DIAMETER.min || d > FACE_MILL_DIAMETER.max)) {
-    add("CuttingDiameter", "range", `a face mill is ${FACE_MILL_DIAMETER.min}..${FACE_MILL_DIAMETER.max} mm across, is ${mm(d)} (smaller ones are end mills)`);
+    add(
+      "CuttingDiameter",
+      "range",
+      `a face mill is ${FACE_MILL_DIAMETER.min}..${FACE_MILL_DIAMETER.max} mm across, is ${mm(d)} (smaller ones are end mills)`,
+    );
   }
 
   // diameters inside the cutting diameter
   for (const name of ["TipDiameter", "TapDrillDiameter"] as const) {
     const value = positive(p[name]);
-    if (value !== undefined && d !== undefined && value >= d) add(name, "below_cutting_diameter", `${mm(value)} is not below CuttingDiameter (${mm(d)})`);
+    if (value !== undefined && d !== undefined && value >= d)
+      add(name, "below_cutting_diameter", `${mm(value)} is not below CuttingDiameter (${mm(d)})`);
   }
 
   // threads
   const pitch = positive(p.ThreadPitch);
   if (type === "Tap" && pitch !== undefined && d !== undefined) {
-    if (pitch > d / 3) add("ThreadPitch", "at_most_third_diameter", `${mm(pitch)} is too coarse for a ${mm(d)} thread (at most D/3)`);
+    if (pitch > d / 3)
+      add("ThreadPitch", "at_most_third_diameter", `${mm(pitch)} is too coarse for a ${mm(d)} thread (at most D/3)`);
     const tapDrill = positive(p.TapDrillDiameter);
     const minor = d - 1.25 * pitch;
     if (tapDrill !== undefined && tapDrill < minor) {
-      add("TapDrillDiameter", "at_least_thread_minor", `${mm(tapDrill)} is smaller than the thread's core (at least ${mm(minor)} for ${mm(d)} x ${mm(pitch)})`);
+      add(
+        "TapDrillDiameter",
+        "at_least_thread_minor",
+        `${mm(tapDrill)} is smaller than the thread's core (at least ${mm(minor)} for ${mm(d)} x ${mm(pitch)})`,
+      );
     }
   }
   return out;

@@ -46,7 +46,14 @@ export interface ToolTypeInfo {
 
 /** Every rotating tool has these: where it is clamped and how far it sticks out. */
 const MOUNTING = ["ShankDiameter", "LengthBelowHolder", "NumberOfFlutes"] as const;
-const END_MILL_OPTIONAL = [...MOUNTING, "FluteLength", "NeckDiameter", "NeckLength", "HelixAngle", "TaperAngle"] as const;
+const END_MILL_OPTIONAL = [
+  ...MOUNTING,
+  "FluteLength",
+  "NeckDiameter",
+  "NeckLength",
+  "HelixAngle",
+  "TaperAngle",
+] as const;
 
 export const TOOL_TYPE_INFO = {
   CentreCuttingEndMill: {
@@ -83,7 +90,16 @@ export const TOOL_TYPE_INFO = {
     label: "Chamfer mill",
     family: "mill",
     required: ["CuttingDiameter"],
-    optional: ["OverallLength", "ChamferAngle", ...MOUNTING, "TipDiameter", "FluteLength", "DepthOfCutMaximum", "NeckDiameter", "NeckLength"],
+    optional: [
+      "OverallLength",
+      "ChamferAngle",
+      ...MOUNTING,
+      "TipDiameter",
+      "FluteLength",
+      "DepthOfCutMaximum",
+      "NeckDiameter",
+      "NeckLength",
+    ],
     flutes: { min: 1, max: 12 },
   },
   FaceMill: {
@@ -98,7 +114,15 @@ export const TOOL_TYPE_INFO = {
     family: "mill",
     // FluteLength is the disc's width; the neck sets how deep a slot can go
     required: ["CuttingDiameter"],
-    optional: ["FluteLength", "OverallLength", "NeckDiameter", ...MOUNTING, "DepthOfCutMaximum", "NeckLength", "CornerRadius"],
+    optional: [
+      "FluteLength",
+      "OverallLength",
+      "NeckDiameter",
+      ...MOUNTING,
+      "DepthOfCutMaximum",
+      "NeckLength",
+      "CornerRadius",
+    ],
     flutes: { min: 2, max: 60 },
   },
   Drill: {
@@ -127,21 +151,49 @@ export const TOOL_TYPE_INFO = {
     label: "Machine reamer",
     family: "reamer",
     required: ["CuttingDiameter"],
-    optional: ["OverallLength", ...MOUNTING, "FluteLength", "DepthOfCutMaximum", "NeckDiameter", "NeckLength", "HelixAngle"],
+    optional: [
+      "OverallLength",
+      ...MOUNTING,
+      "FluteLength",
+      "DepthOfCutMaximum",
+      "NeckDiameter",
+      "NeckLength",
+      "HelixAngle",
+    ],
     flutes: { min: 1, max: 16 },
   },
   Tap: {
     label: "Machine tap",
     family: "tap",
     required: ["CuttingDiameter"],
-    optional: ["OverallLength", "ThreadPitch", ...MOUNTING, "FluteLength", "DepthOfCutMaximum", "NeckDiameter", "NeckLength", "ThreadProfileAngle", "TapDrillDiameter"],
+    optional: [
+      "OverallLength",
+      "ThreadPitch",
+      ...MOUNTING,
+      "FluteLength",
+      "DepthOfCutMaximum",
+      "NeckDiameter",
+      "NeckLength",
+      "ThreadProfileAngle",
+      "TapDrillDiameter",
+    ],
     flutes: { min: 1, max: 8 },
   },
   ThreadMill: {
     label: "Thread mill",
     family: "thread_mill",
     required: ["CuttingDiameter"],
-    optional: ["OverallLength", "ThreadPitch", ...MOUNTING, "FluteLength", "DepthOfCutMaximum", "NeckDiameter", "NeckLength", "ThreadProfileAngle", "HelixAngle"],
+    optional: [
+      "OverallLength",
+      "ThreadPitch",
+      ...MOUNTING,
+      "FluteLength",
+      "DepthOfCutMaximum",
+      "NeckDiameter",
+      "NeckLength",
+      "ThreadProfileAngle",
+      "HelixAngle",
+    ],
     flutes: { min: 1, max: 12 },
   },
 } as const satisfies Record<ToolType, ToolTypeInfo>;
@@ -160,9 +212,21 @@ export function allowedParameters(type: ToolType): ReadonlySet<ToolParameterName
 }
 
 /** The tool-types endpoint's answer: value, label, family and parameters, in TOOL_TYPES order. */
-export function describeToolTypes(): { tool_type: ToolType; label: string; family: ToolFamily; required: ToolParameterName[]; optional: ToolParameterName[] }[] {
+export function describeToolTypes(): {
+  tool_type: ToolType;
+  label: string;
+  family: ToolFamily;
+  required: ToolParameterName[];
+  optional: ToolParameterName[];
+}[] {
   return TOOL_TYPES.map((type) => {
     const info = toolTypeInfo(type);
-    return { tool_type: type, label: info.label, family: info.family, required: [...info.required], optional: [...info.optional] };
+    return {
+      tool_type: type,
+      label: info.label,
+      family: info.family,
+      required: [...info.required],
+      optional: [...info.optional],
+    };
   });
 }

@@ -26,12 +26,29 @@ describe("validateTool", () => {
       ...specTool,
       article_number: "EM-6-3",
       description: "3 flutes, 38 degree helix",
-      tool_parameters: { ...specTool.tool_parameters, FluteLength: 13, ShankDiameter: 6, LengthBelowHolder: 30, NumberOfFlutes: 3, CornerRadius: 0, HelixAngle: 38 },
+      tool_parameters: {
+        ...specTool.tool_parameters,
+        FluteLength: 13,
+        ShankDiameter: 6,
+        LengthBelowHolder: 30,
+        NumberOfFlutes: 3,
+        CornerRadius: 0,
+        HelixAngle: 38,
+      },
       tool_material: "carbide",
       coating: "TiAlN",
       coolant_supply: "through_tool",
       hand: "right",
-      cutting_data: [{ name: "Steel", spindle_speed_rpm: 6366, cutting_speed_m_min: 120, feed_per_tooth_mm: 0.04, feed_rate_mm_min: 763.9, coolant: "flood" }],
+      cutting_data: [
+        {
+          name: "Steel",
+          spindle_speed_rpm: 6366,
+          cutting_speed_m_min: 120,
+          feed_per_tooth_mm: 0.04,
+          feed_rate_mm_min: 763.9,
+          coolant: "flood",
+        },
+      ],
       vendor_data: { "post-process": { number: 4 } },
     });
     assert.deepEqual(result.ok ? [] : result.violations, []);
@@ -43,7 +60,16 @@ describe("validateTool", () => {
       tool_type: "BullNoseEndMill",
       flute_count: 2.5,
       colour: "red",
-      tool_parameters: { CuttingDiameter: 6, DepthOfCutMaximum: 80, OverallLength: 57, FluteLength: 13, CornerRadius: 3, CornerRadus: 1, PointAngle: 118, ShankDiameter: -6 },
+      tool_parameters: {
+        CuttingDiameter: 6,
+        DepthOfCutMaximum: 80,
+        OverallLength: 57,
+        FluteLength: 13,
+        CornerRadius: 3,
+        CornerRadus: 1,
+        PointAngle: 118,
+        ShankDiameter: -6,
+      },
       cutting_data: [{ name: "x", spindle_speed_rpm: 1000, cutting_speed_m_min: 100 }],
     });
     assert.equal(result.ok, false);
@@ -64,24 +90,42 @@ describe("validateTool", () => {
   });
 
   it("checks what it can of a tool whose type is unknown", () => {
-    assert.deepEqual(fields({ name: "x", tool_type: "CenterCuttingEndMill", tool_parameters: { CuttingDiameter: 0, OverallLength: 50 } }).sort(), [
-      "tool_parameters.CuttingDiameter positive",
-      "tool_type one_of",
-    ]);
+    assert.deepEqual(
+      fields({
+        name: "x",
+        tool_type: "CenterCuttingEndMill",
+        tool_parameters: { CuttingDiameter: 0, OverallLength: 50 },
+      }).sort(),
+      ["tool_parameters.CuttingDiameter positive", "tool_type one_of"],
+    );
   });
 
   it("refuses missing required fields, non-objects, infinite numbers and wrong types", () => {
     assert.deepEqual(fields({}).sort(), ["name required", "tool_parameters required", "tool_type required"]);
-    assert.deepEqual(toolViolations(null).map((v) => [v.field, v.rule]), [["", "type"]]);
-    assert.deepEqual(fields({ ...specTool, tool_parameters: { ...specTool.tool_parameters, OverallLength: Infinity } }), ["tool_parameters.OverallLength finite"]);
-    assert.deepEqual(fields({ ...specTool, tool_parameters: { ...specTool.tool_parameters, OverallLength: "57" } }), ["tool_parameters.OverallLength type"]);
+    assert.deepEqual(
+      toolViolations(null).map((v) => [v.field, v.rule]),
+      [["", "type"]],
+    );
+    assert.deepEqual(
+      fields({ ...specTool, tool_parameters: { ...specTool.tool_parameters, OverallLength: Infinity } }),
+      ["tool_parameters.OverallLength finite"],
+    );
+    assert.deepEqual(fields({ ...specTool, tool_parameters: { ...specTool.tool_parameters, OverallLength: "57" } }), [
+      "tool_parameters.OverallLength type",
+    ]);
     assert.deepEqual(fields({ ...specTool, uuid: "00000000-0000-0000-0000-000000000000" }), ["uuid format"]);
-    assert.deepEqual(fields({ ...specTool, tool_material: "unobtainium", hand: "both" }).sort(), ["hand one_of", "tool_material one_of"]);
+    assert.deepEqual(fields({ ...specTool, tool_material: "unobtainium", hand: "both" }).sort(), [
+      "hand one_of",
+      "tool_material one_of",
+    ]);
   });
 
   it("prefixes field paths when the tool sits inside something else", () => {
     assert.deepEqual(
-      toolViolations({ ...specTool, tool_parameters: { OverallLength: 57 } }, "components.1.parametric_cutting_tool").map((v) => v.field),
+      toolViolations(
+        { ...specTool, tool_parameters: { OverallLength: 57 } },
+        "components.1.parametric_cutting_tool",
+      ).map((v) => v.field),
       ["components.1.parametric_cutting_tool.tool_parameters.CuttingDiameter"],
     );
   });
@@ -93,6 +137,13 @@ describe("toolFluteCount", () => {
     assert.ok(tool.ok);
     if (!tool.ok) return;
     assert.equal(toolFluteCount(tool.tool), 3);
-    assert.equal(toolFluteCount({ ...tool.tool, flute_count: undefined, tool_parameters: { ...tool.tool.tool_parameters, NumberOfFlutes: 4 } }), 4);
+    assert.equal(
+      toolFluteCount({
+        ...tool.tool,
+        flute_count: undefined,
+        tool_parameters: { ...tool.tool.tool_parameters, NumberOfFlutes: 4 },
+      }),
+      4,
+    );
   });
 });

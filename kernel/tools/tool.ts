@@ -84,7 +84,9 @@ export function toolViolations(input: unknown, prefix = ""): Violation[] {
   const presets = isRecord(input) && Array.isArray(input.cutting_data) ? input.cutting_data : [];
   const flutes = facts.fluteCount ?? facts.params.NumberOfFlutes;
   presets.forEach((preset, index) => {
-    violations.push(...cuttingPresetViolations(preset, at(`cutting_data.${index}`), facts.params.CuttingDiameter, flutes));
+    violations.push(
+      ...cuttingPresetViolations(preset, at(`cutting_data.${index}`), facts.params.CuttingDiameter, flutes),
+    );
   });
   return uniqueViolations(violations);
 }

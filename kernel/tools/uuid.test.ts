@@ -28,7 +28,14 @@ describe("Uuid", () => {
       assert.equal(Uuid.safeParse(ok).success, true, ok);
       assert.equal(isUuid(ok), true, ok);
     }
-    for (const bad of ["00000000-0000-0000-0000-000000000000", "ffffffff-ffff-ffff-ffff-ffffffffffff", "0b3e7a64-0f67-4c2b-1a8e-1f2d3c4b5a69", "0b3e7a640f674c2b9a8e1f2d3c4b5a69", "", 42]) {
+    for (const bad of [
+      "00000000-0000-0000-0000-000000000000",
+      "ffffffff-ffff-ffff-ffff-ffffffffffff",
+      "0b3e7a64-0f67-4c2b-1a8e-1f2d3c4b5a69",
+      "0b3e7a640f674c2b9a8e1f2d3c4b5a69",
+      "",
+      42,
+    ]) {
       assert.equal(Uuid.safeParse(bad).success, false, String(bad));
       assert.equal(isUuid(bad), false, String(bad));
     }

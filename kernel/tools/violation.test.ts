@@ -20,16 +20,19 @@ function rules(input: unknown): Record<string, string> {
 
 describe("violationsFromZod", () => {
   it("names each problem by a dotted path and a rule of ours, one violation per unknown key", () => {
-    assert.deepEqual(rules({ kind: "c", size: Infinity, inner: { length: "5", extra: 1, more: 2 }, items: [], typo: true }), {
-      "body.name": "required",
-      "body.kind": "one_of",
-      "body.size": "finite",
-      "body.inner.length": "type",
-      "body.inner.extra": "unknown_field",
-      "body.inner.more": "unknown_field",
-      "body.items": "non_empty",
-      "body.typo": "unknown_field",
-    });
+    assert.deepEqual(
+      rules({ kind: "c", size: Infinity, inner: { length: "5", extra: 1, more: 2 }, items: [], typo: true }),
+      {
+        "body.name": "required",
+        "body.kind": "one_of",
+        "body.size": "finite",
+        "body.inner.length": "type",
+        "body.inner.extra": "unknown_field",
+        "body.inner.more": "unknown_field",
+        "body.items": "non_empty",
+        "body.typo": "unknown_field",
+      },
+    );
   });
 
   it("calls an empty required string non_empty", () => {

@@ -36,16 +36,24 @@ export function violationsFromZod(error: z.ZodError, input: unknown, prefix = ""
   return error.issues.flatMap((issue): Violation[] => {
     const field = joinPath(prefix, issue.path);
     const missing = issue.path.length > 0 && valueAt(input, issue.path) === undefined;
-    if (missing && (issue.code === "invalid_type" || issue.code === "invalid_value" || issue.code === "invalid_union")) {
+    if (
+      missing &&
+      (issue.code === "invalid_type" || issue.code === "invalid_value" || issue.code === "invalid_union")
+    ) {
       return [{ field, rule: "required", message: "is required" }];
     }
     switch (issue.code) {
       case "unrecognized_keys":
         // one violation per unknown key, each a field of its own
-        return issue.keys.map((key) => ({ field: joinPath(field, [key]), rule: "unknown_field", message: `unknown field ${JSON.stringify(key)}` }));
+        return issue.keys.map((key) => ({
+          field: joinPath(field, [key]),
+          rule: "unknown_field",
+          message: `unknown field ${JSON.stringify(key)}`,
+        }));
       case "invalid_type": {
         const value = valueAt(input, issue.path);
-        if (typeof value === "number" && !Number.isFinite(value)) return [{ field, rule: "finite", message: "must be a finite number" }];
+        if (typeof value === "number" && !Number.isFinite(value))
+          return [{ field, rule: "finite", message: "must be a finite number" }];
         return [{ field, rule: "type", message: `must be of type ${issue.expected}` }];
       }
       case "invalid_value":
@@ -59,7 +67,13 @@ export function violationsFromZod(error: z.ZodError, input: unknown, prefix = ""
         }
         return [{ field, rule: "range", message: issue.message }];
       case "too_big":
-        return [{ field, rule: issue.origin === "string" || issue.origin === "array" ? "too_long" : "range", message: issue.message }];
+        return [
+          {
+            field,
+            rule: issue.origin === "string" || issue.origin === "array" ? "too_long" : "range",
+            message: issue.message,
+          },
+        ];
       default:
         return [{ field, rule: issue.code, message: issue.message }];
     }

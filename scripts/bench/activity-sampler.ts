@@ -32,7 +32,11 @@ function label(row: ActivityRow): string {
   return state;
 }
 
-export function startActivitySampler(pool: pg.Pool, applicationName: string, intervalMs = 50): { stop(): Promise<ActivitySummary> } {
+export function startActivitySampler(
+  pool: pg.Pool,
+  applicationName: string,
+  intervalMs = 50,
+): { stop(): Promise<ActivitySummary> } {
   const counts = new Map<string, number>();
   let samples = 0;
   let connections = 0;
@@ -93,6 +97,8 @@ export function mergeActivity(summaries: readonly ActivitySummary[]): ActivitySu
 
 /** The backend pids of the API pool's connections right now. */
 export async function backendPids(pool: pg.Pool, applicationName: string): Promise<number[]> {
-  const { rows } = await pool.query<{ pid: number }>("select pid from pg_stat_activity where application_name = $1", [applicationName]);
+  const { rows } = await pool.query<{ pid: number }>("select pid from pg_stat_activity where application_name = $1", [
+    applicationName,
+  ]);
   return rows.map((row) => row.pid);
 }

@@ -96,11 +96,25 @@ export async function measureAnatomy(options: AnatomyOptions): Promise<RequestAn
   } finally {
     await pool.end();
   }
-  const steps = Object.entries(samples).map(([step, values]) => ({ step, p50Ms: percentile(values, 50), p99Ms: percentile(values, 99) }));
+  const steps = Object.entries(samples).map(([step, values]) => ({
+    step,
+    p50Ms: percentile(values, 50),
+    p99Ms: percentile(values, 99),
+  }));
   const sqlP50Ms = steps.reduce((sum, s) => sum + s.p50Ms, 0);
-  const oursSerialMs = await serialMs(`${options.origins.ours}${options.path}`, options.apiKey, options.httpSeconds, options.signal);
+  const oursSerialMs = await serialMs(
+    `${options.origins.ours}${options.path}`,
+    options.apiKey,
+    options.httpSeconds,
+    options.signal,
+  );
   await sleep(100, undefined, { signal: options.signal });
-  const bareSerialMs = await serialMs(`${options.origins.bare}${options.path}`, options.apiKey, options.httpSeconds, options.signal);
+  const bareSerialMs = await serialMs(
+    `${options.origins.bare}${options.path}`,
+    options.apiKey,
+    options.httpSeconds,
+    options.signal,
+  );
   return {
     iterations: options.iterations,
     steps,

@@ -77,7 +77,9 @@ export async function startChild(
         port = message.port;
         resolve();
       });
-      child.once("exit", (code, signal) => fail(new Error(`${name} exited before it was ready (${signal ?? `code ${code}`})`)));
+      child.once("exit", (code, signal) =>
+        fail(new Error(`${name} exited before it was ready (${signal ?? `code ${code}`})`)),
+      );
       child.once("error", fail);
       options.signal?.addEventListener("abort", () => fail(new Error("aborted")), { once: true });
     });

@@ -13,4 +13,5 @@ export function burnCpu(seconds: number): void {
   if (!(x > 0)) throw new Error("the spin was optimised away");
 }
 
-if (!isMainThread && typeof (workerData as { seconds?: unknown } | null)?.seconds === "number") burnCpu((workerData as { seconds: number }).seconds);
+if (!isMainThread && typeof (workerData as { seconds?: unknown } | null)?.seconds === "number")
+  burnCpu((workerData as { seconds: number }).seconds);

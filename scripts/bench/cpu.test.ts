@@ -10,7 +10,9 @@ import { burnCpu } from "./cpu-burn.ts";
 import { threadCpuSeconds } from "./cpu.ts";
 
 describe("threadCpuSeconds", () => {
-  it("counts this thread's CPU time and not another thread's", { skip: !fs.existsSync("/proc/thread-self") && "no /proc/thread-self" }, async () => {
+  it("counts this thread's CPU time and not another thread's", {
+    skip: !fs.existsSync("/proc/thread-self") && "no /proc/thread-self",
+  }, async () => {
     const thread0 = threadCpuSeconds();
     const process0 = process.cpuUsage();
     assert.notEqual(thread0, null);

@@ -152,12 +152,18 @@ export function cpuSnapshot(pid: number): CpuSnapshot {
 export function cpuBetween(before: CpuSnapshot, after: CpuSnapshot): CpuUse {
   const wall = Number(after.atNs - before.atNs) / 1e9;
   const server =
-    before.processSeconds !== null && after.processSeconds !== null ? ((after.processSeconds - before.processSeconds) / wall) * 100 : null;
+    before.processSeconds !== null && after.processSeconds !== null
+      ? ((after.processSeconds - before.processSeconds) / wall) * 100
+      : null;
   const machine =
     before.machine && after.machine && after.machine.total > before.machine.total
       ? ((after.machine.busy - before.machine.busy) / (after.machine.total - before.machine.total)) * 100
       : null;
-  return { serverPercent: server, loadGeneratorPercent: ((after.selfSeconds - before.selfSeconds) / wall) * 100, machinePercent: machine };
+  return {
+    serverPercent: server,
+    loadGeneratorPercent: ((after.selfSeconds - before.selfSeconds) / wall) * 100,
+    machinePercent: machine,
+  };
 }
 
 export const CORES = os.availableParallelism();

@@ -132,7 +132,9 @@ async function scratchDatabase(env: Env, adminUrl: string): Promise<BenchDatabas
     return {
       description: `scratch database ${name} on ${host.hostname}:${host.port || "5432"}`,
       ownerUrl,
-      appUrl: env.APP_DATABASE_URL ? withDatabase(env.APP_DATABASE_URL, name) : derivedAppUrl(ownerUrl, env.APP_DB_ROLE),
+      appUrl: env.APP_DATABASE_URL
+        ? withDatabase(env.APP_DATABASE_URL, name)
+        : derivedAppUrl(ownerUrl, env.APP_DB_ROLE),
       serverVersion: await serverVersion(ownerUrl),
       close,
     };

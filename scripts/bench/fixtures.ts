@@ -31,7 +31,11 @@ export interface BenchProject {
 export async function createProjectViaApi(origin: string, apiKey: string): Promise<BenchProject> {
   const created = await fetch(`${origin}${API_BASE_PATH}/projects`, {
     method: "POST",
-    headers: { "X-API-Key": apiKey, "Content-Type": "application/json", "Idempotency-Key": `bench-${randomBytes(8).toString("hex")}` },
+    headers: {
+      "X-API-Key": apiKey,
+      "Content-Type": "application/json",
+      "Idempotency-Key": `bench-${randomBytes(8).toString("hex")}`,
+    },
     body: JSON.stringify({
       name: "Benchmark bracket",
       customer: "ACME Benchmarking",
@@ -51,13 +55,20 @@ export async function createProjectViaApi(origin: string, apiKey: string): Promi
 }
 
 /** One request to each server: both must answer 200 with the same body before we load them. */
-export async function checkSameAnswer(ours: string, bare: string, project: BenchProject, apiKey: string): Promise<void> {
+export async function checkSameAnswer(
+  ours: string,
+  bare: string,
+  project: BenchProject,
+  apiKey: string,
+): Promise<void> {
   const [a, b] = await Promise.all([
     fetch(`${ours}${project.path}`, { headers: { "X-API-Key": apiKey } }),
     fetch(`${bare}${project.path}`, { headers: { "X-API-Key": apiKey } }),
   ]);
   const [aText, bText] = await Promise.all([a.text(), b.text()]);
   if (a.status !== 200 || b.status !== 200 || aText !== bText) {
-    throw new Error(`the servers disagree: ours ${a.status} ${aText.slice(0, 200)}; bare ${b.status} ${bText.slice(0, 200)}`);
+    throw new Error(
+      `the servers disagree: ours ${a.status} ${aText.slice(0, 200)}; bare ${b.status} ${bText.slice(0, 200)}`,
+    );
   }
 }

@@ -84,7 +84,13 @@ export interface HttpLoadOptions {
   progress: (line: string) => void;
 }
 
-function fire(url: string, connections: number, seconds: number, apiKey: string, signal: AbortSignal): Promise<autocannon.Result> {
+function fire(
+  url: string,
+  connections: number,
+  seconds: number,
+  apiKey: string,
+  signal: AbortSignal,
+): Promise<autocannon.Result> {
   return new Promise((resolve, reject) => {
     const instance = autocannon(
       { url, connections, duration: seconds, pipelining: 1, timeout: 10, headers: { "x-api-key": apiKey } },
@@ -99,7 +105,12 @@ function fire(url: string, connections: number, seconds: number, apiKey: string,
   });
 }
 
-async function measure(target: HttpTarget, options: HttpLoadOptions, connections: number, seconds: number): Promise<{ run: LoadRun; activity?: ActivitySummary }> {
+async function measure(
+  target: HttpTarget,
+  options: HttpLoadOptions,
+  connections: number,
+  seconds: number,
+): Promise<{ run: LoadRun; activity?: ActivitySummary }> {
   if (!target.running()) throw new Error(`the ${target.name} server exited during the benchmark`);
   const { pool, applicationName } = options.sampler;
   const ours = target.name === "ours";
@@ -138,7 +149,8 @@ function summarize(name: TargetName, rounds: LoadRun[]): TargetSummary {
     const present = known(values);
     return present.length > 0 ? median(present) : null;
   };
-  const perRequest = (percent: number | null, rps: number) => (percent === null || rps <= 0 ? null : (percent * 10) / rps);
+  const perRequest = (percent: number | null, rps: number) =>
+    percent === null || rps <= 0 ? null : (percent * 10) / rps;
   return {
     name,
     rounds,
@@ -192,7 +204,8 @@ export async function runHttpLoad(options: HttpLoadOptions): Promise<HttpConfigR
       connections,
       ours: oursSummary,
       bare: bareSummary,
-      throughputRatio: bareSummary.requestsPerSecond > 0 ? oursSummary.requestsPerSecond / bareSummary.requestsPerSecond : Number.NaN,
+      throughputRatio:
+        bareSummary.requestsPerSecond > 0 ? oursSummary.requestsPerSecond / bareSummary.requestsPerSecond : Number.NaN,
       roundRatios,
       ourDatabaseActivity: mergeActivity(activity),
     });

@@ -54,15 +54,24 @@ export async function main(): Promise<number> {
       },
       {
         signal,
-        nodeArgs: settings.cpuProfileDir ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(settings.cpuProfileDir)}`] : [],
+        nodeArgs: settings.cpuProfileDir
+          ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(settings.cpuProfileDir)}`]
+          : [],
       },
     );
     children.push(ours);
     const project = await createProjectViaApi(origin(ours), user.apiKey);
-    const bare = await startChild("bare server", "server-bare.ts", { ...childLog, [CHILD_ENV.bareBody]: project.body }, { signal });
+    const bare = await startChild(
+      "bare server",
+      "server-bare.ts",
+      { ...childLog, [CHILD_ENV.bareBody]: project.body },
+      { signal },
+    );
     children.push(bare);
     await checkSameAnswer(origin(ours), origin(bare), project, user.apiKey);
-    say(`servers: ours pid ${ours.pid} at ${origin(ours)}, bare pid ${bare.pid} at ${origin(bare)}; ${project.body.length} byte body`);
+    say(
+      `servers: ours pid ${ours.pid} at ${origin(ours)}, bare pid ${bare.pid} at ${origin(bare)}; ${project.body.length} byte body`,
+    );
 
     say("anatomy: one request at a time");
     const anatomy = await measureAnatomy({
@@ -94,7 +103,12 @@ export async function main(): Promise<number> {
     });
     await Promise.all([ours.stop(), bare.stop()]);
 
-    const worker = await startChild("worker", "worker.ts", { ...childLog, [CHILD_ENV.ownerUrl]: database.ownerUrl }, { signal });
+    const worker = await startChild(
+      "worker",
+      "worker.ts",
+      { ...childLog, [CHILD_ENV.ownerUrl]: database.ownerUrl },
+      { signal },
+    );
     children.push(worker);
     const tasks = await measureTaskLatency({
       owner,
@@ -124,7 +138,9 @@ export async function main(): Promise<number> {
         formatTasks(tasks),
         "",
         formatAims(aims),
-        ...(problems.length > 0 ? ["", "PROBLEMS (the figures above are not valid):", ...problems.map((p) => `  ${p}`)] : []),
+        ...(problems.length > 0
+          ? ["", "PROBLEMS (the figures above are not valid):", ...problems.map((p) => `  ${p}`)]
+          : []),
         "",
         `figures written to ${path.relative(process.cwd(), RESULTS_FILE) || RESULTS_FILE}`,
         "",

@@ -23,10 +23,18 @@ export interface BenchPlanSettings {
 }
 
 /** `box`: the part's bounding box, as reading it found it (recogniseFile). */
-export function benchPlanInput(oc: OpenCascadeInstance, original: Uint8Array, box: Box3, settings: BenchPlanSettings): PlanInput {
+export function benchPlanInput(
+  oc: OpenCascadeInstance,
+  original: Uint8Array,
+  box: Box3,
+  settings: BenchPlanSettings,
+): PlanInput {
   const stl = detectFormat(original).startsWith("stl");
   const s = settings.stockMm;
-  const stock: Box3 = { min: [box.min[0] - s, box.min[1] - s, box.min[2]], max: [box.max[0] + s, box.max[1] + s, box.max[2] + s] };
+  const stock: Box3 = {
+    min: [box.min[0] - s, box.min[1] - s, box.min[2]],
+    max: [box.max[0] + s, box.max[1] + s, box.max[2] + s],
+  };
   const bytes = stl ? original : withOcctScope((scope) => writeBrep(oc, readStep(oc, original, scope).solid));
   return {
     workpiece: { format: stl ? "stl" : "step", bytes, bytes_format: stl ? "stl" : "brep" },

@@ -11,7 +11,14 @@ export type ChildMessage =
   /** the ingest server's resident size before its geometry pool starts and once it is ready */
   | { type: "memory"; phase: "before-pool" | "pool-ready"; rssBytes: number }
   /** bench:load's server, every second: its event loop's delay and use, and its API pool's queue */
-  | { type: "server-stats"; delayP99Ms: number; delayMaxMs: number; utilization: number; poolWaitingMean: number; poolWaitingMax: number };
+  | {
+      type: "server-stats";
+      delayP99Ms: number;
+      delayMaxMs: number;
+      utilization: number;
+      poolWaitingMean: number;
+      poolWaitingMax: number;
+    };
 
 export const CHILD_ENV = {
   /** the API role's connection string (server-app) */

@@ -26,7 +26,12 @@ export function checkAims(http: readonly HttpConfigResult[]): AimCheck[] {
     met: c.throughputRatio >= AIMS.minThroughputRatio,
   }));
   const at = http.find((c) => c.connections === AIMS.p99AtConnections);
-  if (at) checks.push({ aim: `p99 of ours < ${AIMS.maxP99Ms} ms at ${at.connections} connections`, value: at.ours.p99Ms, met: at.ours.p99Ms < AIMS.maxP99Ms });
+  if (at)
+    checks.push({
+      aim: `p99 of ours < ${AIMS.maxP99Ms} ms at ${at.connections} connections`,
+      value: at.ours.p99Ms,
+      met: at.ours.p99Ms < AIMS.maxP99Ms,
+    });
   return checks;
 }
 
@@ -37,7 +42,9 @@ export function findProblems(http: readonly HttpConfigResult[]): string[] {
     for (const t of [c.ours, c.bare]) {
       if (t.non2xx > 0 || t.errors > 0 || t.timeouts > 0) {
         const codes: Record<string, number> = {};
-        for (const r of t.rounds) for (const [code, n] of Object.entries(r.statusCodes)) if (!code.startsWith("2")) codes[code] = (codes[code] ?? 0) + n;
+        for (const r of t.rounds)
+          for (const [code, n] of Object.entries(r.statusCodes))
+            if (!code.startsWith("2")) codes[code] = (codes[code] ?? 0) + n;
         problems.push(
           `${t.name} at ${c.connections} connections: ${t.non2xx} non-2xx ${JSON.stringify(codes)}, ${t.errors} errors, ${t.timeouts} timeouts`,
         );
@@ -50,7 +57,11 @@ export function findProblems(http: readonly HttpConfigResult[]): string[] {
 export function table(rows: (string | number)[][]): string {
   const cells = rows.map((row) => row.map(String));
   const widths = cells[0]!.map((_, i) => Math.max(...cells.map((row) => (row[i] ?? "").length)));
-  return cells.map((row) => "  " + row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join("  ")).join("\n");
+  return cells
+    .map(
+      (row) => "  " + row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join("  "),
+    )
+    .join("\n");
 }
 
 const pct = (value: number | null) => (value === null ? "-" : `${value.toFixed(0)} %`);
@@ -80,7 +91,20 @@ export function formatHttp(http: readonly HttpConfigResult[], rounds: number, se
     "load generator (% of one core); CPU ms per request in the server and in the database",
     "",
     table([
-      ["conn server", "req/s", "p50 ms", "p99 ms", "non-2xx", "errors", "server CPU", "db CPU", "machine CPU", "loadgen CPU", "server ms/req", "db ms/req"],
+      [
+        "conn server",
+        "req/s",
+        "p50 ms",
+        "p99 ms",
+        "non-2xx",
+        "errors",
+        "server CPU",
+        "db CPU",
+        "machine CPU",
+        "loadgen CPU",
+        "server ms/req",
+        "db ms/req",
+      ],
       ...http.flatMap((c) => [serverRow(c.connections, c.ours), serverRow(c.connections, c.bare)]),
     ]),
     "",
@@ -101,7 +125,14 @@ export function formatHttp(http: readonly HttpConfigResult[], rounds: number, se
 }
 
 export function formatTasks(t: TaskLatencyResult): string {
-  const row = (name: string, s: TaskLatencyResult["tracked"]) => [name, s.count, s.p50Ms.toFixed(2), s.p90Ms.toFixed(2), s.p99Ms.toFixed(2), s.maxMs.toFixed(2)];
+  const row = (name: string, s: TaskLatencyResult["tracked"]) => [
+    name,
+    s.count,
+    s.p50Ms.toFixed(2),
+    s.p90Ms.toFixed(2),
+    s.p99Ms.toFixed(2),
+    s.maxMs.toFixed(2),
+  ];
   return [
     `Task creation to worker start: ${t.perKind} of each kind at ${t.ratePerSecond}/s, worker concurrency ${t.workerConcurrency}`,
     "",

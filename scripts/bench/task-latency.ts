@@ -139,7 +139,9 @@ export async function measureTaskLatency(options: TaskLatencyOptions): Promise<T
       [measured.tracked],
     );
     const tracked = stats(rows.map((r) => r.ms));
-    const plain = stats(measured.plain.map((seq) => plainLatency.get(seq as number)).filter((v): v is number => v !== undefined));
+    const plain = stats(
+      measured.plain.map((seq) => plainLatency.get(seq as number)).filter((v): v is number => v !== undefined),
+    );
     return {
       perKind: perRound * options.rounds,
       ratePerSecond: options.ratePerSecond,

@@ -26,11 +26,19 @@ class Collect extends Writable {
   }
 }
 
-async function run(argv: string[]): Promise<{ status: number; lines: Record<string, unknown>[]; out: string; err: string }> {
+async function run(
+  argv: string[],
+): Promise<{ status: number; lines: Record<string, unknown>[]; out: string; err: string }> {
   const out = new Collect();
   const err = new Collect();
   const status = await runFeaturesCommand(argv, out, err);
-  const lines = argv.includes("--json") ? out.text.trim().split("\n").filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>) : [];
+  const lines = argv.includes("--json")
+    ? out.text
+        .trim()
+        .split("\n")
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as Record<string, unknown>)
+    : [];
   return { status, lines, out: out.text, err: err.text };
 }
 
@@ -51,22 +59,43 @@ describe("cli features", () => {
   it("prints one JSON line per file, in order: faces with their STEP entity, surface, centroid, area and class; features; setups", async () => {
     const { status, lines } = await run([mfcadFile, partC, partCStl, "--json"]);
     assert.equal(status, 0);
-    assert.deepEqual(lines.map((line) => line.file), [mfcadFile, partC, partCStl]);
-    const [mfcad, step, stl] = lines as { faces: FaceLine[]; features: { class: string; reasons: string[] }[]; setups: { name: string }[]; unreachable_faces: unknown[]; warnings: unknown[] }[];
+    assert.deepEqual(
+      lines.map((line) => line.file),
+      [mfcadFile, partC, partCStl],
+    );
+    const [mfcad, step, stl] = lines as {
+      faces: FaceLine[];
+      features: { class: string; reasons: string[] }[];
+      setups: { name: string }[];
+      unreachable_faces: unknown[];
+      warnings: unknown[];
+    }[];
     const labelled = new Set(mfcadLabels(model).faces.map((face) => face.step_entity));
     assert.equal(mfcad?.faces.length, labelled.size);
     assert.ok(mfcad?.faces.every((face) => face.step_entity !== null && labelled.has(face.step_entity)));
     // each face's class is its label's (read in MFCAD's class order, kernel/features/recognition/scoring.ts)
     const classes = JSON.parse(fs.readFileSync(path.join(MFCAD, "manifest.json"), "utf8")) as { classes: string[] };
-    const truth = new Map(mfcadLabels(model).faces.map((face) => [face.step_entity, mfcadClassOf(face.class, classes.classes)]));
-    assert.deepEqual(mfcad?.faces.map((face) => face.class), mfcad?.faces.map((face) => truth.get(face.step_entity as number)));
+    const truth = new Map(
+      mfcadLabels(model).faces.map((face) => [face.step_entity, mfcadClassOf(face.class, classes.classes)]),
+    );
+    assert.deepEqual(
+      mfcad?.faces.map((face) => face.class),
+      mfcad?.faces.map((face) => truth.get(face.step_entity as number)),
+    );
     assert.equal(step?.faces.length, 94);
     assert.equal(new Set(step?.faces.map((face) => face.step_entity)).size, 94);
-    assert.ok(step?.faces.every((face) => face.area > 0 && face.centroid.length === 3 && (face.surface === "plane" || face.surface === "cylinder")));
+    assert.ok(
+      step?.faces.every(
+        (face) =>
+          face.area > 0 && face.centroid.length === 3 && (face.surface === "plane" || face.surface === "cylinder"),
+      ),
+    );
     assert.equal(stl?.faces.length, 94);
     assert.ok(stl?.faces.every((face) => face.step_entity === null));
     for (const line of [mfcad, step, stl]) {
-      assert.ok(line !== undefined && line.features.length > 0 && line.features.every((feature) => feature.reasons.length > 0));
+      assert.ok(
+        line !== undefined && line.features.length > 0 && line.features.every((feature) => feature.reasons.length > 0),
+      );
       assert.ok(line.setups.length > 0);
       assert.deepEqual(line.unreachable_faces, []);
       assert.deepEqual(line.warnings, []);
@@ -81,7 +110,10 @@ describe("cli features", () => {
       const missing = path.join(dir, "missing.step");
       const { status, lines } = await run(["--json", garbage, missing, partCStl]);
       assert.equal(status, 1);
-      assert.deepEqual(lines.map((line) => line.file), [garbage, missing, partCStl]);
+      assert.deepEqual(
+        lines.map((line) => line.file),
+        [garbage, missing, partCStl],
+      );
       assert.equal((lines[0]?.error as { code: string }).code, "corrupt_file");
       assert.equal((lines[1]?.error as { code: string }).code, "file_not_found");
       assert.equal((lines[2]?.faces as unknown[]).length, 94);
@@ -95,7 +127,10 @@ describe("cli features", () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "swarf-features-"));
     try {
       const brep = path.join(dir, "partC.brep");
-      fs.writeFileSync(brep, withOcctScope((scope) => writeBrep(oc, readStep(oc, new Uint8Array(fs.readFileSync(partC)), scope).solid)));
+      fs.writeFileSync(
+        brep,
+        withOcctScope((scope) => writeBrep(oc, readStep(oc, new Uint8Array(fs.readFileSync(partC)), scope).solid)),
+      );
       const { status, lines } = await run([brep, "--json"]);
       assert.equal(status, 0);
       const faces = lines[0]?.faces as FaceLine[];
@@ -124,7 +159,12 @@ describe("cli features", () => {
   it("prints a readable line per file without --json", async () => {
     const { status, out } = await run([partCStl]);
     assert.equal(status, 0);
-    assert.match(out, new RegExp(`^${partCStl.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: 94 faces \\(92 plane, 2 cylinder\\); \\d+ features \\(.*\\); setups .+\\n$`));
+    assert.match(
+      out,
+      new RegExp(
+        `^${partCStl.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: 94 faces \\(92 plane, 2 cylinder\\); \\d+ features \\(.*\\); setups .+\\n$`,
+      ),
+    );
   });
 
   it("runs as its own process and loads OCCT once for several files", () => {
@@ -132,12 +172,25 @@ describe("cli features", () => {
       import { runFeaturesCommand } from ${JSON.stringify(path.resolve(import.meta.dirname, "features.ts"))};
       process.exitCode = await runFeaturesCommand(process.argv.slice(1), process.stdout, process.stderr);
     `;
-    const child = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script, "--", mfcadFile, partC, "--json"], {
-      cwd: path.resolve(import.meta.dirname, "..", ".."),
-      encoding: "utf8",
-    });
+    const child = spawnSync(
+      process.execPath,
+      ["--import", "tsx", "--input-type=module", "-e", script, "--", mfcadFile, partC, "--json"],
+      {
+        cwd: path.resolve(import.meta.dirname, "..", ".."),
+        encoding: "utf8",
+      },
+    );
     assert.equal(child.status, 0, child.stderr);
-    const lines = child.stdout.trim().split("\n").map((line) => JSON.parse(line) as { file: string; faces: unknown[] });
-    assert.deepEqual(lines.map((line) => [line.file, line.faces.length]), [[mfcadFile, 15], [partC, 94]]);
+    const lines = child.stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { file: string; faces: unknown[] });
+    assert.deepEqual(
+      lines.map((line) => [line.file, line.faces.length]),
+      [
+        [mfcadFile, 15],
+        [partC, 94],
+      ],
+    );
   });
 });

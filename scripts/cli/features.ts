@@ -32,7 +32,13 @@ const DEFAULT_BUDGET_MS = 30_000;
 
 interface FileLine {
   file: string;
-  faces: { step_entity: number | null; surface: string; centroid: [number, number, number]; area: number; class: string | null }[];
+  faces: {
+    step_entity: number | null;
+    surface: string;
+    centroid: [number, number, number];
+    area: number;
+    class: string | null;
+  }[];
   features: (Feature & { reachable_from: string[] })[];
   setups: Setup[];
   unreachable_faces: UnreachableFace[];
@@ -48,7 +54,11 @@ interface ErrorLine {
  * Runs the command on `argv` (the words after `features`), writing results to `out` and usage or
  * failures of the command itself to `err`. Resolves to the exit status.
  */
-export async function runFeaturesCommand(argv: string[], out: NodeJS.WritableStream, err: NodeJS.WritableStream): Promise<number> {
+export async function runFeaturesCommand(
+  argv: string[],
+  out: NodeJS.WritableStream,
+  err: NodeJS.WritableStream,
+): Promise<number> {
   let parsed;
   try {
     parsed = parseArgs({
@@ -68,7 +78,9 @@ export async function runFeaturesCommand(argv: string[], out: NodeJS.WritableStr
   const budgetText = parsed.values["budget-ms"];
   const budgetMs = budgetText === undefined ? DEFAULT_BUDGET_MS : Number(budgetText);
   if (files.length === 0 || !(budgetMs > 0)) {
-    err.write(`${files.length === 0 ? "features needs at least one file" : `--budget-ms must be a positive number of milliseconds, not ${budgetText}`}\n${FEATURES_USAGE}\n`);
+    err.write(
+      `${files.length === 0 ? "features needs at least one file" : `--budget-ms must be a positive number of milliseconds, not ${budgetText}`}\n${FEATURES_USAGE}\n`,
+    );
     return 2;
   }
   const json = parsed.values.json === true;
@@ -83,7 +95,11 @@ export async function runFeaturesCommand(argv: string[], out: NodeJS.WritableStr
   return failed ? 1 : 0;
 }
 
-async function analyseOne(file: string, budgetMs: number, occt: () => Promise<OpenCascadeInstance>): Promise<FileLine | ErrorLine> {
+async function analyseOne(
+  file: string,
+  budgetMs: number,
+  occt: () => Promise<OpenCascadeInstance>,
+): Promise<FileLine | ErrorLine> {
   let bytes: Uint8Array;
   try {
     bytes = new Uint8Array(await fs.readFile(file));
@@ -91,7 +107,10 @@ async function analyseOne(file: string, budgetMs: number, occt: () => Promise<Op
     const code = (error as NodeJS.ErrnoException).code;
     return {
       file,
-      error: code === "ENOENT" ? { code: "file_not_found", message: `There is no file ${file}.` } : { code: "unreadable_file", message: `${file} could not be read (${code ?? String(error)}).` },
+      error:
+        code === "ENOENT"
+          ? { code: "file_not_found", message: `There is no file ${file}.` }
+          : { code: "unreadable_file", message: `${file} could not be read (${code ?? String(error)}).` },
     };
   }
   let oc: OpenCascadeInstance | undefined;
@@ -102,7 +121,8 @@ async function analyseOne(file: string, budgetMs: number, occt: () => Promise<Op
     return fileLine(file, recogniseFile(oc, bytes, { budgetMs }));
   } catch (error) {
     if (error instanceof GeometryError) return { file, error: { code: error.code, message: error.message } };
-    const message = oc === undefined ? (error instanceof Error ? error.message : String(error)) : describeOcctException(oc, error);
+    const message =
+      oc === undefined ? (error instanceof Error ? error.message : String(error)) : describeOcctException(oc, error);
     return { file, error: { code: "analysis_failed", message: `The part could not be analysed: ${message}` } };
   }
 }
@@ -122,7 +142,9 @@ function fileLine(file: string, recognised: RecognisedFile): FileLine {
     features: recognition.features.map((feature) => ({ ...feature, reachable_from: access.get(feature.id) ?? [] })),
     setups: setups?.setups ?? [],
     unreachable_faces: setups?.unreachable_faces ?? [],
-    warnings: [...analysis.warnings, ...recognition.warnings, ...recognised.warnings, ...(setups?.warnings ?? [])].map((warning) => ({ code: warning.code, message: warning.message })),
+    warnings: [...analysis.warnings, ...recognition.warnings, ...recognised.warnings, ...(setups?.warnings ?? [])].map(
+      (warning) => ({ code: warning.code, message: warning.message }),
+    ),
   };
 }
 
@@ -141,7 +163,8 @@ function readable(line: FileLine | ErrorLine): string {
   const features = [...classes].map(([cls, count]) => `${count} ${cls}`).join(", ");
   const setups = line.setups.length > 0 ? `; setups ${line.setups.map((setup) => setup.name).join(" ")}` : "";
   const unreachable = line.unreachable_faces.length > 0 ? `; ${line.unreachable_faces.length} faces unreachable` : "";
-  const warnings = line.warnings.length > 0 ? `; warnings: ${line.warnings.map((warning) => warning.code).join(", ")}` : "";
+  const warnings =
+    line.warnings.length > 0 ? `; warnings: ${line.warnings.map((warning) => warning.code).join(", ")}` : "";
   return `${line.file}: ${line.faces.length} faces (${summary}); ${line.features.length} features${features ? ` (${features})` : ""}${setups}${unreachable}${warnings}`;
 }
 

@@ -115,7 +115,11 @@ after(async () => {
 
 describe("a tracked task", () => {
   it("records success with its result, progress 1, one attempt and both timestamps", async () => {
-    const id = await insertTaskRecord(db.owner, { userId: user.id, workerTask: "test_succeed", payload: { part: "bracket" } });
+    const id = await insertTaskRecord(db.owner, {
+      userId: user.id,
+      workerTask: "test_succeed",
+      payload: { part: "bracket" },
+    });
     const task = await waitForTask(db.owner, id, "success", (t) => t.status === "success");
     assert.equal(task.progress, 1);
     assert.deepEqual(task.result, { answer: 42, echo: { part: "bracket" } });
@@ -167,14 +171,20 @@ describe("a tracked task", () => {
       await sampler;
     }
     for (let i = 1; i < samples.length; i++) {
-      assert.ok(samples[i]!.progress >= samples[i - 1]!.progress, `progress went backwards: ${JSON.stringify(samples)}`);
+      assert.ok(
+        samples[i]!.progress >= samples[i - 1]!.progress,
+        `progress went backwards: ${JSON.stringify(samples)}`,
+      );
     }
   });
 
   it("fails at once with the TaskFailure's code and message, without a retry", async () => {
     const id = await insertTaskRecord(db.owner, { userId: user.id, workerTask: "test_refuse", maxAttempts: 3 });
     const task = await waitForTask(db.owner, id, "failed", (t) => t.status === "failed");
-    assert.deepEqual(task.error, { code: "no_tool_fits", message: "no tool of the library reaches the pocket floor at 42 mm" });
+    assert.deepEqual(task.error, {
+      code: "no_tool_fits",
+      message: "no tool of the library reaches the pocket floor at 42 mm",
+    });
     assert.equal(task.attempts, 1);
     assert.ok(task.finished_at);
     assert.equal(task.locked_by, null);
@@ -185,7 +195,12 @@ describe("a tracked task", () => {
 
   it("goes back to queued as retrying after a fault, and fails as internal_error after its last attempt", async () => {
     const id = await insertTaskRecord(db.owner, { userId: user.id, workerTask: "test_flaky", maxAttempts: 2 });
-    const requeued = await waitForTask(db.owner, id, "queued for a retry", (t) => t.status === "queued" && t.attempts === 1);
+    const requeued = await waitForTask(
+      db.owner,
+      id,
+      "queued for a retry",
+      (t) => t.status === "queued" && t.attempts === 1,
+    );
     assert.deepEqual(requeued.error, { code: "retrying", message: "connection reset in attempt 1" });
     assert.equal(requeued.locked_by, null);
     assert.equal(requeued.finished_at, null);

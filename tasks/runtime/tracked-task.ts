@@ -94,7 +94,10 @@ export function trackedTask(run: (ctx: TrackedTaskContext) => Promise<unknown>):
       }
       const message = error instanceof Error ? error.message : String(error);
       if (helpers.job.attempts >= helpers.job.max_attempts) {
-        const failure = { code: "internal_error", message: `the task failed after ${helpers.job.attempts} attempts: ${message}` };
+        const failure = {
+          code: "internal_error",
+          message: `the task failed after ${helpers.job.attempts} attempts: ${message}`,
+        };
         await withDb((db) => failAttempt(db, taskId, attempt, failure));
         return;
       }

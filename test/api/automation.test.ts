@@ -45,7 +45,11 @@ after(async () => {
 const freshKey = (user: TestUser) => user.keyWith(SCOPES);
 
 function start(key: string, projectId: string, body: unknown = PLAN_OPTIONS, headers: Record<string, string> = {}) {
-  return api.request<PlanningStarted & ErrorBody>("POST", `/projects/${projectId}/automation/cam-planning`, { key, body, headers });
+  return api.request<PlanningStarted & ErrorBody>("POST", `/projects/${projectId}/automation/cam-planning`, {
+    key,
+    body,
+    headers,
+  });
 }
 
 function cancel(key: string, taskId: string) {
@@ -61,7 +65,9 @@ async function tasksOf(projectId: string) {
 }
 
 async function keyId(key: string): Promise<string> {
-  const { rows } = await db.owner.query<{ id: string }>("select id from app_private.api_keys where key_prefix = $1", [parseApiKey(key)!.prefix]);
+  const { rows } = await db.owner.query<{ id: string }>("select id from app_private.api_keys where key_prefix = $1", [
+    parseApiKey(key)!.prefix,
+  ]);
   return rows[0]!.id;
 }
 
@@ -84,8 +90,13 @@ describe("POST /projects/{project_id}/automation/cam-planning", () => {
     assert.equal(task.user_id, alice.id);
     assert.equal(task.max_attempts, 2);
     const { rows } = await db.owner.query("select queue_name, payload from app_public.tasks where id = $1", [task.id]);
-    assert.deepEqual(rows[0], { queue_name: `automation:${alice.id}`, payload: { include_face_milling: false, sort_by_height: true } });
-    const job = await db.owner.query("select task_identifier, queue_name from graphile_worker.jobs where key = $1", [task.id]);
+    assert.deepEqual(rows[0], {
+      queue_name: `automation:${alice.id}`,
+      payload: { include_face_milling: false, sort_by_height: true },
+    });
+    const job = await db.owner.query("select task_identifier, queue_name from graphile_worker.jobs where key = $1", [
+      task.id,
+    ]);
     assert.deepEqual(job.rows[0], { task_identifier: "plan_cam", queue_name: `automation:${alice.id}` });
 
     const read = await api.request<Task>("GET", `/tasks/${task.id}`, { key });
@@ -99,7 +110,10 @@ describe("POST /projects/{project_id}/automation/cam-planning", () => {
       [{}, { include_face_milling: true, sort_by_height: false }],
       [{ include_face_milling: false }, { include_face_milling: false, sort_by_height: false }],
       [{ sort_by_height: true }, { include_face_milling: true, sort_by_height: true }],
-      [{ include_face_milling: true, sort_by_height: false }, { include_face_milling: true, sort_by_height: false }],
+      [
+        { include_face_milling: true, sort_by_height: false },
+        { include_face_milling: true, sort_by_height: false },
+      ],
     ] as const) {
       const projectId = await planningProject(api, alice);
       const res = await start(key, projectId, body);
@@ -133,7 +147,10 @@ describe("POST /projects/{project_id}/automation/cam-planning", () => {
       const res = await start(key, projectId, body);
       assert.equal(res.status, 400, JSON.stringify(body));
       assert.equal(res.body.detail.code, "invalid_parameter");
-      assert.ok((res.body.detail.details.fields as { field: string }[]).some((f) => f.field === field), `${field}: ${res.text}`);
+      assert.ok(
+        (res.body.detail.details.fields as { field: string }[]).some((f) => f.field === field),
+        `${field}: ${res.text}`,
+      );
     }
     assert.deepEqual(await tasksOf(projectId), []);
   });
@@ -145,13 +162,26 @@ describe("POST /projects/{project_id}/automation/cam-planning", () => {
       const res = await start(key, projectId, { ...PLAN_OPTIONS, completeness_surface_limit_pct: limit });
       assert.equal(res.status, 400, `${JSON.stringify(limit)}: ${res.text}`);
       assert.equal(res.body.detail.code, "invalid_parameter");
-      assert.ok((res.body.detail.details.fields as { field: string }[]).some((f) => f.field === "body.completeness_surface_limit_pct"), res.text);
+      assert.ok(
+        (res.body.detail.details.fields as { field: string }[]).some(
+          (f) => f.field === "body.completeness_surface_limit_pct",
+        ),
+        res.text,
+      );
     }
     assert.deepEqual(await tasksOf(projectId), []);
-    const res = await start(key, projectId, { include_face_milling: true, sort_by_height: false, completeness_surface_limit_pct: 2.5 });
+    const res = await start(key, projectId, {
+      include_face_milling: true,
+      sort_by_height: false,
+      completeness_surface_limit_pct: 2.5,
+    });
     assert.equal(res.status, 202, res.text);
     const { rows } = await db.owner.query("select payload from app_public.tasks where id = $1", [res.body.task_id]);
-    assert.deepEqual(rows[0]?.payload, { include_face_milling: true, sort_by_height: false, completeness_surface_limit_pct: 2.5 });
+    assert.deepEqual(rows[0]?.payload, {
+      include_face_milling: true,
+      sort_by_height: false,
+      completeness_surface_limit_pct: 2.5,
+    });
   });
 
   it("refuses a key without automation:run, and one without cam:write, with 403 naming the scope", async () => {
@@ -220,12 +250,19 @@ describe("POST /projects/{project_id}/automation/cam-planning", () => {
     assert.equal(second.body.detail.code, "automation_slot_busy");
     assert.equal(second.body.detail.details.task_id, first.body.task_id);
     // running holds the slot as well
-    await db.owner.query("update app_public.tasks set status = 'running', attempts = 1 where id = $1", [first.body.task_id]);
+    await db.owner.query("update app_public.tasks set status = 'running', attempts = 1 where id = $1", [
+      first.body.task_id,
+    ]);
     assert.equal((await start(key, projectId)).body.detail.code, "automation_slot_busy");
-    await db.owner.query("update app_public.tasks set status = 'failed', finished_at = now() where id = $1", [first.body.task_id]);
+    await db.owner.query("update app_public.tasks set status = 'failed', finished_at = now() where id = $1", [
+      first.body.task_id,
+    ]);
     const third = await start(key, projectId);
     assert.equal(third.status, 202, third.text);
-    assert.deepEqual((await tasksOf(projectId)).map((t) => t.status), ["failed", "queued"]);
+    assert.deepEqual(
+      (await tasksOf(projectId)).map((t) => t.status),
+      ["failed", "queued"],
+    );
   });
 
   it("lets exactly one of many simultaneous requests for one project in", async () => {
@@ -266,7 +303,10 @@ describe("POST /projects/{project_id}/automation/cam-planning", () => {
       "select key, queue_name, run_at from graphile_worker.jobs where key = any($1::text[]) order by run_at",
       [[first.body.task_id, second.body.task_id, third.body.task_id]],
     );
-    assert.deepEqual(jobs.rows.map((j) => j.key), [first.body.task_id, second.body.task_id, third.body.task_id]);
+    assert.deepEqual(
+      jobs.rows.map((j) => j.key),
+      [first.body.task_id, second.body.task_id, third.body.task_id],
+    );
     assert.deepEqual([...new Set(jobs.rows.map((j) => j.queue_name))], [`automation:${alice.id}`]);
 
     // cancelling the one ahead moves the others up
@@ -290,7 +330,11 @@ describe("POST /projects/{project_id}/automation/cam-planning", () => {
     assert.ok(retryAfter > 60 && retryAfter <= 3600, `Retry-After ${retryAfter}`);
     // another route of the same key is not limited by it, nor is another key
     assert.equal((await api.request("GET", `/projects/${projectId}`, { key })).status, 200);
-    assert.equal((await start(await freshKey(alice), projectId)).status, 409, "the next key gets through to the slot check");
+    assert.equal(
+      (await start(await freshKey(alice), projectId)).status,
+      409,
+      "the next key gets through to the slot check",
+    );
   });
 });
 
@@ -305,7 +349,10 @@ describe("POST /tasks/{task_id}/cancel", () => {
     assert.ok(res.body.cancel_requested_at);
     assert.equal(res.body.finished_at, res.body.cancel_requested_at);
     assert.equal(await readJob(db.owner, started.body.task_id), null, "the queue job is gone");
-    const { rows } = await db.owner.query("select cancel_requested_by_key_id, error from app_public.tasks where id = $1", [started.body.task_id]);
+    const { rows } = await db.owner.query(
+      "select cancel_requested_by_key_id, error from app_public.tasks where id = $1",
+      [started.body.task_id],
+    );
     assert.deepEqual(rows[0], { cancel_requested_by_key_id: await keyId(key), error: null });
 
     const again = await cancel(key, started.body.task_id);
@@ -317,16 +364,24 @@ describe("POST /tasks/{task_id}/cancel", () => {
   it("asks a running task to stop: 202, still running, cancel_requested_at set once", async () => {
     const key = await freshKey(alice);
     const started = await start(key, await planningProject(api, alice));
-    await db.owner.query("update app_public.tasks set status = 'running', attempts = 1, started_at = now() where id = $1", [started.body.task_id]);
+    await db.owner.query(
+      "update app_public.tasks set status = 'running', attempts = 1, started_at = now() where id = $1",
+      [started.body.task_id],
+    );
     const res = await cancel(key, started.body.task_id);
     assert.equal(res.status, 202, res.text);
     assert.equal(res.body.status, "running");
     assert.ok(res.body.cancel_requested_at);
-    assert.ok(await readJob(db.owner, started.body.task_id), "the running attempt's job stays until the worker ends it");
+    assert.ok(
+      await readJob(db.owner, started.body.task_id),
+      "the running attempt's job stays until the worker ends it",
+    );
     const again = await cancel(await freshKey(alice), started.body.task_id);
     assert.equal(again.status, 202);
     assert.equal(again.body.cancel_requested_at, res.body.cancel_requested_at, "the first request is the one recorded");
-    const { rows } = await db.owner.query("select cancel_requested_by_key_id from app_public.tasks where id = $1", [started.body.task_id]);
+    const { rows } = await db.owner.query("select cancel_requested_by_key_id from app_public.tasks where id = $1", [
+      started.body.task_id,
+    ]);
     assert.equal(rows[0].cancel_requested_by_key_id, await keyId(key));
   });
 
@@ -334,7 +389,10 @@ describe("POST /tasks/{task_id}/cancel", () => {
     const key = await freshKey(alice);
     for (const status of ["success", "failed"]) {
       const started = await start(key, await planningProject(api, alice));
-      await db.owner.query("update app_public.tasks set status = $2, finished_at = now() where id = $1", [started.body.task_id, status]);
+      await db.owner.query("update app_public.tasks set status = $2, finished_at = now() where id = $1", [
+        started.body.task_id,
+        status,
+      ]);
       const before = await readTaskRecord(db.owner, started.body.task_id);
       const res = await cancel(key, started.body.task_id);
       assert.equal(res.status, 409);
@@ -346,7 +404,12 @@ describe("POST /tasks/{task_id}/cancel", () => {
 
   it("answers 409 task_not_cancellable for a task that is not an automation task", async () => {
     const projectId = await planningProject(api, alice);
-    const id = await insertTaskRecord(db.owner, { userId: alice.id, projectId, workerTask: "tessellate", taskName: "workpiece.tessellate" });
+    const id = await insertTaskRecord(db.owner, {
+      userId: alice.id,
+      projectId,
+      workerTask: "tessellate",
+      taskName: "workpiece.tessellate",
+    });
     const res = await cancel(await freshKey(alice), id);
     assert.equal(res.status, 409);
     assert.equal(res.body.detail.code, "task_not_cancellable");
@@ -359,7 +422,10 @@ describe("POST /tasks/{task_id}/cancel", () => {
     const res = await cancel(await freshKey(bob), started.body.task_id);
     assert.equal(res.status, 404);
     assert.equal(res.body.detail.code, "not_found");
-    const scoped = await cancel(await alice.keyWith(SCOPES.filter((s) => s !== "automation:run")), started.body.task_id);
+    const scoped = await cancel(
+      await alice.keyWith(SCOPES.filter((s) => s !== "automation:run")),
+      started.body.task_id,
+    );
     assert.equal(scoped.status, 403);
     assert.deepEqual(scoped.body.detail.details.missing_scopes, ["automation:run"]);
     const task = await readTaskRecord(db.owner, started.body.task_id);

@@ -8,7 +8,12 @@ import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { after, before, describe, it } from "node:test";
 import type pg from "pg";
-import { referenceSearch, searchCatalogue, type CatalogueHit, type CatalogueSearch } from "../../db/queries/catalogue.ts";
+import {
+  referenceSearch,
+  searchCatalogue,
+  type CatalogueHit,
+  type CatalogueSearch,
+} from "../../db/queries/catalogue.ts";
 import { upsertCatalogueEntries } from "../../db/seed/catalogue.ts";
 import { validateAssembly } from "../../kernel/tools/assembly.ts";
 import { STANDARD_MANUFACTURER } from "../../kernel/tools/catalogue/entry.ts";
@@ -19,7 +24,11 @@ import { createTestDatabase, type TestDatabase } from "../support/database.ts";
 import { createTestUser, type TestUser } from "../support/users.ts";
 
 interface ErrorBody {
-  detail: { code: string; message: string; details: Record<string, unknown> & { fields?: { field: string; code: string; message: string }[] } };
+  detail: {
+    code: string;
+    message: string;
+    details: Record<string, unknown> & { fields?: { field: string; code: string; message: string }[] };
+  };
 }
 
 interface SearchBody {
@@ -53,7 +62,12 @@ before(async () => {
     { article_number: "WS-100%_A", name: "Marking drill 100%_A special" },
     { article_number: "WS-100XYA", name: "Marking drill 100XYA special" },
     { article_number: "WS-PLAIN-7", name: "Plain drill ____ edition" },
-  ].map((fields, i) => ({ ...base[i]!, ...fields, manufacturer: OWN_MAKER, assembly: { ...base[i]!.assembly, manufacturer: OWN_MAKER } }));
+  ].map((fields, i) => ({
+    ...base[i]!,
+    ...fields,
+    manufacturer: OWN_MAKER,
+    assembly: { ...base[i]!.assembly, manufacturer: OWN_MAKER },
+  }));
   await upsertCatalogueEntries(db.owner, own, "import");
   await db.owner.query("vacuum analyze app_public.catalogue_entries");
 });
@@ -83,7 +97,10 @@ describe("GET /equipment/external-catalogue/tool-types", () => {
   it("lists every tool type of the tool model with its entry count, in the model's order", async () => {
     const res = await api.request<ToolTypesBody>("GET", `${BASE}/tool-types`, { key: alice.key });
     assert.equal(res.status, 200, res.text);
-    assert.deepEqual(res.body.tool_types.map((t) => t.tool_type), [...TOOL_TYPES]);
+    assert.deepEqual(
+      res.body.tool_types.map((t) => t.tool_type),
+      [...TOOL_TYPES],
+    );
     const { rows } = await db.owner.query<{ tool_type: string; n: number }>(
       "select tool_type, count(*)::int as n from app_public.catalogue_entries group by tool_type",
     );
@@ -94,15 +111,29 @@ describe("GET /equipment/external-catalogue/tool-types", () => {
       assert.ok(["mill", "drill", "reamer", "tap", "thread_mill"].includes(type.family));
     }
     const endMill = res.body.tool_types.find((t) => t.tool_type === "CentreCuttingEndMill");
-    assert.deepEqual({ label: endMill?.label, family: endMill?.family }, { label: "End mill, centre cutting", family: "mill" });
+    assert.deepEqual(
+      { label: endMill?.label, family: endMill?.family },
+      { label: "End mill, centre cutting", family: "mill" },
+    );
   });
 
   it("lists only the types a manufacturer offers, matching the manufacturer in any letter case", async () => {
-    const res = await api.request<ToolTypesBody>("GET", `${BASE}/tool-types?manufacturer=${enc(OWN_MAKER.toUpperCase())}`, { key: alice.key });
+    const res = await api.request<ToolTypesBody>(
+      "GET",
+      `${BASE}/tool-types?manufacturer=${enc(OWN_MAKER.toUpperCase())}`,
+      { key: alice.key },
+    );
     assert.equal(res.status, 200, res.text);
-    assert.deepEqual(res.body.tool_types.map((t) => [t.tool_type, t.entry_count]), [["Drill", 3]]);
+    assert.deepEqual(
+      res.body.tool_types.map((t) => [t.tool_type, t.entry_count]),
+      [["Drill", 3]],
+    );
 
-    const standard = await api.request<ToolTypesBody>("GET", `${BASE}/tool-types?manufacturer=${enc(STANDARD_MANUFACTURER.toLowerCase())}`, { key: alice.key });
+    const standard = await api.request<ToolTypesBody>(
+      "GET",
+      `${BASE}/tool-types?manufacturer=${enc(STANDARD_MANUFACTURER.toLowerCase())}`,
+      { key: alice.key },
+    );
     assert.equal(standard.status, 200);
     const { rows } = await db.owner.query<{ tool_type: string; n: number }>(
       "select tool_type, count(*)::int as n from app_public.catalogue_entries where manufacturer = $1 group by tool_type",
@@ -110,13 +141,18 @@ describe("GET /equipment/external-catalogue/tool-types", () => {
     );
     assert.deepEqual(
       standard.body.tool_types.map((t) => [t.tool_type, t.entry_count]),
-      TOOL_TYPES.filter((type) => rows.some((r) => r.tool_type === type)).map((type) => [type, rows.find((r) => r.tool_type === type)!.n]),
+      TOOL_TYPES.filter((type) => rows.some((r) => r.tool_type === type)).map((type) => [
+        type,
+        rows.find((r) => r.tool_type === type)!.n,
+      ]),
     );
     assert.ok(standard.body.tool_types.every((t) => t.entry_count > 0));
   });
 
   it("answers 404 manufacturer_not_found for a manufacturer without entries", async () => {
-    const res = await api.request<ErrorBody>("GET", `${BASE}/tool-types?manufacturer=Nobody%20Tools`, { key: alice.key });
+    const res = await api.request<ErrorBody>("GET", `${BASE}/tool-types?manufacturer=Nobody%20Tools`, {
+      key: alice.key,
+    });
     assert.equal(res.status, 404);
     assert.equal(res.body.detail.code, "manufacturer_not_found");
     assert.equal(res.body.detail.details.manufacturer, "Nobody Tools");
@@ -141,10 +177,17 @@ describe("GET /equipment/external-catalogue/search", () => {
     const target = synthetic[1234]!;
     const fragment = target.article_number.slice(3, 10); // e.g. "DR01I6Y" of "LHM-DR01I6Y-1255"
     const body = await ok(`q=${enc(fragment)}&limit=100`);
-    assert.ok(body.results.some((r) => r.article_number === target.article_number), `${fragment} finds ${target.article_number}`);
+    assert.ok(
+      body.results.some((r) => r.article_number === target.article_number),
+      `${fragment} finds ${target.article_number}`,
+    );
     const contains = body.results.map((r) => r.article_number.toLowerCase().includes(fragment.toLowerCase()));
     assert.ok(contains[0], "an article number holding it comes first");
-    assert.deepEqual(contains, [...contains].sort((a, b) => Number(b) - Number(a)), "article numbers holding it before any other match");
+    assert.deepEqual(
+      contains,
+      [...contains].sort((a, b) => Number(b) - Number(a)),
+      "article numbers holding it before any other match",
+    );
   });
 
   it("matches q word by word, each word the start of a word of the entry, in any order", async () => {
@@ -167,7 +210,10 @@ describe("GET /equipment/external-catalogue/search", () => {
   it("finds a fragment of a name that no word starts with", async () => {
     const body = await ok(`q=${enc("wist dri")}&limit=100`);
     assert.equal(body.results.length, 100);
-    assert.ok(body.results.every((r) => r.name.toLowerCase().includes("wist dri")), "twist drills");
+    assert.ok(
+      body.results.every((r) => r.name.toLowerCase().includes("wist dri")),
+      "twist drills",
+    );
   });
 
   it("filters by manufacturer in any letter case, by diameter, without q", async () => {
@@ -175,7 +221,9 @@ describe("GET /equipment/external-catalogue/search", () => {
     assert.equal(body.results.length, 30);
     assert.ok(body.results.every((r) => r.manufacturer === "Kestrel Tooling"));
     assert.ok(nondecreasing(body.results.map((r) => r.diameter_mm)), "by diameter");
-    const smallest = Math.min(...synthetic.filter((e) => e.manufacturer === "Kestrel Tooling").map((e) => e.diameter_mm));
+    const smallest = Math.min(
+      ...synthetic.filter((e) => e.manufacturer === "Kestrel Tooling").map((e) => e.diameter_mm),
+    );
     assert.equal(body.results[0]?.diameter_mm, smallest);
     assert.equal(body.truncated, true);
   });
@@ -194,7 +242,9 @@ describe("GET /equipment/external-catalogue/search", () => {
   });
 
   it("combines q with every filter, each result meeting all of them", async () => {
-    const body = await ok("q=carbide&manufacturer=Brightwater%20Carbide&tool_types=BallEndMill,BullNoseEndMill&diameter_min=2&diameter_max=12&limit=40");
+    const body = await ok(
+      "q=carbide&manufacturer=Brightwater%20Carbide&tool_types=BallEndMill,BullNoseEndMill&diameter_min=2&diameter_max=12&limit=40",
+    );
     assert.ok(body.results.length > 0);
     for (const r of body.results) {
       assert.equal(r.manufacturer, "Brightwater Carbide");
@@ -236,7 +286,15 @@ describe("GET /equipment/external-catalogue/search", () => {
   });
 
   it("takes %%%%, ____, a%b_ and SQL in q literally: no error, no match-everything", async () => {
-    for (const q of ["%%%%", "____", "a%b_", "'; drop table app_public.users; --", "\\\\\\\\", "end:*|drill", "!(zzzz)"]) {
+    for (const q of [
+      "%%%%",
+      "____",
+      "a%b_",
+      "'; drop table app_public.users; --",
+      "\\\\\\\\",
+      "end:*|drill",
+      "!(zzzz)",
+    ]) {
       const body = await ok(`q=${enc(q)}`);
       assert.ok(!body.truncated, `${q} does not match everything`);
       assert.ok(body.results.length <= 3, `${q}: ${body.results.map((r) => r.article_number).join(", ")}`);
@@ -250,7 +308,10 @@ describe("GET /equipment/external-catalogue/search", () => {
     assert.equal(literal.results[0]?.article_number, "WS-100%_A");
     assert.ok(!literal.results.some((r) => r.article_number === "WS-100XYA"), "% and _ match only themselves");
     const underscores = await ok(`q=${enc("rill ____")}`);
-    assert.deepEqual(underscores.results.map((r) => r.article_number), ["WS-PLAIN-7"]);
+    assert.deepEqual(
+      underscores.results.map((r) => r.article_number),
+      ["WS-PLAIN-7"],
+    );
   });
 
   it("answers 400 invalid_parameter naming the field for a bad diameter, limit, tool type or parameter", async () => {
@@ -273,7 +334,11 @@ describe("GET /equipment/external-catalogue/search", () => {
       assert.equal(res.status, 400, query);
       assert.equal(res.body.detail.code, "invalid_parameter", query);
       const fields = res.body.detail.details.fields ?? [];
-      assert.deepEqual(fields.map((f) => f.field), [field], query);
+      assert.deepEqual(
+        fields.map((f) => f.field),
+        [field],
+        query,
+      );
       if (message) assert.match(fields[0]!.message, message, query);
     }
   });
@@ -297,7 +362,15 @@ describe("GET /equipment/external-catalogue/search", () => {
       { q: "Ø6 carbide" },
     ];
     for (const partial of searches) {
-      const s: CatalogueSearch = { q: null, manufacturer: null, toolTypes: [], diameterMin: null, diameterMax: null, limit: 20, ...partial };
+      const s: CatalogueSearch = {
+        q: null,
+        manufacturer: null,
+        toolTypes: [],
+        diameterMin: null,
+        diameterMax: null,
+        limit: 20,
+        ...partial,
+      };
       const [fast, slow] = await Promise.all([
         inTransaction(db.owner, (client) => searchCatalogue(client, s)),
         referenceSearch(db.owner, { ...s, limit: s.limit + 1 }),
@@ -305,10 +378,15 @@ describe("GET /equipment/external-catalogue/search", () => {
       const label = JSON.stringify(partial);
       assert.equal(fast.truncated, slow.length > s.limit, `${label} truncated`);
       const expected = slow.slice(0, s.limit);
-      assert.deepEqual(fast.results.map((r) => r.diameter_mm), expected.map((r) => r.diameter_mm), `${label} diameters`);
+      assert.deepEqual(
+        fast.results.map((r) => r.diameter_mm),
+        expected.map((r) => r.diameter_mm),
+        `${label} diameters`,
+      );
       // entries of the same tier and diameter at the last place may differ; every other place agrees
       const last = expected.at(-1);
-      const settled = (r: { diameter_mm: number }, i: number) => !(last && expected[i]!.tier === last.tier && r.diameter_mm === last.diameter_mm);
+      const settled = (r: { diameter_mm: number }, i: number) =>
+        !(last && expected[i]!.tier === last.tier && r.diameter_mm === last.diameter_mm);
       assert.deepEqual(
         fast.results.filter((r, i) => settled(expected[i]!, i)).map((r) => r.article_number),
         expected.filter(settled).map((r) => r.article_number),
@@ -321,8 +399,18 @@ describe("GET /equipment/external-catalogue/search", () => {
     const statements = (s: Partial<CatalogueSearch>) =>
       inTransaction(db.owner, async (client) => {
         const seen: string[] = [];
-        const traced = { query: (text: string, values?: unknown[]) => (seen.push(text), client.query(text, values)) } as unknown as pg.PoolClient;
-        await searchCatalogue(traced, { q: null, manufacturer: null, toolTypes: [], diameterMin: null, diameterMax: null, limit: 20, ...s });
+        const traced = {
+          query: (text: string, values?: unknown[]) => (seen.push(text), client.query(text, values)),
+        } as unknown as pg.PoolClient;
+        await searchCatalogue(traced, {
+          q: null,
+          manufacturer: null,
+          toolTypes: [],
+          diameterMin: null,
+          diameterMax: null,
+          limit: 20,
+          ...s,
+        });
         return seen;
       });
     const walks = (seen: string[]) => seen.filter((sql) => sql.includes("row_number() over ()")).length;
@@ -339,7 +427,11 @@ describe("GET /equipment/external-catalogue/search", () => {
 describe("GET /equipment/external-catalogue/{manufacturer}/{article_number}", () => {
   it("answers the entry's full assembly, which validateAssembly accepts once it has a fresh uuid", async () => {
     for (const entry of [synthetic[10]!, synthetic.find((e) => e.manufacturer === "Redfern & Holt")!]) {
-      const res = await api.request<Record<string, unknown>>("GET", `${BASE}/${enc(entry.manufacturer)}/${enc(entry.article_number)}`, { key: alice.key });
+      const res = await api.request<Record<string, unknown>>(
+        "GET",
+        `${BASE}/${enc(entry.manufacturer)}/${enc(entry.article_number)}`,
+        { key: alice.key },
+      );
       assert.equal(res.status, 200, res.text);
       assert.deepEqual(res.body, JSON.parse(JSON.stringify(entry.assembly)), "the assembly as stored");
       const validated = validateAssembly({ ...res.body, uuid: randomUUID() });
@@ -349,16 +441,28 @@ describe("GET /equipment/external-catalogue/{manufacturer}/{article_number}", ()
 
   it("answers an assembly that POST /libraries/equipment/{library_id}/assemblies takes once it has a fresh uuid", async () => {
     const entry = synthetic.find((e) => e.tool_type === "BullNoseEndMill")!;
-    const got = await api.request<Record<string, unknown>>("GET", `${BASE}/${enc(entry.manufacturer)}/${enc(entry.article_number)}`, { key: alice.key });
+    const got = await api.request<Record<string, unknown>>(
+      "GET",
+      `${BASE}/${enc(entry.manufacturer)}/${enc(entry.article_number)}`,
+      { key: alice.key },
+    );
     assert.equal(got.status, 200);
-    const libraries = await api.request<{ items: { id: string; is_default: boolean }[] }>("GET", "/libraries/equipment", { key: alice.key });
+    const libraries = await api.request<{ items: { id: string; is_default: boolean }[] }>(
+      "GET",
+      "/libraries/equipment",
+      { key: alice.key },
+    );
     assert.equal(libraries.status, 200, libraries.text);
     const library = libraries.body.items.find((l) => l.is_default)!;
     const uuid = randomUUID();
-    const posted = await api.request<{ uuid: string; components: unknown[] }>("POST", `/libraries/equipment/${library.id}/assemblies`, {
-      key: alice.key,
-      body: { ...got.body, uuid },
-    });
+    const posted = await api.request<{ uuid: string; components: unknown[] }>(
+      "POST",
+      `/libraries/equipment/${library.id}/assemblies`,
+      {
+        key: alice.key,
+        body: { ...got.body, uuid },
+      },
+    );
     assert.equal(posted.status, 201, posted.text);
     assert.equal(posted.body.uuid, uuid);
     assert.equal(posted.body.components.length, 2);
@@ -376,7 +480,10 @@ describe("GET /equipment/external-catalogue/{manufacturer}/{article_number}", ()
     );
     assert.equal(res.status, 200);
     assert.equal(res.body.manufacturer, STANDARD_MANUFACTURER);
-    assert.deepEqual(res.body.components.map((c) => c.component_type), ["adaptive_item", "parametric_cutting_tool"]);
+    assert.deepEqual(
+      res.body.components.map((c) => c.component_type),
+      ["adaptive_item", "parametric_cutting_tool"],
+    );
     assert.ok(validateAssembly({ ...res.body, uuid: randomUUID() }).ok);
   });
 
@@ -386,17 +493,25 @@ describe("GET /equipment/external-catalogue/{manufacturer}/{article_number}", ()
       [entry.manufacturer.toUpperCase(), entry.article_number],
       [entry.manufacturer.toLowerCase(), entry.article_number.toLowerCase()],
     ]) {
-      const res = await api.request<{ uuid: string }>("GET", `${BASE}/${enc(maker!)}/${enc(article!)}`, { key: alice.key });
+      const res = await api.request<{ uuid: string }>("GET", `${BASE}/${enc(maker!)}/${enc(article!)}`, {
+        key: alice.key,
+      });
       assert.equal(res.status, 200, `${maker} ${article}`);
       assert.equal(res.body.uuid, entry.assembly.uuid);
     }
-    const own = await api.request<{ manufacturer: string }>("GET", `${BASE}/${enc(OWN_MAKER)}/${enc("WS-100%_A")}`, { key: alice.key });
+    const own = await api.request<{ manufacturer: string }>("GET", `${BASE}/${enc(OWN_MAKER)}/${enc("WS-100%_A")}`, {
+      key: alice.key,
+    });
     assert.equal(own.status, 200, "reserved URL characters come through encoded");
   });
 
   it("answers 404 catalogue_entry_not_found for an unknown manufacturer or article number", async () => {
     const entry = synthetic[30]!;
-    for (const path of [`Nobody/${enc(entry.article_number)}`, `${enc(entry.manufacturer)}/NO-SUCH-ARTICLE`, `${enc(entry.manufacturer)}/${enc("%")}`]) {
+    for (const path of [
+      `Nobody/${enc(entry.article_number)}`,
+      `${enc(entry.manufacturer)}/NO-SUCH-ARTICLE`,
+      `${enc(entry.manufacturer)}/${enc("%")}`,
+    ]) {
       const res = await api.request<ErrorBody>("GET", `${BASE}/${path}`, { key: alice.key });
       assert.equal(res.status, 404, path);
       assert.equal(res.body.detail.code, "catalogue_entry_not_found");
@@ -406,9 +521,15 @@ describe("GET /equipment/external-catalogue/{manufacturer}/{article_number}", ()
   it("answers 400 naming the path parameter that is longer than 100 characters", async () => {
     const res = await api.request<ErrorBody>("GET", `${BASE}/${"m".repeat(101)}/A-1`, { key: alice.key });
     assert.equal(res.status, 400);
-    assert.deepEqual(res.body.detail.details.fields?.map((f) => f.field), ["path.manufacturer"]);
+    assert.deepEqual(
+      res.body.detail.details.fields?.map((f) => f.field),
+      ["path.manufacturer"],
+    );
     const article = await api.request<ErrorBody>("GET", `${BASE}/Acme/${"a".repeat(101)}`, { key: alice.key });
-    assert.deepEqual(article.body.detail.details.fields?.map((f) => f.field), ["path.article_number"]);
+    assert.deepEqual(
+      article.body.detail.details.fields?.map((f) => f.field),
+      ["path.article_number"],
+    );
   });
 });
 
@@ -416,7 +537,11 @@ describe("catalogue scopes and documentation", () => {
   it("refuses a key without equipment:read with 403 insufficient_scope on every catalogue route", async () => {
     const key = await alice.keyWith(["equipment:write", "projects:read", "libraries:read"]);
     const entry = synthetic[0]!;
-    for (const path of [`${BASE}/tool-types`, `${BASE}/search?q=drill`, `${BASE}/${enc(entry.manufacturer)}/${enc(entry.article_number)}`]) {
+    for (const path of [
+      `${BASE}/tool-types`,
+      `${BASE}/search?q=drill`,
+      `${BASE}/${enc(entry.manufacturer)}/${enc(entry.article_number)}`,
+    ]) {
       const res = await api.request<ErrorBody>("GET", path, { key });
       assert.equal(res.status, 403, path);
       assert.equal(res.body.detail.code, "insufficient_scope");
@@ -427,15 +552,30 @@ describe("catalogue scopes and documentation", () => {
   });
 
   it("documents the three routes with response schemas of their own and their error codes", async () => {
-    const doc = await api.request<{ paths: Record<string, Record<string, { operationId: string; responses: Record<string, { description: string; content?: Record<string, { schema: { $ref?: string } }> }> }>>; components: { schemas: Record<string, unknown> } }>(
-      "GET",
-      "/backend-api/api/public/v1/openapi.json",
-    );
+    const doc = await api.request<{
+      paths: Record<
+        string,
+        Record<
+          string,
+          {
+            operationId: string;
+            responses: Record<string, { description: string; content?: Record<string, { schema: { $ref?: string } }> }>;
+          }
+        >
+      >;
+      components: { schemas: Record<string, unknown> };
+    }>("GET", "/backend-api/api/public/v1/openapi.json");
     const prefix = "/backend-api/api/public/v1/equipment/external-catalogue";
     const ops = [
       [`${prefix}/tool-types`, "listCatalogueToolTypes", "CatalogueToolTypeList", "404", /manufacturer_not_found/],
       [`${prefix}/search`, "searchCatalogue", "CatalogueSearchResults", "400", /search_too_broad/],
-      [`${prefix}/{manufacturer}/{article_number}`, "getCatalogueEntry", "CatalogueAssembly", "404", /catalogue_entry_not_found/],
+      [
+        `${prefix}/{manufacturer}/{article_number}`,
+        "getCatalogueEntry",
+        "CatalogueAssembly",
+        "404",
+        /catalogue_entry_not_found/,
+      ],
     ] as const;
     for (const [path, operationId, schema, status, code] of ops) {
       const op = doc.body.paths[path]?.get;
@@ -461,4 +601,3 @@ async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => 
     client.release();
   }
 }
-

@@ -69,7 +69,11 @@ function freshTool(type = "CentreCuttingEndMill", index = 0): StoredTool {
 function freshToolWhere(type: string, matches: (tool: Tool) => boolean): StoredTool {
   for (const entry of range) {
     const last = entry.assembly.components.at(-1);
-    if (entry.tool_type === type && last?.component_type === "parametric_cutting_tool" && matches(last.parametric_cutting_tool)) {
+    if (
+      entry.tool_type === type &&
+      last?.component_type === "parametric_cutting_tool" &&
+      matches(last.parametric_cutting_tool)
+    ) {
       return { ...structuredClone(last.parametric_cutting_tool), uuid: randomUUID() };
     }
   }
@@ -86,12 +90,16 @@ function freshHolder(type = "CentreCuttingEndMill", index = 0): StoredHolder {
 function assemblyOf(name: string, holder: StoredHolder | null, tool: StoredTool | null): Assembly {
   const components: AssemblyComponent[] = [];
   if (holder) components.push({ component_type: "adaptive_item", adaptive_item: structuredClone(holder) });
-  if (tool) components.push({ component_type: "parametric_cutting_tool", parametric_cutting_tool: structuredClone(tool) });
+  if (tool)
+    components.push({ component_type: "parametric_cutting_tool", parametric_cutting_tool: structuredClone(tool) });
   return { uuid: randomUUID(), name, components };
 }
 
 async function createLibrary(user: TestUser, assemblies: Assembly[]): Promise<string> {
-  const res = await api.request<{ id: string }>("POST", "/libraries/equipment", { key: user.key, body: { library: { name: "Cell", assemblies } } });
+  const res = await api.request<{ id: string }>("POST", "/libraries/equipment", {
+    key: user.key,
+    body: { library: { name: "Cell", assemblies } },
+  });
   assert.equal(res.status, 201, res.text);
   return res.body.id;
 }
@@ -108,18 +116,36 @@ async function createHolder(user: TestUser, holder: Partial<StoredHolder>): Prom
   return res.body;
 }
 
-async function storedAssembly(libraryId: string, id: string): Promise<{ position: number; name: string; body: Assembly } | undefined> {
-  const { rows } = await db.owner.query("select position, name, body from app_public.library_assemblies where library_id = $1 and id = $2", [libraryId, id]);
+async function storedAssembly(
+  libraryId: string,
+  id: string,
+): Promise<{ position: number; name: string; body: Assembly } | undefined> {
+  const { rows } = await db.owner.query(
+    "select position, name, body from app_public.library_assemblies where library_id = $1 and id = $2",
+    [libraryId, id],
+  );
   return rows[0];
 }
 
-async function storedTool(user: TestUser, id: string): Promise<{ body: StoredTool; name: string; tool_type: string; diameter_mm: number } | undefined> {
-  const { rows } = await db.owner.query("select body, name, tool_type, diameter_mm from app_public.tools where user_id = $1 and id = $2", [user.id, id]);
+async function storedTool(
+  user: TestUser,
+  id: string,
+): Promise<{ body: StoredTool; name: string; tool_type: string; diameter_mm: number } | undefined> {
+  const { rows } = await db.owner.query(
+    "select body, name, tool_type, diameter_mm from app_public.tools where user_id = $1 and id = $2",
+    [user.id, id],
+  );
   return rows[0];
 }
 
-async function storedHolder(user: TestUser, id: string): Promise<{ body: StoredHolder; name: string; stacking_group: string } | undefined> {
-  const { rows } = await db.owner.query("select body, name, stacking_group from app_public.holders where user_id = $1 and id = $2", [user.id, id]);
+async function storedHolder(
+  user: TestUser,
+  id: string,
+): Promise<{ body: StoredHolder; name: string; stacking_group: string } | undefined> {
+  const { rows } = await db.owner.query(
+    "select body, name, stacking_group from app_public.holders where user_id = $1 and id = $2",
+    [user.id, id],
+  );
   return rows[0];
 }
 
@@ -143,7 +169,11 @@ describe("holders", () => {
   it("creates, reads, lists, changes and deletes a holder", async () => {
     const { uuid: _unused, ...withoutUuid } = freshHolder("Drill", 10);
     const created = await createHolder(alice, withoutUuid);
-    assert.match(created.uuid, /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/, "a uuid is generated");
+    assert.match(
+      created.uuid,
+      /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+      "a uuid is generated",
+    );
     assert.deepEqual(created, { ...withoutUuid, uuid: created.uuid });
     assert.deepEqual((await storedHolder(alice, created.uuid))?.body, created);
 
@@ -154,9 +184,20 @@ describe("holders", () => {
     const second = await createHolder(alice, freshHolder("FaceMill"));
     const list = await api.request<Page<StoredHolder>>("GET", "/libraries/holders?limit=1", { key: alice.key });
     assert.equal(list.status, 200);
-    assert.deepEqual(list.body.items.map((h) => h.uuid), [second.uuid], "newest first");
-    const next = await api.request<Page<StoredHolder>>("GET", `/libraries/holders?limit=1&cursor=${list.body.next_cursor}`, { key: alice.key });
-    assert.deepEqual(next.body.items.map((h) => h.uuid), [created.uuid]);
+    assert.deepEqual(
+      list.body.items.map((h) => h.uuid),
+      [second.uuid],
+      "newest first",
+    );
+    const next = await api.request<Page<StoredHolder>>(
+      "GET",
+      `/libraries/holders?limit=1&cursor=${list.body.next_cursor}`,
+      { key: alice.key },
+    );
+    assert.deepEqual(
+      next.body.items.map((h) => h.uuid),
+      [created.uuid],
+    );
 
     const patched = await api.request<StoredHolder>("PATCH", `/libraries/holders/${created.uuid}`, {
       key: alice.key,
@@ -164,9 +205,17 @@ describe("holders", () => {
     });
     assert.equal(patched.status, 200, patched.text);
     const { description: _gone, ...rest } = created;
-    const expected = { ...rest, name: "Collet chuck, bay 3", clamping_range_mm: { ...created.clamping_range_mm!, max: 9 } };
+    const expected = {
+      ...rest,
+      name: "Collet chuck, bay 3",
+      clamping_range_mm: { ...created.clamping_range_mm!, max: 9 },
+    };
     assert.deepEqual(patched.body, expected, "a merge patch: null removes, objects merge, the rest stays");
-    assert.deepEqual(await storedHolder(alice, created.uuid), { body: expected, name: "Collet chuck, bay 3", stacking_group: "Holder" });
+    assert.deepEqual(await storedHolder(alice, created.uuid), {
+      body: expected,
+      name: "Collet chuck, bay 3",
+      stacking_group: "Holder",
+    });
 
     assert.equal((await api.request("DELETE", `/libraries/holders/${created.uuid}`, { key: alice.key })).status, 204);
     assert.equal(await storedHolder(alice, created.uuid), undefined);
@@ -176,11 +225,18 @@ describe("holders", () => {
 
   it("refuses a holder uuid the user has already with 409 holder_exists, whatever its case", async () => {
     const holder = await createHolder(alice, freshHolder());
-    const again = await api.request<ErrorBody>("POST", "/libraries/holders", { key: alice.key, body: { ...holder, uuid: holder.uuid.toUpperCase(), name: "Twin" } });
+    const again = await api.request<ErrorBody>("POST", "/libraries/holders", {
+      key: alice.key,
+      body: { ...holder, uuid: holder.uuid.toUpperCase(), name: "Twin" },
+    });
     assert.equal(again.status, 409);
     assert.equal(again.body.detail.code, "holder_exists");
     assert.equal((await storedHolder(alice, holder.uuid))?.name, holder.name);
-    assert.equal((await api.request("POST", "/libraries/holders", { key: bob.key, body: holder })).status, 201, "another user may hold the same uuid");
+    assert.equal(
+      (await api.request("POST", "/libraries/holders", { key: bob.key, body: holder })).status,
+      201,
+      "another user may hold the same uuid",
+    );
   });
 
   it("PATCH with sync (the default) changes every assembly holding the holder, in place; without sync only the entry", async () => {
@@ -191,23 +247,42 @@ describe("holders", () => {
     const libA = await createLibrary(alice, [lone, first]);
     const libB = await createLibrary(alice, [second]);
 
-    const synced = await api.request<StoredHolder>("PATCH", `/libraries/holders/${holder.uuid}`, { key: alice.key, body: { name: "Renamed chuck" } });
+    const synced = await api.request<StoredHolder>("PATCH", `/libraries/holders/${holder.uuid}`, {
+      key: alice.key,
+      body: { name: "Renamed chuck" },
+    });
     assert.equal(synced.status, 200, synced.text);
-    for (const [lib, assembly, position] of [[libA, first, 1], [libB, second, 0]] as const) {
+    for (const [lib, assembly, position] of [
+      [libA, first, 1],
+      [libB, second, 0],
+    ] as const) {
       const stored = await storedAssembly(lib, assembly.uuid);
       assert.equal(stored?.position, position, "the assembly keeps its slot");
-      assert.deepEqual(stored?.body.components, [
-        { component_type: "adaptive_item", adaptive_item: synced.body },
-        assembly.components[1],
-      ], "the holder's copy was replaced in place, the tool untouched");
+      assert.deepEqual(
+        stored?.body.components,
+        [{ component_type: "adaptive_item", adaptive_item: synced.body }, assembly.components[1]],
+        "the holder's copy was replaced in place, the tool untouched",
+      );
     }
-    assert.deepEqual((await storedAssembly(libA, lone.uuid))?.body, lone, "an assembly without the holder is untouched");
+    assert.deepEqual(
+      (await storedAssembly(libA, lone.uuid))?.body,
+      lone,
+      "an assembly without the holder is untouched",
+    );
 
-    const unsynced = await api.request<StoredHolder>("PATCH", `/libraries/holders/${holder.uuid}?sync_assemblies=false`, { key: alice.key, body: { name: "Entry only" } });
+    const unsynced = await api.request<StoredHolder>(
+      "PATCH",
+      `/libraries/holders/${holder.uuid}?sync_assemblies=false`,
+      { key: alice.key, body: { name: "Entry only" } },
+    );
     assert.equal(unsynced.status, 200);
     assert.equal((await storedHolder(alice, holder.uuid))?.name, "Entry only");
     const stored = await storedAssembly(libA, first.uuid);
-    assert.equal((stored?.body.components[0] as { adaptive_item: StoredHolder }).adaptive_item.name, "Renamed chuck", "the assembly keeps its copy");
+    assert.equal(
+      (stored?.body.components[0] as { adaptive_item: StoredHolder }).adaptive_item.name,
+      "Renamed chuck",
+      "the assembly keeps its copy",
+    );
   });
 
   it("refuses with 409 assembly_invalid a holder change that would break an assembly holding it, and changes nothing", async () => {
@@ -222,16 +297,20 @@ describe("holders", () => {
     });
     assert.equal(res.status, 409);
     assert.equal(res.body.detail.code, "assembly_invalid");
-    assert.deepEqual(res.body.detail.details.assemblies, [{
-      library_id: lib,
-      assembly_id: assembly.uuid,
-      name: "Fits today",
-      fields: [{
-        field: "components.1.parametric_cutting_tool.tool_parameters.ShankDiameter",
-        code: "shank_fits_holder",
-        message: `a ${shank} mm shank does not fit components.0 (clamps ${shank + 1}..${shank + 5} mm)`,
-      }],
-    }]);
+    assert.deepEqual(res.body.detail.details.assemblies, [
+      {
+        library_id: lib,
+        assembly_id: assembly.uuid,
+        name: "Fits today",
+        fields: [
+          {
+            field: "components.1.parametric_cutting_tool.tool_parameters.ShankDiameter",
+            code: "shank_fits_holder",
+            message: `a ${shank} mm shank does not fit components.0 (clamps ${shank + 1}..${shank + 5} mm)`,
+          },
+        ],
+      },
+    ]);
     assert.deepEqual((await storedHolder(alice, holder.uuid))?.body, holder, "the entry is unchanged");
     assert.deepEqual((await storedAssembly(lib, assembly.uuid))?.body, assembly, "the assembly is unchanged");
   });
@@ -252,7 +331,12 @@ describe("tools", () => {
     const created = await createTool(alice, tool);
     assert.deepEqual(created, tool);
     const stored = await storedTool(alice, tool.uuid);
-    assert.deepEqual(stored, { body: tool, name: tool.name, tool_type: "BullNoseEndMill", diameter_mm: tool.tool_parameters.CuttingDiameter });
+    assert.deepEqual(stored, {
+      body: tool,
+      name: tool.name,
+      tool_type: "BullNoseEndMill",
+      diameter_mm: tool.tool_parameters.CuttingDiameter,
+    });
     const read = await api.request<StoredTool>("GET", `/libraries/tools/${tool.uuid}`, { key: alice.key });
     assert.equal(read.status, 200);
     assert.deepEqual(read.body, tool);
@@ -283,7 +367,10 @@ describe("tools", () => {
 
   it("refuses a tool uuid the user has already with 409 tool_exists", async () => {
     const tool = await createTool(alice, freshTool("Tap"));
-    const again = await api.request<ErrorBody>("POST", "/libraries/tools", { key: alice.key, body: { ...tool, name: "Twin" } });
+    const again = await api.request<ErrorBody>("POST", "/libraries/tools", {
+      key: alice.key,
+      body: { ...tool, name: "Twin" },
+    });
     assert.equal(again.status, 409);
     assert.equal(again.body.detail.code, "tool_exists");
     assert.equal((await storedTool(alice, tool.uuid))?.name, tool.name);
@@ -307,20 +394,39 @@ describe("tools", () => {
     assert.deepEqual(await list("?tool_type=Drill&diameter_min=6"), [d10, d6]);
     assert.deepEqual(await list("?diameter_max=3"), [mill.uuid, d3]);
     assert.deepEqual(await list("?tool_type=BallEndMill"), []);
-    const page = await api.request<Page<StoredTool>>("GET", "/libraries/tools?tool_type=Drill&limit=2", { key: frank.key });
-    assert.deepEqual(page.body.items.map((t) => t.uuid), [d10, d6]);
-    const rest = await api.request<Page<StoredTool>>("GET", `/libraries/tools?tool_type=Drill&limit=2&cursor=${page.body.next_cursor}`, { key: frank.key });
-    assert.deepEqual(rest.body.items.map((t) => t.uuid), [d3]);
+    const page = await api.request<Page<StoredTool>>("GET", "/libraries/tools?tool_type=Drill&limit=2", {
+      key: frank.key,
+    });
+    assert.deepEqual(
+      page.body.items.map((t) => t.uuid),
+      [d10, d6],
+    );
+    const rest = await api.request<Page<StoredTool>>(
+      "GET",
+      `/libraries/tools?tool_type=Drill&limit=2&cursor=${page.body.next_cursor}`,
+      { key: frank.key },
+    );
+    assert.deepEqual(
+      rest.body.items.map((t) => t.uuid),
+      [d3],
+    );
     assert.equal(rest.body.next_cursor, null);
   });
 
   it("refuses a diameter range whose min is above its max, and unknown tool types", async () => {
-    const bad = await api.request<FieldsError>("GET", "/libraries/tools?diameter_min=10&diameter_max=6", { key: alice.key });
+    const bad = await api.request<FieldsError>("GET", "/libraries/tools?diameter_min=10&diameter_max=6", {
+      key: alice.key,
+    });
     assert.equal(bad.status, 400);
     assert.deepEqual(fieldsOf(bad), [{ field: "query.diameter_min", code: "min_at_most_max" }]);
-    const type = await api.request<FieldsError>("GET", "/libraries/tools?tool_type=Spoon&diameter_min=abc", { key: alice.key });
+    const type = await api.request<FieldsError>("GET", "/libraries/tools?tool_type=Spoon&diameter_min=abc", {
+      key: alice.key,
+    });
     assert.equal(type.status, 400);
-    assert.deepEqual(fieldsOf(type), [{ field: "query.diameter_min", code: "invalid_type" }, { field: "query.tool_type", code: "invalid_value" }]);
+    assert.deepEqual(fieldsOf(type), [
+      { field: "query.diameter_min", code: "invalid_type" },
+      { field: "query.tool_type", code: "invalid_value" },
+    ]);
   });
 
   it("PATCH with sync (the default) updates every assembly holding the tool, and without sync only the entry", async () => {
@@ -329,13 +435,19 @@ describe("tools", () => {
     const a = assemblyOf("Ball A", holder, tool);
     const b = assemblyOf("Ball B", null, tool);
     const lib = await createLibrary(alice, [a, b]);
-    const res = await api.request<StoredTool>("PATCH", `/libraries/tools/${tool.uuid}`, { key: alice.key, body: { name: "Ball, re-measured", coolant_supply: "through_tool" } });
+    const res = await api.request<StoredTool>("PATCH", `/libraries/tools/${tool.uuid}`, {
+      key: alice.key,
+      body: { name: "Ball, re-measured", coolant_supply: "through_tool" },
+    });
     assert.equal(res.status, 200, res.text);
     assert.deepEqual(toolIn((await storedAssembly(lib, a.uuid))!.body), res.body);
     assert.deepEqual((await storedAssembly(lib, a.uuid))!.body.components[0], a.components[0], "the holder stays");
     assert.deepEqual(toolIn((await storedAssembly(lib, b.uuid))!.body), res.body);
 
-    const unsynced = await api.request<StoredTool>("PATCH", `/libraries/tools/${tool.uuid}?sync_assemblies=false`, { key: alice.key, body: { name: "Entry only" } });
+    const unsynced = await api.request<StoredTool>("PATCH", `/libraries/tools/${tool.uuid}?sync_assemblies=false`, {
+      key: alice.key,
+      body: { name: "Entry only" },
+    });
     assert.equal(unsynced.status, 200);
     assert.equal((await storedTool(alice, tool.uuid))?.name, "Entry only");
     assert.equal(toolIn((await storedAssembly(lib, a.uuid))!.body).name, "Ball, re-measured");
@@ -347,11 +459,14 @@ describe("tools", () => {
     const b = assemblyOf("Reamer B", null, tool);
     const libA = await createLibrary(alice, [a]);
     const libB = await createLibrary(alice, [b]);
-    const res = await api.request<ErrorBody>("DELETE", `/libraries/tools/${tool.uuid}?sync_assemblies=false`, { key: alice.key });
+    const res = await api.request<ErrorBody>("DELETE", `/libraries/tools/${tool.uuid}?sync_assemblies=false`, {
+      key: alice.key,
+    });
     assert.equal(res.status, 409);
     assert.equal(res.body.detail.code, "in_use");
-    const named = (res.body.detail.details.assemblies as { library_id: string; assembly_id: string; name: string }[])
-      .sort((x, y) => x.name.localeCompare(y.name));
+    const named = (
+      res.body.detail.details.assemblies as { library_id: string; assembly_id: string; name: string }[]
+    ).sort((x, y) => x.name.localeCompare(y.name));
     assert.deepEqual(named, [
       { library_id: libA, assembly_id: a.uuid, name: "Reamer A" },
       { library_id: libB, assembly_id: b.uuid, name: "Reamer B" },
@@ -369,7 +484,11 @@ describe("tools", () => {
     const res = await api.request("DELETE", `/libraries/tools/${tool.uuid}`, { key: alice.key });
     assert.equal(res.status, 204);
     assert.equal(await storedTool(alice, tool.uuid), undefined);
-    assert.deepEqual((await storedAssembly(lib, a.uuid))?.body.components, [a.components[0]], "the holder stays, the tool is gone");
+    assert.deepEqual(
+      (await storedAssembly(lib, a.uuid))?.body.components,
+      [a.components[0]],
+      "the holder stays, the tool is gone",
+    );
     assert.equal(await storedAssembly(lib, b.uuid), undefined, "an assembly left without components is deleted");
   });
 });
@@ -382,7 +501,10 @@ describe("concurrent changes", () => {
       const assembly = assemblyOf("Shared", holder, tool);
       const lib = await createLibrary(alice, [assembly]);
       const [h, t] = await Promise.all([
-        api.request("PATCH", `/libraries/holders/${holder.uuid}`, { key: alice.key, body: { name: `Holder ${round}` } }),
+        api.request("PATCH", `/libraries/holders/${holder.uuid}`, {
+          key: alice.key,
+          body: { name: `Holder ${round}` },
+        }),
         api.request("PATCH", `/libraries/tools/${tool.uuid}`, { key: alice.key, body: { name: `Tool ${round}` } }),
       ]);
       assert.deepEqual([h.status, t.status], [200, 200]);
@@ -424,7 +546,10 @@ describe("POST /libraries/tools/validate", () => {
       { field: "body.flute_count", code: "integer" },
       { field: "body.colour", code: "unknown_field" },
     ]) {
-      assert.ok(fields.some((f) => f.field === expected.field && f.code === expected.code), `${JSON.stringify(expected)} in ${JSON.stringify(fields)}`);
+      assert.ok(
+        fields.some((f) => f.field === expected.field && f.code === expected.code),
+        `${JSON.stringify(expected)} in ${JSON.stringify(fields)}`,
+      );
     }
     for (const f of res.body.detail.details.fields) assert.ok(f.message.length > 0, `${f.field} says why`);
   });
@@ -451,26 +576,81 @@ describe("refusals", () => {
     const badHolder = { ...freshHolder(), gauge_length_mm: 1, segments: [] };
     const cases: [string, string, unknown, { field: string; code: string }[]][] = [
       ["POST", "/libraries/holders", badHolder, [{ field: "body.segments", code: "non_empty" }]],
-      ["POST", "/libraries/holders", { ...freshHolder(), stacking_group: "Spindle" }, [{ field: "body.stacking_group", code: "one_of" }]],
-      ["POST", "/libraries/holders?sync_assemblies=true", freshHolder(), [{ field: "query.sync_assemblies", code: "unknown_field" }]],
+      [
+        "POST",
+        "/libraries/holders",
+        { ...freshHolder(), stacking_group: "Spindle" },
+        [{ field: "body.stacking_group", code: "one_of" }],
+      ],
+      [
+        "POST",
+        "/libraries/holders?sync_assemblies=true",
+        freshHolder(),
+        [{ field: "query.sync_assemblies", code: "unknown_field" }],
+      ],
       ["POST", "/libraries/tools", { ...freshTool(), uuid: "not-a-uuid" }, [{ field: "body.uuid", code: "format" }]],
       ["PATCH", `/libraries/holders/${holder.uuid}`, {}, [{ field: "body", code: "non_empty" }]],
-      ["PATCH", `/libraries/holders/${holder.uuid}`, { name: null, wear: 3 }, [
-        { field: "body.name", code: "type" },
-        { field: "body.wear", code: "unknown_field" },
-      ]],
-      ["PATCH", `/libraries/holders/${holder.uuid}`, { gauge_length_mm: holder.gauge_length_mm! + 5 }, [{ field: "body.gauge_length_mm", code: "equals_segment_sum" }]],
-      ["PATCH", `/libraries/holders/${holder.uuid}`, { uuid: randomUUID() }, [{ field: "body.uuid", code: "immutable" }]],
-      ["PATCH", `/libraries/holders/${holder.uuid}?sync_assemblies=yes`, { name: "X" }, [{ field: "query.sync_assemblies", code: "invalid_value" }]],
-      ["DELETE", `/libraries/holders/${holder.uuid}?sync_assemblies=TRUE`, undefined, [{ field: "query.sync_assemblies", code: "invalid_value" }]],
-      ["PATCH", `/libraries/tools/${tool.uuid}`, { tool_parameters: { CuttingDiameter: -1 } }, [{ field: "body.tool_parameters.CuttingDiameter", code: "positive" }]],
+      [
+        "PATCH",
+        `/libraries/holders/${holder.uuid}`,
+        { name: null, wear: 3 },
+        [
+          { field: "body.name", code: "type" },
+          { field: "body.wear", code: "unknown_field" },
+        ],
+      ],
+      [
+        "PATCH",
+        `/libraries/holders/${holder.uuid}`,
+        { gauge_length_mm: holder.gauge_length_mm! + 5 },
+        [{ field: "body.gauge_length_mm", code: "equals_segment_sum" }],
+      ],
+      [
+        "PATCH",
+        `/libraries/holders/${holder.uuid}`,
+        { uuid: randomUUID() },
+        [{ field: "body.uuid", code: "immutable" }],
+      ],
+      [
+        "PATCH",
+        `/libraries/holders/${holder.uuid}?sync_assemblies=yes`,
+        { name: "X" },
+        [{ field: "query.sync_assemblies", code: "invalid_value" }],
+      ],
+      [
+        "DELETE",
+        `/libraries/holders/${holder.uuid}?sync_assemblies=TRUE`,
+        undefined,
+        [{ field: "query.sync_assemblies", code: "invalid_value" }],
+      ],
+      [
+        "PATCH",
+        `/libraries/tools/${tool.uuid}`,
+        { tool_parameters: { CuttingDiameter: -1 } },
+        [{ field: "body.tool_parameters.CuttingDiameter", code: "positive" }],
+      ],
       // the merged result is checked as a whole: an end mill's parameters do not make a drill
-      ["PATCH", `/libraries/tools/${tool.uuid}`, { tool_type: "Drill" }, [
-        { field: "body.tool_parameters.NeckDiameter", code: "not_allowed_for_type" },
-        { field: "body.tool_parameters.NeckLength", code: "not_allowed_for_type" },
-      ]],
-      ["PATCH", `/libraries/tools/${tool.uuid}`, { tool_parameters: [] }, [{ field: "body.tool_parameters", code: "type" }]],
-      ["DELETE", `/libraries/tools/${tool.uuid}?force=true`, undefined, [{ field: "query.force", code: "unknown_field" }]],
+      [
+        "PATCH",
+        `/libraries/tools/${tool.uuid}`,
+        { tool_type: "Drill" },
+        [
+          { field: "body.tool_parameters.NeckDiameter", code: "not_allowed_for_type" },
+          { field: "body.tool_parameters.NeckLength", code: "not_allowed_for_type" },
+        ],
+      ],
+      [
+        "PATCH",
+        `/libraries/tools/${tool.uuid}`,
+        { tool_parameters: [] },
+        [{ field: "body.tool_parameters", code: "type" }],
+      ],
+      [
+        "DELETE",
+        `/libraries/tools/${tool.uuid}?force=true`,
+        undefined,
+        [{ field: "query.force", code: "unknown_field" }],
+      ],
     ];
     for (const [method, path, body, expected] of cases) {
       const res = await api.request<FieldsError>(method, path, { key: alice.key, body });
@@ -491,7 +671,10 @@ describe("refusals", () => {
     ]) {
       const res = await api.request<FieldsError>("GET", path!, { key: alice.key });
       assert.equal(res.status, 400, path);
-      assert.deepEqual(fieldsOf(res).map((f) => f.field), [field]);
+      assert.deepEqual(
+        fieldsOf(res).map((f) => f.field),
+        [field],
+      );
     }
   });
 
@@ -506,7 +689,10 @@ describe("refusals", () => {
     ] as const) {
       const res = await api.request<FieldsError>(method, path, { key: alice.key, body });
       assert.equal(res.status, 400, `${method} ${path}`);
-      assert.deepEqual(fieldsOf(res).map((f) => f.field), [field]);
+      assert.deepEqual(
+        fieldsOf(res).map((f) => f.field),
+        [field],
+      );
     }
   });
 
@@ -531,7 +717,10 @@ describe("refusals", () => {
     assert.ok(!lists.body.items.some((t) => t.uuid === tool.uuid));
     assert.deepEqual((await storedHolder(alice, holder.uuid))?.body, holder);
     assert.deepEqual((await storedTool(alice, tool.uuid))?.body, tool);
-    const { rows } = await db.owner.query("select count(*)::int as n from app_public.library_assemblies where library_id = $1", [lib]);
+    const { rows } = await db.owner.query(
+      "select count(*)::int as n from app_public.library_assemblies where library_id = $1",
+      [lib],
+    );
     assert.equal(rows[0].n, 1);
   });
 

@@ -69,18 +69,28 @@ after(async () => {
 });
 
 async function createProject(user: TestUser, name = "Bracket"): Promise<string> {
-  const res = await api.request<{ id: string }>("POST", "/projects", { key: user.key, body: { name, customer: "ACME" } });
+  const res = await api.request<{ id: string }>("POST", "/projects", {
+    key: user.key,
+    body: { name, customer: "ACME" },
+  });
   assert.equal(res.status, 201);
   return res.body.id;
 }
 
-function save(user: TestUser, projectId: string, ingested: IngestedWorkpiece = part.ingested): Promise<SavedWorkpiece | null> {
+function save(
+  user: TestUser,
+  projectId: string,
+  ingested: IngestedWorkpiece = part.ingested,
+): Promise<SavedWorkpiece | null> {
   return asUser(api.pool, user, (client) =>
     saveWorkpiece(client, projectId, ingested, part.original, part.glb, part.png, { filename: part.filename }),
   );
 }
 
-async function projectWithWorkpiece(user: TestUser, name?: string): Promise<{ projectId: string; saved: SavedWorkpiece }> {
+async function projectWithWorkpiece(
+  user: TestUser,
+  name?: string,
+): Promise<{ projectId: string; saved: SavedWorkpiece }> {
   const projectId = await createProject(user, name);
   const saved = await save(user, projectId);
   assert.ok(saved);
@@ -102,15 +112,26 @@ async function stateOf(projectId: string, userId: string) {
 
 /** Decodes a job file checking its MAC with the secret read as the owner: also checks the database's MAC against kernel/job/famc.ts. */
 function decodeWithKey(bytes: Buffer, owner: string): Promise<DecodedFamc> {
-  return decodeFamc(bytes, owner, async (o, digest, mac) => mac.length === 32 && timingSafeEqual(famcMac(famcKey, o, digest), mac));
+  return decodeFamc(
+    bytes,
+    owner,
+    async (o, digest, mac) => mac.length === 32 && timingSafeEqual(famcMac(famcKey, o, digest), mac),
+  );
 }
 
-async function download(user: TestUser, projectId: string, headers: Record<string, string> = {}): Promise<TestResponse<ErrorBody>> {
+async function download(
+  user: TestUser,
+  projectId: string,
+  headers: Record<string, string> = {},
+): Promise<TestResponse<ErrorBody>> {
   return api.request<ErrorBody>("GET", `/projects/${projectId}/job`, { key: user.key, headers });
 }
 
 function upload(user: TestUser, projectId: string, file: Buffer): Promise<TestResponse<JobImported & ErrorBody>> {
-  return api.request<JobImported & ErrorBody>("POST", `/projects/${projectId}/job`, { key: user.key, raw: fileUpload(file) });
+  return api.request<JobImported & ErrorBody>("POST", `/projects/${projectId}/job`, {
+    key: user.key,
+    raw: fileUpload(file),
+  });
 }
 
 const sha256 = (data: Uint8Array) => createHash("sha256").update(data).digest();
@@ -127,10 +148,15 @@ describe("saveWorkpiece", () => {
     assert.equal(w.meta.closed_solid, true);
     assert.equal(w.blobs.brep, null, "an STL has no B-rep");
 
-    const blobs = await db.owner.query<{ id: string; user_id: string; content_type: string; sha256: Buffer; size: string }>(
-      "select id, user_id, content_type, sha256, size from app_private.blobs where id = any($1::uuid[])",
-      [[w.blobs.original, w.blobs.mesh, w.blobs.thumbnail]],
-    );
+    const blobs = await db.owner.query<{
+      id: string;
+      user_id: string;
+      content_type: string;
+      sha256: Buffer;
+      size: string;
+    }>("select id, user_id, content_type, sha256, size from app_private.blobs where id = any($1::uuid[])", [
+      [w.blobs.original, w.blobs.mesh, w.blobs.thumbnail],
+    ]);
     const byId = new Map(blobs.rows.map((b) => [b.id, b]));
     for (const [id, type, data] of [
       [w.blobs.original, "model/stl", part.original],
@@ -156,7 +182,10 @@ describe("saveWorkpiece", () => {
 
   it("stores the same file once per user, pushes the previous job, and carries stock offsets over to the new part's box", async () => {
     const { projectId, saved: first } = await projectWithWorkpiece(alice);
-    const stock = await api.request<StockSaved>("POST", `/projects/${projectId}/stock/bounding-box`, { key: alice.key, body: OFFSETS });
+    const stock = await api.request<StockSaved>("POST", `/projects/${projectId}/stock/bounding-box`, {
+      key: alice.key,
+      body: OFFSETS,
+    });
     assert.equal(stock.status, 200);
     const blobsBefore = (await stateOf(projectId, alice.id)).blobs;
 
@@ -180,7 +209,10 @@ describe("saveWorkpiece", () => {
     assert.equal((await stateOf(projectId, alice.id)).blobs, blobsBefore, "nothing stored twice");
 
     assert.deepEqual(second.job.stock?.offsets, OFFSETS);
-    assert.deepEqual(second.job.stock?.min, stock.body.stock.min.map((v, i) => Math.round((v + shift[i]!) * 1e6) / 1e6));
+    assert.deepEqual(
+      second.job.stock?.min,
+      stock.body.stock.min.map((v, i) => Math.round((v + shift[i]!) * 1e6) / 1e6),
+    );
     assert.deepEqual(second.job.stock?.size, stock.body.stock.size, "same part, same stock size");
   });
 
@@ -198,7 +230,10 @@ describe("saveWorkpiece", () => {
 describe("POST /projects/{project_id}/stock/bounding-box", () => {
   it("answers the stock box around the part and the new job, which becomes current with the previous one as parent", async () => {
     const { projectId, saved } = await projectWithWorkpiece(alice);
-    const res = await api.request<StockSaved>("POST", `/projects/${projectId}/stock/bounding-box`, { key: alice.key, body: OFFSETS });
+    const res = await api.request<StockSaved>("POST", `/projects/${projectId}/stock/bounding-box`, {
+      key: alice.key,
+      body: OFFSETS,
+    });
     assert.equal(res.status, 200);
     const { min, max } = part.ingested.bbox;
     assert.deepEqual(res.body.workpiece_bbox, { min, max });
@@ -207,27 +242,58 @@ describe("POST /projects/{project_id}/stock/bounding-box", () => {
     const round = (v: number) => Math.round(v * 1e6) / 1e6;
     assert.deepEqual(res.body.stock.min, [round(min[0] - 2), round(min[1] - 1.5), round(min[2] - 0)]);
     assert.deepEqual(res.body.stock.max, [round(max[0] + 3), round(max[1] + 1.5), round(max[2] + 5)]);
-    assert.deepEqual(res.body.stock.size, res.body.stock.max.map((v, i) => round(v - res.body.stock.min[i]!)));
+    assert.deepEqual(
+      res.body.stock.size,
+      res.body.stock.max.map((v, i) => round(v - res.body.stock.min[i]!)),
+    );
     assert.equal(res.body.parent_job_id, saved.job.id);
     assert.notEqual(res.body.job_id, saved.job.id);
 
-    const job = await db.owner.query("select source, stock, workpiece_id, parent_job_id from app_public.jobs where id = $1", [res.body.job_id]);
-    assert.deepEqual(job.rows[0], { source: "stock", stock: res.body.stock, workpiece_id: saved.workpiece.id, parent_job_id: saved.job.id });
+    const job = await db.owner.query(
+      "select source, stock, workpiece_id, parent_job_id from app_public.jobs where id = $1",
+      [res.body.job_id],
+    );
+    assert.deepEqual(job.rows[0], {
+      source: "stock",
+      stock: res.body.stock,
+      workpiece_id: saved.workpiece.id,
+      parent_job_id: saved.job.id,
+    });
     assert.equal((await stateOf(projectId, alice.id)).current_job_id, res.body.job_id);
   });
 
   it("stores a stock the machine does not take in some setups with a warning naming the axis and the setups, and none when it fits", async () => {
     const { projectId } = await projectWithWorkpiece(alice);
     // the desktop router's travel is 450 x 450 x 100 mm; partC is 85.5 x 44.6 x 27.5
-    const patched = await api.request("PATCH", `/projects/${projectId}`, { key: alice.key, body: { product_id: "router-450-grbl" } });
+    const patched = await api.request("PATCH", `/projects/${projectId}`, {
+      key: alice.key,
+      body: { product_id: "router-450-grbl" },
+    });
     assert.equal(patched.status, 200, patched.text);
-    assert.deepEqual((await api.request<StockSaved>("POST", `/projects/${projectId}/stock/bounding-box`, { key: alice.key, body: OFFSETS })).body.warnings, []);
+    assert.deepEqual(
+      (
+        await api.request<StockSaved>("POST", `/projects/${projectId}/stock/bounding-box`, {
+          key: alice.key,
+          body: OFFSETS,
+        })
+      ).body.warnings,
+      [],
+    );
     const long = { ...OFFSETS, plus_x: 20 };
-    const res = await api.request<StockSaved>("POST", `/projects/${projectId}/stock/bounding-box`, { key: alice.key, body: long });
+    const res = await api.request<StockSaved>("POST", `/projects/${projectId}/stock/bounding-box`, {
+      key: alice.key,
+      body: long,
+    });
     assert.equal(res.status, 200, res.text);
     assert.equal(res.body.stock.offsets.plus_x, 20, "stored as sent");
-    assert.deepEqual(res.body.warnings.map((w) => [w.code, w.axis, w.setups]), [["stock_exceeds_travel", "Z", ["+X", "-X"]]]);
-    assert.match(res.body.warnings[0]!.message, /^setups \+X, -X do not fit the Desktop router 450 \(Grbl 1\.1\) \(Z axis\): the stock is 107\.5 mm along the tool axis, .* Z travel is 100 mm/);
+    assert.deepEqual(
+      res.body.warnings.map((w) => [w.code, w.axis, w.setups]),
+      [["stock_exceeds_travel", "Z", ["+X", "-X"]]],
+    );
+    assert.match(
+      res.body.warnings[0]!.message,
+      /^setups \+X, -X do not fit the Desktop router 450 \(Grbl 1\.1\) \(Z axis\): the stock is 107\.5 mm along the tool axis, .* Z travel is 100 mm/,
+    );
     const job = await db.owner.query("select stock from app_public.jobs where id = $1", [res.body.job_id]);
     assert.deepEqual(job.rows[0].stock, res.body.stock);
     assert.equal((await stateOf(projectId, alice.id)).current_job_id, res.body.job_id);
@@ -235,7 +301,10 @@ describe("POST /projects/{project_id}/stock/bounding-box", () => {
 
   it("answers 409 workpiece_missing before a workpiece, and stores no job", async () => {
     const projectId = await createProject(alice);
-    const res = await api.request<ErrorBody>("POST", `/projects/${projectId}/stock/bounding-box`, { key: alice.key, body: OFFSETS });
+    const res = await api.request<ErrorBody>("POST", `/projects/${projectId}/stock/bounding-box`, {
+      key: alice.key,
+      body: OFFSETS,
+    });
     assert.equal(res.status, 409);
     assert.equal(res.body.detail.code, "workpiece_missing");
     const state = await stateOf(projectId, alice.id);
@@ -256,10 +325,17 @@ describe("POST /projects/{project_id}/stock/bounding-box", () => {
       ["unknown", { ...OFFSETS, plus_w: 1 }, "body.plus_w"],
     ];
     for (const [label, body, field] of cases) {
-      const res = await api.request<ErrorBody>("POST", `/projects/${projectId}/stock/bounding-box`, { key: alice.key, body });
+      const res = await api.request<ErrorBody>("POST", `/projects/${projectId}/stock/bounding-box`, {
+        key: alice.key,
+        body,
+      });
       assert.equal(res.status, 400, label);
       assert.equal(res.body.detail.code, "invalid_parameter", label);
-      assert.deepEqual((res.body.detail.details.fields as { field: string }[]).map((f) => f.field), [field], label);
+      assert.deepEqual(
+        (res.body.detail.details.fields as { field: string }[]).map((f) => f.field),
+        [field],
+        label,
+      );
     }
     // JSON has no Infinity, but 1e999 parses to it
     const infinite = await api.request<ErrorBody>("POST", `/projects/${projectId}/stock/bounding-box`, {
@@ -267,14 +343,20 @@ describe("POST /projects/{project_id}/stock/bounding-box", () => {
       raw: { body: JSON.stringify(OFFSETS).replace('"plus_x":3', '"plus_x":1e999'), contentType: "application/json" },
     });
     assert.equal(infinite.status, 400);
-    assert.deepEqual((infinite.body.detail.details.fields as { field: string }[]).map((f) => f.field), ["body.plus_x"]);
+    assert.deepEqual(
+      (infinite.body.detail.details.fields as { field: string }[]).map((f) => f.field),
+      ["body.plus_x"],
+    );
     assert.deepEqual(await stateOf(projectId, alice.id), before);
   });
 
   it("answers 404 to another user and leaves the owner's job alone", async () => {
     const { projectId } = await projectWithWorkpiece(alice);
     const before = await stateOf(projectId, alice.id);
-    const res = await api.request<ErrorBody>("POST", `/projects/${projectId}/stock/bounding-box`, { key: bob.key, body: OFFSETS });
+    const res = await api.request<ErrorBody>("POST", `/projects/${projectId}/stock/bounding-box`, {
+      key: bob.key,
+      body: OFFSETS,
+    });
     assert.equal(res.status, 404);
     assert.equal(res.body.detail.code, "not_found");
     assert.deepEqual(await stateOf(projectId, alice.id), before);
@@ -284,10 +366,16 @@ describe("POST /projects/{project_id}/stock/bounding-box", () => {
     const { projectId, saved } = await projectWithWorkpiece(alice);
     const results = await Promise.all(
       [1, 2, 3, 4, 5].map((n) =>
-        api.request<StockSaved>("POST", `/projects/${projectId}/stock/bounding-box`, { key: alice.key, body: { ...OFFSETS, plus_z: n } }),
+        api.request<StockSaved>("POST", `/projects/${projectId}/stock/bounding-box`, {
+          key: alice.key,
+          body: { ...OFFSETS, plus_z: n },
+        }),
       ),
     );
-    assert.deepEqual(results.map((r) => r.status), [200, 200, 200, 200, 200]);
+    assert.deepEqual(
+      results.map((r) => r.status),
+      [200, 200, 200, 200, 200],
+    );
     const { rows } = await db.owner.query<{ id: string; parent_job_id: string | null }>(
       `with recursive stack as (
          select j.id, j.parent_job_id, 1 as depth from app_public.jobs j
@@ -306,11 +394,17 @@ describe("POST /projects/{project_id}/stock/bounding-box", () => {
 describe("GET /projects/{project_id}/job", () => {
   it("answers the current job as a .famc attachment holding the workpiece, stock and machine, bound to the user", async () => {
     const { projectId, saved } = await projectWithWorkpiece(alice);
-    const stock = await api.request<StockSaved>("POST", `/projects/${projectId}/stock/bounding-box`, { key: alice.key, body: OFFSETS });
+    const stock = await api.request<StockSaved>("POST", `/projects/${projectId}/stock/bounding-box`, {
+      key: alice.key,
+      body: OFFSETS,
+    });
     const res = await download(alice, projectId);
     assert.equal(res.status, 200);
     assert.equal(res.headers.get("content-type"), "application/octet-stream");
-    assert.equal(res.headers.get("content-disposition"), `attachment; filename="${projectId}_${stock.body.job_id}.famc"`);
+    assert.equal(
+      res.headers.get("content-disposition"),
+      `attachment; filename="${projectId}_${stock.body.job_id}.famc"`,
+    );
     assert.equal(res.headers.get("x-job-id"), stock.body.job_id);
 
     const contents = await decodeWithKey(res.bytes, alice.id);
@@ -374,7 +468,10 @@ describe("POST /projects/{project_id}/job", () => {
   it("rolls back: an earlier download becomes a new current job, with the previous one on the undo stack", async () => {
     const { projectId, saved } = await projectWithWorkpiece(alice);
     const first = (await download(alice, projectId)).bytes;
-    const stock = await api.request<StockSaved>("POST", `/projects/${projectId}/stock/bounding-box`, { key: alice.key, body: OFFSETS });
+    const stock = await api.request<StockSaved>("POST", `/projects/${projectId}/stock/bounding-box`, {
+      key: alice.key,
+      body: OFFSETS,
+    });
     const withStock = (await download(alice, projectId)).bytes;
     const blobs = (await stateOf(projectId, alice.id)).blobs;
 
@@ -388,14 +485,18 @@ describe("POST /projects/{project_id}/job", () => {
       "select original_blob_id, mesh_blob_id, thumbnail_blob_id, bbox_min, bbox_max, volume_mm3 from app_public.workpieces where id = $1",
       [back.body.workpiece_id],
     );
-    assert.deepEqual(workpiece.rows[0], {
-      original_blob_id: saved.workpiece.blobs.original,
-      mesh_blob_id: saved.workpiece.blobs.mesh,
-      thumbnail_blob_id: saved.workpiece.blobs.thumbnail,
-      bbox_min: part.ingested.bbox.min,
-      bbox_max: part.ingested.bbox.max,
-      volume_mm3: part.ingested.volumeMm3,
-    }, "... over the very same blobs");
+    assert.deepEqual(
+      workpiece.rows[0],
+      {
+        original_blob_id: saved.workpiece.blobs.original,
+        mesh_blob_id: saved.workpiece.blobs.mesh,
+        thumbnail_blob_id: saved.workpiece.blobs.thumbnail,
+        bbox_min: part.ingested.bbox.min,
+        bbox_max: part.ingested.bbox.max,
+        volume_mm3: part.ingested.volumeMm3,
+      },
+      "... over the very same blobs",
+    );
     assert.equal((await stateOf(projectId, alice.id)).blobs, blobs, "no blob stored twice");
     assert.equal((await stateOf(projectId, alice.id)).current_job_id, back.body.job_id);
 
@@ -404,7 +505,9 @@ describe("POST /projects/{project_id}/job", () => {
     assert.equal(forward.body.parent_job_id, back.body.job_id);
     assert.equal(forward.body.origin_job_id, stock.body.job_id);
     assert.deepEqual(forward.body.stock, stock.body.stock);
-    const job = await db.owner.query("select source, origin_job_id from app_public.jobs where id = $1", [forward.body.job_id]);
+    const job = await db.owner.query("select source, origin_job_id from app_public.jobs where id = $1", [
+      forward.body.job_id,
+    ]);
     assert.deepEqual(job.rows[0], { source: "import", origin_job_id: stock.body.job_id });
   });
 
@@ -412,14 +515,19 @@ describe("POST /projects/{project_id}/job", () => {
     const { projectId } = await projectWithWorkpiece(alice);
     const file = (await download(alice, projectId)).bytes;
     const other = await createProject(alice, "Other");
-    const patched = await api.request("PATCH", `/projects/${other}`, { key: alice.key, body: { product_id: "vmc-760-haas" } });
+    const patched = await api.request("PATCH", `/projects/${other}`, {
+      key: alice.key,
+      body: { product_id: "vmc-760-haas" },
+    });
     assert.equal(patched.status, 200);
     const res = await upload(alice, other, file);
     assert.equal(res.status, 201);
     const state = await stateOf(other, alice.id);
     assert.equal(state.current_job_id, res.body.job_id);
     assert.equal(state.product_id, "vmc-850-fanuc");
-    const job = await db.owner.query("select machine->>'product_id' as machine from app_public.jobs where id = $1", [res.body.job_id]);
+    const job = await db.owner.query("select machine->>'product_id' as machine from app_public.jobs where id = $1", [
+      res.body.job_id,
+    ]);
     assert.equal(job.rows[0].machine, "vmc-850-fanuc");
   });
 
@@ -463,11 +571,32 @@ describe("POST /projects/{project_id}/job", () => {
       api.request<ErrorBody>("POST", `/projects/${projectId}/job`, { key: alice.key, raw });
     const cases: [string, { body: Buffer | string; contentType: string }, number, string][] = [
       ["no part", multipart([]), 400, "file_missing"],
-      ["two files", multipart([{ name: "file", filename: "a.famc", data: file }, { name: "file", filename: "b.famc", data: file }]), 400, "too_many_files"],
+      [
+        "two files",
+        multipart([
+          { name: "file", filename: "a.famc", data: file },
+          { name: "file", filename: "b.famc", data: file },
+        ]),
+        400,
+        "too_many_files",
+      ],
       ["a misnamed part", multipart([{ name: "upload", filename: "a.famc", data: file }]), 400, "unexpected_field"],
-      ["a text field too", multipart([{ name: "note", data: "hi" }, { name: "file", filename: "a.famc", data: file }]), 400, "unexpected_field"],
+      [
+        "a text field too",
+        multipart([
+          { name: "note", data: "hi" },
+          { name: "file", filename: "a.famc", data: file },
+        ]),
+        400,
+        "unexpected_field",
+      ],
       ["JSON", { body: "{}", contentType: "application/json" }, 415, "unsupported_media_type"],
-      ["a broken body", { body: "--nope\r\ngarbage", contentType: "multipart/form-data; boundary=nope" }, 400, "malformed_multipart"],
+      [
+        "a broken body",
+        { body: "--nope\r\ngarbage", contentType: "multipart/form-data; boundary=nope" },
+        400,
+        "malformed_multipart",
+      ],
     ];
     for (const [label, raw, status, code] of cases) {
       const res = await post(raw);
@@ -491,7 +620,10 @@ describe("POST /projects/{project_id}/job", () => {
         assert.equal(res.body.detail.code, "payload_too_large");
         assert.equal(res.body.detail.details.limit_bytes, 65536);
       }
-      const fits = await small.request<ErrorBody>("POST", `/projects/${projectId}/job`, { key: alice.key, raw: fileUpload(Buffer.alloc(65536, 7)) });
+      const fits = await small.request<ErrorBody>("POST", `/projects/${projectId}/job`, {
+        key: alice.key,
+        raw: fileUpload(Buffer.alloc(65536, 7)),
+      });
       assert.equal(fits.status, 422, "at the limit it is read (and is no job file)");
       assert.deepEqual(await stateOf(projectId, alice.id), before);
     } finally {
@@ -510,7 +642,10 @@ describe("presigned file URLs", () => {
       [urls.mesh_url, "model/gltf-binary", part.glb],
       [urls.thumbnail_url, "image/png", part.png],
     ] as const) {
-      assert.match(url, /^\/backend-api\/api\/public\/v1\/files\/[0-9a-f-]{36}\?purpose=\w+&expires=\d+&signature=[\w-]{43}$/);
+      assert.match(
+        url,
+        /^\/backend-api\/api\/public\/v1\/files\/[0-9a-f-]{36}\?purpose=\w+&expires=\d+&signature=[\w-]{43}$/,
+      );
       const res = await api.request("GET", url, { key: null });
       assert.equal(res.status, 200, url);
       assert.equal(res.headers.get("content-type"), type);
@@ -552,7 +687,10 @@ describe("presigned file URLs", () => {
       ["purpose", variant((u) => u.searchParams.set("purpose", "thumbnail"))],
       ["another purpose", variant((u) => u.searchParams.set("purpose", "brep"))],
       ["blob", variant((u) => (u.pathname = u.pathname.replace(/[0-9a-f-]{36}$/, saved.workpiece.blobs.thumbnail!)))],
-      ["original file", variant((u) => (u.pathname = u.pathname.replace(/[0-9a-f-]{36}$/, saved.workpiece.blobs.original)))],
+      [
+        "original file",
+        variant((u) => (u.pathname = u.pathname.replace(/[0-9a-f-]{36}$/, saved.workpiece.blobs.original))),
+      ],
     ] as const) {
       const res = await api.request<ErrorBody>("GET", path, { key: null });
       assert.equal(res.status, 403, label);
@@ -561,7 +699,12 @@ describe("presigned file URLs", () => {
 
     // a correctly signed URL whose time is up (signed here with the database's secret)
     const past = Math.floor(Date.now() / 1000) - 5;
-    const expired = presignedPath(saved.workpiece.blobs.mesh!, "mesh", past, presignSignature(presignKey, saved.workpiece.blobs.mesh!, "mesh", past));
+    const expired = presignedPath(
+      saved.workpiece.blobs.mesh!,
+      "mesh",
+      past,
+      presignSignature(presignKey, saved.workpiece.blobs.mesh!, "mesh", past),
+    );
     const res = await api.request<ErrorBody>("GET", expired, { key: null });
     assert.equal(res.status, 403);
     assert.equal(res.body.detail.code, "url_expired");
@@ -572,7 +715,9 @@ describe("presigned file URLs", () => {
 
   it("are never given for a B-rep or an original file, nor for another user's blob", async () => {
     const { saved } = await projectWithWorkpiece(alice);
-    const originalAsMesh = await asUser(api.pool, alice, (client) => presignBlob(client, saved.workpiece.blobs.original, "mesh"));
+    const originalAsMesh = await asUser(api.pool, alice, (client) =>
+      presignBlob(client, saved.workpiece.blobs.original, "mesh"),
+    );
     assert.equal(originalAsMesh, null);
     const bobs = await asUser(api.pool, bob, (client) => presignBlob(client, saved.workpiece.blobs.mesh!, "mesh"));
     assert.equal(bobs, null);
@@ -586,7 +731,9 @@ describe("presigned file URLs", () => {
     };
     const glb = Buffer.from(meshToGlb(moved.mesh));
     const projectId = await createProject(alice);
-    const saved = await asUser(api.pool, alice, (client) => saveWorkpiece(client, projectId, moved, part.original, glb, part.png));
+    const saved = await asUser(api.pool, alice, (client) =>
+      saveWorkpiece(client, projectId, moved, part.original, glb, part.png),
+    );
     assert.ok(saved);
     const urls = await asUser(api.pool, alice, (client) => presignWorkpiece(client, saved.workpiece));
     assert.equal((await api.request("GET", urls.mesh_url, { key: null })).status, 200);

@@ -45,7 +45,9 @@ before(async () => {
   await db.owner.query(
     "insert into app_public.materials (id, name, category, density_kg_m3, price_per_kg, is_public) values ('inconel-718', 'Inconel 718', 'nickel', 8190, 45, false)",
   );
-  await db.owner.query("insert into app_public.user_materials (user_id, material_id) values ($1, 'inconel-718')", [bob.id]);
+  await db.owner.query("insert into app_public.user_materials (user_id, material_id) values ($1, 'inconel-718')", [
+    bob.id,
+  ]);
 });
 after(async () => {
   await api.close();
@@ -57,8 +59,14 @@ describe("GET /libraries/machines", () => {
     const res = await api.request<{ items: MachineItem[] }>("GET", "/libraries/machines", { key: alice.key });
     assert.equal(res.status, 200);
     const expected = [...MACHINE_ARCHETYPES].sort((a, b) => a.listing_order - b.listing_order);
-    assert.deepEqual(res.body.items.map((m) => m.product_id), expected.map((m) => m.product_id));
-    assert.deepEqual(res.body.items.map((m) => m.position), expected.map((_, i) => i + 1));
+    assert.deepEqual(
+      res.body.items.map((m) => m.product_id),
+      expected.map((m) => m.product_id),
+    );
+    assert.deepEqual(
+      res.body.items.map((m) => m.position),
+      expected.map((_, i) => i + 1),
+    );
     for (const [i, machine] of res.body.items.entries()) {
       const archetype = expected[i]!;
       assert.equal(machine.control, archetype.control);
@@ -68,12 +76,18 @@ describe("GET /libraries/machines", () => {
       assert.equal(machine.default_mhr, archetype.default_mhr);
       assert.equal(machine.cost_basis.purchase_price_eur, archetype.purchase_price_eur);
     }
-    assert.deepEqual(new Set(res.body.items.map((m) => m.control)), new Set(["fanuc", "haas", "heidenhain", "sinumerik", "linuxcnc", "grbl"]));
+    assert.deepEqual(
+      new Set(res.body.items.map((m) => m.control)),
+      new Set(["fanuc", "haas", "heidenhain", "sinumerik", "linuxcnc", "grbl"]),
+    );
   });
 
   it("gives a new project the first machine of the list", async () => {
     const machines = await api.request<{ items: MachineItem[] }>("GET", "/libraries/machines", { key: alice.key });
-    const project = await api.request<{ product_id: string }>("POST", "/projects", { key: alice.key, body: { name: "P", customer: "C" } });
+    const project = await api.request<{ product_id: string }>("POST", "/projects", {
+      key: alice.key,
+      body: { name: "P", customer: "C" },
+    });
     assert.equal(project.body.product_id, machines.body.items[0]!.product_id);
   });
 
@@ -82,7 +96,9 @@ describe("GET /libraries/machines", () => {
     const refused = await api.request<{ detail: { code: string } }>("GET", "/libraries/machines", { key });
     assert.equal(refused.status, 403);
     assert.equal(refused.body.detail.code, "insufficient_scope");
-    const unknown = await api.request<{ detail: { code: string } }>("GET", "/libraries/machines?limit=5", { key: alice.key });
+    const unknown = await api.request<{ detail: { code: string } }>("GET", "/libraries/machines?limit=5", {
+      key: alice.key,
+    });
     assert.equal(unknown.status, 400);
     assert.equal(unknown.body.detail.code, "invalid_parameter");
   });
@@ -98,7 +114,10 @@ describe("GET /libraries/materials", () => {
     assert.equal(aluminium.density_kg_m3, seeded.density_kg_m3);
     assert.equal(aluminium.price_per_kg, seeded.price_per_kg);
     assert.equal(aluminium.kc1_1_n_mm2, seeded.kc1_1_n_mm2);
-    assert.deepEqual(aluminium.cutting_data, CUTTING_DATA.filter((entry) => entry.material_id === "aluminium-6061"));
+    assert.deepEqual(
+      aluminium.cutting_data,
+      CUTTING_DATA.filter((entry) => entry.material_id === "aluminium-6061"),
+    );
   });
 
   it("shows a private material only to the user it is granted to", async () => {
@@ -109,11 +128,17 @@ describe("GET /libraries/materials", () => {
   });
 
   it("filters by category, and refuses a category that is not a word", async () => {
-    const steels = await api.request<{ items: MaterialItem[] }>("GET", "/libraries/materials?category=steel", { key: alice.key });
+    const steels = await api.request<{ items: MaterialItem[] }>("GET", "/libraries/materials?category=steel", {
+      key: alice.key,
+    });
     assert.deepEqual(steels.body.items.map((m) => m.id).sort(), ["steel-42crmo4", "steel-c45"]);
-    const none = await api.request<{ items: MaterialItem[] }>("GET", "/libraries/materials?category=unobtainium", { key: alice.key });
+    const none = await api.request<{ items: MaterialItem[] }>("GET", "/libraries/materials?category=unobtainium", {
+      key: alice.key,
+    });
     assert.deepEqual(none.body.items, []);
-    const bad = await api.request<{ detail: { code: string } }>("GET", "/libraries/materials?category=%27%3B%20drop", { key: alice.key });
+    const bad = await api.request<{ detail: { code: string } }>("GET", "/libraries/materials?category=%27%3B%20drop", {
+      key: alice.key,
+    });
     assert.equal(bad.status, 400);
     assert.equal(bad.body.detail.code, "invalid_parameter");
   });

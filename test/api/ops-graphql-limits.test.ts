@@ -14,7 +14,12 @@ import { createTestUser } from "../support/users.ts";
 interface Answer {
   data?: { allTasks?: { totalCount?: number; nodes?: { id: string }[] } } & Record<string, unknown>;
   errors?: { message: string }[];
-  detail?: { code: string; message: string; details: { limit?: string; maximum?: number; found?: number }; request_id: string };
+  detail?: {
+    code: string;
+    message: string;
+    details: { limit?: string; maximum?: number; found?: number };
+    request_id: string;
+  };
 }
 
 const TASKS = 130;
@@ -27,7 +32,10 @@ async function graphql(key: string, query: string, variables?: Record<string, un
   return target.request<Answer>("POST", "/ops/graphql", { key, body: { query, variables } });
 }
 
-function assertRefused(response: { status: number; text: string; body: Answer; headers: Headers }, limit: string): void {
+function assertRefused(
+  response: { status: number; text: string; body: Answer; headers: Headers },
+  limit: string,
+): void {
   assert.equal(response.status, 400, response.text);
   assert.equal(response.body.detail?.code, "query_limit_exceeded");
   assert.equal(response.body.detail?.details.limit, limit, response.text);
@@ -78,7 +86,11 @@ describe("/ops/graphql limits", () => {
       const response = await graphql(operator, query, variables);
       assert.equal(response.status, 200, response.text);
       assert.equal(response.body.errors, undefined, response.text);
-      assert.equal(response.body.data?.allTasks?.nodes?.length, OPS_QUERY_LIMITS.defaultPageSize, `${query} ${JSON.stringify(variables)}`);
+      assert.equal(
+        response.body.data?.allTasks?.nodes?.length,
+        OPS_QUERY_LIMITS.defaultPageSize,
+        `${query} ${JSON.stringify(variables)}`,
+      );
     }
     const last = await graphql(operator, "{ allTasks(last: 7) { nodes { id } } }");
     assert.equal(last.body.data?.allTasks?.nodes?.length, 7, "last alone is a page size");
@@ -86,10 +98,15 @@ describe("/ops/graphql limits", () => {
     assert.equal(asked.body.data?.allTasks?.nodes?.length, 120, "a page up to the maximum is served");
 
     assertRefused(await graphql(operator, "{ allTasks(first: 1001) { totalCount } }"), "page_size");
-    assertRefused(await graphql(operator, "query ($n: Int) { allTasks(first: $n) { totalCount } }", { n: 200_000 }), "page_size");
+    assertRefused(
+      await graphql(operator, "query ($n: Int) { allTasks(first: $n) { totalCount } }", { n: 200_000 }),
+      "page_size",
+    );
     assertRefused(await graphql(operator, "{ allTasks(last: 5000) { totalCount } }"), "page_size");
     assertRefused(
-      await graphql(operator, "query ($n: Int) { allTasks(first: $n, condition: { attempts: $n }) { totalCount } }", { n: null }),
+      await graphql(operator, "query ($n: Int) { allTasks(first: $n, condition: { attempts: $n }) { totalCount } }", {
+        n: null,
+      }),
       "page_size_variable",
     );
   });
@@ -99,7 +116,10 @@ describe("/ops/graphql limits", () => {
     const refused = await graphql(operator, nested);
     assertRefused(refused, "rows");
     assert.equal(refused.body.detail?.details.maximum, OPS_QUERY_LIMITS.maxRows);
-    const pages = await graphql(operator, "{ allWorkers(first: 100) { nodes { tasksByLockedBy(first: 100) { nodes { id } } } } }");
+    const pages = await graphql(
+      operator,
+      "{ allWorkers(first: 100) { nodes { tasksByLockedBy(first: 100) { nodes { id } } } } }",
+    );
     assert.equal(pages.status, 200, pages.text);
   });
 
@@ -109,7 +129,10 @@ describe("/ops/graphql limits", () => {
     assertRefused(await graphql(operator, `{ allTasks(first: 1) { nodes { ${deep} } } }`), "depth");
 
     // each fragment spreads the next twice: 2^40 selections if expanded
-    const fragments = Array.from({ length: 40 }, (_, i) => `fragment F${i} on Query { ...F${i + 1} ...F${i + 1} }`).join("\n");
+    const fragments = Array.from(
+      { length: 40 },
+      (_, i) => `fragment F${i} on Query { ...F${i + 1} ...F${i + 1} }`,
+    ).join("\n");
     const bomb = `{ ...F0 }\n${fragments}\nfragment F40 on Query { allQueueDepths(first: 1) { totalCount } }`;
     assertRefused(await graphql(operator, bomb), "selections");
   });
@@ -122,14 +145,27 @@ describe("/ops/graphql limits", () => {
   });
 
   it("refuses what is not a GraphQL request in the error envelope, and leaves syntax errors to GraphQL", async () => {
-    for (const body of [[{ query: "{ allTasks { totalCount } }" }], { query: "" }, { query: 5 }, { query: "{ a }", variables: [1] }, "text"]) {
+    for (const body of [
+      [{ query: "{ allTasks { totalCount } }" }],
+      { query: "" },
+      { query: 5 },
+      { query: "{ a }", variables: [1] },
+      "text",
+    ]) {
       const response = await api.request<Answer>("POST", "/ops/graphql", { key: operator, body });
       assert.equal(response.status, 400, JSON.stringify(body));
       assert.equal(response.body.detail?.code, "invalid_graphql_request");
     }
-    const form = await api.request<Answer>("POST", "/ops/graphql", { key: operator, raw: { body: "query={allTasks{totalCount}}", contentType: "application/x-www-form-urlencoded" } });
+    const form = await api.request<Answer>("POST", "/ops/graphql", {
+      key: operator,
+      raw: { body: "query={allTasks{totalCount}}", contentType: "application/x-www-form-urlencoded" },
+    });
     assert.equal(form.status, 415);
-    const viaGet = await api.request<Answer>("GET", `/ops/graphql?query=${encodeURIComponent("{ allTasks { totalCount } }")}`, { key: operator });
+    const viaGet = await api.request<Answer>(
+      "GET",
+      `/ops/graphql?query=${encodeURIComponent("{ allTasks { totalCount } }")}`,
+      { key: operator },
+    );
     assert.equal(viaGet.status, 405, "only a POST, which is judged, reaches postgraphile");
     assert.equal(viaGet.headers.get("allow"), "POST");
     const syntax = await graphql(operator, "{ allTasks { ");
@@ -146,7 +182,10 @@ describe("/ops/graphql limits", () => {
       const response = await graphql(operator, "{ allSlowReads { nodes { slept } } }", undefined, impatient);
       assert.ok(response.status < 500, response.text);
       assert.ok(response.body.errors && response.body.errors.length > 0, response.text);
-      assert.ok(Date.now() - started < 20_000, `answered after ${Date.now() - started} ms, long before the 30 s statement ended`);
+      assert.ok(
+        Date.now() - started < 20_000,
+        `answered after ${Date.now() - started} ms, long before the 30 s statement ended`,
+      );
     } finally {
       await impatient.close();
     }

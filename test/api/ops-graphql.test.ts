@@ -53,14 +53,32 @@ before(async () => {
   const ops = await createTestUser(db.owner, "ops");
   operator = await ops.keyWith(["ops:read"]);
   operatorWithPublicScopes = await ops.keyWith(["ops:read", "projects:read"]);
-  for (const [name, user] of [["alice", alice], ["bob", bob]] as const) {
-    const project = await api.request<{ id: string }>("POST", "/projects", { key: user.key, body: { name: `${name}'s`, customer: "X" } });
-    taskIds[name] = await insertTaskRecord(db.owner, { userId: user.id, projectId: project.body.id, workerTask: "test_idle" });
+  for (const [name, user] of [
+    ["alice", alice],
+    ["bob", bob],
+  ] as const) {
+    const project = await api.request<{ id: string }>("POST", "/projects", {
+      key: user.key,
+      body: { name: `${name}'s`, customer: "X" },
+    });
+    taskIds[name] = await insertTaskRecord(db.owner, {
+      userId: user.id,
+      projectId: project.body.id,
+      workerTask: "test_idle",
+    });
   }
   // alice's endpoint gets the events of her task's start
   await api.request("POST", "/webhooks", { key: alice.key, body: { url: "http://127.0.0.1:9/hook", event_types: [] } });
-  await db.owner.query("update app_public.tasks set status = 'running', progress = 0.2, locked_by = 'pool-a' where id = $1", [taskIds.alice]);
-  await renewLease(db.owner, { poolId: "pool-a", hostname: "mill-box-1", pid: 4242, taskNames: ["plan_cam", "tessellate"] });
+  await db.owner.query(
+    "update app_public.tasks set status = 'running', progress = 0.2, locked_by = 'pool-a' where id = $1",
+    [taskIds.alice],
+  );
+  await renewLease(db.owner, {
+    poolId: "pool-a",
+    hostname: "mill-box-1",
+    pid: 4242,
+    taskNames: ["plan_cam", "tessellate"],
+  });
 });
 
 after(async () => {
@@ -84,14 +102,20 @@ describe("POST /ops/graphql", () => {
     assert.equal(response.status, 200, response.text);
     assert.equal(response.body.errors, undefined);
     const data = response.body.data!;
-    assert.deepEqual(data.allTasks.nodes.map((t) => [t.id, t.userEmail, t.status]), [[taskIds.alice, alice.email, "running"]]);
+    assert.deepEqual(
+      data.allTasks.nodes.map((t) => [t.id, t.userEmail, t.status]),
+      [[taskIds.alice, alice.email, "running"]],
+    );
     assert.deepEqual(data.allQueueDepths.nodes, []);
     assert.deepEqual(data.allWorkers.nodes, []);
     assert.ok(data.allWebhookDeliveries.nodes.length >= 2, "task.started and task.progress");
     assert.ok(data.allWebhookDeliveries.nodes.every((d) => d.userId === alice.id));
 
     const bobs = await graphql<Overview>(bob.key, OVERVIEW);
-    assert.deepEqual(bobs.body.data!.allTasks.nodes.map((t) => t.id), [taskIds.bob]);
+    assert.deepEqual(
+      bobs.body.data!.allTasks.nodes.map((t) => t.id),
+      [taskIds.bob],
+    );
     assert.deepEqual(bobs.body.data!.allWebhookDeliveries.nodes, []);
   });
 
@@ -99,29 +123,47 @@ describe("POST /ops/graphql", () => {
     const response = await graphql<Overview>(operator, OVERVIEW);
     assert.equal(response.status, 200, response.text);
     const data = response.body.data!;
-    assert.deepEqual(data.allTasks.nodes.map((t) => t.id), [taskIds.alice, taskIds.bob]);
-    assert.deepEqual(data.allTasks.nodes.map((t) => t.userEmail), [alice.email, bob.email]);
+    assert.deepEqual(
+      data.allTasks.nodes.map((t) => t.id),
+      [taskIds.alice, taskIds.bob],
+    );
+    assert.deepEqual(
+      data.allTasks.nodes.map((t) => t.userEmail),
+      [alice.email, bob.email],
+    );
     const idle = data.allQueueDepths.nodes.find((q) => q.taskName === "test_idle");
     assert.deepEqual(idle, { taskName: "test_idle", ready: 2, running: 0 });
     assert.ok(data.allQueueDepths.nodes.some((q) => q.taskName === "deliver_webhook"));
-    assert.deepEqual(data.allWorkers.nodes, [{ poolId: "pool-a", hostname: "mill-box-1", taskNames: ["plan_cam", "tessellate"], jobsRunning: 0 }]);
+    assert.deepEqual(data.allWorkers.nodes, [
+      { poolId: "pool-a", hostname: "mill-box-1", taskNames: ["plan_cam", "tessellate"], jobsRunning: 0 },
+    ]);
     assert.ok(data.allWebhookDeliveries.nodes.length >= 2);
   });
 
   it("filters and follows relations: a task's worker, a worker's tasks", async () => {
-    const response = await graphql<{ allTasks: { nodes: { id: string; workerByLockedBy: { hostname: string } | null }[] } }>(
+    const response = await graphql<{
+      allTasks: { nodes: { id: string; workerByLockedBy: { hostname: string } | null }[] };
+    }>(
       operator,
       `query ($status: String!) { allTasks(condition: { status: $status }) { nodes { id workerByLockedBy { hostname } } } }`,
       { status: "running" },
     );
     assert.equal(response.status, 200, response.text);
-    assert.deepEqual(response.body.data!.allTasks.nodes, [{ id: taskIds.alice, workerByLockedBy: { hostname: "mill-box-1" } }]);
+    assert.deepEqual(response.body.data!.allTasks.nodes, [
+      { id: taskIds.alice, workerByLockedBy: { hostname: "mill-box-1" } },
+    ]);
   });
 
   it("has no mutations, and a mutation changes nothing", async () => {
-    const response = await graphql(operator, `mutation { deleteTaskById(input: { id: "${taskIds.alice}" }) { clientMutationId } }`);
+    const response = await graphql(
+      operator,
+      `mutation { deleteTaskById(input: { id: "${taskIds.alice}" }) { clientMutationId } }`,
+    );
     assert.ok(response.body.errors && response.body.errors.length > 0, response.text);
-    const schema = await graphql<{ __schema: { mutationType: unknown } }>(operator, "{ __schema { mutationType { name } } }");
+    const schema = await graphql<{ __schema: { mutationType: unknown } }>(
+      operator,
+      "{ __schema { mutationType { name } } }",
+    );
     assert.equal(schema.body.data!.__schema.mutationType, null);
     const { rows } = await db.owner.query("select status from app_public.tasks where id = $1", [taskIds.alice]);
     assert.equal(rows[0]?.status, "running");
@@ -140,7 +182,9 @@ describe("POST /ops/graphql", () => {
   });
 
   it("widens nothing in the public API: an ops:read key still gets 404 for another user's task", async () => {
-    const response = await api.request<{ detail: { code: string } }>("GET", `/tasks/${taskIds.bob}`, { key: operatorWithPublicScopes });
+    const response = await api.request<{ detail: { code: string } }>("GET", `/tasks/${taskIds.bob}`, {
+      key: operatorWithPublicScopes,
+    });
     assert.equal(response.status, 404);
   });
 

@@ -47,7 +47,10 @@ async function plannedProject(plan: CamPlan, name = "Bracket (rev B)"): Promise<
   const projectId = await planningProject(api, alice, { name });
   await asUser(api.pool, alice, async (client) => {
     const blob = await postgresBlobStore.put(client, encodeCamPlan(plan), PLAN_CONTENT_TYPE);
-    await newJobFrom(client, projectId, () => ({ source: "plan", plan: { blobId: blob.id, summary: summarisePlan(plan) } }));
+    await newJobFrom(client, projectId, () => ({
+      source: "plan",
+      plan: { blobId: blob.id, summary: summarisePlan(plan) },
+    }));
   });
   return projectId;
 }
@@ -62,7 +65,10 @@ describe("POST /projects/{project_id}/post/run", () => {
     const res = await post(projectId, "?setup_index=0");
     assert.equal(res.status, 200, res.text);
     assert.match(res.headers.get("content-type") ?? "", /^text\/plain/);
-    assert.equal(res.headers.get("content-disposition"), `attachment; filename="Bracket_rev_B_${plan.setups[0]!.name.replace(/[^A-Za-z0-9_-]+/g, "_").replace(/^_+|_+$/g, "")}.nc"`);
+    assert.equal(
+      res.headers.get("content-disposition"),
+      `attachment; filename="Bracket_rev_B_${plan.setups[0]!.name.replace(/[^A-Za-z0-9_-]+/g, "_").replace(/^_+|_+$/g, "")}.nc"`,
+    );
     const lines = res.text.trimEnd().split("\n");
     assert.equal(lines[0], "%");
     assert.match(lines[1]!, /^O0001 \(BRACKET REV B\)$/);
@@ -78,22 +84,37 @@ describe("POST /projects/{project_id}/post/run", () => {
     assert.match(plain.headers.get("vary") ?? "", /Accept-Encoding/);
     const wire = await new Promise<{ headers: Record<string, unknown>; body: Buffer }>((resolve, reject) => {
       const url = new URL(`${api.origin}/backend-api/api/public/v1/projects/${projectId}/post/run?setup_index=0`);
-      const req = request(url, { method: "POST", headers: { "X-API-Key": alice.key, "Accept-Encoding": "gzip" } }, (response) => {
-        const chunks: Buffer[] = [];
-        response.on("data", (chunk: Buffer) => chunks.push(chunk));
-        response.on("end", () => resolve({ headers: response.headers, body: Buffer.concat(chunks) }));
-      });
+      const req = request(
+        url,
+        { method: "POST", headers: { "X-API-Key": alice.key, "Accept-Encoding": "gzip" } },
+        (response) => {
+          const chunks: Buffer[] = [];
+          response.on("data", (chunk: Buffer) => chunks.push(chunk));
+          response.on("end", () => resolve({ headers: response.headers, body: Buffer.concat(chunks) }));
+        },
+      );
       req.on("error", reject);
       req.end();
     });
     assert.equal(wire.headers["content-encoding"], "gzip");
-    assert.ok(wire.body.length < plain.bytes.length / 2, `${wire.body.length} bytes on the wire for ${plain.bytes.length}`);
+    assert.ok(
+      wire.body.length < plain.bytes.length / 2,
+      `${wire.body.length} bytes on the wire for ${plain.bytes.length}`,
+    );
     assert.ok(gunzipSync(wire.body).equals(plain.bytes));
   });
 
   it("answers 400 invalid_parameter for a setup_index missing, negative, fractional or not a number", async () => {
     const projectId = await plannedProject(everyMovePlan(false));
-    for (const query of ["", "?setup_index=", "?setup_index=-1", "?setup_index=0.5", "?setup_index=first", "?setup_index=0&setup_index=1", "?setup_index=0&verbose=1"]) {
+    for (const query of [
+      "",
+      "?setup_index=",
+      "?setup_index=-1",
+      "?setup_index=0.5",
+      "?setup_index=first",
+      "?setup_index=0&setup_index=1",
+      "?setup_index=0&verbose=1",
+    ]) {
       const res = await post(projectId, query);
       assert.equal(res.status, 400, query);
       assert.equal(res.body.detail.code, "invalid_parameter", query);
@@ -116,7 +137,13 @@ describe("POST /projects/{project_id}/post/run", () => {
     assert.equal(res.body.detail.code, "no_toolpaths");
 
     const plan = everyMovePlan(false);
-    const empty: CamPlan = { ...plan, setups: plan.setups.map((setup) => ({ ...setup, operations: setup.operations.map((operation) => ({ ...operation, moves: [] })) })) };
+    const empty: CamPlan = {
+      ...plan,
+      setups: plan.setups.map((setup) => ({
+        ...setup,
+        operations: setup.operations.map((operation) => ({ ...operation, moves: [] })),
+      })),
+    };
     const noMoves = await post(await plannedProject(empty), "?setup_index=0");
     assert.equal(noMoves.status, 409);
     assert.equal(noMoves.body.detail.code, "no_toolpaths");
@@ -129,9 +156,14 @@ describe("POST /projects/{project_id}/post/run", () => {
 
   it("leaves the job as it was: the same current job and plan after every kind of answer", async () => {
     const projectId = await plannedProject(everyMovePlan(false));
-    const before = await db.owner.query("select current_job_id, updated_at from app_public.projects where id = $1", [projectId]);
+    const before = await db.owner.query("select current_job_id, updated_at from app_public.projects where id = $1", [
+      projectId,
+    ]);
     for (const query of ["?setup_index=0", "?setup_index=7", "?setup_index=-1"]) await post(projectId, query);
-    const afterwards = await db.owner.query("select current_job_id, updated_at from app_public.projects where id = $1", [projectId]);
+    const afterwards = await db.owner.query(
+      "select current_job_id, updated_at from app_public.projects where id = $1",
+      [projectId],
+    );
     assert.deepEqual(afterwards.rows, before.rows);
   });
 });

@@ -41,7 +41,10 @@ before(async () => {
   await geometry.ready();
   direct = await startTestApi(db, { geometry });
   proxied = await startTestApi(db, { geometry, env: { TRUST_PROXY: "loopback" } });
-  configured = await startTestApi(db, { geometry, env: { TRUST_PROXY: "loopback", PUBLIC_BASE_URL: `${CONFIGURED}/` } });
+  configured = await startTestApi(db, {
+    geometry,
+    env: { TRUST_PROXY: "loopback", PUBLIC_BASE_URL: `${CONFIGURED}/` },
+  });
   alice = await createTestUser(db.owner, "alice");
   part = fs.readFileSync(PART_C_STL);
 });
@@ -58,14 +61,22 @@ after(async () => {
  * Host but its own).
  */
 async function upload(api: TestApi, headers: Record<string, string> = {}): Promise<Uploaded> {
-  const project = await api.request<{ id: string }>("POST", "/projects", { key: alice.key, body: { name: "URLs", customer: "C" } });
+  const project = await api.request<{ id: string }>("POST", "/projects", {
+    key: alice.key,
+    body: { name: "URLs", customer: "C" },
+  });
   assert.equal(project.status, 201);
   const form = fileUpload(part, "partC.stl");
   const target = new URL(`${api.origin}${API_BASE_PATH}/projects/${project.body.id}/workpiece`);
   const { status, body } = await new Promise<{ status: number; body: string }>((resolve, reject) => {
     const request = http.request(target, {
       method: "POST",
-      headers: { "X-API-Key": alice.key, "Content-Type": form.contentType, "Content-Length": String(form.body.length), ...headers },
+      headers: {
+        "X-API-Key": alice.key,
+        "Content-Type": form.contentType,
+        "Content-Length": String(form.body.length),
+        ...headers,
+      },
     });
     request.on("response", (response) => {
       let text = "";
@@ -122,7 +133,10 @@ describe("presigned URLs", () => {
   });
 
   it("take X-Forwarded-Proto and -Host (the first of a list) from a trusted proxy, and only a scheme that is http or https", async () => {
-    const forwarded = await upload(proxied, { "X-Forwarded-Proto": "https", "X-Forwarded-Host": "cam.example.org, inner.local:8080" });
+    const forwarded = await upload(proxied, {
+      "X-Forwarded-Proto": "https",
+      "X-Forwarded-Host": "cam.example.org, inner.local:8080",
+    });
     assert.ok(forwarded.mesh_url.startsWith(`https://cam.example.org${FILES}`), forwarded.mesh_url);
     await assertServes(through(proxied.origin, forwarded.mesh_url));
     const odd = await upload(proxied, { "X-Forwarded-Proto": "javascript", "X-Forwarded-Host": "cam.example.org" });

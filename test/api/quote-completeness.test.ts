@@ -30,7 +30,13 @@ import { startTestApi, type TestApi } from "../support/api.ts";
 import { parseCsv } from "../support/csv.ts";
 import { createTestDatabase, type TestDatabase } from "../support/database.ts";
 import { fileUpload } from "../support/multipart.ts";
-import { catalogueAssembly, PLAN_OPTIONS, planningProject, STOCK_OFFSETS, type PlanningStarted } from "../support/planning.ts";
+import {
+  catalogueAssembly,
+  PLAN_OPTIONS,
+  planningProject,
+  STOCK_OFFSETS,
+  type PlanningStarted,
+} from "../support/planning.ts";
 import { waitFor, waitForTask } from "../support/task-records.ts";
 import { createTestUser, type TestUser } from "../support/users.ts";
 import { startReceiver, type ReceivedWebhook, type TestReceiver } from "../support/webhook-receiver.ts";
@@ -79,7 +85,9 @@ before(async () => {
   runner = await startWorkerRunner({
     ownerUrl: db.ownerUrl,
     taskNames: ["plan_cam", "deliver_webhook"],
-    extraTasks: { deliver_webhook: deliverWebhookTask({ allowed: ["loopback"], requireHttps: false, timeoutMs: 5000 }) },
+    extraTasks: {
+      deliver_webhook: deliverWebhookTask({ allowed: ["loopback"], requireHttps: false, timeoutMs: 5000 }),
+    },
     services: { geometry },
     concurrency: 2,
     heartbeatSeconds: 1,
@@ -88,7 +96,10 @@ before(async () => {
   });
   receiver = await startReceiver();
   alice = await createTestUser(db.owner, "alice");
-  const endpoint = await api.request<{ secret: string }>("POST", "/webhooks", { key: alice.key, body: { url: receiver.url, event_types: ["task.succeeded", "quote.ready"] } });
+  const endpoint = await api.request<{ secret: string }>("POST", "/webhooks", {
+    key: alice.key,
+    body: { url: receiver.url, event_types: ["task.succeeded", "quote.ready"] },
+  });
   assert.equal(endpoint.status, 201, endpoint.text);
   secret = endpoint.body.secret;
 });
@@ -101,7 +112,10 @@ after(async () => {
 });
 
 async function newLibrary(name: string, assemblies: unknown[]): Promise<string> {
-  const res = await api.request<{ id: string }>("POST", "/libraries/equipment", { key: alice.key, body: { library: { name, assemblies } } });
+  const res = await api.request<{ id: string }>("POST", "/libraries/equipment", {
+    key: alice.key,
+    body: { library: { name, assemblies } },
+  });
   assert.equal(res.status, 201, res.text);
   return res.body.id;
 }
@@ -109,9 +123,15 @@ async function newLibrary(name: string, assemblies: unknown[]): Promise<string> 
 /** a project of alice's with partC.step uploaded (read by OCCT) and stock around it */
 async function partCProject(library: Assembly[]): Promise<string> {
   const projectId = await planningProject(api, alice, { library, workpiece: false });
-  const upload = await api.request("POST", `/projects/${projectId}/workpiece`, { key: alice.key, raw: fileUpload(PART, "partC.step") });
+  const upload = await api.request("POST", `/projects/${projectId}/workpiece`, {
+    key: alice.key,
+    raw: fileUpload(PART, "partC.step"),
+  });
   assert.equal(upload.status, 201, upload.text);
-  const stock = await api.request("POST", `/projects/${projectId}/stock/bounding-box`, { key: alice.key, body: STOCK_OFFSETS });
+  const stock = await api.request("POST", `/projects/${projectId}/stock/bounding-box`, {
+    key: alice.key,
+    body: STOCK_OFFSETS,
+  });
   assert.equal(stock.status, 200, stock.text);
   return projectId;
 }
@@ -125,13 +145,20 @@ interface Planned {
 
 /** plans the project and waits for its task and both webhooks */
 async function plan(projectId: string, options: Record<string, unknown> = PLAN_OPTIONS): Promise<Planned> {
-  const res = await api.request<PlanningStarted>("POST", `/projects/${projectId}/automation/cam-planning`, { key: alice.key, body: options });
+  const res = await api.request<PlanningStarted>("POST", `/projects/${projectId}/automation/cam-planning`, {
+    key: alice.key,
+    body: options,
+  });
   assert.equal(res.status, 202, res.text);
   const taskId = res.body.task_id;
   const task = await waitForTask(db.owner, taskId, "finished", (t) => TERMINAL.has(t.status), WAIT);
   assert.equal(task.status, "success", JSON.stringify(task.error));
-  const delivered = (type: string) => receiver.received.find((r) => r.body.type === type && r.body.data.task_id === taskId);
-  const quoteReady = await waitFor("quote.ready", async () => delivered("quote.ready"), { timeoutMs: 30_000, intervalMs: 100 });
+  const delivered = (type: string) =>
+    receiver.received.find((r) => r.body.type === type && r.body.data.task_id === taskId);
+  const quoteReady = await waitFor("quote.ready", async () => delivered("quote.ready"), {
+    timeoutMs: 30_000,
+    intervalMs: 100,
+  });
   const got = await api.request<{ status: string; result: Result }>("GET", `/tasks/${taskId}`, { key: alice.key });
   assert.equal(got.status, 200, got.text);
   return { taskId, result: got.body.result, succeeded: delivered("task.succeeded")!, quoteReady };
@@ -146,7 +173,9 @@ async function breakdown(projectId: string): Promise<Breakdown> {
 }
 
 async function exported(projectId: string, format: "csv" | "excel", language: "en" | "de") {
-  const res = await api.request("POST", `/projects/${projectId}/quote/export?format=${format}&language=${language}`, { key: alice.key });
+  const res = await api.request("POST", `/projects/${projectId}/quote/export?format=${format}&language=${language}`, {
+    key: alice.key,
+  });
   assert.equal(res.status, 200, res.text);
   return res;
 }
@@ -163,7 +192,9 @@ async function sheetOf(projectId: string, language: "en" | "de"): Promise<ExcelJ
 
 /** the setup of `plan` from the direction of `setup`: there is at most one per direction on partC */
 function sameSide(setup: { direction: readonly number[] }, plan: readonly SetupSummary[]): SetupSummary | undefined {
-  return plan.find((s) => sameDirection(s.direction as [number, number, number], setup.direction as [number, number, number]));
+  return plan.find((s) =>
+    sameDirection(s.direction as [number, number, number], setup.direction as [number, number, number]),
+  );
 }
 
 let tinyPlanning: Promise<{ projectId: string; planned: Planned }> | undefined;
@@ -202,7 +233,10 @@ describe("a plan a tiny library cannot finish (one 10 mm end mill)", () => {
       assert.deepEqual((event.body.data.result as Result).completeness, completeness, event.body.type);
       assert.equal(event.body.data.status, "success");
     }
-    assert.ok(WebhookEvent.safeParse(planned.succeeded.body).success, "task.succeeded as the OpenAPI document describes it");
+    assert.ok(
+      WebhookEvent.safeParse(planned.succeeded.body).success,
+      "task.succeeded as the OpenAPI document describes it",
+    );
     const parsed = QuoteReadyEvent.safeParse(planned.quoteReady.body);
     assert.ok(parsed.success, parsed.error?.message);
     assert.deepEqual(quoteOf(planned), {
@@ -221,13 +255,18 @@ describe("a plan a tiny library cannot finish (one 10 mm end mill)", () => {
     assert.equal(message, planIncompleteMessage(completeness));
     assert.match(message, /^the plan is incomplete: /);
     const holes = completeness.holes_not_made.length;
-    if (completeness.reasons.some((r) => r.code === "hole_not_made")) assert.ok(message.includes(`${holes} hole${holes === 1 ? "" : "s"} not made`), message);
-    if (completeness.reasons.some((r) => r.code === "material_left")) assert.match(message, /% of the part's surface under material left \(limit [\d.]+ %/);
+    if (completeness.reasons.some((r) => r.code === "hole_not_made"))
+      assert.ok(message.includes(`${holes} hole${holes === 1 ? "" : "s"} not made`), message);
+    if (completeness.reasons.some((r) => r.code === "material_left"))
+      assert.match(message, /% of the part's surface under material left \(limit [\d.]+ %/);
     assert.ok(b.machining_time_s > 0 && b.total_price > 0, "the plan is priced as it is");
   });
 
   for (const language of ["en", "de"] as const) {
-    const lead = { en: "INCOMPLETE PLAN: this quote prices a plan that does not finish the part: ", de: "UNVOLLSTÄNDIGER PLAN: dieses Angebot kalkuliert einen Plan, der das Teil nicht fertigstellt: " }[language];
+    const lead = {
+      en: "INCOMPLETE PLAN: this quote prices a plan that does not finish the part: ",
+      de: "UNVOLLSTÄNDIGER PLAN: dieses Angebot kalkuliert einen Plan, der das Teil nicht fertigstellt: ",
+    }[language];
     const title = { en: "Quote", de: "Angebot" }[language];
 
     it(`puts the incomplete plan in the first line of the ${language} CSV, above the quote`, async () => {
@@ -237,7 +276,10 @@ describe("a plan a tiny library cannot finish (one 10 mm end mill)", () => {
       assert.equal(rows[0]![0], incompletePlanBanner(completeness, language));
       assert.deepEqual(rows[1], [""]);
       assert.equal(rows[2]![0], title);
-      assert.ok(rows.some((r) => r[0] === "plan_incomplete"), "and among the warnings at the end");
+      assert.ok(
+        rows.some((r) => r[0] === "plan_incomplete"),
+        "and among the warnings at the end",
+      );
     });
 
     it(`puts it in the first row of the ${language} workbook, bold, across the columns`, async () => {
@@ -253,15 +295,25 @@ describe("a plan a tiny library cannot finish (one 10 mm end mill)", () => {
 
   it("answers another user's project with 404 and a key without the scope with 403", async () => {
     const bob = await createTestUser(db.owner, "bob");
-    for (const [method, route] of [["GET", "quote"], ["GET", "quote/job"], ["POST", "quote/export?format=csv&language=de"]] as const) {
-      const res = await api.request<{ detail: { code: string } }>(method, `/projects/${projectId}/${route}`, { key: bob.key });
+    for (const [method, route] of [
+      ["GET", "quote"],
+      ["GET", "quote/job"],
+      ["POST", "quote/export?format=csv&language=de"],
+    ] as const) {
+      const res = await api.request<{ detail: { code: string } }>(method, `/projects/${projectId}/${route}`, {
+        key: bob.key,
+      });
       assert.equal(res.status, 404, route);
       assert.equal(res.body.detail.code, "not_found");
     }
     const noRead = await alice.keyWith(SCOPES.filter((s) => s !== "quote:read"));
     assert.equal((await api.request("GET", `/projects/${projectId}/quote`, { key: noRead })).status, 403);
     const noExport = await alice.keyWith(SCOPES.filter((s) => s !== "quote:export"));
-    assert.equal((await api.request("POST", `/projects/${projectId}/quote/export?format=excel&language=en`, { key: noExport })).status, 403);
+    assert.equal(
+      (await api.request("POST", `/projects/${projectId}/quote/export?format=excel&language=en`, { key: noExport }))
+        .status,
+      403,
+    );
   });
 });
 
@@ -269,14 +321,23 @@ describe("per-setup cost overrides across re-plans (the tiny library's project)"
   let projectId: string;
   let first: SetupSummary[];
   let second: SetupSummary[];
-  const entryFor = (setup: SetupSummary, i: number): SetupCostEntry => ({ is_fixed_price: "true", name: `Clamp ${setup.name}`, value: "0", unit: "EUR", fix_price: String(20 + i) });
+  const entryFor = (setup: SetupSummary, i: number): SetupCostEntry => ({
+    is_fixed_price: "true",
+    name: `Clamp ${setup.name}`,
+    value: "0",
+    unit: "EUR",
+    fix_price: String(20 + i),
+  });
 
   before(async () => {
     const tiny = await tinyLibraryPlanning();
     projectId = tiny.projectId;
     first = tiny.planned.result.setups;
     const overrides = Object.fromEntries(first.map((s, i) => [s.id, entryFor(s, i)]));
-    const res = await api.request("PATCH", `/projects/${projectId}/quote/job`, { key: alice.key, body: { setup_costs: overrides } });
+    const res = await api.request("PATCH", `/projects/${projectId}/quote/job`, {
+      key: alice.key,
+      body: { setup_costs: overrides },
+    });
     assert.equal(res.status, 200, res.text);
   });
 
@@ -286,24 +347,39 @@ describe("per-setup cost overrides across re-plans (the tiny library's project)"
     second = next;
     assert.equal(next.length, first.length);
     const job = (await api.request<QuoteJob>("GET", `/projects/${projectId}/quote/job`, { key: alice.key })).body;
-    const expected = Object.fromEntries(next.map((s) => [s.id, entryFor(sameSide(s, first)!, first.indexOf(sameSide(s, first)!))]));
+    const expected = Object.fromEntries(
+      next.map((s) => [s.id, entryFor(sameSide(s, first)!, first.indexOf(sameSide(s, first)!))]),
+    );
     assert.deepEqual(job.setup_costs, expected, "keyed by the new setups");
-    assert.ok(next.every((s) => !first.some((f) => f.id === s.id)), "a plan's setups have ids of their own");
+    assert.ok(
+      next.every((s) => !first.some((f) => f.id === s.id)),
+      "a plan's setups have ids of their own",
+    );
     assert.deepEqual(job.setup_costs_dropped, []);
     const b = await breakdown(projectId);
-    assert.deepEqual(b.setups.map((s) => [s.setup_cost.source, s.setup_cost.name]), next.map((s) => ["quote_job", `Clamp ${sameSide(s, first)!.name}`]));
+    assert.deepEqual(
+      b.setups.map((s) => [s.setup_cost.source, s.setup_cost.name]),
+      next.map((s) => ["quote_job", `Clamp ${sameSide(s, first)!.name}`]),
+    );
     assert.ok(!b.warnings.some((w) => w.code === "setup_cost_override_dropped"), JSON.stringify(b.warnings));
     assert.deepEqual(quoteOf(again).setup_costs_dropped, []);
   });
 
   it("drops and warns about an override whose direction a re-plan with other stock and tools no longer has", async () => {
-    const overrides = (await api.request<QuoteJob>("GET", `/projects/${projectId}/quote/job`, { key: alice.key })).body.setup_costs;
+    const overrides = (await api.request<QuoteJob>("GET", `/projects/${projectId}/quote/job`, { key: alice.key })).body
+      .setup_costs;
     const current = second;
     // a 20 mm end mill reaches nothing from one of partC's sides, so that setup goes; and the
     // stock changes first, so the job before the re-plan has no plan of its own
     const library = await newLibrary("Large tools", [catalogueAssembly("CentreCuttingEndMill", 20)]);
-    assert.equal((await api.request("PATCH", `/projects/${projectId}`, { key: alice.key, body: { library_id: library } })).status, 200);
-    const stock = await api.request("POST", `/projects/${projectId}/stock/bounding-box`, { key: alice.key, body: { ...STOCK_OFFSETS, plus_z: 6 } });
+    assert.equal(
+      (await api.request("PATCH", `/projects/${projectId}`, { key: alice.key, body: { library_id: library } })).status,
+      200,
+    );
+    const stock = await api.request("POST", `/projects/${projectId}/stock/bounding-box`, {
+      key: alice.key,
+      body: { ...STOCK_OFFSETS, plus_z: 6 },
+    });
     assert.equal(stock.status, 200, stock.text);
     const replanned = await plan(projectId);
     const next = replanned.result.setups;
@@ -313,27 +389,50 @@ describe("per-setup cost overrides across re-plans (the tiny library's project)"
     const job = (await api.request<QuoteJob>("GET", `/projects/${projectId}/quote/job`, { key: alice.key })).body;
     assert.deepEqual(
       job.setup_costs,
-      Object.fromEntries(next.filter((s) => sameSide(s, current)).map((s) => [s.id, overrides[sameSide(s, current)!.id]!])),
+      Object.fromEntries(
+        next.filter((s) => sameSide(s, current)).map((s) => [s.id, overrides[sameSide(s, current)!.id]!]),
+      ),
     );
     assert.deepEqual(
       job.setup_costs_dropped,
-      lost.map((s) => ({ job_id: replanned.result.job_id, setup_id: s.id, name: s.name, direction: s.direction, entry: overrides[s.id]! })),
+      lost.map((s) => ({
+        job_id: replanned.result.job_id,
+        setup_id: s.id,
+        name: s.name,
+        direction: s.direction,
+        entry: overrides[s.id]!,
+      })),
     );
     const warnings = (await breakdown(projectId)).warnings.filter((w) => w.code === "setup_cost_override_dropped");
     assert.equal(warnings.length, lost.length);
     for (const s of lost) {
-      assert.ok(warnings.some((w) => w.message.includes(`"${overrides[s.id]!.name}"`) && w.message.includes(`of setup ${s.name} (direction `)), JSON.stringify(warnings));
+      assert.ok(
+        warnings.some(
+          (w) =>
+            w.message.includes(`"${overrides[s.id]!.name}"`) && w.message.includes(`of setup ${s.name} (direction `),
+        ),
+        JSON.stringify(warnings),
+      );
     }
     const quote = quoteOf(replanned);
-    assert.deepEqual(quote.setup_costs_dropped, lost.map((s) => ({ setup_id: s.id, name: s.name, direction: s.direction })).sort((a, b) => (a.name < b.name ? -1 : 1)));
+    assert.deepEqual(
+      quote.setup_costs_dropped,
+      lost
+        .map((s) => ({ setup_id: s.id, name: s.name, direction: s.direction }))
+        .sort((a, b) => (a.name < b.name ? -1 : 1)),
+    );
     assert.equal(quote.sendable, false);
   });
 
   it("refuses an override keyed by a setup of an earlier plan", async () => {
-    const res = await api.request<{ detail: { code: string; details: { fields: { code: string }[] } } }>("PATCH", `/projects/${projectId}/quote/job`, {
-      key: alice.key,
-      body: { setup_costs: { [first[0]!.id]: entryFor(first[0]!, 0) } },
-    });
+    const res = await api.request<{ detail: { code: string; details: { fields: { code: string }[] } } }>(
+      "PATCH",
+      `/projects/${projectId}/quote/job`,
+      {
+        key: alice.key,
+        body: { setup_costs: { [first[0]!.id]: entryFor(first[0]!, 0) } },
+      },
+    );
     assert.equal(res.status, 400);
     assert.equal(res.body.detail.details.fields[0]?.code, "unknown_reference");
   });
@@ -346,7 +445,10 @@ describe("a plan the starter library finishes", () => {
     projectId = await partCProject(starterLibrary());
     // a setup cost for every setup, so nothing but the plan could make the quote warn
     const project = await api.request<{ product_id: string }>("GET", `/projects/${projectId}`, { key: alice.key });
-    const cost = await api.request("POST", `/libraries/machines/${project.body.product_id}/quote/setup-costs`, { key: alice.key, body: { name: "Vice", value: 35, unit: "EUR" } });
+    const cost = await api.request("POST", `/libraries/machines/${project.body.product_id}/quote/setup-costs`, {
+      key: alice.key,
+      body: { name: "Vice", value: 35, unit: "EUR" },
+    });
     assert.equal(cost.status, 201, cost.text);
     // at the default limit: material thicker than 0.1 mm on at most 0.5 % of partC's surface
     planned = await plan(projectId, PLAN_OPTIONS);
@@ -359,7 +461,12 @@ describe("a plan the starter library finishes", () => {
     assert.equal(completeness.material_left.surface_limit_pct, 0.5);
     assert.ok(completeness.material_left.surface_pct <= 0.5, JSON.stringify(completeness.material_left));
     assert.deepEqual((await breakdown(projectId)).warnings, []);
-    assert.deepEqual(quoteOf(planned), { job_id: planned.result.job_id, sendable: true, completeness: { status: "complete", reasons: [] }, setup_costs_dropped: [] });
+    assert.deepEqual(quoteOf(planned), {
+      job_id: planned.result.job_id,
+      sendable: true,
+      completeness: { status: "complete", reasons: [] },
+      setup_costs_dropped: [],
+    });
     assert.equal((await csvRows(projectId, "de"))[0]![0], "Angebot");
     assert.match(String((await sheetOf(projectId, "en")).getRow(1).getCell(1).value), /^Quote: /);
   });

@@ -64,9 +64,17 @@ const SETUP_2 = randomUUID();
 
 /** docs/quote.md, worked example of the MHR */
 const MHR_INPUTS = {
-  acquisition_costs: 250_000, machine_selling_price: 280_000, interest_rate: 0.06, required_floor_space: 20,
-  cost_per_square_meter: 12, maintenance_cost: 5_000, energy_cost: 0.25, average_power_consumption: 15,
-  operating_hours: 3_000, years: 10, safety_factor: 1.1,
+  acquisition_costs: 250_000,
+  machine_selling_price: 280_000,
+  interest_rate: 0.06,
+  required_floor_space: 20,
+  cost_per_square_meter: 12,
+  maintenance_cost: 5_000,
+  energy_cost: 0.25,
+  average_power_consumption: 15,
+  operating_hours: 3_000,
+  years: 10,
+  safety_factor: 1.1,
 };
 
 before(async () => {
@@ -78,7 +86,9 @@ before(async () => {
   await db.owner.query(
     "insert into app_public.materials (id, name, category, density_kg_m3, price_per_kg, is_public) values ('quote-alu', 'Alu for quotes', 'aluminium', 2700, 5.8, false)",
   );
-  await db.owner.query("insert into app_public.user_materials (user_id, material_id) values ($1, 'quote-alu')", [alice.id]);
+  await db.owner.query("insert into app_public.user_materials (user_id, material_id) values ($1, 'quote-alu')", [
+    alice.id,
+  ]);
 });
 after(async () => {
   await api.close();
@@ -86,7 +96,10 @@ after(async () => {
 });
 
 async function createProject(user: TestUser, body: Record<string, unknown> = {}): Promise<string> {
-  const res = await api.request<{ id: string }>("POST", "/projects", { key: user.key, body: { name: "Bracket", customer: "ACME GmbH", product_id: MACHINE, ...body } });
+  const res = await api.request<{ id: string }>("POST", "/projects", {
+    key: user.key,
+    body: { name: "Bracket", customer: "ACME GmbH", product_id: MACHINE, ...body },
+  });
   assert.equal(res.status, 201, res.text);
   return res.body.id;
 }
@@ -94,38 +107,85 @@ async function createProject(user: TestUser, body: Record<string, unknown> = {})
 /** A saved CAM job with stock 100 x 50 x 20 mm and a plan of two setups (900 s and 540 s), as planning saves it. */
 async function savePlannedJob(user: TestUser, projectId: string): Promise<void> {
   const blob = async (bytes: Buffer, type: string) =>
-    (await db.owner.query<{ id: string }>(
-      `insert into app_private.blobs (user_id, sha256, size, content_type, bytes) values ($1, sha256($2), length($2), $3, $2) returning id`,
-      [user.id, bytes, type],
-    )).rows[0]!.id;
+    (
+      await db.owner.query<{ id: string }>(
+        `insert into app_private.blobs (user_id, sha256, size, content_type, bytes) values ($1, sha256($2), length($2), $3, $2) returning id`,
+        [user.id, bytes, type],
+      )
+    ).rows[0]!.id;
   const tag = randomUUID();
-  const workpiece = (await db.owner.query<{ id: string }>(
-    `insert into app_public.workpieces (project_id, user_id, format, units_read, bbox_min, bbox_max, volume_mm3, face_count,
+  const workpiece = (
+    await db.owner.query<{ id: string }>(
+      `insert into app_public.workpieces (project_id, user_id, format, units_read, bbox_min, bbox_max, volume_mm3, face_count,
        triangle_count, closed_solid, original_blob_id, mesh_blob_id, thumbnail_blob_id)
      values ($1, $2, 'stl', 'mm', '{0,0,0}', '{96,46,15}', 50000, 0, 12, true, $3, $4, $5) returning id`,
-    [projectId, user.id, await blob(Buffer.from(`stl ${tag}`), "model/stl"), await blob(Buffer.from(`glb ${tag}`), "model/gltf-binary"), await blob(Buffer.from(`png ${tag}`), "image/png")],
-  )).rows[0]!.id;
+      [
+        projectId,
+        user.id,
+        await blob(Buffer.from(`stl ${tag}`), "model/stl"),
+        await blob(Buffer.from(`glb ${tag}`), "model/gltf-binary"),
+        await blob(Buffer.from(`png ${tag}`), "image/png"),
+      ],
+    )
+  ).rows[0]!.id;
   const setup = (id: string, index: number, seconds: number) => ({
-    id, name: `Setup ${index + 1}`, index, direction: [0, 0, index === 0 ? 1 : -1], wcs: { origin: [0, 0, 0], x_axis: [1, 0, 0], z_axis: [0, 0, 1] },
-    work_offset: `G5${4 + index}`, machining_time_s: seconds, operations: [], tools: [], verification: {},
+    id,
+    name: `Setup ${index + 1}`,
+    index,
+    direction: [0, 0, index === 0 ? 1 : -1],
+    wcs: { origin: [0, 0, 0], x_axis: [1, 0, 0], z_axis: [0, 0, 1] },
+    work_offset: `G5${4 + index}`,
+    machining_time_s: seconds,
+    operations: [],
+    tools: [],
+    verification: {},
   });
-  const summary = { machining_time_s: 1440, warnings: [], unmachined: [], setups: [setup(SETUP_2, 1, 540), setup(SETUP_1, 0, 900)] };
-  const stock = { type: "bounding_box", offsets: { minus_x: 2, plus_x: 2, minus_y: 2, plus_y: 2, minus_z: 0, plus_z: 5 }, min: [-2, -2, 0], max: [98, 48, 20], size: [100, 50, 20] };
+  const summary = {
+    machining_time_s: 1440,
+    warnings: [],
+    unmachined: [],
+    setups: [setup(SETUP_2, 1, 540), setup(SETUP_1, 0, 900)],
+  };
+  const stock = {
+    type: "bounding_box",
+    offsets: { minus_x: 2, plus_x: 2, minus_y: 2, plus_y: 2, minus_z: 0, plus_z: 5 },
+    min: [-2, -2, 0],
+    max: [98, 48, 20],
+    size: [100, 50, 20],
+  };
   await db.owner.query(
     `insert into app_public.jobs (project_id, user_id, workpiece_id, source, stock, plan_blob_id, plan_summary) values ($1, $2, $3, 'plan', $4, $5, $6)`,
-    [projectId, user.id, workpiece, stock, await blob(Buffer.from(`plan ${tag}`), "application/vnd.swarf.cam-plan+gzip"), summary],
+    [
+      projectId,
+      user.id,
+      workpiece,
+      stock,
+      await blob(Buffer.from(`plan ${tag}`), "application/vnd.swarf.cam-plan+gzip"),
+      summary,
+    ],
   );
 }
 
 describe("quote settings and new quote jobs", () => {
   it("gives a new project's quote job the overhead, tax, discount, profit and surcharge of the user's settings at its creation", async () => {
-    const patched = await api.request("PATCH", "/quote/settings", { key: bob.key, body: { overhead_percentage: 22, tax: 7, discount: 3, profit: 12.5, material_surcharge_percentage: 8 } });
+    const patched = await api.request("PATCH", "/quote/settings", {
+      key: bob.key,
+      body: { overhead_percentage: 22, tax: 7, discount: 3, profit: 12.5, material_surcharge_percentage: 8 },
+    });
     assert.equal(patched.status, 200, patched.text);
     const project = await createProject(bob);
     const job = await api.request<QuoteJob>("GET", `/projects/${project}/quote/job`, { key: bob.key });
     assert.equal(job.status, 200);
     assert.deepEqual(
-      [job.body.overhead_percentage, job.body.tax, job.body.discount, job.body.profit, job.body.material_surcharge_percentage, job.body.quantity, job.body.mhr_override],
+      [
+        job.body.overhead_percentage,
+        job.body.tax,
+        job.body.discount,
+        job.body.profit,
+        job.body.material_surcharge_percentage,
+        job.body.quantity,
+        job.body.mhr_override,
+      ],
       [22, 7, 3, 12.5, 8, 1, null],
     );
     await api.request("PATCH", "/quote/settings", { key: bob.key, body: { tax: 19 } });
@@ -137,7 +197,14 @@ describe("quote settings and new quote jobs", () => {
   });
 
   it("refuses settings outside 0-100 %, negative amounts, strings and unknown fields with 400", async () => {
-    for (const body of [{ tax: 101 }, { discount: -1 }, { default_energy_cost: -0.1 }, { profit: "10" }, { colour: "red" }, {}]) {
+    for (const body of [
+      { tax: 101 },
+      { discount: -1 },
+      { default_energy_cost: -0.1 },
+      { profit: "10" },
+      { colour: "red" },
+      {},
+    ]) {
       const res = await api.request<ErrorBody>("PATCH", "/quote/settings", { key: bob.key, body });
       assert.equal(res.status, 400, JSON.stringify(body));
       assert.equal(res.body.detail.code, "invalid_parameter");
@@ -151,18 +218,32 @@ describe("the quote job", () => {
     await savePlannedJob(alice, project);
     const first = await api.request<QuoteJob>("PATCH", `/projects/${project}/quote/job`, {
       key: alice.key,
-      body: { quantity: 5, mhr_override: 80, setup_costs: { [SETUP_1]: { is_fixed_price: "true", name: "Vice", value: "0", unit: "EUR", fix_price: "35.50" } } },
+      body: {
+        quantity: 5,
+        mhr_override: 80,
+        setup_costs: {
+          [SETUP_1]: { is_fixed_price: "true", name: "Vice", value: "0", unit: "EUR", fix_price: "35.50" },
+        },
+      },
     });
     assert.equal(first.status, 200, first.text);
     const second = await api.request<QuoteJob>("PATCH", `/projects/${project}/quote/job`, {
       key: alice.key,
-      body: { mhr_override: null, setup_costs: { [SETUP_2]: { is_fixed_price: "false", name: "Re-clamp", value: "40", unit: "EUR/h", fix_price: "0" } } },
+      body: {
+        mhr_override: null,
+        setup_costs: {
+          [SETUP_2]: { is_fixed_price: "false", name: "Re-clamp", value: "40", unit: "EUR/h", fix_price: "0" },
+        },
+      },
     });
     assert.equal(second.status, 200, second.text);
     assert.equal(second.body.quantity, 5);
     assert.equal(second.body.mhr_override, null);
     assert.deepEqual(Object.keys(second.body.setup_costs).sort(), [SETUP_1, SETUP_2].sort());
-    const third = await api.request<QuoteJob>("PATCH", `/projects/${project}/quote/job`, { key: alice.key, body: { setup_costs: { [SETUP_1]: null } } });
+    const third = await api.request<QuoteJob>("PATCH", `/projects/${project}/quote/job`, {
+      key: alice.key,
+      body: { setup_costs: { [SETUP_1]: null } },
+    });
     assert.deepEqual(Object.keys(third.body.setup_costs), [SETUP_2]);
   });
 
@@ -179,9 +260,21 @@ describe("the quote job", () => {
       [{ material_fixed_price: -3 }, "body.material_fixed_price", "too_small"],
       [{ mhr_override: -1 }, "body.mhr_override", "too_small"],
       [{ setup_costs: { [randomUUID()]: entry } }, "", "unknown_reference"],
-      [{ setup_costs: { [SETUP_1]: { ...entry, fix_price: "-10" } } }, `body.setup_costs.${SETUP_1}.fix_price`, "invalid_format"],
-      [{ setup_costs: { [SETUP_1]: { ...entry, fix_price: 10 } } }, `body.setup_costs.${SETUP_1}.fix_price`, "invalid_type"],
-      [{ additional_costs: { g: { Title: "x", per_unit: true, Costs: [{ label: "a", cost: -1 }] } } }, "body.additional_costs.g.Costs.0.cost", "too_small"],
+      [
+        { setup_costs: { [SETUP_1]: { ...entry, fix_price: "-10" } } },
+        `body.setup_costs.${SETUP_1}.fix_price`,
+        "invalid_format",
+      ],
+      [
+        { setup_costs: { [SETUP_1]: { ...entry, fix_price: 10 } } },
+        `body.setup_costs.${SETUP_1}.fix_price`,
+        "invalid_type",
+      ],
+      [
+        { additional_costs: { g: { Title: "x", per_unit: true, Costs: [{ label: "a", cost: -1 }] } } },
+        "body.additional_costs.g.Costs.0.cost",
+        "too_small",
+      ],
       [{ price: 3 }, "body", "unknown_field"],
     ];
     for (const [body, field, code] of cases) {
@@ -205,14 +298,24 @@ describe("the quote job", () => {
     const cases: [string, string][] = [
       [`{"quantity":2,"additional_costs":{"__proto__":${group}}}`, "body.additional_costs.__proto__"],
       [`{"additional_costs":{"g":${group},"__proto__":null}}`, "body.additional_costs.__proto__"],
-      [`{"additional_costs":{"g":{"Title":"x","per_unit":true,"Costs":[{"label":"x","cost":1,"__proto__":{"cost":5}}]}}}`, "body.additional_costs.g.Costs.0.__proto__"],
+      [
+        `{"additional_costs":{"g":{"Title":"x","per_unit":true,"Costs":[{"label":"x","cost":1,"__proto__":{"cost":5}}]}}}`,
+        "body.additional_costs.g.Costs.0.__proto__",
+      ],
       [`{"setup_costs":{"__proto__":${entry}}}`, "body.setup_costs.__proto__"],
     ];
     for (const [body, field] of cases) {
-      const res = await api.request<ErrorBody>("PATCH", `/projects/${project}/quote/job`, { key: alice.key, raw: { body, contentType: "application/json" } });
+      const res = await api.request<ErrorBody>("PATCH", `/projects/${project}/quote/job`, {
+        key: alice.key,
+        raw: { body, contentType: "application/json" },
+      });
       assert.equal(res.status, 400, `${body}: ${res.text}`);
       assert.equal(res.body.detail.code, "invalid_parameter");
-      assert.deepEqual(res.body.detail.details.fields!.map((f) => [f.field, f.code]), [[field, "invalid_key"]], body);
+      assert.deepEqual(
+        res.body.detail.details.fields!.map((f) => [f.field, f.code]),
+        [[field, "invalid_key"]],
+        body,
+      );
     }
     const afterwards = await api.request<QuoteJob>("GET", `/projects/${project}/quote/job`, { key: alice.key });
     assert.deepEqual(afterwards.body, before.body);
@@ -222,10 +325,15 @@ describe("the quote job", () => {
     const project = await createProject(alice);
     const res = await api.request<ErrorBody>("PATCH", `/projects/${project}/quote/job`, {
       key: alice.key,
-      body: { setup_costs: { [SETUP_1]: { is_fixed_price: "true", name: "x", value: "0", unit: "EUR", fix_price: "1" } } },
+      body: {
+        setup_costs: { [SETUP_1]: { is_fixed_price: "true", name: "x", value: "0", unit: "EUR", fix_price: "1" } },
+      },
     });
     assert.equal(res.status, 400);
-    assert.deepEqual(res.body.detail.details.fields!.map((f) => [f.field, f.code]), [[`body.setup_costs.${SETUP_1}`, "unknown_reference"]]);
+    assert.deepEqual(
+      res.body.detail.details.fields!.map((f) => [f.field, f.code]),
+      [[`body.setup_costs.${SETUP_1}`, "unknown_reference"]],
+    );
   });
 
   it("answers 404 for another user's project on every quote route", async () => {
@@ -250,7 +358,10 @@ describe("the breakdown", () => {
     assert.equal(res.status, 200, res.text);
     assert.equal(res.body.machining_time_s, 0);
     assert.deepEqual(res.body.setups, []);
-    assert.deepEqual(res.body.warnings.map((w) => w.code), ["no_plan", "material_missing", "stock_missing"]);
+    assert.deepEqual(
+      res.body.warnings.map((w) => w.code),
+      ["no_plan", "material_missing", "stock_missing"],
+    );
     assert.equal(res.body.total_price, 0);
   });
 
@@ -265,7 +376,10 @@ describe("the breakdown", () => {
     assert.deepEqual([fromSettings.body.mhr, fromSettings.body.mhr_source], [55, "settings"]);
     // machine layer: MHR and the setup-cost template
     await api.request("PATCH", `/libraries/machines/${MACHINE}/quote`, { key: alice.key, body: { mhr_value: 60 } });
-    await api.request("POST", `/libraries/machines/${MACHINE}/quote/setup-costs`, { key: alice.key, body: { name: "Vice setup", value: 45, unit: "EUR" } });
+    await api.request("POST", `/libraries/machines/${MACHINE}/quote/setup-costs`, {
+      key: alice.key,
+      body: { name: "Vice setup", value: 45, unit: "EUR" },
+    });
     // quote job layer: an override, then cleared again
     await api.request("PATCH", `/projects/${project}/quote/job`, { key: alice.key, body: { mhr_override: 99 } });
     const overridden = await api.request<Breakdown>("GET", `/projects/${project}/quote`, { key: alice.key });
@@ -273,8 +387,16 @@ describe("the breakdown", () => {
     const patched = await api.request("PATCH", `/projects/${project}/quote/job`, {
       key: alice.key,
       body: {
-        mhr_override: null, quantity: 10, overhead_percentage: 15, profit: 10, discount: 5, tax: 19, material_surcharge_percentage: 10,
-        setup_costs: { [SETUP_2]: { is_fixed_price: "false", name: "Re-clamping", value: "40", unit: "EUR/h", fix_price: "0" } },
+        mhr_override: null,
+        quantity: 10,
+        overhead_percentage: 15,
+        profit: 10,
+        discount: 5,
+        tax: 19,
+        material_surcharge_percentage: 10,
+        setup_costs: {
+          [SETUP_2]: { is_fixed_price: "false", name: "Re-clamping", value: "40", unit: "EUR/h", fix_price: "0" },
+        },
         additional_costs: {
           anodise: { Title: "Anodising", per_unit: true, Costs: [{ label: "Type II", cost: 2.5 }] },
           pack: { Title: "Packaging", per_unit: false, Costs: [{ label: "Box", cost: 12.3 }] },
@@ -286,18 +408,37 @@ describe("the breakdown", () => {
     assert.equal(res.status, 200);
     const b = res.body;
     assert.deepEqual([b.mhr, b.mhr_source, b.machining_time_s], [60, "machine", 1440]);
-    assert.deepEqual(b.setups.map((s) => [s.setup_id, s.machining_cost, s.setup_cost.name, s.setup_cost.source, s.setup_cost.amount]), [
-      [SETUP_1, 150, "Vice setup", "machine", 45],
-      [SETUP_2, 90, "Re-clamping", "quote_job", 60],
-    ]);
-    assert.deepEqual(b.lines.map((l) => l.amount), [150, 45, 90, 60, 17.23, 25, 12.3]);
     assert.deepEqual(
-      [b.direct_cost, b.overhead, b.manufacturing_cost, b.profit, b.discount, b.net_price, b.tax, b.total_price, b.unit_price],
+      b.setups.map((s) => [s.setup_id, s.machining_cost, s.setup_cost.name, s.setup_cost.source, s.setup_cost.amount]),
+      [
+        [SETUP_1, 150, "Vice setup", "machine", 45],
+        [SETUP_2, 90, "Re-clamping", "quote_job", 60],
+      ],
+    );
+    assert.deepEqual(
+      b.lines.map((l) => l.amount),
+      [150, 45, 90, 60, 17.23, 25, 12.3],
+    );
+    assert.deepEqual(
+      [
+        b.direct_cost,
+        b.overhead,
+        b.manufacturing_cost,
+        b.profit,
+        b.discount,
+        b.net_price,
+        b.tax,
+        b.total_price,
+        b.unit_price,
+      ],
       [399.53, 59.92, 459.45, 45.95, 25.27, 480.13, 91.22, 571.35, 48.01],
     );
     assert.deepEqual(b.warnings, []);
     // material at a fixed price replaces stock weight x price x surcharge
-    await api.request("PATCH", `/projects/${project}/quote/job`, { key: alice.key, body: { material_is_fixed_price: true, material_fixed_price: 3.1 } });
+    await api.request("PATCH", `/projects/${project}/quote/job`, {
+      key: alice.key,
+      body: { material_is_fixed_price: true, material_fixed_price: 3.1 },
+    });
     const fixed = await api.request<Breakdown>("GET", `/projects/${project}/quote`, { key: alice.key });
     assert.equal(fixed.body.lines.find((l) => l.kind === "material")!.amount, 31);
   });
@@ -305,20 +446,29 @@ describe("the breakdown", () => {
   it("exports the breakdown as CSV and as a German Excel workbook that shows the same totals", async () => {
     const project = await createProject(alice, { material_id: "quote-alu", name: "Halter; groß" });
     await savePlannedJob(alice, project);
-    await api.request("PATCH", `/projects/${project}/quote/job`, { key: alice.key, body: { quantity: 7, discount: 2.5 } });
+    await api.request("PATCH", `/projects/${project}/quote/job`, {
+      key: alice.key,
+      body: { quantity: 7, discount: 2.5 },
+    });
     const json = (await api.request<Breakdown>("GET", `/projects/${project}/quote`, { key: alice.key })).body;
 
-    const en = await api.request("POST", `/projects/${project}/quote/export?format=csv&language=en`, { key: alice.key });
+    const en = await api.request("POST", `/projects/${project}/quote/export?format=csv&language=en`, {
+      key: alice.key,
+    });
     assert.equal(en.status, 200, en.text);
     assert.match(en.headers.get("content-type")!, /^text\/csv/);
     assert.equal(en.headers.get("content-disposition"), `attachment; filename="quote_${project}_en.csv"`);
     assert.ok(en.text.includes(`Total price,${json.total_price.toFixed(2)}`), en.text);
 
-    const deCsv = await api.request("POST", `/projects/${project}/quote/export?format=csv&language=de`, { key: alice.key });
+    const deCsv = await api.request("POST", `/projects/${project}/quote/export?format=csv&language=de`, {
+      key: alice.key,
+    });
     assert.ok(deCsv.text.includes(`Gesamtpreis;${json.total_price.toFixed(2).replace(".", ",")}`), deCsv.text);
     assert.ok(deCsv.text.includes('Angebot;"Halter; groß"'), "a field with the separator is quoted");
 
-    const xlsx = await api.request("POST", `/projects/${project}/quote/export?format=excel&language=de`, { key: alice.key });
+    const xlsx = await api.request("POST", `/projects/${project}/quote/export?format=excel&language=de`, {
+      key: alice.key,
+    });
     assert.equal(xlsx.status, 200);
     assert.equal(xlsx.headers.get("content-type"), "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet");
     assert.equal(xlsx.headers.get("content-disposition"), `attachment; filename="quote_${project}_de.xlsx"`);
@@ -328,7 +478,8 @@ describe("the breakdown", () => {
     const byLabel = new Map<string, { value: unknown; numFmt: string }>();
     sheet.eachRow((row) => {
       const labelCell = row.getCell(1).value;
-      if (typeof labelCell === "string") byLabel.set(labelCell, { value: row.getCell(2).value, numFmt: row.getCell(2).numFmt });
+      if (typeof labelCell === "string")
+        byLabel.set(labelCell, { value: row.getCell(2).value, numFmt: row.getCell(2).numFmt });
     });
     assert.equal(byLabel.get("Gesamtpreis")!.value, json.total_price);
     assert.equal(byLabel.get("Herstellkosten")!.value, json.manufacturing_cost);
@@ -354,13 +505,21 @@ describe("the breakdown", () => {
       const what = JSON.stringify(customer);
       const project = await createProject(carol, { name, customer });
       await savePlannedJob(carol, project);
-      const entry = (costName: string) => ({ is_fixed_price: "true", name: costName, value: "0", unit: "EUR", fix_price: "35.50" });
+      const entry = (costName: string) => ({
+        is_fixed_price: "true",
+        name: costName,
+        value: "0",
+        unit: "EUR",
+        fix_price: "35.50",
+      });
       const patched = await api.request("PATCH", `/projects/${project}/quote/job`, {
         key: carol.key,
         body: {
           discount: 5,
           setup_costs: { [SETUP_1]: entry(setupCosts[0]!), [SETUP_2]: entry(setupCosts[1]!) },
-          additional_costs: Object.fromEntries(all.map((title, i) => [`g${i}`, { Title: title, per_unit: false, Costs: [{ label: "=1+2", cost: 1.5 }] }])),
+          additional_costs: Object.fromEntries(
+            all.map((title, i) => [`g${i}`, { Title: title, per_unit: false, Costs: [{ label: "=1+2", cost: 1.5 }] }]),
+          ),
         },
       });
       assert.equal(patched.status, 200, patched.text);
@@ -371,22 +530,43 @@ describe("the breakdown", () => {
         const sep = language === "en" ? "," : ";";
         const money = (value: number) => (language === "en" ? value.toFixed(2) : value.toFixed(2).replace(".", ","));
         const customerLabel = language === "en" ? "Customer" : "Kunde";
-        const csv = await api.request("POST", `/projects/${project}/quote/export?format=csv&language=${language}`, { key: carol.key });
+        const csv = await api.request("POST", `/projects/${project}/quote/export?format=csv&language=${language}`, {
+          key: carol.key,
+        });
         assert.equal(csv.status, 200, csv.text);
         const rows = parseCsv(csv.text, sep);
         for (const cell of rows.flat()) {
           if (/^-?\d+([.,]\d+)?$/.test(cell)) continue;
           assert.doesNotMatch(cell, FORMULA_START, `${what} ${language} CSV: ${JSON.stringify(cell)}`);
         }
-        assert.deepEqual(rows.find((r) => r[0] === customerLabel), [customerLabel, `'${customer}`]);
+        assert.deepEqual(
+          rows.find((r) => r[0] === customerLabel),
+          [customerLabel, `'${customer}`],
+        );
         const titleLabel = language === "en" ? "Quote" : "Angebot";
-        assert.deepEqual(rows.find((r) => r[0] === titleLabel), [titleLabel, `'${name}`], `${what} ${language}: the title row`);
-        assert.deepEqual(rows.filter((r) => r[0] === "Setup 1" || r[0] === "Setup 2").map((r) => r[3]), setupCosts.map((n) => `'${n}`), `${what} ${language}: the setup costs' names`);
+        assert.deepEqual(
+          rows.find((r) => r[0] === titleLabel),
+          [titleLabel, `'${name}`],
+          `${what} ${language}: the title row`,
+        );
+        assert.deepEqual(
+          rows.filter((r) => r[0] === "Setup 1" || r[0] === "Setup 2").map((r) => r[3]),
+          setupCosts.map((n) => `'${n}`),
+          `${what} ${language}: the setup costs' names`,
+        );
         // the neutralised field is quoted; an amount, even a negative one, is a bare number
-        assert.ok(csv.text.includes(`${sep}"'${customer.replaceAll('"', '""')}"\r\n`), `${what} ${language}: the customer field is quoted`);
-        assert.ok(csv.text.includes(`${sep}${money(-json.discount)}\r\n`), `${what} ${language}: the discount is a bare number`);
+        assert.ok(
+          csv.text.includes(`${sep}"'${customer.replaceAll('"', '""')}"\r\n`),
+          `${what} ${language}: the customer field is quoted`,
+        );
+        assert.ok(
+          csv.text.includes(`${sep}${money(-json.discount)}\r\n`),
+          `${what} ${language}: the discount is a bare number`,
+        );
 
-        const xlsx = await api.request("POST", `/projects/${project}/quote/export?format=excel&language=${language}`, { key: carol.key });
+        const xlsx = await api.request("POST", `/projects/${project}/quote/export?format=excel&language=${language}`, {
+          key: carol.key,
+        });
         assert.equal(xlsx.status, 200, xlsx.text);
         const workbook = new ExcelJS.Workbook();
         await workbook.xlsx.load(xlsx.bytes as unknown as ArrayBuffer);
@@ -398,10 +578,17 @@ describe("the breakdown", () => {
             if (cell.type === ExcelJS.ValueType.String) texts.push(cell.value as string);
           }),
         );
-        for (const text of texts) assert.doesNotMatch(text, FORMULA_START, `${what} ${language} Excel: ${JSON.stringify(text)}`);
+        for (const text of texts)
+          assert.doesNotMatch(text, FORMULA_START, `${what} ${language} Excel: ${JSON.stringify(text)}`);
         // XML reads a carriage return back as a line feed
-        for (const text of [customer, ...setupCosts]) assert.ok(texts.includes(`'${text.replace("\r", "\n")}`), `${what} ${language} Excel: ${JSON.stringify(text)}`);
-        const discountRow = sheet.getRows(1, sheet.rowCount)!.find((r) => r.getCell(1).value === (language === "en" ? "Discount" : "Rabatt"))!;
+        for (const text of [customer, ...setupCosts])
+          assert.ok(
+            texts.includes(`'${text.replace("\r", "\n")}`),
+            `${what} ${language} Excel: ${JSON.stringify(text)}`,
+          );
+        const discountRow = sheet
+          .getRows(1, sheet.rowCount)!
+          .find((r) => r.getCell(1).value === (language === "en" ? "Discount" : "Rabatt"))!;
         assert.equal(discountRow.getCell(2).type, ExcelJS.ValueType.Number);
         assert.equal(discountRow.getCell(2).value, -json.discount);
       }
@@ -425,17 +612,39 @@ describe("machine quote configuration and MHR", () => {
     const start = await api.request<MachineQuote>("GET", `${path}/quote`, { key: alice.key });
     assert.equal(start.status, 200, start.text);
     assert.deepEqual([start.body.mhr_value, start.body.setup_costs, start.body.mhr], [null, [], null]);
-    const patched = await api.request<MachineQuote>("PATCH", `${path}/quote`, { key: alice.key, body: { mhr_value: 42.5, name: "Router in hall 2" } });
-    assert.deepEqual([patched.body.mhr_value, patched.body.mhr_value_source, patched.body.name], [42.5, "manual", "Router in hall 2"]);
-    const nameOnly = await api.request<MachineQuote>("PATCH", `${path}/quote`, { key: alice.key, body: { name: "Router" } });
+    const patched = await api.request<MachineQuote>("PATCH", `${path}/quote`, {
+      key: alice.key,
+      body: { mhr_value: 42.5, name: "Router in hall 2" },
+    });
+    assert.deepEqual(
+      [patched.body.mhr_value, patched.body.mhr_value_source, patched.body.name],
+      [42.5, "manual", "Router in hall 2"],
+    );
+    const nameOnly = await api.request<MachineQuote>("PATCH", `${path}/quote`, {
+      key: alice.key,
+      body: { name: "Router" },
+    });
     assert.equal(nameOnly.body.mhr_value, 42.5, "only the sent fields change");
-    for (const [name, value] of [["A", 10], ["B", 20], ["C", 30]] as const) {
-      const added = await api.request<MachineQuote>("POST", `${path}/quote/setup-costs`, { key: alice.key, body: { name, value, unit: "EUR" } });
+    for (const [name, value] of [
+      ["A", 10],
+      ["B", 20],
+      ["C", 30],
+    ] as const) {
+      const added = await api.request<MachineQuote>("POST", `${path}/quote/setup-costs`, {
+        key: alice.key,
+        body: { name, value, unit: "EUR" },
+      });
       assert.equal(added.status, 201);
     }
     const removed = await api.request<MachineQuote>("DELETE", `${path}/quote/setup-costs/1`, { key: alice.key });
     assert.equal(removed.status, 200);
-    assert.deepEqual(removed.body.setup_costs.map((c) => [c.index, c.name]), [[0, "A"], [1, "C"]]);
+    assert.deepEqual(
+      removed.body.setup_costs.map((c) => [c.index, c.name]),
+      [
+        [0, "A"],
+        [1, "C"],
+      ],
+    );
     const outOfRange = await api.request<ErrorBody>("DELETE", `${path}/quote/setup-costs/2`, { key: alice.key });
     assert.equal(outOfRange.status, 404);
     assert.equal(outOfRange.body.detail.code, "not_found");
@@ -443,7 +652,11 @@ describe("machine quote configuration and MHR", () => {
       const res = await api.request<ErrorBody>("DELETE", `${path}/quote/setup-costs/${bad}`, { key: alice.key });
       assert.equal(res.status, 400, bad);
     }
-    for (const body of [{ name: "x", value: -1, unit: "EUR" }, { name: "x", value: "10", unit: "EUR" }, { value: 10 }]) {
+    for (const body of [
+      { name: "x", value: -1, unit: "EUR" },
+      { name: "x", value: "10", unit: "EUR" },
+      { value: 10 },
+    ]) {
       const res = await api.request<ErrorBody>("POST", `${path}/quote/setup-costs`, { key: alice.key, body });
       assert.equal(res.status, 400, JSON.stringify(body));
     }
@@ -451,24 +664,39 @@ describe("machine quote configuration and MHR", () => {
       const res = await api.request<ErrorBody>("PATCH", `${path}/quote`, { key: alice.key, body });
       assert.equal(res.status, 400, JSON.stringify(body));
     }
-    const cleared = await api.request<MachineQuote>("PATCH", `${path}/quote`, { key: alice.key, body: { mhr_value: null } });
+    const cleared = await api.request<MachineQuote>("PATCH", `${path}/quote`, {
+      key: alice.key,
+      body: { mhr_value: null },
+    });
     assert.deepEqual([cleared.body.mhr_value, cleared.body.effective_mhr.source], [null, "settings"]);
   });
 
   it("previews an MHR without storing it, stores one as the machine's MHR, and removes it", async () => {
-    const preview = await api.request<{ calculated_mhr: number }>("POST", "/quote/mhr/calculate", { key: alice.key, body: MHR_INPUTS });
+    const preview = await api.request<{ calculated_mhr: number }>("POST", "/quote/mhr/calculate", {
+      key: alice.key,
+      body: MHR_INPUTS,
+    });
     assert.equal(preview.status, 200, preview.text);
     assert.equal(preview.body.calculated_mhr, 20.03);
     const none = await api.request<ErrorBody>("GET", `${path}/mhr`, { key: alice.key });
     assert.equal(none.status, 404, "the preview stored nothing");
 
-    const stored = await api.request<{ calculated_mhr: number; inputs: Record<string, number> }>("POST", `${path}/mhr`, { key: alice.key, body: MHR_INPUTS });
+    const stored = await api.request<{ calculated_mhr: number; inputs: Record<string, number> }>(
+      "POST",
+      `${path}/mhr`,
+      { key: alice.key, body: MHR_INPUTS },
+    );
     assert.equal(stored.status, 200, stored.text);
     assert.equal(stored.body.calculated_mhr, 20.03);
-    const read = await api.request<{ calculated_mhr: number; inputs: Record<string, number> }>("GET", `${path}/mhr`, { key: alice.key });
+    const read = await api.request<{ calculated_mhr: number; inputs: Record<string, number> }>("GET", `${path}/mhr`, {
+      key: alice.key,
+    });
     assert.deepEqual(read.body.inputs, MHR_INPUTS);
     const config = await api.request<MachineQuote>("GET", `${path}/quote`, { key: alice.key });
-    assert.deepEqual([config.body.mhr_value, config.body.mhr_value_source, config.body.mhr?.calculated_mhr], [20.03, "calculated", 20.03]);
+    assert.deepEqual(
+      [config.body.mhr_value, config.body.mhr_value_source, config.body.mhr?.calculated_mhr],
+      [20.03, "calculated", 20.03],
+    );
 
     const deleted = await api.request("DELETE", `${path}/mhr`, { key: alice.key });
     assert.equal(deleted.status, 204);
@@ -478,11 +706,23 @@ describe("machine quote configuration and MHR", () => {
   });
 
   it("fills cost per m² and energy cost from the settings, and refuses bad MHR inputs with 400", async () => {
-    await api.request("PATCH", "/quote/settings", { key: alice.key, body: { default_cost_per_m2: 12, default_energy_cost: 0.25 } });
+    await api.request("PATCH", "/quote/settings", {
+      key: alice.key,
+      body: { default_cost_per_m2: 12, default_energy_cost: 0.25 },
+    });
     const { cost_per_square_meter: _c, energy_cost: _e, ...rest } = MHR_INPUTS;
-    const res = await api.request<{ calculated_mhr: number; inputs: Record<string, number> }>("POST", "/quote/mhr/calculate", { key: alice.key, body: rest });
+    const res = await api.request<{ calculated_mhr: number; inputs: Record<string, number> }>(
+      "POST",
+      "/quote/mhr/calculate",
+      { key: alice.key, body: rest },
+    );
     assert.equal(res.body.calculated_mhr, 20.03);
-    for (const body of [{ ...MHR_INPUTS, years: "10" }, { ...MHR_INPUTS, interest_rate: 6 }, { ...MHR_INPUTS, operating_hours: 0 }, { ...MHR_INPUTS, maintenance_cost: -1 }]) {
+    for (const body of [
+      { ...MHR_INPUTS, years: "10" },
+      { ...MHR_INPUTS, interest_rate: 6 },
+      { ...MHR_INPUTS, operating_hours: 0 },
+      { ...MHR_INPUTS, maintenance_cost: -1 },
+    ]) {
       const bad = await api.request<ErrorBody>("POST", "/quote/mhr/calculate", { key: alice.key, body });
       assert.equal(bad.status, 400, JSON.stringify(body));
       const stored = await api.request<ErrorBody>("POST", `${path}/mhr`, { key: alice.key, body });
@@ -495,7 +735,10 @@ describe("machine quote configuration and MHR", () => {
       `insert into app_public.machines (product_id, name, control, travel_x_mm, travel_y_mm, travel_z_mm, max_spindle_rpm, max_feed_mm_min, tool_slots, default_mhr)
        values ('bob-quote-mill', 'Bob only', 'linuxcnc', 500, 400, 300, 10000, 5000, 10, 40)`,
     );
-    await db.owner.query("insert into app_public.user_machines (user_id, product_id, position) values ($1, 'bob-quote-mill', 100)", [bob.id]);
+    await db.owner.query(
+      "insert into app_public.user_machines (user_id, product_id, position) values ($1, 'bob-quote-mill', 100)",
+      [bob.id],
+    );
     for (const [method, p, body] of [
       ["GET", "/libraries/machines/bob-quote-mill/quote", undefined],
       ["PATCH", "/libraries/machines/bob-quote-mill/quote", { mhr_value: 1 }],
@@ -509,7 +752,9 @@ describe("machine quote configuration and MHR", () => {
       const res = await api.request<ErrorBody>(method, p, { key: alice.key, body });
       assert.equal(res.status, 404, `${method} ${p}`);
     }
-    const rows = await db.owner.query("select * from app_public.machine_quote_configs where product_id = 'bob-quote-mill'");
+    const rows = await db.owner.query(
+      "select * from app_public.machine_quote_configs where product_id = 'bob-quote-mill'",
+    );
     assert.equal(rows.rowCount, 0);
   });
 });

@@ -47,11 +47,18 @@ let projectId: string;
 before(async () => {
   db = await createTestDatabase();
   api = await startTestApi(db, {
-    env: { UPLOAD_LIMIT_BYTES: String(UPLOAD_LIMIT_BYTES), JSON_BODY_LIMIT_BYTES: String(JSON_BODY_LIMIT_BYTES), AUTH_FAILURES_PER_ADDRESS: "3" },
+    env: {
+      UPLOAD_LIMIT_BYTES: String(UPLOAD_LIMIT_BYTES),
+      JSON_BODY_LIMIT_BYTES: String(JSON_BODY_LIMIT_BYTES),
+      AUTH_FAILURES_PER_ADDRESS: "3",
+    },
   });
   alice = await createTestUser(db.owner, "alice");
   readOnlyKey = await alice.keyWith(["projects:read"]);
-  const project = await api.request<{ id: string }>("POST", "/projects", { key: alice.key, body: { name: "Refusals", customer: "Edge" } });
+  const project = await api.request<{ id: string }>("POST", "/projects", {
+    key: alice.key,
+    body: { name: "Refusals", customer: "Edge" },
+  });
   assert.equal(project.status, 201);
   projectId = project.body.id;
 });
@@ -66,7 +73,9 @@ after(async () => {
  */
 async function spendLimitedKey(): Promise<void> {
   limitedKey = await alice.keyWith(["cam:write", "projects:read", "projects:write"]);
-  await db.owner.query(`update app_private.api_keys set rate_limits = '{"default": 1}' where key_prefix = $1`, [limitedKey.split("_live_")[0]]);
+  await db.owner.query(`update app_private.api_keys set rate_limits = '{"default": 1}' where key_prefix = $1`, [
+    limitedKey.split("_live_")[0],
+  ]);
   assert.equal((await api.request("GET", "/projects", { key: limitedKey })).status, 200);
 }
 
@@ -85,11 +94,39 @@ function refusals(route: "workpiece" | "job"): Refusal[] {
   const at = `/projects/${projectId}/${route}`;
   const key = (value: string) => ({ "X-API-Key": value });
   return [
-    { name: `${route}: 413 from the Content-Length`, status: 413, code: "payload_too_large", path: at, headers: key(alice.key), upload: LARGE },
-    { name: `${route}: 413 while read`, status: 413, code: "payload_too_large", path: at, headers: key(alice.key), upload: NEAR },
+    {
+      name: `${route}: 413 from the Content-Length`,
+      status: 413,
+      code: "payload_too_large",
+      path: at,
+      headers: key(alice.key),
+      upload: LARGE,
+    },
+    {
+      name: `${route}: 413 while read`,
+      status: 413,
+      code: "payload_too_large",
+      path: at,
+      headers: key(alice.key),
+      upload: NEAR,
+    },
     { name: `${route}: 401 without a key`, status: 401, code: "api_key_missing", path: at, upload: LARGE },
-    { name: `${route}: 403 without cam:write`, status: 403, code: "insufficient_scope", path: at, headers: key(readOnlyKey), upload: LARGE },
-    { name: `${route}: 429 over the key's limit`, status: 429, code: "validation_error", path: at, headers: key(limitedKey), upload: LARGE },
+    {
+      name: `${route}: 403 without cam:write`,
+      status: 403,
+      code: "insufficient_scope",
+      path: at,
+      headers: key(readOnlyKey),
+      upload: LARGE,
+    },
+    {
+      name: `${route}: 429 over the key's limit`,
+      status: 429,
+      code: "validation_error",
+      path: at,
+      headers: key(limitedKey),
+      upload: LARGE,
+    },
     {
       name: `${route}: 415 not multipart`,
       status: 415,
@@ -104,7 +141,14 @@ function refusals(route: "workpiece" | "job"): Refusal[] {
 
 function jsonRefusals(): Refusal[] {
   return [
-    { name: "JSON: 413 over JSON_BODY_LIMIT_BYTES", status: 413, code: "payload_too_large", path: "/projects", headers: { "X-API-Key": alice.key }, jsonBytes: 3_000_000 },
+    {
+      name: "JSON: 413 over JSON_BODY_LIMIT_BYTES",
+      status: 413,
+      code: "payload_too_large",
+      path: "/projects",
+      headers: { "X-API-Key": alice.key },
+      jsonBytes: 3_000_000,
+    },
     {
       name: "JSON: 415 not application/json",
       status: 415,
@@ -117,31 +161,51 @@ function jsonRefusals(): Refusal[] {
   ];
 }
 
-function asRequest(refusal: Refusal, client: ClientRequest["client"], extra: Record<string, string> = {}): ClientRequest {
+function asRequest(
+  refusal: Refusal,
+  client: ClientRequest["client"],
+  extra: Record<string, string> = {},
+): ClientRequest {
   return {
     client,
     url: `${api.origin}${API_BASE_PATH}${refusal.path}`,
     method: "POST",
     headers: { ...refusal.headers, ...extra },
-    ...(refusal.upload ? { upload: { path: refusal.upload, field: "file", filename: path.basename(refusal.upload) } } : {}),
+    ...(refusal.upload
+      ? { upload: { path: refusal.upload, field: "file", filename: path.basename(refusal.upload) } }
+      : {}),
     ...(refusal.jsonBytes !== undefined ? { jsonBytes: refusal.jsonBytes } : {}),
     ...(refusal.contentType ? { contentType: refusal.contentType } : {}),
   };
 }
 
-function assertEnvelope(refusal: Refusal, label: string, outcome: { status: number; body: string; requestId: string | undefined }): void {
+function assertEnvelope(
+  refusal: Refusal,
+  label: string,
+  outcome: { status: number; body: string; requestId: string | undefined },
+): void {
   assert.equal(outcome.status, refusal.status, `${label}: ${refusal.name}: ${outcome.body}`);
-  const body = JSON.parse(outcome.body) as { detail: { code: string; message: string; details: unknown; request_id: string } };
+  const body = JSON.parse(outcome.body) as {
+    detail: { code: string; message: string; details: unknown; request_id: string };
+  };
   assert.equal(body.detail.code, refusal.code, `${label}: ${refusal.name}`);
   assert.equal(typeof body.detail.message, "string");
   assert.match(body.detail.request_id, /^req_/, `${label}: ${refusal.name}`);
-  assert.equal(body.detail.request_id, outcome.requestId, `${label}: ${refusal.name}: the envelope's request_id is the header's`);
+  assert.equal(
+    body.detail.request_id,
+    outcome.requestId,
+    `${label}: ${refusal.name}: the envelope's request_id is the header's`,
+  );
 }
 
 function assertAnswered(refusal: Refusal, label: string, outcome: ClientOutcome | undefined): void {
   assert.ok(outcome, `${label}: ${refusal.name}: no outcome`);
   assert.ok(outcome.ok, `${label}: ${refusal.name}: ${outcome.ok ? "" : outcome.error}`);
-  assertEnvelope(refusal, label, { status: outcome.status, body: outcome.body, requestId: outcome.headers["x-request-id"] });
+  assertEnvelope(refusal, label, {
+    status: outcome.status,
+    body: outcome.body,
+    requestId: outcome.headers["x-request-id"],
+  });
 }
 
 async function viaChildClients(all: readonly Refusal[]): Promise<void> {
@@ -150,8 +214,12 @@ async function viaChildClients(all: readonly Refusal[]): Promise<void> {
     ["whole body first", "socket", {}],
     ["whole body first, Connection: close", "socket", { Connection: "close" }],
   ];
-  const outcomes = await sendFromChild(clients.flatMap(([, client, extra]) => all.map((refusal) => asRequest(refusal, client, extra))));
-  clients.forEach(([label], c) => all.forEach((refusal, r) => assertAnswered(refusal, label, outcomes[c * all.length + r])));
+  const outcomes = await sendFromChild(
+    clients.flatMap(([, client, extra]) => all.map((refusal) => asRequest(refusal, client, extra))),
+  );
+  clients.forEach(([label], c) =>
+    all.forEach((refusal, r) => assertAnswered(refusal, label, outcomes[c * all.length + r])),
+  );
 }
 
 async function viaCurl(refusal: Refusal, extra: string[] = []): Promise<void> {
@@ -210,7 +278,14 @@ describe("refused uploads and bodies reach the client as answers", () => {
     for (let attempt = 0; attempt < 3; attempt += 1) {
       assert.equal((await api.request("GET", "/projects", { key: "nope" })).status, 401);
     }
-    const refusal: Refusal = { name: "429 for the address", status: 429, code: "validation_error", path: at, headers: bogus, upload: LARGE };
+    const refusal: Refusal = {
+      name: "429 for the address",
+      status: 429,
+      code: "validation_error",
+      path: at,
+      headers: bogus,
+      upload: LARGE,
+    };
     await viaChildClients([refusal]);
     await viaCurl(refusal);
   });

@@ -61,11 +61,16 @@ describe("every route of the table", () => {
       for (const missing of route.scopes) {
         const key = await alice.keyWith(SCOPES.filter((scope) => scope !== missing));
         const before = await db.owner.query("select count(*)::int as n, max(updated_at) as t from app_public.projects");
-        const res = await api.request<ErrorBody>(route.method.toUpperCase(), pathFor(route, aliceIds), { key, ...requestOptions(route) });
+        const res = await api.request<ErrorBody>(route.method.toUpperCase(), pathFor(route, aliceIds), {
+          key,
+          ...requestOptions(route),
+        });
         assert.equal(res.status, 403, `${label} without ${missing}`);
         assert.equal(res.body.detail.code, "insufficient_scope");
         assert.deepEqual(res.body.detail.details.missing_scopes, [missing]);
-        const afterwards = await db.owner.query("select count(*)::int as n, max(updated_at) as t from app_public.projects");
+        const afterwards = await db.owner.query(
+          "select count(*)::int as n, max(updated_at) as t from app_public.projects",
+        );
         assert.deepEqual(afterwards.rows, before.rows, "nothing changed");
       }
     });
@@ -73,7 +78,10 @@ describe("every route of the table", () => {
     if (route.public) {
       it(`${label} is public: it declares no scope and answers without a key`, async () => {
         assert.deepEqual(route.scopes, []);
-        const res = await api.request(route.method.toUpperCase(), pathFor(route, aliceIds), { key: null, ...requestOptions(route) });
+        const res = await api.request(route.method.toUpperCase(), pathFor(route, aliceIds), {
+          key: null,
+          ...requestOptions(route),
+        });
         assert.equal(res.status, 200, label);
       });
     }
@@ -84,10 +92,14 @@ describe("every route of the table", () => {
 
     it(`${label} answers 400 naming the parameter for an id that is not an id`, async () => {
       for (const param of params) {
-        const res = await api.request<ErrorBody>(route.method.toUpperCase(), pathFor(route, { ...aliceIds, [param]: NOT_AN_ID[param] ?? "12345" }), {
-          key: alice.key,
-          ...requestOptions(route),
-        });
+        const res = await api.request<ErrorBody>(
+          route.method.toUpperCase(),
+          pathFor(route, { ...aliceIds, [param]: NOT_AN_ID[param] ?? "12345" }),
+          {
+            key: alice.key,
+            ...requestOptions(route),
+          },
+        );
         assert.equal(res.status, 400);
         assert.equal(res.body.detail.code, "invalid_parameter");
         assert.deepEqual(
@@ -101,7 +113,10 @@ describe("every route of the table", () => {
 
     it(`${label} answers 404 to another user for the owner's ids, and the owner's data is untouched`, async () => {
       const before = await db.owner.query("select * from app_public.projects where id = $1", [aliceIds.project_id]);
-      const res = await api.request<ErrorBody>(route.method.toUpperCase(), pathFor(route, aliceIds), { key: bob.key, ...requestOptions(route) });
+      const res = await api.request<ErrorBody>(route.method.toUpperCase(), pathFor(route, aliceIds), {
+        key: bob.key,
+        ...requestOptions(route),
+      });
       assert.equal(res.status, 404, label);
       assert.equal(res.body.detail.code, "not_found");
       const afterwards = await db.owner.query("select * from app_public.projects where id = $1", [aliceIds.project_id]);

@@ -18,9 +18,17 @@ interface Assumed {
   value: unknown;
   reason: string;
 }
-type Item = Record<string, unknown> & { uuid: string; assumed?: Assumed[]; warnings?: { field: string; code: string; message: string }[] };
+type Item = Record<string, unknown> & {
+  uuid: string;
+  assumed?: Assumed[];
+  warnings?: { field: string; code: string; message: string }[];
+};
 interface ErrorBody {
-  detail: { code: string; message: string; details: { fields?: { field: string; code: string }[]; missing_scopes?: string[] } };
+  detail: {
+    code: string;
+    message: string;
+    details: { fields?: { field: string; code: string }[]; missing_scopes?: string[] };
+  };
 }
 
 let db: TestDatabase;
@@ -39,8 +47,16 @@ after(async () => {
   await db.drop();
 });
 
-const specHolder = () => ({ uuid: randomUUID(), name: "SK40 collet chuck", stacking_group: "Holder", manufacturer: "Acme" });
-const specTool = (tool_type = "CentreCuttingEndMill", tool_parameters: Record<string, number> = { CuttingDiameter: 10, DepthOfCutMaximum: 22, OverallLength: 72 }) => ({
+const specHolder = () => ({
+  uuid: randomUUID(),
+  name: "SK40 collet chuck",
+  stacking_group: "Holder",
+  manufacturer: "Acme",
+});
+const specTool = (
+  tool_type = "CentreCuttingEndMill",
+  tool_parameters: Record<string, number> = { CuttingDiameter: 10, DepthOfCutMaximum: 22, OverallLength: 72 },
+) => ({
   uuid: randomUUID(),
   name: `${tool_type} ${tool_parameters.CuttingDiameter}`,
   tool_type,
@@ -58,15 +74,25 @@ const specAssembly = (holder: object, tool: object) => ({
   ],
 });
 const fieldsOf = (assumed: Assumed[] | undefined) => (assumed ?? []).map((a) => a.field);
-const errorFields = (body: unknown) => ((body as ErrorBody).detail.details.fields ?? []).map(({ field, code }) => `${field} ${code}`).sort();
+const errorFields = (body: unknown) =>
+  ((body as ErrorBody).detail.details.fields ?? []).map(({ field, code }) => `${field} ${code}`).sort();
 
-async function storedBody(table: "holders" | "tools", user: TestUser, id: string): Promise<Record<string, unknown> | undefined> {
-  const { rows } = await db.owner.query(`select body from app_public.${table} where user_id = $1 and id = $2`, [user.id, id]);
+async function storedBody(
+  table: "holders" | "tools",
+  user: TestUser,
+  id: string,
+): Promise<Record<string, unknown> | undefined> {
+  const { rows } = await db.owner.query(`select body from app_public.${table} where user_id = $1 and id = $2`, [
+    user.id,
+    id,
+  ]);
   return rows[0]?.body;
 }
 
 async function defaultLibrary(user: TestUser): Promise<string> {
-  const res = await api.request<{ items: { id: string; is_default: boolean }[] }>("GET", "/libraries/equipment", { key: user.key });
+  const res = await api.request<{ items: { id: string; is_default: boolean }[] }>("GET", "/libraries/equipment", {
+    key: user.key,
+  });
   const found = res.body.items.find((l) => l.is_default);
   assert.ok(found, "every new user has a default library");
   return found.id;
@@ -90,18 +116,34 @@ describe("a holder of the spec's fields", () => {
     const read = await api.request<Item>("GET", `/libraries/holders/${holder.uuid}`, { key: alice.key });
     assert.deepEqual(read.body, created.body);
     const list = await api.request<{ items: Item[] }>("GET", "/libraries/holders", { key: alice.key });
-    assert.deepEqual(list.body.items.find((h) => h.uuid === holder.uuid), created.body);
+    assert.deepEqual(
+      list.body.items.find((h) => h.uuid === holder.uuid),
+      created.body,
+    );
 
     const segments = [
       { length_mm: 16, upper_diameter_mm: 63, lower_diameter_mm: 63 },
       { length_mm: 54, upper_diameter_mm: 42, lower_diameter_mm: 42 },
     ];
-    const given = await api.request<Item>("PATCH", `/libraries/holders/${holder.uuid}`, { key: alice.key, body: { segments } });
+    const given = await api.request<Item>("PATCH", `/libraries/holders/${holder.uuid}`, {
+      key: alice.key,
+      body: { segments },
+    });
     assert.equal(given.status, 200, given.text);
-    assert.deepEqual(fieldsOf(given.body.assumed), ["gauge_length_mm"], "the gauge length is the segments' sum, said so");
-    const whole = await api.request<Item>("PATCH", `/libraries/holders/${holder.uuid}`, { key: alice.key, body: { gauge_length_mm: 70 } });
+    assert.deepEqual(
+      fieldsOf(given.body.assumed),
+      ["gauge_length_mm"],
+      "the gauge length is the segments' sum, said so",
+    );
+    const whole = await api.request<Item>("PATCH", `/libraries/holders/${holder.uuid}`, {
+      key: alice.key,
+      body: { gauge_length_mm: 70 },
+    });
     assert.equal(whole.body.assumed, undefined);
-    const again = await api.request<Item>("PATCH", `/libraries/holders/${holder.uuid}`, { key: alice.key, body: { segments: null, gauge_length_mm: null } });
+    const again = await api.request<Item>("PATCH", `/libraries/holders/${holder.uuid}`, {
+      key: alice.key,
+      body: { segments: null, gauge_length_mm: null },
+    });
     assert.equal(again.status, 200, again.text);
     assert.deepEqual(fieldsOf(again.body.assumed), ["segments", "gauge_length_mm"]);
   });
@@ -136,9 +178,15 @@ describe("a tool of the spec's fields", () => {
     const read = await api.request<Item>("GET", `/libraries/tools/${drill.uuid}`, { key: alice.key });
     assert.deepEqual(read.body, created.body);
     const list = await api.request<{ items: Item[] }>("GET", "/libraries/tools?tool_type=Drill", { key: alice.key });
-    assert.deepEqual(list.body.items.find((t) => t.uuid === drill.uuid), created.body);
+    assert.deepEqual(
+      list.body.items.find((t) => t.uuid === drill.uuid),
+      created.body,
+    );
 
-    const patched = await api.request<Item>("PATCH", `/libraries/tools/${drill.uuid}`, { key: alice.key, body: { tool_parameters: { PointAngle: 118 }, tool_material: "hss_cobalt" } });
+    const patched = await api.request<Item>("PATCH", `/libraries/tools/${drill.uuid}`, {
+      key: alice.key,
+      body: { tool_parameters: { PointAngle: 118 }, tool_material: "hss_cobalt" },
+    });
     assert.equal(patched.status, 200, patched.text);
     assert.deepEqual(fieldsOf(patched.body.assumed), ["tool_parameters.FluteLength", "tool_parameters.ShankDiameter"]);
   });
@@ -147,7 +195,10 @@ describe("a tool of the spec's fields", () => {
     const chamfer = specTool("ChamferMill", { CuttingDiameter: 10, OverallLength: 60 });
     const created = await api.request<Item>("POST", "/libraries/tools", { key: alice.key, body: chamfer });
     assert.equal(created.status, 201, created.text);
-    assert.deepEqual(created.body.warnings?.map((w) => [w.field, w.code]), [["tool_parameters.ChamferAngle", "not_planned"]]);
+    assert.deepEqual(
+      created.body.warnings?.map((w) => [w.field, w.code]),
+      [["tool_parameters.ChamferAngle", "not_planned"]],
+    );
     const validated = await api.request("POST", "/libraries/tools/validate", { key: alice.key, body: chamfer });
     assert.equal(validated.status, 204);
   });
@@ -157,7 +208,10 @@ describe("a tool of the spec's fields", () => {
       [{ ...specTool(), tool_parameters: { OverallLength: 72 } }, ["body.tool_parameters.CuttingDiameter required"]],
       [{ ...specTool(), tool_parameters: {} }, ["body.tool_parameters.CuttingDiameter required"]],
       [{ ...specTool(), tool_type: undefined }, ["body.tool_type required"]],
-      [{ ...specTool(), assumed: "ignored", tool_parameters: { CuttingDiameter: -4 } }, ["body.tool_parameters.CuttingDiameter positive"]],
+      [
+        { ...specTool(), assumed: "ignored", tool_parameters: { CuttingDiameter: -4 } },
+        ["body.tool_parameters.CuttingDiameter positive"],
+      ],
     ] as const) {
       for (const path of ["/libraries/tools", "/libraries/tools/validate"]) {
         const res = await api.request<ErrorBody>("POST", path, { key: alice.key, body });
@@ -175,7 +229,10 @@ describe("an assembly of the spec's fields", () => {
     const library = await defaultLibrary(alice);
     const [holder, tool] = [specHolder(), specTool()];
     const assembly = specAssembly(holder, tool);
-    const created = await api.request<Item>("POST", `/libraries/equipment/${library}/assemblies?add_to_library=true`, { key: alice.key, body: assembly });
+    const created = await api.request<Item>("POST", `/libraries/equipment/${library}/assemblies?add_to_library=true`, {
+      key: alice.key,
+      body: assembly,
+    });
     assert.equal(created.status, 201, created.text);
     const { assumed, ...rest } = created.body;
     assert.deepEqual(rest, assembly);
@@ -188,36 +245,67 @@ describe("an assembly of the spec's fields", () => {
       "components.0.adaptive_item.gauge_length_mm",
     ]);
     // the holder's profile for the tool's 10 mm shank: an ER32 nut's 50 mm below the SK40 flange
-    const segments = assumed!.find((a) => a.field === "components.0.adaptive_item.segments")!.value as { lower_diameter_mm: number }[];
-    assert.deepEqual(segments.map((s) => s.lower_diameter_mm), [63, 50]);
+    const segments = assumed!.find((a) => a.field === "components.0.adaptive_item.segments")!.value as {
+      lower_diameter_mm: number;
+    }[];
+    assert.deepEqual(
+      segments.map((s) => s.lower_diameter_mm),
+      [63, 50],
+    );
     assert.equal(assumed!.find((a) => a.field.endsWith("LengthBelowHolder"))!.value, 24);
 
     assert.deepEqual(await storedBody("holders", alice, holder.uuid), holder);
     assert.deepEqual(await storedBody("tools", alice, tool.uuid), tool);
     const standalone = await api.request<Item>("GET", `/libraries/holders/${holder.uuid}`, { key: alice.key });
     assert.deepEqual(fieldsOf(standalone.body.assumed), ["segments", "gauge_length_mm"]);
-    const read = await api.request<{ library: { assemblies: Item[] } }>("GET", `/libraries/equipment/${library}`, { key: alice.key });
-    assert.deepEqual(read.body.library.assemblies.find((a) => a.uuid === assembly.uuid), created.body);
+    const read = await api.request<{ library: { assemblies: Item[] } }>("GET", `/libraries/equipment/${library}`, {
+      key: alice.key,
+    });
+    assert.deepEqual(
+      read.body.library.assemblies.find((a) => a.uuid === assembly.uuid),
+      created.body,
+    );
 
     // an assembly read back goes in again as it is; what was assumed is not stored
     const copy = { ...created.body, uuid: randomUUID() };
-    const again = await api.request<Item>("POST", `/libraries/equipment/${library}/assemblies`, { key: alice.key, body: copy });
+    const again = await api.request<Item>("POST", `/libraries/equipment/${library}/assemblies`, {
+      key: alice.key,
+      body: copy,
+    });
     assert.equal(again.status, 201, again.text);
     const { rows } = await db.owner.query("select body from app_public.library_assemblies where id = $1", [copy.uuid]);
     assert.equal(rows[0].body.assumed, undefined);
   });
 
   it("plans a tool alone with an assumed holder, and a library of spec-minimal assemblies is accepted whole", async () => {
-    const alone = { uuid: randomUUID(), name: "Drill alone", components: [{ component_type: "parametric_cutting_tool", parametric_cutting_tool: specTool("Drill", { CuttingDiameter: 5 }) }] };
+    const alone = {
+      uuid: randomUUID(),
+      name: "Drill alone",
+      components: [
+        {
+          component_type: "parametric_cutting_tool",
+          parametric_cutting_tool: specTool("Drill", { CuttingDiameter: 5 }),
+        },
+      ],
+    };
     const res = await api.request<{ id: string; library: { assemblies: Item[] } }>("POST", "/libraries/equipment", {
       key: alice.key,
-      body: { library: { name: "Minimal", assemblies: [alone, specAssembly(specHolder(), specTool("Tap", { CuttingDiameter: 8 }))] } },
+      body: {
+        library: {
+          name: "Minimal",
+          assemblies: [alone, specAssembly(specHolder(), specTool("Tap", { CuttingDiameter: 8 }))],
+        },
+      },
     });
     assert.equal(res.status, 201, res.text);
     const [first, second] = res.body.library.assemblies;
     const holder = first!.assumed?.find((a) => a.field === "components");
     assert.match(holder?.reason ?? "", /no Holder/);
-    assert.ok(second!.assumed?.some((a) => a.field === "components.1.parametric_cutting_tool.tool_parameters.ThreadPitch" && a.value === 1.25));
+    assert.ok(
+      second!.assumed?.some(
+        (a) => a.field === "components.1.parametric_cutting_tool.tool_parameters.ThreadPitch" && a.value === 1.25,
+      ),
+    );
   });
 
   it("refuses what the spec does not make optional with 400 naming each field, storing nothing", async () => {
@@ -225,13 +313,19 @@ describe("an assembly of the spec's fields", () => {
     const { stacking_group: _group, ...noGroup } = specHolder();
     const noDiameter = { ...specTool(), tool_parameters: { OverallLength: 72 } };
     const bad = specAssembly(noGroup, noDiameter);
-    const res = await api.request<ErrorBody>("POST", `/libraries/equipment/${library}/assemblies?add_to_library=true`, { key: alice.key, body: bad });
+    const res = await api.request<ErrorBody>("POST", `/libraries/equipment/${library}/assemblies?add_to_library=true`, {
+      key: alice.key,
+      body: bad,
+    });
     assert.equal(res.status, 400, res.text);
     assert.deepEqual(errorFields(res.body), [
       "body.components.0.adaptive_item.stacking_group required",
       "body.components.1.parametric_cutting_tool.tool_parameters.CuttingDiameter required",
     ]);
-    const { rows } = await db.owner.query("select count(*)::int as n from app_public.library_assemblies where id = $1", [bad.uuid]);
+    const { rows } = await db.owner.query(
+      "select count(*)::int as n from app_public.library_assemblies where id = $1",
+      [bad.uuid],
+    );
     assert.equal(rows[0].n, 0);
     assert.equal(await storedBody("tools", alice, noDiameter.uuid), undefined);
   });
@@ -240,11 +334,19 @@ describe("an assembly of the spec's fields", () => {
     const library = await defaultLibrary(alice);
     const holder = specHolder();
     assert.equal((await api.request("POST", "/libraries/holders", { key: alice.key, body: holder })).status, 201);
-    const stolen = await api.request<ErrorBody>("POST", `/libraries/equipment/${library}/assemblies?add_to_library=true`, { key: bob.key, body: specAssembly(specHolder(), specTool()) });
+    const stolen = await api.request<ErrorBody>(
+      "POST",
+      `/libraries/equipment/${library}/assemblies?add_to_library=true`,
+      { key: bob.key, body: specAssembly(specHolder(), specTool()) },
+    );
     assert.equal(stolen.status, 404);
     assert.equal(stolen.body.detail.code, "not_found");
     assert.equal((await api.request("GET", `/libraries/holders/${holder.uuid}`, { key: bob.key })).status, 404);
-    assert.equal((await api.request("PATCH", `/libraries/holders/${holder.uuid}`, { key: bob.key, body: { gauge_length_mm: 80 } })).status, 404);
+    assert.equal(
+      (await api.request("PATCH", `/libraries/holders/${holder.uuid}`, { key: bob.key, body: { gauge_length_mm: 80 } }))
+        .status,
+      404,
+    );
     const readOnly = await alice.keyWith(["equipment:read", "libraries:read"]);
     for (const [path, body] of [
       ["/libraries/holders", specHolder()],

@@ -51,7 +51,10 @@ after(async () => {
 });
 
 async function createProject(user: TestUser, name = "Part"): Promise<string> {
-  const res = await api.request<{ id: string }>("POST", "/projects", { key: user.key, body: { name, customer: "ACME" } });
+  const res = await api.request<{ id: string }>("POST", "/projects", {
+    key: user.key,
+    body: { name, customer: "ACME" },
+  });
   assert.equal(res.status, 201, res.text);
   return res.body.id;
 }
@@ -193,7 +196,10 @@ describe("GET /tasks/{task_id}", () => {
     assert.equal(res.status, 400);
     assert.equal(res.body.detail.code, "invalid_parameter");
     const fields = res.body.detail.details["fields"] as { field: string }[];
-    assert.ok(fields.some((f) => f.field === "path.task_id"), JSON.stringify(fields));
+    assert.ok(
+      fields.some((f) => f.field === "path.task_id"),
+      JSON.stringify(fields),
+    );
   });
 
   it("answers 403 to a key without projects:read, and 200 to one with only that scope", async () => {
@@ -232,9 +238,16 @@ describe("GET /tasks/by-project/{project_id}", () => {
     );
     assert.ok(first.body.items.every((t) => t.project_id === projectId));
     assert.equal(typeof first.body.next_cursor, "string");
-    const second = await api.request<Page<Task>>("GET", `/tasks/by-project/${projectId}?cursor=${first.body.next_cursor}`, { key: alice.key });
+    const second = await api.request<Page<Task>>(
+      "GET",
+      `/tasks/by-project/${projectId}?cursor=${first.body.next_cursor}`,
+      { key: alice.key },
+    );
     assert.equal(second.status, 200, second.text);
-    assert.deepEqual(second.body.items.map((t) => t.task_id), [...ids].reverse().slice(20));
+    assert.deepEqual(
+      second.body.items.map((t) => t.task_id),
+      [...ids].reverse().slice(20),
+    );
     assert.equal(second.body.next_cursor, null);
   });
 
@@ -244,7 +257,9 @@ describe("GET /tasks/by-project/{project_id}", () => {
     const res = await api.request<Page<Task>>("GET", `/tasks/by-project/${projectId}?limit=5`, { key: alice.key });
     assert.equal(res.body.items.length, 5);
     assert.equal(res.body.next_cursor, null);
-    const empty = await api.request<Page<Task>>("GET", `/tasks/by-project/${await createProject(alice)}`, { key: alice.key });
+    const empty = await api.request<Page<Task>>("GET", `/tasks/by-project/${await createProject(alice)}`, {
+      key: alice.key,
+    });
     assert.equal(empty.status, 200);
     assert.deepEqual(empty.body, { items: [], next_cursor: null });
   });
@@ -257,9 +272,14 @@ describe("GET /tasks/by-project/{project_id}", () => {
     assert.equal(max.body.items.length, 100);
     assert.notEqual(max.body.next_cursor, null);
     const one = await api.request<Page<Task>>("GET", `/tasks/by-project/${projectId}?limit=1`, { key: alice.key });
-    assert.deepEqual(one.body.items.map((t) => t.task_id), [ids.at(-1)]);
+    assert.deepEqual(
+      one.body.items.map((t) => t.task_id),
+      [ids.at(-1)],
+    );
     for (const limit of ["0", "101", "-1", "2.5", "abc", ""]) {
-      const res = await api.request<ErrorBody>("GET", `/tasks/by-project/${projectId}?limit=${limit}`, { key: alice.key });
+      const res = await api.request<ErrorBody>("GET", `/tasks/by-project/${projectId}?limit=${limit}`, {
+        key: alice.key,
+      });
       assert.equal(res.status, 400, `limit=${limit}`);
       assert.equal(res.body.detail.code, "invalid_parameter");
     }
@@ -287,9 +307,13 @@ describe("GET /tasks/by-project/{project_id}", () => {
     while (page.body.next_cursor !== null) {
       // new tasks arrive while the client pages
       await insertTasks(alice, projectId, names(`during${round++}`, 4));
-      page = await api.request<Page<Task>>("GET", `/tasks/by-project/${projectId}?limit=10&cursor=${page.body.next_cursor}`, {
-        key: alice.key,
-      });
+      page = await api.request<Page<Task>>(
+        "GET",
+        `/tasks/by-project/${projectId}?limit=10&cursor=${page.body.next_cursor}`,
+        {
+          key: alice.key,
+        },
+      );
       assert.equal(page.status, 200, page.text);
       seen.push(...page.body.items.map((t) => t.task_id));
     }
@@ -305,8 +329,14 @@ describe("GET /tasks/by-project/{project_id}", () => {
 
   it("refuses a cursor it did not issue with 400 invalid_parameter", async () => {
     const projectId = await createProject(alice);
-    for (const cursor of ["garbage", Buffer.from("v1:0").toString("base64url"), Buffer.from("v2:10").toString("base64url")]) {
-      const res = await api.request<ErrorBody>("GET", `/tasks/by-project/${projectId}?cursor=${cursor}`, { key: alice.key });
+    for (const cursor of [
+      "garbage",
+      Buffer.from("v1:0").toString("base64url"),
+      Buffer.from("v2:10").toString("base64url"),
+    ]) {
+      const res = await api.request<ErrorBody>("GET", `/tasks/by-project/${projectId}?cursor=${cursor}`, {
+        key: alice.key,
+      });
       assert.equal(res.status, 400, cursor);
       assert.equal(res.body.detail.code, "invalid_parameter");
     }
@@ -342,7 +372,9 @@ describe("GET /tasks/by-project/{project_id}", () => {
       assert.equal(res.body.project_id, projectId);
     }
     // what the purge_project job does
-    const purged = await db.owner.query("delete from app_public.projects where id = $1 and deleted_at is not null", [projectId]);
+    const purged = await db.owner.query("delete from app_public.projects where id = $1 and deleted_at is not null", [
+      projectId,
+    ]);
     assert.equal(purged.rowCount, 1);
     const after = await api.request<Task>("GET", `/tasks/${ids[0]}`, { key: alice.key });
     assert.equal(after.status, 200, after.text);
@@ -362,7 +394,10 @@ describe("GET /projects pagination", () => {
     assert.equal((await api.request("DELETE", `/projects/${deleted}`, { key: carol.key })).status, 204);
 
     const byDefault = await walk<{ id: string }>("/projects", carol.key);
-    assert.deepEqual(byDefault.map((p) => p.items.length), [20, 2]);
+    assert.deepEqual(
+      byDefault.map((p) => p.items.length),
+      [20, 2],
+    );
     assert.equal(byDefault.at(-1)!.next_cursor, null);
     for (const limit of [1, 5, 22, 100]) {
       const pages = await walk<{ id: string }>("/projects", carol.key, limit);
@@ -383,7 +418,9 @@ describe("GET /projects pagination", () => {
     seen.push(...page.body.items.map((p) => p.id));
     while (page.body.next_cursor !== null) {
       await createProject(dave, "meanwhile");
-      page = await api.request<Page<{ id: string }>>("GET", `/projects?limit=4&cursor=${page.body.next_cursor}`, { key: dave.key });
+      page = await api.request<Page<{ id: string }>>("GET", `/projects?limit=4&cursor=${page.body.next_cursor}`, {
+        key: dave.key,
+      });
       seen.push(...page.body.items.map((p) => p.id));
     }
     assert.equal(new Set(seen).size, seen.length);
@@ -405,10 +442,18 @@ describe("GET /projects pagination", () => {
 
 describe("creating a task", () => {
   it("records the task for the caller and queues its job in the same transaction, or neither", async () => {
-    const project = await api.request<{ id: string }>("POST", "/projects", { key: alice.key, body: { name: "Tasks", customer: "C" } });
+    const project = await api.request<{ id: string }>("POST", "/projects", {
+      key: alice.key,
+      body: { name: "Tasks", customer: "C" },
+    });
     const credential = parseApiKey(alice.key)!;
     const task = await withRequestTransaction(api.pool, credential, ["automation:run"], (tx) =>
-      createTask(tx, { projectId: project.body.id, taskName: "test.created", workerTask: "test_created", queueName: `user:${alice.id}` }),
+      createTask(tx, {
+        projectId: project.body.id,
+        taskName: "test.created",
+        workerTask: "test_created",
+        queueName: `user:${alice.id}`,
+      }),
     );
     assert.equal(task.status, "queued");
     const { rows } = await db.owner.query(
@@ -420,7 +465,11 @@ describe("creating a task", () => {
     // rolled back with the request: no record and no job
     await assert.rejects(
       withRequestTransaction(api.pool, credential, ["automation:run"], async (tx) => {
-        await createTask(tx, { projectId: project.body.id, taskName: "test.rolled_back", workerTask: "test_rolled_back" });
+        await createTask(tx, {
+          projectId: project.body.id,
+          taskName: "test.rolled_back",
+          workerTask: "test_rolled_back",
+        });
         throw new Error("the request fails after creating its task");
       }),
       /the request fails/,
@@ -432,7 +481,10 @@ describe("creating a task", () => {
   });
 
   it("refuses a task on another user's project", async () => {
-    const project = await api.request<{ id: string }>("POST", "/projects", { key: alice.key, body: { name: "Mine", customer: "C" } });
+    const project = await api.request<{ id: string }>("POST", "/projects", {
+      key: alice.key,
+      body: { name: "Mine", customer: "C" },
+    });
     await assert.rejects(
       withRequestTransaction(api.pool, parseApiKey(bob.key)!, [], (tx) =>
         createTask(tx, { projectId: project.body.id, taskName: "test.stolen", workerTask: "test_stolen" }),

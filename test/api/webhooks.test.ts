@@ -46,7 +46,10 @@ describe("webhook endpoints", () => {
     assert.ok(!list.text.includes(res.body.secret as string));
     assert.ok(!("secret" in list.body.items[0]!));
     assert.deepEqual((await api.request<{ items: unknown[] }>("GET", "/webhooks", { key: bob.key })).body.items, []);
-    const empty = await api.request<{ event_types: string[] }>("POST", "/webhooks", { key: alice.key, body: { url: "http://127.0.0.1:8123/all" } });
+    const empty = await api.request<{ event_types: string[] }>("POST", "/webhooks", {
+      key: alice.key,
+      body: { url: "http://127.0.0.1:8123/all" },
+    });
     assert.deepEqual(empty.body.event_types, [], "no event_types: all events");
   });
 
@@ -67,7 +70,11 @@ describe("webhook endpoints", () => {
       const res = await api.request<ErrorBody>("POST", "/webhooks", { key: alice.key, body });
       assert.equal(res.status, 400, JSON.stringify(body));
       assert.equal(res.body.detail.code, "invalid_parameter");
-      assert.deepEqual(res.body.detail.details.fields?.map((f) => [f.field, f.code]), [[field, code]], JSON.stringify(body));
+      assert.deepEqual(
+        res.body.detail.details.fields?.map((f) => [f.field, f.code]),
+        [[field, code]],
+        JSON.stringify(body),
+      );
     }
   });
 
@@ -78,38 +85,70 @@ describe("webhook endpoints", () => {
         const res = await prod.request<ErrorBody>("POST", "/webhooks", { key: alice.key, body: { url } });
         assert.equal(res.status, 400, url);
       }
-      assert.equal((await prod.request("POST", "/webhooks", { key: alice.key, body: { url: "https://example.com/hooks" } })).status, 201);
+      assert.equal(
+        (await prod.request("POST", "/webhooks", { key: alice.key, body: { url: "https://example.com/hooks" } }))
+          .status,
+        201,
+      );
     } finally {
       await prod.close();
     }
-    const allowed = await startTestApi(db, { env: { NODE_ENV: "production", WEBHOOK_ALLOW_HTTP: "true", WEBHOOK_ALLOWED_ADDRESS_CLASSES: "private" } });
+    const allowed = await startTestApi(db, {
+      env: { NODE_ENV: "production", WEBHOOK_ALLOW_HTTP: "true", WEBHOOK_ALLOWED_ADDRESS_CLASSES: "private" },
+    });
     try {
-      assert.equal((await allowed.request("POST", "/webhooks", { key: alice.key, body: { url: "http://10.1.2.3/hooks" } })).status, 201);
+      assert.equal(
+        (await allowed.request("POST", "/webhooks", { key: alice.key, body: { url: "http://10.1.2.3/hooks" } })).status,
+        201,
+      );
     } finally {
       await allowed.close();
     }
   });
 
   it("changes url, event_types and enabled, refuses an empty patch, and revokes", async () => {
-    const created = await api.request<{ id: string }>("POST", "/webhooks", { key: alice.key, body: { url: "http://127.0.0.1:8123/a" } });
-    const id = created.body.id;
-    const patched = await api.request<{ url: string; event_types: string[]; enabled: boolean }>("PATCH", `/webhooks/${id}`, {
+    const created = await api.request<{ id: string }>("POST", "/webhooks", {
       key: alice.key,
-      body: { url: "http://127.0.0.1:8123/b", event_types: ["task.failed"], enabled: false },
+      body: { url: "http://127.0.0.1:8123/a" },
     });
+    const id = created.body.id;
+    const patched = await api.request<{ url: string; event_types: string[]; enabled: boolean }>(
+      "PATCH",
+      `/webhooks/${id}`,
+      {
+        key: alice.key,
+        body: { url: "http://127.0.0.1:8123/b", event_types: ["task.failed"], enabled: false },
+      },
+    );
     assert.equal(patched.status, 200, patched.text);
-    assert.deepEqual([patched.body.url, patched.body.event_types, patched.body.enabled], ["http://127.0.0.1:8123/b", ["task.failed"], false]);
+    assert.deepEqual(
+      [patched.body.url, patched.body.event_types, patched.body.enabled],
+      ["http://127.0.0.1:8123/b", ["task.failed"], false],
+    );
     assert.equal((await api.request("PATCH", `/webhooks/${id}`, { key: alice.key, body: {} })).status, 400);
-    assert.equal((await api.request("PATCH", `/webhooks/${id}`, { key: alice.key, body: { url: "http://192.168.1.1/" } })).status, 400);
+    assert.equal(
+      (await api.request("PATCH", `/webhooks/${id}`, { key: alice.key, body: { url: "http://192.168.1.1/" } })).status,
+      400,
+    );
     assert.equal((await api.request("DELETE", `/webhooks/${id}`, { key: alice.key })).status, 204);
     assert.equal((await api.request("DELETE", `/webhooks/${id}`, { key: alice.key })).status, 404);
-    assert.equal((await api.request("PATCH", `/webhooks/${id}`, { key: alice.key, body: { enabled: true } })).status, 404);
+    assert.equal(
+      (await api.request("PATCH", `/webhooks/${id}`, { key: alice.key, body: { enabled: true } })).status,
+      404,
+    );
     assert.equal((await api.request("POST", `/webhooks/${id}/rotate-secret`, { key: alice.key })).status, 404);
   });
 
   it("rotates the secret: a new one is answered, the old one signs beside it for 24 hours", async () => {
-    const created = await api.request<{ id: string; secret: string }>("POST", "/webhooks", { key: alice.key, body: { url: "http://127.0.0.1:8123/r" } });
-    const rotated = await api.request<{ secret: string; previous_secret_expires_at: string }>("POST", `/webhooks/${created.body.id}/rotate-secret`, { key: alice.key });
+    const created = await api.request<{ id: string; secret: string }>("POST", "/webhooks", {
+      key: alice.key,
+      body: { url: "http://127.0.0.1:8123/r" },
+    });
+    const rotated = await api.request<{ secret: string; previous_secret_expires_at: string }>(
+      "POST",
+      `/webhooks/${created.body.id}/rotate-secret`,
+      { key: alice.key },
+    );
     assert.equal(rotated.status, 200);
     assert.notEqual(rotated.body.secret, created.body.secret);
     const hours = (Date.parse(rotated.body.previous_secret_expires_at) - Date.now()) / 3600_000;
@@ -118,28 +157,57 @@ describe("webhook endpoints", () => {
       "select secret, expires_at from app_private.webhook_secrets where endpoint_id = $1 order by id",
       [created.body.id],
     );
-    assert.deepEqual(rows.map((r) => [r.secret, r.expires_at !== null]), [[created.body.secret, true], [rotated.body.secret, false]]);
+    assert.deepEqual(
+      rows.map((r) => [r.secret, r.expires_at !== null]),
+      [
+        [created.body.secret, true],
+        [rotated.body.secret, false],
+      ],
+    );
   });
 
   it("answers the delivery log page by page, and refuses to redeliver a pending delivery", async () => {
-    const created = await api.request<{ id: string }>("POST", "/webhooks", { key: alice.key, body: { url: "http://127.0.0.1:8123/log" } });
-    const project = await api.request<{ id: string }>("POST", "/projects", { key: alice.key, body: { name: "Log", customer: "X" } });
+    const created = await api.request<{ id: string }>("POST", "/webhooks", {
+      key: alice.key,
+      body: { url: "http://127.0.0.1:8123/log" },
+    });
+    const project = await api.request<{ id: string }>("POST", "/projects", {
+      key: alice.key,
+      body: { name: "Log", customer: "X" },
+    });
     const { rows } = await db.owner.query<{ id: string }>(
       "insert into app_public.tasks (user_id, project_id, task_name, worker_task) values ($1, $2, 'test.log', 'test_idle') returning id",
       [alice.id, project.body.id],
     );
-    await db.owner.query("update app_public.tasks set status = 'running', progress = 0.25 where id = $1", [rows[0]!.id]);
+    await db.owner.query("update app_public.tasks set status = 'running', progress = 0.25 where id = $1", [
+      rows[0]!.id,
+    ]);
     await db.owner.query("update app_public.tasks set status = 'failed' where id = $1", [rows[0]!.id]);
-    const page1 = await api.request<{ items: { id: string; event_type: string; status: string; attempts: unknown[] }[]; next_cursor: string }>(
-      "GET", `/webhooks/${created.body.id}/deliveries?limit=2`, { key: alice.key });
+    const page1 = await api.request<{
+      items: { id: string; event_type: string; status: string; attempts: unknown[] }[];
+      next_cursor: string;
+    }>("GET", `/webhooks/${created.body.id}/deliveries?limit=2`, { key: alice.key });
     assert.equal(page1.status, 200);
-    assert.deepEqual(page1.body.items.map((d) => d.event_type), ["task.failed", "task.progress"]);
+    assert.deepEqual(
+      page1.body.items.map((d) => d.event_type),
+      ["task.failed", "task.progress"],
+    );
     assert.deepEqual(page1.body.items[0]!.attempts, []);
     const page2 = await api.request<{ items: { event_type: string }[]; next_cursor: string | null }>(
-      "GET", `/webhooks/${created.body.id}/deliveries?limit=2&cursor=${page1.body.next_cursor}`, { key: alice.key });
-    assert.deepEqual(page2.body.items.map((d) => d.event_type), ["task.started"]);
+      "GET",
+      `/webhooks/${created.body.id}/deliveries?limit=2&cursor=${page1.body.next_cursor}`,
+      { key: alice.key },
+    );
+    assert.deepEqual(
+      page2.body.items.map((d) => d.event_type),
+      ["task.started"],
+    );
     assert.equal(page2.body.next_cursor, null);
-    const redeliver = await api.request<ErrorBody>("POST", `/webhooks/${created.body.id}/deliveries/${page1.body.items[0]!.id}/redeliver`, { key: alice.key });
+    const redeliver = await api.request<ErrorBody>(
+      "POST",
+      `/webhooks/${created.body.id}/deliveries/${page1.body.items[0]!.id}/redeliver`,
+      { key: alice.key },
+    );
     assert.equal(redeliver.status, 409);
     assert.equal(redeliver.body.detail.code, "delivery_pending");
   });

@@ -58,11 +58,19 @@ after(async () => {
 });
 
 async function newProject(user: TestUser = alice): Promise<string> {
-  const res = await api.request<{ id: string }>("POST", "/projects", { key: user.key, body: { name: "Part", customer: "C" } });
+  const res = await api.request<{ id: string }>("POST", "/projects", {
+    key: user.key,
+    body: { name: "Part", customer: "C" },
+  });
   return res.body.id;
 }
 
-function upload<T = Uploaded>(projectId: string, data: Buffer, filename: string, options: { key?: string; headers?: Record<string, string> } = {}) {
+function upload<T = Uploaded>(
+  projectId: string,
+  data: Buffer,
+  filename: string,
+  options: { key?: string; headers?: Record<string, string> } = {},
+) {
   return api.request<T>("POST", `/projects/${projectId}/workpiece`, {
     key: options.key ?? alice.key,
     raw: fileUpload(data, filename),
@@ -90,10 +98,16 @@ describe("POST /projects/{id}/workpiece", () => {
     assert.equal(body.units_read, "mm");
     assert.equal(body.face_count, 94);
     assert.equal(body.closed_solid, true);
-    body.bbox.size.forEach((v, i) => assert.ok(Math.abs(v - [85.52, 44.62, 27.53][i]!) < 0.05, `size ${body.bbox.size}`));
+    body.bbox.size.forEach((v, i) =>
+      assert.ok(Math.abs(v - [85.52, 44.62, 27.53][i]!) < 0.05, `size ${body.bbox.size}`),
+    );
     assert.ok(body.volume_mm3! > 50_000 && body.volume_mm3! < 65_000, `volume ${body.volume_mm3}`);
     assert.deepEqual(body.warnings, []);
-    assert.match(res.headers.get("server-timing") ?? "", /\bread;dur=\d+(\.\d)?\b.*\bmesh;dur=/, "the kernel's steps are timed");
+    assert.match(
+      res.headers.get("server-timing") ?? "",
+      /\bread;dur=\d+(\.\d)?\b.*\bmesh;dur=/,
+      "the kernel's steps are timed",
+    );
 
     const project = await api.request<{ current_job_id: string }>("GET", `/projects/${projectId}`, { key: alice.key });
     assert.equal(project.body.current_job_id, body.job_id);
@@ -121,7 +135,9 @@ describe("POST /projects/{id}/workpiece", () => {
     const res = await upload(await newProject(), Buffer.from(partCDeclaring("inch")), "partC-inch.step");
     assert.equal(res.status, 201, res.text);
     assert.equal(res.body.units_read, "inch");
-    res.body.bbox.size.forEach((v, i) => assert.ok(Math.abs(v - [85.52, 44.62, 27.53][i]! * 25.4) < 1, `size ${res.body.bbox.size}`));
+    res.body.bbox.size.forEach((v, i) =>
+      assert.ok(Math.abs(v - [85.52, 44.62, 27.53][i]! * 25.4) < 1, `size ${res.body.bbox.size}`),
+    );
   });
 
   it("reads NIST STC-06 as the millimetre solid its geometry context declares", async () => {
@@ -129,7 +145,9 @@ describe("POST /projects/{id}/workpiece", () => {
     const res = await upload(await newProject(), fixture("nist_stc_06_asme1_ap242-e3.stp"), "stc06.stp");
     assert.equal(res.status, 201, res.text);
     assert.equal(res.body.units_read, "mm");
-    res.body.bbox.size.forEach((v, i) => assert.ok(Math.abs(v - [247.65, 304.8, 97.79][i]!) < 0.1, `size ${res.body.bbox.size}`));
+    res.body.bbox.size.forEach((v, i) =>
+      assert.ok(Math.abs(v - [247.65, 304.8, 97.79][i]!) < 0.1, `size ${res.body.bbox.size}`),
+    );
   });
 
   it("recognises an STL by its content whatever its name, and agrees with the STEP on size", async () => {
@@ -160,14 +178,41 @@ describe("POST /projects/{id}/workpiece", () => {
     assert.equal(good.status, 201);
     const before = await projectState(projectId);
     const step = fixture("partC.step");
-    const stlWith = (z: string) => Buffer.from(`solid x\nfacet normal 0 0 1\nouter loop\nvertex 0 0 0\nvertex 1 0 ${z}\nvertex 0 1 0\nendloop\nendfacet\nendsolid x\n`);
+    const stlWith = (z: string) =>
+      Buffer.from(
+        `solid x\nfacet normal 0 0 1\nouter loop\nvertex 0 0 0\nvertex 1 0 ${z}\nvertex 0 1 0\nendloop\nendfacet\nendsolid x\n`,
+      );
     const cases: [string, Buffer, number, string, string?][] = [
       ["empty", Buffer.alloc(0), 422, "empty_file"],
-      ["random bytes", Buffer.from(Array.from({ length: 5000 }, (_, i) => (i * 7919) % 251)), 422, "unsupported_format"],
+      [
+        "random bytes",
+        Buffer.from(Array.from({ length: 5000 }, (_, i) => (i * 7919) % 251)),
+        422,
+        "unsupported_format",
+      ],
       ["truncated STEP", step.subarray(0, Math.floor(step.length / 2)), 422, "corrupt_file"],
-      ["STL with a NaN", Buffer.from("solid x\nfacet normal 0 0 1\nouter loop\nvertex 0 0 0\nvertex 1 0 nan\nvertex 0 1 0\nendloop\nendfacet\nendsolid x\n"), 422, "invalid_coordinates"],
-      ["STL beyond float range", stlWith("1e300"), 422, "invalid_coordinates", "Vertex on line 5: 1e300 is beyond the range of a 32-bit float."],
-      ["STL with a hexadecimal number", stlWith("0x10"), 422, "corrupt_file", '"0x10" is not a decimal number (line 5).'],
+      [
+        "STL with a NaN",
+        Buffer.from(
+          "solid x\nfacet normal 0 0 1\nouter loop\nvertex 0 0 0\nvertex 1 0 nan\nvertex 0 1 0\nendloop\nendfacet\nendsolid x\n",
+        ),
+        422,
+        "invalid_coordinates",
+      ],
+      [
+        "STL beyond float range",
+        stlWith("1e300"),
+        422,
+        "invalid_coordinates",
+        "Vertex on line 5: 1e300 is beyond the range of a 32-bit float.",
+      ],
+      [
+        "STL with a hexadecimal number",
+        stlWith("0x10"),
+        422,
+        "corrupt_file",
+        '"0x10" is not a decimal number (line 5).',
+      ],
       ["STL without triangles", Buffer.from("solid nothing\nendsolid nothing\n"), 422, "no_triangles"],
       ["over the upload limit", Buffer.alloc(5 * 1024 * 1024, 32), 413, "payload_too_large"],
     ];
@@ -196,7 +241,10 @@ describe("POST /projects/{id}/workpiece", () => {
     });
     assert.equal(two.status, 400);
     assert.equal(two.body.detail.code, "too_many_files");
-    const json = await api.request<ErrorBody>("POST", `/projects/${projectId}/workpiece`, { key: alice.key, body: { file: "x" } });
+    const json = await api.request<ErrorBody>("POST", `/projects/${projectId}/workpiece`, {
+      key: alice.key,
+      body: { file: "x" },
+    });
     assert.equal(json.status, 415);
   });
 
@@ -210,7 +258,10 @@ describe("POST /projects/{id}/workpiece", () => {
 
 describe("POST /projects/{id}/workpiece when a geometry thread dies", () => {
   it("answers 503 geometry_worker_crashed with Retry-After, stores nothing, and serves the next upload", async () => {
-    const crashing = createGeometryPool({ size: 1, threadModule: new URL("../support/geometry-test-thread.ts", import.meta.url).href });
+    const crashing = createGeometryPool({
+      size: 1,
+      threadModule: new URL("../support/geometry-test-thread.ts", import.meta.url).href,
+    });
     await crashing.ready();
     const crashApi = await startTestApi(db, { geometry: crashing });
     try {

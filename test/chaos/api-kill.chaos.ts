@@ -26,7 +26,10 @@ after(async () => {
 });
 
 async function projectsNamed(userId: string, name: string): Promise<number> {
-  const { rows } = await db.owner.query<{ n: number }>("select count(*)::int as n from app_public.projects where user_id = $1 and name = $2", [userId, name]);
+  const { rows } = await db.owner.query<{ n: number }>(
+    "select count(*)::int as n from app_public.projects where user_id = $1 and name = $2",
+    [userId, name],
+  );
   return rows[0]!.n;
 }
 
@@ -38,12 +41,16 @@ describe("chaos: an API process killed mid-request", () => {
     const user = await createTestUser(db.owner, "killed-mid-request");
     const name = `Killed-${randomUUID().slice(0, 8)}`;
     const send = (api: typeof doomed) =>
-      api.request<{ id: string; detail?: { code: string; details: { retry_after_seconds?: number } } }>("POST", "/projects", {
-        key: user.key,
-        body: { name, customer: "ACME" },
-        headers: { "Idempotency-Key": `kill-${name}` },
-        timeoutMs: 30_000,
-      });
+      api.request<{ id: string; detail?: { code: string; details: { retry_after_seconds?: number } } }>(
+        "POST",
+        "/projects",
+        {
+          key: user.key,
+          body: { name, customer: "ACME" },
+          headers: { "Idempotency-Key": `kill-${name}` },
+          timeoutMs: 30_000,
+        },
+      );
 
     // the request claims its key, then waits on the projects table, which the owner holds
     const blocker = await db.owner.connect();
@@ -52,7 +59,10 @@ describe("chaos: an API process killed mid-request", () => {
       await blocker.query("lock table app_public.projects in exclusive mode");
       const inFlight = send(doomed);
       for (let waited = 0; ; waited += 50) {
-        const { rows } = await db.owner.query("select 1 from app_private.idempotency_records where user_id = $1 and state = 'in_flight'", [user.id]);
+        const { rows } = await db.owner.query(
+          "select 1 from app_private.idempotency_records where user_id = $1 and state = 'in_flight'",
+          [user.id],
+        );
         if (rows.length > 0) break;
         assert.ok(waited < 15_000, "the request claimed its key");
         await sleep(50);

@@ -11,7 +11,12 @@ import { startTestApi, type TestApi } from "../support/api.ts";
 import { createTestDatabase, type TestDatabase } from "../support/database.ts";
 import { insertTaskRecord, readJob, waitFor } from "../support/task-records.ts";
 import { createTestUser, type TestUser } from "../support/users.ts";
-import { startHangingReceiver, startReceiver, type HangingReceiver, type TestReceiver } from "../support/webhook-receiver.ts";
+import {
+  startHangingReceiver,
+  startReceiver,
+  type HangingReceiver,
+  type TestReceiver,
+} from "../support/webhook-receiver.ts";
 import { assertInvariants, assertReceivedOnce, terminalTasks } from "./invariants.ts";
 import { ProcessSet, seconds, spawnWorker, STALE_SECONDS } from "./support.ts";
 
@@ -79,8 +84,15 @@ describe("chaos: a webhook receiver that never answers", () => {
     await register(other, healthy.url);
 
     // the first task's first event goes to both endpoints; the hanging one takes it and says nothing
-    const first = await insertTaskRecord(db.owner, { userId: user.id, workerTask: "test_nap", payload: { ms: NAP_MS } });
-    await waitFor("the hanging receiver to be sent an event", async () => hanging.requests.length > 0, { timeoutMs: 30_000, intervalMs: 50 });
+    const first = await insertTaskRecord(db.owner, {
+      userId: user.id,
+      workerTask: "test_nap",
+      payload: { ms: NAP_MS },
+    });
+    await waitFor("the hanging receiver to be sent an event", async () => hanging.requests.length > 0, {
+      timeoutMs: 30_000,
+      intervalMs: 50,
+    });
     const hungAt = hanging.requests[0]!.at;
 
     // while that attempt hangs: more tasks run, and every event reaches the healthy endpoint
@@ -93,7 +105,12 @@ describe("chaos: a webhook receiver that never answers", () => {
       "every task done and its task.succeeded delivered to the healthy endpoint",
       async () => {
         const ended = await terminalTasks(db.owner, tasks);
-        return ended.size === tasks.length && tasks.every((id) => healthy.received.some((r) => r.body.type === "task.succeeded" && r.body.data.task_id === id));
+        return (
+          ended.size === tasks.length &&
+          tasks.every((id) =>
+            healthy.received.some((r) => r.body.type === "task.succeeded" && r.body.data.task_id === id),
+          )
+        );
       },
       { timeoutMs: 60_000, intervalMs: 50 },
     );
@@ -109,14 +126,21 @@ describe("chaos: a webhook receiver that never answers", () => {
     for (const [id, task] of await terminalTasks(db.owner, tasks)) assert.equal(task.status, "success", id);
 
     // the hanging attempt ends at the timeout, retryable, the next one in a minute ± 20 %
-    const [attempt] = await waitFor("the hanging attempt to be recorded", async () => {
-      const rows = await attemptsTo(hangingId);
-      return rows.length > 0 ? rows : null;
-    }, { timeoutMs: TIMEOUT_MS + 30_000, intervalMs: 100 });
+    const [attempt] = await waitFor(
+      "the hanging attempt to be recorded",
+      async () => {
+        const rows = await attemptsTo(hangingId);
+        return rows.length > 0 ? rows : null;
+      },
+      { timeoutMs: TIMEOUT_MS + 30_000, intervalMs: 100 },
+    );
     assert.equal(attempt!.attempt, 1);
     assert.equal(attempt!.outcome, "retrying");
     assert.equal(attempt!.error, `timed out after ${TIMEOUT_MS} ms`);
-    assert.ok(attempt!.duration_ms >= TIMEOUT_MS - 50 && attempt!.duration_ms < TIMEOUT_MS + 3000, `attempt took ${attempt!.duration_ms} ms`);
+    assert.ok(
+      attempt!.duration_ms >= TIMEOUT_MS - 50 && attempt!.duration_ms < TIMEOUT_MS + 3000,
+      `attempt took ${attempt!.duration_ms} ms`,
+    );
     // the schedule counts from the attempt's end: 60 s x (0.8 .. 1.2)
     const delay = (attempt!.next_attempt_at!.getTime() - attempt!.attempted_at.getTime() - attempt!.duration_ms) / 1000;
     assert.ok(delay >= 47.5 && delay <= 72.5, `next attempt ${delay} s after the attempt ended`);
@@ -124,11 +148,18 @@ describe("chaos: a webhook receiver that never answers", () => {
     assert.equal(hanging.requests[0]!.headers["x-service-delivery-id"], deliveryId);
     const retryJob = await readJob(db.owner, `webhook_delivery:${deliveryId}`);
     assert.ok(retryJob, "the retry is queued");
-    assert.ok(Math.abs(retryJob.run_at.getTime() - attempt!.next_attempt_at!.getTime()) < 1000, "at the scheduled time");
-    t.diagnostic(`the hanging attempt ended after ${attempt!.duration_ms} ms (WEBHOOK_TIMEOUT_MS ${TIMEOUT_MS}); next attempt scheduled ${delay.toFixed(1)} s after it ended`);
+    assert.ok(
+      Math.abs(retryJob.run_at.getTime() - attempt!.next_attempt_at!.getTime()) < 1000,
+      "at the scheduled time",
+    );
+    t.diagnostic(
+      `the hanging attempt ended after ${attempt!.duration_ms} ms (WEBHOOK_TIMEOUT_MS ${TIMEOUT_MS}); next attempt scheduled ${delay.toFixed(1)} s after it ended`,
+    );
 
     // the minute passes (the job's time is moved, not waited for): the retry goes out with the same id and body
-    await db.owner.query("update graphile_worker._private_jobs set run_at = now() where key = $1", [`webhook_delivery:${deliveryId}`]);
+    await db.owner.query("update graphile_worker._private_jobs set run_at = now() where key = $1", [
+      `webhook_delivery:${deliveryId}`,
+    ]);
     await waitFor(
       "the retry to reach the hanging receiver",
       async () => hanging.requests.filter((r) => r.headers["x-service-delivery-id"] === deliveryId).length >= 2,

@@ -63,7 +63,8 @@ export async function assertInvariants(owner: pg.Pool, options: InvariantOptions
        from app_public.tasks t
       where t.worker_task = 'plan_cam' and t.status = 'success'`,
   );
-  for (const plan of plans.rows) assert.ok(plan.saved, `planning task ${plan.task_id} names plan job ${plan.job_id}, which does not exist`);
+  for (const plan of plans.rows)
+    assert.ok(plan.saved, `planning task ${plan.task_id} names plan job ${plan.job_id}, which does not exist`);
   const perProject = await owner.query<{ project_id: string; plan_jobs: number; planned: number }>(
     `select p.id as project_id,
             (select count(*) from app_public.jobs j where j.project_id = p.id and j.source = 'plan')::int as plan_jobs,
@@ -71,7 +72,11 @@ export async function assertInvariants(owner: pg.Pool, options: InvariantOptions
        from app_public.projects p`,
   );
   for (const project of perProject.rows) {
-    assert.equal(project.plan_jobs, project.planned, `project ${project.project_id}: ${project.plan_jobs} plan jobs for ${project.planned} successful plannings`);
+    assert.equal(
+      project.plan_jobs,
+      project.planned,
+      `project ${project.project_id}: ${project.plan_jobs} plan jobs for ${project.planned} successful plannings`,
+    );
   }
 
   const orphans = await owner.query<{ id: string; content_type: string }>(
@@ -92,7 +97,10 @@ export async function assertInvariants(owner: pg.Pool, options: InvariantOptions
 }
 
 /** Every task of `ids` is terminal; returns them. */
-export async function terminalTasks(owner: pg.Pool, ids: readonly string[]): Promise<Map<string, { status: string; attempts: number; error: unknown }>> {
+export async function terminalTasks(
+  owner: pg.Pool,
+  ids: readonly string[],
+): Promise<Map<string, { status: string; attempts: number; error: unknown }>> {
   const { rows } = await owner.query<{ id: string; status: string; attempts: number; error: unknown }>(
     "select id, status, attempts, error from app_public.tasks where id = any($1::uuid[])",
     [ids],
@@ -104,7 +112,11 @@ export async function terminalTasks(owner: pg.Pool, ids: readonly string[]): Pro
  * What a receiver got is what the spec allows: one delivery id for a task's task.started (its
  * retries arrive with the same id), and a delivery id always with the same body.
  */
-export function assertReceivedOnce(received: readonly ReceivedWebhook[]): { deliveries: number; requests: number; retried: number } {
+export function assertReceivedOnce(received: readonly ReceivedWebhook[]): {
+  deliveries: number;
+  requests: number;
+  retried: number;
+} {
   const bodies = new Map<string, string>();
   const startedIds = new Map<string, Set<string>>();
   let retried = 0;
@@ -124,6 +136,7 @@ export function assertReceivedOnce(received: readonly ReceivedWebhook[]): { deli
       startedIds.set(taskId, ids);
     }
   }
-  for (const [taskId, ids] of startedIds) assert.equal(ids.size, 1, `task ${taskId}: task.started under ${ids.size} delivery ids`);
+  for (const [taskId, ids] of startedIds)
+    assert.equal(ids.size, 1, `task ${taskId}: task.started under ${ids.size} delivery ids`);
   return { deliveries: bodies.size, requests: received.length, retried };
 }

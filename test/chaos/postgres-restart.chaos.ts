@@ -64,10 +64,16 @@ interface Sent extends Reply {
 }
 
 async function startPlanning(user: TestUser): Promise<string> {
-  const endpoint = await client.request("POST", "/webhooks", { key: user.key, body: { url: receiver.url, event_types: [] } });
+  const endpoint = await client.request("POST", "/webhooks", {
+    key: user.key,
+    body: { url: receiver.url, event_types: [] },
+  });
   assert.equal(endpoint.status, 201, endpoint.text);
   const projectId = await planningProject(client, user, { library: [`fake:sleep:${PLAN_MS}`] });
-  const started = await client.request<{ task_id: string }>("POST", `/projects/${projectId}/automation/cam-planning`, { key: user.key, body: PLAN_OPTIONS });
+  const started = await client.request<{ task_id: string }>("POST", `/projects/${projectId}/automation/cam-planning`, {
+    key: user.key,
+    body: PLAN_OPTIONS,
+  });
   assert.equal(started.status, 202, started.text);
   return started.body.task_id;
 }
@@ -76,13 +82,24 @@ describe("chaos: PostgreSQL restarted under load", () => {
   it("answers 503 database_unavailable with Retry-After while it is down, never 500 nor late, and recovers by itself with every task done once", async (t) => {
     const workers: WorkerHandle[] = [];
     for (const label of ["worker-1", "worker-2"]) {
-      workers.push(await spawnWorker(processes, label, cluster.ownerUrl, { tasks: ["plan_cam", "deliver_webhook", "test_nap"], concurrency: 2 }));
+      workers.push(
+        await spawnWorker(processes, label, cluster.ownerUrl, {
+          tasks: ["plan_cam", "deliver_webhook", "test_nap"],
+          concurrency: 2,
+        }),
+      );
     }
     const users = [await createTestUser(cluster.owner, "restart-a"), await createTestUser(cluster.owner, "restart-b")];
     const plans = [await startPlanning(users[0]!), await startPlanning(users[1]!)];
     const naps: string[] = [];
     for (let i = 0; i < 6; i++) {
-      naps.push(await insertTaskRecord(cluster.owner, { userId: users[i % 2]!.id, workerTask: "test_nap", payload: { ms: NAP_MS } }));
+      naps.push(
+        await insertTaskRecord(cluster.owner, {
+          userId: users[i % 2]!.id,
+          workerTask: "test_nap",
+          payload: { ms: NAP_MS },
+        }),
+      );
     }
     // a planning is in the middle of its plan (a worker plans one at a time: the other may wait)
     await waitFor(
@@ -102,7 +119,15 @@ describe("chaos: PostgreSQL restarted under load", () => {
     const send = (kind: Sent["kind"], reply: Promise<Reply>) => reply.then((r): Sent => ({ ...r, kind }));
     const clients = [
       loop(() => send("list", api.request("GET", "/projects?limit=5", { key }))),
-      loop(() => send("create", api.request("POST", "/projects", { key, body: { name: `Load ${randomUUID().slice(0, 8)}`, customer: "ACME" } }))),
+      loop(() =>
+        send(
+          "create",
+          api.request("POST", "/projects", {
+            key,
+            body: { name: `Load ${randomUUID().slice(0, 8)}`, customer: "ACME" },
+          }),
+        ),
+      ),
       loop(() => send("healthz", api.request("GET", "/healthz"))),
     ];
     let sent: Sent[] = [];
@@ -117,12 +142,15 @@ describe("chaos: PostgreSQL restarted under load", () => {
       startingAt = Date.now();
       const startMs = await cluster.start();
       startedAt = Date.now();
-      t.diagnostic(`server stopped in ${seconds(stopMs)} s, down ${seconds(startingAt - stoppedAt)} s, started in ${seconds(startMs)} s`);
+      t.diagnostic(
+        `server stopped in ${seconds(stopMs)} s, down ${seconds(startingAt - stoppedAt)} s, started in ${seconds(startMs)} s`,
+      );
 
       // the API and the workers come back by themselves
       await waitFor(
         "the API to answer 200 again",
-        async () => clients.every((c) => c.results.some((r) => r.at >= startedAt && (r.status === 200 || r.status === 201))),
+        async () =>
+          clients.every((c) => c.results.some((r) => r.at >= startedAt && (r.status === 200 || r.status === 201))),
         { timeoutMs: 60_000, intervalMs: 100 },
       );
       await sleep(2000);
@@ -134,24 +162,35 @@ describe("chaos: PostgreSQL restarted under load", () => {
     const problems = sent.flatMap((r) => {
       if (r.status === 200 || r.status === 201) return [];
       // /healthz has its own body: which check failed
-      const problem = r.kind === "healthz"
-        ? r.status === 503 && (r.body as { checks?: Record<string, string> }).checks?.database === "failing" ? null : `status ${r.status} ${r.error ?? ""} ${r.text}`
-        : unavailableProblem(r);
+      const problem =
+        r.kind === "healthz"
+          ? r.status === 503 && (r.body as { checks?: Record<string, string> }).checks?.database === "failing"
+            ? null
+            : `status ${r.status} ${r.error ?? ""} ${r.text}`
+          : unavailableProblem(r);
       return problem ? [`${r.kind} at +${seconds(r.at - stoppedAt)} s: ${problem}`] : [];
     });
-    assert.equal(problems.length, 0, `answers other than 2xx or a well-formed 503:\n${problems.slice(0, 20).join("\n")}`);
+    assert.equal(
+      problems.length,
+      0,
+      `answers other than 2xx or a well-formed 503:\n${problems.slice(0, 20).join("\n")}`,
+    );
     const down = sent.filter((r) => r.at >= stoppedAt && r.at + r.ms <= startingAt);
     assert.ok(down.length > 10, `requests during the outage: ${down.length}`);
     for (const r of down) assert.equal(r.status, 503, `${r.kind} during the outage: ${r.status}`);
     const during = (kind: Sent["kind"]) => down.filter((r) => r.kind === kind);
-    assert.ok(during("list").length > 0 && during("create").length > 0 && during("healthz").length > 0, "every client was answered while it was down");
+    assert.ok(
+      during("list").length > 0 && during("create").length > 0 && during("healthz").length > 0,
+      "every client was answered while it was down",
+    );
     const slowest = Math.max(...sent.map((r) => r.ms));
     assert.ok(slowest < 10_000, `the slowest answer took ${slowest} ms`);
 
     // /healthz: 200, then 503 while down, then 200 again
     const health = sent.filter((r) => r.kind === "healthz").sort((a, b) => a.at - b.at);
     assert.equal(health.find((r) => r.at < stoppedAt - 500)?.status, 200, "healthy before");
-    const firstBack = (kind: Sent["kind"]) => sent.filter((r) => r.kind === kind && r.at >= startedAt && r.status < 300).sort((a, b) => a.at - b.at)[0];
+    const firstBack = (kind: Sent["kind"]) =>
+      sent.filter((r) => r.kind === kind && r.at >= startedAt && r.status < 300).sort((a, b) => a.at - b.at)[0];
     const recovery = {
       healthz: firstBack("healthz")!.at + firstBack("healthz")!.ms - startedAt,
       list: firstBack("list")!.at + firstBack("list")!.ms - startedAt,
@@ -186,7 +225,8 @@ describe("chaos: PostgreSQL restarted under load", () => {
     );
     const endedAt = Date.now();
     for (const [id, task] of ended) assert.equal(task.status, "success", `${id}: ${JSON.stringify(task.error)}`);
-    for (const id of plans) assert.equal(ended.get(id)!.attempts, 1, "a plan running through the outage is not taken from its live worker");
+    for (const id of plans)
+      assert.equal(ended.get(id)!.attempts, 1, "a plan running through the outage is not taken from its live worker");
     const napAttempts = naps.map((id) => ended.get(id)!.attempts);
     t.diagnostic(
       `leases renewed ${seconds(leasesBack - startedAt)} s after the server was up; every task done ${seconds(endedAt - startedAt)} s after it ` +
@@ -197,11 +237,14 @@ describe("chaos: PostgreSQL restarted under load", () => {
 
     await waitFor(
       "quote.ready of both plannings",
-      async () => plans.every((id) => receiver.received.some((r) => r.body.type === "quote.ready" && r.body.data.task_id === id)),
+      async () =>
+        plans.every((id) => receiver.received.some((r) => r.body.type === "quote.ready" && r.body.data.task_id === id)),
       { timeoutMs: 60_000, intervalMs: 200 },
     );
     const received = assertReceivedOnce(receiver.received);
-    t.diagnostic(`webhooks: ${received.deliveries} deliveries in ${received.requests} requests (${received.retried} sent again with the same id)`);
+    t.diagnostic(
+      `webhooks: ${received.deliveries} deliveries in ${received.requests} requests (${received.retried} sent again with the same id)`,
+    );
     await assertInvariants(cluster.owner, { staleSeconds: STALE_SECONDS });
   });
 });

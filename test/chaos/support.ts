@@ -77,7 +77,10 @@ export class ProcessSet {
     this.children.push(handle);
     handle.ready = await new Promise<Record<string, unknown>>((resolve, reject) => {
       let stdout = "";
-      const timer = setTimeout(() => reject(new Error(`${label} not ready after ${READY_TIMEOUT_MS} ms: ${stderr}`)), READY_TIMEOUT_MS);
+      const timer = setTimeout(
+        () => reject(new Error(`${label} not ready after ${READY_TIMEOUT_MS} ms: ${stderr}`)),
+        READY_TIMEOUT_MS,
+      );
       child.stdout!.on("data", (chunk: Buffer) => {
         stdout += chunk.toString();
         const line = stdout.split("\n").find((l) => l.startsWith("{") && stdout.includes(`${l}\n`));
@@ -98,7 +101,8 @@ export class ProcessSet {
   async stopAll(): Promise<void> {
     await Promise.all(this.children.map((handle) => handle.kill()));
     if (process.env.SWARF_CHAOS_VERBOSE === "1") {
-      for (const handle of this.children) process.stderr.write(`--- ${handle.label} (pid ${handle.pid}) ---\n${handle.stderr()}\n`);
+      for (const handle of this.children)
+        process.stderr.write(`--- ${handle.label} (pid ${handle.pid}) ---\n${handle.stderr()}\n`);
     }
   }
 }
@@ -120,7 +124,12 @@ export interface WorkerOptions {
 export const HEARTBEAT_SECONDS = 1;
 export const STALE_SECONDS = 5;
 
-export async function spawnWorker(set: ProcessSet, label: string, ownerUrl: string, options: WorkerOptions): Promise<WorkerHandle> {
+export async function spawnWorker(
+  set: ProcessSet,
+  label: string,
+  ownerUrl: string,
+  options: WorkerOptions,
+): Promise<WorkerHandle> {
   const handle = await set.spawn(label, "test/support/worker-process.ts", {
     SWARF_TEST_WORKER_URL: ownerUrl,
     SWARF_TEST_TASKS: options.tasks.join(","),
@@ -154,7 +163,11 @@ export interface RequestOptions {
 
 /** An HTTP client for an API origin: every request ends within its deadline, with an answer or an error. */
 export function apiClient(origin: string) {
-  return async function request<T = unknown>(method: string, pathname: string, options: RequestOptions = {}): Promise<Reply<T>> {
+  return async function request<T = unknown>(
+    method: string,
+    pathname: string,
+    options: RequestOptions = {},
+  ): Promise<Reply<T>> {
     const headers: Record<string, string> = { ...options.headers };
     if (options.key) headers["X-API-Key"] = options.key;
     let body: string | undefined;
@@ -166,13 +179,33 @@ export function apiClient(origin: string) {
     const started = performance.now();
     const at = Date.now();
     try {
-      const response = await fetch(`${origin}${url}`, { method, headers, body, signal: AbortSignal.timeout(options.timeoutMs ?? 15_000) });
+      const response = await fetch(`${origin}${url}`, {
+        method,
+        headers,
+        body,
+        signal: AbortSignal.timeout(options.timeoutMs ?? 15_000),
+      });
       const text = await response.text();
       let parsed: unknown = text;
       if ((response.headers.get("content-type") ?? "").includes("json") && text) parsed = JSON.parse(text);
-      return { status: response.status, headers: response.headers, body: parsed as T, text, ms: performance.now() - started, at };
+      return {
+        status: response.status,
+        headers: response.headers,
+        body: parsed as T,
+        text,
+        ms: performance.now() - started,
+        at,
+      };
     } catch (error) {
-      return { status: 0, headers: new Headers(), body: undefined as T, text: "", ms: performance.now() - started, error: String(error), at };
+      return {
+        status: 0,
+        headers: new Headers(),
+        body: undefined as T,
+        text: "",
+        ms: performance.now() - started,
+        error: String(error),
+        at,
+      };
     }
   };
 }
@@ -206,7 +239,11 @@ export function remoteTestApi(origin: string, appUrl: string): TestApi {
     origin,
     pool,
     env: readEnv(),
-    async request<T>(method: string, pathname: string, options: { key?: string | null; body?: unknown; headers?: Record<string, string> } = {}) {
+    async request<T>(
+      method: string,
+      pathname: string,
+      options: { key?: string | null; body?: unknown; headers?: Record<string, string> } = {},
+    ) {
       const reply = await request<T>(method, pathname, {
         ...(options.key ? { key: options.key } : {}),
         ...(options.body !== undefined ? { body: options.body } : {}),
@@ -214,7 +251,13 @@ export function remoteTestApi(origin: string, appUrl: string): TestApi {
         timeoutMs: 60_000,
       });
       if (reply.status === 0) throw new Error(`${method} ${pathname}: ${reply.error}`);
-      return { status: reply.status, headers: reply.headers, body: reply.body, text: reply.text, bytes: Buffer.from(reply.text) };
+      return {
+        status: reply.status,
+        headers: reply.headers,
+        body: reply.body,
+        text: reply.text,
+        bytes: Buffer.from(reply.text),
+      };
     },
     close: () => pool.end(),
   };
@@ -222,7 +265,8 @@ export function remoteTestApi(origin: string, appUrl: string): TestApi {
 
 /** What a response that says "the database is away" must look like: 503, the spec's envelope, a code, Retry-After. */
 export function unavailableProblem(reply: Reply): string | null {
-  if (reply.status !== 503) return `status ${reply.status}${reply.error ? ` (${reply.error})` : ""}: ${reply.text.slice(0, 300)}`;
+  if (reply.status !== 503)
+    return `status ${reply.status}${reply.error ? ` (${reply.error})` : ""}: ${reply.text.slice(0, 300)}`;
   const body = reply.body as { detail?: Record<string, unknown> };
   const detail = body?.detail;
   if (!detail || typeof detail !== "object") return `no error envelope: ${reply.text.slice(0, 300)}`;

@@ -57,10 +57,16 @@ after(async () => {
 });
 
 async function startPlanning(user: TestUser): Promise<string> {
-  const endpoint = await client.request("POST", "/webhooks", { key: user.key, body: { url: receiver.url, event_types: [] } });
+  const endpoint = await client.request("POST", "/webhooks", {
+    key: user.key,
+    body: { url: receiver.url, event_types: [] },
+  });
   assert.equal(endpoint.status, 201, endpoint.text);
   const projectId = await planningProject(client, user, { library: [`fake:sleep:${PLAN_MS}`] });
-  const started = await client.request<{ task_id: string }>("POST", `/projects/${projectId}/automation/cam-planning`, { key: user.key, body: PLAN_OPTIONS });
+  const started = await client.request<{ task_id: string }>("POST", `/projects/${projectId}/automation/cam-planning`, {
+    key: user.key,
+    body: PLAN_OPTIONS,
+  });
   assert.equal(started.status, 202, started.text);
   return started.body.task_id;
 }
@@ -80,7 +86,12 @@ describe("chaos: every worker and API session terminated", () => {
   it("goes on planning, running tasks, delivering webhooks and answering requests, five times over", async (t) => {
     const workers: WorkerHandle[] = [];
     for (const label of ["worker-1", "worker-2"]) {
-      workers.push(await spawnWorker(processes, label, db.ownerUrl, { tasks: ["plan_cam", "deliver_webhook", "test_nap"], concurrency: 2 }));
+      workers.push(
+        await spawnWorker(processes, label, db.ownerUrl, {
+          tasks: ["plan_cam", "deliver_webhook", "test_nap"],
+          concurrency: 2,
+        }),
+      );
     }
     const users = [await createTestUser(db.owner, "term-a"), await createTestUser(db.owner, "term-b")];
     const plans = [await startPlanning(users[0]!), await startPlanning(users[1]!)];
@@ -88,13 +99,22 @@ describe("chaos: every worker and API session terminated", () => {
     // a nap whose progress write is in flight when its session ends loses that attempt (an
     // attempt is an attempt, whatever ended it); five rounds can cost one nap several
     for (let i = 0; i < 8; i++) {
-      naps.push(await insertTaskRecord(db.owner, { userId: users[i % 2]!.id, workerTask: "test_nap", payload: { ms: NAP_MS }, maxAttempts: ROUNDS + 1 }));
+      naps.push(
+        await insertTaskRecord(db.owner, {
+          userId: users[i % 2]!.id,
+          workerTask: "test_nap",
+          payload: { ms: NAP_MS },
+          maxAttempts: ROUNDS + 1,
+        }),
+      );
     }
 
     const key = users[0]!.key;
     const clients = [
       loop(() => api.request("GET", "/projects?limit=5", { key })),
-      loop(() => api.request("POST", "/projects", { key, body: { name: `Load ${randomUUID().slice(0, 8)}`, customer: "ACME" } })),
+      loop(() =>
+        api.request("POST", "/projects", { key, body: { name: `Load ${randomUUID().slice(0, 8)}`, customer: "ACME" } }),
+      ),
     ];
     const terminated: number[] = [];
     let lastRoundAt = 0;
@@ -110,12 +130,23 @@ describe("chaos: every worker and API session terminated", () => {
       sent = (await Promise.all(clients.map((c) => c.stop()))).flat();
     }
     t.diagnostic(`sessions terminated per round: ${terminated.join(", ")}`);
-    assert.ok(terminated.every((n) => n >= 3), "every round ended sessions of the workers and the API");
+    assert.ok(
+      terminated.every((n) => n >= 3),
+      "every round ended sessions of the workers and the API",
+    );
 
-    const problems = sent.flatMap((r) => (r.status === 200 || r.status === 201 ? [] : [unavailableProblem(r) ?? null].filter((p) => p !== null)));
-    assert.equal(problems.length, 0, `answers other than 2xx or a well-formed 503:\n${problems.slice(0, 20).join("\n")}`);
+    const problems = sent.flatMap((r) =>
+      r.status === 200 || r.status === 201 ? [] : [unavailableProblem(r) ?? null].filter((p) => p !== null),
+    );
+    assert.equal(
+      problems.length,
+      0,
+      `answers other than 2xx or a well-formed 503:\n${problems.slice(0, 20).join("\n")}`,
+    );
     const unavailable = sent.filter((r) => r.status === 503).length;
-    t.diagnostic(`${sent.length} requests: ${sent.length - unavailable} 2xx, ${unavailable} 503 database_unavailable; slowest ${Math.round(Math.max(...sent.map((r) => r.ms)))} ms`);
+    t.diagnostic(
+      `${sent.length} requests: ${sent.length - unavailable} 2xx, ${unavailable} 503 database_unavailable; slowest ${Math.round(Math.max(...sent.map((r) => r.ms)))} ms`,
+    );
     // a pooled connection that was cut is replaced without the request noticing
     for (let i = 0; i < 20; i++) {
       const reply = await api.request("GET", "/projects?limit=1", { key });
@@ -133,17 +164,22 @@ describe("chaos: every worker and API session terminated", () => {
     );
     const endedAt = Date.now();
     for (const [id, task] of ended) assert.equal(task.status, "success", `${id}: ${JSON.stringify(task.error)}`);
-    t.diagnostic(`every task done ${seconds(endedAt - lastRoundAt)} s after the last round; attempts: plans ${plans.map((id) => ended.get(id)!.attempts).join(", ")}; naps ${naps.map((id) => ended.get(id)!.attempts).join(", ")}`);
+    t.diagnostic(
+      `every task done ${seconds(endedAt - lastRoundAt)} s after the last round; attempts: plans ${plans.map((id) => ended.get(id)!.attempts).join(", ")}; naps ${naps.map((id) => ended.get(id)!.attempts).join(", ")}`,
+    );
     for (const worker of workers) assert.ok(worker.alive(), `${worker.label} exited: ${worker.stderr()}`);
     assert.ok(api.alive(), `the API exited: ${api.stderr()}`);
 
     await waitFor(
       "quote.ready of both plannings",
-      async () => plans.every((id) => receiver.received.some((r) => r.body.type === "quote.ready" && r.body.data.task_id === id)),
+      async () =>
+        plans.every((id) => receiver.received.some((r) => r.body.type === "quote.ready" && r.body.data.task_id === id)),
       { timeoutMs: 60_000, intervalMs: 200 },
     );
     const received = assertReceivedOnce(receiver.received);
-    t.diagnostic(`webhooks: ${received.deliveries} deliveries in ${received.requests} requests (${received.retried} sent again with the same id)`);
+    t.diagnostic(
+      `webhooks: ${received.deliveries} deliveries in ${received.requests} requests (${received.retried} sent again with the same id)`,
+    );
     await assertInvariants(db.owner, { staleSeconds: STALE_SECONDS });
   });
 });

@@ -37,10 +37,16 @@ after(async () => {
 });
 
 async function startPlanning(user: TestUser): Promise<string> {
-  const endpoint = await api.request("POST", "/webhooks", { key: user.key, body: { url: receiver.url, event_types: [] } });
+  const endpoint = await api.request("POST", "/webhooks", {
+    key: user.key,
+    body: { url: receiver.url, event_types: [] },
+  });
   assert.equal(endpoint.status, 201, endpoint.text);
   const projectId = await planningProject(api, user, { library: [`fake:sleep:${PLAN_MS}`] });
-  const started = await api.request<{ task_id: string }>("POST", `/projects/${projectId}/automation/cam-planning`, { key: user.key, body: PLAN_OPTIONS });
+  const started = await api.request<{ task_id: string }>("POST", `/projects/${projectId}/automation/cam-planning`, {
+    key: user.key,
+    body: PLAN_OPTIONS,
+  });
   assert.equal(started.status, 202, started.text);
   return started.body.task_id;
 }
@@ -49,7 +55,9 @@ describe("chaos: a worker SIGKILLed mid-plan", () => {
   it("finishes the plan on another worker within 60 s, saves one plan per task, and sends task.started once per task under one delivery id", async (t) => {
     const workers: WorkerHandle[] = [];
     for (const label of ["worker-1", "worker-2"]) {
-      workers.push(await spawnWorker(processes, label, db.ownerUrl, { tasks: ["plan_cam", "deliver_webhook"], concurrency: 2 }));
+      workers.push(
+        await spawnWorker(processes, label, db.ownerUrl, { tasks: ["plan_cam", "deliver_webhook"], concurrency: 2 }),
+      );
     }
     const users = [await createTestUser(db.owner, "kill-a"), await createTestUser(db.owner, "kill-b")];
     const taskIds = [await startPlanning(users[0]!), await startPlanning(users[1]!)];
@@ -67,10 +75,14 @@ describe("chaos: a worker SIGKILLed mid-plan", () => {
     assert.ok(victim, `the planning runs on a worker of ours (${running.locked_by})`);
     const survivor = workers.find((w) => w !== victim)!;
     // and the second one, wherever it runs (a worker plans one at a time)
-    await waitFor("the second planning to be picked up", async () => (await readTaskRecord(db.owner, taskIds[1]!)).status !== "queued", {
-      timeoutMs: 60_000,
-      intervalMs: 100,
-    });
+    await waitFor(
+      "the second planning to be picked up",
+      async () => (await readTaskRecord(db.owner, taskIds[1]!)).status !== "queued",
+      {
+        timeoutMs: 60_000,
+        intervalMs: 100,
+      },
+    );
 
     await victim.kill();
     const killedAt = Date.now();
@@ -108,7 +120,10 @@ describe("chaos: a worker SIGKILLed mid-plan", () => {
     // every event reaches the receiver: task.started, the buckets, task.succeeded, quote.ready
     await waitFor(
       "quote.ready of both plannings",
-      async () => taskIds.every((id) => receiver.received.some((r) => r.body.type === "quote.ready" && r.body.data.task_id === id)),
+      async () =>
+        taskIds.every((id) =>
+          receiver.received.some((r) => r.body.type === "quote.ready" && r.body.data.task_id === id),
+        ),
       { timeoutMs: 30_000, intervalMs: 100 },
     );
     const received = assertReceivedOnce(receiver.received);
@@ -117,12 +132,16 @@ describe("chaos: a worker SIGKILLed mid-plan", () => {
       assert.equal(types.filter((type) => type === "task.started").length >= 1, true, `${id}: task.started`);
       assert.ok(types.includes("task.succeeded"), `${id}: task.succeeded`);
     }
-    t.diagnostic(`webhooks: ${received.deliveries} deliveries in ${received.requests} requests (${received.retried} sent again with the same id)`);
+    t.diagnostic(
+      `webhooks: ${received.deliveries} deliveries in ${received.requests} requests (${received.retried} sent again with the same id)`,
+    );
 
     // the dead worker's lease and locks are gone, and nothing else is left behind
     await waitFor(
       "the dead worker's lease to be dropped",
-      async () => (await db.owner.query("select 1 from app_private.worker_leases where pool_id = $1", [victim.poolId])).rowCount === 0,
+      async () =>
+        (await db.owner.query("select 1 from app_private.worker_leases where pool_id = $1", [victim.poolId]))
+          .rowCount === 0,
       { timeoutMs: 30_000, intervalMs: 200 },
     );
     await assertInvariants(db.owner, { staleSeconds: STALE_SECONDS });

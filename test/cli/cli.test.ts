@@ -109,23 +109,43 @@ describe("cli user create", { concurrency: true }, () => {
       "select product_id, position from app_public.user_machines where user_id = $1 order by position",
       [id],
     );
-    const catalogue = await db.owner.query<{ product_id: string }>("select product_id from app_public.machines order by listing_order, product_id");
+    const catalogue = await db.owner.query<{ product_id: string }>(
+      "select product_id from app_public.machines order by listing_order, product_id",
+    );
     assert.ok(catalogue.rows.length >= 6);
-    assert.deepEqual(machines.rows.map((m) => m.product_id), catalogue.rows.map((m) => m.product_id), "every machine, in listing order");
-    assert.deepEqual(machines.rows.map((m) => m.position), catalogue.rows.map((_, i) => i + 1));
-    const libraries = await db.owner.query("select is_default from app_public.equipment_libraries where user_id = $1", [id]);
+    assert.deepEqual(
+      machines.rows.map((m) => m.product_id),
+      catalogue.rows.map((m) => m.product_id),
+      "every machine, in listing order",
+    );
+    assert.deepEqual(
+      machines.rows.map((m) => m.position),
+      catalogue.rows.map((_, i) => i + 1),
+    );
+    const libraries = await db.owner.query("select is_default from app_public.equipment_libraries where user_id = $1", [
+      id,
+    ]);
     assert.deepEqual(libraries.rows, [{ is_default: true }]);
-    assert.deepEqual(await assemblyNames(id), starterLibrary().map((a) => a.name));
+    assert.deepEqual(
+      await assemblyNames(id),
+      starterLibrary().map((a) => a.name),
+    );
     const settings = await db.owner.query("select 1 from app_public.quote_settings where user_id = $1", [id]);
     assert.equal(settings.rowCount, 1);
   });
 
   it("leaves the default library empty with --empty-library", async () => {
     const user = await createUser("bare", "--empty-library");
-    const libraries = await db.owner.query("select name, is_default from app_public.equipment_libraries where user_id = $1", [user.id]);
+    const libraries = await db.owner.query(
+      "select name, is_default from app_public.equipment_libraries where user_id = $1",
+      [user.id],
+    );
     assert.deepEqual(libraries.rows, [{ name: "Default library", is_default: true }]);
     assert.deepEqual(await assemblyNames(user.id), []);
-    const items = await db.owner.query("select (select count(*) from app_public.holders where user_id = $1)::int as holders, (select count(*) from app_public.tools where user_id = $1)::int as tools", [user.id]);
+    const items = await db.owner.query(
+      "select (select count(*) from app_public.holders where user_id = $1)::int as holders, (select count(*) from app_public.tools where user_id = $1)::int as tools",
+      [user.id],
+    );
     assert.deepEqual(items.rows, [{ holders: 0, tools: 0 }]);
   });
 
@@ -142,7 +162,10 @@ describe("cli user create", { concurrency: true }, () => {
   });
 
   it("exits 2 without a valid email address", async () => {
-    for (const args of [["user", "create"], ["user", "create", "not-an-email"]]) {
+    for (const args of [
+      ["user", "create"],
+      ["user", "create", "not-an-email"],
+    ]) {
       const res = await cli(...args);
       assert.equal(res.code, 2, args.join(" "));
       assert.equal(res.stdout, "");
@@ -164,15 +187,30 @@ async function assemblyNames(userId: string, libraryId?: string): Promise<string
 describe("cli library add-starter", { concurrency: true }, () => {
   it("adds the starter library to the default library, listing each assembly, and the second time says there is nothing to add", async () => {
     const user = await createUser("later", "--empty-library");
-    const library = (await db.owner.query<{ id: string }>("select id from app_public.equipment_libraries where user_id = $1", [user.id])).rows[0]!.id;
+    const library = (
+      await db.owner.query<{ id: string }>("select id from app_public.equipment_libraries where user_id = $1", [
+        user.id,
+      ])
+    ).rows[0]!.id;
     const res = await cli("library", "add-starter", user.email);
     assert.equal(res.code, 0, res.stderr);
     const starter = starterLibrary();
     const lines = res.stdout.trimEnd().split("\n");
     assert.equal(lines[0], `added ${starter.length} starter assemblies to Default library (${library}):`);
-    const ids = (await db.owner.query<{ id: string }>("select id from app_public.library_assemblies where library_id = $1 order by position", [library])).rows.map((r) => r.id);
-    assert.deepEqual(lines.slice(1), starter.map((a, i) => `  ${ids[i]}  ${a.name}`));
-    assert.deepEqual(await assemblyNames(user.id), starter.map((a) => a.name));
+    const ids = (
+      await db.owner.query<{ id: string }>(
+        "select id from app_public.library_assemblies where library_id = $1 order by position",
+        [library],
+      )
+    ).rows.map((r) => r.id);
+    assert.deepEqual(
+      lines.slice(1),
+      starter.map((a, i) => `  ${ids[i]}  ${a.name}`),
+    );
+    assert.deepEqual(
+      await assemblyNames(user.id),
+      starter.map((a) => a.name),
+    );
 
     const again = await cli("library", "add-starter", user.email.toUpperCase());
     assert.equal(again.code, 0, again.stderr);
@@ -190,20 +228,30 @@ describe("cli library add-starter", { concurrency: true }, () => {
     ).rows[0]!.id;
     const first = await cli("library", "add-starter", user.email, "--library", library.toUpperCase());
     assert.equal(first.code, 0, first.stderr);
-    assert.match(first.stdout, new RegExp(`^added ${starterLibrary().length} starter assemblies to Mill 2 \\(${library}\\):\n`));
+    assert.match(
+      first.stdout,
+      new RegExp(`^added ${starterLibrary().length} starter assemblies to Mill 2 \\(${library}\\):\n`),
+    );
     const gone = await db.owner.query<{ id: string; name: string }>(
       "delete from app_public.library_assemblies where library_id = $1 and position = 7 returning id, name",
       [library],
     );
     const back = await cli("library", "add-starter", user.email, "--library", library);
     assert.equal(back.code, 0, back.stderr);
-    assert.equal(back.stdout, `added 1 starter assembly to Mill 2 (${library}):\n  ${gone.rows[0]!.id}  ${gone.rows[0]!.name}\n`);
+    assert.equal(
+      back.stdout,
+      `added 1 starter assembly to Mill 2 (${library}):\n  ${gone.rows[0]!.id}  ${gone.rows[0]!.name}\n`,
+    );
     assert.equal((await assemblyNames(user.id, library)).length, starterLibrary().length);
   });
 
   it("exits 1 for an unknown user or another user's library, 2 for a malformed library id or no email, and adds nothing", async () => {
     const [user, other] = [await createUser("mine", "--empty-library"), await createUser("theirs", "--empty-library")];
-    const theirs = (await db.owner.query<{ id: string }>("select id from app_public.equipment_libraries where user_id = $1", [other.id])).rows[0]!.id;
+    const theirs = (
+      await db.owner.query<{ id: string }>("select id from app_public.equipment_libraries where user_id = $1", [
+        other.id,
+      ])
+    ).rows[0]!.id;
     const cases: [string[], number, RegExp][] = [
       [["library", "add-starter", email("nobody")], 1, /no user has the email/],
       [["library", "add-starter", user.email, "--library", theirs], 1, /has no library/],
@@ -252,10 +300,15 @@ describe("cli key create", { concurrency: true }, () => {
   it("makes a key limited to --scopes: projects:read may list projects but not create one", async () => {
     const user = await createUser("reader");
     const key = await createKey(user.email, "--scopes", "projects:read");
-    const { rows } = await db.owner.query("select scopes from app_private.api_keys where key_prefix = $1", [prefixOf(key)]);
+    const { rows } = await db.owner.query("select scopes from app_private.api_keys where key_prefix = $1", [
+      prefixOf(key),
+    ]);
     assert.deepEqual(rows, [{ scopes: ["projects:read"] }]);
     assert.equal((await api.request("GET", "/projects", { key })).status, 200);
-    const denied = await api.request<{ detail: { code: string } }>("POST", "/projects", { key, body: { name: "P", customer: "C" } });
+    const denied = await api.request<{ detail: { code: string } }>("POST", "/projects", {
+      key,
+      body: { name: "P", customer: "C" },
+    });
     assert.equal(denied.status, 403);
     assert.equal(denied.body.detail.code, "insufficient_scope");
     const none = await db.owner.query("select 1 from app_public.projects where user_id = $1", [user.id]);
@@ -292,7 +345,13 @@ describe("cli key create", { concurrency: true }, () => {
     assert.equal(rows.length, 1);
     assert.deepEqual(rows[0]!.key_hash, createHash("sha256").update(key, "utf8").digest());
     const row = rows[0]!.row;
-    for (const needle of [key, secret, secret.toLowerCase(), Buffer.from(secret).toString("hex"), Buffer.from(key).toString("base64")]) {
+    for (const needle of [
+      key,
+      secret,
+      secret.toLowerCase(),
+      Buffer.from(secret).toString("hex"),
+      Buffer.from(key).toString("base64"),
+    ]) {
       assert.ok(!row.toLowerCase().includes(needle.toLowerCase()), `the row holds ${needle}`);
     }
     // nor anywhere else in the user's private rows
@@ -355,7 +414,11 @@ describe("cli key revoke", { concurrency: true }, () => {
     const denied = await api.request<{ detail: { code: string } }>("GET", "/projects", { key });
     assert.equal(denied.status, 401);
     assert.equal(denied.body.detail.code, "api_key_invalid");
-    assert.equal((await api.request("GET", "/projects", { key: keep })).status, 200, "the user's other key still works");
+    assert.equal(
+      (await api.request("GET", "/projects", { key: keep })).status,
+      200,
+      "the user's other key still works",
+    );
     assert.match((await listed(user.email, prefix))[4]!, /^revoked \d{4}-/);
 
     const again = await cli("key", "revoke", prefix);
@@ -368,7 +431,10 @@ describe("cli key revoke", { concurrency: true }, () => {
     assert.equal(unknown.code, 1);
     assert.equal(unknown.stdout, "");
     assert.match(unknown.stderr, /swzzzzzzzz/);
-    for (const args of [["key", "revoke"], ["key", "revoke", "NOT_A_PREFIX"]]) {
+    for (const args of [
+      ["key", "revoke"],
+      ["key", "revoke", "NOT_A_PREFIX"],
+    ]) {
       const res = await cli(...args);
       assert.equal(res.code, 2, args.join(" "));
       assert.match(res.stderr, /usage:/);
@@ -379,13 +445,24 @@ describe("cli key revoke", { concurrency: true }, () => {
 describe("cli workpiece tessellate", () => {
   it("queues a re-mesh as a task of the workpiece's owner and prints only its id", async () => {
     const owner = await createTestUser(db.owner, "remesh");
-    const project = await api.request<{ id: string }>("POST", "/projects", { key: owner.key, body: { name: "P", customer: "C" } });
+    const project = await api.request<{ id: string }>("POST", "/projects", {
+      key: owner.key,
+      body: { name: "P", customer: "C" },
+    });
     const part = await partC();
     const saved = await asUser(api.pool, owner, (client) =>
       saveWorkpiece(client, project.body.id, part.ingested, part.original, part.glb, part.png),
     );
     const workpieceId = saved!.workpiece.id;
-    const res = await cli("workpiece", "tessellate", workpieceId, "--linear-deflection", "0.02", "--angular-deflection", "15");
+    const res = await cli(
+      "workpiece",
+      "tessellate",
+      workpieceId,
+      "--linear-deflection",
+      "0.02",
+      "--angular-deflection",
+      "15",
+    );
     assert.equal(res.code, 0, res.stderr);
     assert.match(res.stdout, /^[0-9a-f-]{36}\n$/);
     const { rows } = await db.owner.query(
@@ -400,7 +477,9 @@ describe("cli workpiece tessellate", () => {
       status: "queued",
       payload: { workpiece_id: workpieceId, linear_deflection_mm: 0.02, angular_deflection_deg: 15 },
     });
-    const job = await db.owner.query("select task_identifier from graphile_worker.jobs where key = $1", [res.stdout.trim()]);
+    const job = await db.owner.query("select task_identifier from graphile_worker.jobs where key = $1", [
+      res.stdout.trim(),
+    ]);
     assert.equal(job.rows[0]?.task_identifier, "tessellate", "its job is queued with it");
   });
 
@@ -408,8 +487,12 @@ describe("cli workpiece tessellate", () => {
     const unknown = await cli("workpiece", "tessellate", "00000000-0000-4000-8000-000000000000");
     assert.equal(unknown.code, 1);
     assert.match(unknown.stderr, /no live project has the workpiece/);
-    for (const args of [[], ["not-a-uuid"], ["00000000-0000-4000-8000-000000000000", "--linear-deflection", "0"],
-      ["00000000-0000-4000-8000-000000000000", "--angular-deflection", "many"]]) {
+    for (const args of [
+      [],
+      ["not-a-uuid"],
+      ["00000000-0000-4000-8000-000000000000", "--linear-deflection", "0"],
+      ["00000000-0000-4000-8000-000000000000", "--angular-deflection", "many"],
+    ]) {
       const res = await cli("workpiece", "tessellate", ...args);
       assert.equal(res.code, 2, args.join(" "));
       assert.match(res.stderr, /workpiece tessellate/);
@@ -419,7 +502,12 @@ describe("cli workpiece tessellate", () => {
 
 describe("cli usage", { concurrency: true }, () => {
   it("exits 2 with the usage on stderr for an unknown or missing command", async () => {
-    for (const args of [["frobnicate"], ["user", "delete", "a@b.c"], [], ["key", "create", "a@b.c", "--colour", "red"]]) {
+    for (const args of [
+      ["frobnicate"],
+      ["user", "delete", "a@b.c"],
+      [],
+      ["key", "create", "a@b.c", "--colour", "red"],
+    ]) {
       const res = await cli(...args);
       assert.equal(res.code, 2, `cli ${args.join(" ")}`);
       assert.equal(res.stdout, "");
@@ -459,7 +547,10 @@ describe("cli catalogue import", () => {
       { key: user.key },
     );
     assert.equal(byMaker.status, 200, byMaker.text);
-    assert.deepEqual(byMaker.body.results.map((r) => r.article_number).sort(), rows.map((r) => r.article_number).sort());
+    assert.deepEqual(
+      byMaker.body.results.map((r) => r.article_number).sort(),
+      rows.map((r) => r.article_number).sort(),
+    );
     const byArticle = await api.request<{ results: { article_number: string; manufacturer: string }[] }>(
       "GET",
       "/equipment/external-catalogue/search?q=fx-dr-0850-5d",
@@ -502,7 +593,12 @@ describe("cli catalogue import", () => {
       await fs.writeFile(notJson, "tool,diameter\nFX-1,6\n");
       await fs.writeFile(notLibrary, JSON.stringify({ tools: [] }));
       const name = maker("Broken");
-      for (const [file, reason] of [[notJson, /not JSON/], [notLibrary, /not a Fusion 360 tool library/], [`${dir}/missing.json`, /cannot read/], [dir, /cannot read/]] as const) {
+      for (const [file, reason] of [
+        [notJson, /not JSON/],
+        [notLibrary, /not a Fusion 360 tool library/],
+        [`${dir}/missing.json`, /cannot read/],
+        [dir, /cannot read/],
+      ] as const) {
         const res = await cli("catalogue", "import", file, "--manufacturer", name);
         assert.equal(res.code, 1, file);
         assert.equal(res.stdout, "");
@@ -515,13 +611,21 @@ describe("cli catalogue import", () => {
   });
 
   it("exits 2 with the usage without a file or --manufacturer, or for the standard range's name", async () => {
-    for (const args of [[], ["--manufacturer", "Acme"], [sample], [sample, "--manufacturer", "  "], [sample, "--manufacturer", "swarf standard range"]]) {
+    for (const args of [
+      [],
+      ["--manufacturer", "Acme"],
+      [sample],
+      [sample, "--manufacturer", "  "],
+      [sample, "--manufacturer", "swarf standard range"],
+    ]) {
       const res = await cli("catalogue", "import", ...args);
       assert.equal(res.code, 2, args.join(" "));
       assert.equal(res.stdout, "");
       assert.match(res.stderr, /cli catalogue import <file> --manufacturer NAME/);
     }
-    const { rows } = await db.owner.query("select count(*)::int as n from app_public.catalogue_entries where source = 'import' and manufacturer = 'Acme'");
+    const { rows } = await db.owner.query(
+      "select count(*)::int as n from app_public.catalogue_entries where source = 'import' and manufacturer = 'Acme'",
+    );
     assert.equal(rows[0].n, 0);
   });
 });

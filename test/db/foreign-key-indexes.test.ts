@@ -26,6 +26,9 @@ describe("foreign keys", () => {
           and not exists (select 1 from pg_index i where i.indrelid = c.conrelid and i.indkey[0] = any(c.conkey))
         order by 1`,
     );
-    assert.deepEqual(rows.map((row) => row.constraint), []);
+    assert.deepEqual(
+      rows.map((row) => row.constraint),
+      [],
+    );
   });
 });

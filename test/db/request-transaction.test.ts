@@ -28,7 +28,9 @@ after(async () => {
 async function terminatedClient(): Promise<pg.PoolClient> {
   const client = await pool.connect();
   const { rows } = await client.query<{ pid: number }>("select pg_backend_pid() as pid");
-  const ended = await db.owner.query<{ ended: boolean }>("select pg_terminate_backend($1, 10000) as ended", [rows[0]!.pid]);
+  const ended = await db.owner.query<{ ended: boolean }>("select pg_terminate_backend($1, 10000) as ended", [
+    rows[0]!.pid,
+  ]);
   assert.equal(ended.rows[0]!.ended, true);
   return client;
 }
@@ -64,6 +66,9 @@ describe("request transactions on closed connections", () => {
     assert.ok(error, "the request failed");
     assert.equal(isConnectionError(error), true, String(error));
     // and the pool serves the next request
-    assert.equal(await withPublicTransaction(pool, async (client) => (await client.query("select 1 as one")).rows[0].one), 1);
+    assert.equal(
+      await withPublicTransaction(pool, async (client) => (await client.query("select 1 as one")).rows[0].one),
+      1,
+    );
   });
 });

@@ -10,7 +10,6 @@ import { createTestDatabase, type TestDatabase } from "../support/database.ts";
 import { partC } from "../support/fixture-workpiece.ts";
 import { createTestUser, type TestUser } from "../support/users.ts";
 
-
 /** readable by any connection of the API role (every API request is authenticated first) */
 const PUBLIC_REFERENCE_TABLES = ["catalogue_entries"];
 let db: TestDatabase;
@@ -20,7 +19,10 @@ let alice: TestUser;
 let bob: TestUser;
 const projects: Record<string, string[]> = {};
 /** per user: the blobs, workpiece and job seeded in their first project */
-const seeded: Record<string, { blobs: { original: string; mesh: string; thumbnail: string }; workpiece: string; job: string }> = {};
+const seeded: Record<
+  string,
+  { blobs: { original: string; mesh: string; thumbnail: string }; workpiece: string; job: string }
+> = {};
 
 interface PgError {
   code: string;
@@ -75,23 +77,43 @@ async function seedProject(user: TestUser, name: string): Promise<string> {
 async function seedWorkpiece(user: TestUser, projectId: string): Promise<void> {
   const part = await partC();
   const blob = async (bytes: Buffer, type: string) =>
-    (await db.owner.query<{ id: string }>(
-      `insert into app_private.blobs (user_id, sha256, size, content_type, bytes)
+    (
+      await db.owner.query<{ id: string }>(
+        `insert into app_private.blobs (user_id, sha256, size, content_type, bytes)
        values ($1, sha256($2), length($2), $3, $2) returning id`,
-      [user.id, bytes, type],
-    )).rows[0]!.id;
-  const blobs = { original: await blob(part.original, "model/stl"), mesh: await blob(part.glb, "model/gltf-binary"), thumbnail: await blob(part.png, "image/png") };
+        [user.id, bytes, type],
+      )
+    ).rows[0]!.id;
+  const blobs = {
+    original: await blob(part.original, "model/stl"),
+    mesh: await blob(part.glb, "model/gltf-binary"),
+    thumbnail: await blob(part.png, "image/png"),
+  };
   const w = part.ingested;
-  const workpiece = (await db.owner.query<{ id: string }>(
-    `insert into app_public.workpieces (project_id, user_id, format, units_read, bbox_min, bbox_max, volume_mm3, face_count,
+  const workpiece = (
+    await db.owner.query<{ id: string }>(
+      `insert into app_public.workpieces (project_id, user_id, format, units_read, bbox_min, bbox_max, volume_mm3, face_count,
        triangle_count, closed_solid, original_blob_id, mesh_blob_id, thumbnail_blob_id)
      values ($1, $2, 'stl', 'unknown', $3, $4, $5, 0, $6, true, $7, $8, $9) returning id`,
-    [projectId, user.id, w.bbox.min, w.bbox.max, w.volumeMm3, w.triangleCount, blobs.original, blobs.mesh, blobs.thumbnail],
-  )).rows[0]!.id;
-  const job = (await db.owner.query<{ id: string }>(
-    "insert into app_public.jobs (project_id, user_id, workpiece_id, source) values ($1, $2, $3, 'workpiece') returning id",
-    [projectId, user.id, workpiece],
-  )).rows[0]!.id;
+      [
+        projectId,
+        user.id,
+        w.bbox.min,
+        w.bbox.max,
+        w.volumeMm3,
+        w.triangleCount,
+        blobs.original,
+        blobs.mesh,
+        blobs.thumbnail,
+      ],
+    )
+  ).rows[0]!.id;
+  const job = (
+    await db.owner.query<{ id: string }>(
+      "insert into app_public.jobs (project_id, user_id, workpiece_id, source) values ($1, $2, $3, 'workpiece') returning id",
+      [projectId, user.id, workpiece],
+    )
+  ).rows[0]!.id;
   seeded[user.id] = { blobs, workpiece, job };
 }
 
@@ -112,8 +134,14 @@ before(async () => {
        values ($1, gen_random_uuid(), $2, 0, 'Assembly', '{"components": []}')`,
       [library.rows[0]!.id, user.id],
     );
-    await db.owner.query("insert into app_public.holders (user_id, name, stacking_group, body) values ($1, 'ER32', 'Holder', '{}')", [user.id]);
-    await db.owner.query("insert into app_public.tools (user_id, name, tool_type, diameter_mm, body) values ($1, 'D6', 'BallEndMill', 6, '{}')", [user.id]);
+    await db.owner.query(
+      "insert into app_public.holders (user_id, name, stacking_group, body) values ($1, 'ER32', 'Holder', '{}')",
+      [user.id],
+    );
+    await db.owner.query(
+      "insert into app_public.tools (user_id, name, tool_type, diameter_mm, body) values ($1, 'D6', 'BallEndMill', 6, '{}')",
+      [user.id],
+    );
     await db.owner.query(
       `insert into app_public.machine_quote_configs (user_id, product_id, mhr_value, mhr_source, setup_costs)
        values ($1, 'vmc-850-fanuc', 70, 'manual', '[{"name": "Vice", "value": 45, "unit": "EUR"}]')`,
@@ -131,14 +159,20 @@ before(async () => {
       [user.id, projects[user.id]![0]],
     );
     await db.owner.query("update app_public.tasks set status = 'cancelled' where id = $1", [task.rows[0]!.id]);
-    const delivery = await db.owner.query<{ id: string }>("select id from app_public.webhook_deliveries where endpoint_id = $1", [endpoint.rows[0]!.id]);
-    await db.owner.query(
-      "select app_private.record_webhook_attempt($1, 1, now(), 200, 12, null, false, null, now())",
-      [delivery.rows[0]!.id],
+    const delivery = await db.owner.query<{ id: string }>(
+      "select id from app_public.webhook_deliveries where endpoint_id = $1",
+      [endpoint.rows[0]!.id],
     );
+    await db.owner.query("select app_private.record_webhook_attempt($1, 1, now(), 200, 12, null, false, null, now())", [
+      delivery.rows[0]!.id,
+    ]);
   }
-  await db.owner.query("insert into app_public.materials (id, name, category, density_kg_m3, price_per_kg, is_public) values ('Inconel718', 'Inconel 718', 'nickel', 8190, 45, false)");
-  await db.owner.query("insert into app_public.user_materials (user_id, material_id) values ($1, 'Inconel718')", [bob.id]);
+  await db.owner.query(
+    "insert into app_public.materials (id, name, category, density_kg_m3, price_per_kg, is_public) values ('Inconel718', 'Inconel 718', 'nickel', 8190, 45, false)",
+  );
+  await db.owner.query("insert into app_public.user_materials (user_id, material_id) values ($1, 'Inconel718')", [
+    bob.id,
+  ]);
   // a deleted project: its row exists, no policy shows it
   const gone = await seedProject(alice, "gone");
   await db.owner.query("update app_public.projects set deleted_at = now() where id = $1", [gone]);
@@ -164,10 +198,12 @@ async function relationsOf(schema: string): Promise<string[]> {
 
 describe("the API role's attributes", () => {
   it("is not a superuser, has no BYPASSRLS and inherits neither from a role it belongs to", async () => {
-    const { rows } = await db.owner.query<{ rolsuper: boolean; rolbypassrls: boolean; rolcreaterole: boolean; rolcreatedb: boolean }>(
-      "select rolsuper, rolbypassrls, rolcreaterole, rolcreatedb from pg_roles where rolname = $1",
-      [appRole],
-    );
+    const { rows } = await db.owner.query<{
+      rolsuper: boolean;
+      rolbypassrls: boolean;
+      rolcreaterole: boolean;
+      rolcreatedb: boolean;
+    }>("select rolsuper, rolbypassrls, rolcreaterole, rolcreatedb from pg_roles where rolname = $1", [appRole]);
     assert.deepEqual(rows, [{ rolsuper: false, rolbypassrls: false, rolcreaterole: false, rolcreatedb: false }]);
     const granted = await db.owner.query<{ rolname: string }>(
       `select r.rolname from pg_roles r
@@ -185,7 +221,10 @@ describe("the API role's attributes", () => {
     // every process start runs ensureAppRole; the role belongs to the cluster, so parallel
     // test files and a fleet's processes alter it concurrently
     await Promise.all(Array.from({ length: 16 }, () => ensureAppRole(db.ownerUrl, appRole)));
-    const { rows } = await db.owner.query("select rolsuper, rolbypassrls, rolcanlogin from pg_roles where rolname = $1", [appRole]);
+    const { rows } = await db.owner.query(
+      "select rolsuper, rolbypassrls, rolcanlogin from pg_roles where rolname = $1",
+      [appRole],
+    );
     assert.deepEqual(rows, [{ rolsuper: false, rolbypassrls: false, rolcanlogin: true }]);
     const probe = new pg.Client({ connectionString: db.appUrl });
     await probe.connect();
@@ -212,7 +251,11 @@ describe("RLS on app_public", () => {
         where n.nspname = 'app_public' and c.relkind in ('r', 'p') order by c.relname`,
     );
     assert.ok(rows.length >= 10, `found only ${rows.length} tables`);
-    assert.deepEqual(rows.filter((r) => !r.relrowsecurity).map((r) => r.relname), [], "tables without RLS");
+    assert.deepEqual(
+      rows.filter((r) => !r.relrowsecurity).map((r) => r.relname),
+      [],
+      "tables without RLS",
+    );
   });
 
   it("has no view that reads as its owner (a view bypasses its tables' RLS unless security_invoker)", async () => {
@@ -221,13 +264,18 @@ describe("RLS on app_public", () => {
         where n.nspname = 'app_public' and c.relkind in ('v', 'm')
           and (c.relkind = 'm' or not coalesce('security_invoker=true' = any(c.reloptions), false))`,
     );
-    assert.deepEqual(rows.map((r) => r.relname), []);
+    assert.deepEqual(
+      rows.map((r) => r.relname),
+      [],
+    );
   });
 
   it("shows the API role no row of any app_public table without a user, though every table has rows", async () => {
     // the tool catalogue is the one table of public reference data: its policy is `true` so
     // its search indexes stay usable (migration 000005 says why)
-    const relations = (await relationsOf("app_public")).filter((relation) => !PUBLIC_REFERENCE_TABLES.includes(relation));
+    const relations = (await relationsOf("app_public")).filter(
+      (relation) => !PUBLIC_REFERENCE_TABLES.includes(relation),
+    );
     assert.ok(relations.includes("projects") && relations.includes("tasks") && relations.includes("users"));
     const empty: string[] = [];
     const visible: string[] = [];
@@ -289,7 +337,9 @@ describe("RLS on app_public", () => {
 
   it("shows a user only their own rows in projects, tasks, quote_jobs, equipment_libraries and quote_settings", async () => {
     const expected = async (table: string) => {
-      const live = ["quote_jobs", "workpieces", "jobs"].includes(table) ? " and exists (select 1 from app_public.projects p where p.id = t.project_id and p.deleted_at is null)" : "";
+      const live = ["quote_jobs", "workpieces", "jobs"].includes(table)
+        ? " and exists (select 1 from app_public.projects p where p.id = t.project_id and p.deleted_at is null)"
+        : "";
       const deleted = table === "projects" ? " and t.deleted_at is null" : "";
       const { rows } = await db.owner.query<{ n: number }>(
         `select count(*)::int as n from app_public.${table} t where t.user_id = $1${live}${deleted}`,
@@ -298,16 +348,35 @@ describe("RLS on app_public", () => {
       return rows[0]!.n;
     };
     await asUser(alice.id, async (client) => {
-      for (const table of ["projects", "tasks", "quote_jobs", "equipment_libraries", "quote_settings", "users", "user_machines", "workpieces", "jobs"]) {
+      for (const table of [
+        "projects",
+        "tasks",
+        "quote_jobs",
+        "equipment_libraries",
+        "quote_settings",
+        "users",
+        "user_machines",
+        "workpieces",
+        "jobs",
+      ]) {
         const idColumn = table === "users" ? "id" : "user_id";
-        const { rows } = await client.query<{ owner: string }>(`select ${idColumn}::text as owner from app_public.${table}`);
+        const { rows } = await client.query<{ owner: string }>(
+          `select ${idColumn}::text as owner from app_public.${table}`,
+        );
         assert.ok(rows.length > 0, `${table}: alice sees her rows`);
         assert.deepEqual([...new Set(rows.map((r) => r.owner))], [alice.id], `${table}: only alice's rows`);
-        if (table !== "users" && table !== "user_machines") assert.equal(rows.length, await expected(table), `${table}: all of alice's rows`);
+        if (table !== "users" && table !== "user_machines")
+          assert.equal(rows.length, await expected(table), `${table}: all of alice's rows`);
       }
       const { rows } = await client.query<{ id: string }>("select id from app_public.projects order by seq");
-      assert.deepEqual(rows.map((r) => r.id), projects[alice.id], "her live projects, not the deleted one");
-      const bobs = await client.query("select 1 from app_public.projects where id = any($1::uuid[])", [projects[bob.id]]);
+      assert.deepEqual(
+        rows.map((r) => r.id),
+        projects[alice.id],
+        "her live projects, not the deleted one",
+      );
+      const bobs = await client.query("select 1 from app_public.projects where id = any($1::uuid[])", [
+        projects[bob.id],
+      ]);
       assert.equal(bobs.rowCount, 0);
     });
   });
@@ -335,11 +404,19 @@ describe("RLS on app_public", () => {
         `${error.code} ${error.message}`,
       );
       // the same holds with no trigger in front of the policy
-      const direct = await refusal(client, "insert into app_public.equipment_libraries (user_id, name) values ($1, 'planted')", [bob.id]);
+      const direct = await refusal(
+        client,
+        "insert into app_public.equipment_libraries (user_id, name) values ($1, 'planted')",
+        [bob.id],
+      );
       assert.equal(direct.code, "42501");
       assert.match(direct.message, /row-level security/);
       // and a row of hers cannot be handed over
-      const handOver = await refusal(client, "update app_public.equipment_libraries set user_id = $1 where user_id = $2", [bob.id, alice.id]);
+      const handOver = await refusal(
+        client,
+        "update app_public.equipment_libraries set user_id = $1 where user_id = $2",
+        [bob.id, alice.id],
+      );
       assert.equal(handOver.code, "42501");
       const own = await client.query<{ id: string }>(
         "insert into app_public.projects (name, customer, product_id) values ('mine', 'X', 'vmc-850-fanuc') returning id",
@@ -365,14 +442,18 @@ describe("RLS on app_public", () => {
         "insert into app_public.projects (name, customer, product_id) values ('p', 'X', 'unassigned-5axis')",
       );
       assert.equal(insert.code, "SWREF", insert.message);
-      const update = await refusal(client, "update app_public.projects set product_id = 'unassigned-5axis' where id = $1", [
-        projects[alice.id]![0],
-      ]);
+      const update = await refusal(
+        client,
+        "update app_public.projects set product_id = 'unassigned-5axis' where id = $1",
+        [projects[alice.id]![0]],
+      );
       assert.equal(update.code, "SWREF", update.message);
       // not a machine she could get herself either
-      const assign = await refusal(client, "insert into app_public.user_machines (user_id, product_id, position) values ($1, 'unassigned-5axis', 99)", [
-        alice.id,
-      ]);
+      const assign = await refusal(
+        client,
+        "insert into app_public.user_machines (user_id, product_id, position) values ($1, 'unassigned-5axis', 99)",
+        [alice.id],
+      );
       assert.equal(assign.code, "42501");
     });
     const { rows } = await db.owner.query("select 1 from app_public.projects where product_id = 'unassigned-5axis'");
@@ -420,16 +501,26 @@ describe("workpieces, jobs and blobs", () => {
         [mine, seeded[alice.id]!.blobs.original],
       );
       assert.equal(wrongKind.code, "SWREF", "an STL is not a mesh");
-      const workpiece = await refusal(client, "insert into app_public.jobs (project_id, workpiece_id, source) values ($1, $2, 'workpiece')", [
-        mine,
-        bobs.workpiece,
-      ]);
+      const workpiece = await refusal(
+        client,
+        "insert into app_public.jobs (project_id, workpiece_id, source) values ($1, $2, 'workpiece')",
+        [mine, bobs.workpiece],
+      );
       assert.equal(workpiece.code, "23503", workpiece.message);
-      const project = await refusal(client, "insert into app_public.jobs (project_id, source) values ($1, 'stock')", [projects[bob.id]![0]]);
+      const project = await refusal(client, "insert into app_public.jobs (project_id, source) values ($1, 'stock')", [
+        projects[bob.id]![0],
+      ]);
       assert.ok(["SWREF", "42501"].includes(project.code), project.message);
-      const pointer = await refusal(client, "update app_public.projects set current_job_id = $1 where id = $2", [seeded[alice.id]!.job, mine]);
+      const pointer = await refusal(client, "update app_public.projects set current_job_id = $1 where id = $2", [
+        seeded[alice.id]!.job,
+        mine,
+      ]);
       assert.equal(pointer.code, "42501", "only a new job moves current_job_id");
-      for (const sql of ["update app_public.jobs set stock = null", "delete from app_public.jobs", "delete from app_public.workpieces"]) {
+      for (const sql of [
+        "update app_public.jobs set stock = null",
+        "delete from app_public.jobs",
+        "delete from app_public.workpieces",
+      ]) {
         assert.equal((await refusal(client, sql)).code, "42501", sql);
       }
     });
@@ -438,7 +529,11 @@ describe("workpieces, jobs and blobs", () => {
   it("push the current job onto the undo stack on every insert: the database sets the parent, and the new job becomes current", async () => {
     const mine = projects[alice.id]![0]!;
     await asUser(alice.id, async (client) => {
-      const planted = await refusal(client, "insert into app_public.jobs (project_id, parent_job_id, source) values ($1, null, 'stock')", [mine]);
+      const planted = await refusal(
+        client,
+        "insert into app_public.jobs (project_id, parent_job_id, source) values ($1, null, 'stock')",
+        [mine],
+      );
       assert.equal(planted.code, "42501", "parent_job_id is not the API role's to set");
       const { rows } = await client.query<{ id: string; parent_job_id: string; machine: { product_id: string } }>(
         "insert into app_public.jobs (project_id, workpiece_id, source) values ($1, $2, 'stock') returning id, parent_job_id, machine",
@@ -446,7 +541,10 @@ describe("workpieces, jobs and blobs", () => {
       );
       assert.equal(rows[0]!.parent_job_id, seeded[alice.id]!.job);
       assert.equal(rows[0]!.machine.product_id, "vmc-850-fanuc");
-      const project = await client.query<{ current_job_id: string }>("select current_job_id from app_public.projects where id = $1", [mine]);
+      const project = await client.query<{ current_job_id: string }>(
+        "select current_job_id from app_public.projects where id = $1",
+        [mine],
+      );
       assert.equal(project.rows[0]!.current_job_id, rows[0]!.id);
     });
   });
@@ -458,9 +556,14 @@ describe("workpieces, jobs and blobs", () => {
       assert.equal((await client.query("select * from app_public.stat_blob($1)", [bobs.blobs.mesh])).rowCount, 0);
       const deleted = await client.query<{ ok: boolean }>("select app_public.delete_blob($1) as ok", [bobs.blobs.mesh]);
       assert.equal(deleted.rows[0]!.ok, false);
-      const signed = await client.query<{ s: Buffer | null }>("select app_public.presign_blob($1, 'mesh', extract(epoch from now())::bigint + 60) as s", [bobs.blobs.mesh]);
+      const signed = await client.query<{ s: Buffer | null }>(
+        "select app_public.presign_blob($1, 'mesh', extract(epoch from now())::bigint + 60) as s",
+        [bobs.blobs.mesh],
+      );
       assert.equal(signed.rows[0]!.s, null);
-      const own = await client.query<{ ok: boolean }>("select app_public.delete_blob($1) as ok", [seeded[alice.id]!.blobs.mesh]);
+      const own = await client.query<{ ok: boolean }>("select app_public.delete_blob($1) as ok", [
+        seeded[alice.id]!.blobs.mesh,
+      ]);
       assert.equal(own.rows[0]!.ok, false, "a blob in use is not deleted");
       const found = await client.query<{ id: string | null }>(
         "select app_public.find_blob(b.sha256, b.content_type) as id from app_public.stat_blob($1) b",
@@ -483,11 +586,13 @@ describe("workpieces, jobs and blobs", () => {
   it("refuse a job whose plan is another user's blob or not a plan, or comes without its summary or stock; a plan in use is not deleted", async () => {
     const mine = projects[alice.id]![0]!;
     const planBlob = async (user: TestUser) =>
-      (await db.owner.query<{ id: string }>(
-        `insert into app_private.blobs (user_id, sha256, size, content_type, bytes)
+      (
+        await db.owner.query<{ id: string }>(
+          `insert into app_private.blobs (user_id, sha256, size, content_type, bytes)
          values ($1, sha256($2), length($2), 'application/vnd.swarf.cam-plan+gzip', $2) returning id`,
-        [user.id, Buffer.from(`plan of ${user.id}`)],
-      )).rows[0]!.id;
+          [user.id, Buffer.from(`plan of ${user.id}`)],
+        )
+      ).rows[0]!.id;
     const bobsPlan = await planBlob(bob);
     const alicesPlan = await planBlob(alice);
     const insertPlanJob = `insert into app_public.jobs (project_id, workpiece_id, source, stock, plan_blob_id, plan_summary)
@@ -499,8 +604,16 @@ describe("workpieces, jobs and blobs", () => {
       assert.equal(foreign.code, "SWREF", foreign.message);
       const notAPlan = await refusal(client, insertPlanJob, [mine, workpiece, stock, seeded[alice.id]!.blobs.mesh, {}]);
       assert.equal(notAPlan.code, "SWREF", notAPlan.message);
-      assert.equal((await refusal(client, insertPlanJob, [mine, workpiece, stock, alicesPlan, null])).code, "23514", "a plan without summary");
-      assert.equal((await refusal(client, insertPlanJob, [mine, workpiece, null, alicesPlan, {}])).code, "23514", "a plan without stock");
+      assert.equal(
+        (await refusal(client, insertPlanJob, [mine, workpiece, stock, alicesPlan, null])).code,
+        "23514",
+        "a plan without summary",
+      );
+      assert.equal(
+        (await refusal(client, insertPlanJob, [mine, workpiece, null, alicesPlan, {}])).code,
+        "23514",
+        "a plan without stock",
+      );
       const saved = await client.query(insertPlanJob, [mine, workpiece, stock, alicesPlan, {}]);
       assert.equal(saved.rowCount, 1);
       const deleted = await client.query<{ ok: boolean }>("select app_public.delete_blob($1) as ok", [alicesPlan]);
@@ -511,12 +624,27 @@ describe("workpieces, jobs and blobs", () => {
   it("computes HMAC-SHA256 as RFC 4231 says", async () => {
     const vectors = [
       // test cases 1, 2 and 6 of RFC 4231 (6: a key longer than the block)
-      ["0b".repeat(20), Buffer.from("Hi There").toString("hex"), "b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7"],
-      [Buffer.from("Jefe").toString("hex"), Buffer.from("what do ya want for nothing?").toString("hex"), "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843"],
-      ["aa".repeat(131), Buffer.from("Test Using Larger Than Block-Size Key - Hash Key First").toString("hex"), "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54"],
+      [
+        "0b".repeat(20),
+        Buffer.from("Hi There").toString("hex"),
+        "b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7",
+      ],
+      [
+        Buffer.from("Jefe").toString("hex"),
+        Buffer.from("what do ya want for nothing?").toString("hex"),
+        "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843",
+      ],
+      [
+        "aa".repeat(131),
+        Buffer.from("Test Using Larger Than Block-Size Key - Hash Key First").toString("hex"),
+        "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54",
+      ],
     ];
     for (const [key, message, mac] of vectors) {
-      const { rows } = await db.owner.query<{ mac: Buffer }>("select app_private.hmac_sha256(decode($1, 'hex'), decode($2, 'hex')) as mac", [key, message]);
+      const { rows } = await db.owner.query<{ mac: Buffer }>(
+        "select app_private.hmac_sha256(decode($1, 'hex'), decode($2, 'hex')) as mac",
+        [key, message],
+      );
       assert.equal(rows[0]!.mac.toString("hex"), mac);
     }
   });
@@ -524,9 +652,15 @@ describe("workpieces, jobs and blobs", () => {
 
 describe("automation tasks", () => {
   it("let cancel_task reach only the caller's own tasks, and none without an identity", async () => {
-    const bobsTask = (await db.owner.query<{ id: string }>("select id from app_public.tasks where user_id = $1 limit 1", [bob.id])).rows[0]!.id;
-    const alicesTask = (await db.owner.query<{ id: string }>("select id from app_public.tasks where user_id = $1 and status = 'queued' limit 1", [alice.id]))
-      .rows[0]!.id;
+    const bobsTask = (
+      await db.owner.query<{ id: string }>("select id from app_public.tasks where user_id = $1 limit 1", [bob.id])
+    ).rows[0]!.id;
+    const alicesTask = (
+      await db.owner.query<{ id: string }>(
+        "select id from app_public.tasks where user_id = $1 and status = 'queued' limit 1",
+        [alice.id],
+      )
+    ).rows[0]!.id;
     const cancel = "select * from app_public.cancel_task($1, 'abcd', '\\x00'::bytea)";
     await asUser(alice.id, async (client) => {
       assert.equal((await client.query(cancel, [bobsTask])).rowCount, 0, "bob's task is not alice's to cancel");
@@ -539,17 +673,27 @@ describe("automation tasks", () => {
     } finally {
       await app.query("rollback");
     }
-    const { rows } = await db.owner.query("select status, cancel_requested_at from app_public.tasks where id = any($1::uuid[])", [[bobsTask, alicesTask]]);
-    assert.deepEqual(rows, [{ status: "queued", cancel_requested_at: null }, { status: "queued", cancel_requested_at: null }], "rolled back, and bob's untouched");
+    const { rows } = await db.owner.query(
+      "select status, cancel_requested_at from app_public.tasks where id = any($1::uuid[])",
+      [[bobsTask, alicesTask]],
+    );
+    assert.deepEqual(
+      rows,
+      [
+        { status: "queued", cancel_requested_at: null },
+        { status: "queued", cancel_requested_at: null },
+      ],
+      "rolled back, and bob's untouched",
+    );
   });
 
   it("keep one queued or running automation task per project, whoever inserts it; other tasks are not limited", async () => {
     const projectId = projects[alice.id]![0]!;
     const second = await db.owner
-      .query("insert into app_public.tasks (user_id, project_id, task_name, worker_task) values ($1, $2, 'automation.automated_cam_planning', 'plan_cam')", [
-        alice.id,
-        projectId,
-      ])
+      .query(
+        "insert into app_public.tasks (user_id, project_id, task_name, worker_task) values ($1, $2, 'automation.automated_cam_planning', 'plan_cam')",
+        [alice.id, projectId],
+      )
       .then(
         () => null,
         (error: unknown) => error as PgError,
@@ -559,10 +703,10 @@ describe("automation tasks", () => {
     try {
       await owner.query("begin");
       for (let i = 0; i < 2; i += 1) {
-        await owner.query("insert into app_public.tasks (user_id, project_id, task_name, worker_task) values ($1, $2, 'workpiece.tessellate', 'tessellate')", [
-          alice.id,
-          projectId,
-        ]);
+        await owner.query(
+          "insert into app_public.tasks (user_id, project_id, task_name, worker_task) values ($1, $2, 'workpiece.tessellate', 'tessellate')",
+          [alice.id, projectId],
+        );
       }
     } finally {
       await owner.query("rollback");
@@ -576,7 +720,9 @@ describe("app_private", () => {
     const relations = await relationsOf("app_private");
     assert.ok(relations.includes("api_keys"));
     for (const relation of relations) {
-      const error = await asUser(alice.id, (client) => refusal(client, `select * from app_private.${client.escapeIdentifier(relation)} limit 1`));
+      const error = await asUser(alice.id, (client) =>
+        refusal(client, `select * from app_private.${client.escapeIdentifier(relation)} limit 1`),
+      );
       assert.equal(error.code, "42501", `${relation}: ${error.message}`);
     }
     const keys = await asUser(alice.id, (client) => refusal(client, "select key_hash from app_private.api_keys"));
@@ -599,9 +745,17 @@ describe("app_private", () => {
       const error = await asUser(alice.id, (client) => refusal(client, fn.call));
       assert.equal(error.code, "42501", `${fn.signature}: ${error.message}`);
     }
-    assert.deepEqual(rows.filter((r) => r.executable).map((r) => r.signature), [], "EXECUTE granted to the API role or PUBLIC");
+    assert.deepEqual(
+      rows.filter((r) => r.executable).map((r) => r.signature),
+      [],
+      "EXECUTE granted to the API role or PUBLIC",
+    );
     assert.equal(
-      (await db.owner.query<{ usage: boolean }>("select has_schema_privilege($1, 'app_private', 'USAGE') as usage", [appRole])).rows[0]!.usage,
+      (
+        await db.owner.query<{ usage: boolean }>("select has_schema_privilege($1, 'app_private', 'USAGE') as usage", [
+          appRole,
+        ])
+      ).rows[0]!.usage,
       false,
     );
   });
@@ -612,7 +766,10 @@ describe("app_private", () => {
          from pg_proc p join pg_namespace n on n.oid = p.pronamespace
         where n.nspname = 'app_public' and has_function_privilege('public', p.oid, 'EXECUTE') order by 1`,
     );
-    assert.deepEqual(rows.map((r) => r.signature), []);
+    assert.deepEqual(
+      rows.map((r) => r.signature),
+      [],
+    );
   });
 });
 
@@ -622,15 +779,30 @@ describe("machine quote configurations", () => {
       `insert into app_public.machines (product_id, name, control, travel_x_mm, travel_y_mm, travel_z_mm, max_spindle_rpm, max_feed_mm_min, tool_slots, default_mhr)
        values ('bob-only-mill', 'Bob only', 'linuxcnc', 500, 400, 300, 10000, 5000, 10, 40) on conflict do nothing`,
     );
-    await db.owner.query("insert into app_public.user_machines (user_id, product_id, position) values ($1, 'bob-only-mill', 100) on conflict do nothing", [bob.id]);
+    await db.owner.query(
+      "insert into app_public.user_machines (user_id, product_id, position) values ($1, 'bob-only-mill', 100) on conflict do nothing",
+      [bob.id],
+    );
     await asUser(alice.id, async (client) => {
-      const { rows } = await client.query<{ user_id: string; mhr_value: string }>("select user_id, mhr_value from app_public.machine_quote_configs");
+      const { rows } = await client.query<{ user_id: string; mhr_value: string }>(
+        "select user_id, mhr_value from app_public.machine_quote_configs",
+      );
       assert.deepEqual(rows, [{ user_id: alice.id, mhr_value: "70" }]);
-      const denied = await refusal(client, "insert into app_public.machine_quote_configs (product_id, mhr_value, mhr_source) values ('bob-only-mill', 1, 'manual')");
+      const denied = await refusal(
+        client,
+        "insert into app_public.machine_quote_configs (product_id, mhr_value, mhr_source) values ('bob-only-mill', 1, 'manual')",
+      );
       assert.equal(denied.code, "42501");
-      const foreign = await refusal(client, "insert into app_public.machine_quote_configs (user_id, product_id) values ($1, 'vmc-760-haas')", [bob.id]);
+      const foreign = await refusal(
+        client,
+        "insert into app_public.machine_quote_configs (user_id, product_id) values ($1, 'vmc-760-haas')",
+        [bob.id],
+      );
       assert.equal(foreign.code, "42501");
-      const changed = await client.query("update app_public.machine_quote_configs set mhr_value = 1 where user_id = $1", [bob.id]);
+      const changed = await client.query(
+        "update app_public.machine_quote_configs set mhr_value = 1 where user_id = $1",
+        [bob.id],
+      );
       assert.equal(changed.rowCount, 0);
     });
   });

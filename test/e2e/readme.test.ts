@@ -17,7 +17,13 @@ import { after, before, describe, it } from "node:test";
 import { repoRoot } from "../../config/env.ts";
 import { findFreePort } from "../support/ports.ts";
 import { startServer, stopServer, type StartedServer } from "../support/server-process.ts";
-import { emptyListsShown, fieldsShown, statusShown, walkthroughSteps, type WalkthroughStep } from "../support/readme-walkthrough.ts";
+import {
+  emptyListsShown,
+  fieldsShown,
+  statusShown,
+  walkthroughSteps,
+  type WalkthroughStep,
+} from "../support/readme-walkthrough.ts";
 import { ShellSession } from "../support/shell-session.ts";
 
 const README = fs.readFileSync(path.join(repoRoot, "README.md"), "utf8");
@@ -25,7 +31,19 @@ const README = fs.readFileSync(path.join(repoRoot, "README.md"), "utf8");
 describe("running a walk-through", () => {
   it("cuts the README's blocks into steps at the answers they show", () => {
     const steps = walkthroughSteps(
-      ["intro", "<!-- walk-through -->", "```sh", "A=1", "echo '{\"a\": 1}'", '# -> 201 {"a": …,', '#     "b": 2}', "#    or 409 {\"c\": 3}", "echo done", "```", "<!-- end of walk-through -->"].join("\n"),
+      [
+        "intro",
+        "<!-- walk-through -->",
+        "```sh",
+        "A=1",
+        "echo '{\"a\": 1}'",
+        '# -> 201 {"a": …,',
+        '#     "b": 2}',
+        '#    or 409 {"c": 3}',
+        "echo done",
+        "```",
+        "<!-- end of walk-through -->",
+      ].join("\n"),
     );
     assert.deepEqual(
       steps.map((s) => ({ script: s.script, shows: s.shows })),
@@ -74,7 +92,8 @@ describe("the README's walk-through", () => {
     if (server) assert.equal(await stopServer(server), 0, server.stderr().slice(-3000));
     fs.rmSync(dataDir, { recursive: true, force: true });
     // what the walk-through saved in the working directory (G-code, the job file, exports)
-    for (const name of fs.readdirSync(repoRoot)) if (!leftBefore.has(name)) fs.rmSync(path.join(repoRoot, name), { recursive: true, force: true });
+    for (const name of fs.readdirSync(repoRoot))
+      if (!leftBefore.has(name)) fs.rmSync(path.join(repoRoot, name), { recursive: true, force: true });
   });
 
   it("runs every step as written, and each answers what the README shows", async () => {
@@ -85,9 +104,15 @@ describe("the README's walk-through", () => {
       const script = step.script.replaceAll("localhost:8080", `localhost:${server.port}`);
       const started = performance.now();
       const ran = await shell.run(script);
-      timings.push(`${((performance.now() - started) / 1000).toFixed(1).padStart(6)} s  README line ${step.line}: ${step.script.split("\n")[0]!.slice(0, 90)}`);
+      timings.push(
+        `${((performance.now() - started) / 1000).toFixed(1).padStart(6)} s  README line ${step.line}: ${step.script.split("\n")[0]!.slice(0, 90)}`,
+      );
       const where = `README line ${step.line}:\n${step.script}\n--- stdout\n${ran.stdout.slice(0, 4000)}\n--- stderr\n${ran.stderr.slice(-4000)}`;
-      assert.equal(ran.status, 0, `the step failed (exit ${ran.status}) at ${where}\n--- the server's log\n${server.stderr().slice(-4000)}`);
+      assert.equal(
+        ran.status,
+        0,
+        `the step failed (exit ${ran.status}) at ${where}\n--- the server's log\n${server.stderr().slice(-4000)}`,
+      );
       if (step.shows !== null) checkShown(step, ran.stdout, where);
     }
     console.log(`the walk-through's steps:\n${timings.join("\n")}`);
@@ -100,7 +125,9 @@ describe("the README's walk-through", () => {
       result: { completeness: { status: string; reasons: unknown[] }; setups: unknown[] };
     };
     assert.equal(taskRecord.status, "success");
-    const shown = steps.map((step) => /"completeness": "(\w+)"/.exec(step.shows ?? "")?.[1]).find((value) => value !== undefined);
+    const shown = steps
+      .map((step) => /"completeness": "(\w+)"/.exec(step.shows ?? "")?.[1])
+      .find((value) => value !== undefined);
     assert.equal(taskRecord.result.completeness.status, shown, JSON.stringify(taskRecord.result.completeness.reasons));
   });
 });
@@ -117,7 +144,11 @@ function checkShown(step: WalkthroughStep, stdout: string, where: string): void 
   }
   // an empty list shown (no warnings, no reasons) is a claim about the answer, not only its shape
   for (const field of emptyListsShown(shows)) {
-    assert.ok(answer.includes(`"${field}":[]`), `the README shows "${field}": [] but the answer's is not empty, at ${where}`);
+    assert.ok(
+      answer.includes(`"${field}":[]`),
+      `the README shows "${field}": [] but the answer's is not empty, at ${where}`,
+    );
   }
-  if (status === null || status < 400) assert.ok(!answer.includes('"detail":{"code"'), `an error where the README shows success, at ${where}`);
+  if (status === null || status < 400)
+    assert.ok(!answer.includes('"detail":{"code"'), `an error where the README shows success, at ${where}`);
 }

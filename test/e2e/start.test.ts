@@ -56,7 +56,10 @@ describe("npm start", () => {
 
       // one /metrics for the process: its requests, its worker's view of the queue, its geometry threads
       const metrics = await (await fetch(`${server.origin}/metrics`)).text();
-      assert.match(metrics, /swarf_http_request_duration_seconds_count\{[^}]*route="\/backend-api\/api\/public\/v1\/projects",status="201"/);
+      assert.match(
+        metrics,
+        /swarf_http_request_duration_seconds_count\{[^}]*route="\/backend-api\/api\/public\/v1\/projects",status="201"/,
+      );
       assert.match(metrics, /swarf_database_up\{process_role="api"\} 1/);
       assert.match(metrics, /swarf_workers\{process_role="api"\} 1/);
       assert.match(metrics, /swarf_geometry_threads\{state="idle",process_role="api"\}/);
@@ -83,14 +86,21 @@ describe("npm start", () => {
     const server = await spawnServer({ DATABASE_URL: db.ownerUrl, LOG_LEVEL: "info" });
     try {
       // the server and its workers are up; OCCT takes seconds more to load in the geometry thread
-      await waitFor("swarf ready", async () => server.stderr().includes('"msg":"swarf ready"') || server.child.exitCode !== null, {
-        timeoutMs: 120_000,
-        intervalMs: 20,
-      });
+      await waitFor(
+        "swarf ready",
+        async () => server.stderr().includes('"msg":"swarf ready"') || server.child.exitCode !== null,
+        {
+          timeoutMs: 120_000,
+          intervalMs: 20,
+        },
+      );
       const health = (await (await fetch(`${server.origin}/healthz`)).json()) as { checks: Record<string, string> };
       assert.equal(await stop(server), 0, server.stderr().slice(-3000));
       if (health.checks.geometry === "starting") {
-        assert.ok(server.stderr().includes("stopped before the geometry threads were up"), server.stderr().slice(-3000));
+        assert.ok(
+          server.stderr().includes("stopped before the geometry threads were up"),
+          server.stderr().slice(-3000),
+        );
       }
       assert.ok(!server.stderr().includes('"level":50'), `an error was logged: ${server.stderr().slice(-3000)}`);
     } finally {
@@ -108,9 +118,13 @@ describe("npm start", () => {
       assert.ok(fs.existsSync(path.join(dataDir, "pg", "PG_VERSION")), "the cluster lives under SWARF_DATA_DIR");
     } finally {
       assert.equal(await stop(server), 0, server.stderr().slice(-3000));
-      await waitFor("the embedded cluster stops", async () => !fs.existsSync(path.join(dataDir, "pg", "postmaster.pid")), {
-        timeoutMs: 10_000,
-      });
+      await waitFor(
+        "the embedded cluster stops",
+        async () => !fs.existsSync(path.join(dataDir, "pg", "postmaster.pid")),
+        {
+          timeoutMs: 10_000,
+        },
+      );
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
   });

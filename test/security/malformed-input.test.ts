@@ -69,7 +69,13 @@ const TETRAHEDRON_STL = Buffer.from(
       ["-1 0 0", "0 0 0", "0 0 10", "0 10 0"],
       ["0.577 0.577 0.577", "10 0 0", "0 10 0", "0 0 10"],
     ].flatMap(([normal, a, b, c]) => [
-      `facet normal ${normal}`, " outer loop", `  vertex ${a}`, `  vertex ${b}`, `  vertex ${c}`, " endloop", "endfacet",
+      `facet normal ${normal}`,
+      " outer loop",
+      `  vertex ${a}`,
+      `  vertex ${b}`,
+      `  vertex ${c}`,
+      " endloop",
+      "endfacet",
     ]),
     "endsolid t",
     "",
@@ -93,7 +99,10 @@ async function createOwner(label: string): Promise<Owner> {
   const user = await createTestUser(db.owner, label);
   machines += 1;
   const fixtures = await createRouteFixtures(db, api, user, `fuzz-mill-${machines}-${randomUUID().slice(0, 8)}`);
-  const bare = await api.request<{ id: string }>("POST", "/projects", { key: user.key, body: { name: "Bare", customer: "Bare" } });
+  const bare = await api.request<{ id: string }>("POST", "/projects", {
+    key: user.key,
+    body: { name: "Bare", customer: "Bare" },
+  });
   assert.equal(bare.status, 201);
   return { user, fixtures, bareProjectId: bare.body.id };
 }
@@ -105,7 +114,8 @@ async function buildSnapshotSql(): Promise<string> {
       where table_schema = 'app_public' and table_type = 'BASE TABLE' order by table_name`,
   );
   // an order-free digest: the count and the sum of the rows' hashes
-  const digest = (from: string) => `(select count(*) || ':' || coalesce(sum(hashtext(t::text)::bigint), 0) from ${from})`;
+  const digest = (from: string) =>
+    `(select count(*) || ':' || coalesce(sum(hashtext(t::text)::bigint), 0) from ${from})`;
   const parts = rows
     .filter((row) => !REFERENCE_TABLES.has(row.name))
     .map((row) => `'${row.name}', ${digest(`app_public.${row.name} t`)}`);
@@ -153,12 +163,22 @@ async function send(method: string, path: string, options: RequestOptions = {}):
   if (res.status >= 400) {
     assert.match(res.headers.get("content-type") ?? "", /^application\/json/, `${res.status} for ${what} is JSON`);
     const detail = (res.body as ErrorEnvelope).detail;
-    assert.ok(typeof detail === "object" && detail !== null, `${res.status} for ${what} has detail: ${res.text.slice(0, 300)}`);
+    assert.ok(
+      typeof detail === "object" && detail !== null,
+      `${res.status} for ${what} has detail: ${res.text.slice(0, 300)}`,
+    );
     assert.equal(typeof detail.code, "string", `detail.code for ${what}`);
     assert.equal(typeof detail.message, "string", `detail.message for ${what}`);
-    assert.ok(typeof detail.details === "object" && detail.details !== null && !Array.isArray(detail.details), `detail.details for ${what}`);
+    assert.ok(
+      typeof detail.details === "object" && detail.details !== null && !Array.isArray(detail.details),
+      `detail.details for ${what}`,
+    );
     assert.equal(typeof detail.request_id, "string", `detail.request_id for ${what}`);
-    assert.equal(detail.request_id, res.headers.get("x-request-id"), `detail.request_id is the X-Request-Id of ${what}`);
+    assert.equal(
+      detail.request_id,
+      res.headers.get("x-request-id"),
+      `detail.request_id is the X-Request-Id of ${what}`,
+    );
     const after = await snapshot();
     assert.deepEqual(after, before, `${res.status} ${String(detail.code)} for ${what} changed nothing stored`);
     known = after;
@@ -180,7 +200,9 @@ function jsonText(value: unknown): string {
   if (value instanceof Raw) return value.text;
   if (Array.isArray(value)) return `[${value.map(jsonText).join(",")}]`;
   if (typeof value === "object" && value !== null) {
-    return `{${Object.keys(value).map((key) => `${JSON.stringify(key)}:${jsonText((value as Record<string, unknown>)[key])}`).join(",")}}`;
+    return `{${Object.keys(value)
+      .map((key) => `${JSON.stringify(key)}:${jsonText((value as Record<string, unknown>)[key])}`)
+      .join(",")}}`;
   }
   return JSON.stringify(value) ?? "null";
 }
@@ -188,23 +210,70 @@ function jsonText(value: unknown): string {
 /** An object with these own properties, "__proto__" included as a key like any other. */
 function objectOf(entries: readonly (readonly [string, unknown])[]): Record<string, unknown> {
   const object: Record<string, unknown> = {};
-  for (const [key, value] of entries) Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
+  for (const [key, value] of entries)
+    Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
   return object;
 }
 
 const awkwardKey = fc.oneof(
-  fc.constantFrom("__proto__", "constructor", "prototype", "toString", "hasOwnProperty", "", " ", "\u0000", "a.b", "0", "💥"),
+  fc.constantFrom(
+    "__proto__",
+    "constructor",
+    "prototype",
+    "toString",
+    "hasOwnProperty",
+    "",
+    " ",
+    "\u0000",
+    "a.b",
+    "0",
+    "💥",
+  ),
   fc.string({ unit: "binary", maxLength: 12 }),
 );
 
 const specialNumber = fc
-  .constantFrom("-0", "-0.0", "1e400", "-1e400", "1e-400", "4.9e-324", "1.7976931348623157e308", "123456789012345678901234567890",
-    "9007199254740993", "-9007199254740993", "0.1e1", "1E2", "1e0")
+  .constantFrom(
+    "-0",
+    "-0.0",
+    "1e400",
+    "-1e400",
+    "1e-400",
+    "4.9e-324",
+    "1.7976931348623157e308",
+    "123456789012345678901234567890",
+    "9007199254740993",
+    "-9007199254740993",
+    "0.1e1",
+    "1E2",
+    "1e0",
+  )
   .map((text) => new Raw(text));
 
 const specialString = fc.constantFrom(
-  "", " ", "\u0000", "a\u0000b", "\ud800", "\udfff", "\u202e", "\ufeff", "💥", "ǅ", "\r\n", "'; drop table app_public.projects; --",
-  "%00", "${7*7}", "null", "true", "0", "-1", "NaN", "Infinity", "__proto__", "http://", "2026-02-30T25:61:61Z",
+  "",
+  " ",
+  "\u0000",
+  "a\u0000b",
+  "\ud800",
+  "\udfff",
+  "\u202e",
+  "\ufeff",
+  "💥",
+  "ǅ",
+  "\r\n",
+  "'; drop table app_public.projects; --",
+  "%00",
+  "${7*7}",
+  "null",
+  "true",
+  "0",
+  "-1",
+  "NaN",
+  "Infinity",
+  "__proto__",
+  "http://",
+  "2026-02-30T25:61:61Z",
   "00000000-0000-0000-0000-000000000000",
 );
 
@@ -216,7 +285,10 @@ const longString = fc
 /** arrays or objects nested up to 40 000 deep (JSON.parse copes; what comes after must too) */
 const deepNesting = fc
   .tuple(fc.integer({ min: 50, max: 40_000 }), fc.boolean())
-  .map(([depth, arrays]) => new Raw(arrays ? "[".repeat(depth) + "]".repeat(depth) : '{"a":'.repeat(depth) + "1" + "}".repeat(depth)));
+  .map(
+    ([depth, arrays]) =>
+      new Raw(arrays ? "[".repeat(depth) + "]".repeat(depth) : '{"a":'.repeat(depth) + "1" + "}".repeat(depth)),
+  );
 
 const leaf: fc.Arbitrary<unknown> = fc.oneof(
   { arbitrary: fc.constant(null), weight: 2 },
@@ -272,7 +344,14 @@ interface Mutation {
  */
 function mutations(schemaKeys: readonly string[]): fc.Arbitrary<Mutation[]> {
   const mutation = fc.record({
-    kind: fc.constantFrom<Mutation["kind"]>("remove", "wrong_type", "null", "extra_key", "wrap_in_array", "object_to_array"),
+    kind: fc.constantFrom<Mutation["kind"]>(
+      "remove",
+      "wrong_type",
+      "null",
+      "extra_key",
+      "wrap_in_array",
+      "object_to_array",
+    ),
     pick: fc.nat(),
     value: fc.oneof(leaf, anyJson),
     key: fc.oneof(
@@ -330,9 +409,18 @@ function mutate(valid: unknown, mutations: readonly Mutation[]): unknown {
         container[last] = null;
         break;
       case "extra_key": {
-        const target = typeof node === "object" && node !== null && !Array.isArray(node) && !(node instanceof Raw) ? node : container;
+        const target =
+          typeof node === "object" && node !== null && !Array.isArray(node) && !(node instanceof Raw)
+            ? node
+            : container;
         if (Array.isArray(target)) target.push(m.value);
-        else Object.defineProperty(target, m.key, { value: m.value, enumerable: true, writable: true, configurable: true });
+        else
+          Object.defineProperty(target, m.key, {
+            value: m.value,
+            enumerable: true,
+            writable: true,
+            configurable: true,
+          });
         break;
       }
       case "wrap_in_array":
@@ -358,46 +446,104 @@ interface RawBody {
 }
 
 const contentType = fc.constantFrom(
-  "application/json", "application/json; charset=utf-16", "application/json; charset=latin1", "application/json; charset=bogus",
-  "application/merge-patch+json", "text/plain", "text/json", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x",
-  "application/octet-stream", "application/xml", "", "*/*", "application/json, text/plain", "garbage", "application/",
+  "application/json",
+  "application/json; charset=utf-16",
+  "application/json; charset=latin1",
+  "application/json; charset=bogus",
+  "application/merge-patch+json",
+  "text/plain",
+  "text/json",
+  "application/x-www-form-urlencoded",
+  "multipart/form-data; boundary=x",
+  "application/octet-stream",
+  "application/xml",
+  "",
+  "*/*",
+  "application/json, text/plain",
+  "garbage",
+  "application/",
 );
 
-const contentEncoding = fc.constantFrom<string | null>(null, null, null, "gzip", "deflate", "br", "identity", "x-bogus");
+const contentEncoding = fc.constantFrom<string | null>(
+  null,
+  null,
+  null,
+  "gzip",
+  "deflate",
+  "br",
+  "identity",
+  "x-bogus",
+);
 
 /** 4 MiB of "[" in 4 KiB: it inflates past any body limit */
 const GZIP_BOMB = gzipSync(Buffer.from("[".repeat(4 * 1024 * 1024)));
 
 function rawBodies(validText: string): fc.Arbitrary<RawBody> {
   const withHeaders = (body: fc.Arbitrary<Buffer>, type: fc.Arbitrary<string>): fc.Arbitrary<RawBody> =>
-    fc.tuple(body, type, contentEncoding).map(([bytes, ct, encoding]): RawBody => ({
-      body: bytes,
-      contentType: ct,
-      headers: encoding ? { "Content-Encoding": encoding } : {},
-    }));
+    fc.tuple(body, type, contentEncoding).map(
+      ([bytes, ct, encoding]): RawBody => ({
+        body: bytes,
+        contentType: ct,
+        headers: encoding ? { "Content-Encoding": encoding } : {},
+      }),
+    );
   return fc.oneof(
     // garbage bytes under any type
-    withHeaders(fc.uint8Array({ minLength: 1, maxLength: 2000 }).map((bytes) => Buffer.from(bytes)), contentType),
-    withHeaders(fc.string({ unit: "binary", minLength: 1, maxLength: 200 }).map((text) => Buffer.from(text)), contentType),
-    // the valid body cut short, or with something after it
-    withHeaders(fc.nat().map((cut) => Buffer.from(validText.slice(0, cut % Math.max(1, validText.length)) || "{")), fc.constant("application/json")),
     withHeaders(
-      fc.constantFrom("}", ",", " x", "\u0000", "{}", "//", "/* */", "\ud800").map((tail) => Buffer.from(validText + tail)),
+      fc.uint8Array({ minLength: 1, maxLength: 2000 }).map((bytes) => Buffer.from(bytes)),
+      contentType,
+    ),
+    withHeaders(
+      fc.string({ unit: "binary", minLength: 1, maxLength: 200 }).map((text) => Buffer.from(text)),
+      contentType,
+    ),
+    // the valid body cut short, or with something after it
+    withHeaders(
+      fc.nat().map((cut) => Buffer.from(validText.slice(0, cut % Math.max(1, validText.length)) || "{")),
+      fc.constant("application/json"),
+    ),
+    withHeaders(
+      fc
+        .constantFrom("}", ",", " x", "\u0000", "{}", "//", "/* */", "\ud800")
+        .map((tail) => Buffer.from(validText + tail)),
       fc.constant("application/json"),
     ),
     // JSON5-ish, single quotes, a BOM, NaN: what JSON.parse refuses
     withHeaders(
-      fc.constantFrom("{name: 'x'}", "{'a': 1}", "\ufeff{}", "[NaN]", "{\"a\": Infinity}", "{\"a\": 01}", "{\"a\": .5}", "{\"a\":\"\\x41\"}", "\"\\ud800\"").map((text) => Buffer.from(text)),
+      fc
+        .constantFrom(
+          "{name: 'x'}",
+          "{'a': 1}",
+          "\ufeff{}",
+          "[NaN]",
+          '{"a": Infinity}',
+          '{"a": 01}',
+          '{"a": .5}',
+          '{"a":"\\x41"}',
+          '"\\ud800"',
+        )
+        .map((text) => Buffer.from(text)),
       fc.constant("application/json"),
     ),
     // the valid body with a type other than JSON
-    withHeaders(fc.constant(Buffer.from(validText)), contentType.filter((ct) => !/json/.test(ct))),
+    withHeaders(
+      fc.constant(Buffer.from(validText)),
+      contentType.filter((ct) => !/json/.test(ct)),
+    ),
     // compressed: the valid body, bytes that only claim to be compressed, and a bomb past the limit
     fc.constantFrom<RawBody>(
-      { body: gzipSync(Buffer.from(validText)), contentType: "application/json", headers: { "Content-Encoding": "gzip" } },
+      {
+        body: gzipSync(Buffer.from(validText)),
+        contentType: "application/json",
+        headers: { "Content-Encoding": "gzip" },
+      },
       { body: GZIP_BOMB, contentType: "application/json", headers: { "Content-Encoding": "gzip" } },
       { body: Buffer.from(validText), contentType: "application/json", headers: { "Content-Encoding": "gzip" } },
-      { body: gzipSync(Buffer.from(validText)).subarray(0, 20), contentType: "application/json", headers: { "Content-Encoding": "gzip" } },
+      {
+        body: gzipSync(Buffer.from(validText)).subarray(0, 20),
+        contentType: "application/json",
+        headers: { "Content-Encoding": "gzip" },
+      },
     ),
   );
 }
@@ -413,7 +559,17 @@ interface Upload {
 
 const garbageBytes = fc.uint8Array({ minLength: 0, maxLength: 3000 }).map((bytes) => Buffer.from(bytes));
 const awkwardFilename = fc.oneof(
-  fc.constantFrom("", "part.stl", "../../etc/passwd", "a\u0000.stl", "\"quoted\".stl", "💥.step", "x".repeat(2000), "con", "a;b=c"),
+  fc.constantFrom(
+    "",
+    "part.stl",
+    "../../etc/passwd",
+    "a\u0000.stl",
+    '"quoted".stl',
+    "💥.step",
+    "x".repeat(2000),
+    "con",
+    "a;b=c",
+  ),
   fc.string({ unit: "binary", maxLength: 40 }).map((name) => name.replace(/["\r\n]/g, "_")),
 );
 
@@ -424,14 +580,24 @@ function uploads(field: string): fc.Arbitrary<Upload> {
     fc.constant(multipart([])),
     fc.constant(multipart([{ name: field, data: "a text field, not a file" }])),
     // the file under another name, or two files
-    fc.tuple(fc.string({ minLength: 1, maxLength: 20 }).filter((name) => name !== field && !/["\r\n]/.test(name)), garbageBytes).map(
-      ([name, data]) => multipart([{ name, filename: "part.stl", data }]),
+    fc
+      .tuple(
+        fc.string({ minLength: 1, maxLength: 20 }).filter((name) => name !== field && !/["\r\n]/.test(name)),
+        garbageBytes,
+      )
+      .map(([name, data]) => multipart([{ name, filename: "part.stl", data }])),
+    garbageBytes.map((data) =>
+      multipart([
+        { name: field, filename: "a.stl", data },
+        { name: field, filename: "b.stl", data },
+      ]),
     ),
-    garbageBytes.map((data) => multipart([{ name: field, filename: "a.stl", data }, { name: field, filename: "b.stl", data }])),
     // garbage bytes as the file, under an awkward filename
     fc.tuple(garbageBytes, awkwardFilename).map(([data, filename]) => multipart([{ name: field, filename, data }])),
     // a readable part under an awkward filename: the filename is what is stored
-    awkwardFilename.map((filename) => multipart([{ name: field, filename, contentType: "model/stl", data: TETRAHEDRON_STL }])),
+    awkwardFilename.map((filename) =>
+      multipart([{ name: field, filename, contentType: "model/stl", data: TETRAHEDRON_STL }]),
+    ),
     // cut short, with the closing boundary or more missing
     fc.tuple(garbageBytes, fc.nat()).map(([data, cut]) => {
       const whole = multipart([{ name: field, filename: "part.stl", data }]);
@@ -442,15 +608,35 @@ function uploads(field: string): fc.Arbitrary<Upload> {
       const whole = multipart([{ name: field, filename: "part.stl", data }]);
       return { body: whole.body, contentType: `multipart/form-data; boundary=${boundaryOf(whole.contentType)}x` };
     }),
-    fc.constant({ body: multipart([{ name: field, filename: "part.stl", data: "x" }]).body, contentType: "multipart/form-data" }),
-    fc.tuple(garbageBytes, fc.constantFrom("multipart/form-data; boundary=x", "multipart/mixed; boundary=x", "application/octet-stream", "application/json", "text/plain", "")).map(
-      ([body, ct]) => ({ body, contentType: ct }),
-    ),
+    fc.constant({
+      body: multipart([{ name: field, filename: "part.stl", data: "x" }]).body,
+      contentType: "multipart/form-data",
+    }),
+    fc
+      .tuple(
+        garbageBytes,
+        fc.constantFrom(
+          "multipart/form-data; boundary=x",
+          "multipart/mixed; boundary=x",
+          "application/octet-stream",
+          "application/json",
+          "text/plain",
+          "",
+        ),
+      )
+      .map(([body, ct]) => ({ body, contentType: ct })),
     // a part whose headers are broken
-    fc.constantFrom("Content-Disposition: form-data\r\n", "Content-Disposition: attachment; name=\"file\"\r\n", "X: y\r\n", "").map((headers) => ({
-      body: Buffer.from(`--b\r\n${headers}\r\nbytes\r\n--b--\r\n`),
-      contentType: "multipart/form-data; boundary=b",
-    })),
+    fc
+      .constantFrom(
+        "Content-Disposition: form-data\r\n",
+        'Content-Disposition: attachment; name="file"\r\n',
+        "X: y\r\n",
+        "",
+      )
+      .map((headers) => ({
+        body: Buffer.from(`--b\r\n${headers}\r\nbytes\r\n--b--\r\n`),
+        contentType: "multipart/form-data; boundary=b",
+      })),
   );
 }
 
@@ -473,19 +659,69 @@ function asIs(text: string): string {
   return text.replace(/#/g, "%23");
 }
 
-const MALFORMED_ESCAPES = ["%", "%%", "%zz", "%E0%A4%A", "%C0%AF", "%ED%A0%80", "%FF", "%00", "%u0041", "%2", "%%32%35"];
+const MALFORMED_ESCAPES = [
+  "%",
+  "%%",
+  "%zz",
+  "%E0%A4%A",
+  "%C0%AF",
+  "%ED%A0%80",
+  "%FF",
+  "%00",
+  "%u0041",
+  "%2",
+  "%%32%35",
+];
 
 const queryValue = fc.oneof(
-  fc.constantFrom("", "0", "-1", "-0", "1.5", "1e309", "-1e309", "1e3", "0x1f", "0b1", " 1", "1 ", "+1", "NaN", "Infinity", "-Infinity",
-    "99999999999999999999999", "9007199254740993", "true", "false", "TRUE", "1", "yes", "null", "undefined", "[]", "{}", "\u0000", "💥", "\ud800",
-    "csv", "excel", "en", "de", "mesh", "thumbnail", "drill", ...MALFORMED_ESCAPES),
+  fc.constantFrom(
+    "",
+    "0",
+    "-1",
+    "-0",
+    "1.5",
+    "1e309",
+    "-1e309",
+    "1e3",
+    "0x1f",
+    "0b1",
+    " 1",
+    "1 ",
+    "+1",
+    "NaN",
+    "Infinity",
+    "-Infinity",
+    "99999999999999999999999",
+    "9007199254740993",
+    "true",
+    "false",
+    "TRUE",
+    "1",
+    "yes",
+    "null",
+    "undefined",
+    "[]",
+    "{}",
+    "\u0000",
+    "💥",
+    "\ud800",
+    "csv",
+    "excel",
+    "en",
+    "de",
+    "mesh",
+    "thumbnail",
+    "drill",
+    ...MALFORMED_ESCAPES,
+  ),
   fc.integer().map(String),
   fc.double().map(String),
   fc.bigInt().map(String),
   fc.string({ unit: "binary", maxLength: 40 }),
   // long: up to 6 000 characters percent-encoded (see QUERY_BUDGET)
-  fc.tuple(fc.integer({ min: 100, max: 6000 }), fc.constantFrom("a", "1", "é", "💥")).map(([length, unit]) =>
-    unit.repeat(Math.floor(length / percentEncode(unit).length))),
+  fc
+    .tuple(fc.integer({ min: 100, max: 6000 }), fc.constantFrom("a", "1", "é", "💥"))
+    .map(([length, unit]) => unit.repeat(Math.floor(length / percentEncode(unit).length))),
 );
 
 interface QueryPart {
@@ -524,7 +760,21 @@ function queryKeys(route: RouteSpec): string[] {
 function arbitraryQuery(keys: readonly string[]): fc.Arbitrary<string> {
   const key = fc.oneof(
     ...(keys.length > 0 ? [fc.constantFrom(...keys), fc.constantFrom(...keys.map((k) => `${k}[]`))] : []),
-    fc.constantFrom("__proto__", "constructor", "toString", "hasOwnProperty", "", "a[b]", "[]", "q[0]", "limit", "cursor", "%", "&&", "=="),
+    fc.constantFrom(
+      "__proto__",
+      "constructor",
+      "toString",
+      "hasOwnProperty",
+      "",
+      "a[b]",
+      "[]",
+      "q[0]",
+      "limit",
+      "cursor",
+      "%",
+      "&&",
+      "==",
+    ),
     fc.string({ unit: "binary", maxLength: 12 }),
   );
   const part = fc.record({ key, value: queryValue, verbatim: fc.boolean(), bare: fc.boolean() });
@@ -576,13 +826,40 @@ function pathValue(ownId: string | undefined): fc.Arbitrary<string> {
     fc.string({ unit: "binary", maxLength: 60 }).map(percentEncode),
     fc.string({ minLength: 1, maxLength: 10 }).map(percentEncode),
     fc.uuid().map(String),
-    fc.tuple(fc.integer({ min: 100, max: 6000 }), fc.constantFrom("a", "é", "0", "💥")).map(([length, unit]) =>
-      percentEncode(unit).repeat(Math.floor(length / percentEncode(unit).length))),
-    fc.constantFrom(...MALFORMED_ESCAPES, ".", "..", "%2e%2e", "%2F", "a%2Fb", "%20", "null", "0", "-1", "1e400", "NaN", "__proto__", "constructor",
-      "00000000-0000-0000-0000-000000000000", "ffffffff-ffff-ffff-ffff-ffffffffffff"),
+    fc
+      .tuple(fc.integer({ min: 100, max: 6000 }), fc.constantFrom("a", "é", "0", "💥"))
+      .map(([length, unit]) => percentEncode(unit).repeat(Math.floor(length / percentEncode(unit).length))),
+    fc.constantFrom(
+      ...MALFORMED_ESCAPES,
+      ".",
+      "..",
+      "%2e%2e",
+      "%2F",
+      "a%2Fb",
+      "%20",
+      "null",
+      "0",
+      "-1",
+      "1e400",
+      "NaN",
+      "__proto__",
+      "constructor",
+      "00000000-0000-0000-0000-000000000000",
+      "ffffffff-ffff-ffff-ffff-ffffffffffff",
+    ),
     // the owner's own id, written the ways Postgres reads but the schema may not
     ...(ownId
-      ? [fc.constantFrom(ownId.toUpperCase(), `%7B${ownId}%7D`, ownId.replace(/-/g, ""), `${ownId}x`, `%20${ownId}`, `${ownId}%00`, `${ownId}%0A`)]
+      ? [
+          fc.constantFrom(
+            ownId.toUpperCase(),
+            `%7B${ownId}%7D`,
+            ownId.replace(/-/g, ""),
+            `${ownId}x`,
+            `%20${ownId}`,
+            `${ownId}%00`,
+            `${ownId}%0A`,
+          ),
+        ]
       : []),
   );
 }
@@ -596,7 +873,11 @@ before(async () => {
   api = await startTestApi(db, {
     geometry,
     // the fuzzing runs thousands of requests a minute on one key: 429s would hide the answers
-    env: { RATE_LIMIT_PER_MINUTE: "1000000", CAM_PLANNING_RATE_LIMIT_PER_HOUR: "1000000", UPLOAD_LIMIT_BYTES: String(1024 * 1024) },
+    env: {
+      RATE_LIMIT_PER_MINUTE: "1000000",
+      CAM_PLANNING_RATE_LIMIT_PER_HOUR: "1000000",
+      UPLOAD_LIMIT_BYTES: String(1024 * 1024),
+    },
   });
   snapshotSql = await buildSnapshotSql();
   await snapshot();
@@ -623,7 +904,10 @@ describe("malformed input to every route of the table", () => {
       let owner: Owner;
       /** the route's path and query string the way the owner calls it validly, with some ids replaced */
       const pathOf = (ids: Record<string, string> = {}, query?: string) => {
-        const own: Record<string, string> = { ...owner.fixtures.ids, ...(REFUSING_PROJECT.has(route.operationId) ? { project_id: owner.bareProjectId } : {}) };
+        const own: Record<string, string> = {
+          ...owner.fixtures.ids,
+          ...(REFUSING_PROJECT.has(route.operationId) ? { project_id: owner.bareProjectId } : {}),
+        };
         const path = route.path.replace(/\{([a-z_]+)\}/g, (_, name: string) => {
           const id = ids[name] ?? own[name]; // a fuzzed id may be empty
           if (id === undefined) throw new Error(`no id for {${name}} of ${route.operationId}`);
@@ -634,7 +918,8 @@ describe("malformed input to every route of the table", () => {
 
       before(async () => {
         // a route that may change data has an owner of its own; the read-only ones share one
-        owner = route.method === "get" ? (reader ??= await createOwner("reader")) : await createOwner(route.operationId);
+        owner =
+          route.method === "get" ? (reader ??= await createOwner("reader")) : await createOwner(route.operationId);
         known = undefined;
       });
 
@@ -644,7 +929,10 @@ describe("malformed input to every route of the table", () => {
         it("answers arbitrary JSON bodies below 500, refusing them in the error envelope without changing anything", async () => {
           await fc.assert(
             fc.asyncProperty(arbitraryJsonBody, async (body) => {
-              await send(method, pathOf(), { key: owner.user.key, raw: { body: jsonText(body), contentType: "application/json" } });
+              await send(method, pathOf(), {
+                key: owner.user.key,
+                raw: { body: jsonText(body), contentType: "application/json" },
+              });
             }),
             runs(20),
           );
@@ -655,7 +943,8 @@ describe("malformed input to every route of the table", () => {
           await fc.assert(
             fc.asyncProperty(mutations([...keysOf(route.body)]), async (applied) => {
               const body = mutate(valid, applied);
-              const options: RequestOptions = body === undefined ? {} : { raw: { body: jsonText(body), contentType: "application/json" } };
+              const options: RequestOptions =
+                body === undefined ? {} : { raw: { body: jsonText(body), contentType: "application/json" } };
               await send(method, pathOf(), { key: owner.user.key, ...options });
             }),
             runs(25),
@@ -710,7 +999,10 @@ describe("malformed input to every route of the table", () => {
           });
           await fc.assert(
             fc.asyncProperty(fc.array(mutationOf, { minLength: 1, maxLength: 3 }), async (applied) => {
-              await send(method, pathOf({}, mutateQuery(validQuery, applied)), { key: owner.user.key, ...bodyOf(route) });
+              await send(method, pathOf({}, mutateQuery(validQuery, applied)), {
+                key: owner.user.key,
+                ...bodyOf(route),
+              });
             }),
             runs(15),
           );
@@ -719,7 +1011,9 @@ describe("malformed input to every route of the table", () => {
 
       if (params.length > 0) {
         it(`answers arbitrary strings in place of ${params.join(" and ")} below 500, in the envelope`, async () => {
-          const value = fc.constantFrom(...params).chain((param) => fc.tuple(fc.constant(param), pathValue(owner.fixtures.ids[param])));
+          const value = fc
+            .constantFrom(...params)
+            .chain((param) => fc.tuple(fc.constant(param), pathValue(owner.fixtures.ids[param])));
           await fc.assert(
             fc.asyncProperty(value, async ([param, text]) => {
               await send(method, pathOf({ [param]: text }), { key: owner.user.key, ...bodyOf(route) });
@@ -731,10 +1025,10 @@ describe("malformed input to every route of the table", () => {
 
       if (REFUSING_PROJECT.has(route.operationId)) {
         it("started no task while it was fuzzed", async () => {
-          const { rows } = await db.owner.query<{ n: number }>("select count(*)::int as n from app_public.tasks where user_id = $1 and project_id = $2", [
-            owner.user.id,
-            owner.bareProjectId,
-          ]);
+          const { rows } = await db.owner.query<{ n: number }>(
+            "select count(*)::int as n from app_public.tasks where user_id = $1 and project_id = $2",
+            [owner.user.id, owner.bareProjectId],
+          );
           assert.equal(rows[0]!.n, 0);
         });
       }
@@ -756,13 +1050,23 @@ describe("malformed input that was answered 500", () => {
   it("answers 400 invalid_parameter for a path parameter that is not percent-encoded UTF-8, on an id and on a text parameter", async () => {
     const manufacturer = owner.fixtures.ids.manufacturer!;
     for (const text of ["%", "%zz", "%E0%A4%A", "%FF"]) {
-      for (const path of [`/projects/${text}`, `/equipment/external-catalogue/${manufacturer}/${text}`, `/projects/${text}/stock/bounding-box`]) {
+      for (const path of [
+        `/projects/${text}`,
+        `/equipment/external-catalogue/${manufacturer}/${text}`,
+        `/projects/${text}/stock/bounding-box`,
+      ]) {
         const method = path.endsWith("bounding-box") ? "POST" : "GET";
-        const res = await send(method, path, { key: owner.user.key, ...(method === "POST" ? { body: validBodies.setStockBoundingBox } : {}) });
+        const res = await send(method, path, {
+          key: owner.user.key,
+          ...(method === "POST" ? { body: validBodies.setStockBoundingBox } : {}),
+        });
         assert.equal(res.status, 400, `${method} ${path}`);
         const body = res.body as FieldsBody;
         assert.equal(body.detail.code, "invalid_parameter");
-        assert.deepEqual(body.detail.details.fields?.map((f) => [f.field, f.code]), [["path", "invalid_encoding"]]);
+        assert.deepEqual(
+          body.detail.details.fields?.map((f) => [f.field, f.code]),
+          [["path", "invalid_encoding"]],
+        );
       }
     }
   });
@@ -781,7 +1085,11 @@ describe("malformed input that was answered 500", () => {
       assert.equal(res.status, 400, `${method} ${path}: ${res.text}`);
       const body = res.body as FieldsBody;
       assert.equal(body.detail.code, "invalid_parameter", `${method} ${path}`);
-      assert.deepEqual(body.detail.details.fields?.map((f) => f.code), ["invalid_character"], `${method} ${path}`);
+      assert.deepEqual(
+        body.detail.details.fields?.map((f) => f.code),
+        ["invalid_character"],
+        `${method} ${path}`,
+      );
     }
   });
 
@@ -795,7 +1103,10 @@ describe("malformed input that was answered 500", () => {
     ];
     for (const [path, text] of requests) {
       const method = path.startsWith("/libraries/equipment/") ? "PATCH" : "POST";
-      const res = await send(method, path, { key: owner.user.key, raw: { body: text, contentType: "application/json" } });
+      const res = await send(method, path, {
+        key: owner.user.key,
+        raw: { body: text, contentType: "application/json" },
+      });
       assert.equal(res.status, 400, `${method} ${path}: ${res.text}`);
       assert.equal((res.body as FieldsBody).detail.code, "json_too_deep");
     }
@@ -804,7 +1115,8 @@ describe("malformed input that was answered 500", () => {
 
 /** the route's valid body, for the properties that fuzz something else */
 function bodyOf(route: RouteSpec): RequestOptions {
-  if (route.upload) return { raw: multipart([{ name: route.upload.field, filename: "part.stl", data: TETRAHEDRON_STL }]) };
+  if (route.upload)
+    return { raw: multipart([{ name: route.upload.field, filename: "part.stl", data: TETRAHEDRON_STL }]) };
   const body = validBodies[route.operationId];
   return body === undefined ? {} : { body };
 }

@@ -27,12 +27,29 @@ let bobUrls: WorkpieceUrls;
 let meshBytes: Buffer;
 
 /** a workpiece of partC; `png`: a thumbnail of its own (blobs are shared per user by content) */
-async function workpieceOf(user: TestUser, options: { ttlSeconds?: number; png?: Buffer } = {}): Promise<{ project: string; urls: WorkpieceUrls }> {
-  const project = await api.request<{ id: string }>("POST", "/projects", { key: user.key, body: { name: "Presigned", customer: "X" } });
+async function workpieceOf(
+  user: TestUser,
+  options: { ttlSeconds?: number; png?: Buffer } = {},
+): Promise<{ project: string; urls: WorkpieceUrls }> {
+  const project = await api.request<{ id: string }>("POST", "/projects", {
+    key: user.key,
+    body: { name: "Presigned", customer: "X" },
+  });
   const part = await partC();
   const urls = await asUser(api.pool, user, async (client) => {
-    const saved = await saveWorkpiece(client, project.body.id, part.ingested, part.original, part.glb, options.png ?? part.png);
-    return presignWorkpiece(client, saved!.workpiece, options.ttlSeconds === undefined ? {} : { ttlSeconds: options.ttlSeconds });
+    const saved = await saveWorkpiece(
+      client,
+      project.body.id,
+      part.ingested,
+      part.original,
+      part.glb,
+      options.png ?? part.png,
+    );
+    return presignWorkpiece(
+      client,
+      saved!.workpiece,
+      options.ttlSeconds === undefined ? {} : { ttlSeconds: options.ttlSeconds },
+    );
   });
   return { project: project.body.id, urls };
 }
@@ -84,19 +101,31 @@ describe("a presigned URL", () => {
     const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
     for (let i = 0; i < signature.length; i += 3) {
       const other = alphabet[(alphabet.indexOf(signature[i]!) + 1) % alphabet.length]!;
-      const response = await api.request<ErrorBody>("GET", changed(aliceUrls.mesh_url, { params: { signature: signature.slice(0, i) + other + signature.slice(i + 1) } }));
+      const response = await api.request<ErrorBody>(
+        "GET",
+        changed(aliceUrls.mesh_url, { params: { signature: signature.slice(0, i) + other + signature.slice(i + 1) } }),
+      );
       assertRefused(response, `signature character ${i}`);
       assert.equal(response.body.detail.code, "invalid_signature");
     }
     const expires = Number(param(aliceUrls.mesh_url, "expires"));
     const cases: [string, string][] = [
-      ["the thumbnail's purpose with the mesh's signature", changed(aliceUrls.mesh_url, { params: { purpose: "thumbnail" } })],
+      [
+        "the thumbnail's purpose with the mesh's signature",
+        changed(aliceUrls.mesh_url, { params: { purpose: "thumbnail" } }),
+      ],
       ["a purpose that is never signed", changed(aliceUrls.mesh_url, { params: { purpose: "brep" } })],
       ["a later expiry", changed(aliceUrls.mesh_url, { params: { expires: String(expires + 86_400) } })],
       ["an earlier expiry", changed(aliceUrls.mesh_url, { params: { expires: String(expires - 1) } })],
-      ["the thumbnail's blob with the mesh's signature", changed(aliceUrls.mesh_url, { blob: blobOf(aliceUrls.thumbnail_url) })],
+      [
+        "the thumbnail's blob with the mesh's signature",
+        changed(aliceUrls.mesh_url, { blob: blobOf(aliceUrls.thumbnail_url) }),
+      ],
       ["another user's blob with one's own signature", changed(aliceUrls.mesh_url, { blob: blobOf(bobUrls.mesh_url) })],
-      ["another user's signature on one's own blob", changed(aliceUrls.mesh_url, { params: { signature: param(bobUrls.mesh_url, "signature") } })],
+      [
+        "another user's signature on one's own blob",
+        changed(aliceUrls.mesh_url, { params: { signature: param(bobUrls.mesh_url, "signature") } }),
+      ],
     ];
     for (const [what, url] of cases) {
       const response = await api.request<ErrorBody>("GET", url);
@@ -110,8 +139,14 @@ describe("a presigned URL", () => {
       ["no expiry", changed(aliceUrls.mesh_url, { params: { expires: null } })],
       ["no purpose", changed(aliceUrls.mesh_url, { params: { purpose: null } })],
       ["an empty signature", changed(aliceUrls.mesh_url, { params: { signature: "" } })],
-      ["a truncated signature", changed(aliceUrls.mesh_url, { params: { signature: param(aliceUrls.mesh_url, "signature").slice(0, 20) } })],
-      ["a signature with padding", changed(aliceUrls.mesh_url, { params: { signature: `${param(aliceUrls.mesh_url, "signature")}=` } })],
+      [
+        "a truncated signature",
+        changed(aliceUrls.mesh_url, { params: { signature: param(aliceUrls.mesh_url, "signature").slice(0, 20) } }),
+      ],
+      [
+        "a signature with padding",
+        changed(aliceUrls.mesh_url, { params: { signature: `${param(aliceUrls.mesh_url, "signature")}=` } }),
+      ],
       ["a signature of 10 kB", changed(aliceUrls.mesh_url, { params: { signature: "A".repeat(10_000) } })],
       ["not base64url", changed(aliceUrls.mesh_url, { params: { signature: "!!!%%%***" } })],
       ["a signature given twice", `${aliceUrls.mesh_url}&signature=${param(aliceUrls.mesh_url, "signature")}`],

@@ -72,7 +72,10 @@ describe("the scope matrix", () => {
       const projects = "select count(*)::int as n, max(updated_at) as t from app_public.projects where user_id = $1";
       const before = await db.owner.query(projects, [alice.id]);
       for (const [scope, key] of keys) {
-        const res = await api.request<ErrorBody>(route.method.toUpperCase(), pathFor(route, ids, queries), { key, ...requestOptions(route) });
+        const res = await api.request<ErrorBody>(route.method.toUpperCase(), pathFor(route, ids, queries), {
+          key,
+          ...requestOptions(route),
+        });
         const missing = route.scopes.filter((needed) => needed !== scope);
         if (missing.length > 0) {
           assert.equal(res.status, 403, `${label} with ${scope}: ${res.text.slice(0, 200)}`);

@@ -32,13 +32,19 @@ after(async () => {
 });
 
 async function blobsOf(user: TestUser): Promise<number> {
-  const { rows } = await db.owner.query<{ n: number }>("select count(*)::int as n from app_private.blobs where user_id = $1", [user.id]);
+  const { rows } = await db.owner.query<{ n: number }>(
+    "select count(*)::int as n from app_private.blobs where user_id = $1",
+    [user.id],
+  );
   return rows[0]!.n;
 }
 
 async function project(user: TestUser, name = "P"): Promise<string> {
   return asUser(pool, user, async (client) => {
-    const { rows } = await client.query<{ id: string }>("insert into app_public.projects (name, customer, product_id) values ($1, 'C', 'vmc-850-fanuc') returning id", [name]);
+    const { rows } = await client.query<{ id: string }>(
+      "insert into app_public.projects (name, customer, product_id) values ($1, 'C', 'vmc-850-fanuc') returning id",
+      [name],
+    );
     return rows[0]!.id;
   });
 }
@@ -70,7 +76,9 @@ describe("the Postgres blob store", () => {
     assert.notEqual(bobs.id, first.id, "never shared across users");
     // two requests storing the same new bytes at once end with one row
     const fresh = randomBytes(2048);
-    const both = await Promise.all([1, 2].map(() => asUser(pool, alice, (client) => store.put(client, fresh, "model/stl"))));
+    const both = await Promise.all(
+      [1, 2].map(() => asUser(pool, alice, (client) => store.put(client, fresh, "model/stl"))),
+    );
     assert.equal(both[0]!.id, both[1]!.id);
   });
 
@@ -94,8 +102,14 @@ describe("the Postgres blob store", () => {
     assert.equal(await asUser(pool, alice, (client) => store.get(client, loose.id)), null);
 
     const projectId = await project(alice);
-    const saved = await asUser(pool, alice, (client) => saveWorkpiece(client, projectId, part.ingested, part.original, part.glb, part.png));
-    assert.equal(await asUser(pool, alice, (client) => store.delete(client, saved!.workpiece.blobs.mesh!)), false, "in use");
+    const saved = await asUser(pool, alice, (client) =>
+      saveWorkpiece(client, projectId, part.ingested, part.original, part.glb, part.png),
+    );
+    assert.equal(
+      await asUser(pool, alice, (client) => store.delete(client, saved!.workpiece.blobs.mesh!)),
+      false,
+      "in use",
+    );
   });
 });
 
@@ -103,7 +117,9 @@ describe("a purge racing a request that stores the same file again", () => {
   it("waits for the request, and keeps the blobs the request now uses", async () => {
     const part = await partC();
     const doomed = await project(alice, "Doomed");
-    const saved = await asUser(pool, alice, (client) => saveWorkpiece(client, doomed, part.ingested, part.original, part.glb, part.png));
+    const saved = await asUser(pool, alice, (client) =>
+      saveWorkpiece(client, doomed, part.ingested, part.original, part.glb, part.png),
+    );
     assert.ok(saved);
     await db.owner.query("update app_public.projects set deleted_at = now() where id = $1", [doomed]);
     const next = await project(alice, "Next");

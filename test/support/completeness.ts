@@ -6,9 +6,18 @@ export const INCOMPLETE: Completeness = {
   status: "incomplete",
   reasons: [
     { code: "hole_not_made", message: "2 holes are not made: features 12, 14" },
-    { code: "material_left", message: "material thicker than 0.05 mm is left on 3.14 % of the part's surface (limit 0.5 %)" },
+    {
+      code: "material_left",
+      message: "material thicker than 0.05 mm is left on 3.14 % of the part's surface (limit 0.5 %)",
+    },
   ],
-  material_left: { volume_mm3: 1234.6, pct_of_removable: 2.349, surface_pct: 3.14, surface_limit_pct: 0.5, tolerance_mm: 0.05 },
+  material_left: {
+    volume_mm3: 1234.6,
+    pct_of_removable: 2.349,
+    surface_pct: 3.14,
+    surface_limit_pct: 0.5,
+    tolerance_mm: 0.05,
+  },
   holes_not_made: [12, 14],
   faces_unreachable: [],
   operations_dropped: 1,

@@ -33,14 +33,18 @@ class Follower {
   arc(to: Vec3, centre: [number, number], sweep: number): void {
     const r0 = Math.hypot(this.here[0] - centre[0], this.here[1] - centre[1]);
     const r1 = Math.hypot(to[0] - centre[0], to[1] - centre[1]);
-    if (Math.abs(r0 - r1) > ARC_END_TOLERANCE_MM) throw new ReadError(`an arc's radius at its end (${r1.toFixed(4)}) is not its radius at its start (${r0.toFixed(4)})`);
+    if (Math.abs(r0 - r1) > ARC_END_TOLERANCE_MM)
+      throw new ReadError(
+        `an arc's radius at its end (${r1.toFixed(4)}) is not its radius at its start (${r0.toFixed(4)})`,
+      );
     this.envelope.arc(this.here, to, centre, sweep);
     this.here = to;
     this.calls += 1;
   }
 
   cycle(cycle: DrillCycle): void {
-    for (const move of expandDrillCycle(cycle, this.here)) if (move.kind !== "dwell") this.move(move.to, move.kind === "linear");
+    for (const move of expandDrillCycle(cycle, this.here))
+      if (move.kind !== "dwell") this.move(move.to, move.kind === "linear");
   }
 }
 
@@ -53,7 +57,12 @@ function follow(program: string, readLine: (line: string, follower: Follower) =>
       readLine(lines[i] as string, follower);
     } catch (error) {
       if (!(error instanceof ReadError)) throw error;
-      return { ok: false, error: `line ${i + 1} "${lines[i]}": ${error.message}`, envelope: follower.envelope, calls: follower.calls };
+      return {
+        ok: false,
+        error: `line ${i + 1} "${lines[i]}": ${error.message}`,
+        envelope: follower.envelope,
+        calls: follower.calls,
+      };
     }
   }
   return { ok: true, error: "", envelope: follower.envelope, calls: follower.calls };
@@ -63,12 +72,17 @@ function follow(program: string, readLine: (line: string, follower: Follower) =>
  * A block's words by address (the letters before the value): each value must match its address's
  * pattern, and no address but `repeatable` ones may come twice.
  */
-function blockWords(block: string, grammar: Record<string, RegExp>, repeatable: readonly string[] = []): Map<string, string[]> {
+function blockWords(
+  block: string,
+  grammar: Record<string, RegExp>,
+  repeatable: readonly string[] = [],
+): Map<string, string[]> {
   const out = new Map<string, string[]>();
   for (const token of block.split(" ")) {
     const [, address = "", value = ""] = /^([A-Z]+)(.*)$/.exec(token) ?? [];
     const pattern = grammar[address];
-    if (pattern === undefined || !pattern.test(value)) throw new ReadError(`"${token}" is not a word this block may hold`);
+    if (pattern === undefined || !pattern.test(value))
+      throw new ReadError(`"${token}" is not a word this block may hold`);
     const values = out.get(address) ?? [];
     if (values.length > 0 && !repeatable.includes(address)) throw new ReadError(`${address} twice in one block`);
     out.set(address, [...values, value]);
@@ -91,14 +105,23 @@ const SIGNED = /^[+-]\d+(\.\d+)?$/;
  * CYCLE81 to 84 (...), then its holes as G0 X Y, then MCALL.
  */
 export function readSinumerik(program: string): Rs274Run {
-  const grammar = { G: /^(0|1|2|3|5[4-7]|90|5\d\d)$/, X: DECIMAL, Y: DECIMAL, Z: DECIMAL, I: DECIMAL, J: DECIMAL, F: /^\d+(\.\d+)?$/ };
+  const grammar = {
+    G: /^(0|1|2|3|5[4-7]|90|5\d\d)$/,
+    X: DECIMAL,
+    Y: DECIMAL,
+    Z: DECIMAL,
+    I: DECIMAL,
+    J: DECIMAL,
+    F: /^\d+(\.\d+)?$/,
+  };
   let motion = "";
   let feed: number | null = null;
   let tool = false;
   let call: Omit<DrillCycle, "at" | "feed"> | null = null;
   return follow(program, (line, f) => {
     if (line === ";" || line.startsWith("; ")) return;
-    if (["G71", "G17 G90 G94 G40", "D1"].includes(line) || /^M(5|7|8|9|30)$/.test(line) || /^S\d+ M3$/.test(line)) return;
+    if (["G71", "G17 G90 G94 G40", "D1"].includes(line) || /^M(5|7|8|9|30)$/.test(line) || /^S\d+ M3$/.test(line))
+      return;
     if (/^T="[\x20\x21\x23-\x7e]{1,32}" M6$/.test(line)) {
       tool = true;
       return;
@@ -110,7 +133,10 @@ export function readSinumerik(program: string): Rs274Run {
     const modal = /^MCALL CYCLE8([1-4])\((.*)\)$/.exec(line);
     if (modal) {
       if (feed === null) throw new ReadError("a drill cycle before any F");
-      call = sinumerikCycle(modal[1] as string, (modal[2] as string).split(",").map((p) => p.trim()));
+      call = sinumerikCycle(
+        modal[1] as string,
+        (modal[2] as string).split(",").map((p) => p.trim()),
+      );
       return;
     }
     if (line === "MCALL") {
@@ -123,9 +149,14 @@ export function readSinumerik(program: string): Rs274Run {
     const code = words.get("G")?.find((g) => /^[0-3]$/.test(g));
     if (code !== undefined) motion = `G${code}`;
     feed = number(words, "F") ?? feed;
-    const to: Vec3 = [number(words, "X") ?? f.here[0], number(words, "Y") ?? f.here[1], number(words, "Z") ?? f.here[2]];
+    const to: Vec3 = [
+      number(words, "X") ?? f.here[0],
+      number(words, "Y") ?? f.here[1],
+      number(words, "Z") ?? f.here[2],
+    ];
     if (call !== null) {
-      if (motion !== "G0" || words.has("Z") || words.has("F")) throw new ReadError("a hole of a modal call is X and Y at rapid");
+      if (motion !== "G0" || words.has("Z") || words.has("F"))
+        throw new ReadError("a hole of a modal call is X and Y at rapid");
       f.move(to, false);
       f.cycle({ ...call, at: [[to[0], to[1]]], feed: feed as number });
       return;
@@ -146,11 +177,13 @@ export function readSinumerik(program: string): Rs274Run {
 function sinumerikCycle(kind: string, parameters: string[]): Omit<DrillCycle, "at" | "feed"> {
   const p = (i: number): number => {
     const text = parameters[i];
-    if (text === undefined || !DECIMAL.test(text)) throw new ReadError(`CYCLE8${kind} parameter ${i + 1} "${text ?? ""}" is not a number`);
+    if (text === undefined || !DECIMAL.test(text))
+      throw new ReadError(`CYCLE8${kind} parameter ${i + 1} "${text ?? ""}" is not a number`);
     return Number(text);
   };
   const [rtp, rfp, sdis, dp] = [p(0), p(1), p(2), p(3)];
-  if (Math.abs(rtp - (rfp + sdis)) > 1e-3) throw new ReadError("the retract plane is not the reference plane plus the safety distance");
+  if (Math.abs(rtp - (rfp + sdis)) > 1e-3)
+    throw new ReadError("the retract plane is not the reference plane plus the safety distance");
   const base = { kind: "drill" as const, retract_z: rtp, top_z: rfp, bottom_z: dp, peck_mm: null, dwell_s: 0 };
   if (kind === "1") return { ...base, cycle: "drill" };
   if (kind === "2") return { ...base, cycle: "dwell", dwell_s: p(5) };
@@ -169,7 +202,18 @@ function sinumerikCycle(kind: string, parameters: string[]): Omit<DrillCycle, "a
  * holes as L X Y R0 FMAX M99, STOP M30.
  */
 export function readHeidenhain(program: string): Rs274Run {
-  const grammar = { X: SIGNED, Y: SIGNED, Z: SIGNED, IPA: SIGNED, IZ: SIGNED, DR: /^[+-]$/, R: /^0$/, F: /^\d+(\.\d+)?$/, FMAX: /^$/, M: /^(3|7|8|9|99)$/ };
+  const grammar = {
+    X: SIGNED,
+    Y: SIGNED,
+    Z: SIGNED,
+    IPA: SIGNED,
+    IZ: SIGNED,
+    DR: /^[+-]$/,
+    R: /^0$/,
+    F: /^\d+(\.\d+)?$/,
+    FMAX: /^$/,
+    M: /^(3|7|8|9|99)$/,
+  };
   let next = 0;
   let name: string | null = null;
   let ended = false;
@@ -181,7 +225,8 @@ export function readHeidenhain(program: string): Rs274Run {
     if (ended) throw new ReadError("a block after END PGM");
     if (line.startsWith("  Q")) {
       const q = /^ {2}(Q\d{3})=([+-]\d+(?:\.\d+)?) ;[A-Z0-9 .-]+?( ~)?$/.exec(line);
-      if (q === null || definition === null || !definition.open) throw new ReadError("a cycle parameter outside a CYCL DEF");
+      if (q === null || definition === null || !definition.open)
+        throw new ReadError("a cycle parameter outside a CYCL DEF");
       if (definition.q.has(q[1] as string)) throw new ReadError(`${q[1]} twice`);
       definition.q.set(q[1] as string, Number(q[2]));
       definition.open = q[3] !== undefined;
@@ -203,8 +248,15 @@ export function readHeidenhain(program: string): Rs274Run {
       return;
     }
     if (block.startsWith("; ") || block === "STOP M30") return;
-    if (/^BLK FORM 0\.1 Z X[+-][\d.]+ Y[+-][\d.]+ Z[+-][\d.]+$/.test(block) || /^BLK FORM 0\.2 X[+-][\d.]+ Y[+-][\d.]+ Z[+-][\d.]+$/.test(block)) return;
-    const defined = /^CYCL DEF (247) DATUM SETTING ~$|^CYCL DEF (200) DRILLING ~$|^CYCL DEF (203) UNIVERSAL DRILLING ~$|^CYCL DEF (205) UNIVERSAL PECKING ~$|^CYCL DEF (207) RIGID TAPPING NEW ~$/.exec(block);
+    if (
+      /^BLK FORM 0\.1 Z X[+-][\d.]+ Y[+-][\d.]+ Z[+-][\d.]+$/.test(block) ||
+      /^BLK FORM 0\.2 X[+-][\d.]+ Y[+-][\d.]+ Z[+-][\d.]+$/.test(block)
+    )
+      return;
+    const defined =
+      /^CYCL DEF (247) DATUM SETTING ~$|^CYCL DEF (200) DRILLING ~$|^CYCL DEF (203) UNIVERSAL DRILLING ~$|^CYCL DEF (205) UNIVERSAL PECKING ~$|^CYCL DEF (207) RIGID TAPPING NEW ~$/.exec(
+        block,
+      );
     if (defined) {
       definition = { cycle: defined.slice(1).find((g) => g !== undefined) as string, q: new Map(), open: true };
       return;
@@ -224,14 +276,19 @@ export function readHeidenhain(program: string): Rs274Run {
     }
     if (!tool) throw new ReadError("a move before any TOOL CALL with a tool");
     const [kind, ...rest] = block.split(" ");
-    if (kind !== "L" && kind !== "C" && kind !== "CP") throw new ReadError(`"${kind}" is not a block this program holds`);
+    if (kind !== "L" && kind !== "C" && kind !== "CP")
+      throw new ReadError(`"${kind}" is not a block this program holds`);
     const words = blockWords(rest.join(" "), grammar);
     if (!words.has("R")) throw new ReadError("R0 missing");
     const rapid = words.has("FMAX");
     feed = number(words, "F") ?? feed;
     if (!rapid && feed === null) throw new ReadError("a feed move before any F");
     if (kind === "L") {
-      const to: Vec3 = [number(words, "X") ?? f.here[0], number(words, "Y") ?? f.here[1], number(words, "Z") ?? f.here[2]];
+      const to: Vec3 = [
+        number(words, "X") ?? f.here[0],
+        number(words, "Y") ?? f.here[1],
+        number(words, "Z") ?? f.here[2],
+      ];
       if (words.get("M")?.[0] !== "99") {
         f.move(to, !rapid);
         return;
@@ -253,11 +310,16 @@ export function readHeidenhain(program: string): Rs274Run {
       return;
     }
     const ipa = number(words, "IPA");
-    if (ipa === undefined || Math.sign(ipa) !== (clockwise ? -1 : 1)) throw new ReadError("CP's IPA must turn the way its DR says");
+    if (ipa === undefined || Math.sign(ipa) !== (clockwise ? -1 : 1))
+      throw new ReadError("CP's IPA must turn the way its DR says");
     const sweep = (ipa * Math.PI) / 180;
     const radius = Math.hypot(f.here[0] - pole[0], f.here[1] - pole[1]);
     const angle = Math.atan2(f.here[1] - pole[1], f.here[0] - pole[0]) + sweep;
-    f.arc([pole[0] + radius * Math.cos(angle), pole[1] + radius * Math.sin(angle), f.here[2] + (number(words, "IZ") ?? 0)], pole, sweep);
+    f.arc(
+      [pole[0] + radius * Math.cos(angle), pole[1] + radius * Math.sin(angle), f.here[2] + (number(words, "IZ") ?? 0)],
+      pole,
+      sweep,
+    );
   });
 }
 
@@ -269,7 +331,15 @@ function heidenhainCycle(cycle: string, q: Map<string, number>, at: [number, num
     return value;
   };
   const top = need("Q203");
-  const base = { kind: "drill" as const, at: [at], retract_z: top + need("Q200"), top_z: top, bottom_z: top + need("Q201"), peck_mm: null, dwell_s: 0 };
+  const base = {
+    kind: "drill" as const,
+    at: [at],
+    retract_z: top + need("Q200"),
+    top_z: top,
+    bottom_z: top + need("Q201"),
+    peck_mm: null,
+    dwell_s: 0,
+  };
   // tapping feeds at the pitch times the spindle speed, which the cycle does not say: its length is what matters here
   if (cycle === "207") return { ...base, cycle: "tap", feed: 1 };
   const [feed, plunge, dwell] = [need("Q206"), need("Q202"), need("Q211")];
@@ -278,6 +348,7 @@ function heidenhainCycle(cycle: string, q: Map<string, number>, at: [number, num
     if (need("Q257") !== 0) throw new ReadError("cycle 205 breaks chips (Q257): the plan pecks out after every plunge");
     return { ...base, cycle: "peck", peck_mm: plunge, feed, dwell_s: dwell };
   }
-  if (plunge < -need("Q201") - 1e-9) throw new ReadError("cycle 200 plunging less than the depth: pecking is cycle 205");
+  if (plunge < -need("Q201") - 1e-9)
+    throw new ReadError("cycle 200 plunging less than the depth: pecking is cycle 205");
   return { ...base, cycle: dwell > 0 ? "dwell" : "drill", feed, dwell_s: dwell };
 }

@@ -39,18 +39,20 @@ export async function startDbProxy(targetUrl: string): Promise<DbProxy> {
     upstream.on("close", () => client.destroy());
   });
   const port = await findFreePort();
-  const listen = () => new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(port, "127.0.0.1", () => {
-      server.off("error", reject);
-      resolve();
+  const listen = () =>
+    new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(port, "127.0.0.1", () => {
+        server.off("error", reject);
+        resolve();
+      });
     });
-  });
-  const stop = () => new Promise<void>((resolve) => {
-    if (!server.listening) return resolve();
-    server.close(() => resolve());
-    for (const socket of sockets) socket.destroy();
-  });
+  const stop = () =>
+    new Promise<void>((resolve) => {
+      if (!server.listening) return resolve();
+      server.close(() => resolve());
+      for (const socket of sockets) socket.destroy();
+    });
   await listen();
 
   const url = new URL(targetUrl);

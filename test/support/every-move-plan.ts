@@ -46,5 +46,10 @@ export function everyMovePlan(pecks: boolean): CamPlan {
     ],
     pecks ? [cycle("peck", 30), cycle("chip_break", 40)] : [cycle("drill", 10), cycle("dwell", 20)],
   ];
-  return { ...fake, setups: [{ ...setup, operations: setup.operations.map((operation, i) => ({ ...operation, moves: moves[i] ?? [] })) }] };
+  return {
+    ...fake,
+    setups: [
+      { ...setup, operations: setup.operations.map((operation, i) => ({ ...operation, moves: moves[i] ?? [] })) },
+    ],
+  };
 }

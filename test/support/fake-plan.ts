@@ -37,7 +37,10 @@ function cutter(kind: Cutter["kind"], uuid: string, name: string, diameter: numb
 }
 
 function roughingMoves(count: number): Move[] {
-  const moves: Move[] = [{ kind: "rapid", to: [0, 0, 5] }, { kind: "linear", to: [0, 0, -1], feed: 300 }];
+  const moves: Move[] = [
+    { kind: "rapid", to: [0, 0, 5] },
+    { kind: "linear", to: [0, 0, -1], feed: 300 },
+  ];
   for (let i = 0; i < count; i += 1) {
     const y = (i % 40) * 0.5;
     moves.push(
@@ -140,17 +143,33 @@ function setup(index: number, direction: Vec3, stock: Box3, moves: number): Plan
     name: `Setup ${index + 1} (${direction[2] > 0 ? "+Z" : "-Z"})`,
     index,
     direction,
-    wcs: { origin: [stock.min[0], stock.min[1], direction[2] > 0 ? stock.max[2] : stock.min[2]], x_axis: [1, 0, 0], z_axis: direction },
+    wcs: {
+      origin: [stock.min[0], stock.min[1], direction[2] > 0 ? stock.max[2] : stock.min[2]],
+      x_axis: [1, 0, 0],
+      z_axis: direction,
+    },
     work_offset: `G5${4 + index}`,
     stock,
     machining_time_s: 100 + moves / 10,
     blocks: operationBlocks(id, operations),
     operations,
     tools: [
-      { number: 1, assembly_uuid: FAKE_END_MILL_UUID, name: "D10 end mill", tool_type: "CentreCuttingEndMill", diameter_mm: 10 },
+      {
+        number: 1,
+        assembly_uuid: FAKE_END_MILL_UUID,
+        name: "D10 end mill",
+        tool_type: "CentreCuttingEndMill",
+        diameter_mm: 10,
+      },
       { number: 2, assembly_uuid: FAKE_DRILL_UUID, name: "D6.8 drill", tool_type: "Drill", diameter_mm: 6.8 },
     ],
-    verification: { gouges: 0, rapids_through_material: 0, holder_collisions: 0, material_left_mm3: 12.5, material_left_pct: 0.4 },
+    verification: {
+      gouges: 0,
+      rapids_through_material: 0,
+      holder_collisions: 0,
+      material_left_mm3: 12.5,
+      material_left_pct: 0.4,
+    },
   };
 }
 
@@ -159,7 +178,13 @@ export function fakeCompleteness(overrides: Partial<Completeness> = {}): Complet
   return {
     status: "complete",
     reasons: [],
-    material_left: { volume_mm3: 12.5, pct_of_removable: 0.4, surface_pct: 0.2, surface_limit_pct: 0.5, tolerance_mm: 0.1 },
+    material_left: {
+      volume_mm3: 12.5,
+      pct_of_removable: 0.4,
+      surface_pct: 0.2,
+      surface_limit_pct: 0.5,
+      tolerance_mm: 0.1,
+    },
     holes_not_made: [],
     faces_unreachable: [],
     operations_dropped: 0,
@@ -170,7 +195,9 @@ export function fakeCompleteness(overrides: Partial<Completeness> = {}): Complet
   };
 }
 
-export function fakePlanResult(options: { moves?: number; stock?: Box3; completeness?: Completeness } = {}): PlanResult {
+export function fakePlanResult(
+  options: { moves?: number; stock?: Box3; completeness?: Completeness } = {},
+): PlanResult {
   const moves = options.moves ?? 50;
   const stock: Box3 = options.stock ?? { min: [-2, -2, 0], max: [87.5, 46.6, 32.5] };
   const size: Vec3 = [stock.max[0] - stock.min[0], stock.max[1] - stock.min[1], stock.max[2] - stock.min[2]];
@@ -179,7 +206,15 @@ export function fakePlanResult(options: { moves?: number; stock?: Box3; complete
   return {
     machining_time_s: setups.reduce((sum, s) => sum + s.machining_time_s, 0),
     warnings: [{ code: "thin_wall", message: "a wall of 0.8 mm (feature 9) may chatter" }],
-    unmachined: [{ code: "no_tool_fits", message: "no tool in the library fits the 2 mm slot (feature 12)", features: [12], faces: [40, 41], volume_mm3: 35 }],
+    unmachined: [
+      {
+        code: "no_tool_fits",
+        message: "no tool in the library fits the 2 mm slot (feature 12)",
+        features: [12],
+        faces: [40, 41],
+        volume_mm3: 35,
+      },
+    ],
     setups,
     completeness: options.completeness ?? fakeCompleteness(),
   };

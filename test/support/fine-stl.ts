@@ -31,7 +31,8 @@ export function writeFineStl(oc: OpenCascadeInstance, brep: Uint8Array, file: st
   for (let t = 0; t < count; t += 1) {
     for (let v = 0; v < 3; v += 1) {
       const index = mesh.indices[3 * t + v] as number;
-      for (let axis = 0; axis < 3; axis += 1) bytes.writeFloatLE(mesh.positions[3 * index + axis] as number, 84 + 50 * t + 12 + 12 * v + 4 * axis);
+      for (let axis = 0; axis < 3; axis += 1)
+        bytes.writeFloatLE(mesh.positions[3 * index + axis] as number, 84 + 50 * t + 12 + 12 * v + 4 * axis);
     }
   }
   fs.writeFileSync(file, bytes);

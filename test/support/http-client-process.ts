@@ -56,14 +56,21 @@ function fetchBody(request: ClientRequest): { body?: FormData | Buffer; headers:
     return { body: form, headers: { ...request.headers } };
   }
   const body = bodyOf(request);
-  return body ? { body: body.bytes, headers: { ...request.headers, "Content-Type": body.contentType } } : { headers: { ...request.headers } };
+  return body
+    ? { body: body.bytes, headers: { ...request.headers, "Content-Type": body.contentType } }
+    : { headers: { ...request.headers } };
 }
 
 async function viaFetch(request: ClientRequest): Promise<ClientOutcome> {
   const { body, headers } = fetchBody(request);
   try {
     const response = await fetch(request.url, { method: request.method, headers, ...(body ? { body } : {}) });
-    return { ok: true, status: response.status, headers: Object.fromEntries(response.headers), body: await response.text() };
+    return {
+      ok: true,
+      status: response.status,
+      headers: Object.fromEntries(response.headers),
+      body: await response.text(),
+    };
   } catch (error) {
     const cause = (error as { cause?: { code?: string; message?: string } }).cause;
     return { ok: false, error: `${(error as Error).message}: ${cause?.code ?? cause?.message ?? "no cause"}` };
@@ -84,10 +91,20 @@ export function parseAnswer(bytes: Buffer): RawAnswer | null {
   const end = bytes.indexOf("\r\n\r\n");
   if (end < 0) return null;
   const [statusLine = "", ...lines] = bytes.subarray(0, end).toString("latin1").split("\r\n");
-  const headers = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf(":")).trim().toLowerCase(), line.slice(line.indexOf(":") + 1).trim()]));
+  const headers = Object.fromEntries(
+    lines.map((line) => [
+      line.slice(0, line.indexOf(":")).trim().toLowerCase(),
+      line.slice(line.indexOf(":") + 1).trim(),
+    ]),
+  );
   const bodyEnd = end + 4 + Number(headers["content-length"] ?? 0);
   if (bytes.length < bodyEnd) return null;
-  return { status: Number(statusLine.split(" ")[1]), headers, body: bytes.subarray(end + 4, bodyEnd), rest: bytes.subarray(bodyEnd) };
+  return {
+    status: Number(statusLine.split(" ")[1]),
+    headers,
+    body: bytes.subarray(end + 4, bodyEnd),
+    rest: bytes.subarray(bodyEnd),
+  };
 }
 
 const PIECE_BYTES = 64 * 1024;
@@ -123,7 +140,8 @@ function viaSocket(request: ClientRequest): Promise<ClientOutcome> {
     socket.on("close", () => finish(parsed() ?? { ok: false, error: "the connection closed without a whole answer" }));
     const readAnswer = () => {
       // all written: only now read the answer, which the server may follow by closing
-      const settle = () => finish(parsed() ?? { ok: false, error: "the server closed the connection before a whole answer" });
+      const settle = () =>
+        finish(parsed() ?? { ok: false, error: "the server closed the connection before a whole answer" });
       if (socket.readableEnded) {
         settle();
         return;
@@ -140,7 +158,9 @@ function viaSocket(request: ClientRequest): Promise<ClientOutcome> {
       // no half-close after the body: Node's server aborts the request of a client that does
       const whole = Buffer.concat([head, body?.bytes ?? Buffer.alloc(0)]);
       for (let at = 0; at < whole.length && !settled; at += PIECE_BYTES) {
-        const failed = await new Promise<Error | null | undefined>((done) => socket.write(whole.subarray(at, at + PIECE_BYTES), done));
+        const failed = await new Promise<Error | null | undefined>((done) =>
+          socket.write(whole.subarray(at, at + PIECE_BYTES), done),
+        );
         if (failed) {
           finish({ ok: false, error: `writing the body: ${(failed as NodeJS.ErrnoException).code ?? failed.message}` });
           return;
@@ -155,13 +175,18 @@ function viaSocket(request: ClientRequest): Promise<ClientOutcome> {
 /** Sends `requests` one after the other from a child process; the outcomes in the same order. */
 export function sendFromChild(requests: readonly ClientRequest[]): Promise<ClientOutcome[]> {
   return new Promise((resolve, reject) => {
-    const child = execFile(process.execPath, ["--import", "tsx", "test/support/http-client-process.ts"], { cwd: repoRoot, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
-      if (error) {
-        reject(new Error(`the client process failed: ${error.message}\n${stderr}`));
-        return;
-      }
-      resolve(JSON.parse(stdout) as ClientOutcome[]);
-    });
+    const child = execFile(
+      process.execPath,
+      ["--import", "tsx", "test/support/http-client-process.ts"],
+      { cwd: repoRoot, maxBuffer: 64 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        if (error) {
+          reject(new Error(`the client process failed: ${error.message}\n${stderr}`));
+          return;
+        }
+        resolve(JSON.parse(stdout) as ClientOutcome[]);
+      },
+    );
     child.stdin!.end(JSON.stringify(requests));
   });
 }
@@ -169,6 +194,7 @@ export function sendFromChild(requests: readonly ClientRequest[]): Promise<Clien
 if (import.meta.filename === process.argv[1]) {
   const requests = JSON.parse(fs.readFileSync(0, "utf8")) as ClientRequest[];
   const outcomes: ClientOutcome[] = [];
-  for (const request of requests) outcomes.push(await (request.client === "fetch" ? viaFetch(request) : viaSocket(request)));
+  for (const request of requests)
+    outcomes.push(await (request.client === "fetch" ? viaFetch(request) : viaSocket(request)));
   process.stdout.write(`${JSON.stringify(outcomes)}\n`);
 }

@@ -14,7 +14,8 @@ export function multipart(parts: readonly Part[]): { body: Buffer; contentType: 
   const chunks: Buffer[] = [];
   for (const part of parts) {
     const disposition = `form-data; name="${part.name}"${part.filename !== undefined ? `; filename="${part.filename}"` : ""}`;
-    const type = part.filename !== undefined ? `\r\nContent-Type: ${part.contentType ?? "application/octet-stream"}` : "";
+    const type =
+      part.filename !== undefined ? `\r\nContent-Type: ${part.contentType ?? "application/octet-stream"}` : "";
     chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: ${disposition}${type}\r\n\r\n`));
     chunks.push(Buffer.isBuffer(part.data) ? part.data : Buffer.from(part.data));
     chunks.push(Buffer.from("\r\n"));

@@ -14,7 +14,8 @@ export function readNpy2d(file: string): Npy2d {
   const headerLength = major === 1 ? bytes.readUInt16LE(8) : bytes.readUInt32LE(8);
   const start = major === 1 ? 10 : 12;
   const header = bytes.toString("latin1", start, start + headerLength);
-  if (!/'descr':\s*'<f8'/.test(header) || /'fortran_order':\s*True/.test(header)) throw new Error(`${file}: not a C-ordered little-endian float64 array: ${header}`);
+  if (!/'descr':\s*'<f8'/.test(header) || /'fortran_order':\s*True/.test(header))
+    throw new Error(`${file}: not a C-ordered little-endian float64 array: ${header}`);
   const shape = /'shape':\s*\((\d+),\s*(\d+)\)/.exec(header);
   if (!shape) throw new Error(`${file}: not 2-D: ${header}`);
   const offset = start + headerLength;

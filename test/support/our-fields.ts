@@ -64,19 +64,29 @@ export interface SampledStock {
 }
 
 /** A grid of cell-centre heights as a SampledStock; `height(i, j)` reads cell i along x, j along y. */
-function gridStock(grid: { x0: number; y0: number; dx: number; dy: number; nx: number; ny: number; height(i: number, j: number): number }): SampledStock {
+function gridStock(grid: {
+  x0: number;
+  y0: number;
+  dx: number;
+  dy: number;
+  nx: number;
+  ny: number;
+  height(i: number, j: number): number;
+}): SampledStock {
   return {
     cell: grid.dx,
     forEach(visit) {
       for (let j = 0; j < grid.ny; j += 1) {
-        for (let i = 0; i < grid.nx; i += 1) visit(grid.x0 + (i + 0.5) * grid.dx, grid.y0 + (j + 0.5) * grid.dy, grid.height(i, j));
+        for (let i = 0; i < grid.nx; i += 1)
+          visit(grid.x0 + (i + 0.5) * grid.dx, grid.y0 + (j + 0.5) * grid.dy, grid.height(i, j));
       }
     },
     highestNear(x, y, r) {
       const [i0, i1] = centresWithin(x - r, x + r, grid.x0, grid.dx, grid.nx);
       const [j0, j1] = centresWithin(y - r, y + r, grid.y0, grid.dy, grid.ny);
       let highest = -Infinity;
-      for (let j = j0; j <= j1; j += 1) for (let i = i0; i <= i1; i += 1) highest = Math.max(highest, grid.height(i, j));
+      for (let j = j0; j <= j1; j += 1)
+        for (let i = i0; i <= i1; i += 1) highest = Math.max(highest, grid.height(i, j));
       return highest;
     },
   };
@@ -90,7 +100,15 @@ export function ourStock(setup: OurSetup): SampledStock {
 
 /** simcheck's stock after a setup (simcheck.ts): columns along y. */
 export function simcheckStock(field: SimcheckField): SampledStock {
-  return gridStock({ x0: field.x0, y0: field.y0, dx: field.cell, dy: field.cell, nx: field.nx, ny: field.ny, height: (i, j) => field.heights[i * field.ny + j] as number });
+  return gridStock({
+    x0: field.x0,
+    y0: field.y0,
+    dx: field.cell,
+    dy: field.cell,
+    nx: field.nx,
+    ny: field.ny,
+    height: (i, j) => field.heights[i * field.ny + j] as number,
+  });
 }
 
 /**
@@ -99,7 +117,11 @@ export function simcheckStock(field: SimcheckField): SampledStock {
  * The slack lets a wall or a band of material left along one fall on the two grids' cells
  * differently (each sees it to half a cell); what is left is material only one of them has.
  */
-export function materialBeyond(a: SampledStock, b: SampledStock, options: { bottom: number; slack: number; depth: number }): number {
+export function materialBeyond(
+  a: SampledStock,
+  b: SampledStock,
+  options: { bottom: number; slack: number; depth: number },
+): number {
   let volume = 0;
   a.forEach((x, y, height) => {
     const top = Math.max(height, options.bottom);

@@ -17,7 +17,13 @@
  * test can see what the task handed the planner.
  */
 import { threadId } from "node:worker_threads";
-import { PlanCancelled, PlanError, type PlanHooks, type PlanInput, type PlanResult } from "../../kernel/cam/plan-types.ts";
+import {
+  PlanCancelled,
+  PlanError,
+  type PlanHooks,
+  type PlanInput,
+  type PlanResult,
+} from "../../kernel/cam/plan-types.ts";
 import { runPlanRequest } from "../../workers/geometry/plan-runner.ts";
 import type { GeometryRequest, IngestOutcome, PlanOutcome } from "../../workers/geometry/protocol.ts";
 import { fakePlanResult } from "./fake-plan.ts";
@@ -96,6 +102,7 @@ function fakePlanner(input: PlanInput, hooks: PlanHooks): PlanResult {
 
 export default async function handle(request: GeometryRequest): Promise<IngestOutcome | PlanOutcome | number> {
   if (request.kind === "ping") return threadId;
-  if (request.kind === "plan") return runPlanRequest(request, fakePlanner, (error) => (error instanceof Error ? error.message : String(error)));
+  if (request.kind === "plan")
+    return runPlanRequest(request, fakePlanner, (error) => (error instanceof Error ? error.message : String(error)));
   return { ok: false, code: "echo", message: "this test thread only plans", details: { threadId } };
 }

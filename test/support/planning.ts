@@ -30,7 +30,9 @@ export function namedAssembly(name: string): Assembly {
 export function catalogueAssembly(toolType: string, diameterMm: number): Assembly {
   const entries = STANDARD_RANGE.filter((e) => e.tool_type === toolType);
   if (entries.length === 0) throw new Error(`the standard range has no ${toolType}`);
-  const best = entries.reduce((a, b) => (Math.abs(b.diameter_mm - diameterMm) < Math.abs(a.diameter_mm - diameterMm) ? b : a));
+  const best = entries.reduce((a, b) =>
+    Math.abs(b.diameter_mm - diameterMm) < Math.abs(a.diameter_mm - diameterMm) ? b : a,
+  );
   return { ...best.assembly, uuid: randomUUID() };
 }
 
@@ -46,7 +48,11 @@ export interface PlanningProjectOptions {
   name?: string;
 }
 
-export async function planningProject(api: TestApi, user: TestUser, options: PlanningProjectOptions = {}): Promise<string> {
+export async function planningProject(
+  api: TestApi,
+  user: TestUser,
+  options: PlanningProjectOptions = {},
+): Promise<string> {
   const library = options.library === undefined ? ["End mill"] : options.library;
   let libraryId: string | null = null;
   if (library) {
@@ -78,7 +84,10 @@ export async function planningProject(api: TestApi, user: TestUser, options: Pla
   await asUser(api.pool, user, (db) => saveWorkpiece(db, projectId, part.ingested, part.original, part.glb, part.png));
   if (options.stock === false) return projectId;
   const offsets = typeof options.stock === "object" ? options.stock : STOCK_OFFSETS;
-  const stock = await api.request("POST", `/projects/${projectId}/stock/bounding-box`, { key: user.key, body: offsets });
+  const stock = await api.request("POST", `/projects/${projectId}/stock/bounding-box`, {
+    key: user.key,
+    body: offsets,
+  });
   assert.equal(stock.status, 200, stock.text);
   return projectId;
 }

@@ -69,7 +69,12 @@ export function planEnvelope(plan: CamPlan, setupIndex: number): Envelope {
 }
 
 /** The setup's program as one text, as the route sends it for a project of this name. */
-export function programText(plan: CamPlan, setupIndex: number, postprocessor: string, project = "Bracket (rev B)"): string {
+export function programText(
+  plan: CamPlan,
+  setupIndex: number,
+  postprocessor: string,
+  project = "Bracket (rev B)",
+): string {
   const lines = [...postSetup(plan, setupIndex, postprocessor, { project }).lines];
   return lines.join("\n") + "\n";
 }
@@ -81,7 +86,10 @@ export function programText(plan: CamPlan, setupIndex: number, postprocessor: st
 export function assertRunsAsPlanned(plan: CamPlan, setupIndex: number, postprocessor: string): void {
   if (!holdsSetup(postprocessor, setupIndex)) {
     // a control with fewer work offsets than the plan has setups refuses the rest, saying so
-    assert.throws(() => postSetup(plan, setupIndex, postprocessor, { project: "p" }), (error) => error instanceof PostError && error.code === "too_many_setups");
+    assert.throws(
+      () => postSetup(plan, setupIndex, postprocessor, { project: "p" }),
+      (error) => error instanceof PostError && error.code === "too_many_setups",
+    );
     return;
   }
   const text = programText(plan, setupIndex, postprocessor);
@@ -91,11 +99,20 @@ export function assertRunsAsPlanned(plan: CamPlan, setupIndex: number, postproce
   const ours = planEnvelope(plan, setupIndex);
   assert.ok(ours.feeds > 0, `${what}: the plan has feeds`);
   for (let i = 0; i < 3; i += 1) {
-    assert.ok(Math.abs((run.envelope.min[i] as number) - (ours.min[i] as number)) <= 0.01, `${what}: min ${"xyz"[i]} ${run.envelope.min[i]} against ${ours.min[i]}`);
-    assert.ok(Math.abs((run.envelope.max[i] as number) - (ours.max[i] as number)) <= 0.01, `${what}: max ${"xyz"[i]} ${run.envelope.max[i]} against ${ours.max[i]}`);
+    assert.ok(
+      Math.abs((run.envelope.min[i] as number) - (ours.min[i] as number)) <= 0.01,
+      `${what}: min ${"xyz"[i]} ${run.envelope.min[i]} against ${ours.min[i]}`,
+    );
+    assert.ok(
+      Math.abs((run.envelope.max[i] as number) - (ours.max[i] as number)) <= 0.01,
+      `${what}: max ${"xyz"[i]} ${run.envelope.max[i]} against ${ours.max[i]}`,
+    );
   }
   const ratio = run.envelope.feedLength / ours.feedLength;
-  assert.ok(Math.abs(ratio - 1) <= 0.005, `${what}: feed path ${run.envelope.feedLength.toFixed(3)} mm against ${ours.feedLength.toFixed(3)} (ratio ${ratio.toFixed(5)})`);
+  assert.ok(
+    Math.abs(ratio - 1) <= 0.005,
+    `${what}: feed path ${run.envelope.feedLength.toFixed(3)} mm against ${ours.feedLength.toFixed(3)} (ratio ${ratio.toFixed(5)})`,
+  );
 }
 
 /** A program as rs274 is given it: Fanuc's and Haas's rewritten (fanucForRs274), LinuxCNC's and Grbl's as they are. */

@@ -19,11 +19,17 @@ import type { TestUser } from "./users.ts";
 
 export const STANDARD_ENTRY = generateStandardRange()[0]!;
 export const STANDARD_ASSEMBLY = STANDARD_ENTRY.assembly;
-export const STANDARD_TOOL = (STANDARD_ASSEMBLY.components.at(-1) as { parametric_cutting_tool: unknown }).parametric_cutting_tool;
+export const STANDARD_TOOL = (STANDARD_ASSEMBLY.components.at(-1) as { parametric_cutting_tool: unknown })
+  .parametric_cutting_tool;
 
 export const MHR_INPUTS = {
-  acquisition_costs: 250_000, interest_rate: 0.06, required_floor_space: 20, maintenance_cost: 5000,
-  average_power_consumption: 15, operating_hours: 3000, years: 10,
+  acquisition_costs: 250_000,
+  interest_rate: 0.06,
+  required_floor_space: 20,
+  maintenance_cost: 5000,
+  average_power_consumption: 15,
+  operating_hours: 3000,
+  years: 10,
 };
 
 /** a body the route's schema accepts, so only the property under test can fail */
@@ -77,11 +83,13 @@ export function requestOptions(route: RouteSpec): { raw: { body: Buffer; content
 
 /** The route's path with the given ids in place of its parameters, and its valid query string. */
 export function pathFor(route: RouteSpec, ids: Record<string, string>, queries: Record<string, string> = {}): string {
-  return route.path.replace(/\{([a-z_]+)\}/g, (_, name: string) => {
-    const id = ids[name];
-    if (!id) throw new Error(`no test id for {${name}} of ${route.operationId}`);
-    return id;
-  }) + (queries[route.operationId] ?? "");
+  return (
+    route.path.replace(/\{([a-z_]+)\}/g, (_, name: string) => {
+      const id = ids[name];
+      if (!id) throw new Error(`no test id for {${name}} of ${route.operationId}`);
+      return id;
+    }) + (queries[route.operationId] ?? "")
+  );
 }
 
 /**
@@ -90,18 +98,40 @@ export function pathFor(route: RouteSpec, ids: Record<string, string>, queries: 
  * standard range's first assembly, a holder, a tool, and a machine only this owner is assigned
  * (`machine`, its product_id, unique in the database) with one setup cost.
  */
-export async function createRouteFixtures(db: TestDatabase, api: TestApi, owner: TestUser, machine: string): Promise<RouteFixtures> {
+export async function createRouteFixtures(
+  db: TestDatabase,
+  api: TestApi,
+  owner: TestUser,
+  machine: string,
+): Promise<RouteFixtures> {
   const ids: Record<string, string> = {};
   const queries: Record<string, string> = {};
-  const project = await api.request<{ id: string }>("POST", "/projects", { key: owner.key, body: { name: "A", customer: "A" } });
+  const project = await api.request<{ id: string }>("POST", "/projects", {
+    key: owner.key,
+    body: { name: "A", customer: "A" },
+  });
   ids.project_id = project.body.id;
-  ids.task_id = await insertTaskRecord(db.owner, { userId: owner.id, projectId: project.body.id, workerTask: "test_idle" });
-  const webhook = await api.request<{ id: string }>("POST", "/webhooks", { key: owner.key, body: { url: "http://127.0.0.1:9/hooks" } });
+  ids.task_id = await insertTaskRecord(db.owner, {
+    userId: owner.id,
+    projectId: project.body.id,
+    workerTask: "test_idle",
+  });
+  const webhook = await api.request<{ id: string }>("POST", "/webhooks", {
+    key: owner.key,
+    body: { url: "http://127.0.0.1:9/hooks" },
+  });
   ids.webhook_id = webhook.body.id;
   // a task event makes the owner a delivery
-  const hooked = await insertTaskRecord(db.owner, { userId: owner.id, projectId: project.body.id, workerTask: "test_idle" });
+  const hooked = await insertTaskRecord(db.owner, {
+    userId: owner.id,
+    projectId: project.body.id,
+    workerTask: "test_idle",
+  });
   await db.owner.query("update app_public.tasks set status = 'cancelled' where id = $1", [hooked]);
-  const delivery = await db.owner.query<{ id: string }>("select id from app_public.webhook_deliveries where endpoint_id = $1", [webhook.body.id]);
+  const delivery = await db.owner.query<{ id: string }>(
+    "select id from app_public.webhook_deliveries where endpoint_id = $1",
+    [webhook.body.id],
+  );
   ids.delivery_id = delivery.rows[0]!.id;
   const library = await api.request<{ id: string }>("POST", "/libraries/equipment", {
     key: owner.key,
@@ -109,8 +139,12 @@ export async function createRouteFixtures(db: TestDatabase, api: TestApi, owner:
   });
   ids.library_id = library.body.id;
   ids.assembly_id = STANDARD_ASSEMBLY.uuid;
-  ids.holder_id = (await api.request<{ uuid: string }>("POST", "/libraries/holders", { key: owner.key, body: colletChuck })).body.uuid;
-  ids.tool_id = (await api.request<{ uuid: string }>("POST", "/libraries/tools", { key: owner.key, body: STANDARD_TOOL })).body.uuid;
+  ids.holder_id = (
+    await api.request<{ uuid: string }>("POST", "/libraries/holders", { key: owner.key, body: colletChuck })
+  ).body.uuid;
+  ids.tool_id = (
+    await api.request<{ uuid: string }>("POST", "/libraries/tools", { key: owner.key, body: STANDARD_TOOL })
+  ).body.uuid;
   ids.manufacturer = encodeURIComponent(STANDARD_ENTRY.manufacturer);
   ids.article_number = encodeURIComponent(STANDARD_ENTRY.article_number);
   queries.searchCatalogue = "?q=drill";
@@ -120,9 +154,15 @@ export async function createRouteFixtures(db: TestDatabase, api: TestApi, owner:
      values ($1, 'Owner only', 'linuxcnc', 500, 400, 300, 10000, 5000, 10, 40)`,
     [machine],
   );
-  await db.owner.query("insert into app_public.user_machines (user_id, product_id, position) values ($1, $2, 100)", [owner.id, machine]);
+  await db.owner.query("insert into app_public.user_machines (user_id, product_id, position) values ($1, $2, 100)", [
+    owner.id,
+    machine,
+  ]);
   ids.product_id = machine;
-  const cost = await api.request("POST", `/libraries/machines/${machine}/quote/setup-costs`, { key: owner.key, body: { name: "Vice", value: 45, unit: "EUR" } });
+  const cost = await api.request("POST", `/libraries/machines/${machine}/quote/setup-costs`, {
+    key: owner.key,
+    body: { name: "Vice", value: 45, unit: "EUR" },
+  });
   assert.equal(cost.status, 201);
   ids.cost_index = "0";
   const part = await partC();

@@ -18,7 +18,8 @@ export const RS274 = "/usr/bin/rs274";
 /** why rs274 tests cannot run here (they skip), or false when they can */
 export function rs274Missing(): string | false {
   if (fs.existsSync(RS274)) return false;
-  if (process.env.SWARF_REQUIRE_RS274 === "1") throw new Error(`${RS274} is missing: install the Debian package linuxcnc-uspace`);
+  if (process.env.SWARF_REQUIRE_RS274 === "1")
+    throw new Error(`${RS274} is missing: install the Debian package linuxcnc-uspace`);
   return "rs274 (Debian package linuxcnc-uspace) is not installed";
 }
 
@@ -52,7 +53,11 @@ export class Envelope {
     for (let k = 0; k <= steps; k += 1) {
       const t = k / steps;
       const a = a0 + sweep * t;
-      this.include(k === steps ? to : [centre[0] + radius * Math.cos(a), centre[1] + radius * Math.sin(a), from[2] + (to[2] - from[2]) * t]);
+      this.include(
+        k === steps
+          ? to
+          : [centre[0] + radius * Math.cos(a), centre[1] + radius * Math.sin(a), from[2] + (to[2] - from[2]) * t],
+      );
     }
     this.feedLength += Math.hypot(Math.abs(sweep) * radius, to[2] - from[2]);
     this.feeds += 1;
@@ -60,7 +65,13 @@ export class Envelope {
 }
 
 /** The signed sweep of an arc from `from` to `to` about `centre`: one turn for a full circle, more for `extraTurns`. */
-export function arcSweepSigned(from: Vec3, to: Vec3, centre: [number, number], clockwise: boolean, extraTurns = 0): number {
+export function arcSweepSigned(
+  from: Vec3,
+  to: Vec3,
+  centre: [number, number],
+  clockwise: boolean,
+  extraTurns = 0,
+): number {
   const sweep = arcSweep(from, { kind: "arc", to, centre, clockwise, feed: 1 }) + extraTurns * 2 * Math.PI;
   return clockwise ? -sweep : sweep;
 }
@@ -85,7 +96,11 @@ export function runRs274(program: string): Rs274Run {
     // its own HOME: LinuxCNC keeps the tool table it loads in $HOME/.tool.mmap, which two rs274
     // runs at once (the suite runs files two at a time) overwrote under each other ("Requested
     // tool 1 not found in the tool table")
-    const run = spawnSync(RS274, ["-t", tools, "-g", file], { encoding: "utf8", maxBuffer: 1 << 30, env: { ...process.env, HOME: dir } });
+    const run = spawnSync(RS274, ["-t", tools, "-g", file], {
+      encoding: "utf8",
+      maxBuffer: 1 << 30,
+      env: { ...process.env, HOME: dir },
+    });
     const envelope = new Envelope();
     let here: Vec3 = [0, 0, 0];
     let calls = 0;
@@ -109,7 +124,9 @@ export function runRs274(program: string): Rs274Run {
     }
     const ok = run.status === 0;
     // the interpreter's complaint is the output's lines that are not canonical calls
-    const complaint = run.stdout.split("\n").filter((line) => line.trim() !== "" && !/^\s*\d+ N\.+/.test(line) && line !== "executing");
+    const complaint = run.stdout
+      .split("\n")
+      .filter((line) => line.trim() !== "" && !/^\s*\d+ N\.+/.test(line) && line !== "executing");
     return { ok, error: ok ? "" : [...complaint, run.stderr].join(" ").trim(), envelope, calls };
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });

@@ -56,7 +56,8 @@ async function startServerOnce(env: Record<string, string>): Promise<StartedServ
     await waitFor(
       "GET /healthz answers 200",
       async () => {
-        if (server.child.exitCode !== null) throw new Error(`npm start exited ${server.child.exitCode}: ${server.stderr()}`);
+        if (server.child.exitCode !== null)
+          throw new Error(`npm start exited ${server.child.exitCode}: ${server.stderr()}`);
         const res = await fetch(`${server.origin}/healthz`).catch(() => null);
         return res?.status === 200;
       },

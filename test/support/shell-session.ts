@@ -25,7 +25,11 @@ export class ShellSession {
   private count = 0;
 
   constructor(options: { cwd: string; env: Record<string, string> }) {
-    this.bash = spawn("bash", ["--norc", "--noprofile"], { cwd: options.cwd, env: options.env, stdio: ["pipe", "pipe", "pipe"] });
+    this.bash = spawn("bash", ["--norc", "--noprofile"], {
+      cwd: options.cwd,
+      env: options.env,
+      stdio: ["pipe", "pipe", "pipe"],
+    });
     this.bash.stdout.setEncoding("utf8");
     this.bash.stdout.on("data", (chunk: string) => {
       this.pending += chunk;
@@ -51,7 +55,9 @@ export class ShellSession {
     const ended = new Promise<number>((resolve, reject) => {
       this.waiting = { resolve, reject };
     });
-    this.bash.stdin.write(`source ${JSON.stringify(file)} > ${JSON.stringify(out)} 2> ${JSON.stringify(err)} < /dev/null; echo "__swarf_step_done $?" >&3\n`);
+    this.bash.stdin.write(
+      `source ${JSON.stringify(file)} > ${JSON.stringify(out)} 2> ${JSON.stringify(err)} < /dev/null; echo "__swarf_step_done $?" >&3\n`,
+    );
     const status = await ended;
     return { status, stdout: fs.readFileSync(out, "utf8"), stderr: fs.readFileSync(err, "utf8") };
   }

@@ -42,7 +42,10 @@ export function simcheckMissing(): string | false {
   if (!fs.existsSync(RS274)) missing.push(`${RS274} (Debian package linuxcnc-uspace)`);
   if (!fs.existsSync(SIMCHECK)) missing.push(SIMCHECK);
   const numpy = spawnSync(PYTHON, ["-c", "import numpy"], { encoding: "utf8" });
-  if (numpy.status !== 0) missing.push(`${PYTHON} with numpy (Debian packages python3, python3-numpy; SIMCHECK_PYTHON names another interpreter)`);
+  if (numpy.status !== 0)
+    missing.push(
+      `${PYTHON} with numpy (Debian packages python3, python3-numpy; SIMCHECK_PYTHON names another interpreter)`,
+    );
   if (missing.length === 0) return false;
   const why = `simcheck needs ${missing.join(", ")}`;
   if (process.env.SWARF_REQUIRE_RS274 === "1") throw new Error(why);
@@ -209,19 +212,24 @@ export function runSimcheck(run: SimcheckRun): SimcheckReport {
       CARRIED,
       SIMCHECK,
       before,
-      "--ngc", program,
-      "--rs274", RS274,
+      "--ngc",
+      program,
+      "--rs274",
+      RS274,
       `--tools=${simcheckTools(run.plan, run.setupIndex)}`,
-      "--part", run.partStl,
+      "--part",
+      run.partStl,
       `--wcs=${simcheckWcs(run.plan, run.setupIndex)}`,
       `--stock=${simcheckStock(run.plan, run.setupIndex)}`,
-      "--cell", String(run.cellMm ?? 0.2),
+      "--cell",
+      String(run.cellMm ?? 0.2),
       ...(run.dump ? [`--dump=${run.dump}`] : []),
       "--json",
     ];
     const child = spawnSync(PYTHON, args, { encoding: "utf8", maxBuffer: 1 << 28, env: { ...process.env, HOME: dir } });
     // 0 clean, 1 findings (the report says which), 2 the input was refused
-    if (child.status !== 0 && child.status !== 1) throw new Error(`simcheck failed (${child.status ?? child.signal}): ${child.stderr.trim()}`);
+    if (child.status !== 0 && child.status !== 1)
+      throw new Error(`simcheck failed (${child.status ?? child.signal}): ${child.stderr.trim()}`);
     return JSON.parse(child.stdout) as SimcheckReport;
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
@@ -240,10 +248,32 @@ export function simcheckSetups(plan: CamPlan, partStl: string): Map<number, Simc
     for (const setup of plan.setups) {
       if (!axisAligned(plan, setup.index)) continue;
       const dump = path.join(dumps, String(setup.index));
-      const report = runSimcheck({ plan, setupIndex: setup.index, partStl, cellMm: simcheckCell(setup.stock), before, dump });
+      const report = runSimcheck({
+        plan,
+        setupIndex: setup.index,
+        partStl,
+        cellMm: simcheckCell(setup.stock),
+        before,
+        dump,
+      });
       const h = readNpy2d(path.join(dump, "h.npy"));
-      reports.set(setup.index, { report, field: { x0: report.grid.origin_xy[0], y0: report.grid.origin_xy[1], cell: report.grid.cell_mm, nx: h.shape[0], ny: h.shape[1], heights: h.data } });
-      before.push({ wcs: simcheckWcs(plan, setup.index), dump, origin_xy: report.grid.origin_xy, cell: report.grid.cell_mm });
+      reports.set(setup.index, {
+        report,
+        field: {
+          x0: report.grid.origin_xy[0],
+          y0: report.grid.origin_xy[1],
+          cell: report.grid.cell_mm,
+          nx: h.shape[0],
+          ny: h.shape[1],
+          heights: h.data,
+        },
+      });
+      before.push({
+        wcs: simcheckWcs(plan, setup.index),
+        dump,
+        origin_xy: report.grid.origin_xy,
+        cell: report.grid.cell_mm,
+      });
     }
     return reports;
   } finally {

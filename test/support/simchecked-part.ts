@@ -44,7 +44,10 @@ const OPTIONS = { include_face_milling: true, sort_by_height: false };
 
 /** The stock the planning tests give a part: 2 mm round it, 5 mm on top (test/support/planning.ts). */
 export function stockAround(part: Box3): Box3 {
-  return { min: [part.min[0] - 2, part.min[1] - 2, part.min[2]], max: [part.max[0] + 2, part.max[1] + 2, part.max[2] + 5] };
+  return {
+    min: [part.min[0] - 2, part.min[1] - 2, part.min[2]],
+    max: [part.max[0] + 2, part.max[1] + 2, part.max[2] + 5],
+  };
 }
 
 interface SetupFinding {
@@ -71,7 +74,10 @@ function removedByTilted(plan: CamPlan, result: PlanResult, index: number): numb
   let removed = 0;
   for (let t = 1; t < index; t += 1) {
     if (axisAligned(plan, t)) continue;
-    removed += Math.max(0, result.setups[t - 1]!.verification.material_left_mm3 - result.setups[t]!.verification.material_left_mm3);
+    removed += Math.max(
+      0,
+      result.setups[t - 1]!.verification.material_left_mm3 - result.setups[t]!.verification.material_left_mm3,
+    );
   }
   return removed;
 }
@@ -94,7 +100,14 @@ function check(oc: OpenCascadeInstance, source: PartSource, stockOf: (part: Box3
     const machine = findMachineArchetype("vmc-850-fanuc") as MachineArchetype;
     const { hooks, setups } = keepingVerification();
     const planning = performance.now();
-    const input = { workpiece: { format: "step" as const, bytes: brep, bytes_format: "brep" as const }, stock: stockOf(box), machine, material_id: "aluminium-6061", library: starterLibrary(), options: OPTIONS };
+    const input = {
+      workpiece: { format: "step" as const, bytes: brep, bytes_format: "brep" as const },
+      stock: stockOf(box),
+      machine,
+      material_id: "aluminium-6061",
+      library: starterLibrary(),
+      options: OPTIONS,
+    };
     const result = planCam(oc, input, hooks);
     const plan = camPlanOf(result, OPTIONS, machine);
     const checking = performance.now();
@@ -107,23 +120,44 @@ function check(oc: OpenCascadeInstance, source: PartSource, stockOf: (part: Box3
       const theirs = simcheckStock(simchecked.field);
       const mine = ourStock(ours);
       const compared = { bottom: setup.stock.min[2], slack: Math.max(theirs.cell, mine.cell), depth: FIELD_DEPTH_MM };
-      const only = { simcheck_mm3: materialBeyond(theirs, mine, compared), ours_mm3: materialBeyond(mine, theirs, compared) };
-      return { name: setup.name, simcheck: simchecked.report, ours: leftAsSimcheck(ours), only, first: index === 0, unseen_mm3: removedByTilted(plan, result, index) };
+      const only = {
+        simcheck_mm3: materialBeyond(theirs, mine, compared),
+        ours_mm3: materialBeyond(mine, theirs, compared),
+      };
+      return {
+        name: setup.name,
+        simcheck: simchecked.report,
+        ours: leftAsSimcheck(ours),
+        only,
+        first: index === 0,
+        unseen_mm3: removedByTilted(plan, result, index),
+      };
     });
-    return { plan, result, setups: findings, seconds: { plan: (checking - planning) / 1000, simcheck: (performance.now() - checking) / 1000 } };
+    return {
+      plan,
+      result,
+      setups: findings,
+      seconds: { plan: (checking - planning) / 1000, simcheck: (performance.now() - checking) / 1000 },
+    };
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
 }
 
 /** The tests of one part: a fixture part's file name (its STEP read), or a name and its source. */
-export function describeSimcheckedPart(name: string, source: PartSource = fixtureStep(name), stockOf: (part: Box3) => Box3 = stockAround): void {
+export function describeSimcheckedPart(
+  name: string,
+  source: PartSource = fixtureStep(name),
+  stockOf: (part: Box3) => Box3 = stockAround,
+): void {
   const missing = simcheckMissing();
   describe(`${name} planned with the starter library, its programs judged by simcheck`, { skip: missing }, () => {
     let checked: Checked;
     before(async () => {
       checked = check(await loadOpenCascade(), source, stockOf);
-      console.log(`${name}: planned in ${checked.seconds.plan.toFixed(1)} s, simcheck ${checked.seconds.simcheck.toFixed(1)} s`);
+      console.log(
+        `${name}: planned in ${checked.seconds.plan.toFixed(1)} s, simcheck ${checked.seconds.simcheck.toFixed(1)} s`,
+      );
       for (const s of checked.setups) {
         const r = s.simcheck;
         console.log(
@@ -137,15 +171,30 @@ export function describeSimcheckedPart(name: string, source: PartSource = fixtur
     it("judges every axis-aligned setup, each read to its end by rs274", () => {
       const aligned = checked.plan.setups.filter((setup) => axisAligned(checked.plan, setup.index));
       assert.ok(aligned.length > 0);
-      assert.deepEqual(checked.setups.map((s) => s.name), aligned.map((s) => s.name));
-      for (const s of checked.setups) assert.ok(s.simcheck.moves > 0 && s.simcheck.warnings.length === 0, `${s.name}: ${s.simcheck.moves} moves, ${s.simcheck.warnings.join("; ")}`);
+      assert.deepEqual(
+        checked.setups.map((s) => s.name),
+        aligned.map((s) => s.name),
+      );
+      for (const s of checked.setups)
+        assert.ok(
+          s.simcheck.moves > 0 && s.simcheck.warnings.length === 0,
+          `${s.name}: ${s.simcheck.moves} moves, ${s.simcheck.warnings.join("; ")}`,
+        );
     });
 
     it("has simcheck find no gouge and no rapid through material in any of them, as our verification says", () => {
       for (const s of checked.setups) {
         const r = s.simcheck;
-        assert.deepEqual([r.gouging_moves, r.gouge_cells], [0, 0], `${s.name}: gouges ${JSON.stringify(r.gouge_events)}`);
-        assert.equal(r.rapids_through_material, 0, `${s.name}: rapids through material ${JSON.stringify(r.rapid_events)}`);
+        assert.deepEqual(
+          [r.gouging_moves, r.gouge_cells],
+          [0, 0],
+          `${s.name}: gouges ${JSON.stringify(r.gouge_events)}`,
+        );
+        assert.equal(
+          r.rapids_through_material,
+          0,
+          `${s.name}: rapids through material ${JSON.stringify(r.rapid_events)}`,
+        );
         const verification = checked.result.setups.find((setup) => setup.name === s.name)?.verification;
         assert.deepEqual([verification?.gouges, verification?.rapids_through_material], [0, 0], s.name);
       }

@@ -47,7 +47,14 @@ export async function insertTaskRecord(owner: pg.Pool, task: NewTaskRecord): Pro
   const { rows } = await owner.query<{ id: string }>(
     `insert into app_public.tasks (user_id, project_id, task_name, worker_task, payload, max_attempts)
      values ($1, $2, $3, $4, $5, $6) returning id`,
-    [task.userId, task.projectId ?? null, task.taskName ?? `test.${task.workerTask}`, task.workerTask, task.payload ?? {}, task.maxAttempts ?? 3],
+    [
+      task.userId,
+      task.projectId ?? null,
+      task.taskName ?? `test.${task.workerTask}`,
+      task.workerTask,
+      task.payload ?? {},
+      task.maxAttempts ?? 3,
+    ],
   );
   return rows[0]!.id;
 }

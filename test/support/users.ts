@@ -25,7 +25,13 @@ export async function createTestUser(owner: pg.Pool, label = "user", options: Te
   const user = await createUser(owner, email, { starterLibrary: !options.emptyLibrary });
   const keyWith = async (scopes: readonly KeyScope[]) => {
     const key = generateApiKey();
-    await insertApiKey(owner, { userId: user.id, name: `test ${scopes.join(" ")}`, prefix: key.prefix, hash: key.hash, scopes });
+    await insertApiKey(owner, {
+      userId: user.id,
+      name: `test ${scopes.join(" ")}`,
+      prefix: key.prefix,
+      hash: key.hash,
+      scopes,
+    });
     return key.plaintext;
   };
   return { id: user.id, email, key: await keyWith(SCOPES), keyWith };

@@ -46,7 +46,9 @@ const testNap = trackedTask(async (ctx) => {
 
 const taskNames = process.env.SWARF_TEST_TASKS
   ? process.env.SWARF_TEST_TASKS.split(",").map((name) => name.trim())
-  : process.env.SWARF_TEST_PLAN === "1" ? ["test_sleep", "plan_cam"] : ["test_sleep"];
+  : process.env.SWARF_TEST_PLAN === "1"
+    ? ["test_sleep", "plan_cam"]
+    : ["test_sleep"];
 
 const geometry = taskNames.includes("plan_cam")
   ? createGeometryPool({ size: 1, threadModule: new URL("./plan-test-thread.ts", import.meta.url).href })
@@ -79,8 +81,11 @@ const runner = await startWorkerRunner({
 process.stdout.write(`${JSON.stringify({ poolId: runner.poolId, pid: process.pid })}\n`);
 
 process.once("SIGTERM", () => {
-  void runner.stop().then(() => geometry?.close()).then(
-    () => process.exit(0),
-    () => process.exit(1),
-  );
+  void runner
+    .stop()
+    .then(() => geometry?.close())
+    .then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
 });

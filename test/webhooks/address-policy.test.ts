@@ -1,6 +1,13 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { addressAllowed, checkWebhookUrl, classifyAddress, resolveWebhookTarget, WebhookUrlRefused, type WebhookPolicy } from "../../webhooks/address-policy.ts";
+import {
+  addressAllowed,
+  checkWebhookUrl,
+  classifyAddress,
+  resolveWebhookTarget,
+  WebhookUrlRefused,
+  type WebhookPolicy,
+} from "../../webhooks/address-policy.ts";
 import { nextAttemptAt, RETRY_DELAYS_SECONDS } from "../../webhooks/schedule.ts";
 import { signatureHeader, verifySignature } from "../../webhooks/signature.ts";
 
@@ -9,12 +16,29 @@ const NONE: WebhookPolicy = { allowed: [], requireHttps: false, timeoutMs: 1000 
 describe("address policy", () => {
   it("classifies IPv4 and IPv6 loopback, private, link-local (cloud metadata), forbidden and public addresses", () => {
     const expected: Record<string, string> = {
-      "127.0.0.1": "loopback", "::1": "loopback", "::ffff:127.0.0.1": "loopback",
-      "10.1.2.3": "private", "172.16.0.1": "private", "172.31.255.255": "private", "192.168.0.1": "private", "100.64.0.1": "private",
-      "fd00:ec2::254": "private", "fc00::1": "private",
-      "169.254.169.254": "link_local", "fe80::1": "link_local", "::ffff:169.254.169.254": "link_local", "64:ff9b::a9fe:a9fe": "link_local",
-      "0.0.0.0": "forbidden", "::": "forbidden", "224.0.0.1": "forbidden", "255.255.255.255": "forbidden", "ff02::1": "forbidden",
-      "93.184.216.34": "public", "172.32.0.1": "public", "2606:4700::1111": "public", "::ffff:8.8.8.8": "public",
+      "127.0.0.1": "loopback",
+      "::1": "loopback",
+      "::ffff:127.0.0.1": "loopback",
+      "10.1.2.3": "private",
+      "172.16.0.1": "private",
+      "172.31.255.255": "private",
+      "192.168.0.1": "private",
+      "100.64.0.1": "private",
+      "fd00:ec2::254": "private",
+      "fc00::1": "private",
+      "169.254.169.254": "link_local",
+      "fe80::1": "link_local",
+      "::ffff:169.254.169.254": "link_local",
+      "64:ff9b::a9fe:a9fe": "link_local",
+      "0.0.0.0": "forbidden",
+      "::": "forbidden",
+      "224.0.0.1": "forbidden",
+      "255.255.255.255": "forbidden",
+      "ff02::1": "forbidden",
+      "93.184.216.34": "public",
+      "172.32.0.1": "public",
+      "2606:4700::1111": "public",
+      "::ffff:8.8.8.8": "public",
     };
     for (const [ip, cls] of Object.entries(expected)) assert.equal(classifyAddress(ip), cls, ip);
   });
@@ -22,25 +46,51 @@ describe("address policy", () => {
   it("judges an IPv6 address that embeds an IPv4 address (compatible, mapped, translated, NAT64, 6to4, Teredo) as what it embeds", () => {
     // Teredo: server IPv4 in groups 2-3, client IPv4 in groups 6-7 with every bit flipped; 7f00:1 flipped is 80ff:fffe
     const expected: Record<string, string> = {
-      "::127.0.0.1": "loopback", "::7f00:1": "loopback", "::10.0.0.1": "private", "::169.254.169.254": "link_local", "::0.0.0.2": "forbidden",
+      "::127.0.0.1": "loopback",
+      "::7f00:1": "loopback",
+      "::10.0.0.1": "private",
+      "::169.254.169.254": "link_local",
+      "::0.0.0.2": "forbidden",
       "::8.8.8.8": "public",
-      "::ffff:0:127.0.0.1": "loopback", "::ffff:0:a9fe:a9fe": "link_local", "::ffff:0:8.8.8.8": "public",
-      "::ffff:7f00:1": "loopback", "::ffff:10.1.2.3": "private",
-      "64:ff9b::127.0.0.1": "loopback", "64:ff9b::8.8.8.8": "public", "64:ff9b:1::": "private", "64:ff9b:1:7f00:1::": "private",
-      "2002:7f00:1::": "loopback", "2002:7f00:0001:abcd::1": "loopback", "2002:a00:1::": "private", "2002:a9fe:a9fe::": "link_local",
-      "2002:e000:1::": "forbidden", "2002:808:808::1": "public",
-      "2001:0:808:808::80ff:fffe": "loopback", "2001:0:7f00:1::f7f7:f7f7": "loopback", "2001:0:808:808::f5fe:fffe": "private",
-      "2001:0:808:808::f7f7:f7f7": "public", "2001:0:a00:1::f7f7:f7f7": "private",
+      "::ffff:0:127.0.0.1": "loopback",
+      "::ffff:0:a9fe:a9fe": "link_local",
+      "::ffff:0:8.8.8.8": "public",
+      "::ffff:7f00:1": "loopback",
+      "::ffff:10.1.2.3": "private",
+      "64:ff9b::127.0.0.1": "loopback",
+      "64:ff9b::8.8.8.8": "public",
+      "64:ff9b:1::": "private",
+      "64:ff9b:1:7f00:1::": "private",
+      "2002:7f00:1::": "loopback",
+      "2002:7f00:0001:abcd::1": "loopback",
+      "2002:a00:1::": "private",
+      "2002:a9fe:a9fe::": "link_local",
+      "2002:e000:1::": "forbidden",
+      "2002:808:808::1": "public",
+      "2001:0:808:808::80ff:fffe": "loopback",
+      "2001:0:7f00:1::f7f7:f7f7": "loopback",
+      "2001:0:808:808::f5fe:fffe": "private",
+      "2001:0:808:808::f7f7:f7f7": "public",
+      "2001:0:a00:1::f7f7:f7f7": "private",
       "fec0::1": "private",
     };
     for (const [ip, cls] of Object.entries(expected)) assert.equal(classifyAddress(ip), cls, ip);
   });
 
   it("refuses webhook URLs whose literal IPv6 address embeds a non-public IPv4 address", () => {
-    for (const url of ["https://[::127.0.0.1]:8443/x", "https://[::ffff:0:127.0.0.1]/x", "https://[2002:7f00:1::]/x", "https://[2001:0:808:808::80ff:fffe]/x", "https://[64:ff9b::a9fe:a9fe]/x"]) {
+    for (const url of [
+      "https://[::127.0.0.1]:8443/x",
+      "https://[::ffff:0:127.0.0.1]/x",
+      "https://[2002:7f00:1::]/x",
+      "https://[2001:0:808:808::80ff:fffe]/x",
+      "https://[64:ff9b::a9fe:a9fe]/x",
+    ]) {
       assert.throws(() => checkWebhookUrl(url, { ...NONE, requireHttps: true }), WebhookUrlRefused, url);
     }
-    assert.equal(checkWebhookUrl("https://[2002:808:808::1]/x", { ...NONE, requireHttps: true }).hostname, "[2002:808:808::1]");
+    assert.equal(
+      checkWebhookUrl("https://[2002:808:808::1]/x", { ...NONE, requireHttps: true }).hostname,
+      "[2002:808:808::1]",
+    );
   });
 
   it("allows only public addresses unless a class is configured; forbidden ones never", () => {

@@ -39,14 +39,24 @@ after(async () => {
   await db?.drop();
 });
 
-async function register(user: TestUser, url: string, eventTypes: string[] = []): Promise<{ id: string; secret: string }> {
-  const res = await api.request<{ id: string; secret: string }>("POST", "/webhooks", { key: user.key, body: { url, event_types: eventTypes } });
+async function register(
+  user: TestUser,
+  url: string,
+  eventTypes: string[] = [],
+): Promise<{ id: string; secret: string }> {
+  const res = await api.request<{ id: string; secret: string }>("POST", "/webhooks", {
+    key: user.key,
+    body: { url, event_types: eventTypes },
+  });
   assert.equal(res.status, 201, res.text);
   return res.body;
 }
 
 async function newTask(user: TestUser, taskName = "test.webhooks"): Promise<string> {
-  const project = await api.request<{ id: string }>("POST", "/projects", { key: user.key, body: { name: "Hooks", customer: "ACME" } });
+  const project = await api.request<{ id: string }>("POST", "/projects", {
+    key: user.key,
+    body: { name: "Hooks", customer: "ACME" },
+  });
   return insertTaskRecord(db.owner, { userId: user.id, projectId: project.body.id, workerTask: "test_idle", taskName });
 }
 
@@ -54,7 +64,13 @@ const setTask = (taskId: string, status: string, progress: number) =>
   db.owner.query("update app_public.tasks set status = $2, progress = $3 where id = $1", [taskId, status, progress]);
 
 async function deliveries(endpointId: string) {
-  const { rows } = await db.owner.query<{ id: string; event_type: string; status: string; attempts: number; body: string }>(
+  const { rows } = await db.owner.query<{
+    id: string;
+    event_type: string;
+    status: string;
+    attempts: number;
+    body: string;
+  }>(
     "select id, event_type, status, attempts, body from app_public.webhook_deliveries where endpoint_id = $1 order by event_seq",
     [endpointId],
   );
@@ -62,7 +78,15 @@ async function deliveries(endpointId: string) {
 }
 
 async function attempts(deliveryId: string) {
-  const { rows } = await db.owner.query<{ attempt: number; attempted_at: Date; next_attempt_at: Date | null; outcome: string; status_code: number | null; endpoint_disabled: boolean; error: string | null }>(
+  const { rows } = await db.owner.query<{
+    attempt: number;
+    attempted_at: Date;
+    next_attempt_at: Date | null;
+    outcome: string;
+    status_code: number | null;
+    endpoint_disabled: boolean;
+    error: string | null;
+  }>(
     "select attempt, attempted_at, next_attempt_at, outcome, status_code, endpoint_disabled, error from app_public.webhook_delivery_attempts where delivery_id = $1 order by attempt",
     [deliveryId],
   );
@@ -86,14 +110,29 @@ describe("task events", () => {
     await setTask(task, "failed", 0.95);
     const rows = await deliveries(endpoint.id);
     assert.deepEqual(
-      rows.map((r) => `${r.event_type}${r.event_type === "task.progress" ? `:${(JSON.parse(r.body) as { data: { progress: number } }).data.progress}` : ""}`),
+      rows.map(
+        (r) =>
+          `${r.event_type}${r.event_type === "task.progress" ? `:${(JSON.parse(r.body) as { data: { progress: number } }).data.progress}` : ""}`,
+      ),
       ["task.started", "task.progress:0.12", "task.progress:0.35", "task.progress:0.91", "task.failed"],
     );
-    const body = JSON.parse(rows[0]!.body) as { id: string; type: string; created_at: string; data: Record<string, unknown> };
+    const body = JSON.parse(rows[0]!.body) as {
+      id: string;
+      type: string;
+      created_at: string;
+      data: Record<string, unknown>;
+    };
     assert.equal(body.id, rows[0]!.id);
     assert.equal(body.type, "task.started");
     assert.match(body.created_at, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
-    assert.deepEqual(Object.keys(body.data).sort(), ["progress", "project_id", "result", "status", "task_id", "task_name"]);
+    assert.deepEqual(Object.keys(body.data).sort(), [
+      "progress",
+      "project_id",
+      "result",
+      "status",
+      "task_id",
+      "task_name",
+    ]);
     assert.equal(body.data.task_id, task);
   });
 
@@ -107,7 +146,10 @@ describe("task events", () => {
     const task = await newTask(user);
     await setTask(task, "running", 0.5);
     await setTask(task, "cancelled", 0.5);
-    assert.deepEqual((await deliveries(picky.id)).map((r) => r.event_type), ["task.cancelled"]);
+    assert.deepEqual(
+      (await deliveries(picky.id)).map((r) => r.event_type),
+      ["task.cancelled"],
+    );
     assert.deepEqual(await deliveries(off.id), []);
     assert.deepEqual(await deliveries(foreign.id), []);
   });
@@ -134,9 +176,13 @@ describe("delivery", () => {
     assert.equal(verifySignature(String(got.headers["x-service-signature"]), got.raw, "whsec_wrong").ok, false);
     assert.equal(verifySignature(String(got.headers["x-service-signature"]), `${got.raw} `, endpoint.secret).ok, false);
 
-    const rotated = await api.request<{ secret: string }>("POST", `/webhooks/${endpoint.id}/rotate-secret`, { key: user.key });
+    const rotated = await api.request<{ secret: string }>("POST", `/webhooks/${endpoint.id}/rotate-secret`, {
+      key: user.key,
+    });
     assert.equal(rotated.status, 200);
-    const redelivered = await api.request("POST", `/webhooks/${endpoint.id}/deliveries/${delivery!.id}/redeliver`, { key: user.key });
+    const redelivered = await api.request("POST", `/webhooks/${endpoint.id}/deliveries/${delivery!.id}/redeliver`, {
+      key: user.key,
+    });
     assert.equal(redelivered.status, 202, redelivered.text);
     await processDelivery(db.owner, delivery!.id, POLICY);
     const again = receiver.received.at(-1)!;
@@ -170,10 +216,21 @@ describe("delivery", () => {
     assert.equal(got[0]!.raw, got[1]!.raw);
     assert.deepEqual((await deliveries(endpoint.id))[0]!.status, "delivered");
     // the log, through the API
-    const log = await api.request<{ items: { id: string; status: string; attempts: { status_code: number; outcome: string; duration_ms: number }[] }[] }>(
-      "GET", `/webhooks/${endpoint.id}/deliveries`, { key: user.key });
+    const log = await api.request<{
+      items: {
+        id: string;
+        status: string;
+        attempts: { status_code: number; outcome: string; duration_ms: number }[];
+      }[];
+    }>("GET", `/webhooks/${endpoint.id}/deliveries`, { key: user.key });
     assert.equal(log.status, 200);
-    assert.deepEqual(log.body.items[0]!.attempts.map((a) => [a.status_code, a.outcome]), [[500, "retrying"], [200, "delivered"]]);
+    assert.deepEqual(
+      log.body.items[0]!.attempts.map((a) => [a.status_code, a.outcome]),
+      [
+        [500, "retrying"],
+        [200, "delivered"],
+      ],
+    );
     assert.ok(log.body.items[0]!.attempts.every((a) => Number.isInteger(a.duration_ms)));
   });
 
@@ -190,7 +247,10 @@ describe("delivery", () => {
     const job = await readJob(db.owner, `webhook_delivery:${delivery!.id}`);
     const [attempt] = await attempts(delivery!.id);
     assert.equal(attempt!.next_attempt_at, null);
-    assert.ok(!job || job.run_at.getTime() <= attempt!.attempted_at.getTime(), "no retry job (the first job, run by hand here, stays)");
+    assert.ok(
+      !job || job.run_at.getTime() <= attempt!.attempted_at.getTime(),
+      "no retry job (the first job, run by hand here, stays)",
+    );
     const again = await processDelivery(db.owner, delivery!.id, POLICY);
     assert.equal(again.kind, "skipped");
   });
@@ -210,14 +270,21 @@ describe("delivery", () => {
       if (next) clock.set(next);
     }
     const log = await attempts(delivery!.id);
-    assert.deepEqual(log.map((a) => a.outcome), ["retrying", "retrying", "retrying", "retrying", "retrying", "failed"]);
+    assert.deepEqual(
+      log.map((a) => a.outcome),
+      ["retrying", "retrying", "retrying", "retrying", "retrying", "failed"],
+    );
     assert.ok(log.every((a) => a.status_code === null && /network error/.test(a.error ?? "")));
     const gaps = log.slice(1).map((a, i) => (a.attempted_at.getTime() - log[i]!.attempted_at.getTime()) / 1000);
     assert.deepEqual(gaps, [...RETRY_DELAYS_SECONDS], "random() = 0.5: the schedule without jitter");
     const total = gaps.reduce((s, g) => s + g, 0) / 3600;
     assert.ok(total > 20 && total < 26, `about 24 h: ${total}`);
     assert.equal((await deliveries(endpoint.id))[0]!.status, "failed");
-    let endpointRow = await api.request<{ enabled: boolean; disabled_reason: string | null }>("GET", `/webhooks/${endpoint.id}`, { key: user.key });
+    let endpointRow = await api.request<{ enabled: boolean; disabled_reason: string | null }>(
+      "GET",
+      `/webhooks/${endpoint.id}`,
+      { key: user.key },
+    );
     assert.equal(endpointRow.body.enabled, true, "not yet 24 h of failures");
 
     // 25 h after the first failure, the next event's first attempt fails: the endpoint is disabled
@@ -231,7 +298,11 @@ describe("delivery", () => {
     assert.equal(last!.endpoint_disabled, true);
     assert.equal(last!.outcome, "failed");
     assert.match(last!.error ?? "", /disabled/);
-    endpointRow = await api.request<{ enabled: boolean; disabled_reason: string | null }>("GET", `/webhooks/${endpoint.id}`, { key: user.key });
+    endpointRow = await api.request<{ enabled: boolean; disabled_reason: string | null }>(
+      "GET",
+      `/webhooks/${endpoint.id}`,
+      { key: user.key },
+    );
     assert.equal(endpointRow.body.enabled, false);
     assert.match(endpointRow.body.disabled_reason ?? "", /every delivery failed for 24 hours/);
     const task3 = await newTask(user);
@@ -278,10 +349,15 @@ describe("delivery", () => {
     for (const d of pending) assert.equal((await processDelivery(db.owner, d.id, POLICY)).kind, "skipped");
     await setTask(task, "success", 1);
     const after = await deliveries(endpoint.id);
-    assert.deepEqual(after.map((d) => d.status), ["cancelled", "cancelled"]);
+    assert.deepEqual(
+      after.map((d) => d.status),
+      ["cancelled", "cancelled"],
+    );
     assert.equal(receiver.received.length, before);
     for (const d of pending) assert.equal(await readJob(db.owner, `webhook_delivery:${d.id}`), null);
-    const secrets = await db.owner.query("select 1 from app_private.webhook_secrets where endpoint_id = $1", [endpoint.id]);
+    const secrets = await db.owner.query("select 1 from app_private.webhook_secrets where endpoint_id = $1", [
+      endpoint.id,
+    ]);
     assert.equal(secrets.rowCount, 0);
     assert.equal((await api.request("GET", `/webhooks/${endpoint.id}`, { key: user.key })).status, 404);
   });
@@ -291,12 +367,20 @@ describe("a planning task's events, end to end", () => {
   let pool: GeometryPool;
   let runner: WorkerRunner;
   before(async () => {
-    pool = createGeometryPool({ size: 1, threadModule: new URL("../support/plan-test-thread.ts", import.meta.url).href, timeoutMs: 10_000, planTimeoutMs: 60_000 });
+    pool = createGeometryPool({
+      size: 1,
+      threadModule: new URL("../support/plan-test-thread.ts", import.meta.url).href,
+      timeoutMs: 10_000,
+      planTimeoutMs: 60_000,
+    });
     await pool.ready();
     runner = await startWorkerRunner({
       ownerUrl: db.ownerUrl,
       taskNames: ["plan_cam", "deliver_webhook"],
-      extraTasks: { plan_cam: planCamTask(pool, { cancelPollMs: 200, progressIntervalMs: 500, cancelGraceMs: 1500 }), deliver_webhook: deliverWebhookTask(POLICY) },
+      extraTasks: {
+        plan_cam: planCamTask(pool, { cancelPollMs: 200, progressIntervalMs: 500, cancelGraceMs: 1500 }),
+        deliver_webhook: deliverWebhookTask(POLICY),
+      },
       concurrency: 2,
       heartbeatSeconds: 1,
       leaseStaleSeconds: 30,
@@ -313,18 +397,30 @@ describe("a planning task's events, end to end", () => {
     const endpoint = await register(user, receiver.url);
     const projectId = await planningProject(api, user, { library: ["fake:slow", "Drill"] });
     const start = receiver.received.length;
-    const res = await api.request<{ task_id: string }>("POST", `/projects/${projectId}/automation/cam-planning`, { key: user.key, body: PLAN_OPTIONS });
+    const res = await api.request<{ task_id: string }>("POST", `/projects/${projectId}/automation/cam-planning`, {
+      key: user.key,
+      body: PLAN_OPTIONS,
+    });
     assert.equal(res.status, 202, res.text);
     const taskId = res.body.task_id;
     const mine = () => receiver.received.slice(start).filter((r) => r.body.data.task_id === taskId);
-    await waitFor("quote.ready", async () => mine().some((r) => r.body.type === "quote.ready"), { timeoutMs: 30_000, intervalMs: 100 });
+    await waitFor("quote.ready", async () => mine().some((r) => r.body.type === "quote.ready"), {
+      timeoutMs: 30_000,
+      intervalMs: 100,
+    });
     const got = mine();
     const types = got.map((r) => r.body.type);
     assert.equal(types[0], "task.started");
     assert.deepEqual(types.slice(-2), ["task.succeeded", "quote.ready"]);
-    const buckets = got.filter((r) => r.body.type === "task.progress").map((r) => Math.floor((r.body.data.progress as number) * 10 + 1e-9));
+    const buckets = got
+      .filter((r) => r.body.type === "task.progress")
+      .map((r) => Math.floor((r.body.data.progress as number) * 10 + 1e-9));
     assert.ok(buckets.length >= 5, `progress buckets: ${buckets.join(", ")}`);
-    assert.deepEqual(buckets, [...buckets].sort((a, b) => a - b), "in order");
+    assert.deepEqual(
+      buckets,
+      [...buckets].sort((a, b) => a - b),
+      "in order",
+    );
     assert.equal(new Set(buckets).size, buckets.length, "no bucket twice");
     for (const r of got) {
       assert.equal(verifySignature(String(r.headers["x-service-signature"]), r.raw, endpoint.secret).ok, true);
@@ -334,6 +430,10 @@ describe("a planning task's events, end to end", () => {
     const succeeded = got.find((r) => r.body.type === "task.succeeded")!;
     assert.equal(succeeded.body.data.status, "success");
     assert.ok((succeeded.body.data.result as { job_id: string }).job_id);
-    assert.equal(new Set(got.map((r) => r.headers["x-service-delivery-id"])).size, got.length, "one delivery id per event");
+    assert.equal(
+      new Set(got.map((r) => r.headers["x-service-delivery-id"])).size,
+      got.length,
+      "one delivery id per event",
+    );
   });
 });

@@ -37,7 +37,10 @@ describe("geometry pool plans", () => {
     assert.equal(ingest.ok, false);
     assert.ok(Date.now() - started < 500, "the upload did not wait for a plan");
     const outcomes = await Promise.all(plans);
-    assert.deepEqual(outcomes.map((o) => o.kind), ["planned", "planned"]);
+    assert.deepEqual(
+      outcomes.map((o) => o.kind),
+      ["planned", "planned"],
+    );
     assert.ok(Date.now() - started >= 1200, "the plans ran one after the other");
   });
 
@@ -46,7 +49,11 @@ describe("geometry pool plans", () => {
     const outcome = await pool.plan(input("fake:slow"), { onProgress: (fraction) => seen.push(fraction) });
     assert.equal(outcome.kind, "planned");
     assert.ok(seen.length >= 5 && seen.at(-1)! > 0.8, `progress ${seen.join(", ")}`);
-    assert.deepEqual(await pool.plan(input("fake:refuse:no_tool_fits")), { kind: "refused", code: "no_tool_fits", message: "refused: no_tool_fits" });
+    assert.deepEqual(await pool.plan(input("fake:refuse:no_tool_fits")), {
+      kind: "refused",
+      code: "no_tool_fits",
+      message: "refused: no_tool_fits",
+    });
   });
 
   it("lets the planner see the cancel flag, and ends a plan whose signal aborts at once, replacing its thread", async () => {
@@ -58,7 +65,10 @@ describe("geometry pool plans", () => {
     const abort = new AbortController();
     const hung = pool.plan(input("fake:ignore-cancel"), { signal: abort.signal });
     setTimeout(() => abort.abort(), 200);
-    await assert.rejects(hung, (error: unknown) => error instanceof GeometryUnavailable && error.code === "geometry_aborted");
+    await assert.rejects(
+      hung,
+      (error: unknown) => error instanceof GeometryUnavailable && error.code === "geometry_aborted",
+    );
     assert.equal((await pool.plan(input("fake:success"))).kind, "planned", "a new thread plans");
   });
 });

@@ -39,7 +39,10 @@ describe("geometry pool", () => {
   });
 
   it("cuts off a request that runs past the timeout and keeps serving", async () => {
-    await assert.rejects(pool.ingest(bytes("hang")), (error: unknown) => error instanceof GeometryUnavailable && error.code === "geometry_timeout");
+    await assert.rejects(
+      pool.ingest(bytes("hang")),
+      (error: unknown) => error instanceof GeometryUnavailable && error.code === "geometry_timeout",
+    );
     await pool.ready();
     const next = await pool.ingest(bytes("still here"));
     assert.equal(next.ok ? "" : next.message, "still here");
@@ -83,7 +86,10 @@ describe("geometry pool shared between users", () => {
       return true;
     });
     assert.equal(firstSettled, false, "the wait was cut short, not the processing");
-    await assert.rejects(first, (error: unknown) => error instanceof GeometryUnavailable && error.code === "geometry_timeout");
+    await assert.rejects(
+      first,
+      (error: unknown) => error instanceof GeometryUnavailable && error.code === "geometry_timeout",
+    );
     await shared.ready();
   });
 
@@ -96,7 +102,10 @@ describe("geometry pool shared between users", () => {
         single.ingest(bytes("sleep:1500"), { owner: "alice" }),
         single.ingest(bytes("sleep:1500"), { owner: "bob" }),
       ]);
-      assert.deepEqual(answers.map((a) => (a.ok ? "" : a.message)), ["sleep:1500", "sleep:1500"]);
+      assert.deepEqual(
+        answers.map((a) => (a.ok ? "" : a.message)),
+        ["sleep:1500", "sleep:1500"],
+      );
     } finally {
       await single.close();
     }

@@ -20,7 +20,14 @@ import { MessageChannel, type Transferable } from "node:worker_threads";
 import { Piscina } from "piscina";
 import type { PlanInput } from "../../kernel/cam/plan-types.ts";
 import { YOUNG_GENERATION_MB } from "../../kernel/threads/heap.ts";
-import type { GeometryRequest, GeometryThreadData, IngestOutcome, IngestRequest, PlanOutcome, PlanProgressMessage } from "./protocol.ts";
+import type {
+  GeometryRequest,
+  GeometryThreadData,
+  IngestOutcome,
+  IngestRequest,
+  PlanOutcome,
+  PlanProgressMessage,
+} from "./protocol.ts";
 import { createThreadQueue } from "./thread-queue.ts";
 import { GeometryUnavailable } from "./unavailable.ts";
 
@@ -101,7 +108,10 @@ export function createGeometryPool(options: GeometryPoolOptions = {}): GeometryP
   const planSlots = createThreadQueue(Math.max(1, size - 1), 0);
   const piscina = new Piscina({
     filename: fileURLToPath(new URL("../../kernel/threads/typescript-thread.mjs", import.meta.url)),
-    workerData: { threadModule: options.threadModule ?? new URL("./thread.ts", import.meta.url).href, simulationThread: options.simulationThread ?? true } satisfies GeometryThreadData,
+    workerData: {
+      threadModule: options.threadModule ?? new URL("./thread.ts", import.meta.url).href,
+      simulationThread: options.simulationThread ?? true,
+    } satisfies GeometryThreadData,
     minThreads: size,
     maxThreads: size,
     idleTimeout: Number.POSITIVE_INFINITY,
@@ -133,11 +143,18 @@ export function createGeometryPool(options: GeometryPoolOptions = {}): GeometryP
       const { request, transfer = [] } = build();
       return (await piscina.run(request, { signal, transferList: transfer })) as T;
     } catch (error) {
-      if (limits.signal?.aborted) throw new GeometryUnavailable("geometry_aborted", "the request was stopped and its thread ended");
+      if (limits.signal?.aborted)
+        throw new GeometryUnavailable("geometry_aborted", "the request was stopped and its thread ended");
       if (timeout.aborted) {
-        throw new GeometryUnavailable("geometry_timeout", `processing the file took longer than ${Math.round(limit / 1000)} s`);
+        throw new GeometryUnavailable(
+          "geometry_timeout",
+          `processing the file took longer than ${Math.round(limit / 1000)} s`,
+        );
       }
-      throw new GeometryUnavailable("geometry_worker_crashed", `the geometry worker stopped while processing the file: ${(error as Error).message}`);
+      throw new GeometryUnavailable(
+        "geometry_worker_crashed",
+        `the geometry worker stopped while processing the file: ${(error as Error).message}`,
+      );
     } finally {
       release();
     }
@@ -167,7 +184,11 @@ export function createGeometryPool(options: GeometryPoolOptions = {}): GeometryP
       while (seen.size < size) {
         const left = deadline - Date.now();
         if (left <= 0) throw new Error(`only ${seen.size} of ${size} geometry threads came up`);
-        const ids = await Promise.all(Array.from({ length: size }, () => run<number>(() => ({ request: { kind: "ping" } }), { timeoutMs: left, queueTimeoutMs: left })));
+        const ids = await Promise.all(
+          Array.from({ length: size }, () =>
+            run<number>(() => ({ request: { kind: "ping" } }), { timeoutMs: left, queueTimeoutMs: left }),
+          ),
+        );
         for (const id of ids) seen.add(id);
         if (seen.size < size) await new Promise((resolve) => setTimeout(resolve, 100));
       }
@@ -201,7 +222,10 @@ export function createGeometryPool(options: GeometryPoolOptions = {}): GeometryP
           return { request, transfer: [bytes.buffer as ArrayBuffer, port2] };
         };
         // no owner and no queue bound: the plan slots keep plans to their share, and a plan waits
-        return await run<PlanOutcome>(build, { timeoutMs: planTimeoutMs, ...(options.signal ? { signal: options.signal } : {}) });
+        return await run<PlanOutcome>(build, {
+          timeoutMs: planTimeoutMs,
+          ...(options.signal ? { signal: options.signal } : {}),
+        });
       } finally {
         port1.close();
         release();

@@ -23,7 +23,8 @@ function requests(queue: ThreadQueue) {
 }
 
 const settle = () => new Promise((resolve) => setImmediate(resolve));
-const isCode = (code: GeometryUnavailable["code"]) => (error: unknown) => error instanceof GeometryUnavailable && error.code === code;
+const isCode = (code: GeometryUnavailable["code"]) => (error: unknown) =>
+  error instanceof GeometryUnavailable && error.code === code;
 
 describe("geometry thread queue", () => {
   it("never gives one owner more than its share, even with a thread free, and never holds back a request without an owner", async () => {

@@ -114,7 +114,8 @@ export function createThreadQueue(threads: number, ownerShare: number): ThreadQu
             reject(error);
           },
         };
-        const onAbort = () => waiter.fail(new GeometryUnavailable("geometry_aborted", "the request was stopped before it started"));
+        const onAbort = () =>
+          waiter.fail(new GeometryUnavailable("geometry_aborted", "the request was stopped before it started"));
         if (signal?.aborted) return onAbort();
         if (timeoutMs !== undefined) {
           timer = setTimeout(() => waiter.fail(busy(owner, timeoutMs)), timeoutMs);

@@ -21,7 +21,12 @@ const { simulationThread } = workerData as GeometryThreadData;
 export default async function handle(request: GeometryRequest): Promise<IngestOutcome | PlanOutcome | number> {
   if (request.kind === "ping") return threadId;
   if (request.kind === "plan") {
-    return runPlanRequest(request, (input, hooks) => planCam(oc, input, simulationThread ? hooks : { ...hooks, checks: inlineChecks, shadows: inlineShadows }), (error) => describeOcctException(oc, error));
+    return runPlanRequest(
+      request,
+      (input, hooks) =>
+        planCam(oc, input, simulationThread ? hooks : { ...hooks, checks: inlineChecks, shadows: inlineShadows }),
+      (error) => describeOcctException(oc, error),
+    );
   }
   const timings: Record<string, number> = {};
   try {

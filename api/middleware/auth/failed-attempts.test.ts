@@ -37,7 +37,11 @@ describe("key guessing", () => {
   it("is refused with 429 and Retry-After once an address has sent the limit of unknown or malformed keys", async () => {
     assert.equal((await from("203.0.113.1", GUESS)).body.detail.code, "api_key_invalid");
     assert.equal((await from("203.0.113.1", "not-a-key")).body.detail.code, "api_key_malformed");
-    assert.equal((await from("203.0.113.1", GUESS)).status, 401, "the third failure is answered, and reaches the limit");
+    assert.equal(
+      (await from("203.0.113.1", GUESS)).status,
+      401,
+      "the third failure is answered, and reaches the limit",
+    );
     const refused = await from("203.0.113.1", GUESS);
     assert.equal(refused.status, 429);
     assert.equal(refused.body.detail.code, "validation_error");
@@ -52,7 +56,11 @@ describe("key guessing", () => {
     for (let i = 0; i < 3; i++) await from("203.0.113.5", GUESS);
     assert.equal((await from("203.0.113.5", GUESS)).status, 429);
     const fresh = await alice.keyWith(["projects:read"]);
-    assert.equal((await from("203.0.113.5", fresh)).status, 200, "a never-used valid key is not refused for others' failures");
+    assert.equal(
+      (await from("203.0.113.5", fresh)).status,
+      200,
+      "a never-used valid key is not refused for others' failures",
+    );
     assert.equal((await from("203.0.113.5", "not-a-key")).status, 429, "failures from the address are still refused");
     const { rows } = await db.owner.query<{ failures: number }>(
       "select sum(failures)::integer as failures from app_private.auth_failure_slots where host(address) = '203.0.113.5'",
@@ -72,16 +80,25 @@ describe("key guessing", () => {
     for (let i = 0; i < 3; i++) await from("203.0.113.3", GUESS);
     assert.equal((await from("203.0.113.3", GUESS)).status, 429);
     assert.equal((await from("203.0.113.3", alice.key)).status, 200, "a key this process saw succeed still passes");
-    assert.equal((await from("203.0.113.3", null)).body.detail.code, "api_key_missing", "a missing key guesses nothing");
+    assert.equal(
+      (await from("203.0.113.3", null)).body.detail.code,
+      "api_key_missing",
+      "a missing key guesses nothing",
+    );
     assert.equal((await from("203.0.113.4", GUESS)).status, 401, "another address is counted on its own");
     const { rows } = await db.owner.query<{ address: string; failures: number }>(
       "select host(address) as address, sum(failures)::integer as failures from app_private.auth_failure_slots group by 1 order by 1",
     );
-    assert.deepEqual(rows.find((r) => r.address === "203.0.113.4"), { address: "203.0.113.4", failures: 1 });
+    assert.deepEqual(
+      rows.find((r) => r.address === "203.0.113.4"),
+      { address: "203.0.113.4", failures: 1 },
+    );
   });
 
   it("ignores X-Forwarded-For unless TRUST_PROXY names the proxy", async () => {
-    const direct = await startTestApi(db, { env: { AUTH_FAILURES_PER_ADDRESS: "3", AUTH_FAILURE_WINDOW_SECONDS: "60" } });
+    const direct = await startTestApi(db, {
+      env: { AUTH_FAILURES_PER_ADDRESS: "3", AUTH_FAILURE_WINDOW_SECONDS: "60" },
+    });
     try {
       for (let i = 0; i < 3; i++) await from(`198.51.100.${i}`, GUESS, direct);
       const refused = await from("198.51.100.200", GUESS, direct);

@@ -57,7 +57,10 @@ export class FailedAttempts {
 
   private refusal(retryAfter: number): HttpError {
     const { limit, windowSeconds } = this.limits;
-    const per = windowSeconds % 60 === 0 ? `${windowSeconds / 60} minute${windowSeconds === 60 ? "" : "s"}` : `${windowSeconds} s`;
+    const per =
+      windowSeconds % 60 === 0
+        ? `${windowSeconds / 60} minute${windowSeconds === 60 ? "" : "s"}`
+        : `${windowSeconds} s`;
     return rateLimitExceeded(`rate limit exceeded: ${limit} failed API key attempts per ${per} from one address`, {
       retryAfterSeconds: retryAfter,
       limit,

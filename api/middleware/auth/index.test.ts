@@ -47,7 +47,10 @@ async function rateHits(key: string): Promise<number> {
 }
 
 async function projectCount(userId: string): Promise<number> {
-  const { rows } = await db.owner.query<{ n: number }>("select count(*)::int as n from app_public.projects where user_id = $1", [userId]);
+  const { rows } = await db.owner.query<{ n: number }>(
+    "select count(*)::int as n from app_public.projects where user_id = $1",
+    [userId],
+  );
   return rows[0]?.n ?? -1;
 }
 
@@ -156,7 +159,10 @@ describe("auth middleware", () => {
     assert.equal(second?.getTime(), first.getTime(), "not rewritten within a minute");
 
     // older than a minute: the next authentication writes it again
-    await db.owner.query("update app_private.api_keys set last_used_at = now() - interval '2 minutes' where key_prefix = $1", [prefixOf(key)]);
+    await db.owner.query(
+      "update app_private.api_keys set last_used_at = now() - interval '2 minutes' where key_prefix = $1",
+      [prefixOf(key)],
+    );
     assert.equal((await uncached.request("GET", "/projects", { key })).status, 200);
     const third = (await keyRow(key)).last_used_at;
     assert.ok(third && Math.abs(third.getTime() - Date.now()) < 10_000, "rewritten once a minute has passed");
@@ -175,7 +181,9 @@ describe("auth middleware", () => {
     assert.deepEqual(res.body.detail.details.missing_scopes, ["projects:write"]);
     assert.match(res.body.detail.message, /projects:write/);
     assert.equal(await projectCount(reader.id), 0);
-    const { rowCount } = await db.owner.query("select 1 from app_private.idempotency_records where user_id = $1", [reader.id]);
+    const { rowCount } = await db.owner.query("select 1 from app_private.idempotency_records where user_id = $1", [
+      reader.id,
+    ]);
     assert.equal(rowCount, 0, "no idempotency claim is left behind");
 
     const writer = await reader.keyWith(["projects:write"]);
@@ -204,7 +212,8 @@ describe("auth middleware", () => {
 
     await assert.rejects(
       withRequestTransaction(appPool, credential, ["projects:write", "cam:write", "projects:read"], async () => {}),
-      (error: { code?: string; detail?: string }) => error.code === "SWSCP" && error.detail === "cam:write projects:write",
+      (error: { code?: string; detail?: string }) =>
+        error.code === "SWSCP" && error.detail === "cam:write projects:write",
     );
 
     // the same key with a scope it holds: the transaction opens with the caller's identity

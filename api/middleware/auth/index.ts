@@ -87,7 +87,14 @@ export function createAuthenticator(options: AuthOptions): Authenticator {
       const address = req.ip ?? req.socket.remoteAddress;
       const credential = parseApiKey(header.trim());
       if (!credential) {
-        return refuse(address, new HttpError(401, "api_key_malformed", "the X-API-Key header is not a key of the form <prefix>_live_<40 characters>"));
+        return refuse(
+          address,
+          new HttpError(
+            401,
+            "api_key_malformed",
+            "the X-API-Key header is not a key of the form <prefix>_live_<40 characters>",
+          ),
+        );
       }
       const cacheKey = credential.hash.toString("hex");
       const cached = useCache ? cache.get(cacheKey) : undefined;

@@ -15,7 +15,8 @@ import type { Deprecation } from "./index.ts";
 
 const SUCCESSOR = "/backend-api/api/public/v2/things";
 /** RFC 7231 section 7.1.1.1 IMF-fixdate */
-const IMF_FIXDATE = /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2} GMT$/;
+const IMF_FIXDATE =
+  /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2} GMT$/;
 
 function thingRoute(path: string, operationId: string, deprecated?: Deprecation): RouteSpec {
   return defineRoute({
@@ -131,10 +132,9 @@ describe("deprecation", () => {
   });
 
   it("marks the deprecated operations deprecated in the OpenAPI document, and only those", async () => {
-    const res = await api.request<{ paths: Record<string, Record<string, { deprecated?: boolean; "x-sunset"?: string }>> }>(
-      "GET",
-      `${API_BASE_PATH}/openapi.json`,
-    );
+    const res = await api.request<{
+      paths: Record<string, Record<string, { deprecated?: boolean; "x-sunset"?: string }>>;
+    }>("GET", `${API_BASE_PATH}/openapi.json`);
     assert.equal(res.status, 200);
     const op = (path: string) => res.body.paths[`${API_BASE_PATH}${path}`]?.get;
     assert.equal(op("/things")?.deprecated, true);

@@ -29,7 +29,9 @@ export function assertDeprecationPolicy(route: string, deprecation: Deprecation)
   const earliest = new Date(announced);
   earliest.setUTCMonth(earliest.getUTCMonth() + MIN_NOTICE_MONTHS);
   if (sunset < earliest) {
-    throw new Error(`${route}: the sunset ${deprecation.sunset} is less than ${MIN_NOTICE_MONTHS} months after ${deprecation.announced}`);
+    throw new Error(
+      `${route}: the sunset ${deprecation.sunset} is less than ${MIN_NOTICE_MONTHS} months after ${deprecation.announced}`,
+    );
   }
 }
 

@@ -62,14 +62,22 @@ export function httpErrorFromPostgres(error: unknown): HttpError | null {
         "another request with this Idempotency-Key took over; retry to see its response",
       );
     case "SWREF":
-      return invalidParameter([{ field: `body.${error.hint ?? "id"}`, code: "unknown_reference", message: error.message }]);
+      return invalidParameter([
+        { field: `body.${error.hint ?? "id"}`, code: "unknown_reference", message: error.message },
+      ]);
     case "22P02": // invalid text representation
     case "22003": // numeric out of range
     case "22007": // invalid datetime
     case "23514": // check constraint
     case "23502": // not null
       return invalidParameter(
-        [{ field: error.column ? `body.${error.column}` : error.constraint ?? "body", code: "rejected", message: error.message }],
+        [
+          {
+            field: error.column ? `body.${error.column}` : (error.constraint ?? "body"),
+            code: "rejected",
+            message: error.message,
+          },
+        ],
         "the database rejected a value",
       );
     // U+0000 is a valid JSON and URL character that Postgres cannot store: in text it is
@@ -79,7 +87,13 @@ export function httpErrorFromPostgres(error: unknown): HttpError | null {
     case "22021": // character not in repertoire
     case "22P05": // untranslatable character
       return invalidParameter(
-        [{ field: "request", code: "invalid_character", message: "a value contains the character U+0000, which cannot be stored" }],
+        [
+          {
+            field: "request",
+            code: "invalid_character",
+            message: "a value contains the character U+0000, which cannot be stored",
+          },
+        ],
         "a value contains the character U+0000, which cannot be stored",
       );
     case "23505":

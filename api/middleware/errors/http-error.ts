@@ -55,7 +55,12 @@ export function rateLimitExceeded(
     429,
     "validation_error",
     message,
-    { retry_after_seconds: limit.retryAfterSeconds, limit: limit.limit, window_seconds: limit.windowSeconds, bucket: limit.bucket },
+    {
+      retry_after_seconds: limit.retryAfterSeconds,
+      limit: limit.limit,
+      window_seconds: limit.windowSeconds,
+      bucket: limit.bucket,
+    },
     { "Retry-After": String(limit.retryAfterSeconds) },
   );
 }

@@ -59,7 +59,13 @@ const testRoutes: RouteSpec[] = [
     throw new Error("Connection terminated unexpectedly");
   }),
   testRoute("/test/teapot", async () => {
-    throw new HttpError(418, "teapot", "short and stout", { spout: true }, { "X-Brew": "earl-grey", "Retry-After": "7" });
+    throw new HttpError(
+      418,
+      "teapot",
+      "short and stout",
+      { spout: true },
+      { "X-Brew": "earl-grey", "Retry-After": "7" },
+    );
   }),
 ];
 
@@ -92,7 +98,11 @@ after(async () => {
 
 describe("error middleware", () => {
   it("answers 404 route_not_found in the error envelope for an unknown route", async () => {
-    for (const path of ["/healthz/no-such-thing", "/backend-api/api/public/v1/no-such-thing", "/backend-api/api/public/v1/projects/x/y/z"]) {
+    for (const path of [
+      "/healthz/no-such-thing",
+      "/backend-api/api/public/v1/no-such-thing",
+      "/backend-api/api/public/v1/projects/x/y/z",
+    ]) {
       const res = await api.request<ErrorBody>("GET", path, { key: alice.key });
       assert.equal(res.status, 404, path);
       assert.match(res.headers.get("content-type") ?? "", /^application\/json/);
@@ -137,14 +147,18 @@ describe("error middleware", () => {
   });
 
   it("answers 400 invalid_parameter, not 500, on a check constraint violation, and rolls the request back", async () => {
-    const before = await db.owner.query("select count(*)::int as n from app_public.projects where user_id = $1", [alice.id]);
+    const before = await db.owner.query("select count(*)::int as n from app_public.projects where user_id = $1", [
+      alice.id,
+    ]);
     const res = await api.request<ErrorBody>("GET", "/test/check-violation", { key: alice.key });
     assert.equal(res.status, 400);
     const detail = assertEnvelope(res, "invalid_parameter");
     const fields = detail.details.fields as { code: string; message: string }[];
     assert.equal(fields[0]?.code, "rejected");
     assert.match(fields[0]?.message ?? "", /check constraint/);
-    const after = await db.owner.query("select count(*)::int as n from app_public.projects where user_id = $1", [alice.id]);
+    const after = await db.owner.query("select count(*)::int as n from app_public.projects where user_id = $1", [
+      alice.id,
+    ]);
     assert.equal(after.rows[0].n, before.rows[0].n, "the project inserted before the violation was rolled back");
   });
 
@@ -194,7 +208,10 @@ describe("error middleware", () => {
       Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED", syscall: "connect" }),
       Object.assign(new Error("connect ENOENT /tmp/.s.PGSQL.5432"), { code: "ENOENT", syscall: "connect" }),
       Object.assign(new Error("read ECONNRESET"), { code: "ECONNRESET", syscall: "read" }),
-      Object.assign(new Error("terminating connection due to administrator command"), { code: "57P01", severity: "FATAL" }),
+      Object.assign(new Error("terminating connection due to administrator command"), {
+        code: "57P01",
+        severity: "FATAL",
+      }),
       Object.assign(new Error("the database system is starting up"), { code: "57P03", severity: "FATAL" }),
       Object.assign(new Error("the database system is shutting down"), { code: "57P03", severity: "FATAL" }),
       Object.assign(new Error("connection failure"), { code: "08006", severity: "FATAL" }),

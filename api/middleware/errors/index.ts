@@ -34,8 +34,12 @@ interface BodyParserError {
 }
 
 function isBodyParserError(error: unknown): error is BodyParserError {
-  return typeof error === "object" && error !== null && typeof (error as { type?: unknown }).type === "string"
-    && typeof (error as { status?: unknown }).status === "number";
+  return (
+    typeof error === "object" &&
+    error !== null &&
+    typeof (error as { type?: unknown }).type === "string" &&
+    typeof (error as { status?: unknown }).status === "number"
+  );
 }
 
 function httpErrorFromBodyParser(error: unknown): HttpError | null {
@@ -85,7 +89,14 @@ export const errorHandler: ErrorRequestHandler = (error, req, res, _next) => {
   if (known) {
     // a 503 is the service's fault, if a passing one (database_unavailable): the operator hears of it
     if (known.status >= 500) {
-      log.warn({ requestId: res.locals.requestId, code: known.code, cause: error instanceof Error ? error.message : String(error) }, "request failed: service unavailable");
+      log.warn(
+        {
+          requestId: res.locals.requestId,
+          code: known.code,
+          cause: error instanceof Error ? error.message : String(error),
+        },
+        "request failed: service unavailable",
+      );
     }
     sendError(req, res, known);
     return;

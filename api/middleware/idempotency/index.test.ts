@@ -188,7 +188,11 @@ describe("idempotency", () => {
     assert.equal(second.headers.get("location"), location);
     assert.equal(second.headers.get("content-type"), first.headers.get("content-type"));
     assert.equal(second.headers.get("idempotency-replayed"), "true");
-    assert.notEqual(second.headers.get("x-request-id"), first.headers.get("x-request-id"), "the request id is this response's own");
+    assert.notEqual(
+      second.headers.get("x-request-id"),
+      first.headers.get("x-request-id"),
+      "the request id is this response's own",
+    );
     assert.ok(second.headers.get("x-ratelimit-remaining"), "the replay carries this request's rate-limit headers");
     assert.equal(await projectsNamed(alice, name), 1);
   });
@@ -250,7 +254,11 @@ describe("idempotency", () => {
     const name = uniqueName("In flight");
     const hold = holdNextCall();
     const send = () =>
-      api.request<{ id: string }>("POST", "/test/held", { key: alice.key, body: { name }, headers: { "Idempotency-Key": key } });
+      api.request<{ id: string }>("POST", "/test/held", {
+        key: alice.key,
+        body: { name },
+        headers: { "Idempotency-Key": key },
+      });
     const first = send();
     await hold.entered.promise;
 
@@ -258,7 +266,10 @@ describe("idempotency", () => {
     assert.equal(duplicate.status, 409);
     assert.equal((duplicate.body as unknown as ErrorBody).detail.code, "idempotency_request_in_flight");
     const retryAfter = Number(duplicate.headers.get("retry-after"));
-    assert.ok(retryAfter >= 1 && retryAfter <= api.env.IDEMPOTENCY_CLAIM_LEASE_SECONDS, `Retry-After ${duplicate.headers.get("retry-after")}`);
+    assert.ok(
+      retryAfter >= 1 && retryAfter <= api.env.IDEMPOTENCY_CLAIM_LEASE_SECONDS,
+      `Retry-After ${duplicate.headers.get("retry-after")}`,
+    );
     assert.equal((duplicate.body as unknown as ErrorBody).detail.details.retry_after_seconds, retryAfter);
     assert.equal((await recordOf(alice, key))?.state, "in_flight", "the duplicate leaves the first one's claim alone");
 
@@ -377,7 +388,11 @@ describe("idempotency", () => {
     const key = freshKey();
     const name = uniqueName("Doomed");
     const send = () =>
-      api.request<ErrorBody>("POST", "/test/fails-after-work", { key: alice.key, body: { name }, headers: { "Idempotency-Key": key } });
+      api.request<ErrorBody>("POST", "/test/fails-after-work", {
+        key: alice.key,
+        body: { name },
+        headers: { "Idempotency-Key": key },
+      });
     const res = await send();
     assert.equal(res.status, 500);
     assert.equal(res.body.detail.code, "internal_error");
@@ -392,7 +407,11 @@ describe("idempotency", () => {
     const key = freshKey();
     const name = uniqueName("Commit fails");
     const send = () =>
-      api.request<ErrorBody>("POST", "/test/fails-at-commit", { key: alice.key, body: { name }, headers: { "Idempotency-Key": key } });
+      api.request<ErrorBody>("POST", "/test/fails-at-commit", {
+        key: alice.key,
+        body: { name },
+        headers: { "Idempotency-Key": key },
+      });
     const res = await send();
     assert.equal(res.status, 409);
     assert.equal(res.body.detail.code, "conflict");
@@ -407,7 +426,11 @@ describe("idempotency", () => {
     const key = freshKey();
     const name = uniqueName("Taken over");
     const send = () =>
-      api.request<{ id: string }>("POST", "/test/held", { key: alice.key, body: { name }, headers: { "Idempotency-Key": key } });
+      api.request<{ id: string }>("POST", "/test/held", {
+        key: alice.key,
+        body: { name },
+        headers: { "Idempotency-Key": key },
+      });
     const hold = holdNextCall();
     const stale = send();
     await hold.entered.promise;
@@ -455,7 +478,10 @@ describe("idempotency", () => {
     assert.equal((blocked.body as unknown as ErrorBody).detail.code, "idempotency_request_in_flight");
     assert.equal(await projectsNamed(alice, name), 1);
 
-    await db.owner.query("delete from app_private.idempotency_records where user_id = $1 and idempotency_key = $2", [alice.id, dead]);
+    await db.owner.query("delete from app_private.idempotency_records where user_id = $1 and idempotency_key = $2", [
+      alice.id,
+      dead,
+    ]);
     await insertClaim("-1 second");
     const taken = await createProject(alice, dead, body);
     assert.equal(taken.status, 201, "a passed lock lets the request run");

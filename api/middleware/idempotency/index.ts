@@ -117,16 +117,26 @@ export function idempotency(pool: pg.Pool, leaseSeconds: number): RequestHandler
 }
 
 /** Renews the claim every third of its lease until the response has ended, however it ends. */
-function keepRenewing(pool: pg.Pool, res: Response, credential: KeyCredential, claim: Claim, leaseSeconds: number): void {
-  const timer = setInterval(() => {
-    renewIdempotencyKey(pool, credential, claim.key, claim.token, leaseSeconds).then(
-      (renewed) => {
-        if (!renewed) clearInterval(timer);
-      },
-      // a renewal the database missed is tried again at the next tick, within the lease
-      (error: unknown) => log.warn({ err: error, requestId: res.locals.requestId }, "an idempotency claim was not renewed"),
-    );
-  }, (leaseSeconds * 1000) / 3);
+function keepRenewing(
+  pool: pg.Pool,
+  res: Response,
+  credential: KeyCredential,
+  claim: Claim,
+  leaseSeconds: number,
+): void {
+  const timer = setInterval(
+    () => {
+      renewIdempotencyKey(pool, credential, claim.key, claim.token, leaseSeconds).then(
+        (renewed) => {
+          if (!renewed) clearInterval(timer);
+        },
+        // a renewal the database missed is tried again at the next tick, within the lease
+        (error: unknown) =>
+          log.warn({ err: error, requestId: res.locals.requestId }, "an idempotency claim was not renewed"),
+      );
+    },
+    (leaseSeconds * 1000) / 3,
+  );
   timer.unref();
   res.on("close", () => clearInterval(timer));
 }
@@ -139,7 +149,9 @@ export async function storeIdempotentResponse(db: Queryable, res: Response, repl
   const claim = res.locals.idempotencyClaim;
   const auth = res.locals.auth;
   if (!claim || !auth || reply.status < 200 || reply.status > 299) return;
-  const headers = Object.fromEntries(Object.entries(reply.headers).filter(([name]) => !NOT_STORED.has(name.toLowerCase())));
+  const headers = Object.fromEntries(
+    Object.entries(reply.headers).filter(([name]) => !NOT_STORED.has(name.toLowerCase())),
+  );
   await completeIdempotencyKey(db, auth.credential, claim.key, claim.token, { ...reply, headers });
 }
 

@@ -14,7 +14,10 @@ let api: TestApi;
 let alice: TestUser;
 
 async function projectCount(): Promise<number> {
-  const { rows } = await db.owner.query<{ n: number }>("select count(*)::int as n from app_public.projects where user_id = $1", [alice.id]);
+  const { rows } = await db.owner.query<{ n: number }>(
+    "select count(*)::int as n from app_public.projects where user_id = $1",
+    [alice.id],
+  );
   return rows[0]?.n ?? -1;
 }
 
@@ -135,35 +138,78 @@ describe("json-body middleware", () => {
 
   it("accepts a body nested 64 levels deep and answers 400 json_too_deep for 65, creating nothing", async () => {
     // root 1, remote_data 2, then arrays
-    const body = (arrays: number) => `{"library":{"name":"Deep"},"remote_data":{"x":${"[".repeat(arrays)}${"]".repeat(arrays)}}}`;
-    const fits = await api.request("POST", "/libraries/equipment", { key: alice.key, raw: { body: body(62), contentType: "application/json" } });
+    const body = (arrays: number) =>
+      `{"library":{"name":"Deep"},"remote_data":{"x":${"[".repeat(arrays)}${"]".repeat(arrays)}}}`;
+    const fits = await api.request("POST", "/libraries/equipment", {
+      key: alice.key,
+      raw: { body: body(62), contentType: "application/json" },
+    });
     assert.equal(fits.status, 201, fits.text);
-    const libraries = await db.owner.query<{ n: number }>("select count(*)::int as n from app_public.equipment_libraries where user_id = $1", [alice.id]);
-    const res = await api.request<ErrorBody>("POST", "/libraries/equipment", { key: alice.key, raw: { body: body(63), contentType: "application/json" } });
+    const libraries = await db.owner.query<{ n: number }>(
+      "select count(*)::int as n from app_public.equipment_libraries where user_id = $1",
+      [alice.id],
+    );
+    const res = await api.request<ErrorBody>("POST", "/libraries/equipment", {
+      key: alice.key,
+      raw: { body: body(63), contentType: "application/json" },
+    });
     assert.equal(res.status, 400);
     assert.equal(res.body.detail.code, "json_too_deep");
     assert.equal(res.body.detail.details.max_depth, 64);
-    const afterwards = await db.owner.query<{ n: number }>("select count(*)::int as n from app_public.equipment_libraries where user_id = $1", [alice.id]);
+    const afterwards = await db.owner.query<{ n: number }>(
+      "select count(*)::int as n from app_public.equipment_libraries where user_id = $1",
+      [alice.id],
+    );
     assert.deepEqual(afterwards.rows, libraries.rows);
   });
 
   it("refuses a __proto__ key anywhere in a body with 400 invalid_parameter naming it, storing nothing", async () => {
     const libraries = async () =>
-      (await db.owner.query<{ remote_data: unknown }>("select remote_data from app_public.equipment_libraries where user_id = $1 order by id", [alice.id])).rows;
-    const created = await api.request<{ id: string }>("POST", "/libraries/equipment", { key: alice.key, body: { library: { name: "Kept" }, remote_data: { a: 1 } } });
+      (
+        await db.owner.query<{ remote_data: unknown }>(
+          "select remote_data from app_public.equipment_libraries where user_id = $1 order by id",
+          [alice.id],
+        )
+      ).rows;
+    const created = await api.request<{ id: string }>("POST", "/libraries/equipment", {
+      key: alice.key,
+      body: { library: { name: "Kept" }, remote_data: { a: 1 } },
+    });
     assert.equal(created.status, 201, created.text);
     const before = await libraries();
     const cases: [string, string, string, string][] = [
-      ["POST", "/libraries/equipment", '{"library":{"name":"P"},"remote_data":{"__proto__":{"admin":true}}}', "body.remote_data.__proto__"],
-      ["POST", "/libraries/equipment", '{"library":{"name":"P"},"remote_data":{"x":[1,{"__proto__":{}}]}}', "body.remote_data.x.1.__proto__"],
-      ["PATCH", `/libraries/equipment/${created.body.id}`, '{"remote_data":{"b":2,"__proto__":null}}', "body.remote_data.__proto__"],
+      [
+        "POST",
+        "/libraries/equipment",
+        '{"library":{"name":"P"},"remote_data":{"__proto__":{"admin":true}}}',
+        "body.remote_data.__proto__",
+      ],
+      [
+        "POST",
+        "/libraries/equipment",
+        '{"library":{"name":"P"},"remote_data":{"x":[1,{"__proto__":{}}]}}',
+        "body.remote_data.x.1.__proto__",
+      ],
+      [
+        "PATCH",
+        `/libraries/equipment/${created.body.id}`,
+        '{"remote_data":{"b":2,"__proto__":null}}',
+        "body.remote_data.__proto__",
+      ],
       ["POST", "/projects", '{"__proto__":{"name":"P"},"name":"P"}', "body.__proto__"],
     ];
     for (const [method, path, body, field] of cases) {
-      const res = await api.request<ErrorBody>(method, path, { key: alice.key, raw: { body, contentType: "application/json" } });
+      const res = await api.request<ErrorBody>(method, path, {
+        key: alice.key,
+        raw: { body, contentType: "application/json" },
+      });
       assert.equal(res.status, 400, `${body}: ${res.text}`);
       assert.equal(res.body.detail.code, "invalid_parameter", body);
-      assert.deepEqual((res.body.detail.details.fields as { field: string; code: string }[]).map((f) => [f.field, f.code]), [[field, "invalid_key"]], body);
+      assert.deepEqual(
+        (res.body.detail.details.fields as { field: string; code: string }[]).map((f) => [f.field, f.code]),
+        [[field, "invalid_key"]],
+        body,
+      );
     }
     assert.deepEqual(await libraries(), before);
   });
@@ -174,7 +220,10 @@ describe("json-body middleware", () => {
     assert.equal(res.status, 400);
     assert.equal(res.body.detail.code, "invalid_parameter");
     const fields = res.body.detail.details.fields as { field: string }[];
-    assert.deepEqual(fields.map((f) => f.field), ["body"]);
+    assert.deepEqual(
+      fields.map((f) => f.field),
+      ["body"],
+    );
     assert.equal(await projectCount(), before);
   });
 });

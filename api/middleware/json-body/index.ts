@@ -26,9 +26,11 @@ export function jsonBody(limitBytes: number): RequestHandler {
       return;
     }
     if (!req.is("application/json") && !req.is("application/*+json")) {
-      next(new HttpError(415, "unsupported_media_type", "send the body as application/json", {
-        content_type: req.get("content-type") ?? null,
-      }));
+      next(
+        new HttpError(415, "unsupported_media_type", "send the body as application/json", {
+          content_type: req.get("content-type") ?? null,
+        }),
+      );
       return;
     }
     parse(req, res, (error?: unknown) => {
@@ -36,20 +38,37 @@ export function jsonBody(limitBytes: number): RequestHandler {
       // check" for a gzip body that is not gzip, a truncated one) marked 400 but without the
       // `type` its own errors carry: the error middleware did not know it and answered 500
       if (isUntypedClientError(error)) {
-        next(new HttpError(400, "malformed_body", "the request body does not decompress as its Content-Encoding says", {
-          content_encoding: req.get("content-encoding") ?? null,
-        }));
+        next(
+          new HttpError(400, "malformed_body", "the request body does not decompress as its Content-Encoding says", {
+            content_encoding: req.get("content-encoding") ?? null,
+          }),
+        );
         return;
       }
       if (!error && nestsDeeperThan(req.body, MAX_JSON_DEPTH)) {
-        next(new HttpError(400, "json_too_deep", `the request body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels`, {
-          max_depth: MAX_JSON_DEPTH,
-        }));
+        next(
+          new HttpError(
+            400,
+            "json_too_deep",
+            `the request body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels`,
+            {
+              max_depth: MAX_JSON_DEPTH,
+            },
+          ),
+        );
         return;
       }
       const protoKeys = error ? [] : protoKeyPaths(req.body);
       if (protoKeys.length > 0) {
-        next(invalidParameter(protoKeys.map((path) => ({ field: `body.${path}`, code: "invalid_key", message: "__proto__ is not allowed as a key" }))));
+        next(
+          invalidParameter(
+            protoKeys.map((path) => ({
+              field: `body.${path}`,
+              code: "invalid_key",
+              message: "__proto__ is not allowed as a key",
+            })),
+          ),
+        );
         return;
       }
       next(error);

@@ -70,14 +70,17 @@ describe("multipart uploads", () => {
     const data = Buffer.from("solid cube\nendsolid cube\n");
     const res = await post(multipart([{ name: "file", filename: "cube.stl", contentType: "model/stl", data }]));
     assert.equal(res.status, 201);
-    assert.deepEqual({ ...res.body, calls: 0 }, {
-      field: "file",
-      filename: "cube.stl",
-      content_type: "model/stl",
-      size: data.length,
-      sha256: createHash("sha256").update(data).digest("hex"),
-      calls: 0,
-    });
+    assert.deepEqual(
+      { ...res.body, calls: 0 },
+      {
+        field: "file",
+        filename: "cube.stl",
+        content_type: "model/stl",
+        size: data.length,
+        sha256: createHash("sha256").update(data).digest("hex"),
+        calls: 0,
+      },
+    );
   });
 
   it("take a file of exactly the limit and refuse one byte more with 413", async () => {
@@ -88,13 +91,19 @@ describe("multipart uploads", () => {
   });
 
   it("replay an upload with the same Idempotency-Key and file, and refuse the key with another file", async () => {
-    const first = await post(multipart([{ name: "file", filename: "a.stl", data: "one" }]), { "Idempotency-Key": "upload-1" });
+    const first = await post(multipart([{ name: "file", filename: "a.stl", data: "one" }]), {
+      "Idempotency-Key": "upload-1",
+    });
     assert.equal(first.status, 201);
-    const replay = await post(multipart([{ name: "file", filename: "a.stl", data: "one" }]), { "Idempotency-Key": "upload-1" });
+    const replay = await post(multipart([{ name: "file", filename: "a.stl", data: "one" }]), {
+      "Idempotency-Key": "upload-1",
+    });
     assert.equal(replay.status, 201);
     assert.equal(replay.headers.get("idempotency-replayed"), "true");
     assert.equal(replay.body.calls, first.body.calls, "the handler did not run again");
-    const other = await post(multipart([{ name: "file", filename: "a.stl", data: "two" }]), { "Idempotency-Key": "upload-1" });
+    const other = await post(multipart([{ name: "file", filename: "a.stl", data: "two" }]), {
+      "Idempotency-Key": "upload-1",
+    });
     assert.equal(other.status, 422);
     assert.equal(other.body.detail.code, "idempotency_key_reused");
   });

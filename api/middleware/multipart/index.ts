@@ -32,7 +32,9 @@ declare global {
 }
 
 function tooLarge(limitBytes: number): HttpError {
-  return new HttpError(413, "payload_too_large", `the uploaded file exceeds ${limitBytes} bytes`, { limit_bytes: limitBytes });
+  return new HttpError(413, "payload_too_large", `the uploaded file exceeds ${limitBytes} bytes`, {
+    limit_bytes: limitBytes,
+  });
 }
 
 function fromMulter(error: unknown, field: string, limitBytes: number): HttpError {
@@ -46,9 +48,13 @@ function fromMulter(error: unknown, field: string, limitBytes: number): HttpErro
       case "LIMIT_FIELD_KEY":
       case "LIMIT_FIELD_VALUE":
       case "LIMIT_UNEXPECTED_FILE":
-        return new HttpError(400, "unexpected_field", `send only one part, a file named ${field}`, { field: error.field ?? null });
+        return new HttpError(400, "unexpected_field", `send only one part, a file named ${field}`, {
+          field: error.field ?? null,
+        });
       default:
-        return new HttpError(400, "malformed_multipart", "the multipart body could not be read", { reason: error.code });
+        return new HttpError(400, "malformed_multipart", "the multipart body could not be read", {
+          reason: error.code,
+        });
     }
   }
   return new HttpError(400, "malformed_multipart", "the multipart body could not be read");
@@ -56,12 +62,17 @@ function fromMulter(error: unknown, field: string, limitBytes: number): HttpErro
 
 export function multipartUpload(options: { field: string; limitBytes: number }): RequestHandler {
   const { field, limitBytes } = options;
-  const parse = multer({ storage: multer.memoryStorage(), limits: { fileSize: limitBytes, files: 1, fields: 0 } }).any();
+  const parse = multer({
+    storage: multer.memoryStorage(),
+    limits: { fileSize: limitBytes, files: 1, fields: 0 },
+  }).any();
   return (req, res, next) => {
     if (!req.is("multipart/form-data")) {
-      next(new HttpError(415, "unsupported_media_type", `send the file as multipart/form-data, in a part named ${field}`, {
-        content_type: req.get("content-type") ?? null,
-      }));
+      next(
+        new HttpError(415, "unsupported_media_type", `send the file as multipart/form-data, in a part named ${field}`, {
+          content_type: req.get("content-type") ?? null,
+        }),
+      );
       return;
     }
     const declared = Number(req.get("content-length"));
@@ -82,9 +93,16 @@ export function multipartUpload(options: { field: string; limitBytes: number }):
         return;
       }
       if (file.fieldname !== field) {
-        next(new HttpError(400, "unexpected_field", `the file part is named ${JSON.stringify(file.fieldname)}; name it ${field}`, {
-          field: file.fieldname,
-        }));
+        next(
+          new HttpError(
+            400,
+            "unexpected_field",
+            `the file part is named ${JSON.stringify(file.fieldname)}; name it ${field}`,
+            {
+              field: file.fieldname,
+            },
+          ),
+        );
         return;
       }
       const upload: UploadedFile = {

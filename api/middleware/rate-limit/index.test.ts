@@ -167,7 +167,9 @@ describe("rate-limit middleware", () => {
   it("raises a key's limit with a per-key override in app_private.api_keys.rate_limits", async () => {
     const key = await alice.keyWith(SCOPES);
     const plain = await alice.keyWith(SCOPES);
-    await db.owner.query(`update app_private.api_keys set rate_limits = '{"default": 8}' where key_prefix = $1`, [prefixOf(key)]);
+    await db.owner.query(`update app_private.api_keys set rate_limits = '{"default": 8}' where key_prefix = $1`, [
+      prefixOf(key),
+    ]);
     const first = await api.request("GET", "/projects", { key });
     assert.equal(header(first, "x-ratelimit-limit"), 8);
     assert.deepEqual([header(first, "x-ratelimit-remaining"), ...(await spend(api, key, 7))], [7, 6, 5, 4, 3, 2, 1, 0]);
@@ -188,7 +190,10 @@ describe("rate-limit middleware", () => {
       assert.equal(header(res, "x-ratelimit-remaining"), expected);
       const reset = header(res, "x-ratelimit-reset");
       const now = Date.now() / 1000;
-      assert.ok(reset > now + 3500 && reset <= now + 3601, `X-RateLimit-Reset ${reset} is about an hour away (now ${now})`);
+      assert.ok(
+        reset > now + 3500 && reset <= now + 3601,
+        `X-RateLimit-Reset ${reset} is about an hour away (now ${now})`,
+      );
     }
     const third = await api.request<ErrorBody>("GET", "/test/slow", { key });
     const retry = assertLimited(third, 2, 3600);
@@ -234,16 +239,23 @@ describe("rate-limit middleware", () => {
 
   it("counts a high-limit key in leased batches while each response still shows one request less", async () => {
     const key = await alice.keyWith(SCOPES);
-    await db.owner.query(`update app_private.api_keys set rate_limits = '{"default": 1000}' where key_prefix = $1`, [prefixOf(key)]);
+    await db.owner.query(`update app_private.api_keys set rate_limits = '{"default": 1000}' where key_prefix = $1`, [
+      prefixOf(key),
+    ]);
     const remaining = await spend(api, key, 25);
-    assert.deepEqual(remaining, Array.from({ length: 25 }, (_, i) => 999 - i));
+    assert.deepEqual(
+      remaining,
+      Array.from({ length: 25 }, (_, i) => 999 - i),
+    );
     // one hit to learn the limit, then batches of 10 counted ahead of use
     assert.equal(await hits(key, "default"), 31);
   });
 
   it("never lets leasing instances together admit more than the limit", async () => {
     const key = await alice.keyWith(SCOPES);
-    await db.owner.query(`update app_private.api_keys set rate_limits = '{"default": 300}' where key_prefix = $1`, [prefixOf(key)]);
+    await db.owner.query(`update app_private.api_keys set rate_limits = '{"default": 300}' where key_prefix = $1`, [
+      prefixOf(key),
+    ]);
     let admitted = 0;
     for (let i = 0; i < 320; i++) {
       const res = await (i % 2 === 0 ? api : second).request("GET", "/projects", { key });

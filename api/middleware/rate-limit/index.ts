@@ -35,7 +35,10 @@ export function rateLimit(pool: pg.Pool, buckets: readonly RateBucket[], leases 
     // a request fits again only when every bucket has room: the longest wait is the one to report
     const blocked = states
       .filter((s) => s.retry_after_seconds !== null)
-      .reduce<BucketState | undefined>((a, b) => (a && (a.retry_after_seconds ?? 0) >= (b.retry_after_seconds ?? 0) ? a : b), undefined);
+      .reduce<BucketState | undefined>(
+        (a, b) => (a && (a.retry_after_seconds ?? 0) >= (b.retry_after_seconds ?? 0) ? a : b),
+        undefined,
+      );
     const shown = blocked ?? states.reduce((a, b) => (b.remaining < a.remaining ? b : a));
     res.setHeader("X-RateLimit-Limit", String(shown.rate_limit));
     res.setHeader("X-RateLimit-Remaining", String(shown.remaining));

@@ -23,7 +23,11 @@ describe("quota leases", () => {
       [[5000, 1000], 10],
       [[100_000_000], 100],
     ] as const) {
-      book.grant("k", 1, limits.map((l) => bucket(l, l - 1)));
+      book.grant(
+        "k",
+        1,
+        limits.map((l) => bucket(l, l - 1)),
+      );
       assert.equal(book.batchFor("k"), batch, `limits ${limits.join(", ")}`);
     }
   });

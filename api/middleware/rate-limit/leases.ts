@@ -53,7 +53,13 @@ export class LeaseBook {
     const batch = Math.max(1, Math.min(MAX_BATCH, Math.floor(smallest / BATCH_FRACTION)));
     const live = this.leases.get(id);
     const carried = live && live.expiresAt > now ? live.tokens : 0;
-    const lease = { tokens: carried + Math.max(0, granted - 1), expiresAt: now + LEASE_MS, buckets, batch, touchedAt: now };
+    const lease = {
+      tokens: carried + Math.max(0, granted - 1),
+      expiresAt: now + LEASE_MS,
+      buckets,
+      batch,
+      touchedAt: now,
+    };
     this.leases.set(id, lease);
     if (this.leases.size > SWEEP_ABOVE) this.sweep(now);
     return view(lease);

@@ -12,7 +12,9 @@ import { errorHandler, HttpError } from "../errors/index.ts";
 import { requestId } from "../request-id/index.ts";
 
 /** a real part as the body: 1.86 MB of STEP */
-const PART = fs.readFileSync(path.resolve(repoRoot, "..", "shared", "fixtures", "parts", "nist_ftc_10_asme1_ap242-e2.stp"));
+const PART = fs.readFileSync(
+  path.resolve(repoRoot, "..", "shared", "fixtures", "parts", "nist_ftc_10_asme1_ap242-e2.stp"),
+);
 
 let server: ReturnType<typeof createHttpServer>;
 let port: number;
@@ -87,7 +89,15 @@ class Connection {
 }
 
 const head = (target: string, extra: string[] = []) =>
-  [`POST ${target} HTTP/1.1`, "Host: 127.0.0.1", "Content-Type: application/step", `Content-Length: ${PART.length}`, ...extra, "", ""].join("\r\n");
+  [
+    `POST ${target} HTTP/1.1`,
+    "Host: 127.0.0.1",
+    "Content-Type: application/step",
+    `Content-Length: ${PART.length}`,
+    ...extra,
+    "",
+    "",
+  ].join("\r\n");
 
 describe("a request answered before its body arrived", () => {
   it("keeps its connection: the rest of the body is read and discarded, and the next request is answered", async () => {

@@ -40,7 +40,15 @@ describe("request-id middleware", () => {
   });
 
   it("replaces a client id that is too short, too long, holds spaces or odd characters", async () => {
-    for (const offered of ["short", "1234567", "a".repeat(129), "x".repeat(500), "has some spaces", "semi;colon-id", "slash/in/the/id"]) {
+    for (const offered of [
+      "short",
+      "1234567",
+      "a".repeat(129),
+      "x".repeat(500),
+      "has some spaces",
+      "semi;colon-id",
+      "slash/in/the/id",
+    ]) {
       const res = await api.request("GET", "/healthz", { headers: { "X-Request-Id": offered } });
       const id = res.headers.get("x-request-id");
       assert.notEqual(id, offered, `offered ${offered}`);
@@ -54,7 +62,9 @@ describe("request-id middleware", () => {
     assert.match(fresh.headers.get("x-request-id") ?? "", FRESH_ID);
     assert.equal(fresh.body.detail.request_id, fresh.headers.get("x-request-id"));
 
-    const echoed = await api.request<ErrorBody>("GET", "/no/such/route", { headers: { "X-Request-Id": "trace-0000-1111" } });
+    const echoed = await api.request<ErrorBody>("GET", "/no/such/route", {
+      headers: { "X-Request-Id": "trace-0000-1111" },
+    });
     assert.equal(echoed.status, 404);
     assert.equal(echoed.headers.get("x-request-id"), "trace-0000-1111");
     assert.equal(echoed.body.detail.request_id, "trace-0000-1111");

@@ -37,7 +37,10 @@ function byField(fields: FieldIssue[]): Map<string, FieldIssue> {
 }
 
 async function projectCount(): Promise<number> {
-  const { rows } = await db.owner.query<{ n: number }>("select count(*)::int as n from app_public.projects where user_id = $1", [alice.id]);
+  const { rows } = await db.owner.query<{ n: number }>(
+    "select count(*)::int as n from app_public.projects where user_id = $1",
+    [alice.id],
+  );
   return rows[0]?.n ?? -1;
 }
 
@@ -77,7 +80,10 @@ describe("validate middleware", () => {
   });
 
   it("names the path, query and body fields together when all three are wrong", async () => {
-    const res = await api.request<ErrorBody>("PATCH", "/projects/nope?verbose=1", { key: alice.key, body: { name: "" } });
+    const res = await api.request<ErrorBody>("PATCH", "/projects/nope?verbose=1", {
+      key: alice.key,
+      body: { name: "" },
+    });
     const fields = byField(fieldsOf(res));
     assert.deepEqual([...fields.keys()].sort(), ["body.name", "path.project_id", "query.verbose"]);
     assert.equal(fields.get("query.verbose")?.code, "unknown_field");
@@ -87,7 +93,11 @@ describe("validate middleware", () => {
     for (const limit of ["0", "101", "abc", "1.5", "-3"]) {
       const res = await api.request<ErrorBody>("GET", `/projects?limit=${limit}`, { key: alice.key });
       const fields = fieldsOf(res);
-      assert.deepEqual(fields.map((f) => f.field), ["query.limit"], `limit=${limit}`);
+      assert.deepEqual(
+        fields.map((f) => f.field),
+        ["query.limit"],
+        `limit=${limit}`,
+      );
     }
   });
 
@@ -103,7 +113,11 @@ describe("validate middleware", () => {
     for (const cursor of ["garbage", "%21%21%21", forged, "x".repeat(201)]) {
       const res = await api.request<ErrorBody>("GET", `/projects?cursor=${cursor}`, { key: alice.key });
       const fields = fieldsOf(res);
-      assert.deepEqual(fields.map((f) => f.field), ["query.cursor"], `cursor=${cursor}`);
+      assert.deepEqual(
+        fields.map((f) => f.field),
+        ["query.cursor"],
+        `cursor=${cursor}`,
+      );
     }
   });
 
@@ -111,7 +125,11 @@ describe("validate middleware", () => {
     for (const id of ["not-a-uuid", "12345", `${randomUUID()}x`]) {
       const res = await api.request<ErrorBody>("GET", `/projects/${id}`, { key: alice.key });
       const fields = fieldsOf(res);
-      assert.deepEqual(fields.map((f) => f.field), ["path.project_id"], id);
+      assert.deepEqual(
+        fields.map((f) => f.field),
+        ["path.project_id"],
+        id,
+      );
     }
   });
 

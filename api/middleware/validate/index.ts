@@ -24,7 +24,11 @@ function issuesOf(where: string, error: z.ZodError): FieldIssue[] {
     const path = [where, ...issue.path.map(String)].join(".");
     if (keys.length > 0) {
       // one entry per unknown field, each a field path of its own
-      return keys.map((key) => ({ field: `${path}.${key}`, code: "unknown_field", message: `unknown field ${JSON.stringify(key)}` }));
+      return keys.map((key) => ({
+        field: `${path}.${key}`,
+        code: "unknown_field",
+        message: `unknown field ${JSON.stringify(key)}`,
+      }));
     }
     // a custom issue may name its own rule (a kernel validator's: at_most_half_diameter, ...)
     const rule = issue.code === "custom" && typeof issue.params?.rule === "string" ? issue.params.rule : issue.code;

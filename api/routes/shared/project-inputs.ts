@@ -16,12 +16,19 @@ import { HttpError } from "../../middleware/errors/index.ts";
 
 export const RequestWarning = z
   .object({
-    code: z.string().describe("material_alias (material_id named a material by another name), stock_exceeds_travel (setups the stock does not fit the machine in)"),
+    code: z
+      .string()
+      .describe(
+        "material_alias (material_id named a material by another name), stock_exceeds_travel (setups the stock does not fit the machine in)",
+      ),
     message: z.string(),
     sent: z.string().optional().describe("material_alias: the value sent"),
     material_id: z.string().optional().describe("material_alias: the id stored"),
     axis: z.enum(["X", "Y", "Z"]).optional().describe("stock_exceeds_travel: the machine axis the stock exceeds"),
-    setups: z.array(z.string()).optional().describe('stock_exceeds_travel: the setups concerned ("+X", "-X", a plan\'s tilted setup by its name)'),
+    setups: z
+      .array(z.string())
+      .optional()
+      .describe('stock_exceeds_travel: the setups concerned ("+X", "-X", a plan\'s tilted setup by its name)'),
   })
   .meta({ id: "RequestWarning" });
 export type RequestWarning = z.input<typeof RequestWarning>;
@@ -34,7 +41,10 @@ export const requestWarnings = z.array(RequestWarning);
  * invalid_parameter (field code unknown_reference, as the database says of an id it does not
  * know) with details.nearest.
  */
-export async function resolveMaterial(db: Queryable, sent: string): Promise<{ id: string; warnings: RequestWarning[] }> {
+export async function resolveMaterial(
+  db: Queryable,
+  sent: string,
+): Promise<{ id: string; warnings: RequestWarning[] }> {
   const resolved = resolveMaterialId(sent, await materialNames(db));
   if (resolved.kind === "id") return { id: resolved.id, warnings: [] };
   if (resolved.kind === "alias") {
@@ -59,7 +69,12 @@ export async function resolveMaterial(db: Queryable, sent: string): Promise<{ id
 
 /** The machine snapshot of a job (travel_mm) as the travel check takes it. */
 export function snapshotTravel(machine: { name: string; travel_mm: readonly number[] }): MachineTravel {
-  return { name: machine.name, travel_x_mm: machine.travel_mm[0]!, travel_y_mm: machine.travel_mm[1]!, travel_z_mm: machine.travel_mm[2]! };
+  return {
+    name: machine.name,
+    travel_x_mm: machine.travel_mm[0]!,
+    travel_y_mm: machine.travel_mm[1]!,
+    travel_z_mm: machine.travel_mm[2]!,
+  };
 }
 
 /**
@@ -67,7 +82,8 @@ export function snapshotTravel(machine: { name: string; travel_mm: readonly numb
  * workpiece that are not along an axis (a feature's own direction), by their names.
  */
 function setupsToCheck(plan: PlanSummary | null): NamedDirection[] {
-  const alongAxis = (d: readonly number[]) => AXIS_DIRECTIONS.some((axis) => axis.direction.every((c, i) => Math.abs(c - d[i]!) < 1e-9));
+  const alongAxis = (d: readonly number[]) =>
+    AXIS_DIRECTIONS.some((axis) => axis.direction.every((c, i) => Math.abs(c - d[i]!) < 1e-9));
   return [...AXIS_DIRECTIONS, ...(plan?.setups ?? []).filter((setup) => !alongAxis(setup.direction))];
 }
 

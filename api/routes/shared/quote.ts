@@ -2,10 +2,20 @@
 import { z } from "zod";
 import { getProject } from "../../../db/queries/projects.ts";
 import { getMachineQuote } from "../../../db/queries/quote-machines.ts";
-import { getQuoteJob, getQuoteProjectContext, getQuoteSettings, type QuoteSettingsRow } from "../../../db/queries/quote.ts";
+import {
+  getQuoteJob,
+  getQuoteProjectContext,
+  getQuoteSettings,
+  type QuoteSettingsRow,
+} from "../../../db/queries/quote.ts";
 import type { Completeness } from "../../../kernel/cam/plan-types.ts";
 import type { PlanSummary } from "../../../kernel/job/plan.ts";
-import { computeBreakdown, breakdownJson, type BreakdownJson, type BreakdownSetup } from "../../../kernel/quote/breakdown.ts";
+import {
+  computeBreakdown,
+  breakdownJson,
+  type BreakdownJson,
+  type BreakdownSetup,
+} from "../../../kernel/quote/breakdown.ts";
 import { mergeSetupCosts, resolveMhr, type MhrSource } from "../../../kernel/quote/layers.ts";
 import type { Queryable } from "../../../db/request-transaction.ts";
 import { calculateMhr, mhrParts, type resolveMhrInputs } from "../../../kernel/quote/mhr.ts";
@@ -26,9 +36,14 @@ export const QuoteSettings = z
     tax: z.number(),
     discount: z.number(),
     profit: z.number(),
-    default_cost_per_m2: z.number().describe("EUR per m² and month: an MHR calculation's cost_per_square_meter when it sends none"),
+    default_cost_per_m2: z
+      .number()
+      .describe("EUR per m² and month: an MHR calculation's cost_per_square_meter when it sends none"),
     default_energy_cost: z.number().describe("EUR per kWh: an MHR calculation's energy_cost when it sends none"),
-    default_mhr: z.number().nullable().describe("EUR/h: the MHR of machines without one of the user's; null: the catalogue's default_mhr"),
+    default_mhr: z
+      .number()
+      .nullable()
+      .describe("EUR/h: the MHR of machines without one of the user's; null: the catalogue's default_mhr"),
     material_surcharge_percentage: z.number().describe("new quote jobs take it"),
     updated_at: z.string(),
   })
@@ -87,7 +102,11 @@ export async function projectBreakdown(db: Queryable, projectId: string): Promis
     discount: quoteJob.discount,
     tax: quoteJob.tax,
   });
-  return { breakdown: breakdownJson(breakdown), project: { id: project.id, name: project.name, customer: project.customer }, completeness };
+  return {
+    breakdown: breakdownJson(breakdown),
+    project: { id: project.id, name: project.name, customer: project.customer },
+    completeness,
+  };
 }
 
 /** a plan saved before plans carried their completeness has none (its stored summary lacks the field) */

@@ -55,7 +55,9 @@ export interface ChamferEdges {
   chains: ChamferChain[];
 }
 
-export type ChamferEdgesResult = { ok: true; edges: ChamferEdges } | { ok: false; code: "no_triangles" | "not_a_chamfer" | "uneven_angle" | "no_lower_edge"; message: string };
+export type ChamferEdgesResult =
+  | { ok: true; edges: ChamferEdges }
+  | { ok: false; code: "no_triangles" | "not_a_chamfer" | "uneven_angle" | "no_lower_edge"; message: string };
 
 type V3 = Vec3;
 const sub = (a: V3, b: V3): V3 => [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
@@ -84,12 +86,21 @@ function vertexKey(p: V3): string {
 function triangle(soup: TriangleSoup, t: number): Tri | null {
   const v = [0, 1, 2].map((k) => {
     const i = soup.indices[3 * t + k] as number;
-    return [soup.positions[3 * i] as number, soup.positions[3 * i + 1] as number, soup.positions[3 * i + 2] as number] as V3;
+    return [
+      soup.positions[3 * i] as number,
+      soup.positions[3 * i + 1] as number,
+      soup.positions[3 * i + 2] as number,
+    ] as V3;
   }) as [V3, V3, V3];
   const c = cross(sub(v[1], v[0]), sub(v[2], v[0]));
   const twice = norm(c);
   if (!(twice > 1e-12)) return null;
-  return { v, keys: [vertexKey(v[0]), vertexKey(v[1]), vertexKey(v[2])], normal: [c[0] / twice, c[1] / twice, c[2] / twice], area: twice / 2 };
+  return {
+    v,
+    keys: [vertexKey(v[0]), vertexKey(v[1]), vertexKey(v[2])],
+    normal: [c[0] / twice, c[1] / twice, c[2] / twice],
+    area: twice / 2,
+  };
 }
 
 /**
@@ -97,7 +108,12 @@ function triangle(soup: TriangleSoup, t: number): Tri | null {
  * that can share a vertex with the chamfer (within its box grown by POSITION_KEY_MM) are keyed; a
  * NIST part has some 100,000 triangles, and keying them all took seconds per chamfer.
  */
-function neighbours(soup: TriangleSoup, faceIds: ArrayLike<number>, wanted: ReadonlySet<number>, tris: readonly Tri[]): Map<string, Tri> {
+function neighbours(
+  soup: TriangleSoup,
+  faceIds: ArrayLike<number>,
+  wanted: ReadonlySet<number>,
+  tris: readonly Tri[],
+): Map<string, Tri> {
   const lo = [Infinity, Infinity, Infinity];
   const hi = [-Infinity, -Infinity, -Infinity];
   for (const tri of tris) {
@@ -119,11 +135,16 @@ function neighbours(soup: TriangleSoup, faceIds: ArrayLike<number>, wanted: Read
   const count = soup.indices.length / 3;
   for (let t = 0; t < count; t++) {
     if (wanted.has(faceIds[t] as number)) continue;
-    const [i, j, k] = [soup.indices[3 * t] as number, soup.indices[3 * t + 1] as number, soup.indices[3 * t + 2] as number];
+    const [i, j, k] = [
+      soup.indices[3 * t] as number,
+      soup.indices[3 * t + 1] as number,
+      soup.indices[3 * t + 2] as number,
+    ];
     // a shared edge needs two of its corners near the chamfer
     if (Number(near(i)) + Number(near(j)) + Number(near(k)) < 2) continue;
     const tri = triangle(soup, t);
-    if (tri) for (let e = 0; e < 3; e++) others.set(edgeKey(tri.keys[e] as string, tri.keys[(e + 1) % 3] as string), tri);
+    if (tri)
+      for (let e = 0; e < 3; e++) others.set(edgeKey(tri.keys[e] as string, tri.keys[(e + 1) % 3] as string), tri);
   }
   return others;
 }
@@ -139,7 +160,11 @@ interface LowerEdge {
 }
 
 /** The chamfer faces' lower edges, chained, and the chamfer's angle and width. */
-export function chamferEdges(soup: TriangleSoup, faceIds: ArrayLike<number>, faces: readonly number[]): ChamferEdgesResult {
+export function chamferEdges(
+  soup: TriangleSoup,
+  faceIds: ArrayLike<number>,
+  faces: readonly number[],
+): ChamferEdgesResult {
   const wanted = new Set(faces);
   const count = soup.indices.length / 3;
   const tris: Tri[] = [];
@@ -148,7 +173,8 @@ export function chamferEdges(soup: TriangleSoup, faceIds: ArrayLike<number>, fac
     const tri = triangle(soup, t);
     if (tri) tris.push(tri);
   }
-  if (tris.length === 0) return { ok: false, code: "no_triangles", message: `faces ${faces.join(", ")} have no triangles` };
+  if (tris.length === 0)
+    return { ok: false, code: "no_triangles", message: `faces ${faces.join(", ")} have no triangles` };
   const others = neighbours(soup, faceIds, wanted, tris);
 
   let areaSum = 0;
@@ -157,7 +183,11 @@ export function chamferEdges(soup: TriangleSoup, faceIds: ArrayLike<number>, fac
   for (const [i, tri] of tris.entries()) {
     const angle = angles[i] as number;
     if (angle < CHAMFER_ANGLE_RANGE_DEG.min || angle > CHAMFER_ANGLE_RANGE_DEG.max) {
-      return { ok: false, code: "not_a_chamfer", message: `faces ${faces.join(", ")}: a triangle lies at ${Math.round(angle * 10) / 10}° to the tool axis, which a chamfer mill from +Z does not cut` };
+      return {
+        ok: false,
+        code: "not_a_chamfer",
+        message: `faces ${faces.join(", ")}: a triangle lies at ${Math.round(angle * 10) / 10}° to the tool axis, which a chamfer mill from +Z does not cut`,
+      };
     }
     areaSum += tri.area;
     angleSum += angle * tri.area;
@@ -165,7 +195,11 @@ export function chamferEdges(soup: TriangleSoup, faceIds: ArrayLike<number>, fac
   // the plane's angle to the axis is the normal's elevation: a 45° bevel's normal is 45° up
   const angle = angleSum / areaSum;
   if (angles.some((a) => Math.abs(a - angle) > CHAMFER_ANGLE_SPREAD_DEG)) {
-    return { ok: false, code: "uneven_angle", message: `faces ${faces.join(", ")} are not at one angle to the tool axis (${Math.round(Math.min(...angles))}° to ${Math.round(Math.max(...angles))}°)` };
+    return {
+      ok: false,
+      code: "uneven_angle",
+      message: `faces ${faces.join(", ")} are not at one angle to the tool axis (${Math.round(Math.min(...angles))}° to ${Math.round(Math.max(...angles))}°)`,
+    };
   }
 
   const uses = new Map<string, number>();
@@ -211,7 +245,8 @@ export function chamferEdges(soup: TriangleSoup, faceIds: ArrayLike<number>, fac
       }
     }
   }
-  if (lower.length === 0) return { ok: false, code: "no_lower_edge", message: `faces ${faces.join(", ")} have no lower edge to follow` };
+  if (lower.length === 0)
+    return { ok: false, code: "no_lower_edge", message: `faces ${faces.join(", ")} have no lower edge to follow` };
 
   const chains = chainEdges(lower).map((edges): ChamferChain => {
     const first = edges[0] as LowerEdge;

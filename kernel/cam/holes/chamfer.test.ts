@@ -14,8 +14,10 @@ if (!vmc) throw new Error("no vmc-850-fanuc");
 // 10 mm, 45° to the axis, 0.5 mm flat tip: the path runs 0.25 + 0.2 mm off the lower edge, 0.2 mm below it
 const mill = cutterOf("SSR-CH045-1000-Z4-TA");
 const parameters = cuttingParametersFor(mill, "aluminium-6061", vmc, "chamfering").parameters;
-const near = (actual: number, expected: number, tolerance = 1e-5) => assert.ok(Math.abs(actual - expected) <= tolerance, `${actual} != ${expected}`);
-const nearPoint = (actual: readonly number[], expected: readonly number[]) => actual.forEach((v, i) => near(v, expected[i] as number));
+const near = (actual: number, expected: number, tolerance = 1e-5) =>
+  assert.ok(Math.abs(actual - expected) <= tolerance, `${actual} != ${expected}`);
+const nearPoint = (actual: readonly number[], expected: readonly number[]) =>
+  actual.forEach((v, i) => near(v, expected[i] as number));
 
 /** Triangles with their own vertices per face, as tessellations give them, wound to face `normal`. */
 class Soup {
@@ -40,7 +42,10 @@ class Soup {
     for (let i = 1; i < points.length - 1; i++) this.tri(points[0]!, points[i]!, points[i + 1]!, face, normal);
   }
   build(): { soup: TriangleSoup; faceIds: Uint32Array } {
-    return { soup: { positions: new Float32Array(this.positions), indices: new Uint32Array(this.indices) }, faceIds: new Uint32Array(this.faces) };
+    return {
+      soup: { positions: new Float32Array(this.positions), indices: new Uint32Array(this.indices) },
+      faceIds: new Uint32Array(this.faces),
+    };
   }
 }
 
@@ -50,9 +55,41 @@ function chamferedBlock(wallAtEnd: boolean) {
   s.quad([0, 0, -2], [40, 0, -2], [40, 2, 0], [0, 2, 0], 7, [0, -1, 1]);
   s.quad([0, 2, 0], [40, 2, 0], [40, 30, 0], [0, 30, 0], 1, [0, 0, 1]);
   s.quad([0, 0, -20], [40, 0, -20], [40, 0, -2], [0, 0, -2], 2, [0, -1, 0]);
-  s.fan([[0, 0, -20], [0, 30, -20], [0, 30, 0], [0, 2, 0], [0, 0, -2]], 3, [-1, 0, 0]);
-  if (wallAtEnd) s.fan([[40, 0, -2], [40, 2, 0], [40, 30, 0], [40, 30, 10], [40, 0, 10]], 4, [-1, 0, 0]);
-  else s.fan([[40, 0, -20], [40, 0, -2], [40, 2, 0], [40, 30, 0], [40, 30, -20]], 4, [1, 0, 0]);
+  s.fan(
+    [
+      [0, 0, -20],
+      [0, 30, -20],
+      [0, 30, 0],
+      [0, 2, 0],
+      [0, 0, -2],
+    ],
+    3,
+    [-1, 0, 0],
+  );
+  if (wallAtEnd)
+    s.fan(
+      [
+        [40, 0, -2],
+        [40, 2, 0],
+        [40, 30, 0],
+        [40, 30, 10],
+        [40, 0, 10],
+      ],
+      4,
+      [-1, 0, 0],
+    );
+  else
+    s.fan(
+      [
+        [40, 0, -20],
+        [40, 0, -2],
+        [40, 2, 0],
+        [40, 30, 0],
+        [40, 30, -20],
+      ],
+      4,
+      [1, 0, 0],
+    );
   return s.build();
 }
 
@@ -70,7 +107,10 @@ describe("chamfer edges from a triangle soup", () => {
     assert.equal(edges.top_z, 0);
     assert.equal(edges.chains.length, 1);
     const [chain] = edges.chains;
-    assert.deepEqual(chain?.points, [[0, 0, -2], [40, 0, -2]]);
+    assert.deepEqual(chain?.points, [
+      [0, 0, -2],
+      [40, 0, -2],
+    ]);
     nearPoint(chain?.away[0] ?? [], [0, -1]);
     assert.deepEqual([chain?.closed, chain?.start_wall, chain?.end_wall], [false, null, null]);
   });
@@ -82,15 +122,28 @@ describe("chamfer edges from a triangle soup", () => {
   });
 
   it("turns a mesh's per-vertex face ids into per-triangle ones", () => {
-    assert.deepEqual([...triangleFaceIds(new Uint32Array([4, 4, 4, 9, 9, 9]), new Uint32Array([0, 1, 2, 3, 4, 5]))], [4, 9]);
+    assert.deepEqual(
+      [...triangleFaceIds(new Uint32Array([4, 4, 4, 9, 9, 9]), new Uint32Array([0, 1, 2, 3, 4, 5]))],
+      [4, 9],
+    );
   });
 });
 
 describe("chamfering along edges", () => {
   it("runs the cone's tip 0.45 mm in front of the edge and 0.2 mm below it, so its flank lies on the chamfer plane y - z = 2", () => {
-    const op = chamferOperation({ id: "s0-op5", cutter: mill, parameters, edges: edgesOf(chamferedBlock(false), [7]), features: [12], clearance_z: 10 });
+    const op = chamferOperation({
+      id: "s0-op5",
+      cutter: mill,
+      parameters,
+      edges: edgesOf(chamferedBlock(false), [7]),
+      features: [12],
+      clearance_z: 10,
+    });
     const feeds = op.moves.filter((m) => m.kind === "linear");
-    assert.deepEqual(op.moves.map((m) => m.kind), ["rapid", "rapid", "linear", "linear", "linear", "linear", "rapid"]);
+    assert.deepEqual(
+      op.moves.map((m) => m.kind),
+      ["rapid", "rapid", "linear", "linear", "linear", "linear", "rapid"],
+    );
     nearPoint((op.moves[0] as { to: Vec3 }).to, [0, -1.45, 10]);
     nearPoint((op.moves[1] as { to: Vec3 }).to, [0, -1.45, 2]);
     nearPoint(feeds[1]?.to ?? [], [0, -0.45, -2.2]);
@@ -121,7 +174,12 @@ describe("chamfering along edges", () => {
     assert.equal(edges.chains[0]?.closed, true);
     const [path] = chamferPaths(edges, mill).paths;
     const arcs = path?.nodes.filter((n) => n.centre) ?? [];
-    assert.deepEqual(arcs.map((a) => a.centre).sort(), [[0, 0], [0, 20], [20, 0], [20, 20]]);
+    assert.deepEqual(arcs.map((a) => a.centre).sort(), [
+      [0, 0],
+      [0, 20],
+      [20, 0],
+      [20, 20],
+    ]);
     for (const arc of arcs) assert.equal(arc.clockwise, false);
     nearPoint(path?.nodes[0]?.to ?? [], path?.nodes.at(-1)?.to ?? []);
     for (const node of path?.nodes ?? []) near(node.to[2], -1.2);
@@ -135,21 +193,53 @@ describe("chamfering along edges", () => {
     s.quad([0, 20, -1], [0, 0, -1], [-1, -1, 0], [-1, 21, 0], 23, [1, 0, 1]);
     const [path] = chamferPaths(edgesOf(s.build(), [20, 21, 22, 23]), mill).paths;
     assert.equal(path?.nodes.filter((n) => n.centre).length, 0);
-    const corners = (path?.nodes ?? []).map((n) => [Math.round(n.to[0] * 1000) / 1000, Math.round(n.to[1] * 1000) / 1000]);
-    for (const corner of [[0.45, 0.45], [19.55, 0.45], [19.55, 19.55], [0.45, 19.55]]) assert.ok(corners.some((c) => c[0] === corner[0] && c[1] === corner[1]), `${corner} in ${JSON.stringify(corners)}`);
+    const corners = (path?.nodes ?? []).map((n) => [
+      Math.round(n.to[0] * 1000) / 1000,
+      Math.round(n.to[1] * 1000) / 1000,
+    ]);
+    for (const corner of [
+      [0.45, 0.45],
+      [19.55, 0.45],
+      [19.55, 19.55],
+      [0.45, 19.55],
+    ])
+      assert.ok(
+        corners.some((c) => c[0] === corner[0] && c[1] === corner[1]),
+        `${corner} in ${JSON.stringify(corners)}`,
+      );
   });
 
   it("refuses a 30° chamfer mill for a 45° chamfer", () => {
-    assert.throws(() => chamferPaths(edgesOf(chamferedBlock(false), [7]), cutterOf("SSR-CH030-1000-Z4-TA")), /cuts at 30° to the axis, the chamfer is at 45°/);
+    assert.throws(
+      () => chamferPaths(edgesOf(chamferedBlock(false), [7]), cutterOf("SSR-CH030-1000-Z4-TA")),
+      /cuts at 30° to the axis, the chamfer is at 45°/,
+    );
   });
 });
 
 describe("countersinks", () => {
-  const sunk: SetupHole = { feature_id: 5, at: [10, 10], top_z: 0, diameter_mm: 6.6, depth_mm: 20, through: true, drill_point_angle_deg: null, counterbore: null, countersink: { diameter_mm: 12.4, angle_deg: 90 }, thread: null };
+  const sunk: SetupHole = {
+    feature_id: 5,
+    at: [10, 10],
+    top_z: 0,
+    diameter_mm: 6.6,
+    depth_mm: 20,
+    through: true,
+    drill_point_angle_deg: null,
+    counterbore: null,
+    countersink: { diameter_mm: 12.4, angle_deg: 90 },
+    thread: null,
+  };
 
   it("plunges a 16 mm chamfer mill to where its cone is 12.4 mm wide at the entrance, with a short dwell", () => {
     const big = cutterOf("SSR-CH045-1600-Z4-TA");
-    const op = countersinkOperation({ id: "s0-op6", cutter: big, parameters: cuttingParametersFor(big, "aluminium-6061", vmc, "chamfering").parameters, holes: [sunk], clearance_z: 10 });
+    const op = countersinkOperation({
+      id: "s0-op6",
+      cutter: big,
+      parameters: cuttingParametersFor(big, "aluminium-6061", vmc, "chamfering").parameters,
+      holes: [sunk],
+      clearance_z: 10,
+    });
     const cycle = op.moves.find((m): m is DrillCycle => m.kind === "drill");
     assert.equal(cycle?.cycle, "dwell");
     near(cycle?.bottom_z ?? 0, -(6.2 - 0.25));

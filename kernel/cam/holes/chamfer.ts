@@ -46,9 +46,12 @@ const unit2 = (a: P2): P2 => {
 };
 
 function requireChamferMill(cutter: Cutter, angleToAxis: number): void {
-  if (cutter.kind !== "chamfer" || cutter.chamfer_angle_deg === null) throw new RangeError(`${cutter.name} is not a chamfer mill`);
+  if (cutter.kind !== "chamfer" || cutter.chamfer_angle_deg === null)
+    throw new RangeError(`${cutter.name} is not a chamfer mill`);
   if (Math.abs(cutter.chamfer_angle_deg - angleToAxis) > ANGLE_TOLERANCE_DEG) {
-    throw new RangeError(`${cutter.name} cuts at ${cutter.chamfer_angle_deg}° to the axis, the chamfer is at ${Math.round(angleToAxis * 10) / 10}°`);
+    throw new RangeError(
+      `${cutter.name} cuts at ${cutter.chamfer_angle_deg}° to the axis, the chamfer is at ${Math.round(angleToAxis * 10) / 10}°`,
+    );
   }
 }
 
@@ -71,7 +74,10 @@ export interface ChamferPaths {
 /** The signed horizontal distance of `p` from a wall's plane (positive on its air side). */
 function wallDistance(p: Vec3, wall: Plane): number {
   const horizontal = Math.hypot(wall.normal[0], wall.normal[1]);
-  const d = (p[0] - wall.point[0]) * wall.normal[0] + (p[1] - wall.point[1]) * wall.normal[1] + (p[2] - wall.point[2]) * wall.normal[2];
+  const d =
+    (p[0] - wall.point[0]) * wall.normal[0] +
+    (p[1] - wall.point[1]) * wall.normal[1] +
+    (p[2] - wall.point[2]) * wall.normal[2];
   return d / horizontal;
 }
 
@@ -153,7 +159,10 @@ export function chamferPaths(edges: ChamferEdges, cutter: Cutter): ChamferPaths 
       line = trimmed && end === "end" ? reversed(trimmed.points, trimmed.away) : trimmed;
     }
     if (!line || line.points.length < 2) {
-      out.skipped.push({ chain: index, message: `chain ${index} of faces ${edges.faces.join(", ")} is too short for ${cutter.name} between the walls it runs into` });
+      out.skipped.push({
+        chain: index,
+        message: `chain ${index} of faces ${edges.faces.join(", ")} is too short for ${cutter.name} between the walls it runs into`,
+      });
       return;
     }
     out.paths.push(offsetPath(line.points, line.away, offset, drop));
@@ -166,7 +175,8 @@ function offsetPath(points: Vec3[], away: Vec2[], offset: number, drop: number):
   const at = (p: Vec3, a: Vec2): Vec3 => [p[0] + a[0] * offset, p[1] + a[1] * offset, p[2] - drop];
   const nodes: PathNode[] = [];
   const segments = away.length;
-  const direction = (i: number): Vec2 => unit2([(points[i + 1] as Vec3)[0] - (points[i] as Vec3)[0], (points[i + 1] as Vec3)[1] - (points[i] as Vec3)[1]]);
+  const direction = (i: number): Vec2 =>
+    unit2([(points[i + 1] as Vec3)[0] - (points[i] as Vec3)[0], (points[i + 1] as Vec3)[1] - (points[i] as Vec3)[1]]);
   nodes.push({ to: at(points[0] as Vec3, away[0] as Vec2), centre: null, clockwise: false });
   for (let i = 0; i < segments; i++) {
     const end = points[i + 1] as Vec3;
@@ -229,7 +239,11 @@ export function chamferOperation(input: ChamferInput): Operation {
     moves.push({ kind: "rapid", to: [entry[0], entry[1], r] });
     moves.push({ kind: "linear", to: [entry[0], entry[1], first[2]], feed: input.parameters.plunge_feed_mm_min });
     for (const node of path.nodes) {
-      moves.push(node.centre ? { kind: "arc", to: node.to, centre: node.centre, clockwise: node.clockwise, feed } : { kind: "linear", to: node.to, feed });
+      moves.push(
+        node.centre
+          ? { kind: "arc", to: node.to, centre: node.centre, clockwise: node.clockwise, feed }
+          : { kind: "linear", to: node.to, feed },
+      );
     }
     moves.push({ kind: "linear", to: [exit[0], exit[1], last[2]], feed });
     // beside the part, clear of it: straight up
@@ -238,7 +252,9 @@ export function chamferOperation(input: ChamferInput): Operation {
   return {
     id: input.id,
     kind: "chamfering",
-    name: input.name ?? `Chamfering ${input.features.length === 1 ? `feature ${input.features[0]}` : `features ${input.features.join(", ")}`} with ${input.cutter.name}`,
+    name:
+      input.name ??
+      `Chamfering ${input.features.length === 1 ? `feature ${input.features[0]}` : `features ${input.features.join(", ")}`} with ${input.cutter.name}`,
     features: [...input.features],
     tool: input.cutter,
     parameters: input.parameters,
@@ -290,19 +306,27 @@ export function countersinkOperation(input: CountersinkInput): Operation {
   const moves = [...base.moves];
   const z = input.clearance_z;
   const lastCycle = cycles.length > 0 ? base.moves.at(-1) : undefined;
-  const from: Vec2 = lastCycle && lastCycle.kind === "rapid" ? [lastCycle.to[0], lastCycle.to[1]] : (input.start ?? [0, 0]);
+  const from: Vec2 =
+    lastCycle && lastCycle.kind === "rapid" ? [lastCycle.to[0], lastCycle.to[1]] : (input.start ?? [0, 0]);
   for (const { hole, sink } of nearestNeighbourOrder(circled, (s) => s.hole.at, from)) {
     const rTop = cutter.diameter / 2 - CHAMFER_EDGE_CLEARANCE_MM;
     const orbit = sink.diameter_mm / 2 - rTop;
     if (orbit + cutter.tip_diameter / 2 > hole.diameter_mm / 2 - CHAMFER_EDGE_CLEARANCE_MM + 1e-9) {
-      throw new RangeError(`${cutter.name} is too small for the ${sink.diameter_mm} mm countersink of feature ${hole.feature_id}: its tip would leave the bore`);
+      throw new RangeError(
+        `${cutter.name} is too small for the ${sink.diameter_mm} mm countersink of feature ${hole.feature_id}: its tip would leave the bore`,
+      );
     }
     const r = Math.max(hole.top_z, input.material_top_z ?? hole.top_z) + R_PLANE_CLEARANCE_MM;
-    if (r > z + 1e-9) throw new RangeError(`${input.id}: clearance_z ${z} is below the R plane ${r} of feature ${hole.feature_id}`);
+    if (r > z + 1e-9)
+      throw new RangeError(`${input.id}: clearance_z ${z} is below the R plane ${r} of feature ${hole.feature_id}`);
     const [cx, cy] = hole.at;
     const tipZ = hole.top_z - coneHeightAt(cutter, rTop);
     // the cone cuts around the countersink's middle, (Dc + d) / 4 from the axis
-    const arcFeed = internalArcFeed(parameters.feed_mm_min, orbit, Math.max(0, 2 * ((sink.diameter_mm + hole.diameter_mm) / 4 - orbit)));
+    const arcFeed = internalArcFeed(
+      parameters.feed_mm_min,
+      orbit,
+      Math.max(0, 2 * ((sink.diameter_mm + hole.diameter_mm) / 4 - orbit)),
+    );
     moves.push({ kind: "rapid", to: [cx, cy, z] });
     moves.push({ kind: "rapid", to: [cx, cy, r] });
     moves.push({ kind: "linear", to: [cx, cy, tipZ], feed: parameters.plunge_feed_mm_min });
@@ -313,5 +337,18 @@ export function countersinkOperation(input: CountersinkInput): Operation {
     moves.push({ kind: "rapid", to: [cx, cy, z] });
   }
   const features = uniqueFeatures(input.holes);
-  return { ...base, moves, features, name: input.name ?? holeOperationName("chamfering", input.holes.length, features, cutter, input.holes.length === 1 ? "countersink" : "countersinks") };
+  return {
+    ...base,
+    moves,
+    features,
+    name:
+      input.name ??
+      holeOperationName(
+        "chamfering",
+        input.holes.length,
+        features,
+        cutter,
+        input.holes.length === 1 ? "countersink" : "countersinks",
+      ),
+  };
 }

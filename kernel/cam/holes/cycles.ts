@@ -21,7 +21,10 @@ export const PECK_RETURN_CLEARANCE_MM = 0.5;
 /** G73: how far the drill backs off to break the chip (Fanuc parameter 5114, a usual setting). */
 export const CHIP_BREAK_RETRACT_MM = 0.5;
 
-export type ExpandedMove = { kind: "rapid"; to: Vec3 } | { kind: "linear"; to: Vec3; feed: number } | { kind: "dwell"; seconds: number };
+export type ExpandedMove =
+  | { kind: "rapid"; to: Vec3 }
+  | { kind: "linear"; to: Vec3; feed: number }
+  | { kind: "dwell"; seconds: number };
 
 /** The depths each peck ends at, down to bottom_z. */
 export function peckDepths(cycle: DrillCycle): number[] {

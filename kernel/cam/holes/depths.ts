@@ -65,7 +65,8 @@ export function drillTipDepth(hole: HoleDepthFacts, drill: Cutter): TipDepth {
     // the hole's radius: its shoulder at the bore's bottom would put that lower by the point
     // between the two radii (NIST STC-06: a 6.4 mm 135° drill 0.008 mm into a 6.35 mm hole's
     // 118° cone)
-    const meets = drill.tip_diameter > 0 ? point : (point * Math.min(drill.diameter, hole.diameter_mm)) / drill.diameter;
+    const meets =
+      drill.tip_diameter > 0 ? point : (point * Math.min(drill.diameter, hole.diameter_mm)) / drill.diameter;
     return { depth_mm: hole.depth_mm + meets, shortfall_mm: 0 };
   }
   const cone = modelled !== null ? hole.diameter_mm / 2 / Math.tan(deg(modelled / 2)) : 0;
@@ -85,7 +86,9 @@ export function spotTipDepth(spotter: Cutter, spotDiameter: number): number {
 /** A tap's tip depth (see TAP_BLIND_CLEARANCE_PITCHES, TAP_THROUGH_OVERRUN_PITCHES). */
 export function tapTipDepth(hole: HoleDepthFacts, tap: Cutter): number {
   const pitch = tap.pitch_mm ?? 0;
-  return hole.through ? hole.depth_mm + TAP_THROUGH_OVERRUN_PITCHES * pitch : Math.max(pitch, hole.depth_mm - TAP_BLIND_CLEARANCE_PITCHES * pitch);
+  return hole.through
+    ? hole.depth_mm + TAP_THROUGH_OVERRUN_PITCHES * pitch
+    : Math.max(pitch, hole.depth_mm - TAP_BLIND_CLEARANCE_PITCHES * pitch);
 }
 
 /** A flat end mill's depth in a helically bored hole: through by BREAKTHROUGH_MM, blind to the bottom. */

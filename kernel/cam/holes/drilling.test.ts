@@ -12,14 +12,38 @@ import { holeInSetup, type SetupHole } from "./setup-hole.ts";
 
 const vmc = findMachineArchetype("vmc-850-fanuc");
 if (!vmc) throw new Error("no vmc-850-fanuc");
-const near = (actual: number, expected: number) => assert.ok(Math.abs(actual - expected) < 1e-9, `${actual} != ${expected}`);
+const near = (actual: number, expected: number) =>
+  assert.ok(Math.abs(actual - expected) < 1e-9, `${actual} != ${expected}`);
 
 function hole(featureId: number, x: number, y: number, overrides: Partial<SetupHole> = {}): SetupHole {
-  return { feature_id: featureId, at: [x, y], top_z: 0, diameter_mm: 5, depth_mm: 30, through: true, drill_point_angle_deg: null, counterbore: null, countersink: null, thread: null, ...overrides };
+  return {
+    feature_id: featureId,
+    at: [x, y],
+    top_z: 0,
+    diameter_mm: 5,
+    depth_mm: 30,
+    through: true,
+    drill_point_angle_deg: null,
+    counterbore: null,
+    countersink: null,
+    thread: null,
+    ...overrides,
+  };
 }
 
-function operationWith(cutter: Cutter, holes: SetupHole[], build: typeof drillingOperation, kind: "drilling" | "tapping" | "spot_drilling" = "drilling"): Operation {
-  return build({ id: "s0-op1", cutter, parameters: cuttingParametersFor(cutter, "steel-c45", vmc as NonNullable<typeof vmc>, kind).parameters, holes, clearance_z: 10 });
+function operationWith(
+  cutter: Cutter,
+  holes: SetupHole[],
+  build: typeof drillingOperation,
+  kind: "drilling" | "tapping" | "spot_drilling" = "drilling",
+): Operation {
+  return build({
+    id: "s0-op1",
+    cutter,
+    parameters: cuttingParametersFor(cutter, "steel-c45", vmc as NonNullable<typeof vmc>, kind).parameters,
+    holes,
+    clearance_z: 10,
+  });
 }
 
 const cycles = (op: Operation) => op.moves.filter((m): m is DrillCycle => m.kind === "drill");
@@ -58,12 +82,20 @@ describe("drilling", () => {
     const holes = [hole(1, 50, 0), hole(2, 10, 0), hole(3, 30, 0), hole(4, 0, 0), hole(5, 31, 20, { depth_mm: 10 })];
     const op = operationWith(drill5, holes, drillingOperation);
     const [first, second] = cycles(op);
-    assert.deepEqual(first?.at, [[0, 0], [10, 0], [30, 0], [50, 0]]);
+    assert.deepEqual(first?.at, [
+      [0, 0],
+      [10, 0],
+      [30, 0],
+      [50, 0],
+    ]);
     assert.deepEqual(second?.at, [[31, 20]]);
     assert.deepEqual(op.features, [1, 2, 3, 4, 5]);
     assert.match(op.name, /^Drilling 5 holes \(features 1, 2, 3, 4, 5\) with Twist drill Ø5/);
     // up to clearance between the groups, over to the next at clearance
-    assert.deepEqual(op.moves.map((m) => m.kind), ["rapid", "drill", "rapid", "rapid", "drill", "rapid"]);
+    assert.deepEqual(
+      op.moves.map((m) => m.kind),
+      ["rapid", "drill", "rapid", "rapid", "drill", "rapid"],
+    );
     assertSafe(op);
   });
 
@@ -86,19 +118,39 @@ describe("drilling", () => {
     for (const d of [0, 1, 2, 3, 3.1, 3.175]) {
       const drillAt = -tip.depth_mm + d * slope;
       const holeAt = -12.7 - (3.175 - d) / Math.tan((59 * Math.PI) / 180);
-      assert.ok(drillAt >= holeAt - 1e-9, `at ${d} mm from the axis the drill is ${(holeAt - drillAt).toFixed(4)} mm into the cone`);
+      assert.ok(
+        drillAt >= holeAt - 1e-9,
+        `at ${d} mm from the axis the drill is ${(holeAt - drillAt).toFixed(4)} mm into the cone`,
+      );
     }
   });
 
   it("refuses a clearance plane below the R plane", () => {
-    assert.throws(() => drillingOperation({ id: "x", cutter: drill5, parameters: cuttingParametersFor(drill5, "steel-c45", vmc, "drilling").parameters, holes: [hole(1, 0, 0, { top_z: 9 })], clearance_z: 10 }), /below the R plane/);
+    assert.throws(
+      () =>
+        drillingOperation({
+          id: "x",
+          cutter: drill5,
+          parameters: cuttingParametersFor(drill5, "steel-c45", vmc, "drilling").parameters,
+          holes: [hole(1, 0, 0, { top_z: 9 })],
+          clearance_z: 10,
+        }),
+      /below the R plane/,
+    );
   });
 });
 
 describe("spot drilling and tapping", () => {
   it("spots a 6.8 mm drill's hole 7.0 mm wide with a 142° spot drill, 3.5 / tan 71° deep", () => {
     const spot = cutterOf("SSR-SP142-0800-VHM");
-    const op = spotDrillingOperation({ id: "s0-op1", cutter: spot, parameters: cuttingParametersFor(spot, "steel-c45", vmc, "spot_drilling").parameters, holes: [hole(1, 5, 5, { top_z: -3 })], clearance_z: 10, drill_diameter_mm: 6.8 });
+    const op = spotDrillingOperation({
+      id: "s0-op1",
+      cutter: spot,
+      parameters: cuttingParametersFor(spot, "steel-c45", vmc, "spot_drilling").parameters,
+      holes: [hole(1, 5, 5, { top_z: -3 })],
+      clearance_z: 10,
+      drill_diameter_mm: 6.8,
+    });
     const [cycle] = cycles(op);
     assert.equal(cycle?.cycle, "drill");
     near(cycle?.bottom_z ?? 0, -3 - 3.5 / Math.tan((71 * Math.PI) / 180));
@@ -108,7 +160,12 @@ describe("spot drilling and tapping", () => {
 
   it("taps a blind M8 hole at 1.25 mm per revolution from 5 mm above to one pitch above the bore's bottom", () => {
     const tap = cutterOf("SSR-TP-M8X125-SF-HSSE");
-    const op = operationWith(tap, [hole(1, 0, 0, { diameter_mm: 6.8, depth_mm: 16, through: false, thread: { pitch_mm: 1.25 } })], tappingOperation, "tapping");
+    const op = operationWith(
+      tap,
+      [hole(1, 0, 0, { diameter_mm: 6.8, depth_mm: 16, through: false, thread: { pitch_mm: 1.25 } })],
+      tappingOperation,
+      "tapping",
+    );
     const [cycle] = cycles(op);
     assert.equal(cycle?.cycle, "tap");
     assert.equal(cycle?.feed, op.parameters.spindle_rpm * 1.25);
@@ -119,11 +176,34 @@ describe("spot drilling and tapping", () => {
 });
 
 describe("holes in a setup", () => {
-  const stock = { min: [0, 0, 0], max: [60, 40, 20] } as { min: [number, number, number]; max: [number, number, number] };
-  const feature = (direction: [number, number, number], origin: [number, number, number], counterbore = false): Feature => ({
-    id: 6, class: "through_hole", faces: [3], access_direction: direction, other_access_directions: [], depth_mm: 20, floor_faces: [], wall_faces: [3],
-    min_internal_corner_radius_mm: null, min_width_mm: 8, open_sides: [], reasons: [],
-    hole: { diameter_mm: 8, depth_mm: 20, through: true, ...(counterbore ? { counterbore: { diameter_mm: 14, depth_mm: 8 } } : {}), axis: { origin, direction } },
+  const stock = { min: [0, 0, 0], max: [60, 40, 20] } as {
+    min: [number, number, number];
+    max: [number, number, number];
+  };
+  const feature = (
+    direction: [number, number, number],
+    origin: [number, number, number],
+    counterbore = false,
+  ): Feature => ({
+    id: 6,
+    class: "through_hole",
+    faces: [3],
+    access_direction: direction,
+    other_access_directions: [],
+    depth_mm: 20,
+    floor_faces: [],
+    wall_faces: [3],
+    min_internal_corner_radius_mm: null,
+    min_width_mm: 8,
+    open_sides: [],
+    reasons: [],
+    hole: {
+      diameter_mm: 8,
+      depth_mm: 20,
+      through: true,
+      ...(counterbore ? { counterbore: { diameter_mm: 14, depth_mm: 8 } } : {}),
+      axis: { origin, direction },
+    },
   });
 
   it("puts a hole entering the top at its axis with the entrance at the work offset's z", () => {

@@ -6,7 +6,15 @@
  * at the end. The depths are depths.ts's.
  */
 import type { Cutter, CuttingParameters, DrillCycle, Move, Operation, OperationKind, Vec2 } from "../types.ts";
-import { drillTipDepth, needsPecking, R_PLANE_CLEARANCE_MM, spotDiameterFor, spotTipDepth, TAP_R_PLANE_CLEARANCE_MM, tapTipDepth } from "./depths.ts";
+import {
+  drillTipDepth,
+  needsPecking,
+  R_PLANE_CLEARANCE_MM,
+  spotDiameterFor,
+  spotTipDepth,
+  TAP_R_PLANE_CLEARANCE_MM,
+  tapTipDepth,
+} from "./depths.ts";
 import { groupAndOrder, keyOf } from "./order.ts";
 import type { SetupHole } from "./setup-hole.ts";
 
@@ -51,7 +59,13 @@ const KIND_LABEL: Partial<Record<OperationKind, string>> = {
 };
 
 /** "Drilling 4 holes (features 2, 5) with <tool>". */
-export function holeOperationName(kind: OperationKind, count: number, features: number[], cutter: Cutter, what = count === 1 ? "hole" : "holes"): string {
+export function holeOperationName(
+  kind: OperationKind,
+  count: number,
+  features: number[],
+  cutter: Cutter,
+  what = count === 1 ? "hole" : "holes",
+): string {
   const list = features.length === 1 ? `feature ${features[0]}` : `features ${features.join(", ")}`;
   return `${KIND_LABEL[kind] ?? kind} ${count} ${what} (${list}) with ${cutter.name}`;
 }
@@ -64,14 +78,22 @@ export function uniqueFeatures(holes: readonly { feature_id: number }[]): number
 export function cycleOperation(kind: OperationKind, input: CycleOperationInput, cycles: HoleCycle[]): Operation {
   const start = input.start ?? [0, 0];
   const retract = (c: HoleCycle) => Math.max(c.top_z, input.material_top_z ?? c.top_z) + c.r_clearance;
-  const groups = groupAndOrder(cycles, (c) => keyOf(c.cycle, c.top_z, c.bottom_z, retract(c), c.peck_mm, c.dwell_s, c.feed), (c) => c.hole.at, start);
+  const groups = groupAndOrder(
+    cycles,
+    (c) => keyOf(c.cycle, c.top_z, c.bottom_z, retract(c), c.peck_mm, c.dwell_s, c.feed),
+    (c) => c.hole.at,
+    start,
+  );
   const moves: Move[] = [];
   const z = input.clearance_z;
   for (const group of groups) {
     const first = group[0] as HoleCycle;
     const last = group[group.length - 1] as HoleCycle;
     const r = retract(first);
-    if (r > z + 1e-9) throw new RangeError(`${input.id}: clearance_z ${z} is below the R plane ${r} of feature ${first.hole.feature_id}`);
+    if (r > z + 1e-9)
+      throw new RangeError(
+        `${input.id}: clearance_z ${z} is below the R plane ${r} of feature ${first.hole.feature_id}`,
+      );
     moves.push({ kind: "rapid", to: [first.hole.at[0], first.hole.at[1], z] });
     moves.push({
       kind: "drill",
@@ -107,7 +129,9 @@ function requireKind(cutter: Cutter, kinds: Cutter["kind"][], what: string): voi
  * Spot drilling (G81) at each hole's entrance: a spot `spotDiameterFor` the drill that follows
  * (the drill's diameter, or per hole), as deep as the spotting tool's cone needs for it.
  */
-export function spotDrillingOperation(input: CycleOperationInput & { drill_diameter_mm: number | ((hole: SetupHole) => number) }): Operation {
+export function spotDrillingOperation(
+  input: CycleOperationInput & { drill_diameter_mm: number | ((hole: SetupHole) => number) },
+): Operation {
   requireKind(input.cutter, ["drill"], "spot");
   const drillDiameter = input.drill_diameter_mm;
   const cycles = input.holes.map((hole): HoleCycle => {

@@ -32,7 +32,14 @@ export interface Bore {
 
 /** A hole's bore to boreTipDepth (through: BREAKTHROUGH_MM past the exit). */
 export function boreForHole(hole: SetupHole): Bore {
-  return { feature_id: hole.feature_id, at: hole.at, top_z: hole.top_z, bottom_z: hole.top_z - boreTipDepth(hole), diameter_mm: hole.diameter_mm, pilot_diameter_mm: 0 };
+  return {
+    feature_id: hole.feature_id,
+    at: hole.at,
+    top_z: hole.top_z,
+    bottom_z: hole.top_z - boreTipDepth(hole),
+    diameter_mm: hole.diameter_mm,
+    pilot_diameter_mm: 0,
+  };
 }
 
 /** A hole's counterbore, bored around the hole (drilled or bored first); null without one. */
@@ -50,7 +57,11 @@ export function counterboreFor(hole: SetupHole): Bore | null {
 
 /** Axial advance per turn: the ramp at the wall, at most the stepdown (feeds.ts) and the tool's max_stepdown. */
 export function helixPitch(cutter: Cutter, parameters: CuttingParameters, boreDiameter: number): number {
-  return Math.min(parameters.stepdown_mm, cutter.max_stepdown, Math.PI * boreDiameter * Math.tan((HELIX_RAMP_DEG * Math.PI) / 180));
+  return Math.min(
+    parameters.stepdown_mm,
+    cutter.max_stepdown,
+    Math.PI * boreDiameter * Math.tan((HELIX_RAMP_DEG * Math.PI) / 180),
+  );
 }
 
 /**
@@ -58,7 +69,12 @@ export function helixPitch(cutter: Cutter, parameters: CuttingParameters, boreDi
  * pilot hole (or past the centre) by RING_OVERLAP_FRACTION; between them at most the stepover
  * (and half the diameter) apart.
  */
-export function ringRadii(boreDiameter: number, toolDiameter: number, pilotDiameter: number, stepover: number): number[] {
+export function ringRadii(
+  boreDiameter: number,
+  toolDiameter: number,
+  pilotDiameter: number,
+  stepover: number,
+): number[] {
   const outer = (boreDiameter - toolDiameter) / 2;
   if (!(outer > 0)) throw new RangeError(`a ${toolDiameter} mm tool cannot bore ${boreDiameter} mm helically`);
   const inner = Math.max(0, pilotDiameter / 2) + toolDiameter / 2 - RING_OVERLAP_FRACTION * toolDiameter;
@@ -101,9 +117,16 @@ function turn(centre: Vec2, r: number, zFrom: number, drop: number, feed: number
 }
 
 /** The moves of one bore from clearance to clearance. */
-export function boreMoves(bore: Bore, cutter: Cutter, parameters: CuttingParameters, clearanceZ: number, materialTopZ?: number): Move[] {
+export function boreMoves(
+  bore: Bore,
+  cutter: Cutter,
+  parameters: CuttingParameters,
+  clearanceZ: number,
+  materialTopZ?: number,
+): Move[] {
   const r = Math.max(bore.top_z, materialTopZ ?? bore.top_z) + R_PLANE_CLEARANCE_MM;
-  if (r > clearanceZ + 1e-9) throw new RangeError(`clearance_z ${clearanceZ} is below the R plane ${r} of feature ${bore.feature_id}`);
+  if (r > clearanceZ + 1e-9)
+    throw new RangeError(`clearance_z ${clearanceZ} is below the R plane ${r} of feature ${bore.feature_id}`);
   const [cx, cy] = bore.at;
   const pitch = helixPitch(cutter, parameters, bore.diameter_mm);
   const zStart = bore.top_z + HELIX_START_ABOVE_MM;
@@ -128,15 +151,26 @@ export function boreMoves(bore: Bore, cutter: Cutter, parameters: CuttingParamet
 
 /** Helical boring (or counterboring) of every bore, nearest neighbour first. */
 export function helicalBoringOperation(input: HelicalInput): Operation {
-  if (input.cutter.kind !== "flat" || !input.cutter.centre_cutting) throw new RangeError(`${input.cutter.name} is not a centre-cutting flat end mill`);
+  if (input.cutter.kind !== "flat" || !input.cutter.centre_cutting)
+    throw new RangeError(`${input.cutter.name} is not a centre-cutting flat end mill`);
   const ordered = nearestNeighbourOrder(input.bores, (b) => b.at, input.start ?? [0, 0]);
-  const moves = ordered.flatMap((bore) => boreMoves(bore, input.cutter, input.parameters, input.clearance_z, input.material_top_z));
+  const moves = ordered.flatMap((bore) =>
+    boreMoves(bore, input.cutter, input.parameters, input.clearance_z, input.material_top_z),
+  );
   const features = uniqueFeatures(input.bores);
   const counterbores = input.bores.every((b) => b.pilot_diameter_mm > 0);
   return {
     id: input.id,
     kind: "helical_boring",
-    name: input.name ?? holeOperationName("helical_boring", input.bores.length, features, input.cutter, counterbores ? (input.bores.length === 1 ? "counterbore" : "counterbores") : undefined),
+    name:
+      input.name ??
+      holeOperationName(
+        "helical_boring",
+        input.bores.length,
+        features,
+        input.cutter,
+        counterbores ? (input.bores.length === 1 ? "counterbore" : "counterbores") : undefined,
+      ),
     features,
     tool: input.cutter,
     parameters: input.parameters,

@@ -15,7 +15,8 @@ export function nearestNeighbourOrder<T>(items: readonly T[], at: (item: T) => V
   let here = start;
   while (left.length > 0) {
     let best = 0;
-    for (let i = 1; i < left.length; i++) if (distance(at(left[i] as T), here) < distance(at(left[best] as T), here)) best = i;
+    for (let i = 1; i < left.length; i++)
+      if (distance(at(left[i] as T), here) < distance(at(left[best] as T), here)) best = i;
     const next = left.splice(best, 1)[0] as T;
     out.push(next);
     here = at(next);
@@ -27,7 +28,12 @@ export function nearestNeighbourOrder<T>(items: readonly T[], at: (item: T) => V
  * Groups by `key`, each in nearest-neighbour order; the next group is the one holding the hole
  * nearest to the last hole of the previous.
  */
-export function groupAndOrder<T>(items: readonly T[], key: (item: T) => string, at: (item: T) => Vec2, start: Vec2): T[][] {
+export function groupAndOrder<T>(
+  items: readonly T[],
+  key: (item: T) => string,
+  at: (item: T) => Vec2,
+  start: Vec2,
+): T[][] {
   const groups = new Map<string, T[]>();
   for (const item of items) {
     const k = key(item);

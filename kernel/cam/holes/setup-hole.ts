@@ -27,7 +27,9 @@ export interface SetupHole {
   thread: { pitch_mm: number | null } | null;
 }
 
-export type HoleInSetup = { ok: true; hole: SetupHole } | { ok: false; code: "not_a_hole" | "axis_not_along_tool" | "entrance_faces_away"; message: string };
+export type HoleInSetup =
+  | { ok: true; hole: SetupHole }
+  | { ok: false; code: "not_a_hole" | "axis_not_along_tool" | "entrance_faces_away"; message: string };
 
 /**
  * The hole of `feature` in the setup `frame`, or why it is not made in this setup: no hole data,
@@ -64,12 +66,29 @@ export function holeInSetup(feature: Feature, frame: Frame): HoleInSetup {
   }
   if (along <= -cos) {
     if (!info.through || info.counterbore || info.countersink) {
-      return { ok: false, code: "entrance_faces_away", message: `feature ${feature.id}: the hole's entrance faces away from this setup's tool` };
+      return {
+        ok: false,
+        code: "entrance_faces_away",
+        message: `feature ${feature.id}: the hole's entrance faces away from this setup's tool`,
+      };
     }
     // the far end: the material lies along +Z from the entrance, which faces -Z here
-    return { ok: true, hole: { ...base, top_z: origin[2] + info.depth_mm, drill_point_angle_deg: null, counterbore: null, countersink: null } };
+    return {
+      ok: true,
+      hole: {
+        ...base,
+        top_z: origin[2] + info.depth_mm,
+        drill_point_angle_deg: null,
+        counterbore: null,
+        countersink: null,
+      },
+    };
   }
-  return { ok: false, code: "axis_not_along_tool", message: `feature ${feature.id}: the hole's axis is not along this setup's tool axis` };
+  return {
+    ok: false,
+    code: "axis_not_along_tool",
+    message: `feature ${feature.id}: the hole's axis is not along this setup's tool axis`,
+  };
 }
 
 /** how far past the middle each end's drill goes, so the two bores overlap into one */

@@ -146,7 +146,11 @@ export function clearRegion(spec: ClearSpec): ClearResult {
   const passes = (m: Paths64): { grown: Paths64; touching: Paths64; free: Paths64 } => {
     const reach = offsetCoarse(simplify(m, REACH_SLACK_MM), SLIVER_MM + radius - stepover - REACH_SLACK_MM);
     // grown by what simplifying may have taken off the material
-    const touching = offsetCovering(reach, Math.max(stepover - FRONT_TOLERANCE_MM, stepover / 2) + 2 * REACH_SLACK_MM, TOUCHING_SLACK_MM);
+    const touching = offsetCovering(
+      reach,
+      Math.max(stepover - FRONT_TOLERANCE_MM, stepover / 2) + 2 * REACH_SLACK_MM,
+      TOUCHING_SLACK_MM,
+    );
     return { grown: difference(region, reach), touching, free: difference(region, touching) };
   };
   const feed = parameters.feed_mm_min;
@@ -185,7 +189,9 @@ export function clearRegion(spec: ClearSpec): ClearResult {
   let materialArea = area(material);
   let lastPath: Path64 | null = null;
   for (let pass = 0; pass < guard && !isEmpty(material, 1e-4); pass += 1) {
-    const pieces = clipOpen(next.grown.map(closeLoop), next.touching, "inside").filter((piece) => pathLength(piece) > MIN_PIECE_MM);
+    const pieces = clipOpen(next.grown.map(closeLoop), next.touching, "inside").filter(
+      (piece) => pathLength(piece) > MIN_PIECE_MM,
+    );
     if (pieces.length === 0) break;
     const cutsBefore = cuts.length;
     const passMaterial = material;
@@ -200,20 +206,23 @@ export function clearRegion(spec: ClearSpec): ClearResult {
       const cutPath: Path64 = approach === first ? path : [...pathOf([approach]), ...path];
       const swept = sweepCleared([cutPath], radius);
       // a piece along what is already cut (round-offset noise) would be cut again and again
-      if (area(intersection(swept, clipToRect(passMaterial, bounds(swept)))) < MIN_REMOVAL_MM * pathLength(cutPath)) continue;
+      if (area(intersection(swept, clipToRect(passMaterial, bounds(swept)))) < MIN_REMOVAL_MM * pathLength(cutPath))
+        continue;
       // a piece the tool cannot feed to from where it is: first finish what is near (the next
       // pass there is computed from what is cut so far), so the far side costs one retract
       const previous = position;
       const before = [...passSweeps];
       const start: Vec3 = [approach[0], approach[1], z];
-      const clear = (from: Vec2, to: Vec2): boolean => linkIsClear(from, to, spec.allowedGrown, passMaterial, before, inner);
+      const clear = (from: Vec2, to: Vec2): boolean =>
+        linkIsClear(from, to, spec.allowedGrown, passMaterial, before, inner);
       const link = previous === null ? null : linkPath(previous, approach, lastPath, clear);
       if (link === null && previous !== null && cuts.length > cutsBefore) break;
       cuts.push({
         start,
         moves: polylineMoves(cutPath, z, feed),
         linkFrom: (from) => {
-          if (previous !== null && from[0] === previous[0] && from[1] === previous[1]) return link === null ? null : [...link.map((p): Vec3 => [p[0], p[1], z]), start];
+          if (previous !== null && from[0] === previous[0] && from[1] === previous[1])
+            return link === null ? null : [...link.map((p): Vec3 => [p[0], p[1], z]), start];
           return clear(xy(from), approach) ? [start] : null;
         },
       });
@@ -294,7 +303,12 @@ function segmentInside(a: Vec2, b: Vec2, allowedGrown: Paths64): boolean {
   // only the region around the segment matters (and clipping to a box is cheap)
   const box = bounds([segment]);
   const margin = Math.round(SCALE * 0.01);
-  const near = clipToRect(allowedGrown, { left: box.left - margin, top: box.top - margin, right: box.right + margin, bottom: box.bottom + margin });
+  const near = clipToRect(allowedGrown, {
+    left: box.left - margin,
+    top: box.top - margin,
+    right: box.right + margin,
+    bottom: box.bottom + margin,
+  });
   const outside = clipOpen([segment], near, "outside");
   return outside.every((piece) => pathLength(piece) < LINK_TOLERANCE_MM);
 }
@@ -334,7 +348,14 @@ function linkPath(a: Vec2, b: Vec2, lastPath: Path64 | null, clear: (from: Vec2,
 }
 
 /** A straight feed from a to b at the level stays in bounds and cuts nothing still there. */
-function linkIsClear(a: Vec2, b: Vec2, allowedGrown: Paths64, material: Paths64, cutSince: Paths64[], inner: number): boolean {
+function linkIsClear(
+  a: Vec2,
+  b: Vec2,
+  allowedGrown: Paths64,
+  material: Paths64,
+  cutSince: Paths64[],
+  inner: number,
+): boolean {
   if (!segmentInside(a, b, allowedGrown)) return false;
   const capsule = sweepCoarse([pathOf([a, b])], inner);
   const box = bounds(capsule);

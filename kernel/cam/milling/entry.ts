@@ -17,7 +17,22 @@
  */
 import type { Cutter, CuttingParameters, Move, Vec2, Vec3 } from "../types.ts";
 import { APPROACH_MM } from "./linking.ts";
-import { area, clipOpen, components, contains, disk, distanceToBoundary, isEmpty, offset, pathOf, pathLength, vecOf, COARSE_TOLERANCE_MM, type Path64, type Paths64 } from "./polygons.ts";
+import {
+  area,
+  clipOpen,
+  components,
+  contains,
+  disk,
+  distanceToBoundary,
+  isEmpty,
+  offset,
+  pathOf,
+  pathLength,
+  vecOf,
+  COARSE_TOLERANCE_MM,
+  type Path64,
+  type Paths64,
+} from "./polygons.ts";
 
 export const HELIX_ANGLE_DEG = 2.5;
 export const RAMP_ANGLE_DEG = 2.5;
@@ -68,7 +83,8 @@ export function planEntry(spec: EntrySpec): EntryResult {
   const top = Math.max(spec.topOver(pointDisk(deepest.point, d / 2)), z);
   const depth = top - z;
   const plungeLimit = PLUNGE_MAX_DEPTH_D * d;
-  if (cutter.centre_cutting && depth <= plungeLimit + 1e-9) return { entry: plunge(spec, deepest.point, top), reason: null };
+  if (cutter.centre_cutting && depth <= plungeLimit + 1e-9)
+    return { entry: plunge(spec, deepest.point, top), reason: null };
   const lacks = `no room for a helix (${(2 * minHelix).toFixed(2)} mm centre-path diameter, ${(2 * Math.max(0, room)).toFixed(2)} mm fits) or a ramp (${minRamp.toFixed(2)} mm straight, ${(line?.length ?? 0).toFixed(2)} mm fits)`;
   const plungeWhy = cutter.centre_cutting
     ? `a plunge would be ${depth.toFixed(2)} mm deep (at most ${plungeLimit.toFixed(2)} mm)`
@@ -173,7 +189,13 @@ function helix(spec: EntrySpec, centre: Vec2, radius: number): Entry {
   for (let i = 1; i <= halfTurns; i += 1) {
     const angle = (turn * i) / halfTurns;
     const p = at(angle);
-    moves.push({ kind: "arc", to: [p[0], p[1], startZ - ((startZ - z) * i) / halfTurns], centre, clockwise: false, feed: parameters.plunge_feed_mm_min });
+    moves.push({
+      kind: "arc",
+      to: [p[0], p[1], startZ - ((startZ - z) * i) / halfTurns],
+      centre,
+      clockwise: false,
+      feed: parameters.plunge_feed_mm_min,
+    });
   }
   // a flat turn at the level: the helix leaves a sloped bottom
   for (let i = 1; i <= 2; i += 1) {
@@ -214,7 +236,11 @@ function ramp(spec: EntrySpec, a: Vec2, b: Vec2): Entry {
     } else {
       // reach the level part way along, then finish the pass flat
       const f = (zNow - z) / drop;
-      moves.push({ kind: "linear", to: [from[0] + (target[0] - from[0]) * f, from[1] + (target[1] - from[1]) * f, z], feed: parameters.plunge_feed_mm_min });
+      moves.push({
+        kind: "linear",
+        to: [from[0] + (target[0] - from[0]) * f, from[1] + (target[1] - from[1]) * f, z],
+        feed: parameters.plunge_feed_mm_min,
+      });
       moves.push({ kind: "linear", to: [target[0], target[1], z], feed: parameters.feed_mm_min });
       atP = !atP;
       zNow = z;
@@ -231,5 +257,11 @@ function plunge(spec: EntrySpec, at: Vec2, top: number): Entry {
   const { z, parameters } = spec;
   const start: Vec3 = [at[0], at[1], top + APPROACH_MM];
   const end: Vec3 = [at[0], at[1], z];
-  return { kind: "plunge", start, moves: [{ kind: "linear", to: end, feed: parameters.plunge_feed_mm_min }], path: [pathOf([at])[0] as { x: number; y: number }], end };
+  return {
+    kind: "plunge",
+    start,
+    moves: [{ kind: "linear", to: end, feed: parameters.plunge_feed_mm_min }],
+    path: [pathOf([at])[0] as { x: number; y: number }],
+    end,
+  };
 }

@@ -12,7 +12,14 @@
 import type { Cut } from "./linking.ts";
 import { materialHeights, ToolpathWriter } from "./linking.ts";
 import { zLevels } from "./levels.ts";
-import { CLEARANCE_ABOVE_STOCK_MM, makeOperation, refusal, unusableTool, type MillingOutcome, type MillingRequest } from "./operation.ts";
+import {
+  CLEARANCE_ABOVE_STOCK_MM,
+  makeOperation,
+  refusal,
+  unusableTool,
+  type MillingOutcome,
+  type MillingRequest,
+} from "./operation.ts";
 import type { ClearedLayer } from "./stock.ts";
 import type { Move, Vec3 } from "../types.ts";
 
@@ -41,7 +48,12 @@ export function faceMilling(request: MillingRequest): MillingOutcome {
   const point = (u: number, v: number, z: number): Vec3 => (alongX ? [u, v, z] : [v, u, z]);
 
   const clearance = stock.top_z + CLEARANCE_ABOVE_STOCK_MM;
-  const writer = new ToolpathWriter(tool, clearance, { feed: parameters.feed_mm_min, plunge: parameters.plunge_feed_mm_min }, materialHeights(part, stock));
+  const writer = new ToolpathWriter(
+    tool,
+    clearance,
+    { feed: parameters.feed_mm_min, plunge: parameters.plunge_feed_mm_min },
+    materialHeights(part, stock),
+  );
   const cleared: ClearedLayer[] = [];
   let current = stock;
   // the pass centres across, from v0's side; every level runs back the way the last one ended
@@ -71,4 +83,3 @@ export function faceMilling(request: MillingRequest): MillingOutcome {
   const operation = makeOperation(request, "face_milling", `Facing with ${tool.name}`, clearance, writer.finish());
   return { operation, reason: null, cleared, skipped: [], notes: [] };
 }
-

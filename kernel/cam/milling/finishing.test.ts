@@ -12,7 +12,17 @@ import { roughing } from "./roughing.ts";
 import { difference, offset, rectangle, union } from "./polygons.ts";
 import { CLEARANCE_MM } from "./regions.ts";
 import { InProcessStock } from "./stock.ts";
-import { boxesSoup, cutting, distanceToBoxesAbove, endMill, HeightMap, POCKET, POCKETED_BLOCK, samplePath, STOCK } from "./test-support.ts";
+import {
+  boxesSoup,
+  cutting,
+  distanceToBoxesAbove,
+  endMill,
+  HeightMap,
+  POCKET,
+  POCKETED_BLOCK,
+  samplePath,
+  STOCK,
+} from "./test-support.ts";
 
 const R = 3;
 const ROUGH_ALLOWANCE = 0.3;
@@ -28,7 +38,8 @@ function levelMoves(moves: Move[]): [Vec3, Vec3][] {
   let at: Vec3 | null = null;
   for (const move of moves) {
     if (move.kind === "drill") continue;
-    if (at && move.kind === "linear" && move.to[2] === at[2] && (move.to[0] !== at[0] || move.to[1] !== at[1])) out.push([at, move.to]);
+    if (at && move.kind === "linear" && move.to[2] === at[2] && (move.to[0] !== at[0] || move.to[1] !== at[1]))
+      out.push([at, move.to]);
     at = move.to;
   }
   return out;
@@ -56,18 +67,44 @@ const finisher = endMill(2 * R, { flute_length: 21 });
 describe("finishing a pocketed block after roughing", () => {
   const part = createSlicer(boxesSoup(POCKETED_BLOCK));
   let stock = new InProcessStock(STOCK);
-  const faced = operationOf(faceMilling({ part, stock, tool: endMill(20, { centre_cutting: false }), parameters: cutting({ stepover_mm: 14, stepdown_mm: 1.5 }) }));
-  stock = stock.withCleared(faceMilling({ part, stock, tool: endMill(20), parameters: cutting({ stepover_mm: 14, stepdown_mm: 1.5 }) }).cleared);
-  const roughOutcome = roughing({ part, stock, tool: endMill(8), parameters: cutting({ allowance_xy_mm: ROUGH_ALLOWANCE, allowance_z_mm: 0.2 }) });
+  const faced = operationOf(
+    faceMilling({
+      part,
+      stock,
+      tool: endMill(20, { centre_cutting: false }),
+      parameters: cutting({ stepover_mm: 14, stepdown_mm: 1.5 }),
+    }),
+  );
+  stock = stock.withCleared(
+    faceMilling({ part, stock, tool: endMill(20), parameters: cutting({ stepover_mm: 14, stepdown_mm: 1.5 }) }).cleared,
+  );
+  const roughOutcome = roughing({
+    part,
+    stock,
+    tool: endMill(8),
+    parameters: cutting({ allowance_xy_mm: ROUGH_ALLOWANCE, allowance_z_mm: 0.2 }),
+  });
   const rough = operationOf(roughOutcome);
   stock = stock.withCleared(roughOutcome.cleared);
-  const floorOutcome = floorFinishing({ part, stock, tool: finisher, parameters: cutting({ allowance_xy_mm: ROUGH_ALLOWANCE, stepover_mm: 2.4 }) });
+  const floorOutcome = floorFinishing({
+    part,
+    stock,
+    tool: finisher,
+    parameters: cutting({ allowance_xy_mm: ROUGH_ALLOWANCE, stepover_mm: 2.4 }),
+  });
   const floors = operationOf(floorOutcome);
   stock = stock.withCleared(floorOutcome.cleared);
-  const wallOutcome = wallFinishing({ part, stock, tool: finisher, parameters: cutting({ stepdown_mm: 10, stepover_mm: 0.5 }) });
+  const wallOutcome = wallFinishing({
+    part,
+    stock,
+    tool: finisher,
+    parameters: cutting({ stepdown_mm: 10, stepover_mm: 0.5 }),
+  });
   const walls = operationOf(wallOutcome);
   stock = stock.withCleared(wallOutcome.cleared);
-  const profile = operationOf(contour({ part, stock, tool: finisher, parameters: cutting({ stepdown_mm: 10, stepover_mm: 0.5 }) }));
+  const profile = operationOf(
+    contour({ part, stock, tool: finisher, parameters: cutting({ stepdown_mm: 10, stepover_mm: 0.5 }) }),
+  );
 
   it("runs the wall passes at exactly the tool radius from the walls (within 1e-3 mm), never closer", () => {
     let atWall = 0;
@@ -105,7 +142,8 @@ describe("finishing a pocketed block after roughing", () => {
     walls.moves.forEach((move, index) => {
       if (move.kind === "drill") return;
       const next = walls.moves[index + 1];
-      const onWall = (p: Vec3): boolean => Math.abs(distanceToBoxesAbove(POCKETED_BLOCK, p[0], p[1], p[2] + 1e-6) - R) <= 1e-3;
+      const onWall = (p: Vec3): boolean =>
+        Math.abs(distanceToBoxesAbove(POCKETED_BLOCK, p[0], p[1], p[2] + 1e-6) - R) <= 1e-3;
       if (move.kind === "arc" && at && !onWall(move.to)) assert.ok(onWall(at), "a lead-out starts on the wall pass");
       if (move.kind === "arc" && at && onWall(move.to) && next?.kind === "linear") {
         const r = Math.hypot(at[0] - move.centre[0], at[1] - move.centre[1]);
@@ -127,24 +165,35 @@ describe("finishing a pocketed block after roughing", () => {
   });
 
   it("finishes the pocket floor at its exact height, keeping the walls' allowance", () => {
-    const inPocket = levelMoves(floors.moves).filter(([, to]) => to[0] > POCKET.min[0] && to[0] < POCKET.max[0] && to[1] > POCKET.min[1] && to[1] < POCKET.max[1]);
+    const inPocket = levelMoves(floors.moves).filter(
+      ([, to]) => to[0] > POCKET.min[0] && to[0] < POCKET.max[0] && to[1] > POCKET.min[1] && to[1] < POCKET.max[1],
+    );
     assert.ok(inPocket.length > 0);
     for (const [, to] of inPocket) assert.equal(to[2], POCKET.floor);
     for (const { point, kind } of samplePath(floors.moves, floors.clearance_z, 0.1)) {
       if (kind === "rapid") continue;
-      assert.ok(distanceToBoxesAbove(POCKETED_BLOCK, point[0], point[1], point[2] + 1e-6) >= R + ROUGH_ALLOWANCE - 1e-3, `${point}`);
+      assert.ok(
+        distanceToBoxesAbove(POCKETED_BLOCK, point[0], point[1], point[2] + 1e-6) >= R + ROUGH_ALLOWANCE - 1e-3,
+        `${point}`,
+      );
     }
   });
 
   it("contours only the outer silhouette, clockwise, at the tool radius", () => {
     let checked = 0;
     for (const [from, to] of levelMoves(profile.moves)) {
-      assert.ok(!(to[0] > POCKET.min[0] && to[0] < POCKET.max[0] && to[1] > POCKET.min[1] && to[1] < POCKET.max[1]), "no pass in the pocket");
+      assert.ok(
+        !(to[0] > POCKET.min[0] && to[0] < POCKET.max[0] && to[1] > POCKET.min[1] && to[1] < POCKET.max[1]),
+        "no pass in the pocket",
+      );
       const mid: Vec2 = [(from[0] + to[0]) / 2, (from[1] + to[1]) / 2];
       const d = distanceToBoxesAbove(POCKETED_BLOCK, mid[0], mid[1], to[2] + 1e-6);
       if (Math.abs(d - R) > 1e-3) continue;
       const wall = nearestOnBoxes(POCKETED_BLOCK, mid[0], mid[1], to[2] + 1e-6);
-      assert.ok((to[0] - from[0]) * (wall[1] - mid[1]) - (to[1] - from[1]) * (wall[0] - mid[0]) < 0, "clockwise round the part");
+      assert.ok(
+        (to[0] - from[0]) * (wall[1] - mid[1]) - (to[1] - from[1]) * (wall[0] - mid[0]) < 0,
+        "clockwise round the part",
+      );
       checked += 1;
     }
     assert.ok(checked > 8);
@@ -153,7 +202,13 @@ describe("finishing a pocketed block after roughing", () => {
   it("leaves only the corners a 6 mm tool cannot reach, without gouge, rapid into material or collision", () => {
     const operations = [faced, rough, floors, walls, profile];
     const map = new HeightMap(STOCK, POCKETED_BLOCK);
-    for (const [operation, radius] of [[faced, 10], [rough, 4], [floors, R], [walls, R], [profile, R]] as const) {
+    for (const [operation, radius] of [
+      [faced, 10],
+      [rough, 4],
+      [floors, R],
+      [walls, R],
+      [profile, R],
+    ] as const) {
       const report = map.run(operation.moves, radius, operation.clearance_z);
       assert.equal(report.gouges, 0, `${operation.kind}: ${report.worstGouge}`);
       assert.equal(report.rapidsIntoMaterial, 0, operation.kind);
@@ -162,7 +217,11 @@ describe("finishing a pocketed block after roughing", () => {
     const corners = 4 * (1 - Math.PI / 4) * R * R * 8;
     assert.ok(map.materialAbovePart(-22) < 1.5 * corners, `left ${map.materialAbovePart(-22)} mm³`);
     const simulated = simulateSetup({ stock: STOCK, part: boxesSoup(POCKETED_BLOCK), operations, cellSize: 0.2 });
-    assert.deepEqual([simulated.total.gouges, simulated.total.rapids_through_material, simulated.total.holder_collisions], [0, 0, 0], JSON.stringify(simulated.violations.slice(0, 3)));
+    assert.deepEqual(
+      [simulated.total.gouges, simulated.total.rapids_through_material, simulated.total.holder_collisions],
+      [0, 0, 0],
+      JSON.stringify(simulated.violations.slice(0, 3)),
+    );
   });
 });
 
@@ -170,25 +229,50 @@ describe("finishing walls deeper than the flutes with a shank as wide as the cut
   it("keeps the shank clear of the walls above the flutes, and the simulation finds no contact", () => {
     const part = createSlicer(boxesSoup(POCKETED_BLOCK));
     let stock = new InProcessStock(STOCK);
-    const faceOutcome = faceMilling({ part, stock, tool: endMill(20), parameters: cutting({ stepover_mm: 14, stepdown_mm: 1.5 }) });
+    const faceOutcome = faceMilling({
+      part,
+      stock,
+      tool: endMill(20),
+      parameters: cutting({ stepover_mm: 14, stepdown_mm: 1.5 }),
+    });
     stock = stock.withCleared(faceOutcome.cleared);
-    const roughOutcome = roughing({ part, stock, tool: endMill(8), parameters: cutting({ allowance_xy_mm: ROUGH_ALLOWANCE, allowance_z_mm: 0.2 }) });
+    const roughOutcome = roughing({
+      part,
+      stock,
+      tool: endMill(8),
+      parameters: cutting({ allowance_xy_mm: ROUGH_ALLOWANCE, allowance_z_mm: 0.2 }),
+    });
     stock = stock.withCleared(roughOutcome.cleared);
     // 18 mm of flutes, a 6 mm shank above them, walls 20 mm deep
     const short = endMill(2 * R, { flute_length: 18 });
-    const walls = operationOf(wallFinishing({ part, stock, tool: short, parameters: cutting({ stepdown_mm: 10, stepover_mm: 0.5 }) }));
+    const walls = operationOf(
+      wallFinishing({ part, stock, tool: short, parameters: cutting({ stepdown_mm: 10, stepover_mm: 0.5 }) }),
+    );
     // levels at -10, -16 and -22: at -22 the shank would run along the outer walls from -4 up
     const atWall = new Map<number, number>();
     for (const { point, kind } of samplePath(walls.moves, walls.clearance_z, 0.1)) {
       if (kind === "rapid") continue;
       const shankAt = point[2] + 18;
-      assert.ok(distanceToBoxesAbove(POCKETED_BLOCK, point[0], point[1], shankAt) >= R + 0.5 - 1e-3, `the shank within 0.5 mm of a wall at ${point}`);
-      if (Math.abs(distanceToBoxesAbove(POCKETED_BLOCK, point[0], point[1], point[2] + 1e-6) - R) < 1e-3) atWall.set(point[2], (atWall.get(point[2]) ?? 0) + 1);
+      assert.ok(
+        distanceToBoxesAbove(POCKETED_BLOCK, point[0], point[1], shankAt) >= R + 0.5 - 1e-3,
+        `the shank within 0.5 mm of a wall at ${point}`,
+      );
+      if (Math.abs(distanceToBoxesAbove(POCKETED_BLOCK, point[0], point[1], point[2] + 1e-6) - R) < 1e-3)
+        atWall.set(point[2], (atWall.get(point[2]) ?? 0) + 1);
     }
     assert.ok((atWall.get(-16) ?? 0) > 100, "the walls are finished down to where the shank would meet them");
     assert.equal(atWall.get(-22) ?? 0, 0);
-    const simulated = simulateSetup({ stock: STOCK, part: boxesSoup(POCKETED_BLOCK), operations: [operationOf(faceOutcome), operationOf(roughOutcome), walls], cellSize: 0.2 });
-    assert.deepEqual([simulated.total.gouges, simulated.total.rapids_through_material, simulated.total.holder_collisions], [0, 0, 0], JSON.stringify(simulated.violations.slice(0, 3)));
+    const simulated = simulateSetup({
+      stock: STOCK,
+      part: boxesSoup(POCKETED_BLOCK),
+      operations: [operationOf(faceOutcome), operationOf(roughOutcome), walls],
+      cellSize: 0.2,
+    });
+    assert.deepEqual(
+      [simulated.total.gouges, simulated.total.rapids_through_material, simulated.total.holder_collisions],
+      [0, 0, 0],
+      JSON.stringify(simulated.violations.slice(0, 3)),
+    );
   });
 });
 
@@ -210,24 +294,43 @@ describe("finishing a wall beside stock the tool cannot take", () => {
       { z: -20, area: difference(everything, union(wallStock, columnArea)) },
     ]);
     const tool = endMill(2, { flute_length: 6, neck_diameter: 1.8, neck_length: 20 });
-    const walls = operationOf(wallFinishing({ part, stock, tool, parameters: cutting({ stepdown_mm: 0.5, stepover_mm: 0.5 }) }));
+    const walls = operationOf(
+      wallFinishing({ part, stock, tool, parameters: cutting({ stepdown_mm: 0.5, stepover_mm: 0.5 }) }),
+    );
     // the same stock for the simulation, cell by cell
     const initial = stockHeightField(STOCK, 0.1);
     initial.heights.forEach((_, k) => {
       const [x, y] = cellCentre(initial, k);
-      const onWall = Math.hypot(Math.max(boss.min[0] - x, 0, x - boss.max[0]), Math.max(boss.min[1] - y, 0, y - boss.max[1])) <= 0.3;
+      const onWall =
+        Math.hypot(Math.max(boss.min[0] - x, 0, x - boss.max[0]), Math.max(boss.min[1] - y, 0, y - boss.max[1])) <= 0.3;
       const inColumn = x >= column.min[0] && x <= column.max[0] && y >= column.min[1] && y <= column.max[1];
       initial.heights[k] = inColumn ? 0 : onWall ? -3 : -20;
     });
-    const simulated = simulateSetup({ stock: STOCK, part: boxesSoup([boss]), operations: [walls], initial, cellSize: 0.1 });
-    assert.deepEqual([simulated.total.gouges, simulated.total.rapids_through_material, simulated.total.holder_collisions], [0, 0, 0], JSON.stringify(simulated.violations.slice(0, 3)));
+    const simulated = simulateSetup({
+      stock: STOCK,
+      part: boxesSoup([boss]),
+      operations: [walls],
+      initial,
+      cellSize: 0.1,
+    });
+    assert.deepEqual(
+      [simulated.total.gouges, simulated.total.rapids_through_material, simulated.total.holder_collisions],
+      [0, 0, 0],
+      JSON.stringify(simulated.violations.slice(0, 3)),
+    );
     // and the passes along the front wall still go up to the column, at 30 levels and more
     const nearest = new Map<number, number>();
     for (const { point, kind, move } of samplePath(walls.moves, walls.clearance_z, 0.01)) {
       const cut = walls.moves[move];
       if (kind === "rapid" || cut === undefined || cut.kind === "drill" || cut.to[2] !== point[2]) continue;
-      nearest.set(point[2], Math.min(nearest.get(point[2]) ?? Infinity, distanceToBoxesAbove([column], point[0], point[1], point[2])));
+      nearest.set(
+        point[2],
+        Math.min(nearest.get(point[2]) ?? Infinity, distanceToBoxesAbove([column], point[0], point[1], point[2])),
+      );
     }
-    assert.ok([...nearest.values()].filter((d) => d < 1 + CLEARANCE_MM + 0.3).length >= 30, JSON.stringify([...nearest]));
+    assert.ok(
+      [...nearest.values()].filter((d) => d < 1 + CLEARANCE_MM + 0.3).length >= 30,
+      JSON.stringify([...nearest]),
+    );
   });
 });

@@ -13,8 +13,25 @@
  */
 import { clearRegion, LINK_TOLERANCE_MM } from "./clearing.ts";
 import { materialHeights, ToolpathWriter, xy } from "./linking.ts";
-import { CLEARANCE_ABOVE_STOCK_MM, makeOperation, refusal, unusableTool, type MillingOutcome, type MillingRequest, type SkippedRegion } from "./operation.ts";
-import { components, difference, intersection, isEmpty, offset, offsetCovering, union, type Paths64 } from "./polygons.ts";
+import {
+  CLEARANCE_ABOVE_STOCK_MM,
+  makeOperation,
+  refusal,
+  unusableTool,
+  type MillingOutcome,
+  type MillingRequest,
+  type SkippedRegion,
+} from "./operation.ts";
+import {
+  components,
+  difference,
+  intersection,
+  isEmpty,
+  offset,
+  offsetCovering,
+  union,
+  type Paths64,
+} from "./polygons.ts";
 import { CLEARANCE_MM, nearWindows, regionWithin, ShadowsAhead, workWindows } from "./regions.ts";
 import { nearest } from "./roughing.ts";
 import type { ClearedLayer } from "./stock.ts";
@@ -39,7 +56,12 @@ export function floorFinishing(request: MillingRequest): MillingOutcome {
 
   const clearance = request.stock.top_z + CLEARANCE_ABOVE_STOCK_MM;
   let stock = request.stock;
-  const writer = new ToolpathWriter(tool, clearance, { feed: parameters.feed_mm_min, plunge: parameters.plunge_feed_mm_min }, materialHeights(part, stock));
+  const writer = new ToolpathWriter(
+    tool,
+    clearance,
+    { feed: parameters.feed_mm_min, plunge: parameters.plunge_feed_mm_min },
+    materialHeights(part, stock),
+  );
   const cleared: ClearedLayer[] = [];
   const skipped: SkippedRegion[] = [];
   const shadows = new ShadowsAhead(part, tool, floors, parameters.allowance_xy_mm, parameters.stepdown_mm);
@@ -49,7 +71,10 @@ export function floorFinishing(request: MillingRequest): MillingOutcome {
     const windows = workWindows(part, stock, tool, material, z, parameters.allowance_xy_mm, request.focus);
     shadows.decided(i, windows === null || windows.length > 0);
     if (windows !== null && windows.length === 0) continue;
-    const allowed = regionWithin({ part, stock, cutter: tool, z, allowance_xy: parameters.allowance_xy_mm, depth_of_cut: parameters.stepdown_mm }, windows);
+    const allowed = regionWithin(
+      { part, stock, cutter: tool, z, allowance_xy: parameters.allowance_xy_mm, depth_of_cut: parameters.stepdown_mm },
+      windows,
+    );
     // where the tool's end touches the floor, and FLOOR_REACH_MM more to take in the wall
     // stock's foot (roughing's allowance_xy) and meet the air around, to come in from there
     const onFloor = intersection(allowed, offset(part.floorArea(z), radius + FLOOR_REACH_MM));
@@ -63,7 +88,16 @@ export function floorFinishing(request: MillingRequest): MillingOutcome {
     while (pieces.length > 0) {
       const index = nearest(pieces, writer.position === null ? null : xy(writer.position));
       const region = pieces.splice(index, 1)[0] as Paths64;
-      const result = clearRegion({ z, region, allowedGrown, material, cutter: tool, parameters, heights: writer.heights, from: writer.position === null ? null : xy(writer.position) });
+      const result = clearRegion({
+        z,
+        region,
+        allowedGrown,
+        material,
+        cutter: tool,
+        parameters,
+        heights: writer.heights,
+        from: writer.position === null ? null : xy(writer.position),
+      });
       for (const cut of result.cuts) writer.append(cut);
       if (result.skipped) skipped.push(result.skipped);
       if (result.swept.length > 0) sweeps.push(result.swept);
@@ -76,7 +110,18 @@ export function floorFinishing(request: MillingRequest): MillingOutcome {
   }
   const moves = writer.finish();
   if (!moves.some((move) => move.kind === "linear" || move.kind === "arc")) {
-    return refusal(skipped[0] ? `no floor could be finished: ${skipped[0].reason}` : "no floor has stock left on it within the tool's reach", skipped);
+    return refusal(
+      skipped[0]
+        ? `no floor could be finished: ${skipped[0].reason}`
+        : "no floor has stock left on it within the tool's reach",
+      skipped,
+    );
   }
-  return { operation: makeOperation(request, "floor_finishing", `Finishing floors with ${tool.name}`, clearance, moves), reason: null, cleared, skipped, notes: [] };
+  return {
+    operation: makeOperation(request, "floor_finishing", `Finishing floors with ${tool.name}`, clearance, moves),
+    reason: null,
+    cleared,
+    skipped,
+    notes: [],
+  };
 }

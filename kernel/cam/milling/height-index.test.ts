@@ -44,12 +44,19 @@ describe("the height index", () => {
 
   it("finds tall triangles, kept out of its bins, in the bands they cross", () => {
     // a slab 1 mm thick on a column 100 mm tall: the column's walls span every bin
-    const triangles = readTriangles(boxesSoup([
-      { min: [0, 0, 0], max: [10, 10, 100] },
-      { min: [-5, -5, 50], max: [15, 15, 51] },
-    ]));
+    const triangles = readTriangles(
+      boxesSoup([
+        { min: [0, 0, 0], max: [10, 10, 100] },
+        { min: [-5, -5, 50], max: [15, 15, 51] },
+      ]),
+    );
     const index = new HeightIndex(triangles);
-    for (const [low, high] of [[20, 20.1], [50.5, 50.6], [99.9, 101], [-1, 0.01]] as [number, number][]) {
+    for (const [low, high] of [
+      [20, 20.1],
+      [50.5, 50.6],
+      [99.9, 101],
+      [-1, 0.01],
+    ] as [number, number][]) {
       assert.deepEqual([...index.crossing(low, high)], scan(triangles, low, high));
     }
     assert.equal(index.crossing(20, 20.1).length, 8, "the column's four walls, two triangles each");

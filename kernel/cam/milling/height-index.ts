@@ -72,7 +72,8 @@ export class HeightIndex {
     const found: number[] = [];
     this.take(this.tall, 0, this.tall.length, low, high, found);
     const [first, last] = this.binsOf(low, high);
-    for (let b = first; b <= last; b += 1) this.take(this.members, this.starts[b] as number, this.starts[b + 1] as number, low, high, found);
+    for (let b = first; b <= last; b += 1)
+      this.take(this.members, this.starts[b] as number, this.starts[b + 1] as number, low, high, found);
     return Int32Array.from(found).sort();
   }
 

@@ -38,7 +38,13 @@ describe("reach", () => {
   });
 
   it("lets a neck narrower than the cut through the slot and starts at the shank or the holder", () => {
-    const necked = endMill(6, { neck_diameter: 5.6, neck_length: 30, shank_diameter: 8, flute_length: 12, stick_out: 45 });
+    const necked = endMill(6, {
+      neck_diameter: 5.6,
+      neck_length: 30,
+      shank_diameter: 8,
+      flute_length: 12,
+      stick_out: 45,
+    });
     assert.equal(reach(necked), 30);
     const relieved = endMill(10, { shank_diameter: 9.98, stick_out: 50 });
     assert.equal(reach(relieved), 50, "a shank 0.02 mm under the cut: the holder's nose");

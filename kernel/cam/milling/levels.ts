@@ -72,7 +72,8 @@ export function wideBodies(cutter: Cutter): WideBody[] {
   const hasNeck = cutter.neck_length > cutter.flute_length && cutter.neck_diameter > 0;
   if (hasNeck) bodies.push({ name: "neck", from: cutter.flute_length, radius: cutter.neck_diameter / 2 });
   const shankFrom = hasNeck ? cutter.neck_length : cutter.flute_length;
-  if (cutter.shank_diameter > 0 && shankFrom < cutter.stick_out) bodies.push({ name: "shank", from: shankFrom, radius: cutter.shank_diameter / 2 });
+  if (cutter.shank_diameter > 0 && shankFrom < cutter.stick_out)
+    bodies.push({ name: "shank", from: shankFrom, radius: cutter.shank_diameter / 2 });
   let from = cutter.stick_out;
   for (const segment of cutter.holder) {
     bodies.push({ name: "holder", from, radius: Math.max(segment.lower_diameter, segment.upper_diameter) / 2 });

@@ -102,7 +102,8 @@ export class ToolpathWriter {
 
   /** Up to the clearance plane: the operation ends there. */
   finish(): Move[] {
-    if (this.at !== null && this.at[2] < this.clearance_z) this.push({ kind: "rapid", to: [this.at[0], this.at[1], this.clearance_z] });
+    if (this.at !== null && this.at[2] < this.clearance_z)
+      this.push({ kind: "rapid", to: [this.at[0], this.at[1], this.clearance_z] });
     return this.moves;
   }
 
@@ -122,7 +123,8 @@ export class ToolpathWriter {
       widest = body.radius;
       if (safe + body.from >= this.clearance_z) break;
       const below = this.heights.over(corridor(body.radius + BODY_CLEARANCE_MM));
-      if (below + RETRACT_MARGIN_MM > safe + body.from) safe = Math.min(this.clearance_z, below + RETRACT_MARGIN_MM - body.from);
+      if (below + RETRACT_MARGIN_MM > safe + body.from)
+        safe = Math.min(this.clearance_z, below + RETRACT_MARGIN_MM - body.from);
     }
     if (from[2] < safe) this.push({ kind: "rapid", to: [from[0], from[1], safe] });
     if (from[0] !== to[0] || from[1] !== to[1]) this.push({ kind: "rapid", to: [to[0], to[1], safe] });
@@ -144,7 +146,8 @@ export class ToolpathWriter {
   private push(move: Move): void {
     if (move.kind !== "drill") {
       const at = this.at;
-      if (at !== null && move.kind !== "arc" && at[0] === move.to[0] && at[1] === move.to[1] && at[2] === move.to[2]) return;
+      if (at !== null && move.kind !== "arc" && at[0] === move.to[0] && at[1] === move.to[1] && at[2] === move.to[2])
+        return;
       this.at = move.to;
     }
     this.moves.push(move);

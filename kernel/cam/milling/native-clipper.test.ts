@@ -19,7 +19,21 @@ describe("Clipper2's C++ build", () => {
     const back = booleanOp("union", a, []);
     assert.deepEqual(bounds(back), bounds(a));
     assert.equal(area(back), area(a));
-    assert.throws(() => booleanOp("union", [[{ x: 2 ** 31, y: 0 }, { x: 0, y: 1 }, { x: 0, y: 0 }]], []), RangeError);
+    assert.throws(
+      () =>
+        booleanOp(
+          "union",
+          [
+            [
+              { x: 2 ** 31, y: 0 },
+              { x: 0, y: 1 },
+              { x: 0, y: 0 },
+            ],
+          ],
+          [],
+        ),
+      RangeError,
+    );
   });
 
   it("copies a long loop and a short one after it exactly, and refuses a bad point in a later loop of a region (the words the points cross in are reused)", () => {
@@ -29,8 +43,39 @@ describe("Clipper2's C++ build", () => {
     const back = booleanOp("union", [...long, ...negative], []);
     assert.equal(area(back), area(long) + 50);
     assert.deepEqual(bounds(booleanOp("union", negative, [])), bounds(negative));
-    assert.throws(() => booleanOp("union", [...negative, [{ x: 0, y: 0 }, { x: -(2 ** 31), y: 1 }, { x: 0, y: 1 }]], []), RangeError);
-    assert.throws(() => inflate([...negative, [{ x: 0, y: 0 }, { x: Number.NaN, y: 1 }, { x: 0, y: 1 }]], SCALE, "polygon", SCALE / 1000), RangeError);
+    assert.throws(
+      () =>
+        booleanOp(
+          "union",
+          [
+            ...negative,
+            [
+              { x: 0, y: 0 },
+              { x: -(2 ** 31), y: 1 },
+              { x: 0, y: 1 },
+            ],
+          ],
+          [],
+        ),
+      RangeError,
+    );
+    assert.throws(
+      () =>
+        inflate(
+          [
+            ...negative,
+            [
+              { x: 0, y: 0 },
+              { x: Number.NaN, y: 1 },
+              { x: 0, y: 1 },
+            ],
+          ],
+          SCALE,
+          "polygon",
+          SCALE / 1000,
+        ),
+      RangeError,
+    );
   });
 
   it("grows a square by 2 mm with round corners to within the arc tolerance of 100 + 80 + 4π mm²", () => {
@@ -41,17 +86,38 @@ describe("Clipper2's C++ build", () => {
   });
 
   it("sweeps an open 10 mm line with a 1 mm disk into a stadium", () => {
-    const swept = inflate([pathOf([[0, 0], [10, 0]])], SCALE, "round", 0.001 * SCALE);
+    const swept = inflate(
+      [
+        pathOf([
+          [0, 0],
+          [10, 0],
+        ]),
+      ],
+      SCALE,
+      "round",
+      0.001 * SCALE,
+    );
     const exact = 10 * 2 + Math.PI;
     assert.ok(Math.abs(area(swept) - exact) < 0.01, `area ${area(swept)}`);
   });
 
   it("cuts an open line to what lies inside and outside a square", () => {
-    const line = [pathOf([[-5, 5], [15, 5]])];
+    const line = [
+      pathOf([
+        [-5, 5],
+        [15, 5],
+      ]),
+    ];
     const inside = clipOpenPaths(line, square(0, 10), "inside");
     const outside = clipOpenPaths(line, square(0, 10), "outside");
-    assert.equal(inside.reduce((sum, p) => sum + pathLength(p), 0), 10);
-    assert.equal(outside.reduce((sum, p) => sum + pathLength(p), 0), 10);
+    assert.equal(
+      inside.reduce((sum, p) => sum + pathLength(p), 0),
+      10,
+    );
+    assert.equal(
+      outside.reduce((sum, p) => sum + pathLength(p), 0),
+      10,
+    );
     assert.equal(outside.length, 2);
   });
 
@@ -69,15 +135,43 @@ describe("Clipper2's C++ build", () => {
     const a = disk([0, 0], 30, 0.0001);
     const b = disk([10, 0], 30, 0.0001);
     assert.ok((a[0]?.length ?? 0) > 1000);
-    const far = [[{ x: 2 ** 31, y: 0 }, { x: 0, y: 1 }, { x: 0, y: 0 }]];
+    const far = [
+      [
+        { x: 2 ** 31, y: 0 },
+        { x: 0, y: 1 },
+        { x: 0, y: 0 },
+      ],
+    ];
     const round = (): void => {
       booleanOp("union", a, b);
       inflate(a, 2 * SCALE, "polygon", 0.003 * SCALE);
-      clipOpenPaths([pathOf([[-40, 0], [40, 0]])], a, "inside");
+      clipOpenPaths(
+        [
+          pathOf([
+            [-40, 0],
+            [40, 0],
+          ]),
+        ],
+        a,
+        "inside",
+      );
       outersWithHoles(a);
       // refused after the first region was copied in: that copy is freed too
       assert.throws(() => booleanOp("union", a, far), RangeError);
-      assert.throws(() => clipOpenPaths([pathOf([[-40, 0], [40, 0]])], far, "inside"), RangeError);
+      assert.throws(
+        () =>
+          clipOpenPaths(
+            [
+              pathOf([
+                [-40, 0],
+                [40, 0],
+              ]),
+            ],
+            far,
+            "inside",
+          ),
+        RangeError,
+      );
     };
     for (let i = 0; i < 200; i += 1) round();
     const before = nativeHeapBytes();

@@ -25,14 +25,25 @@ export type BooleanKind = "union" | "difference" | "intersection";
 
 /** A boolean of two regions under the NonZero rule. */
 export function booleanOp(kind: BooleanKind, subject: Paths64, clip: Paths64): Paths64 {
-  const clipType = kind === "union" ? native.ClipType.Union : kind === "difference" ? native.ClipType.Difference : native.ClipType.Intersection;
-  return owning((own) => fromNative(own(native.BooleanOp64(clipType, native.FillRule.NonZero, own(toNative(subject)), own(toNative(clip))))));
+  const clipType =
+    kind === "union"
+      ? native.ClipType.Union
+      : kind === "difference"
+        ? native.ClipType.Difference
+        : native.ClipType.Intersection;
+  return owning((own) =>
+    fromNative(own(native.BooleanOp64(clipType, native.FillRule.NonZero, own(toNative(subject)), own(toNative(clip))))),
+  );
 }
 
 /** Closed regions grown or shrunk (`end` "polygon"), or open paths swept (`end` "round"), with round joins; delta and tolerance in Clipper units. */
 export function inflate(paths: Paths64, delta: number, end: "polygon" | "round", arcTolerance: number): Paths64 {
   const endType = end === "polygon" ? native.EndType.Polygon : native.EndType.Round;
-  return owning((own) => fromNative(own(native.InflatePaths64(own(toNative(paths)), delta, native.JoinType.Round, endType, 2, arcTolerance))));
+  return owning((own) =>
+    fromNative(
+      own(native.InflatePaths64(own(toNative(paths)), delta, native.JoinType.Round, endType, 2, arcTolerance)),
+    ),
+  );
 }
 
 /** Open polylines cut to what lies inside or outside a region (NonZero). */
@@ -43,16 +54,31 @@ export function clipOpenPaths(paths: Paths64, region: Paths64, keep: "inside" | 
     const opened = own(new native.Paths64());
     clipper.AddOpenSubject(own(toNative(paths)));
     clipper.AddClip(own(toNative(region)));
-    clipper.ExecutePath(keep === "inside" ? native.ClipType.Intersection : native.ClipType.Difference, native.FillRule.NonZero, closed, opened);
+    clipper.ExecutePath(
+      keep === "inside" ? native.ClipType.Intersection : native.ClipType.Difference,
+      native.FillRule.NonZero,
+      closed,
+      opened,
+    );
     return fromNative(opened);
   });
 }
 
 /** The part of a region inside a rectangle (Clipper units): Clipper2's RectClip, each loop on its own. */
-export function rectClipPaths(paths: Paths64, rect: { left: number; top: number; right: number; bottom: number }): Paths64 {
+export function rectClipPaths(
+  paths: Paths64,
+  rect: { left: number; top: number; right: number; bottom: number },
+): Paths64 {
   return owning((own) => {
     // whole units, never smaller than asked
-    const box = own(new native.Rect64(BigInt(Math.floor(rect.left)), BigInt(Math.floor(rect.top)), BigInt(Math.ceil(rect.right)), BigInt(Math.ceil(rect.bottom))));
+    const box = own(
+      new native.Rect64(
+        BigInt(Math.floor(rect.left)),
+        BigInt(Math.floor(rect.top)),
+        BigInt(Math.ceil(rect.right)),
+        BigInt(Math.ceil(rect.bottom)),
+      ),
+    );
     return fromNative(own(native.RectClipPaths64(box, own(toNative(paths)))));
   });
 }
@@ -61,7 +87,13 @@ export function rectClipPaths(paths: Paths64, rect: { left: number; top: number;
 export function outersWithHoles(region: Paths64): Paths64[] {
   return owning((own) => {
     const tree = own(new native.PolyPath64());
-    native.BooleanOpOut64(native.ClipType.Union, native.FillRule.NonZero, own(toNative(region)), own(new native.Paths64()), tree);
+    native.BooleanOpOut64(
+      native.ClipType.Union,
+      native.FillRule.NonZero,
+      own(toNative(region)),
+      own(new native.Paths64()),
+      tree,
+    );
     const out: Paths64[] = [];
     // children belong to their tree: read, never deleted
     const visit = (node: NativeTree): void => {
@@ -131,7 +163,8 @@ function toNative(paths: Paths64): NativePaths {
         const p = path[i] as { x: number; y: number };
         const x = p.x;
         const y = p.y;
-        if (!(x > -INT32_LIMIT && x < INT32_LIMIT && y > -INT32_LIMIT && y < INT32_LIMIT)) throw new RangeError(`a point (${x}, ${y}) beyond ±2^31 Clipper units`);
+        if (!(x > -INT32_LIMIT && x < INT32_LIMIT && y > -INT32_LIMIT && y < INT32_LIMIT))
+          throw new RangeError(`a point (${x}, ${y}) beyond ±2^31 Clipper units`);
         w[o] = x;
         // the sign of the word as stored (a fraction is cut towards zero)
         w[o + 1] = (w[o] as number) >> 31;

@@ -56,7 +56,8 @@ export function refusal(reason: string, skipped: SkippedRegion[] = [], notes: st
 
 /** Why this tool cannot mill 2.5D paths, or null when it can. */
 export function unusableTool(tool: Cutter, parameters: CuttingParameters): string | null {
-  if (tool.kind !== "flat" && tool.kind !== "bull" && tool.kind !== "ball") return `${tool.name} is a ${tool.kind} tool, not an end mill`;
+  if (tool.kind !== "flat" && tool.kind !== "bull" && tool.kind !== "ball")
+    return `${tool.name} is a ${tool.kind} tool, not an end mill`;
   if (!(tool.diameter > 0)) return `${tool.name} has no diameter`;
   if (!(parameters.stepdown_mm > 0)) return `the stepdown must be positive (${parameters.stepdown_mm} mm)`;
   if (!(parameters.stepover_mm > 0)) return `the stepover must be positive (${parameters.stepover_mm} mm)`;
@@ -64,7 +65,13 @@ export function unusableTool(tool: Cutter, parameters: CuttingParameters): strin
   return null;
 }
 
-export function makeOperation(request: MillingRequest, kind: OperationKind, defaultName: string, clearance_z: number, moves: Operation["moves"]): Operation {
+export function makeOperation(
+  request: MillingRequest,
+  kind: OperationKind,
+  defaultName: string,
+  clearance_z: number,
+  moves: Operation["moves"],
+): Operation {
   return {
     id: request.id ?? kind,
     kind,

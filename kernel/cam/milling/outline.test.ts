@@ -23,7 +23,10 @@ function grid(n: number, jitter: (i: number, j: number) => [number, number]): Pa
   const pieces: Paths64 = [];
   for (let i = 0; i < n; i += 1) {
     for (let j = 0; j < n; j += 1) {
-      pieces.push(ccw(pathOf([at(i, j), at(i + 1, j), at(i + 1, j + 1)])), ccw(pathOf([at(i, j), at(i + 1, j + 1), at(i, j + 1)])));
+      pieces.push(
+        ccw(pathOf([at(i, j), at(i + 1, j), at(i + 1, j + 1)])),
+        ccw(pathOf([at(i, j), at(i + 1, j + 1), at(i, j + 1)])),
+      );
     }
   }
   return pieces.filter((piece) => Clipper.area(piece) !== 0);
@@ -39,7 +42,9 @@ describe("the outline of pieces tiling a surface", () => {
   });
 
   it("keeps a hole the pieces surround, wound the other way", () => {
-    const pieces = grid(3, () => [0, 0]).filter((piece) => !piece.every((p) => p.x >= 10000 && p.x <= 20000 && p.y >= 10000 && p.y <= 20000));
+    const pieces = grid(3, () => [0, 0]).filter(
+      (piece) => !piece.every((p) => p.x >= 10000 && p.x <= 20000 && p.y >= 10000 && p.y <= 20000),
+    );
     const loops = outline(pieces);
     assert.equal(loops.length, 2);
     assert.equal(area(union(loops)), 8);
@@ -53,9 +58,20 @@ describe("the outline of pieces tiling a surface", () => {
       return seed / 2147483648;
     };
     const n = 12;
-    const folded = grid(n, (i, j) => (i === 0 || j === 0 || i === n || j === n ? [0, 0] : [(random() - 0.5) * 1.6, (random() - 0.5) * 1.6]));
+    const folded = grid(n, (i, j) =>
+      i === 0 || j === 0 || i === n || j === n ? [0, 0] : [(random() - 0.5) * 1.6, (random() - 0.5) * 1.6],
+    );
     // a T-junction: one more triangle whose edge ends mid-way along the grid's bottom edge
-    const pieces = [...folded, ccw(pathOf([[0.5, 0], [1.5, -1], [2.5, 0]]))];
+    const pieces = [
+      ...folded,
+      ccw(
+        pathOf([
+          [0.5, 0],
+          [1.5, -1],
+          [2.5, 0],
+        ]),
+      ),
+    ];
     const expected = union(pieces);
     // folded: the pieces cover more than their union
     assert.ok(area(pieces) > area(expected) + 1);

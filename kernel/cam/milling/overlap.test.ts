@@ -2,7 +2,17 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { Clipper } from "clipper2-ts";
 import { touchesRegion } from "./overlap.ts";
-import { area, bounds, difference, disk, intersection, pathOf, rectangle, type Path64, type Paths64 } from "./polygons.ts";
+import {
+  area,
+  bounds,
+  difference,
+  disk,
+  intersection,
+  pathOf,
+  rectangle,
+  type Path64,
+  type Paths64,
+} from "./polygons.ts";
 
 const triangle = (a: [number, number], b: [number, number], c: [number, number]): Path64 => pathOf([a, b, c]);
 const touches = (region: Paths64, t: Path64): boolean => touchesRegion(region, t, bounds([t]));

@@ -22,10 +22,17 @@ export function touchesRegion(region: Paths64, polygon: Path64, box: Rect64): bo
       const a = path[i] as Point;
       const b = path[(i + 1) % n] as Point;
       // edges away from the polygon's box can neither cross it nor end in it
-      if (Math.max(a.x, b.x) < box.left || Math.min(a.x, b.x) > box.right || Math.max(a.y, b.y) < box.top || Math.min(a.y, b.y) > box.bottom) continue;
+      if (
+        Math.max(a.x, b.x) < box.left ||
+        Math.min(a.x, b.x) > box.right ||
+        Math.max(a.y, b.y) < box.top ||
+        Math.min(a.y, b.y) > box.bottom
+      )
+        continue;
       if (Clipper.pointInPolygon(a, polygon) !== PointInPolygonResult.IsOutside) return true;
       const m = polygon.length;
-      for (let j = 0; j < m; j += 1) if (segmentsMeet(a, b, polygon[j] as Point, polygon[(j + 1) % m] as Point)) return true;
+      for (let j = 0; j < m; j += 1)
+        if (segmentsMeet(a, b, polygon[j] as Point, polygon[(j + 1) % m] as Point)) return true;
     }
   }
   return false;
@@ -37,7 +44,9 @@ function orientation(a: Point, b: Point, c: Point): number {
 }
 
 function onSegment(a: Point, b: Point, p: Point): boolean {
-  return Math.min(a.x, b.x) <= p.x && p.x <= Math.max(a.x, b.x) && Math.min(a.y, b.y) <= p.y && p.y <= Math.max(a.y, b.y);
+  return (
+    Math.min(a.x, b.x) <= p.x && p.x <= Math.max(a.x, b.x) && Math.min(a.y, b.y) <= p.y && p.y <= Math.max(a.y, b.y)
+  );
 }
 
 /** Closed segments ab and cd share a point. */
@@ -47,5 +56,10 @@ function segmentsMeet(a: Point, b: Point, c: Point, d: Point): boolean {
   const o3 = orientation(c, d, a);
   const o4 = orientation(c, d, b);
   if (o1 !== o2 && o3 !== o4) return true;
-  return (o1 === 0 && onSegment(a, b, c)) || (o2 === 0 && onSegment(a, b, d)) || (o3 === 0 && onSegment(c, d, a)) || (o4 === 0 && onSegment(c, d, b));
+  return (
+    (o1 === 0 && onSegment(a, b, c)) ||
+    (o2 === 0 && onSegment(a, b, d)) ||
+    (o3 === 0 && onSegment(c, d, a)) ||
+    (o4 === 0 && onSegment(c, d, b))
+  );
 }

@@ -26,13 +26,25 @@ describe("partC from +Z", () => {
   it("is roughed and wall finished with every centre clear of the part, and the simulation finds nothing wrong", (t) => {
     const started = performance.now();
     const part = createSlicer(soup);
-    const rough = roughing({ part, stock: new InProcessStock(stock), tool: endMill(10), parameters: cutting({ stepdown_mm: 5, stepover_mm: 4, allowance_xy_mm: 0.3, allowance_z_mm: 0.2 }) });
+    const rough = roughing({
+      part,
+      stock: new InProcessStock(stock),
+      tool: endMill(10),
+      parameters: cutting({ stepdown_mm: 5, stepover_mm: 4, allowance_xy_mm: 0.3, allowance_z_mm: 0.2 }),
+    });
     const roughed = performance.now();
     assert.ok(rough.operation, rough.reason ?? "");
-    const walls = wallFinishing({ part, stock: new InProcessStock(stock).withCleared(rough.cleared), tool: endMill(6), parameters: cutting({ stepdown_mm: 10, stepover_mm: 0.5 }) });
+    const walls = wallFinishing({
+      part,
+      stock: new InProcessStock(stock).withCleared(rough.cleared),
+      tool: endMill(6),
+      parameters: cutting({ stepdown_mm: 10, stepover_mm: 0.5 }),
+    });
     const finished = performance.now();
     assert.ok(walls.operation, walls.reason ?? "");
-    t.diagnostic(`partC roughing ${(roughed - started).toFixed(0)} ms (${rough.operation.moves.length} moves), wall finishing ${(finished - roughed).toFixed(0)} ms (${walls.operation.moves.length} moves)`);
+    t.diagnostic(
+      `partC roughing ${(roughed - started).toFixed(0)} ms (${rough.operation.moves.length} moves), wall finishing ${(finished - roughed).toFixed(0)} ms (${walls.operation.moves.length} moves)`,
+    );
 
     for (const [operation, clearance] of [
       [rough.operation, 5 + 0.3],
@@ -46,9 +58,20 @@ describe("partC from +Z", () => {
       assert.ok(closest >= clearance - 1e-3, `${operation.kind} comes ${closest} from the part`);
     }
 
-    const simulated = simulateSetup({ stock, part: soup, operations: [rough.operation, walls.operation], cellSize: 0.2 });
-    t.diagnostic(`simulation ${(performance.now() - finished).toFixed(0)} ms, ${simulated.total.material_left_pct.toFixed(1)} % of the removable stock left`);
-    assert.deepEqual([simulated.total.gouges, simulated.total.rapids_through_material, simulated.total.holder_collisions], [0, 0, 0], JSON.stringify(simulated.violations.slice(0, 3)));
+    const simulated = simulateSetup({
+      stock,
+      part: soup,
+      operations: [rough.operation, walls.operation],
+      cellSize: 0.2,
+    });
+    t.diagnostic(
+      `simulation ${(performance.now() - finished).toFixed(0)} ms, ${simulated.total.material_left_pct.toFixed(1)} % of the removable stock left`,
+    );
+    assert.deepEqual(
+      [simulated.total.gouges, simulated.total.rapids_through_material, simulated.total.holder_collisions],
+      [0, 0, 0],
+      JSON.stringify(simulated.violations.slice(0, 3)),
+    );
     assert.ok(simulated.total.material_left_pct < 15, `${simulated.total.material_left_pct} % left`);
   });
 });

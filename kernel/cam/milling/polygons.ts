@@ -196,7 +196,10 @@ function outermost(region: Paths64): Path64 {
 }
 
 function narrowerThan(path: Path64, limit: number): boolean {
-  let left = Infinity, right = -Infinity, bottom = Infinity, top = -Infinity;
+  let left = Infinity,
+    right = -Infinity,
+    bottom = Infinity,
+    top = -Infinity;
   for (const p of path) {
     if (p.x < left) left = p.x;
     if (p.x > right) right = p.x;
@@ -278,7 +281,12 @@ export const COVERING_SLACK_MM = 0.01;
  * cross its neighbours' (Clipper's offset then sorts out crossings that grow with the square of
  * the vertices on each arc).
  */
-export function offsetCovering(region: Paths64, mm: number, slack = COVERING_SLACK_MM, tolerance_mm = COARSE_TOLERANCE_MM): Paths64 {
+export function offsetCovering(
+  region: Paths64,
+  mm: number,
+  slack = COVERING_SLACK_MM,
+  tolerance_mm = COARSE_TOLERANCE_MM,
+): Paths64 {
   return tidy(offset(simplify(region, slack), mm + slack, tolerance_mm));
 }
 

@@ -14,7 +14,9 @@ describe("the tool centre's region", () => {
     const framed = boxToFrame(setupFrame([0, 0, 1], PART_C_STOCK), PART_C_STOCK);
     // cleared down to -22 but for forty round islands: stock deeper than the depth of cut, kept
     // out beside the part's own keep-out
-    const islands = union(...Array.from({ length: 40 }, (_, k) => disk([-3 + ((k * 9.37) % 95), -3 + ((k * 5.71) % 55)], 4 + (k % 3))));
+    const islands = union(
+      ...Array.from({ length: 40 }, (_, k) => disk([-3 + ((k * 9.37) % 95), -3 + ((k * 5.71) % 55)], 4 + (k % 3))),
+    );
     const everywhere = rectangle([framed.min[0], framed.min[1]], [framed.max[0], framed.max[1]]);
     const stock = new InProcessStock(framed).withCleared([{ z: -22, area: difference(everywhere, islands) }]);
     // the holder far above the stock: the part's and the islands' keep-outs are the ones that count
@@ -26,11 +28,19 @@ describe("the tool centre's region", () => {
     for (let k = 0; k < 700; k += 1) {
       const x = -8 + ((k * 7.1234567) % 95);
       const y = -8 + ((k * 3.3456789) % 55);
-      const window = { left: toUnits(x), top: toUnits(y), right: toUnits(x + 11.3 + (k % 7)), bottom: toUnits(y + 9.9 + (k % 5)) };
+      const window = {
+        left: toUnits(x),
+        top: toUnits(y),
+        right: toUnits(x + 11.3 + (k % 7)),
+        bottom: toUnits(y + 9.9 + (k % 5)),
+      };
       // a sliver along the window's edge, between the keep-outs clipped to it and the outline, was
       // a region a tool went into
       const outside = difference(toolCentreRegion({ ...spec, window }), slack);
-      assert.ok(isEmpty(outside, 1e-7), `window ${k} at (${x.toFixed(3)}, ${y.toFixed(3)}): ${area(outside)} mm² outside the whole region`);
+      assert.ok(
+        isEmpty(outside, 1e-7),
+        `window ${k} at (${x.toFixed(3)}, ${y.toFixed(3)}): ${area(outside)} mm² outside the whole region`,
+      );
     }
     part.close();
   });
@@ -65,18 +75,27 @@ describe("the shadows asked for ahead", () => {
     ahead.before(0);
     for (const z of levels.slice(0, 3)) {
       assert.ok(asked().includes(needKey({ z })), `the shadow at ${z}`);
-      assert.ok(asked().includes(toolKeepOut(z)) && asked().includes(depthShadow(z)), `every shadow of the level at ${z}, before any level was decided`);
+      assert.ok(
+        asked().includes(toolKeepOut(z)) && asked().includes(depthShadow(z)),
+        `every shadow of the level at ${z}, before any level was decided`,
+      );
     }
     ahead.decided(0, false);
     ahead.before(1);
     assert.ok(asked().includes(needKey({ z: -14 })), "the next level's own shadow");
-    assert.ok(!asked().includes(toolKeepOut(-14)) && !asked().includes(depthShadow(-14)), "nothing more of it after a level without work");
+    assert.ok(
+      !asked().includes(toolKeepOut(-14)) && !asked().includes(depthShadow(-14)),
+      "nothing more of it after a level without work",
+    );
     ahead.decided(1, false);
     ahead.before(2);
     ahead.decided(2, false);
     ahead.before(3);
     ahead.decided(3, true);
-    assert.ok(asked().includes(toolKeepOut(-14)) && asked().includes(depthShadow(-14)), "a level with work asks for the rest of its own");
+    assert.ok(
+      asked().includes(toolKeepOut(-14)) && asked().includes(depthShadow(-14)),
+      "a level with work asks for the rest of its own",
+    );
     ahead.before(4);
     assert.ok(asked().includes(toolKeepOut(-22)), "and every shadow of the levels ahead again");
     // each shadow asked once

@@ -85,13 +85,16 @@ export function toolCentreRegion(spec: CentreRegionSpec): Paths64 {
   // within a window, each input is clipped to the window grown by what it is grown by: all of
   // it that can reach into the window (a clipped edge lies inside the input, so growing it adds
   // nothing the whole would not)
-  const near = (region: Paths64, grow: number): Paths64 => (window === undefined ? region : clipToRect(region, expandRect(window, grow + COARSE_TOLERANCE_MM)));
+  const near = (region: Paths64, grow: number): Paths64 =>
+    window === undefined ? region : clipToRect(region, expandRect(window, grow + COARSE_TOLERANCE_MM));
   // the part's keep-outs reach past the window's edges: clipped to the window itself, their edge
   // along it and the outline's met a unit apart in places, and the slivers between them were
   // regions a tool was sent into (NIST FTC-10: a 12 mm rest rougher 0.09 mm into a fillet)
   const beyond = window === undefined ? undefined : expandRect(window, WINDOW_OVERLAP_MM);
   const shadowGrown = (need: GrownNeed): Paths64 =>
-    beyond === undefined ? part.grownShadow(need.z, need.mm, need.tolerance_mm) : part.grownShadowWithin(need.z, need.mm, beyond, need.tolerance_mm);
+    beyond === undefined
+      ? part.grownShadow(need.z, need.mm, need.tolerance_mm)
+      : part.grownShadowWithin(need.z, need.mm, beyond, need.tolerance_mm);
   const outline = offset(stock.rect, radius + OUTSIDE_MM);
   const forbidden: Paths64[] = [shadowGrown(toolKeepOut(cutter, z, spec.allowance_xy))];
   if (spec.depth_of_cut !== null) {
@@ -113,7 +116,10 @@ export function toolCentreRegion(spec: CentreRegionSpec): Paths64 {
   }
   for (const need of bodyKeepOuts(cutter, z)) {
     // growing a union is the union of the grown pieces: the part's is the same for every operation
-    forbidden.push(shadowGrown(need), offsetCovering(near(stock.remainingAbove(need.z), need.mm), need.mm, BODY_SLACK_MM, need.tolerance_mm));
+    forbidden.push(
+      shadowGrown(need),
+      offsetCovering(near(stock.remainingAbove(need.z), need.mm), need.mm, BODY_SLACK_MM, need.tolerance_mm),
+    );
   }
   return differenceAll(window === undefined ? outline : clipToRect(outline, window), forbidden);
 }
@@ -151,7 +157,8 @@ export class ShadowsAhead {
 
   /** Before level i is read: its shadows and those of the SHADOWS_AHEAD levels after it. */
   before(i: number): void {
-    for (let k = i; k <= i + SHADOWS_AHEAD && k < this.levels.length; k += 1) this.part.ahead(this.needs(k, this.working));
+    for (let k = i; k <= i + SHADOWS_AHEAD && k < this.levels.length; k += 1)
+      this.part.ahead(this.needs(k, this.working));
   }
 
   /** Level i has work (it reads all of its shadows next) or none. */
@@ -162,7 +169,9 @@ export class ShadowsAhead {
 
   private needs(k: number, all: boolean): ShadowNeed[] {
     const z = this.levels[k] as number;
-    return all ? levelShadows(this.cutter, z, this.allowance_xy, this.depth_of_cut) : decidingShadows(this.cutter, z, this.allowance_xy);
+    return all
+      ? levelShadows(this.cutter, z, this.allowance_xy, this.depth_of_cut)
+      : decidingShadows(this.cutter, z, this.allowance_xy);
   }
 }
 
@@ -180,7 +189,11 @@ function depthHeight(z: number, depth_of_cut: number): number {
 function bodyKeepOuts(cutter: Cutter, z: number): GrownNeed[] {
   return keptOutBodies(cutter).map((body) =>
     body.name === "holder"
-      ? { z: bodyBottom(z, body), mm: body.radius + BODY_CLEARANCE_MM + HOLDER_TOLERANCE_MM, tolerance_mm: HOLDER_TOLERANCE_MM }
+      ? {
+          z: bodyBottom(z, body),
+          mm: body.radius + BODY_CLEARANCE_MM + HOLDER_TOLERANCE_MM,
+          tolerance_mm: HOLDER_TOLERANCE_MM,
+        }
       : { z: bodyBottom(z, body), mm: body.radius + BODY_CLEARANCE_MM, tolerance_mm: COARSE_TOLERANCE_MM },
   );
 }
@@ -250,7 +263,15 @@ const MAX_WINDOWS = 24;
  * windows are cut down to them: the tool centre stays over the focus, and what it cuts is within
  * its radius of it.
  */
-export function workWindows(part: PartSlicer, stock: InProcessStock, cutter: Cutter, material: Paths64, z: number, allowance: number, focus?: Rect64[]): Rect64[] | null {
+export function workWindows(
+  part: PartSlicer,
+  stock: InProcessStock,
+  cutter: Cutter,
+  material: Paths64,
+  z: number,
+  allowance: number,
+  focus?: Rect64[],
+): Rect64[] | null {
   let rest = focus === undefined ? material : withinRects(material, focus);
   if (isEmpty(rest)) return [];
   for (const need of windowKeepOuts(cutter, z, allowance)) {
@@ -283,7 +304,12 @@ function windowKeepOuts(cutter: Cutter, z: number, allowance: number): GrownNeed
   const needs: GrownNeed[] = [{ z, mm: allowance + REST_MARGIN_MM, tolerance_mm: COARSE_TOLERANCE_MM }];
   for (const body of keptOutBodies(cutter)) {
     const blocked = body.radius + BODY_CLEARANCE_MM - radius - 2 * COARSE_TOLERANCE_MM;
-    if (blocked > 0) needs.push({ z: Math.ceil((z + body.from) / HOLDER_GRID_MM - 1e-9) * HOLDER_GRID_MM, mm: blocked, tolerance_mm: COARSE_TOLERANCE_MM });
+    if (blocked > 0)
+      needs.push({
+        z: Math.ceil((z + body.from) / HOLDER_GRID_MM - 1e-9) * HOLDER_GRID_MM,
+        mm: blocked,
+        tolerance_mm: COARSE_TOLERANCE_MM,
+      });
   }
   return needs;
 }
@@ -310,13 +336,23 @@ export function mergeOverlapping(rects: readonly Rect64[]): Rect64[] {
 
 /** Where two rectangles overlap, or null. */
 function overlap(p: Rect64, q: Rect64): Rect64 | null {
-  const rect = { left: Math.max(p.left, q.left), top: Math.max(p.top, q.top), right: Math.min(p.right, q.right), bottom: Math.min(p.bottom, q.bottom) };
+  const rect = {
+    left: Math.max(p.left, q.left),
+    top: Math.max(p.top, q.top),
+    right: Math.min(p.right, q.right),
+    bottom: Math.min(p.bottom, q.bottom),
+  };
   return rect.left < rect.right && rect.top < rect.bottom ? rect : null;
 }
 
 /** The smallest rectangle holding both. */
 function hull(p: Rect64, q: Rect64): Rect64 {
-  return { left: Math.min(p.left, q.left), top: Math.min(p.top, q.top), right: Math.max(p.right, q.right), bottom: Math.max(p.bottom, q.bottom) };
+  return {
+    left: Math.min(p.left, q.left),
+    top: Math.min(p.top, q.top),
+    right: Math.max(p.right, q.right),
+    bottom: Math.max(p.bottom, q.bottom),
+  };
 }
 
 /**
@@ -330,7 +366,10 @@ export function windowMargin(diameter: number): number {
 /** Of a region, what is within `grow` of the windows (all of it with no windows). */
 export function nearWindows(region: Paths64, windows: Rect64[] | null, grow: number): Paths64 {
   if (windows === null) return region;
-  return withinRects(region, windows.map((window) => expandRect(window, grow)));
+  return withinRects(
+    region,
+    windows.map((window) => expandRect(window, grow)),
+  );
 }
 
 /** Of a region, what lies within the rectangles. */

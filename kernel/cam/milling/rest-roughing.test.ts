@@ -3,7 +3,16 @@ import { describe, it } from "node:test";
 import { createSlicer } from "./slicer.ts";
 import { restRoughing, roughing } from "./roughing.ts";
 import { InProcessStock } from "./stock.ts";
-import { boxesSoup, cutting, endMill, HeightMap, levelFeedLength, POCKET, POCKETED_BLOCK, STOCK } from "./test-support.ts";
+import {
+  boxesSoup,
+  cutting,
+  endMill,
+  HeightMap,
+  levelFeedLength,
+  POCKET,
+  POCKETED_BLOCK,
+  STOCK,
+} from "./test-support.ts";
 
 const BIG = 4;
 const SMALL = 1.5;
@@ -15,7 +24,12 @@ describe("rest roughing", () => {
   const big = roughing({ part, stock: new InProcessStock(STOCK), tool: endMill(2 * BIG), parameters });
   assert.ok(big.operation);
   const leftByBig = new InProcessStock(STOCK).withCleared(big.cleared);
-  const rest = restRoughing({ part, stock: leftByBig, tool: endMill(2 * SMALL), parameters: cutting({ allowance_xy_mm: ALLOWANCE, allowance_z_mm: 0.2, stepover_mm: 1.2 }) });
+  const rest = restRoughing({
+    part,
+    stock: leftByBig,
+    tool: endMill(2 * SMALL),
+    parameters: cutting({ allowance_xy_mm: ALLOWANCE, allowance_z_mm: 0.2, stepover_mm: 1.2 }),
+  });
   assert.ok(rest.operation, rest.reason ?? "");
 
   // where the big tool's centre could go in the pocket: its corners are what it leaves
@@ -23,8 +37,10 @@ describe("rest roughing", () => {
     min: [POCKET.min[0] + BIG + ALLOWANCE, POCKET.min[1] + BIG + ALLOWANCE],
     max: [POCKET.max[0] - BIG - ALLOWANCE, POCKET.max[1] - BIG - ALLOWANCE],
   };
-  const fromBigReach = (x: number, y: number): number => Math.hypot(Math.max(reach.min[0] - x, 0, x - reach.max[0]), Math.max(reach.min[1] - y, 0, y - reach.max[1]));
-  const inPocket = (x: number, y: number): boolean => x > POCKET.min[0] && x < POCKET.max[0] && y > POCKET.min[1] && y < POCKET.max[1];
+  const fromBigReach = (x: number, y: number): number =>
+    Math.hypot(Math.max(reach.min[0] - x, 0, x - reach.max[0]), Math.max(reach.min[1] - y, 0, y - reach.max[1]));
+  const inPocket = (x: number, y: number): boolean =>
+    x > POCKET.min[0] && x < POCKET.max[0] && y > POCKET.min[1] && y < POCKET.max[1];
 
   it("cuts only the pocket corners the larger tool could not reach", () => {
     const map = new HeightMap(STOCK, POCKETED_BLOCK);
@@ -36,7 +52,8 @@ describe("rest roughing", () => {
           const [x, y] = map.centre(i, j);
           // the corners beyond the walls' allowance (which both tools leave)
           const fromWalls = Math.min(x - POCKET.min[0], POCKET.max[0] - x, y - POCKET.min[1], POCKET.max[1] - y);
-          if (inPocket(x, y) && fromWalls > ALLOWANCE + map.cell && fromBigReach(x, y) > BIG) sum += Math.max(0, (map.top[j * map.nx + i] as number) - (POCKET.floor + 0.2));
+          if (inPocket(x, y) && fromWalls > ALLOWANCE + map.cell && fromBigReach(x, y) > BIG)
+            sum += Math.max(0, (map.top[j * map.nx + i] as number) - (POCKET.floor + 0.2));
         }
       return sum * map.cell * map.cell;
     };

@@ -7,7 +7,18 @@ import { SCALE } from "./polygons.ts";
 import { createSlicer } from "./slicer.ts";
 import { roughing } from "./roughing.ts";
 import { InProcessStock } from "./stock.ts";
-import { boxesSoup, cutting, distanceToBoxesAbove, endMill, HeightMap, POCKET, POCKETED_BLOCK, samplePath, STEPPED_BLOCK, STOCK } from "./test-support.ts";
+import {
+  boxesSoup,
+  cutting,
+  distanceToBoxesAbove,
+  endMill,
+  HeightMap,
+  POCKET,
+  POCKETED_BLOCK,
+  samplePath,
+  STEPPED_BLOCK,
+  STOCK,
+} from "./test-support.ts";
 
 const RADIUS = 4;
 const ALLOWANCE = { allowance_xy_mm: 0.3, allowance_z_mm: 0.2 };
@@ -17,8 +28,17 @@ function operationOf(outcome: MillingOutcome): Operation {
   return outcome.operation;
 }
 
-function rough(boxes: Box3[], overrides: Parameters<typeof endMill>[1] = {}, parameters = cutting(ALLOWANCE)): MillingOutcome {
-  return roughing({ part: createSlicer(boxesSoup(boxes)), stock: new InProcessStock(STOCK), tool: endMill(2 * RADIUS, overrides), parameters });
+function rough(
+  boxes: Box3[],
+  overrides: Parameters<typeof endMill>[1] = {},
+  parameters = cutting(ALLOWANCE),
+): MillingOutcome {
+  return roughing({
+    part: createSlicer(boxesSoup(boxes)),
+    stock: new InProcessStock(STOCK),
+    tool: endMill(2 * RADIUS, overrides),
+    parameters,
+  });
 }
 
 /** Cutting levels: the heights of feed moves that stay level. */
@@ -41,7 +61,8 @@ function verticalDescents(moves: Move[], clearance: number): { to: Vec3; kind: M
   let at: Vec3 = [first.to[0], first.to[1], clearance];
   for (const move of moves) {
     if (move.kind === "drill") continue;
-    if (move.kind !== "arc" && move.to[0] === at[0] && move.to[1] === at[1] && move.to[2] < at[2]) out.push({ to: move.to, kind: move.kind });
+    if (move.kind !== "arc" && move.to[0] === at[0] && move.to[1] === at[1] && move.to[2] < at[2])
+      out.push({ to: move.to, kind: move.kind });
     at = move.to;
   }
   return out;
@@ -102,11 +123,19 @@ describe("roughing a pocketed block", () => {
     assert.equal(report.verticalFeedsIntoMaterial, 0, `moves ${report.offending}`);
     // what is left is the allowance skin and the pocket's corners, not the pocket
     const pocketCells = cellsIn(map, POCKET.min, POCKET.max, RADIUS + 0.3);
-    assert.ok(pocketCells.every((top) => top <= POCKET.floor + 0.2 + 1e-9), "the pocket's middle is down to the floor + allowance");
+    assert.ok(
+      pocketCells.every((top) => top <= POCKET.floor + 0.2 + 1e-9),
+      "the pocket's middle is down to the floor + allowance",
+    );
   });
 
   it("passes the stock simulation: no gouge, no rapid through material, no collision", () => {
-    const result = simulateSetup({ stock: STOCK, part: boxesSoup(POCKETED_BLOCK), operations: [pocketed], cellSize: 0.2 });
+    const result = simulateSetup({
+      stock: STOCK,
+      part: boxesSoup(POCKETED_BLOCK),
+      operations: [pocketed],
+      cellSize: 0.2,
+    });
     assert.equal(result.total.gouges, 0, JSON.stringify(result.violations.slice(0, 3)));
     assert.equal(result.total.rapids_through_material, 0, JSON.stringify(result.violations.slice(0, 3)));
     assert.equal(result.total.holder_collisions, 0, JSON.stringify(result.violations.slice(0, 3)));
@@ -118,7 +147,9 @@ describe("roughing entries", () => {
     const stepped = operationOf(rough(STEPPED_BLOCK));
     const descents = verticalDescents(stepped.moves, stepped.clearance_z).filter((d) => d.kind === "linear");
     assert.ok(descents.length > 0);
-    const outside = descents.filter(({ to }) => to[0] < -RADIUS || to[0] > 70 + RADIUS || to[1] < -RADIUS || to[1] > 50 + RADIUS);
+    const outside = descents.filter(
+      ({ to }) => to[0] < -RADIUS || to[0] > 70 + RADIUS || to[1] < -RADIUS || to[1] > 50 + RADIUS,
+    );
     assert.ok(outside.length >= 1, "at least one level is entered from outside the stock");
     assert.ok(!stepped.moves.some((move) => move.kind === "arc"), "no helix where the air is open");
     const report = new HeightMap(STOCK, STEPPED_BLOCK).run(stepped.moves, RADIUS, stepped.clearance_z);
@@ -148,13 +179,17 @@ describe("roughing entries", () => {
     assert.ok(pocketSkips.length > 0, JSON.stringify(outcome.skipped));
     assert.match(pocketSkips[0]?.reason ?? "", /not centre cutting/);
     const operation = operationOf(outcome);
-    const inPocket = samplePath(operation.moves, operation.clearance_z).filter(({ point }) => point[0] > 30 && point[0] < 39 && point[1] > 20 && point[1] < 29 && point[2] < -2);
+    const inPocket = samplePath(operation.moves, operation.clearance_z).filter(
+      ({ point }) => point[0] > 30 && point[0] < 39 && point[1] > 20 && point[1] < 29 && point[2] < -2,
+    );
     assert.equal(inPocket.length, 0, "the tool never goes into the pocket");
   });
 
   it("plunges a centre-cutting tool into the same pocket, only 1 mm deep (under a quarter of the diameter)", () => {
     const operation = operationOf(rough(small, {}, cutting({ allowance_xy_mm: 0.2 })));
-    const plunges = verticalDescents(operation.moves, operation.clearance_z).filter(({ to, kind }) => kind === "linear" && to[0] > 30 && to[0] < 39 && to[1] > 20 && to[1] < 29);
+    const plunges = verticalDescents(operation.moves, operation.clearance_z).filter(
+      ({ to, kind }) => kind === "linear" && to[0] > 30 && to[0] < 39 && to[1] > 20 && to[1] < 29,
+    );
     assert.equal(plunges.length, 1, JSON.stringify(plunges));
     const plunge = plunges[0] as { to: Vec3 };
     assert.equal(plunge.to[2], -3);
@@ -175,7 +210,9 @@ describe("ramp entries", () => {
   ];
 
   it("enters a closed slot too narrow for a helix by a ramp along it, no steeper than 3 degrees", () => {
-    const operation = operationOf(rough(slot, { centre_cutting: false }, cutting({ allowance_xy_mm: 0.2, stepdown_mm: 4 })));
+    const operation = operationOf(
+      rough(slot, { centre_cutting: false }, cutting({ allowance_xy_mm: 0.2, stepdown_mm: 4 })),
+    );
     const inSlot = (p: Vec3): boolean => p[0] > 20 && p[0] < 50 && p[1] > 20 && p[1] < 29.5;
     let at: Vec3 | null = null;
     let ramps = 0;
@@ -203,12 +240,19 @@ describe("ramp entries", () => {
 describe("roughing round a focus", () => {
   // the stepped block's step along its front (y 5..15, floor at -12), in Clipper units
   const focus = [{ left: 5 * SCALE, top: 5 * SCALE, right: 65 * SCALE, bottom: 15 * SCALE }];
-  const request = { part: createSlicer(boxesSoup(STEPPED_BLOCK)), tool: endMill(2 * RADIUS), parameters: cutting(ALLOWANCE) };
+  const request = {
+    part: createSlicer(boxesSoup(STEPPED_BLOCK)),
+    tool: endMill(2 * RADIUS),
+    parameters: cutting(ALLOWANCE),
+  };
   const focused = operationOf(roughing({ ...request, stock: new InProcessStock(STOCK), focus }));
 
   it("keeps the tool centre over the focus wherever it feeds below the stock's top", () => {
     const strays = samplePath(focused.moves, focused.clearance_z, 0.2).filter(
-      ({ point, kind }) => kind !== "rapid" && point[2] < 0 && (point[0] < 5 - 1e-3 || point[0] > 65 + 1e-3 || point[1] < 5 - 1e-3 || point[1] > 15 + 1e-3),
+      ({ point, kind }) =>
+        kind !== "rapid" &&
+        point[2] < 0 &&
+        (point[0] < 5 - 1e-3 || point[0] > 65 + 1e-3 || point[1] < 5 - 1e-3 || point[1] > 15 + 1e-3),
     );
     assert.deepEqual(strays.slice(0, 3), []);
   });
@@ -219,12 +263,21 @@ describe("roughing round a focus", () => {
     assert.equal(report.gouges, 0, `worst gouge ${report.worstGouge}`);
     assert.equal(report.rapidsIntoMaterial, 0);
     assert.equal(report.verticalFeedsIntoMaterial, 0, `moves ${report.offending}`);
-    assert.ok(cellsIn(map, [5, 5], [65, 10.7], 1).every((top) => top <= -12 + 0.2 + 1e-9), "the step is down to its floor + allowance");
-    assert.ok(cellsIn(map, [5, 15], [65, 50], RADIUS + 1).every((top) => top === 0), "the stock's top beyond the focus is untouched");
+    assert.ok(
+      cellsIn(map, [5, 5], [65, 10.7], 1).every((top) => top <= -12 + 0.2 + 1e-9),
+      "the step is down to its floor + allowance",
+    );
+    assert.ok(
+      cellsIn(map, [5, 15], [65, 50], RADIUS + 1).every((top) => top === 0),
+      "the stock's top beyond the focus is untouched",
+    );
     const whole = new HeightMap(STOCK, STEPPED_BLOCK);
     const all = operationOf(roughing({ ...request, stock: new InProcessStock(STOCK) }));
     whole.run(all.moves, RADIUS, all.clearance_z);
-    assert.ok(cellsIn(whole, [5, 15], [65, 50], RADIUS + 1).every((top) => top <= -2 + 0.2 + 1e-9), "the whole roughing takes the slab");
+    assert.ok(
+      cellsIn(whole, [5, 15], [65, 50], RADIUS + 1).every((top) => top <= -2 + 0.2 + 1e-9),
+      "the whole roughing takes the slab",
+    );
   });
 });
 
@@ -234,7 +287,8 @@ function cellsIn(map: HeightMap, min: [number, number], max: [number, number], i
   for (let j = 0; j < map.ny; j += 1) {
     for (let i = 0; i < map.nx; i += 1) {
       const [x, y] = map.centre(i, j);
-      if (x >= min[0] + inset && x <= max[0] - inset && y >= min[1] + inset && y <= max[1] - inset) out.push(map.top[j * map.nx + i] as number);
+      if (x >= min[0] + inset && x <= max[0] - inset && y >= min[1] + inset && y <= max[1] - inset)
+        out.push(map.top[j * map.nx + i] as number);
     }
   }
   return out;

@@ -16,8 +16,25 @@ import type { OperationKind, Vec2 } from "../types.ts";
 import { clearRegion, LINK_TOLERANCE_MM } from "./clearing.ts";
 import { zLevels } from "./levels.ts";
 import { materialHeights, ToolpathWriter, xy } from "./linking.ts";
-import { CLEARANCE_ABOVE_STOCK_MM, makeOperation, refusal, unusableTool, type MillingOutcome, type MillingRequest, type SkippedRegion } from "./operation.ts";
-import { components, contains, difference, distanceToBoundary, isEmpty, offset, union, type Paths64 } from "./polygons.ts";
+import {
+  CLEARANCE_ABOVE_STOCK_MM,
+  makeOperation,
+  refusal,
+  unusableTool,
+  type MillingOutcome,
+  type MillingRequest,
+  type SkippedRegion,
+} from "./operation.ts";
+import {
+  components,
+  contains,
+  difference,
+  distanceToBoundary,
+  isEmpty,
+  offset,
+  union,
+  type Paths64,
+} from "./polygons.ts";
 import { regionWithin, ShadowsAhead, workWindows } from "./regions.ts";
 import type { ClearedLayer } from "./stock.ts";
 
@@ -27,7 +44,8 @@ export function roughing(request: MillingRequest): MillingOutcome {
 
 /** Roughing on what an earlier (larger) tool left: request.stock must hold its cleared layers. */
 export function restRoughing(request: MillingRequest): MillingOutcome {
-  if (request.stock.layers.length === 0) return refusal("rest roughing needs the stock an earlier roughing left (the stock has no cleared layers)");
+  if (request.stock.layers.length === 0)
+    return refusal("rest roughing needs the stock an earlier roughing left (the stock has no cleared layers)");
   return roughInLevels(request, "rest_roughing");
 }
 
@@ -38,12 +56,24 @@ function roughInLevels(request: MillingRequest, kind: OperationKind): MillingOut
   const top = request.stock.highest();
   if (!Number.isFinite(top)) return refusal("no stock is left to rough");
   const bottom = request.bottom_z ?? part.bottom_z;
-  const levels = zLevels({ top, bottom, floors: part.floors, stepdown: parameters.stepdown_mm, allowance_z: parameters.allowance_z_mm });
-  if (levels.length === 0) return refusal(`nothing lies between the stock's top (${top.toFixed(3)}) and the bottom (${bottom.toFixed(3)})`);
+  const levels = zLevels({
+    top,
+    bottom,
+    floors: part.floors,
+    stepdown: parameters.stepdown_mm,
+    allowance_z: parameters.allowance_z_mm,
+  });
+  if (levels.length === 0)
+    return refusal(`nothing lies between the stock's top (${top.toFixed(3)}) and the bottom (${bottom.toFixed(3)})`);
 
   const clearance = request.stock.top_z + CLEARANCE_ABOVE_STOCK_MM;
   let stock = request.stock;
-  const writer = new ToolpathWriter(tool, clearance, { feed: parameters.feed_mm_min, plunge: parameters.plunge_feed_mm_min }, materialHeights(part, stock));
+  const writer = new ToolpathWriter(
+    tool,
+    clearance,
+    { feed: parameters.feed_mm_min, plunge: parameters.plunge_feed_mm_min },
+    materialHeights(part, stock),
+  );
   const label = kind === "roughing" ? "Roughing" : "Rest roughing";
   // the writer's moves, as they grow: what is written stays as it is
   const operation = makeOperation(request, kind, `${label} with ${tool.name}`, clearance, writer.moves);
@@ -51,7 +81,8 @@ function roughInLevels(request: MillingRequest, kind: OperationKind): MillingOut
   const skipped: SkippedRegion[] = [];
   const notes: string[] = [];
   const unreachable: number[] = [];
-  if (parameters.stepover_mm > 0.95 * tool.diameter) notes.push(`stepover ${parameters.stepover_mm} mm reduced to 95 % of the diameter`);
+  if (parameters.stepover_mm > 0.95 * tool.diameter)
+    notes.push(`stepover ${parameters.stepover_mm} mm reduced to 95 % of the diameter`);
 
   const shadows = new ShadowsAhead(part, tool, levels, parameters.allowance_xy_mm, parameters.stepdown_mm);
   for (const [i, z] of levels.entries()) {
@@ -63,7 +94,10 @@ function roughInLevels(request: MillingRequest, kind: OperationKind): MillingOut
     const windows = workWindows(part, stock, tool, material, z, parameters.allowance_xy_mm, request.focus);
     shadows.decided(i, windows === null || windows.length > 0);
     if (windows !== null && windows.length === 0) continue;
-    const allowed = regionWithin({ part, stock, cutter: tool, z, allowance_xy: parameters.allowance_xy_mm, depth_of_cut: parameters.stepdown_mm }, windows);
+    const allowed = regionWithin(
+      { part, stock, cutter: tool, z, allowance_xy: parameters.allowance_xy_mm, depth_of_cut: parameters.stepdown_mm },
+      windows,
+    );
     if (isEmpty(allowed)) {
       // computed whole and empty: no level below has room either (regions.ts: belowNothing)
       if (windows === null) {
@@ -80,7 +114,16 @@ function roughInLevels(request: MillingRequest, kind: OperationKind): MillingOut
     while (pieces.length > 0) {
       const index = nearest(pieces, writer.position === null ? null : xy(writer.position));
       const region = pieces.splice(index, 1)[0] as Paths64;
-      const result = clearRegion({ z, region, allowedGrown, material, cutter: tool, parameters, heights: writer.heights, from: writer.position === null ? null : xy(writer.position) });
+      const result = clearRegion({
+        z,
+        region,
+        allowedGrown,
+        material,
+        cutter: tool,
+        parameters,
+        heights: writer.heights,
+        from: writer.position === null ? null : xy(writer.position),
+      });
       for (const cut of result.cuts) writer.append(cut);
       if (result.skipped) skipped.push(result.skipped);
       if (result.swept.length > 0) sweeps.push(result.swept);
@@ -93,12 +136,20 @@ function roughInLevels(request: MillingRequest, kind: OperationKind): MillingOut
     request.onMoves?.(operation);
   }
   if (unreachable.length > 0) {
-    const range = unreachable.length === 1 ? `z ${fmt(unreachable[0])}` : `${unreachable.length} levels from z ${fmt(unreachable[0])} to ${fmt(unreachable[unreachable.length - 1])}`;
-    notes.push(`${range}: stock left but no position within reach (stock deeper than the stepdown above it, or the neck, shank or holder would touch)`);
+    const range =
+      unreachable.length === 1
+        ? `z ${fmt(unreachable[0])}`
+        : `${unreachable.length} levels from z ${fmt(unreachable[0])} to ${fmt(unreachable[unreachable.length - 1])}`;
+    notes.push(
+      `${range}: stock left but no position within reach (stock deeper than the stepdown above it, or the neck, shank or holder would touch)`,
+    );
   }
   const moves = writer.finish();
   if (!moves.some((move) => move.kind === "linear" || move.kind === "arc")) {
-    const why = skipped.length > 0 ? `every region with material was skipped: ${skipped[0]?.reason}` : "no material is within the tool's reach";
+    const why =
+      skipped.length > 0
+        ? `every region with material was skipped: ${skipped[0]?.reason}`
+        : "no material is within the tool's reach";
     return refusal(`nothing to ${kind === "roughing" ? "rough" : "rest rough"}: ${why}`, skipped, notes);
   }
   return { operation, reason: null, cleared, skipped, notes };

@@ -17,7 +17,10 @@ describe("growing a shadow's band by the crack width", () => {
   it("grows the region by CRACK_MM all round", () => {
     const grown = grownByCrack(SQUARE);
     const box = bounds(grown);
-    assert.deepEqual([toMm(box.left), toMm(box.top), toMm(box.right), toMm(box.bottom)], [-CRACK_MM, -CRACK_MM, 10 + CRACK_MM, 10 + CRACK_MM]);
+    assert.deepEqual(
+      [toMm(box.left), toMm(box.top), toMm(box.right), toMm(box.bottom)],
+      [-CRACK_MM, -CRACK_MM, 10 + CRACK_MM, 10 + CRACK_MM],
+    );
     // the square and four strips along its sides, less what the rounded corners leave out
     assert.ok(area(grown) > 100 + 40 * CRACK_MM - 4 * CRACK_MM ** 2, `area ${area(grown)}`);
   });

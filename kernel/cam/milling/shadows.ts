@@ -9,7 +9,17 @@
  */
 import { HeightIndex } from "./height-index.ts";
 import { outline } from "./outline.ts";
-import { ARC_TOLERANCE_MM, area, KEEP_OUT_SIMPLIFY_MM, loopArea, offset, SCALE, simplify, union, type Paths64 } from "./polygons.ts";
+import {
+  ARC_TOLERANCE_MM,
+  area,
+  KEEP_OUT_SIMPLIFY_MM,
+  loopArea,
+  offset,
+  SCALE,
+  simplify,
+  union,
+  type Paths64,
+} from "./polygons.ts";
 import { facingUp, projectClipped, SHADOW_EPSILON_MM, type Triangles } from "./triangles.ts";
 
 /** cracks narrower than twice this between neighbouring projections are closed */
@@ -40,7 +50,9 @@ export const heightKey = (z: number): number => Math.round(z * 1e6) / 1e6;
 
 /** The key a need is made and kept under. */
 export function needKey(need: ShadowNeed): string {
-  return need.mm === undefined ? `${heightKey(need.z)}` : `${heightKey(need.z)} ${need.mm} ${need.tolerance_mm ?? ARC_TOLERANCE_MM}`;
+  return need.mm === undefined
+    ? `${heightKey(need.z)}`
+    : `${heightKey(need.z)} ${need.mm} ${need.tolerance_mm ?? ARC_TOLERANCE_MM}`;
 }
 
 /**
@@ -77,7 +89,9 @@ export class ShadowMaker {
   }
 
   make(need: ShadowNeed): Paths64 {
-    return need.mm === undefined ? this.shadow(need.z) : this.grownShadow(need.z, need.mm, need.tolerance_mm ?? ARC_TOLERANCE_MM);
+    return need.mm === undefined
+      ? this.shadow(need.z)
+      : this.grownShadow(need.z, need.mm, need.tolerance_mm ?? ARC_TOLERANCE_MM);
   }
 
   shadow(z: number): Paths64 {

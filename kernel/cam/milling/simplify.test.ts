@@ -4,13 +4,15 @@ import { Clipper, type Path64 } from "clipper2-ts";
 import { seededRandom } from "../../seeded-random.ts";
 import { ramerDouglasPeucker } from "./simplify.ts";
 
-
 /** A closed loop round a circle of `radius` units, each point off it by up to `noise` units, with repeated points here and there. */
 function noisyLoop(next: () => number, points: number, radius: number, noise: number): Path64 {
   const path: Path64 = [];
   for (let i = 0; i < points; i += 1) {
     const a = (2 * Math.PI * i) / points;
-    const p = { x: Math.round(radius * Math.cos(a) + (next() - 0.5) * noise), y: Math.round(radius * Math.sin(a) + (next() - 0.5) * noise) };
+    const p = {
+      x: Math.round(radius * Math.cos(a) + (next() - 0.5) * noise),
+      y: Math.round(radius * Math.sin(a) + (next() - 0.5) * noise),
+    };
     path.push(p);
     if (next() < 0.05) path.push({ ...p });
   }
@@ -26,7 +28,11 @@ describe("ramerDouglasPeucker", () => {
       // some closed explicitly: the first point again at the end
       const path = k % 4 === 0 ? [...loop, { ...(loop[0] as { x: number; y: number }) }] : loop;
       for (const epsilon of [0, 2, 20, 2000]) {
-        assert.deepEqual(ramerDouglasPeucker(path, epsilon), Clipper.ramerDouglasPeucker(path, epsilon), `path ${k}, epsilon ${epsilon}`);
+        assert.deepEqual(
+          ramerDouglasPeucker(path, epsilon),
+          Clipper.ramerDouglasPeucker(path, epsilon),
+          `path ${k}, epsilon ${epsilon}`,
+        );
       }
     }
   });
@@ -39,7 +45,12 @@ describe("ramerDouglasPeucker", () => {
   });
 
   it("returns a path of fewer than five points as it is", () => {
-    const path: Path64 = [{ x: 0, y: 0 }, { x: 1, y: 0 }, { x: 2, y: 0 }, { x: 2, y: 5 }];
+    const path: Path64 = [
+      { x: 0, y: 0 },
+      { x: 1, y: 0 },
+      { x: 2, y: 0 },
+      { x: 2, y: 5 },
+    ];
     assert.equal(ramerDouglasPeucker(path, 10), path);
   });
 });

@@ -1,7 +1,20 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { TriangleSoup, Vec3 } from "../types.ts";
-import { ARC_TOLERANCE_MM, area, bounds, COARSE_TOLERANCE_MM, components, contains, difference, distanceToBoundary, isEmpty, KEEP_OUT_SIMPLIFY_MM, offset, toMm } from "./polygons.ts";
+import {
+  ARC_TOLERANCE_MM,
+  area,
+  bounds,
+  COARSE_TOLERANCE_MM,
+  components,
+  contains,
+  difference,
+  distanceToBoundary,
+  isEmpty,
+  KEEP_OUT_SIMPLIFY_MM,
+  offset,
+  toMm,
+} from "./polygons.ts";
 import { keepOutSimplification } from "./shadows.ts";
 import { createSlicer } from "./slicer.ts";
 import { boxesSoup, partCFrom, POCKET, POCKETED_BLOCK, STEPPED_BLOCK } from "./test-support.ts";
@@ -19,13 +32,19 @@ describe("the part slicer", () => {
     assert.ok(hole);
     assert.ok(Math.abs(-area([hole]) - 20 * 14) < 1e-3, `hole area ${-area([hole])}`);
     const box = bounds([hole]);
-    assert.deepEqual([toMm(box.left), toMm(box.top), toMm(box.right), toMm(box.bottom)], [POCKET.min[0], POCKET.min[1], POCKET.max[0], POCKET.max[1]]);
+    assert.deepEqual(
+      [toMm(box.left), toMm(box.top), toMm(box.right), toMm(box.bottom)],
+      [POCKET.min[0], POCKET.min[1], POCKET.max[0], POCKET.max[1]],
+    );
     assert.ok(Math.abs(area(shadow) - (60 * 40 - 20 * 14)) < 1e-3);
   });
 
   it("closes the hole below the pocket's floor, and counts a floor lying exactly at the height as not above it", () => {
     assert.ok(Math.abs(area(part.shadow(-12)) - 60 * 40) < 1e-3);
-    assert.ok(Math.abs(area(part.shadow(-10)) - (60 * 40 - 20 * 14)) < 1e-3, "the pocket floor at -10 is not above -10");
+    assert.ok(
+      Math.abs(area(part.shadow(-10)) - (60 * 40 - 20 * 14)) < 1e-3,
+      "the pocket floor at -10 is not above -10",
+    );
     assert.equal(part.shadow(-2).length, 0, "the top face at -2 is not above -2");
     assert.equal(part.shadow(5).length, 0);
   });
@@ -57,7 +76,8 @@ describe("the part slicer", () => {
       const after = chained.shadow(-27);
       const straight = createSlicer(soup).shadow(-27);
       // every vertex of each on the other's boundary, to the simplification of each (0.0002 mm)
-      const apart = (a: typeof after, b: typeof after) => Math.max(...a.flat().map((p) => distanceToBoundary(b, [toMm(p.x), toMm(p.y)])));
+      const apart = (a: typeof after, b: typeof after) =>
+        Math.max(...a.flat().map((p) => distanceToBoundary(b, [toMm(p.x), toMm(p.y)])));
       assert.ok(apart(after, straight) < 1e-3, `${direction}: ${apart(after, straight)} mm`);
       assert.ok(apart(straight, after) < 1e-3, `${direction}: ${apart(straight, after)} mm`);
     }
@@ -67,16 +87,26 @@ describe("the part slicer", () => {
     for (const [direction, soup] of partCFromZAndMinusY()) {
       const slicer = createSlicer(soup);
       const shadow = slicer.shadow(-12.5);
-      for (const [mm, tolerance] of [[3.0205, ARC_TOLERANCE_MM], [10.5, COARSE_TOLERANCE_MM], [30.52, 0.02]] as [number, number][]) {
+      for (const [mm, tolerance] of [
+        [3.0205, ARC_TOLERANCE_MM],
+        [10.5, COARSE_TOLERANCE_MM],
+        [30.52, 0.02],
+      ] as [number, number][]) {
         const keepOut = slicer.grownShadow(-12.5, mm, tolerance);
         const exact = offset(shadow, mm, ARC_TOLERANCE_MM);
         // the exact offset inside the keep-out but for the chords of its arcs; the keep-out inside
         // the offset grown by the margin (and the chords of the reference's own arcs)
         const uncovered = difference(exact, keepOut);
-        assert.ok(isEmpty(offset(uncovered, -tolerance)), `${direction}, ${mm} mm: ${area(uncovered)} mm² of the exact offset uncovered`);
+        assert.ok(
+          isEmpty(offset(uncovered, -tolerance)),
+          `${direction}, ${mm} mm: ${area(uncovered)} mm² of the exact offset uncovered`,
+        );
         const margin = keepOutSimplification(tolerance) + KEEP_OUT_SIMPLIFY_MM;
         const beyond = difference(keepOut, offset(shadow, mm + margin + ARC_TOLERANCE_MM + 1e-4, ARC_TOLERANCE_MM));
-        assert.ok(isEmpty(beyond), `${direction}, ${mm} mm: ${area(beyond)} mm² of the keep-out more than ${margin} mm beyond the offset`);
+        assert.ok(
+          isEmpty(beyond),
+          `${direction}, ${mm} mm: ${area(beyond)} mm² of the keep-out more than ${margin} mm beyond the offset`,
+        );
       }
     }
   });
@@ -91,7 +121,10 @@ describe("the part slicer", () => {
           const z = soup.positions[i + 2] as number;
           if (z < level + 1e-3) continue;
           const p: [number, number] = [soup.positions[i] as number, soup.positions[i + 1] as number];
-          assert.ok(contains(shadow, p) || distanceToBoundary(shadow, p) < 1e-3, `vertex ${p} at ${z} outside the shadow at ${level}`);
+          assert.ok(
+            contains(shadow, p) || distanceToBoundary(shadow, p) < 1e-3,
+            `vertex ${p} at ${z} outside the shadow at ${level}`,
+          );
           checked += 1;
         }
       }
@@ -102,7 +135,12 @@ describe("the part slicer", () => {
 
 /** partC in the frames of a +Z and a -Y setup, with each direction. */
 function partCFromZAndMinusY(): [string, TriangleSoup][] {
-  return ([[0, 0, 1], [0, -1, 0]] as Vec3[]).map((direction) => [direction.join(","), partCFrom(direction)]);
+  return (
+    [
+      [0, 0, 1],
+      [0, -1, 0],
+    ] as Vec3[]
+  ).map((direction) => [direction.join(","), partCFrom(direction)]);
 }
 
 function reverseWinding(soup: TriangleSoup): TriangleSoup {

@@ -14,7 +14,16 @@
  */
 import type { TriangleSoup } from "../types.ts";
 import { touchesRegion } from "./overlap.ts";
-import { ARC_TOLERANCE_MM, bounds, clipToRect, offset, SCALE, type Path64, type Paths64, type Rect64 } from "./polygons.ts";
+import {
+  ARC_TOLERANCE_MM,
+  bounds,
+  clipToRect,
+  offset,
+  SCALE,
+  type Path64,
+  type Paths64,
+  type Rect64,
+} from "./polygons.ts";
 import { CRACK_MM, grownProjections, queuedShadows, type ShadowNeed, type ShadowSource } from "./shadows.ts";
 import { projectClipped, readTriangles, signedArea, type Triangles } from "./triangles.ts";
 
@@ -61,7 +70,9 @@ export function createSlicer(soup: TriangleSoup, shadows?: (triangles: Triangles
   const { top, bottom } = extent(triangles);
   const floors = floorHeights(triangles);
   // triangles by highest corner, highest first, for topOver
-  const byTop = Array.from({ length: triangles.count }, (_, i) => i).sort((a, b) => (triangles.zmax[b] as number) - (triangles.zmax[a] as number));
+  const byTop = Array.from({ length: triangles.count }, (_, i) => i).sort(
+    (a, b) => (triangles.zmax[b] as number) - (triangles.zmax[a] as number),
+  );
   const projections = new Map<number, Path64>();
   const projection = (t: number): Path64 => {
     let path = projections.get(t);
@@ -81,7 +92,11 @@ export function createSlicer(soup: TriangleSoup, shadows?: (triangles: Triangles
   const floorArea = (z: number): Paths64 => {
     const pieces: Paths64 = [];
     for (let t = 0; t < triangles.count; t += 1) {
-      if (Math.abs((triangles.zmax[t] as number) - z) > FLOOR_MERGE_MM || Math.abs((triangles.zmin[t] as number) - z) > FLOOR_MERGE_MM) continue;
+      if (
+        Math.abs((triangles.zmax[t] as number) - z) > FLOOR_MERGE_MM ||
+        Math.abs((triangles.zmin[t] as number) - z) > FLOOR_MERGE_MM
+      )
+        continue;
       if (signedArea(triangles, t) <= 0) continue;
       pieces.push(projection(t));
     }
@@ -98,7 +113,15 @@ export function createSlicer(soup: TriangleSoup, shadows?: (triangles: Triangles
     const o = 9 * t;
     const xs = [c[o] as number, c[o + 3] as number, c[o + 6] as number];
     const ys = [c[o + 1] as number, c[o + 4] as number, c[o + 7] as number];
-    boxes.set([Math.floor(Math.min(...xs) * SCALE), Math.floor(Math.min(...ys) * SCALE), Math.ceil(Math.max(...xs) * SCALE), Math.ceil(Math.max(...ys) * SCALE)], 4 * i);
+    boxes.set(
+      [
+        Math.floor(Math.min(...xs) * SCALE),
+        Math.floor(Math.min(...ys) * SCALE),
+        Math.ceil(Math.max(...xs) * SCALE),
+        Math.ceil(Math.max(...ys) * SCALE),
+      ],
+      4 * i,
+    );
   });
 
   const topOver = (region: Paths64): number => {
@@ -106,11 +129,22 @@ export function createSlicer(soup: TriangleSoup, shadows?: (triangles: Triangles
     const box = bounds(region);
     for (let i = 0; i < byTop.length; i += 1) {
       const o = 4 * i;
-      if ((boxes[o] as number) > box.right || (boxes[o + 2] as number) < box.left || (boxes[o + 1] as number) > box.bottom || (boxes[o + 3] as number) < box.top) continue;
+      if (
+        (boxes[o] as number) > box.right ||
+        (boxes[o + 2] as number) < box.left ||
+        (boxes[o + 1] as number) > box.bottom ||
+        (boxes[o + 3] as number) < box.top
+      )
+        continue;
       const t = byTop[i] as number;
       const path = projection(t);
       if (path.length < 3) continue;
-      const near = { left: boxes[o] as number, top: boxes[o + 1] as number, right: boxes[o + 2] as number, bottom: boxes[o + 3] as number };
+      const near = {
+        left: boxes[o] as number,
+        top: boxes[o + 1] as number,
+        right: boxes[o + 2] as number,
+        bottom: boxes[o + 3] as number,
+      };
       if (touchesRegion(region, path, near)) return triangles.zmax[t] as number;
     }
     return -Infinity;

@@ -2,8 +2,29 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { seededRandom } from "../../seeded-random.ts";
 import type { Box3 } from "../types.ts";
-import { area, difference, disk, intersection, isEmpty, pathOf, rectangle, sweep, union, SCALE, type Paths64 } from "./polygons.ts";
-import { boundsFromCells, clearCells, Cover, gridOver, regionCells, uncutHeights, type Grid, type RegionCells } from "./stock-cells.ts";
+import {
+  area,
+  difference,
+  disk,
+  intersection,
+  isEmpty,
+  pathOf,
+  rectangle,
+  sweep,
+  union,
+  SCALE,
+  type Paths64,
+} from "./polygons.ts";
+import {
+  boundsFromCells,
+  clearCells,
+  Cover,
+  gridOver,
+  regionCells,
+  uncutHeights,
+  type Grid,
+  type RegionCells,
+} from "./stock-cells.ts";
 import { InProcessStock, type ClearedLayer } from "./stock.ts";
 
 const BOX: Box3 = { min: [0, 0, -30], max: [40.5, 30.5, 0] };
@@ -47,9 +68,39 @@ describe("a region's cells", () => {
   it("give bounds that meet over a corridor lying wholly in one cleared pocket, and over untouched stock", () => {
     const heights = uncutHeights(grid, BOX);
     clearCells(heights, grid, regionCells(rectangle([5, 5], [25, 20]), grid) as RegionCells, -8);
-    const inside = boundsFromCells(heights, grid, regionCells(sweep([pathOf([[8, 8], [20, 15]])], 2), grid));
+    const inside = boundsFromCells(
+      heights,
+      grid,
+      regionCells(
+        sweep(
+          [
+            pathOf([
+              [8, 8],
+              [20, 15],
+            ]),
+          ],
+          2,
+        ),
+        grid,
+      ),
+    );
     assert.deepEqual([inside.atLeast, inside.atMost, inside.undecided], [-8, -8, null]);
-    const across = boundsFromCells(heights, grid, regionCells(sweep([pathOf([[8, 8], [35, 25]])], 2), grid));
+    const across = boundsFromCells(
+      heights,
+      grid,
+      regionCells(
+        sweep(
+          [
+            pathOf([
+              [8, 8],
+              [35, 25],
+            ]),
+          ],
+          2,
+        ),
+        grid,
+      ),
+    );
     assert.deepEqual([across.atLeast, across.atMost, across.undecided], [0, 0, null]);
     const beside = boundsFromCells(heights, grid, regionCells(rectangle([50, 50], [60, 60]), grid));
     assert.equal(beside.atMost, -Infinity);
@@ -90,14 +141,31 @@ describe("the stock's top over a region (InProcessStock.topOver)", () => {
             ? rectangle(corner, [corner[0] + 6 + at(16), corner[1] + 5 + at(12)])
             : shape < 0.7
               ? disk([at(40), at(30)], 3 + at(8))
-              : sweep([pathOf([[at(40), at(30)], [at(40), at(30)], [at(40), at(30)]])], 2 + at(4));
+              : sweep(
+                  [
+                    pathOf([
+                      [at(40), at(30)],
+                      [at(40), at(30)],
+                      [at(40), at(30)],
+                    ]),
+                  ],
+                  2 + at(4),
+                );
         layers.push({ z, area });
       }
       let stock = new InProcessStock(BOX);
       // added a few at a time, as operations and levels add them
       for (let k = 0; k < layers.length; k += 3) stock = stock.withCleared(layers.slice(k, k + 3));
       for (let q = 0; q < 10; q += 1) {
-        const corridor = sweep([pathOf([[at(44) - 2, at(34) - 2], [at(44) - 2, at(34) - 2]])], 0.6 + at(3));
+        const corridor = sweep(
+          [
+            pathOf([
+              [at(44) - 2, at(34) - 2],
+              [at(44) - 2, at(34) - 2],
+            ]),
+          ],
+          0.6 + at(3),
+        );
         const expected = topByDefinition(BOX, layers, corridor);
         assert.equal(stock.topOver(corridor), expected, `seed ${seed}, corridor ${q}`);
         const grid = gridOver(BOX);
@@ -107,7 +175,10 @@ describe("the stock's top over a region (InProcessStock.topOver)", () => {
           if (cells !== null) clearCells(fresh, grid, cells, layer.z);
         }
         const bounds = boundsFromCells(fresh, grid, regionCells(corridor, grid));
-        assert.ok(bounds.atLeast <= expected && expected <= bounds.atMost, `seed ${seed}, corridor ${q}: ${expected} outside [${bounds.atLeast}, ${bounds.atMost}]`);
+        assert.ok(
+          bounds.atLeast <= expected && expected <= bounds.atMost,
+          `seed ${seed}, corridor ${q}: ${expected} outside [${bounds.atLeast}, ${bounds.atMost}]`,
+        );
         if (bounds.undecided === null) decidedByCells += 1;
       }
     }
@@ -118,7 +189,15 @@ describe("the stock's top over a region (InProcessStock.topOver)", () => {
   it("is the stock's top over a region the layers leave a sliver of, and the layer's height once the sliver is cut too", () => {
     const pocket = rectangle([5, 5], [25, 20]);
     const sliver = rectangle([14.999, 5], [15.001, 20]);
-    const corridor = sweep([pathOf([[8, 12], [22, 12]])], 3);
+    const corridor = sweep(
+      [
+        pathOf([
+          [8, 12],
+          [22, 12],
+        ]),
+      ],
+      3,
+    );
     const stock = new InProcessStock(BOX).withCleared([{ z: -6, area: difference(pocket, sliver) }]);
     assert.equal(stock.topOver(corridor), 0);
     assert.equal(stock.withCleared([{ z: -3, area: sliver }]).topOver(corridor), -3);

@@ -84,7 +84,13 @@ export function regionCells(region: Paths64, grid: Grid): RegionCells | null {
   const j0 = Math.max(0, row(grid, box.top - EDGE_MARGIN));
   const j1 = Math.min(grid.ny - 1, row(grid, box.bottom + EDGE_MARGIN));
   if (i0 > i1 || j0 > j1) return null;
-  const window: RegionCells = { i0, j0, width: i1 - i0 + 1, height: j1 - j0 + 1, cover: new Uint8Array((i1 - i0 + 1) * (j1 - j0 + 1)) };
+  const window: RegionCells = {
+    i0,
+    j0,
+    width: i1 - i0 + 1,
+    height: j1 - j0 + 1,
+    cover: new Uint8Array((i1 - i0 + 1) * (j1 - j0 + 1)),
+  };
   for (const path of region) {
     const n = path.length;
     for (let k = 0; k < n; k += 1) {
@@ -152,7 +158,7 @@ function fillByWinding(region: Paths64, grid: Grid, window: RegionCells): void {
       for (let k = 0; k < n; k += 1) {
         const a = path[k] as { x: number; y: number };
         const b = path[(k + 1) % n] as { x: number; y: number };
-        if ((a.y <= yc) === (b.y <= yc)) continue;
+        if (a.y <= yc === b.y <= yc) continue;
         xs.push(a.x + ((yc - a.y) / (b.y - a.y)) * (b.x - a.x));
         turns.push(a.y <= yc ? 1 : -1);
       }
@@ -166,7 +172,8 @@ function fillByWinding(region: Paths64, grid: Grid, window: RegionCells): void {
     const base = j * width;
     for (let i = 0; i < width; i += 1) {
       const xc = grid.x0 + (i0 + i + 0.5) * CELL;
-      while (c < order.length && (xs[order[c] as number] as number) < xc) winding += turns[order[c++] as number] as number;
+      while (c < order.length && (xs[order[c] as number] as number) < xc)
+        winding += turns[order[c++] as number] as number;
       if (winding === 0) continue;
       const at = base + i;
       if (cover[at] === Cover.None) cover[at] = Cover.Full;
@@ -197,7 +204,11 @@ export function uncutHeights(grid: Grid, box: Box3): StockHeights {
 }
 
 /** Calls `visit` for each cell of the region's window the region covers at all: its Cover, its index in the grid, its column and row in the window. */
-function forCovered(grid: Grid, region: RegionCells, visit: (cover: Cover, k: number, i: number, j: number) => void): void {
+function forCovered(
+  grid: Grid,
+  region: RegionCells,
+  visit: (cover: Cover, k: number, i: number, j: number) => void,
+): void {
   for (let j = 0; j < region.height; j += 1) {
     const base = (region.j0 + j) * grid.nx + region.i0;
     const at = j * region.width;
@@ -235,7 +246,8 @@ export function boundsFromCells(heights: StockHeights, grid: Grid, region: Regio
   const { covered, centre } = heights;
   forCovered(grid, region, (cover, k) => {
     if ((covered[k] as number) > atMost) atMost = covered[k] as number;
-    if ((cover === Cover.Full || cover === Cover.EdgeIn) && (centre[k] as number) > atLeast) atLeast = centre[k] as number;
+    if ((cover === Cover.Full || cover === Cover.EdgeIn) && (centre[k] as number) > atLeast)
+      atLeast = centre[k] as number;
   });
   if (atMost === -Infinity) return beside;
   if (atLeast >= atMost) return { atLeast, atMost, undecided: null };

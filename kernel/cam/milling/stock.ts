@@ -16,8 +16,31 @@
  * heights, so without this every level paid for every layer cleared before it, at each of them.
  */
 import type { Box3 } from "../types.ts";
-import { bounds, boundsOverlap, clipToRect, difference, differenceAll, intersection, isEmpty, open, rectangle, union, SCALE, type Paths64, type Rect64 } from "./polygons.ts";
-import { boundsFromCells, clearCells, gridOver, regionCells, uncutHeights, type Grid, type RegionCells, type StockHeights } from "./stock-cells.ts";
+import {
+  bounds,
+  boundsOverlap,
+  clipToRect,
+  difference,
+  differenceAll,
+  intersection,
+  isEmpty,
+  open,
+  rectangle,
+  union,
+  SCALE,
+  type Paths64,
+  type Rect64,
+} from "./polygons.ts";
+import {
+  boundsFromCells,
+  clearCells,
+  gridOver,
+  regionCells,
+  uncutHeights,
+  type Grid,
+  type RegionCells,
+  type StockHeights,
+} from "./stock-cells.ts";
 
 export const SLIVER_MM = 0.002;
 /** heights closer than this are the same layer */
@@ -123,7 +146,8 @@ export class InProcessStock {
     const cleared: Paths64[] = [];
     for (let i = 0; i < this.added.length; i += 1) {
       const layer = this.added[i] as ClearedLayer;
-      if (layer.z <= key + SAME_HEIGHT_MM && (i >= baseCount || layer.z > baseHeight + SAME_HEIGHT_MM)) cleared.push(layer.area);
+      if (layer.z <= key + SAME_HEIGHT_MM && (i >= baseCount || layer.z > baseHeight + SAME_HEIGHT_MM))
+        cleared.push(layer.area);
     }
     const result = cleared.length === 0 ? base : open(differenceAll(base, cleared), SLIVER_MM);
     this.remaining.set(key, result);
@@ -154,9 +178,17 @@ export class InProcessStock {
     const { grid, layerCells, cells } = this.lineage;
     let start: CellAnswer | null = null;
     for (const answer of cells) {
-      if (answer.count <= this.added.length && this.startsWith(answer) && (start === null || answer.count > start.count)) start = answer;
+      if (
+        answer.count <= this.added.length &&
+        this.startsWith(answer) &&
+        (start === null || answer.count > start.count)
+      )
+        start = answer;
     }
-    const heights = start === null ? uncutHeights(grid, this.box) : { covered: start.heights.covered.slice(), centre: start.heights.centre.slice() };
+    const heights =
+      start === null
+        ? uncutHeights(grid, this.box)
+        : { covered: start.heights.covered.slice(), centre: start.heights.centre.slice() };
     for (let i = start?.count ?? 0; i < this.added.length; i += 1) {
       const layer = this.added[i] as ClearedLayer;
       let covers = layerCells.get(layer);
@@ -182,7 +214,12 @@ export class InProcessStock {
     if (isEmpty(left)) return -Infinity;
     const margin = Math.round(SCALE * 0.01);
     // what is left of the region's box, `margin` wider: only layers reaching into it matter
-    const around = (box: Rect64): Rect64 => ({ left: box.left - margin, top: box.top - margin, right: box.right + margin, bottom: box.bottom + margin });
+    const around = (box: Rect64): Rect64 => ({
+      left: box.left - margin,
+      top: box.top - margin,
+      right: box.right + margin,
+      bottom: box.bottom + margin,
+    });
     let window = around(bounds(left));
     // the layers under `known`, clipped, until they are taken off together: true when nothing is left
     const below: Paths64[] = [];
@@ -257,7 +294,8 @@ function mergeLayers(merged: readonly ClearedLayer[], more: readonly ClearedLaye
     let i = 0;
     while (i < out.length && (out[i] as ClearedLayer).z < layer.z - SAME_HEIGHT_MM) i += 1;
     const there = out[i];
-    if (there !== undefined && Math.abs(there.z - layer.z) <= SAME_HEIGHT_MM) out[i] = { z: there.z, area: union(there.area, layer.area) };
+    if (there !== undefined && Math.abs(there.z - layer.z) <= SAME_HEIGHT_MM)
+      out[i] = { z: there.z, area: union(there.area, layer.area) };
     else out.splice(i, 0, layer);
   }
   return out;

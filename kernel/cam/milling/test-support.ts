@@ -19,7 +19,10 @@ export const PART_C_STOCK: Box3 = { min: [-3, -3, -2], max: [88.6, 47.7, 29.6] }
 /** partC's triangles (the STL fixture) in the frame of a setup from `direction` over PART_C_STOCK. */
 export function partCFrom(direction: Vec3): TriangleSoup {
   const workpiece = readStl(fixture("partC.stl"), "ascii");
-  return soupToFrame(setupFrame(direction, PART_C_STOCK), { positions: workpiece.mesh.positions, indices: workpiece.mesh.indices });
+  return soupToFrame(setupFrame(direction, PART_C_STOCK), {
+    positions: workpiece.mesh.positions,
+    indices: workpiece.mesh.indices,
+  });
 }
 
 export const STOCK: Box3 = { min: [0, 0, -25], max: [70, 50, 0] };
@@ -30,7 +33,10 @@ export function boxesSoup(boxes: Box3[]): TriangleSoup {
   const positions: number[] = [];
   for (const box of boxes) {
     for (let i = 0; i < unit.length; i += 3) {
-      for (let k = 0; k < 3; k += 1) positions.push((box.min[k] as number) + (unit[i + k] as number) * ((box.max[k] as number) - (box.min[k] as number)));
+      for (let k = 0; k < 3; k += 1)
+        positions.push(
+          (box.min[k] as number) + (unit[i + k] as number) * ((box.max[k] as number) - (box.min[k] as number)),
+        );
     }
   }
   const indices = Uint32Array.from({ length: positions.length / 3 }, (_, i) => i);
@@ -141,7 +147,13 @@ export class HeightMap {
 
   /** Runs an operation's moves (starting at its clearance over the first point). */
   run(moves: Move[], radius: number, clearance: number): HeightMapReport {
-    const report: HeightMapReport = { gouges: 0, worstGouge: 0, rapidsIntoMaterial: 0, verticalFeedsIntoMaterial: 0, offending: [] };
+    const report: HeightMapReport = {
+      gouges: 0,
+      worstGouge: 0,
+      rapidsIntoMaterial: 0,
+      verticalFeedsIntoMaterial: 0,
+      offending: [],
+    };
     this.changed = new Set();
     const first = moves[0];
     if (!first || first.kind === "drill") return report;
@@ -170,7 +182,11 @@ export class HeightMap {
       const n = Math.max(1, Math.ceil(length / step));
       return Array.from({ length: n }, (_, k) => {
         const t = (k + 1) / n;
-        return [from[0] + (move.to[0] - from[0]) * t, from[1] + (move.to[1] - from[1]) * t, from[2] + (move.to[2] - from[2]) * t] as Vec3;
+        return [
+          from[0] + (move.to[0] - from[0]) * t,
+          from[1] + (move.to[1] - from[1]) * t,
+          from[2] + (move.to[2] - from[2]) * t,
+        ] as Vec3;
       });
     }
     const [cx, cy] = move.centre;
@@ -258,14 +274,22 @@ export function samplePath(moves: Move[], clearance: number, step = 0.25): Sampl
       for (let k = 0; k <= n; k += 1) {
         const t = k / n;
         const a = a0 + (move.clockwise ? -1 : 1) * sweep * t;
-        out.push({ point: [cx + r * Math.cos(a), cy + r * Math.sin(a), at[2] + (move.to[2] - at[2]) * t], move: index, kind: "arc" });
+        out.push({
+          point: [cx + r * Math.cos(a), cy + r * Math.sin(a), at[2] + (move.to[2] - at[2]) * t],
+          move: index,
+          kind: "arc",
+        });
       }
     } else {
       const length = Math.hypot(move.to[0] - at[0], move.to[1] - at[1], move.to[2] - at[2]);
       const n = Math.max(1, Math.ceil(length / step));
       for (let k = 0; k <= n; k += 1) {
         const t = k / n;
-        out.push({ point: [at[0] + (move.to[0] - at[0]) * t, at[1] + (move.to[1] - at[1]) * t, at[2] + (move.to[2] - at[2]) * t], move: index, kind: move.kind });
+        out.push({
+          point: [at[0] + (move.to[0] - at[0]) * t, at[1] + (move.to[1] - at[1]) * t, at[2] + (move.to[2] - at[2]) * t],
+          move: index,
+          kind: move.kind,
+        });
       }
     }
     at = move.to;
@@ -291,7 +315,8 @@ export function levelFeedLength(moves: Move[]): number {
   let at: Vec3 | null = null;
   for (const move of moves) {
     if (move.kind === "drill") continue;
-    if (at && move.kind === "linear" && move.to[2] === at[2]) length += Math.hypot(move.to[0] - at[0], move.to[1] - at[1]);
+    if (at && move.kind === "linear" && move.to[2] === at[2])
+      length += Math.hypot(move.to[0] - at[0], move.to[1] - at[1]);
     at = move.to;
   }
   return length;

@@ -43,7 +43,10 @@ export function signedArea(triangles: Triangles, t: number): number {
   const o = 9 * t;
   const ax = c[o] as number;
   const ay = c[o + 1] as number;
-  return ((c[o + 3] as number) - ax) * ((c[o + 7] as number) - ay) - ((c[o + 4] as number) - ay) * ((c[o + 6] as number) - ax);
+  return (
+    ((c[o + 3] as number) - ax) * ((c[o + 7] as number) - ay) -
+    ((c[o + 4] as number) - ay) * ((c[o + 6] as number) - ax)
+  );
 }
 
 /**
@@ -95,11 +98,15 @@ export function projectClipped(triangles: Triangles, t: number, low: number, hig
   if (n < 3) return null;
   const path: Path64 = [];
   for (let i = 0; i < n; i += 1) {
-    const q = { x: Math.round((corners[3 * i] as number) * SCALE), y: Math.round((corners[3 * i + 1] as number) * SCALE) };
+    const q = {
+      x: Math.round((corners[3 * i] as number) * SCALE),
+      y: Math.round((corners[3 * i + 1] as number) * SCALE),
+    };
     const last = path[path.length - 1];
     if (!last || last.x !== q.x || last.y !== q.y) path.push(q);
   }
-  while (path.length > 1 && path[0]?.x === path[path.length - 1]?.x && path[0]?.y === path[path.length - 1]?.y) path.pop();
+  while (path.length > 1 && path[0]?.x === path[path.length - 1]?.x && path[0]?.y === path[path.length - 1]?.y)
+    path.pop();
   if (path.length < 3) return null;
   let twice = 0;
   for (let i = 0; i < path.length; i += 1) {

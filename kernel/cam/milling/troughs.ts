@@ -8,7 +8,14 @@
  * The stock the generators after it read is not changed (it runs last in a setup).
  */
 import type { Move, Vec3 } from "../types.ts";
-import { CLEARANCE_ABOVE_STOCK_MM, makeOperation, refusal, unusableTool, type MillingOutcome, type MillingRequest } from "./operation.ts";
+import {
+  CLEARANCE_ABOVE_STOCK_MM,
+  makeOperation,
+  refusal,
+  unusableTool,
+  type MillingOutcome,
+  type MillingRequest,
+} from "./operation.ts";
 
 /** A trough in the setup's frame (z up the tool axis). */
 export interface Trough {
@@ -58,7 +65,10 @@ export function troughFinishing(request: MillingRequest, troughs: readonly Troug
     for (const centres of passes(trough, r)) {
       // tip positions: the ball's centre less its radius
       const [a, b] = centres.map((c): Vec3 => [c[0], c[1], c[2] - r + LIFT_MM]) as [Vec3, Vec3];
-      const near = position !== null && Math.hypot(a[0] - (position as Vec3)[0], a[1] - (position as Vec3)[1], a[2] - (position as Vec3)[2]) <= PASS_SPACING_MM * 2 + 1e-9;
+      const near =
+        position !== null &&
+        Math.hypot(a[0] - (position as Vec3)[0], a[1] - (position as Vec3)[1], a[2] - (position as Vec3)[2]) <=
+          PASS_SPACING_MM * 2 + 1e-9;
       if (!near) {
         if (position !== null) go([(position as Vec3)[0], (position as Vec3)[1], clearance], parameters.feed_mm_min);
         moves.push({ kind: "rapid", to: [a[0], a[1], clearance] });
@@ -71,7 +81,13 @@ export function troughFinishing(request: MillingRequest, troughs: readonly Troug
   }
   if (position === null) return refusal(`no trough is at least as round as ${tool.name} and longer than it`);
   go([(position as Vec3)[0], (position as Vec3)[1], clearance], parameters.feed_mm_min);
-  return { operation: makeOperation(request, "floor_finishing", `Finishing round troughs with ${tool.name}`, clearance, moves), reason: null, cleared: [], skipped: [], notes: [] };
+  return {
+    operation: makeOperation(request, "floor_finishing", `Finishing round troughs with ${tool.name}`, clearance, moves),
+    reason: null,
+    cleared: [],
+    skipped: [],
+    notes: [],
+  };
 }
 
 /** Each pass's two ends (ball centres), in zig-zag order: round the trough, then up its upright ends. */
@@ -80,7 +96,8 @@ function passes(trough: Trough, r: number): [Vec3, Vec3][] {
   const offset = Math.max(0, radius - r);
   const side: Vec3 = [-axis[1], axis[0], 0];
   const centre = (angle: number, up: number): Vec3 => {
-    const s = offset * Math.sin(angle), d = offset * Math.cos(angle);
+    const s = offset * Math.sin(angle),
+      d = offset * Math.cos(angle);
     return [start[0] + s * side[0], start[1] + s * side[1], start[2] - d + up];
   };
   const points: Vec3[] = [];

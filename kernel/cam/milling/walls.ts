@@ -20,7 +20,15 @@ import type { Move, OperationKind, Vec2, Vec3 } from "../types.ts";
 import { LINK_TOLERANCE_MM } from "./clearing.ts";
 import { zLevels } from "./levels.ts";
 import { materialHeights, ToolpathWriter, xy, type Cut } from "./linking.ts";
-import { CLEARANCE_ABOVE_STOCK_MM, makeOperation, refusal, unusableTool, type MillingOutcome, type MillingRequest, type SkippedRegion } from "./operation.ts";
+import {
+  CLEARANCE_ABOVE_STOCK_MM,
+  makeOperation,
+  refusal,
+  unusableTool,
+  type MillingOutcome,
+  type MillingRequest,
+  type SkippedRegion,
+} from "./operation.ts";
 import {
   ARC_TOLERANCE_MM,
   COARSE_TOLERANCE_MM,
@@ -60,14 +68,25 @@ export function wallPasses(request: MillingRequest, kind: OperationKind, outerOn
   const allowance = parameters.allowance_xy_mm;
   const bottom = request.bottom_z ?? part.bottom_z;
   const top = Math.min(part.top_z, request.stock.highest());
-  const levels = zLevels({ top, bottom, floors: part.floors, stepdown: parameters.stepdown_mm, allowance_z: parameters.allowance_z_mm });
+  const levels = zLevels({
+    top,
+    bottom,
+    floors: part.floors,
+    stepdown: parameters.stepdown_mm,
+    allowance_z: parameters.allowance_z_mm,
+  });
   if (levels.length === 0) return refusal("no wall lies between the part's top and the bottom");
   const engagement = Math.max(parameters.stepover_mm, tool.diameter / 4);
 
   const clearance = request.stock.top_z + CLEARANCE_ABOVE_STOCK_MM;
   let stock = request.stock;
   let forgiving = request.stock;
-  const writer = new ToolpathWriter(tool, clearance, { feed: parameters.feed_mm_min, plunge: parameters.plunge_feed_mm_min }, materialHeights(part, stock));
+  const writer = new ToolpathWriter(
+    tool,
+    clearance,
+    { feed: parameters.feed_mm_min, plunge: parameters.plunge_feed_mm_min },
+    materialHeights(part, stock),
+  );
   const cleared: ClearedLayer[] = [];
   const skipped: SkippedRegion[] = [];
   const shadows = new ShadowsAhead(part, tool, levels, allowance, parameters.stepdown_mm);
@@ -87,8 +106,23 @@ export function wallPasses(request: MillingRequest, kind: OperationKind, outerOn
     const windows = workWindows(part, stock, tool, difference(material, shadow), z, allowance, request.focus);
     shadows.decided(i, windows === null || windows.length > 0);
     if (windows !== null && windows.length === 0) continue;
-    const loops = (outerOnly ? offset(walls, radius + allowance + ARC_TOLERANCE_MM) : part.grownShadow(z, radius + allowance + ARC_TOLERANCE_MM)).map((loop) => closeLoop([...loop].reverse()));
-    const allowed = regionWithin({ part, stock, cutter: tool, z, allowance_xy: allowance, depth_of_cut: parameters.stepdown_mm, depth_stock: forgiving }, windows);
+    const loops = (
+      outerOnly
+        ? offset(walls, radius + allowance + ARC_TOLERANCE_MM)
+        : part.grownShadow(z, radius + allowance + ARC_TOLERANCE_MM)
+    ).map((loop) => closeLoop([...loop].reverse()));
+    const allowed = regionWithin(
+      {
+        part,
+        stock,
+        cutter: tool,
+        z,
+        allowance_xy: allowance,
+        depth_of_cut: parameters.stepdown_mm,
+        depth_stock: forgiving,
+      },
+      windows,
+    );
     // computed whole and empty: no level below has room either (regions.ts: belowNothing)
     if (windows === null && isEmpty(allowed)) break;
     const allowedGrown = offset(allowed, LINK_TOLERANCE_MM);
@@ -103,7 +137,12 @@ export function wallPasses(request: MillingRequest, kind: OperationKind, outerOn
       const dropped = pathsLength(pieces) - pathsLength(light);
       if (dropped > MIN_WALL_PIECE_MM) {
         const at = firstPoint(clipOpen(pieces, heavy, "inside")) ?? [0, 0];
-        skipped.push({ z, at, area_mm2: 0, reason: `${dropped.toFixed(1)} mm of wall skipped: more than ${engagement.toFixed(2)} mm of stock is left there (rough or rest rough it first)` });
+        skipped.push({
+          z,
+          at,
+          area_mm2: 0,
+          reason: `${dropped.toFixed(1)} mm of wall skipped: more than ${engagement.toFixed(2)} mm of stock is left there (rough or rest rough it first)`,
+        });
       }
       pieces = light;
     }
@@ -121,14 +160,23 @@ export function wallPasses(request: MillingRequest, kind: OperationKind, outerOn
         unentered.push({ at: vecOf(piece[0] as { x: number; y: number }), length: pathLength(piece) });
         continue;
       }
-      const cut: Cut = { start: pass.start, moves: pass.moves, linkFrom: (from: Vec3) => (segmentIn(xy(from), xy(pass.start), freeGrown) ? [pass.start] : null) };
+      const cut: Cut = {
+        start: pass.start,
+        moves: pass.moves,
+        linkFrom: (from: Vec3) => (segmentIn(xy(from), xy(pass.start), freeGrown) ? [pass.start] : null),
+      };
       writer.append(cut);
       sweeps.push(sweepCleared([pass.path], radius));
     }
     const first = unentered[0];
     if (first !== undefined) {
       const length = unentered.reduce((sum, piece) => sum + piece.length, 0);
-      skipped.push({ z, at: first.at, area_mm2: 0, reason: `${length.toFixed(1)} mm of wall in ${unentered.length} piece(s) skipped: no lead-in from free space fits, the pass would start in material` });
+      skipped.push({
+        z,
+        at: first.at,
+        area_mm2: 0,
+        reason: `${length.toFixed(1)} mm of wall in ${unentered.length} piece(s) skipped: no lead-in from free space fits, the pass would start in material`,
+      });
     }
     if (sweeps.length > 0) {
       const layer = { z, area: union(...sweeps) };
@@ -136,15 +184,26 @@ export function wallPasses(request: MillingRequest, kind: OperationKind, outerOn
       stock = stock.withCleared([layer]);
       // the corner a pass leaves is exactly a radius from it: the next level's pass along the
       // same loop touches it there, which the depth-of-cut check must not take for a collision
-      forgiving = forgiving.withCleared([{ z, area: offsetCoarse(layer.area, CLEARANCE_MM + 2 * COARSE_TOLERANCE_MM) }]);
+      forgiving = forgiving.withCleared([
+        { z, area: offsetCoarse(layer.area, CLEARANCE_MM + 2 * COARSE_TOLERANCE_MM) },
+      ]);
     }
   }
   const moves = writer.finish();
   if (!moves.some((move) => move.kind === "linear" || move.kind === "arc")) {
-    return refusal(skipped[0] ? `no wall pass could be made: ${skipped[0].reason}` : "no wall is within the tool's reach", skipped);
+    return refusal(
+      skipped[0] ? `no wall pass could be made: ${skipped[0].reason}` : "no wall is within the tool's reach",
+      skipped,
+    );
   }
   const label = kind === "contour" ? "Contouring the outer profile" : "Finishing walls";
-  return { operation: makeOperation(request, kind, `${label} with ${tool.name}`, clearance, moves), reason: null, cleared, skipped, notes: [] };
+  return {
+    operation: makeOperation(request, kind, `${label} with ${tool.name}`, clearance, moves),
+    reason: null,
+    cleared,
+    skipped,
+    notes: [],
+  };
 }
 
 interface WallPass {
@@ -160,7 +219,14 @@ interface WallPass {
  * start and then a little further along each time (what is given up lies against stock the
  * lead-in could not start beside).
  */
-function wallPass(piece: Path64, z: number, radius: number, allowedGrown: Paths64, free: Paths64, feed: number): WallPass | null {
+function wallPass(
+  piece: Path64,
+  z: number,
+  radius: number,
+  allowedGrown: Paths64,
+  free: Paths64,
+  feed: number,
+): WallPass | null {
   const first = piece[0] as { x: number; y: number };
   const last = piece[piece.length - 1] as { x: number; y: number };
   if (first.x === last.x && first.y === last.y) {
@@ -181,7 +247,14 @@ function wallPass(piece: Path64, z: number, radius: number, allowedGrown: Paths6
   return null;
 }
 
-function passFrom(points: Vec2[], z: number, radius: number, allowedGrown: Paths64, free: Paths64, feed: number): WallPass | null {
+function passFrom(
+  points: Vec2[],
+  z: number,
+  radius: number,
+  allowedGrown: Paths64,
+  free: Paths64,
+  feed: number,
+): WallPass | null {
   if (points.length < 2) return null;
   const s = points[0] as Vec2;
   const t0 = direction(s, points[1] as Vec2);

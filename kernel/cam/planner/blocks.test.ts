@@ -16,7 +16,10 @@ describe("operation blocks", () => {
   it("puts every operation in exactly one block and keeps the operations' order", () => {
     const blocks = operationBlocks(SETUP, processOrder);
     const grouped = blocks.flatMap((b) => b.operation_ids);
-    assert.deepEqual(grouped, processOrder.map((o) => o.id));
+    assert.deepEqual(
+      grouped,
+      processOrder.map((o) => o.id),
+    );
     assert.equal(new Set(grouped).size, processOrder.length);
     assert.equal(blocksProblem(blocks, processOrder), null);
   });
@@ -40,7 +43,15 @@ describe("operation blocks", () => {
   });
 
   it("splits a stage that sorting by height interleaves with another into separate, numbered blocks", () => {
-    const interleaved = ops("face_milling", "roughing", "drilling", "roughing", "rest_roughing", "wall_finishing", "drilling");
+    const interleaved = ops(
+      "face_milling",
+      "roughing",
+      "drilling",
+      "roughing",
+      "rest_roughing",
+      "wall_finishing",
+      "drilling",
+    );
     const blocks = operationBlocks(SETUP, interleaved);
     assert.deepEqual(
       blocks.map((b) => [b.kind, b.name, b.operation_ids]),
@@ -79,11 +90,17 @@ describe("operation blocks", () => {
       blocks.slice(1),
       [{ ...first, operation_ids: [...first.operation_ids, second.operation_ids[0]!] }, ...blocks.slice(1)],
       [second, first, ...blocks.slice(2)].map((b, index) => ({ ...b, index })),
-      [...blocks, { ...first, id: "0d8f2c1e-5b7a-4e93-9c6d-2a4b8e1f3c57", index: blocks.length, operation_ids: ["s0-op99"] }],
+      [
+        ...blocks,
+        { ...first, id: "0d8f2c1e-5b7a-4e93-9c6d-2a4b8e1f3c57", index: blocks.length, operation_ids: ["s0-op99"] },
+      ],
       [...blocks, { ...first, id: "0d8f2c1e-5b7a-4e93-9c6d-2a4b8e1f3c57", index: blocks.length, operation_ids: [] }],
       blocks.map((b) => ({ ...b, index: b.index + 1 })),
       blocks.map((b) => ({ ...b, id: first.id })),
     ].map((wrong) => blocksProblem(wrong, processOrder));
-    assert.ok(problems.every((p) => typeof p === "string" && p.length > 0), JSON.stringify(problems));
+    assert.ok(
+      problems.every((p) => typeof p === "string" && p.length > 0),
+      JSON.stringify(problems),
+    );
   });
 });

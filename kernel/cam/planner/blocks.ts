@@ -48,7 +48,10 @@ export function blockKindOf(kind: OperationKind): BlockKind {
  * setup's id and the block's index rather than random: a plan stored without blocks reads back
  * with the same ids every time, and a setup's id is a fresh UUID per plan, so they stay unique.
  */
-export function operationBlocks(setupId: string, operations: readonly Pick<Operation, "id" | "kind">[]): PlannedBlock[] {
+export function operationBlocks(
+  setupId: string,
+  operations: readonly Pick<Operation, "id" | "kind">[],
+): PlannedBlock[] {
   const runs: { kind: BlockKind; operation_ids: string[] }[] = [];
   for (const operation of operations) {
     const kind = STAGE[operation.kind];
@@ -64,7 +67,13 @@ export function operationBlocks(setupId: string, operations: readonly Pick<Opera
     seen.set(run.kind, nth);
     // a stage that recurs is numbered throughout, so "Roughing 1" tells there is a "Roughing 2"
     const name = total.get(run.kind)! > 1 ? `${NAME[run.kind]} ${nth}` : NAME[run.kind];
-    return { id: uuidV5(BLOCK_NAMESPACE, `${setupId}/${index}`), name, index, kind: run.kind, operation_ids: run.operation_ids };
+    return {
+      id: uuidV5(BLOCK_NAMESPACE, `${setupId}/${index}`),
+      name,
+      index,
+      kind: run.kind,
+      operation_ids: run.operation_ids,
+    };
   });
 }
 
@@ -73,7 +82,10 @@ export function operationBlocks(setupId: string, operations: readonly Pick<Opera
  * no empty block, distinct ids, and the blocks' operation ids, read in order, are exactly the
  * operations' ids in order (so each operation is in one block and the order is kept).
  */
-export function blocksProblem(blocks: readonly PlannedBlock[], operations: readonly Pick<Operation, "id">[]): string | null {
+export function blocksProblem(
+  blocks: readonly PlannedBlock[],
+  operations: readonly Pick<Operation, "id">[],
+): string | null {
   const ids = new Set<string>();
   for (const [i, block] of blocks.entries()) {
     if (block.index !== i) return `block ${block.id} has index ${block.index} at position ${i}`;
@@ -85,6 +97,7 @@ export function blocksProblem(blocks: readonly PlannedBlock[], operations: reado
   const expected = operations.map((operation) => operation.id);
   const at = expected.findIndex((id, i) => grouped[i] !== id);
   if (at >= 0) return `operation ${at} of the setup is ${expected[at]}, of the blocks ${grouped[at] ?? "missing"}`;
-  if (grouped.length > expected.length) return `the blocks name ${grouped.length} operations, the setup has ${expected.length}`;
+  if (grouped.length > expected.length)
+    return `the blocks name ${grouped.length} operations, the setup has ${expected.length}`;
   return null;
 }

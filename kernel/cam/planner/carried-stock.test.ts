@@ -31,7 +31,15 @@ function afterTopSetup() {
 
 const SQRT1_2 = Math.SQRT1_2;
 // the sides, and two tilted setups (a feature's own direction) read through balls, not columns
-const SIDES: Vec3[] = [[1, 0, 0], [-1, 0, 0], [0, 1, 0], [0, -1, 0], [0, 0, -1], [SQRT1_2, 0, SQRT1_2], [0, -SQRT1_2, SQRT1_2]];
+const SIDES: Vec3[] = [
+  [1, 0, 0],
+  [-1, 0, 0],
+  [0, 1, 0],
+  [0, -1, 0],
+  [0, 0, -1],
+  [SQRT1_2, 0, SQRT1_2],
+  [0, -SQRT1_2, SQRT1_2],
+];
 
 /** What is truly left after the +Z cut: everything of the stock below z 5, part included. */
 const LEFT: Box3 = { min: [0, 0, 0], max: [20, 10, 5] };
@@ -41,7 +49,10 @@ describe("the stock a setup starts from", () => {
     const voxels = voxelStock(stock, part, VOXEL_BUDGET);
     const frame = setupFrame([1, 0, 0], stock);
     const columns = carriedTops(voxels, frame);
-    assert.ok(columns.tops.every((t) => Math.abs(t) < 1e-9), "every column full to the stock's top (frame z 0)");
+    assert.ok(
+      columns.tops.every((t) => Math.abs(t) < 1e-9),
+      "every column full to the stock's top (frame z 0)",
+    );
   });
 
   it("sees from +X only the material below the cut +Z made, and a voxel and a half more at most", () => {
@@ -59,7 +70,9 @@ describe("the stock a setup starts from", () => {
       for (let i = 0; i < field.nx; i += 1) {
         const x = field.x0 + (i + 0.5) * field.dx;
         const y = field.y0 + (j + 0.5) * field.dy;
-        const world = frame.origin.map((o, a) => o + x * (frame.x_axis[a] as number) + y * frameYAxis(frame)[a]!) as Vec3;
+        const world = frame.origin.map(
+          (o, a) => o + x * (frame.x_axis[a] as number) + y * frameYAxis(frame)[a]!,
+        ) as Vec3;
         const h = heightAt(started, x, y);
         if (world[2] > 5 + 1.5 * dz + 1e-9) {
           above += 1;
@@ -111,11 +124,14 @@ describe("the stock a setup starts from", () => {
             const y = field.y0 + (j + 0.5) * field.dy;
             const cell = rectangle([x - 0.001, y - 0.001], [x + 0.001, y + 0.001]);
             const simulated = started.heights[j * field.nx + i] as number;
-            if (simulated > z + 1e-6) assert.ok(!isEmpty(intersection(left, cell), 1e-9), `material above ${z} at cell (${i}, ${j}): the generators must see it`);
+            if (simulated > z + 1e-6)
+              assert.ok(
+                !isEmpty(intersection(left, cell), 1e-9),
+                `material above ${z} at cell (${i}, ${j}): the generators must see it`,
+              );
           }
         }
       }
     });
   }
 });
-

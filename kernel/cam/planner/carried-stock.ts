@@ -60,7 +60,10 @@ export function carriedStock(box: Box3, columns: ColumnTops): InProcessStock {
   const layers: ClearedLayer[] = [];
   for (let k = 0; k < highest; k += 1) {
     const z = bottom + k * step;
-    const area = smoothInside(rowRuns(columns, (cell) => (levels[cell] as number) <= k, 2 * smoothing), smoothing);
+    const area = smoothInside(
+      rowRuns(columns, (cell) => (levels[cell] as number) <= k, 2 * smoothing),
+      smoothing,
+    );
     if (area.length > 0) layers.push({ z, area });
   }
   return new InProcessStock(box).withCleared(layers);

@@ -73,7 +73,11 @@ const throughHole: SetupHole = {
 };
 
 /** The verdict on each operation in turn, each on the stock the kept ones left. */
-function verdicts(setup: { stock: Box3; soup: TriangleSoup }, holes: SetupHole[], operations: Operation[]): { kept: boolean[]; messages: string[] } {
+function verdicts(
+  setup: { stock: Box3; soup: TriangleSoup },
+  holes: SetupHole[],
+  operations: Operation[],
+): { kept: boolean[]; messages: string[] } {
   const verifier = new SetupVerifier({ name: "+Z", stock: setup.stock, soup: setup.soup, holes });
   const kept = operations.map((operation) => verifier.check(operation));
   return { kept, messages: verifier.result().dropped.map((d) => d.message) };
@@ -88,7 +92,8 @@ function gougeDepth(message: string | undefined): number {
 
 describe("carving a through hole", () => {
   const endMill = cutter("flat", 20, { flute_length: 40, stick_out: 60 });
-  const helical = (id: string, hole: SetupHole) => helicalBoringOperation({ id, cutter: endMill, parameters, bores: [boreForHole(hole)], clearance_z: 5 });
+  const helical = (id: string, hole: SetupHole) =>
+    helicalBoringOperation({ id, cutter: endMill, parameters, bores: [boreForHole(hole)], clearance_z: 5 });
 
   it("leaves the floor the hole opens onto: a helical bore 1 mm past the exit into a floor 0.48 mm under it gouges it by 0.52 mm", () => {
     const { kept, messages } = verdicts(plateOverFloor(0.48), [throughHole], [helical("bore", throughHole)]);
@@ -99,7 +104,11 @@ describe("carving a through hole", () => {
 
   it("and a drill's breakthrough into it", () => {
     const drill = cutter("drill", 25.1, { flute_length: 60, stick_out: 90 });
-    const { kept, messages } = verdicts(plateOverFloor(0.48), [throughHole], [drillingOperation({ id: "drill", cutter: drill, parameters, holes: [throughHole], clearance_z: 5 })]);
+    const { kept, messages } = verdicts(
+      plateOverFloor(0.48),
+      [throughHole],
+      [drillingOperation({ id: "drill", cutter: drill, parameters, holes: [throughHole], clearance_z: 5 })],
+    );
     assert.deepEqual(kept, [false], messages.join("; "));
   });
 
@@ -107,7 +116,11 @@ describe("carving a through hole", () => {
     const drill = cutter("drill", 25.1, { flute_length: 60, stick_out: 90 });
     const far = plateOverFloor(12);
     assert.deepEqual(verdicts(far, [throughHole], [helical("bore", throughHole)]).kept, [true]);
-    const drilled = verdicts(far, [throughHole], [drillingOperation({ id: "drill", cutter: drill, parameters, holes: [throughHole], clearance_z: 5 })]);
+    const drilled = verdicts(
+      far,
+      [throughHole],
+      [drillingOperation({ id: "drill", cutter: drill, parameters, holes: [throughHole], clearance_z: 5 })],
+    );
     assert.deepEqual(drilled.kept, [true], drilled.messages.join("; "));
   });
 });
@@ -122,15 +135,34 @@ describe("carving a counterbored hole", () => {
       return cut(oc, scope, part, makeCylinder(oc, scope, [30, 25, -6], [0, 0, 1], 13, 7));
     }),
   };
-  const hole = (counterboreDepth: number): SetupHole => ({ ...throughHole, at: [30, 25], diameter_mm: 10, depth_mm: 30, counterbore: { diameter_mm: 26, depth_mm: counterboreDepth } });
+  const hole = (counterboreDepth: number): SetupHole => ({
+    ...throughHole,
+    at: [30, 25],
+    diameter_mm: 10,
+    depth_mm: 30,
+    counterbore: { diameter_mm: 26, depth_mm: counterboreDepth },
+  });
   const spot = cutter("drill", 12, { tip_angle_deg: 90, tool_type: "SpotDrill" });
   const drill = cutter("drill", 10.1, { stick_out: 80, flute_length: 45 });
   const endMill = cutter("flat", 20, { flute_length: 40, stick_out: 60 });
   // in the planner's order (hole-operations.ts): spot, drill, counterbore
   const operations = (made: SetupHole): Operation[] => [
-    spotDrillingOperation({ id: "spot", cutter: spot, parameters, holes: [made], clearance_z: 5, drill_diameter_mm: 10.1 }),
+    spotDrillingOperation({
+      id: "spot",
+      cutter: spot,
+      parameters,
+      holes: [made],
+      clearance_z: 5,
+      drill_diameter_mm: 10.1,
+    }),
     drillingOperation({ id: "drill", cutter: drill, parameters, holes: [made], clearance_z: 5 }),
-    helicalBoringOperation({ id: "counterbore", cutter: endMill, parameters, bores: [counterboreFor(made) as NonNullable<ReturnType<typeof counterboreFor>>], clearance_z: 5 }),
+    helicalBoringOperation({
+      id: "counterbore",
+      cutter: endMill,
+      parameters,
+      bores: [counterboreFor(made) as NonNullable<ReturnType<typeof counterboreFor>>],
+      clearance_z: 5,
+    }),
   ];
 
   it("keeps the spot, the drill 0.1 mm over and the counterbore to its floor", () => {
@@ -151,10 +183,30 @@ describe("carving a blind hole", () => {
   // a 40 x 40 x 30 block with a flat-bottomed 12 mm hole 15 deep at (20, 20)
   const block = {
     stock: { min: [0, 0, -30], max: [40, 40, 0] } as Box3,
-    soup: soupOf((scope) => cut(oc, scope, makeBox(oc, scope, [40, 40, 30], [0, 0, -30]), makeCylinder(oc, scope, [20, 20, -15], [0, 0, 1], 6, 16))),
+    soup: soupOf((scope) =>
+      cut(
+        oc,
+        scope,
+        makeBox(oc, scope, [40, 40, 30], [0, 0, -30]),
+        makeCylinder(oc, scope, [20, 20, -15], [0, 0, 1], 6, 16),
+      ),
+    ),
   };
-  const hole = (depth: number): SetupHole => ({ ...throughHole, at: [20, 20], diameter_mm: 12, depth_mm: depth, through: false });
-  const bore = (made: SetupHole) => helicalBoringOperation({ id: "bore", cutter: cutter("flat", 8, { flute_length: 24, stick_out: 40 }), parameters, bores: [boreForHole(made)], clearance_z: 5 });
+  const hole = (depth: number): SetupHole => ({
+    ...throughHole,
+    at: [20, 20],
+    diameter_mm: 12,
+    depth_mm: depth,
+    through: false,
+  });
+  const bore = (made: SetupHole) =>
+    helicalBoringOperation({
+      id: "bore",
+      cutter: cutter("flat", 8, { flute_length: 24, stick_out: 40 }),
+      parameters,
+      bores: [boreForHole(made)],
+      clearance_z: 5,
+    });
 
   it("keeps a bore to the model's bottom and drops one to a recorded depth past it", () => {
     assert.deepEqual(verdicts(block, [hole(15)], [bore(hole(15))]).kept, [true]);

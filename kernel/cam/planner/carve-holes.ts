@@ -41,10 +41,23 @@ export function carveHoles(grid: Grid, part: PartHeights, holes: readonly SetupH
   for (const hole of holes) {
     const entrance = Math.max(hole.diameter_mm, hole.counterbore?.diameter_mm ?? 0, hole.countersink?.diameter_mm ?? 0);
     const bores: Bore[] = [
-      { radius: hole.diameter_mm / 2, grow: CARVE_GROW_MM, bottom: hole.through ? -Infinity : hole.top_z - hole.depth_mm },
-      { radius: entrance / 2, grow: CARVE_GROW_MM + SPOT_EDGE_BREAK_MM, bottom: hole.top_z - SPOT_EDGE_BREAK_MM - CARVE_GROW_MM },
+      {
+        radius: hole.diameter_mm / 2,
+        grow: CARVE_GROW_MM,
+        bottom: hole.through ? -Infinity : hole.top_z - hole.depth_mm,
+      },
+      {
+        radius: entrance / 2,
+        grow: CARVE_GROW_MM + SPOT_EDGE_BREAK_MM,
+        bottom: hole.top_z - SPOT_EDGE_BREAK_MM - CARVE_GROW_MM,
+      },
     ];
-    if (hole.counterbore) bores.push({ radius: hole.counterbore.diameter_mm / 2, grow: CARVE_GROW_MM, bottom: hole.top_z - hole.counterbore.depth_mm });
+    if (hole.counterbore)
+      bores.push({
+        radius: hole.counterbore.diameter_mm / 2,
+        grow: CARVE_GROW_MM,
+        bottom: hole.top_z - hole.counterbore.depth_mm,
+      });
     for (const bore of bores) carveBore(grid, part, hole, bore);
   }
 }
@@ -71,7 +84,12 @@ function carveBore(grid: Grid, part: PartHeights, hole: SetupHole, bore: Bore): 
   });
 }
 
-function forEachCell(grid: Grid, hole: SetupHole, [i0, i1, j0, j1]: [number, number, number, number], visit: (cell: number, r2: number) => void): void {
+function forEachCell(
+  grid: Grid,
+  hole: SetupHole,
+  [i0, i1, j0, j1]: [number, number, number, number],
+  visit: (cell: number, r2: number) => void,
+): void {
   for (let j = j0; j <= j1; j += 1) {
     const y = grid.y0 + (j + 0.5) * grid.dy - hole.at[1];
     for (let i = i0; i <= i1; i += 1) {

@@ -34,7 +34,9 @@ export type HoleMakers = Map<number, (string[] | null)[]>;
 export function holesNotMade(holes: readonly number[], makers: HoleMakers, kept: ReadonlySet<string>): number[] {
   return holes.filter((hole) => {
     const lists = makers.get(hole) ?? [];
-    return lists.length === 0 || lists.some((ids) => ids === null || ids.length === 0 || ids.some((id) => !kept.has(id)));
+    return (
+      lists.length === 0 || lists.some((ids) => ids === null || ids.length === 0 || ids.some((id) => !kept.has(id)))
+    );
   });
 }
 
@@ -56,10 +58,16 @@ export function completenessOf(findings: CompletenessFindings): Completeness {
   const holes = [...new Set(findings.holes_not_made)].sort((a, b) => a - b);
   const faces = [...new Set(findings.faces_unreachable)].sort((a, b) => a - b);
   if (holes.length > 0) {
-    reasons.push({ code: "hole_not_made", message: `${holes.length} ${holes.length === 1 ? "hole is" : "holes are"} not made (feature ${holes.join(", ")})` });
+    reasons.push({
+      code: "hole_not_made",
+      message: `${holes.length} ${holes.length === 1 ? "hole is" : "holes are"} not made (feature ${holes.join(", ")})`,
+    });
   }
   if (faces.length > 0) {
-    reasons.push({ code: "face_unreachable", message: `${faces.length} ${faces.length === 1 ? "face is" : "faces are"} reached from no setup (face ${faces.join(", ")})` });
+    reasons.push({
+      code: "face_unreachable",
+      message: `${faces.length} ${faces.length === 1 ? "face is" : "faces are"} reached from no setup (face ${faces.join(", ")})`,
+    });
   }
   const surface = roundNumber(material.surface_pct, 2);
   if (surface > surface_limit_pct) {
@@ -71,7 +79,13 @@ export function completenessOf(findings: CompletenessFindings): Completeness {
   return {
     status: reasons.length === 0 ? "complete" : "incomplete",
     reasons,
-    material_left: { volume_mm3: roundNumber(material.left_mm3, 1), pct_of_removable: roundNumber(material.left_pct, 2), surface_pct: surface, surface_limit_pct, tolerance_mm },
+    material_left: {
+      volume_mm3: roundNumber(material.left_mm3, 1),
+      pct_of_removable: roundNumber(material.left_pct, 2),
+      surface_pct: surface,
+      surface_limit_pct,
+      tolerance_mm,
+    },
     holes_not_made: holes,
     faces_unreachable: faces,
     operations_dropped: findings.operations_dropped,

@@ -17,7 +17,15 @@ import { CLEARANCE_ABOVE_STOCK_MM } from "../milling/operation.ts";
 import type { InProcessStock } from "../milling/stock.ts";
 import { cuttingParametersFor } from "../tooling/feeds.ts";
 import { missingChamferMill, toolMissingEntry } from "../tooling/missing.ts";
-import { CHAMFER_ANGLE_TOLERANCE_DEG, holeNeedFor, mm, selectChamferMill, selectHoleTools, type HoleTools, type Refusal } from "../tooling/select.ts";
+import {
+  CHAMFER_ANGLE_TOLERANCE_DEG,
+  holeNeedFor,
+  mm,
+  selectChamferMill,
+  selectHoleTools,
+  type HoleTools,
+  type Refusal,
+} from "../tooling/select.ts";
 import type { Cutter, Operation, OperationKind } from "../types.ts";
 import type { PlanInput } from "../plan-types.ts";
 import type { DraftOperations } from "./milling-operations.ts";
@@ -35,7 +43,13 @@ export interface HoleOperations extends DraftOperations {
   makers: Map<number, string[] | null>;
 }
 
-export function holeOperations(setup: SetupPart, cutters: readonly Cutter[], input: PlanInput, stock: InProcessStock, nextId: () => string): HoleOperations {
+export function holeOperations(
+  setup: SetupPart,
+  cutters: readonly Cutter[],
+  input: PlanInput,
+  stock: InProcessStock,
+  nextId: () => string,
+): HoleOperations {
   const draft: HoleOperations = { operations: [], unmachined: [], warnings: [], tools_missing: [], makers: new Map() };
   // a refusal naming the tool that would have done is that tool missing; else it stands as it is
   const refused = (refusal: Refusal, feature: Feature): void => {
@@ -49,7 +63,10 @@ export function holeOperations(setup: SetupPart, cutters: readonly Cutter[], inp
   };
   const clearance = setup.stock.max[2] + CLEARANCE_ABOVE_STOCK_MM;
   const materialTop = Math.min(stock.highest(), setup.stock.max[2]);
-  const common = { clearance_z: clearance, material_top_z: Number.isFinite(materialTop) ? materialTop : setup.stock.max[2] };
+  const common = {
+    clearance_z: clearance,
+    material_top_z: Number.isFinite(materialTop) ? materialTop : setup.stock.max[2],
+  };
   const params = (tool: Cutter, kind: OperationKind) => {
     const result = cuttingParametersFor(tool, input.material_id, input.machine, kind);
     for (const clamp of result.clamps) draft.warnings.push({ code: `feeds_${clamp.code}`, message: clamp.message });
@@ -64,7 +81,14 @@ export function holeOperations(setup: SetupPart, cutters: readonly Cutter[], inp
     const recognised = holeNeedFor(feature);
     if (recognised === null) continue;
     // the hole as this setup makes it (a through hole counterbored at both ends: its half)
-    const need = { ...recognised, depth_mm: hole.depth_mm, through: hole.through, counterbore: hole.counterbore, countersink: hole.countersink, drill_point_angle_deg: hole.drill_point_angle_deg };
+    const need = {
+      ...recognised,
+      depth_mm: hole.depth_mm,
+      through: hole.through,
+      counterbore: hole.counterbore,
+      countersink: hole.countersink,
+      drill_point_angle_deg: hole.drill_point_angle_deg,
+    };
     const tools = selectHoleTools(cutters, need);
     draft.makers.set(feature.id, tools.ok && tools.unmachined.length === 0 ? [] : null);
     if (!tools.ok) {
@@ -100,10 +124,32 @@ export function holeOperations(setup: SetupPart, cutters: readonly Cutter[], inp
       drill_diameter_mm: (hole) => holes.find((h) => h.hole === hole)?.tools.drill?.diameter ?? hole.diameter_mm,
     }),
   );
-  each("drill", (tool, holes) => drillingOperation({ id: nextId(), cutter: tool, parameters: params(tool, "drilling"), holes: holes.map((h) => h.hole), ...common }));
-  each("reamer", (tool, holes) => drillingOperation({ id: nextId(), cutter: tool, parameters: params(tool, "drilling"), holes: holes.map((h) => h.hole), ...common }));
+  each("drill", (tool, holes) =>
+    drillingOperation({
+      id: nextId(),
+      cutter: tool,
+      parameters: params(tool, "drilling"),
+      holes: holes.map((h) => h.hole),
+      ...common,
+    }),
+  );
+  each("reamer", (tool, holes) =>
+    drillingOperation({
+      id: nextId(),
+      cutter: tool,
+      parameters: params(tool, "drilling"),
+      holes: holes.map((h) => h.hole),
+      ...common,
+    }),
+  );
   each("end_mill", (tool, holes) =>
-    helicalBoringOperation({ id: nextId(), cutter: tool, parameters: params(tool, "helical_boring"), bores: holes.map((h) => boreForHole(h.hole)), ...common }),
+    helicalBoringOperation({
+      id: nextId(),
+      cutter: tool,
+      parameters: params(tool, "helical_boring"),
+      bores: holes.map((h) => boreForHole(h.hole)),
+      ...common,
+    }),
   );
   each("counterbore", (tool, holes) =>
     helicalBoringOperation({
@@ -118,13 +164,35 @@ export function holeOperations(setup: SetupPart, cutters: readonly Cutter[], inp
       name: `Counterboring ${holes.length} ${holes.length === 1 ? "hole" : "holes"} with ${tool.name}`,
     }),
   );
-  each("countersink", (tool, holes) => countersinkOperation({ id: nextId(), cutter: tool, parameters: params(tool, "chamfering"), holes: holes.map((h) => h.hole), ...common }));
-  each("tap", (tool, holes) => tappingOperation({ id: nextId(), cutter: tool, parameters: params(tool, "tapping"), holes: holes.map((h) => h.hole), ...common }));
+  each("countersink", (tool, holes) =>
+    countersinkOperation({
+      id: nextId(),
+      cutter: tool,
+      parameters: params(tool, "chamfering"),
+      holes: holes.map((h) => h.hole),
+      ...common,
+    }),
+  );
+  each("tap", (tool, holes) =>
+    tappingOperation({
+      id: nextId(),
+      cutter: tool,
+      parameters: params(tool, "tapping"),
+      holes: holes.map((h) => h.hole),
+      ...common,
+    }),
+  );
 
   for (const feature of setup.features.filter((f) => f.class === "chamfer")) {
     const edges = chamferEdges(setup.soup, setup.triangleFaces, feature.faces);
     if (!edges.ok) {
-      draft.unmachined.push({ code: `chamfer_${edges.code}`, message: `chamfer (feature ${feature.id}) in setup ${setup.name}: ${edges.message}`, features: [feature.id], faces: feature.faces, volume_mm3: null });
+      draft.unmachined.push({
+        code: `chamfer_${edges.code}`,
+        message: `chamfer (feature ${feature.id}) in setup ${setup.name}: ${edges.message}`,
+        features: [feature.id],
+        faces: feature.faces,
+        volume_mm3: null,
+      });
       continue;
     }
     const ref = { id: feature.id, class: feature.class };
@@ -132,17 +200,33 @@ export function holeOperations(setup: SetupPart, cutters: readonly Cutter[], inp
     const mill = selectChamferMill(cutters, { feature: ref, angle_to_axis_deg, width_mm });
     if (!mill.ok) {
       const radial_mm = width_mm * Math.sin((angle_to_axis_deg * Math.PI) / 180);
-      const wanted = missingChamferMill({ feature: ref, angle_to_axis_deg, radial_mm, angle_tolerance_deg: CHAMFER_ANGLE_TOLERANCE_DEG }, `chamfer edges ${mm(width_mm)} mm wide`);
+      const wanted = missingChamferMill(
+        { feature: ref, angle_to_axis_deg, radial_mm, angle_tolerance_deg: CHAMFER_ANGLE_TOLERANCE_DEG },
+        `chamfer edges ${mm(width_mm)} mm wide`,
+      );
       refused(wanted === null ? mill : { ...mill, missing: wanted }, feature);
       continue;
     }
     const paths = chamferPaths(edges.edges, mill.cutter);
     for (const skipped of paths.skipped) {
-      draft.unmachined.push({ code: "chamfer_chain_skipped", message: `chamfer (feature ${feature.id}): ${skipped.message}`, features: [feature.id], faces: feature.faces, volume_mm3: null });
+      draft.unmachined.push({
+        code: "chamfer_chain_skipped",
+        message: `chamfer (feature ${feature.id}): ${skipped.message}`,
+        features: [feature.id],
+        faces: feature.faces,
+        volume_mm3: null,
+      });
     }
     if (paths.paths.length === 0) continue;
     draft.operations.push(
-      chamferOperation({ id: nextId(), cutter: mill.cutter, parameters: params(mill.cutter, "chamfering"), edges: edges.edges, features: [feature.id], ...common }),
+      chamferOperation({
+        id: nextId(),
+        cutter: mill.cutter,
+        parameters: params(mill.cutter, "chamfering"),
+        edges: edges.edges,
+        features: [feature.id],
+        ...common,
+      }),
     );
   }
   return draft;

@@ -167,17 +167,30 @@ function millWith(
   const depth = setup.stock.max[2] - slicer.bottom_z;
 
   // the generators to run, in order; each takes up to seconds, so progress moves after each
-  const steps: { kind: OperationKind; tool: Cutter; generate: (request: MillingRequest) => MillingOutcome; name?: string }[] = [];
+  const steps: {
+    kind: OperationKind;
+    tool: Cutter;
+    generate: (request: MillingRequest) => MillingOutcome;
+    name?: string;
+  }[] = [];
   // a tilted setup mills round its own faces only: facing its top, a corner of the stock, is no part of that
   if (input.options.include_face_milling && setup.focus === null && stock.highest() > slicer.top_z + 1e-3) {
     const width = Math.min(setup.stock.max[0] - setup.stock.min[0], setup.stock.max[1] - setup.stock.min[1]);
     const mill = selectFaceMill(cutters, { feature: { id: -1, class: "stock" }, width_mm: width });
-    if (mill.ok) steps.push({ kind: "face_milling", tool: mill.cutter, generate: faceMilling, name: `Facing the stock's top with ${mill.cutter.name}` });
-    else draft.warnings.push({ code: "facing_skipped", message: `setup ${setup.name}: facing skipped: ${mill.message}` });
+    if (mill.ok)
+      steps.push({
+        kind: "face_milling",
+        tool: mill.cutter,
+        generate: faceMilling,
+        name: `Facing the stock's top with ${mill.cutter.name}`,
+      });
+    else
+      draft.warnings.push({ code: "facing_skipped", message: `setup ${setup.name}: facing skipped: ${mill.message}` });
   }
   if (endMills.length === 0) {
     const why = `setup ${setup.name}: the library has no flat end mill: nothing is milled`;
-    for (const tool of endMillsWanted(setup, milled, seen)) toolMissing(tool, { features: milled.map((f) => f.id), faces: [] }, why);
+    for (const tool of endMillsWanted(setup, milled, seen))
+      toolMissing(tool, { features: milled.map((f) => f.id), faces: [] }, why);
   } else {
     // the tools a shop mills with; a long-neck one follows its stubbier sibling where that one does not reach
     const stubby = stubbyEndMills(endMills);
@@ -186,10 +199,19 @@ function millWith(
     const above = setup.stock.max[2] - slicer.top_z;
     const finishDepth = seen.length > 0 ? Math.max(...seen.map((f) => f.depth_mm ?? 0)) + above : depth;
     const finishers = endMills.filter((c) => c.diameter <= rougher.diameter);
-    const finisher = finishingTool(stubby.filter((c) => c.diameter <= rougher.diameter), seen, finishDepth);
+    const finisher = finishingTool(
+      stubby.filter((c) => c.diameter <= rougher.diameter),
+      seen,
+      finishDepth,
+    );
     if (!finishers.some((c) => wallReach(c) >= finishDepth - 1e-9)) {
       // an end mill of at most the chosen one's size that reaches, if the range makes one
-      const wanted = missingEndMill({ at_most_mm: finisher.diameter, reach_mm: finishDepth, purpose: `finish walls ${mm(finishDepth)} mm deep`, features: seen.map(refOf) });
+      const wanted = missingEndMill({
+        at_most_mm: finisher.diameter,
+        reach_mm: finishDepth,
+        purpose: `finish walls ${mm(finishDepth)} mm deep`,
+        features: seen.map(refOf),
+      });
       const why = `setup ${setup.name}: no end mill of the library reaches ${round(finishDepth)} mm deep; walls below ${round(wallReach(finisher))} mm are left`;
       const where = { features: seen.map((f) => f.id), faces: [] };
       if (wanted !== null) toolMissing(wanted, where, why);
@@ -203,7 +225,8 @@ function millWith(
         { kind: "wall_finishing" as const, tool: t, generate: wallFinishing },
       ]);
     steps.push({ kind: "roughing", tool: rougher, generate: roughing });
-    for (const tool of rest) for (const t of reaching(tool)) steps.push({ kind: "rest_roughing", tool: t, generate: restRoughing });
+    for (const tool of rest)
+      for (const t of reaching(tool)) steps.push({ kind: "rest_roughing", tool: t, generate: restRoughing });
     steps.push(...finishing(finisher));
     // what the finisher cannot reach (corners, narrow places, depths below its flutes) each
     // smaller rest tool finishes in turn, where stock is left: a rest tool's roughing allowance
@@ -213,21 +236,45 @@ function millWith(
     const cornerTool = restFinishers.at(-1) ?? null;
     // troughs across the tool axis: the roundest ball end mill that fits them, last (it changes no stock the others read)
     const ball = troughBall(cutters, setup.troughs);
-    if (ball !== null) steps.push({ kind: "floor_finishing", tool: ball, generate: (request) => troughFinishing(request, setup.troughs) });
+    if (ball !== null)
+      steps.push({
+        kind: "floor_finishing",
+        tool: ball,
+        generate: (request) => troughFinishing(request, setup.troughs),
+      });
     const smaller = smallerEndMillsWanted(endMills, seen, cornerTool ?? finisher, setup.name);
     for (const { tool, why } of smaller) toolMissing(tool, { features: tool.features, faces: [] }, why);
     const wanted = new Set(smaller.flatMap((s) => s.tool.features));
-    const corners = cornersLeft(seen.filter((f) => !wanted.has(f.id)), cornerTool ?? finisher, setup.name);
+    const corners = cornersLeft(
+      seen.filter((f) => !wanted.has(f.id)),
+      cornerTool ?? finisher,
+      setup.name,
+    );
     if (corners !== null) draft.unmachined.push(corners);
   }
 
   const focus = setup.focus === null ? null : focusRects(setup, setup.focus);
   // steps made and submitted, whose verdict is not yet taken: each with the stock it was made on
-  const open: { index: number; stock: InProcessStock; outcome: MillingOutcome; clamps: { code: string; message: string }[]; generate_s: number }[] = [];
+  const open: {
+    index: number;
+    stock: InProcessStock;
+    outcome: MillingOutcome;
+    clamps: { code: string; message: string }[];
+    generate_s: number;
+  }[] = [];
   const record = (entry: (typeof open)[number], kept: boolean, verify_s: number): void => {
     const { outcome } = entry;
     const step = steps[entry.index] as (typeof steps)[number];
-    hooks.step?.({ setup: setup.name, kind: step.kind, tool: step.tool.name, generate_s: entry.generate_s, verify_s, moves: outcome.operation?.moves.length ?? 0, made: outcome.operation === null ? 0 : 1, kept: kept ? 1 : 0 });
+    hooks.step?.({
+      setup: setup.name,
+      kind: step.kind,
+      tool: step.tool.name,
+      generate_s: entry.generate_s,
+      verify_s,
+      moves: outcome.operation?.moves.length ?? 0,
+      made: outcome.operation === null ? 0 : 1,
+      kept: kept ? 1 : 0,
+    });
     for (const clamp of entry.clamps) draft.warnings.push({ code: `feeds_${clamp.code}`, message: clamp.message });
     for (const region of outcome.skipped) {
       draft.unmachined.push({
@@ -273,11 +320,27 @@ function millWith(
     if (hooks.cancelled()) break;
     const index = next++;
     const step = steps[index] as (typeof steps)[number];
-    const { parameters, clamps } = cuttingParametersFor(step.tool, input.material_id, input.machine, step.kind, step.kind === "rest_roughing" ? { allowance_xy_mm: restAllowance(step.tool) } : {});
+    const { parameters, clamps } = cuttingParametersFor(
+      step.tool,
+      input.material_id,
+      input.machine,
+      step.kind,
+      step.kind === "rest_roughing" ? { allowance_xy_mm: restAllowance(step.tool) } : {},
+    );
     const generating = performance.now();
     // a roughing's levels go to the simulation as they are made
     const onMoves = verifier === null ? undefined : (operation: Operation) => verifier.stream(operation, true);
-    const outcome = step.generate({ part: slicer, stock, tool: step.tool, parameters, id: nextId(), features: milled.map((f) => f.id), onMoves, ...(step.name ? { name: step.name } : {}), ...(focus === null ? {} : { focus }) });
+    const outcome = step.generate({
+      part: slicer,
+      stock,
+      tool: step.tool,
+      parameters,
+      id: nextId(),
+      features: milled.map((f) => f.id),
+      onMoves,
+      ...(step.name ? { name: step.name } : {}),
+      ...(focus === null ? {} : { focus }),
+    });
     if (outcome.operation === null) verifier?.discard();
     open.push({ index, stock, outcome, clamps, generate_s: (performance.now() - generating) / 1000 });
     if (outcome.operation !== null) {
@@ -324,7 +387,12 @@ function sizingFeatures(setup: SetupPart, own: readonly Feature[], all: readonly
   const d = setup.direction;
   // a through feature is seen from its far end too (setup-part.ts adds that end's setup)
   const along = (a: Vec3) => a[0] * d[0] + a[1] * d[1] + a[2] * d[2] > ALONG;
-  const facing = all.filter((f) => MILLED_CLASSES.has(f.class) && f.access_direction !== null && (along(f.access_direction) || f.other_access_directions.some(along)));
+  const facing = all.filter(
+    (f) =>
+      MILLED_CLASSES.has(f.class) &&
+      f.access_direction !== null &&
+      (along(f.access_direction) || f.other_access_directions.some(along)),
+  );
   return [...new Set([...own, ...facing])];
 }
 
@@ -342,7 +410,10 @@ function sizeLimits(features: readonly Feature[]): { radii: number[]; widths: nu
  * (longerReach). With none of its diameter to follow, it is a tool like any other.
  */
 function stubbyEndMills(endMills: readonly Cutter[]): Cutter[] {
-  const longNeck = (c: Cutter) => endMills.some((o) => Math.abs(o.diameter - c.diameter) < 1e-9 && o.flute_length > c.flute_length && wallReach(o) < wallReach(c));
+  const longNeck = (c: Cutter) =>
+    endMills.some(
+      (o) => Math.abs(o.diameter - c.diameter) < 1e-9 && o.flute_length > c.flute_length && wallReach(o) < wallReach(c),
+    );
   return endMills.filter((c) => !longNeck(c));
 }
 
@@ -355,7 +426,9 @@ function stubbyEndMills(endMills: readonly Cutter[]): Cutter[] {
 function longerReach(endMills: readonly Cutter[], tool: Cutter, depth: number): Cutter[] {
   const out: Cutter[] = [];
   let reach = wallReach(tool);
-  const longer = endMills.filter((c) => Math.abs(c.diameter - tool.diameter) < 1e-9 && wallReach(c) > wallReach(tool) + 1e-9).sort((a, b) => wallReach(a) - wallReach(b));
+  const longer = endMills
+    .filter((c) => Math.abs(c.diameter - tool.diameter) < 1e-9 && wallReach(c) > wallReach(tool) + 1e-9)
+    .sort((a, b) => wallReach(a) - wallReach(b));
   for (const c of longer) {
     if (reach >= depth - 1e-9) break;
     out.push(c);
@@ -388,10 +461,23 @@ function roughingTool(endMills: readonly Cutter[], setup: SetupPart, depth: numb
   const narrower = Math.min(setup.stock.max[0] - setup.stock.min[0], setup.stock.max[1] - setup.stock.min[1]);
   const limit = Math.max(narrower * ROUGHING_SHARE_OF_STOCK, Math.min(...endMills.map((c) => c.diameter)));
   const fitting = endMills.filter((c) => c.diameter <= limit + 1e-9);
-  const choice = selectEndMill(fitting, { feature: { id: -1, class: "stock" }, depth_mm: depth, min_internal_corner_radius_mm: null, min_width_mm: null, open_sides: false }, "roughing");
+  const choice = selectEndMill(
+    fitting,
+    {
+      feature: { id: -1, class: "stock" },
+      depth_mm: depth,
+      min_internal_corner_radius_mm: null,
+      min_width_mm: null,
+      open_sides: false,
+    },
+    "roughing",
+  );
   if (choice.ok) return choice.cutter;
   // nothing reaches the whole depth: the one reaching deepest, then the largest
-  return [...fitting].sort((a, b) => b.flute_length - a.flute_length || b.diameter - a.diameter || Number(b.centre_cutting) - Number(a.centre_cutting))[0] as Cutter;
+  return [...fitting].sort(
+    (a, b) =>
+      b.flute_length - a.flute_length || b.diameter - a.diameter || Number(b.centre_cutting) - Number(a.centre_cutting),
+  )[0] as Cutter;
 }
 
 /**
@@ -405,9 +491,13 @@ function finishingTool(endMills: readonly Cutter[], milled: readonly Feature[], 
   const rounded = radii.filter((r) => r > 0);
   const radius = rounded.length > 0 ? Math.min(...rounded) : null;
   const reaching = endMills.filter((c) => wallReach(c) >= depth - 1e-9);
-  const pool = reaching.length > 0 ? reaching : endMills.filter((c) => wallReach(c) >= Math.max(...endMills.map((c) => wallReach(c))) - 1e-9);
+  const pool =
+    reaching.length > 0
+      ? reaching
+      : endMills.filter((c) => wallReach(c) >= Math.max(...endMills.map((c) => wallReach(c))) - 1e-9);
   const fits = pool.filter((c) => radius === null || c.diameter / 2 <= radius + 1e-3);
-  const largest = (tools: readonly Cutter[]) => [...tools].sort((a, b) => b.diameter - a.diameter || b.flute_length - a.flute_length)[0];
+  const largest = (tools: readonly Cutter[]) =>
+    [...tools].sort((a, b) => b.diameter - a.diameter || b.flute_length - a.flute_length)[0];
   // corners known (sharp ones too): the largest that fits the rounded ones; none known, or none
   // fits: the largest that reaches up to SHARP_CORNER_TOOL_MM (else the smallest)
   const small = pool.filter((c) => c.diameter <= SHARP_CORNER_TOOL_MM + 1e-9);
@@ -429,10 +519,20 @@ const refOf = (feature: Feature): FeatureRef => ({ id: feature.id, class: featur
  */
 function endMillsWanted(setup: SetupPart, milled: readonly Feature[], seen: readonly Feature[]): MissingTool[] {
   const narrower = Math.min(setup.stock.max[0] - setup.stock.min[0], setup.stock.max[1] - setup.stock.min[1]);
-  const rough = missingEndMill({ at_most_mm: Math.min(narrower * ROUGHING_SHARE_OF_STOCK, 20), purpose: "rough", features: milled.map(refOf) });
+  const rough = missingEndMill({
+    at_most_mm: Math.min(narrower * ROUGHING_SHARE_OF_STOCK, 20),
+    purpose: "rough",
+    features: milled.map(refOf),
+  });
   const needed = smallestNeeded(seen);
   const small =
-    needed.size < (rough?.diameter_mm ?? Infinity) - 1e-6 ? missingEndMill({ at_most_mm: needed.size, purpose: "finish corners and narrow features", features: needed.features.map(refOf) }) : null;
+    needed.size < (rough?.diameter_mm ?? Infinity) - 1e-6
+      ? missingEndMill({
+          at_most_mm: needed.size,
+          purpose: "finish corners and narrow features",
+          features: needed.features.map(refOf),
+        })
+      : null;
   return [rough, small].filter((tool): tool is MissingTool => tool !== null);
 }
 
@@ -441,17 +541,28 @@ function endMillsWanted(setup: SetupPart, milled: readonly Feature[], seen: read
  * end mill, where the library has no end mill small enough: the end mill each wants. Sharp corners
  * want none (no end mill makes them; cornersLeft reports them).
  */
-function smallerEndMillsWanted(endMills: readonly Cutter[], seen: readonly Feature[], tool: Cutter, setupName: string): { tool: MissingTool; why: string }[] {
+function smallerEndMillsWanted(
+  endMills: readonly Cutter[],
+  seen: readonly Feature[],
+  tool: Cutter,
+  setupName: string,
+): { tool: MissingTool; why: string }[] {
   const smallest = Math.min(...endMills.map((c) => c.diameter));
   const out: { tool: MissingTool; why: string }[] = [];
   for (const feature of seen) {
     const radius = feature.min_internal_corner_radius_mm;
     const width = feature.min_width_mm;
-    const corner = radius !== null && radius > 1e-3 && radius < tool.diameter / 2 - 1e-3 && 2 * radius < smallest - 1e-3 ? 2 * radius : Infinity;
+    const corner =
+      radius !== null && radius > 1e-3 && radius < tool.diameter / 2 - 1e-3 && 2 * radius < smallest - 1e-3
+        ? 2 * radius
+        : Infinity;
     const narrow = width !== null && width < smallest - 1e-3 ? width : Infinity;
     const size = Math.min(corner, narrow);
     if (!Number.isFinite(size)) continue;
-    const purpose = size === corner ? `finish internal corners of ${mm(radius ?? 0)} mm radius` : `mill ${feature.class.replaceAll("_", " ")}s ${mm(size)} mm wide`;
+    const purpose =
+      size === corner
+        ? `finish internal corners of ${mm(radius ?? 0)} mm radius`
+        : `mill ${feature.class.replaceAll("_", " ")}s ${mm(size)} mm wide`;
     const wanted = missingEndMill({ at_most_mm: size, purpose, features: [refOf(feature)] });
     if (wanted === null) continue;
     const why =
@@ -465,7 +576,9 @@ function smallerEndMillsWanted(endMills: readonly Cutter[], seen: readonly Featu
 
 /** The internal corners tighter than the smallest finishing tool, reported (null when there are none). */
 function cornersLeft(milled: readonly Feature[], tool: Cutter, setupName: string): Unmachined | null {
-  const sharp = milled.filter((f) => f.min_internal_corner_radius_mm !== null && f.min_internal_corner_radius_mm < tool.diameter / 2 - 1e-3);
+  const sharp = milled.filter(
+    (f) => f.min_internal_corner_radius_mm !== null && f.min_internal_corner_radius_mm < tool.diameter / 2 - 1e-3,
+  );
   if (sharp.length === 0) return null;
   return {
     code: "internal_corners_left",
@@ -482,7 +595,14 @@ function cornersLeft(milled: readonly Feature[], tool: Cutter, setupName: string
  * narrow places, however deep the larger ones went.
  */
 function restTools(endMills: readonly Cutter[], rougher: Cutter, smallest: number): Cutter[] {
-  const sizes = [...new Map(endMills.filter((c) => c.diameter < rougher.diameter - 1e-9 && c.diameter >= smallest - 1e-9).sort((a, b) => b.diameter - a.diameter || wallReach(b) - wallReach(a)).map((c) => [c.diameter, c])).values()];
+  const sizes = [
+    ...new Map(
+      endMills
+        .filter((c) => c.diameter < rougher.diameter - 1e-9 && c.diameter >= smallest - 1e-9)
+        .sort((a, b) => b.diameter - a.diameter || wallReach(b) - wallReach(a))
+        .map((c) => [c.diameter, c]),
+    ).values(),
+  ];
   const chosen: Cutter[] = [];
   let last = rougher.diameter;
   sizes.forEach((tool, i) => {

@@ -24,18 +24,38 @@ const machine = findMachineArchetype("vmc-850-fanuc") as MachineArchetype;
 
 describe("a setup without toolpaths", () => {
   it("is left out: the work offsets run on without it, every program posts, and what it was for is reported", () => {
-    const bytes = withOcctScope((scope) => writeBrep(oc, cut(oc, scope, pocketOnTop(oc, scope), makeCylinder(oc, scope, [25, 20, 10], [1, 0, 0], 3, 20))));
-    const library = generateStandardRange().filter((e) => e.article_number === "SSR-EM3-1000-K-TA").map((e) => e.assembly);
+    const bytes = withOcctScope((scope) =>
+      writeBrep(oc, cut(oc, scope, pocketOnTop(oc, scope), makeCylinder(oc, scope, [25, 20, 10], [1, 0, 0], 3, 20))),
+    );
+    const library = generateStandardRange()
+      .filter((e) => e.article_number === "SSR-EM3-1000-K-TA")
+      .map((e) => e.assembly);
     assert.equal(library.length, 1);
     const options = { include_face_milling: true, sort_by_height: false };
     // the stock is the part's box: the +X side has nothing to mill, only the hole
-    const input: PlanInput = { workpiece: { format: "step", bytes, bytes_format: "brep" }, stock: { min: [0, 0, 0], max: [40, 40, 20] }, machine, material_id: "aluminium-6061", library, options };
-    const result = planCam(oc, input, { progress: () => {}, cancelled: () => false, checks: inlineChecks, shadows: inlineShadows });
+    const input: PlanInput = {
+      workpiece: { format: "step", bytes, bytes_format: "brep" },
+      stock: { min: [0, 0, 0], max: [40, 40, 20] },
+      machine,
+      material_id: "aluminium-6061",
+      library,
+      options,
+    };
+    const result = planCam(oc, input, {
+      progress: () => {},
+      cancelled: () => false,
+      checks: inlineChecks,
+      shadows: inlineShadows,
+    });
 
-    assert.deepEqual(result.setups.map((s) => `${s.index} ${s.name} ${s.work_offset}`), ["0 +Z G54"]);
+    assert.deepEqual(
+      result.setups.map((s) => `${s.index} ${s.name} ${s.work_offset}`),
+      ["0 +Z G54"],
+    );
     for (const setup of result.setups) assert.ok(hasToolpaths(setup.operations), setup.name);
     const plan = camPlanOf(result, options, machine);
-    for (const setup of plan.setups) assert.ok([...postSetup(plan, setup.index, "fanuc", { project: "p" }).lines].length > 0);
+    for (const setup of plan.setups)
+      assert.ok([...postSetup(plan, setup.index, "fanuc", { project: "p" }).lines].length > 0);
 
     // the drill the library lacks, named
     const hole = result.unmachined.find((u) => u.code === "tool_missing");
@@ -43,22 +63,61 @@ describe("a setup without toolpaths", () => {
     const out = result.unmachined.filter((u) => u.code === "setup_left_out");
     assert.equal(out.length, 1, JSON.stringify(out));
     const entry = out[0] as (typeof out)[number];
-    assert.match(entry.message, /^setup \+X is left out: it has no toolpath\. It was there for feature \d+ \(blind hole\)/);
-    assert.match(entry.message, /no tool of the library could make them: Tool missing: Drill 6 mm to drill 6 mm holes \(feature \d+\)\. The library has no drill for feature \d+/);
+    assert.match(
+      entry.message,
+      /^setup \+X is left out: it has no toolpath\. It was there for feature \d+ \(blind hole\)/,
+    );
+    assert.match(
+      entry.message,
+      /no tool of the library could make them: Tool missing: Drill 6 mm to drill 6 mm holes \(feature \d+\)\. The library has no drill for feature \d+/,
+    );
     assert.deepEqual(entry.features, hole.features);
-    assert.ok(entry.faces.length > 0 && hole.faces.every((face) => entry.faces.includes(face)), `faces ${entry.faces} against the hole's ${hole.faces}`);
+    assert.ok(
+      entry.faces.length > 0 && hole.faces.every((face) => entry.faces.includes(face)),
+      `faces ${entry.faces} against the hole's ${hole.faces}`,
+    );
   });
 
   it("says why nothing was made: every operation dropped, no tool, or nothing left to cut", () => {
-    const setup: SetupOutcome["setup"] = { name: "B", direction: [0.6, 0, 0.8], features: [], faces: [7], focus: [7, 8], addedFor: null };
-    const dropped = { code: "operation_dropped", message: "setup B: Roughing was dropped", features: [], faces: [], volume_mm3: null };
+    const setup: SetupOutcome["setup"] = {
+      name: "B",
+      direction: [0.6, 0, 0.8],
+      features: [],
+      faces: [7],
+      focus: [7, 8],
+      addedFor: null,
+    };
+    const dropped = {
+      code: "operation_dropped",
+      message: "setup B: Roughing was dropped",
+      features: [],
+      faces: [],
+      volume_mm3: null,
+    };
     const drops = withoutToolpaths({ setup, operations: [], dropped: [dropped, dropped], unmachined: [] });
-    assert.match(drops.setup.message, /It was there for faces 7, 8; the verification dropped all 2 operations made for it/);
-    assert.deepEqual([drops.setup.reason, drops.setup.faces, drops.unmachined.code], ["no_toolpaths", [7, 8], "setup_left_out"]);
-    const none = withoutToolpaths({ setup: { ...setup, faces: [], focus: null, addedFor: "the stock below the part" }, operations: [], dropped: [], unmachined: [] });
+    assert.match(
+      drops.setup.message,
+      /It was there for faces 7, 8; the verification dropped all 2 operations made for it/,
+    );
+    assert.deepEqual(
+      [drops.setup.reason, drops.setup.faces, drops.unmachined.code],
+      ["no_toolpaths", [7, 8], "setup_left_out"],
+    );
+    const none = withoutToolpaths({
+      setup: { ...setup, faces: [], focus: null, addedFor: "the stock below the part" },
+      operations: [],
+      dropped: [],
+      unmachined: [],
+    });
     assert.match(none.setup.message, /It was there for the stock below the part; nothing was left for it to cut/);
     // an operation without a move is no toolpath either
     assert.equal(hasToolpaths([operation(cutter("flat", 10), [])]), false);
-    assert.equal(hasToolpaths([operation(cutter("flat", 10), []), operation(cutter("flat", 10), [{ kind: "linear", to: [0, 0, -1], feed: 500 }])]), true);
+    assert.equal(
+      hasToolpaths([
+        operation(cutter("flat", 10), []),
+        operation(cutter("flat", 10), [{ kind: "linear", to: [0, 0, -1], feed: 500 }]),
+      ]),
+      true,
+    );
   });
 });

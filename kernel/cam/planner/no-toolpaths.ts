@@ -39,7 +39,10 @@ export function withoutToolpaths(outcome: SetupOutcome): { setup: SetupLeftOut; 
 function purpose(setup: SetupOutcome["setup"], features: readonly number[], faces: readonly number[]): string {
   const parts: string[] = [];
   if (setup.addedFor !== null) parts.push(setup.addedFor);
-  if (features.length > 0) parts.push(`${features.length === 1 ? "feature" : "features"} ${features.join(", ")} (${[...new Set(setup.features.map((f) => f.class.replace(/_/g, " ")))].join(", ")})`);
+  if (features.length > 0)
+    parts.push(
+      `${features.length === 1 ? "feature" : "features"} ${features.join(", ")} (${[...new Set(setup.features.map((f) => f.class.replace(/_/g, " ")))].join(", ")})`,
+    );
   if (faces.length > 0) parts.push(`${faces.length === 1 ? "face" : "faces"} ${faces.join(", ")}`);
   return parts.length > 0 ? parts.join(" and ") : "no feature or face of its own";
 }
@@ -48,7 +51,8 @@ const TOOL_CODES = /^(tool_missing|no_tool_)/;
 
 function why(outcome: SetupOutcome): string {
   const dropped = outcome.dropped.length;
-  if (dropped > 0) return `the verification dropped ${dropped === 1 ? "the one operation" : `all ${dropped} operations`} made for it (operation_dropped says why)`;
+  if (dropped > 0)
+    return `the verification dropped ${dropped === 1 ? "the one operation" : `all ${dropped} operations`} made for it (operation_dropped says why)`;
   // what the library lacks for the setup's own features first, else for what it would have milled
   const own = new Set(outcome.setup.features.map((feature) => feature.id));
   const toolless = outcome.unmachined.filter((u) => TOOL_CODES.test(u.code));

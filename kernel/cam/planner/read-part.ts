@@ -40,10 +40,13 @@ export function readPart(oc: OpenCascadeInstance, input: PlanInput): PlannedPart
       budgetMs: PART_BUDGET_MS,
       linearDeflectionMm: CUTTING_MESH_DEFLECTION_MM,
       // a direction the stock does not fit the machine in is no setup (setup-part.ts)
-      setups: { excluded: (candidate) => setupTravelExcess(input.machine, candidate.direction, input.stock)?.message ?? null },
+      setups: {
+        excluded: (candidate) => setupTravelExcess(input.machine, candidate.direction, input.stock)?.message ?? null,
+      },
     });
   } catch (error) {
-    if (error instanceof GeometryError) throw new PlanError(error.code, `the workpiece cannot be read: ${error.message}`);
+    if (error instanceof GeometryError)
+      throw new PlanError(error.code, `the workpiece cannot be read: ${error.message}`);
     throw error;
   }
   const { analysis, recognition, setups, mesh } = file;
@@ -54,10 +57,23 @@ export function readPart(oc: OpenCascadeInstance, input: PlanInput): PlannedPart
     );
   }
   if (setups === null || mesh === null || mesh.indices.length === 0) {
-    throw new PlanError("part_unreadable", `no setups could be planned: ${file.warnings.map((w) => w.message).join("; ") || "the part has no triangles"}`);
+    throw new PlanError(
+      "part_unreadable",
+      `no setups could be planned: ${file.warnings.map((w) => w.message).join("; ") || "the part has no triangles"}`,
+    );
   }
-  const warnings = [...analysis.warnings, ...recognition.warnings, ...file.warnings, ...setups.warnings].map((w) => ({ code: w.code, message: w.message }));
-  return { analysis, recognition, setups, soup: facingOut({ positions: mesh.positions, indices: mesh.indices }), vertexFaces: mesh.faceIds, warnings };
+  const warnings = [...analysis.warnings, ...recognition.warnings, ...file.warnings, ...setups.warnings].map((w) => ({
+    code: w.code,
+    message: w.message,
+  }));
+  return {
+    analysis,
+    recognition,
+    setups,
+    soup: facingOut({ positions: mesh.positions, indices: mesh.indices }),
+    vertexFaces: mesh.faceIds,
+    warnings,
+  };
 }
 
 /**
@@ -67,5 +83,7 @@ export function readPart(oc: OpenCascadeInstance, input: PlanInput): PlannedPart
  * round when read; this holds for a B-rep's triangles too, whatever its solid's orientation.
  */
 export function facingOut(soup: TriangleSoup): TriangleSoup {
-  return signedVolume(soup.positions, soup.indices) >= 0 ? soup : { positions: soup.positions, indices: turnedRound(soup.indices) };
+  return signedVolume(soup.positions, soup.indices) >= 0
+    ? soup
+    : { positions: soup.positions, indices: turnedRound(soup.indices) };
 }

@@ -8,7 +8,11 @@ import type { PlannedPart } from "./read-part.ts";
 import { findMachineArchetype, type MachineArchetype } from "../../machines/archetypes.ts";
 import { setupParts } from "./setup-part.ts";
 
-const fitting = { stock: PART_C_STOCK, endMills: [], machine: findMachineArchetype("vmc-850-fanuc") as MachineArchetype };
+const fitting = {
+  stock: PART_C_STOCK,
+  endMills: [],
+  machine: findMachineArchetype("vmc-850-fanuc") as MachineArchetype,
+};
 
 /** partC from its STL, as readPart gives it. */
 function partC(): PlannedPart {
@@ -40,9 +44,26 @@ describe("a setup's focus", () => {
     // a face taken off every axis setup's reach, and a face no direction reaches whole
     const [reachedAlongAxes, onlyTilted, split] = faces.filter((id) => alongAxes.has(id));
     assert.ok(reachedAlongAxes !== undefined && onlyTilted !== undefined && split !== undefined);
-    const off = (setup: Setup): Setup => ({ ...setup, reached: setup.reached.filter((id) => id !== onlyTilted && id !== split) });
-    const tilted: Setup = { index: axisSetups.length, name: "tilted", direction: [Math.SQRT1_2, 0, Math.SQRT1_2], faces: [split], reached: [reachedAlongAxes, onlyTilted], features: [] };
-    const planned: PlannedPart = { ...part, setups: { ...part.setups, setups: [...axisSetups.map(off), tilted], split_faces: [...part.setups.split_faces, split] } };
+    const off = (setup: Setup): Setup => ({
+      ...setup,
+      reached: setup.reached.filter((id) => id !== onlyTilted && id !== split),
+    });
+    const tilted: Setup = {
+      index: axisSetups.length,
+      name: "tilted",
+      direction: [Math.SQRT1_2, 0, Math.SQRT1_2],
+      faces: [split],
+      reached: [reachedAlongAxes, onlyTilted],
+      features: [],
+    };
+    const planned: PlannedPart = {
+      ...part,
+      setups: {
+        ...part.setups,
+        setups: [...axisSetups.map(off), tilted],
+        split_faces: [...part.setups.split_faces, split],
+      },
+    };
     const { setups } = setupParts(planned, fitting);
     assert.deepEqual(setups.find((setup) => setup.name === "tilted")?.focus, [onlyTilted, split]);
     assert.ok(setups.filter((setup) => setup.name !== "tilted").every((setup) => setup.focus === null));

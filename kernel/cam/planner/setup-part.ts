@@ -100,7 +100,9 @@ export function setupParts(part: PlannedPart, input: SetupPartsInput): SetupsTha
   const alongAxes = new Set(ordered.filter((setup) => isAxis(setup.direction)).flatMap((setup) => setup.reached));
   const split = new Set(part.setups.split_faces);
   const focus = (setup: Setup): number[] | null =>
-    isAxis(setup.direction) ? null : [...setup.reached, ...setup.faces.filter((face) => split.has(face))].filter((face) => !alongAxes.has(face));
+    isAxis(setup.direction)
+      ? null
+      : [...setup.reached, ...setup.faces.filter((face) => split.has(face))].filter((face) => !alongAxes.has(face));
   const troughsTaken = new Set<number>();
   const setups = ordered.map((setup) => {
     const frame = setupFrame(setup.direction, stock);
@@ -144,7 +146,9 @@ export function setupParts(part: PlannedPart, input: SetupPartsInput): SetupsTha
       return hole === null ? [] : [{ setup, hole }];
     });
     // one setup per end: the first along each direction
-    const ends = halves.filter((half, i) => halves.findIndex((other) => dot(other.setup.direction, half.setup.direction) > AXIS) === i);
+    const ends = halves.filter(
+      (half, i) => halves.findIndex((other) => dot(other.setup.direction, half.setup.direction) > AXIS) === i,
+    );
     if (ends.length !== 2) continue;
     for (const { setup, hole } of ends) {
       setup.features.push(feature);
@@ -154,13 +158,24 @@ export function setupParts(part: PlannedPart, input: SetupPartsInput): SetupsTha
   }
   // what the setups that fit took over is theirs: a left-out setup keeps what is lost with it
   const unreachable = new Set(part.setups.unreachable_faces.map((face) => face.face));
-  const lost = leftOut.map((setup) => ({ ...setup, features: setup.features.filter((id) => !taken.has(id)), faces: setup.faces.filter((id) => unreachable.has(id)) }));
+  const lost = leftOut.map((setup) => ({
+    ...setup,
+    features: setup.features.filter((id) => !taken.has(id)),
+    faces: setup.faces.filter((id) => unreachable.has(id)),
+  }));
   return { setups, leftOut: lost };
 }
 
 /** features: every feature the setup reaches whole; faces: those it was the first setup to reach */
 function exceedsTravel(setup: Setup, why: string): SetupLeftOut {
-  return { name: setup.name, direction: setup.direction, reason: "exceeds_travel", message: `setup ${setup.name}: ${why}`, features: setup.features, faces: setup.faces };
+  return {
+    name: setup.name,
+    direction: setup.direction,
+    reason: "exceeds_travel",
+    message: `setup ${setup.name}: ${why}`,
+    features: setup.features,
+    faces: setup.faces,
+  };
 }
 
 /** Holes no setup makes (recognition found no direction reaching all of one): the plan reports them. */
@@ -185,13 +200,20 @@ const OTHER_END_MIN_WIDTH_MM = 1.5;
 const DEEP_RATIO = 3;
 
 /** The setup plan's setups and the ones added to it (with what each is for), in shop order. */
-function orderedSetups(part: PlannedPart, stock: Box3, endMills: readonly Cutter[]): (Setup & { addedFor: string | null })[] {
+function orderedSetups(
+  part: PlannedPart,
+  stock: Box3,
+  endMills: readonly Cutter[],
+): (Setup & { addedFor: string | null })[] {
   const setups = part.setups.setups.map((setup) => ({ ...setup, addedFor: null as string | null }));
-  const add = (name: string, direction: Vec3, addedFor: string) => setups.push({ index: setups.length, name, direction, faces: [], reached: [], features: [], addedFor });
+  const add = (name: string, direction: Vec3, addedFor: string) =>
+    setups.push({ index: setups.length, name, direction, faces: [], reached: [], features: [], addedFor });
   const top = part.analysis.bbox?.max[2] ?? stock.max[2];
   const bottom = part.analysis.bbox?.min[2] ?? stock.min[2];
-  if (!setups.some((s) => s.direction[2] > AXIS) && stock.max[2] > top + ALLOWANCE_MIN_MM) add("+Z", [0, 0, 1], "the stock above the part");
-  if (!setups.some((s) => s.direction[2] < -AXIS) && stock.min[2] < bottom - ALLOWANCE_MIN_MM) add("-Z", [0, 0, -1], "the stock below the part");
+  if (!setups.some((s) => s.direction[2] > AXIS) && stock.max[2] > top + ALLOWANCE_MIN_MM)
+    add("+Z", [0, 0, 1], "the stock above the part");
+  if (!setups.some((s) => s.direction[2] < -AXIS) && stock.min[2] < bottom - ALLOWANCE_MIN_MM)
+    add("-Z", [0, 0, -1], "the stock below the part");
   for (const { direction, feature } of otherEnds(part.recognition.features, endMills)) {
     if (setups.some((s) => dot(s.direction, direction) > AXIS)) continue;
     add(directionName(direction, 1 - AXIS), direction, `the far end of feature ${feature}`);
@@ -218,7 +240,14 @@ function otherEnds(features: readonly Feature[], endMills: readonly Cutter[]): {
   for (const feature of features) {
     const width = feature.min_width_mm;
     const depth = feature.depth_mm;
-    if (feature.hole !== undefined || feature.access_direction === null || feature.other_access_directions.length === 0 || width === null || depth === null) continue;
+    if (
+      feature.hole !== undefined ||
+      feature.access_direction === null ||
+      feature.other_access_directions.length === 0 ||
+      width === null ||
+      depth === null
+    )
+      continue;
     if (width < OTHER_END_MIN_WIDTH_MM || depth <= DEEP_RATIO * width) continue;
     // only when some end mill fits in
     if (!endMills.some((c) => c.diameter <= width + 1e-9)) continue;

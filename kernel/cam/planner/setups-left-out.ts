@@ -16,6 +16,12 @@ export function exceedsTravelUnmachined(leftOut: readonly SetupLeftOut[]): Unmac
         features.length + faces.length === 0
           ? "the setups that fit make what it would have"
           : `not machined for it: ${[features.length > 0 ? `features ${features.join(", ")}` : "", faces.length > 0 ? `faces ${faces.join(", ")}` : ""].filter(Boolean).join(", ")}`;
-      return { code: "setup_exceeds_travel", message: `${setup.message}: the setup is left out; ${lost}`, features, faces, volume_mm3: null };
+      return {
+        code: "setup_exceeds_travel",
+        message: `${setup.message}: the setup is left out; ${lost}`,
+        features,
+        faces,
+        volume_mm3: null,
+      };
     });
 }

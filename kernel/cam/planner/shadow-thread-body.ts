@@ -23,9 +23,15 @@ parentPort.on("message", (open: ShadowsOpen) => {
       if (maker === null) return;
       const paths = pack(maker.make(need));
       const reply: FromShadows = { kind: "made", key: needKey(need), paths };
-      postReply(open.port, signal, reply, [paths.counts.buffer as ArrayBuffer, paths.coordinates.buffer as ArrayBuffer]);
+      postReply(open.port, signal, reply, [
+        paths.counts.buffer as ArrayBuffer,
+        paths.coordinates.buffer as ArrayBuffer,
+      ]);
     } catch (error) {
-      postReply(open.port, signal, { kind: "failed", message: error instanceof Error ? error.message : String(error) } satisfies FromShadows);
+      postReply(open.port, signal, {
+        kind: "failed",
+        message: error instanceof Error ? error.message : String(error),
+      } satisfies FromShadows);
     } finally {
       Atomics.add(signal, 1, 1);
     }

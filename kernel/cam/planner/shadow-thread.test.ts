@@ -14,7 +14,11 @@ describe("the shadow thread", () => {
   it("makes on its thread the shadows the planner's own queue makes from the same asks, for one slicer after another", () => {
     const soup = partC();
     const levels = [-4, -8.5, -13, -17.5, -22, -26.5];
-    const needs = (z: number): ShadowNeed[] => [{ z }, { z, mm: 3.0205, tolerance_mm: ARC_TOLERANCE_MM }, { z: z + 6, mm: 0.02, tolerance_mm: COARSE_TOLERANCE_MM }];
+    const needs = (z: number): ShadowNeed[] => [
+      { z },
+      { z, mm: 3.0205, tolerance_mm: ARC_TOLERANCE_MM },
+      { z: z + 6, mm: 0.02, tolerance_mm: COARSE_TOLERANCE_MM },
+    ];
     const read = (slicer: ReturnType<typeof createSlicer>, ahead: boolean) =>
       levels.flatMap((z, i) => {
         if (ahead) for (const next of levels.slice(i, i + 3)) slicer.ahead(needs(next));
@@ -35,14 +39,26 @@ describe("the shadow thread", () => {
 
   it("passes regions between threads exactly: negative coordinates, holes, nothing at all", () => {
     const region = [
-      [{ x: -5 * SCALE, y: -5 * SCALE }, { x: 5 * SCALE, y: -5 * SCALE }, { x: 5 * SCALE, y: 5 * SCALE }, { x: -5 * SCALE, y: 5 * SCALE }],
-      [{ x: -1, y: -1 }, { x: -1, y: 1 }, { x: 1, y: 1 }, { x: 1, y: -1 }],
+      [
+        { x: -5 * SCALE, y: -5 * SCALE },
+        { x: 5 * SCALE, y: -5 * SCALE },
+        { x: 5 * SCALE, y: 5 * SCALE },
+        { x: -5 * SCALE, y: 5 * SCALE },
+      ],
+      [
+        { x: -1, y: -1 },
+        { x: -1, y: 1 },
+        { x: 1, y: 1 },
+        { x: 1, y: -1 },
+      ],
     ];
     assert.deepEqual(unpack(pack(region)), region);
     assert.deepEqual(unpack(pack([])), []);
   });
 
-  it("runs below the planner's priority, which stays as it was (Linux: a nice value of its own)", { skip: !fs.existsSync("/proc/thread-self") && "no /proc/thread-self" }, () => {
+  it("runs below the planner's priority, which stays as it was (Linux: a nice value of its own)", {
+    skip: !fs.existsSync("/proc/thread-self") && "no /proc/thread-self",
+  }, () => {
     const before = niceOfThreads().get(process.pid);
     const slicer = createSlicer(partC(), (triangles) => new ThreadedShadows(triangles));
     try {
@@ -52,7 +68,10 @@ describe("the shadow thread", () => {
     }
     const nice = niceOfThreads();
     assert.equal(nice.get(process.pid), before, "the planner's thread");
-    assert.ok([...nice.values()].some((n) => n >= HELPER_NICE), `no thread at nice ${HELPER_NICE}: ${JSON.stringify([...nice])}`);
+    assert.ok(
+      [...nice.values()].some((n) => n >= HELPER_NICE),
+      `no thread at nice ${HELPER_NICE}: ${JSON.stringify([...nice])}`,
+    );
   });
 });
 

@@ -48,7 +48,10 @@ export class ThreadedShadows extends AskedShadows {
   private readonly replies = new Map<string, Paths64>();
 
   /** `stallMs`: how long the thread may work on one shadow before the planner gives up */
-  constructor(triangles: Triangles, private readonly stallMs = STALL_MS) {
+  constructor(
+    triangles: Triangles,
+    private readonly stallMs = STALL_MS,
+  ) {
     super();
     const { port1, port2 } = new MessageChannel();
     const open: ShadowsOpen = { port: port2, signal: this.signal.buffer as SharedArrayBuffer, triangles };
@@ -99,7 +102,8 @@ export function unpack(packed: PackedPaths): Paths64 {
   let o = 0;
   for (const count of packed.counts) {
     const path = new Array<{ x: number; y: number }>(count);
-    for (let i = 0; i < count; i += 1, o += 2) path[i] = { x: packed.coordinates[o] as number, y: packed.coordinates[o + 1] as number };
+    for (let i = 0; i < count; i += 1, o += 2)
+      path[i] = { x: packed.coordinates[o] as number, y: packed.coordinates[o + 1] as number };
     paths.push(path);
   }
   return paths;

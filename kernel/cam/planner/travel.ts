@@ -81,7 +81,11 @@ export interface NamedDirection {
  * directions clamp the same extents, so they share one). Without a plan the part's own setups are
  * not known: the stock's six axis directions stand for them.
  */
-export function travelWarnings(machine: MachineTravel, stock: Box3, setups: readonly NamedDirection[] = AXIS_DIRECTIONS): TravelWarning[] {
+export function travelWarnings(
+  machine: MachineTravel,
+  stock: Box3,
+  setups: readonly NamedDirection[] = AXIS_DIRECTIONS,
+): TravelWarning[] {
   const warnings: TravelWarning[] = [];
   const excesses = new Map<string, { excess: TravelExcess; setups: string[] }>();
   for (const setup of setups) {

@@ -32,10 +32,21 @@ export interface TroughSource {
 }
 
 /** The troughs among `faces` for a setup, in its frame; `taken` faces are left out (another setup makes them). */
-export function setupTroughs(setup: TroughSource, faces: readonly FaceAnalysis[], taken: ReadonlySet<number> = new Set()): Trough[] {
+export function setupTroughs(
+  setup: TroughSource,
+  faces: readonly FaceAnalysis[],
+  taken: ReadonlySet<number> = new Set(),
+): Trough[] {
   const wanted = new Map<number, { face: FaceAnalysis; axis: Vec3; origin: Vec3 }>();
   for (const face of faces) {
-    if (taken.has(face.id) || face.surface !== "cylinder" || face.sense !== "concave" || face.axis === null || face.radius === null) continue;
+    if (
+      taken.has(face.id) ||
+      face.surface !== "cylinder" ||
+      face.sense !== "concave" ||
+      face.axis === null ||
+      face.radius === null
+    )
+      continue;
     if (face.sweepAngle === null || face.sweepAngle < HALF) continue;
     const axis = directionToFrame(setup.frame, face.axis.direction);
     if (Math.abs(axis[2]) > ACROSS) continue;
@@ -56,7 +67,11 @@ export function setupTroughs(setup: TroughSource, faces: readonly FaceAnalysis[]
     const e = extent.get(id) ?? { from: Infinity, to: -Infinity, low: Infinity, high: -Infinity };
     for (let k = 0; k < 3; k += 1) {
       const v = 3 * (indices[3 * t + k] as number);
-      const d: Vec3 = [(positions[v] as number) - trough.origin[0], (positions[v + 1] as number) - trough.origin[1], (positions[v + 2] as number) - trough.origin[2]];
+      const d: Vec3 = [
+        (positions[v] as number) - trough.origin[0],
+        (positions[v + 1] as number) - trough.origin[1],
+        (positions[v + 2] as number) - trough.origin[2],
+      ];
       const along = d[0] * trough.axis[0] + d[1] * trough.axis[1];
       // across the axis, in the plane perpendicular to it: sideways (axis turned a quarter) and up
       const side = -d[0] * trough.axis[1] + d[1] * trough.axis[0];
@@ -86,7 +101,8 @@ export function setupTroughs(setup: TroughSource, faces: readonly FaceAnalysis[]
 function closedAbove(face: FaceAnalysis, faces: readonly FaceAnalysis[], frame: Frame): boolean {
   const axis = face.axis as NonNullable<FaceAnalysis["axis"]>;
   return faces.some((other) => {
-    if (other.id === face.id || other.surface !== "cylinder" || other.axis === null || other.radius === null) return false;
+    if (other.id === face.id || other.surface !== "cylinder" || other.axis === null || other.radius === null)
+      return false;
     if (Math.abs(other.radius - (face.radius as number)) > 1e-6) return false;
     if (Math.abs(Math.abs(dot(axis.direction, other.axis.direction)) - 1) > 1e-9) return false;
     // the other axis's origin on this axis's line

@@ -17,7 +17,8 @@ lowerThreadPriority();
 
 parentPort.on("message", (open: OpenMessage) => {
   const signal = new Int32Array(open.signal);
-  const reply = (message: FromSimulation, transfer: ArrayBuffer[] = []): void => postReply(open.port, signal, message, transfer);
+  const reply = (message: FromSimulation, transfer: ArrayBuffer[] = []): void =>
+    postReply(open.port, signal, message, transfer);
   // the setup's field is made at once, while the planner makes the first operation; a failure
   // is the reply to the first message
   let simulation: SpeculativeVerifier | null = null;
@@ -36,7 +37,10 @@ parentPort.on("message", (open: OpenMessage) => {
       if (simulation === null) throw new Error(failure ?? "the setup's result was already taken");
       switch (message.kind) {
         case "check":
-          reply({ kind: "judged", judgement: simulation.judge(message.operation, message.speculative, message.dropsKnown) });
+          reply({
+            kind: "judged",
+            judgement: simulation.judge(message.operation, message.speculative, message.dropsKnown),
+          });
           return;
         case "begin":
           streamed = message.operation;
@@ -58,7 +62,10 @@ parentPort.on("message", (open: OpenMessage) => {
           return;
         case "result": {
           const result = simulation.verifier.result();
-          reply({ kind: "result", result: { ...result, operations: result.operations.map((operation) => operation.id) } }, [result.field.heights.buffer as ArrayBuffer]);
+          reply(
+            { kind: "result", result: { ...result, operations: result.operations.map((operation) => operation.id) } },
+            [result.field.heights.buffer as ArrayBuffer],
+          );
           simulation = null;
         }
       }

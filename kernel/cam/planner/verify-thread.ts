@@ -46,7 +46,10 @@ export type ToSimulation =
 /** VerifiedSetup with the kept operations by id (the planner holds the operations) */
 export type VerifiedByIds = Omit<VerifiedSetup, "operations"> & { operations: string[] };
 
-export type FromSimulation = { kind: "judged"; judgement: Judgement } | { kind: "result"; result: VerifiedByIds } | { kind: "failed"; message: string };
+export type FromSimulation =
+  | { kind: "judged"; judgement: Judgement }
+  | { kind: "result"; result: VerifiedByIds }
+  | { kind: "failed"; message: string };
 
 const thread = new KeptThread(new URL("./verify-thread-body.ts", import.meta.url));
 
@@ -67,7 +70,12 @@ export class ThreadedChecks implements OperationCheck {
   private streamed: { id: string; sent: number } | null = null;
 
   /** `stallMs`: how long the thread may work on one message (tests shorten it) */
-  constructor(setup: SimulatedSetup, carried: ColumnTops | null, cellSize?: number, private readonly stallMs = STALL_MS) {
+  constructor(
+    setup: SimulatedSetup,
+    carried: ColumnTops | null,
+    cellSize?: number,
+    private readonly stallMs = STALL_MS,
+  ) {
     const { port1, port2 } = new MessageChannel();
     const message: OpenMessage = {
       port: port2,
@@ -151,7 +159,9 @@ export class ThreadedChecks implements OperationCheck {
 
   /** The next reply; null when there is none yet and `wait` is false. */
   private receive(wait: boolean): FromSimulation | null {
-    const reply = receiveReply(this.port, this.signal, wait, this.stallMs, "the stock simulation") as FromSimulation | undefined;
+    const reply = receiveReply(this.port, this.signal, wait, this.stallMs, "the stock simulation") as
+      | FromSimulation
+      | undefined;
     if (reply?.kind === "failed") throw new Error(`the stock simulation failed: ${reply.message}`);
     return reply ?? null;
   }

@@ -2,7 +2,14 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { boxesSoup, cutter, feed, operation, rapid, zigzag } from "../simulation/test-support.ts";
 import type { Box3, Move, Operation } from "../types.ts";
-import { InlineChecks, verifySetup, type Judgement, type OperationCheck, type SimulatedSetup, type VerifiedSetup } from "./verify.ts";
+import {
+  InlineChecks,
+  verifySetup,
+  type Judgement,
+  type OperationCheck,
+  type SimulatedSetup,
+  type VerifiedSetup,
+} from "./verify.ts";
 import { runningSimulationThread, ThreadedChecks } from "./verify-thread.ts";
 
 // a 60 x 40 x 20 block with a pocket 40 x 20 x 8 deep at x 10..50, y 10..30
@@ -22,14 +29,23 @@ const setup: SimulatedSetup = {
 const endMill = cutter("flat", 10);
 
 /** One level of the pocket at z, from a rapid above it. */
-const level = (z: number): Move[] => [rapid(15, 15, 5), feed(15, 15, z), ...zigzag(15, 45, [15, 20, 25], z), rapid(45, 25, 5)];
+const level = (z: number): Move[] => [
+  rapid(15, 15, 5),
+  feed(15, 15, z),
+  ...zigzag(15, 45, [15, 20, 25], z),
+  rapid(45, 25, 5),
+];
 
 /** Everything submitted, every verdict read, and the setup's result. */
-function run(checks: OperationCheck, submissions: { operation: Operation; speculative: boolean }[]): { verdicts: string[]; result: VerifiedSetup } {
+function run(
+  checks: OperationCheck,
+  submissions: { operation: Operation; speculative: boolean }[],
+): { verdicts: string[]; result: VerifiedSetup } {
   try {
     for (const { operation, speculative } of submissions) checks.submit(operation, speculative);
     const verdicts: string[] = [];
-    for (let judgement: Judgement | null = checks.next(true); judgement !== null; judgement = checks.next(true)) verdicts.push(judgement.verdict);
+    for (let judgement: Judgement | null = checks.next(true); judgement !== null; judgement = checks.next(true))
+      verdicts.push(judgement.verdict);
     return { verdicts, result: checks.result() };
   } finally {
     checks.close();
@@ -91,7 +107,8 @@ describe("speculative verification", () => {
       checks.discard();
       checks.submit(holeLike, false);
       const verdicts: string[] = [];
-      for (let judgement = checks.next(true); judgement !== null; judgement = checks.next(true)) verdicts.push(judgement.verdict);
+      for (let judgement = checks.next(true); judgement !== null; judgement = checks.next(true))
+        verdicts.push(judgement.verdict);
       assert.deepEqual(verdicts, inline.verdicts);
       const result = checks.result();
       assert.deepEqual(result.operations, inline.result.operations);

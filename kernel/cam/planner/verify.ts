@@ -81,7 +81,11 @@ export class SetupVerifier {
   private running: SetupRun | null = null;
 
   /** `carried`: what the setups before this one left (carried-stock.ts); null, the whole stock box */
-  constructor(private readonly setup: SimulatedSetup, cellSize = simulationCellSize(setup.stock), carried: ColumnTops | null = null) {
+  constructor(
+    private readonly setup: SimulatedSetup,
+    cellSize = simulationCellSize(setup.stock),
+    carried: ColumnTops | null = null,
+  ) {
     this.cellSize = cellSize;
     // the part rasterised once for all the setup's operations
     this.part = partHeights(stockGrid(setup.stock, cellSize), setup.soup);
@@ -101,7 +105,14 @@ export class SetupVerifier {
   /** Starts simulating an operation whose moves come through feed(), as they are made; end() judges it. */
   begin(header: OperationHeader): void {
     this.bounds.mark();
-    const run = new SetupRun({ stock: this.setup.stock, part: this.setup.soup, cellSize: this.cellSize, initial: this.field, partHeights: this.part, inPlace: this.bounds });
+    const run = new SetupRun({
+      stock: this.setup.stock,
+      part: this.setup.soup,
+      cellSize: this.cellSize,
+      initial: this.field,
+      partHeights: this.part,
+      inPlace: this.bounds,
+    });
     run.begin(header);
     this.running = run;
   }
@@ -143,12 +154,28 @@ export class SetupVerifier {
   result(): VerifiedSetup {
     // a kept operation has no violation: the setup's counts are nought
     const left = materialLeft(this.field, this.part);
-    const verification: Verification = { gouges: 0, rapids_through_material: 0, holder_collisions: 0, material_left_mm3: left.left_mm3, material_left_pct: left.left_pct };
-    return { operations: [...this.kept], verification, field: this.field, dropped: [...this.dropped], cellSize: this.cellSize };
+    const verification: Verification = {
+      gouges: 0,
+      rapids_through_material: 0,
+      holder_collisions: 0,
+      material_left_mm3: left.left_mm3,
+      material_left_pct: left.left_pct,
+    };
+    return {
+      operations: [...this.kept],
+      verification,
+      field: this.field,
+      dropped: [...this.dropped],
+      cellSize: this.cellSize,
+    };
   }
 }
 
-export function verifySetup(setup: SimulatedSetup, operations: readonly Operation[], options: VerifyOptions = {}): VerifiedSetup {
+export function verifySetup(
+  setup: SimulatedSetup,
+  operations: readonly Operation[],
+  options: VerifyOptions = {},
+): VerifiedSetup {
   const verifier = new SetupVerifier(setup, options.cellSize, options.carried ?? null);
   for (const [i, operation] of operations.entries()) {
     if (options.cancelled?.()) break;
@@ -295,8 +322,13 @@ function describe(counts: ViolationCounts, violations: readonly Violation[]): st
   const parts: string[] = [];
   if (counts.gouges > 0) parts.push(`${counts.gouges} moves gouge the part`);
   if (counts.rapids_through_material > 0) parts.push(`${counts.rapids_through_material} rapids run through material`);
-  if (counts.holder_collisions > 0) parts.push(`${counts.holder_collisions} moves bring the ${violations.find((v) => v.body !== null)?.body ?? "holder"} into material`);
+  if (counts.holder_collisions > 0)
+    parts.push(
+      `${counts.holder_collisions} moves bring the ${violations.find((v) => v.body !== null)?.body ?? "holder"} into material`,
+    );
   const worst = violations[0];
-  const where = worst ? ` (first at ${worst.position.map((v) => Math.round(v * 100) / 100).join(", ")}, ${Math.round(worst.depth_mm * 1000) / 1000} mm deep)` : "";
+  const where = worst
+    ? ` (first at ${worst.position.map((v) => Math.round(v * 100) / 100).join(", ")}, ${Math.round(worst.depth_mm * 1000) / 1000} mm deep)`
+    : "";
   return parts.join(", ") + where;
 }

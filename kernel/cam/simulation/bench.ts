@@ -16,7 +16,9 @@ import { boxesSoup, cutter, feed, operation, rapid } from "./test-support.ts";
 
 const stock: Box3 = { min: [0, 0, -40], max: [200, 150, 0] };
 const cellSize = Number(process.argv[2] ?? 0.1);
-const TOP = -2, FLOOR = -20, SHELF = -10;
+const TOP = -2,
+  FLOOR = -20,
+  SHELF = -10;
 const holes: [number, number][] = [];
 for (const y of [25, 40]) for (let x = 25; x <= 175; x += 16.5) holes.push([x, y]);
 
@@ -45,14 +47,16 @@ function plate(): Box3[] {
 
 function facing(): Operation {
   const moves: Move[] = [rapid(-30, 10, 5), rapid(-30, 10, TOP)];
-  for (let y = 10, n = 0; y <= 150; y += 35, n++) moves.push(feed(n % 2 ? 230 : -30, y, TOP), feed(n % 2 ? -30 : 230, y, TOP), feed(n % 2 ? -30 : 230, y + 35, TOP));
+  for (let y = 10, n = 0; y <= 150; y += 35, n++)
+    moves.push(feed(n % 2 ? 230 : -30, y, TOP), feed(n % 2 ? -30 : 230, y, TOP), feed(n % 2 ? -30 : 230, y + 35, TOP));
   return operation(cutter("flat", 50, { flute_length: 8, shank_diameter: 22, stick_out: 45 }), moves, 10);
 }
 
 /** A helical entry of 2.5 mm radius down to z, from 0.5 mm above the last level. */
 function helix(x: number, y: number, from: number, to: number): Move[] {
   const moves: Move[] = [rapid(x + 2.5, y, 5), rapid(x + 2.5, y, from + 0.5)];
-  for (let z = from; z > to; z = Math.max(to, z - 1)) moves.push({ kind: "arc", to: [x + 2.5, y, Math.max(to, z - 1)], centre: [x, y], clockwise: false, feed: 800 });
+  for (let z = from; z > to; z = Math.max(to, z - 1))
+    moves.push({ kind: "arc", to: [x + 2.5, y, Math.max(to, z - 1)], centre: [x, y], clockwise: false, feed: 800 });
   moves.push({ kind: "arc", to: [x + 2.5, y, to], centre: [x, y], clockwise: false, feed: 800 });
   return moves;
 }
@@ -83,15 +87,37 @@ function roughing(tool = cutter("flat", 10, { flute_length: 25, stick_out: 35 })
 
 /** Round the boss (with arcs at its corners) and along the rim short of the shelf, 3 mm out, in 4 levels. */
 function finishing(): Operation {
-  const r = 3, moves: Move[] = [];
+  const r = 3,
+    moves: Move[] = [];
   for (let level = 1; level <= 4; level++) {
     const z = TOP + ((FLOOR - TOP) * level) / 4;
     moves.push(rapid(70 - r, 55, 5), rapid(70 - r, 55, 0), feed(70 - r, 55, z));
-    moves.push({ kind: "arc", to: [70, 55 - r, z], centre: [70, 55], clockwise: false, feed: 600 }, feed(130, 55 - r, z));
-    moves.push({ kind: "arc", to: [130 + r, 55, z], centre: [130, 55], clockwise: false, feed: 600 }, feed(130 + r, 95, z));
-    moves.push({ kind: "arc", to: [130, 95 + r, z], centre: [130, 95], clockwise: false, feed: 600 }, feed(70, 95 + r, z));
-    moves.push({ kind: "arc", to: [70 - r, 95, z], centre: [70, 95], clockwise: false, feed: 600 }, feed(70 - r, 55, z), rapid(70 - r, 55, 5));
-    moves.push(rapid(13, 100, 5), rapid(13, 100, 0), feed(13, 100, z), feed(13, 13, z), feed(187, 13, z), feed(187, 100, z), rapid(187, 100, 5));
+    moves.push(
+      { kind: "arc", to: [70, 55 - r, z], centre: [70, 55], clockwise: false, feed: 600 },
+      feed(130, 55 - r, z),
+    );
+    moves.push(
+      { kind: "arc", to: [130 + r, 55, z], centre: [130, 55], clockwise: false, feed: 600 },
+      feed(130 + r, 95, z),
+    );
+    moves.push(
+      { kind: "arc", to: [130, 95 + r, z], centre: [130, 95], clockwise: false, feed: 600 },
+      feed(70, 95 + r, z),
+    );
+    moves.push(
+      { kind: "arc", to: [70 - r, 95, z], centre: [70, 95], clockwise: false, feed: 600 },
+      feed(70 - r, 55, z),
+      rapid(70 - r, 55, 5),
+    );
+    moves.push(
+      rapid(13, 100, 5),
+      rapid(13, 100, 0),
+      feed(13, 100, z),
+      feed(13, 13, z),
+      feed(187, 13, z),
+      feed(187, 100, z),
+      rapid(187, 100, 5),
+    );
   }
   return operation(cutter("flat", 6, { flute_length: 22, stick_out: 30 }), moves, 5);
 }
@@ -111,19 +137,37 @@ function waves(): Operation {
 }
 
 function drilling(): Operation {
-  const cycle: Move = { kind: "drill", cycle: "peck", at: holes, retract_z: FLOOR + 2, top_z: FLOOR, bottom_z: -41, peck_mm: 5, dwell_s: 0, feed: 200 };
-  return operation(cutter("drill", 8, { flute_length: 45, stick_out: 60 }), [rapid(holes[0]![0], holes[0]![1], 5), cycle, rapid(holes.at(-1)![0], holes.at(-1)![1], 5)], 5);
+  const cycle: Move = {
+    kind: "drill",
+    cycle: "peck",
+    at: holes,
+    retract_z: FLOOR + 2,
+    top_z: FLOOR,
+    bottom_z: -41,
+    peck_mm: 5,
+    dwell_s: 0,
+    feed: 200,
+  };
+  return operation(
+    cutter("drill", 8, { flute_length: 45, stick_out: 60 }),
+    [rapid(holes[0]![0], holes[0]![1], 5), cycle, rapid(holes.at(-1)![0], holes.at(-1)![1], 5)],
+    5,
+  );
 }
 
 function pathLength(operations: Operation[]): number {
   let total = 0;
   for (const op of operations) {
-    let at = op.moves[0]?.kind === "drill" ? null : op.moves[0]?.to ?? null;
+    let at = op.moves[0]?.kind === "drill" ? null : (op.moves[0]?.to ?? null);
     for (const move of op.moves) {
-      if (move.kind === "drill" || at === null) { at = null; continue; }
+      if (move.kind === "drill" || at === null) {
+        at = null;
+        continue;
+      }
       if (move.kind === "arc") {
         const r = Math.hypot(at[0] - move.centre[0], at[1] - move.centre[1]);
-        const a0 = Math.atan2(at[1] - move.centre[1], at[0] - move.centre[0]), a1 = Math.atan2(move.to[1] - move.centre[1], move.to[0] - move.centre[0]);
+        const a0 = Math.atan2(at[1] - move.centre[1], at[0] - move.centre[0]),
+          a1 = Math.atan2(move.to[1] - move.centre[1], move.to[0] - move.centre[0]);
         let sweep = (move.clockwise ? a0 - a1 : a1 - a0) % (2 * Math.PI);
         if (sweep <= 1e-9) sweep += 2 * Math.PI;
         total += Math.hypot(r * sweep, move.to[2] - at[2]);
@@ -145,10 +189,14 @@ const rasterMs = performance.now() - started;
 started = performance.now();
 const result = simulateSetup({ stock, part, operations, partHeights: heights, cellSize });
 const simulateMs = performance.now() - started;
-console.log(`${plate().length} boxes; ${result.cells} cells, ${operations.length} operations, ${moves} moves, ${(pathLength(operations) / 1000).toFixed(1)} m of toolpath (drill cycles not counted)`);
+console.log(
+  `${plate().length} boxes; ${result.cells} cells, ${operations.length} operations, ${moves} moves, ${(pathLength(operations) / 1000).toFixed(1)} m of toolpath (drill cycles not counted)`,
+);
 console.log(`part heights ${rasterMs.toFixed(0)} ms; simulation ${simulateMs.toFixed(0)} ms`);
 for (const op of [...result.operations, { operation_id: "total", ...result.total }]) {
-  console.log(`${op.operation_id}: gouges ${op.gouges}, rapids through material ${op.rapids_through_material}, collisions ${op.holder_collisions}, left ${op.material_left_mm3.toFixed(0)} mm³ (${op.material_left_pct.toFixed(1)} %)`);
+  console.log(
+    `${op.operation_id}: gouges ${op.gouges}, rapids through material ${op.rapids_through_material}, collisions ${op.holder_collisions}, left ${op.material_left_mm3.toFixed(0)} mm³ (${op.material_left_pct.toFixed(1)} %)`,
+  );
 }
 for (const v of result.violations.slice(0, 5)) console.log(v);
 
@@ -157,12 +205,22 @@ let field = undefined as ReturnType<typeof simulateSetup>["field"] | undefined;
 for (const op of operations) {
   const t = performance.now();
   const alone = simulateSetup({ stock, part, operations: [op], partHeights: heights, initial: field, cellSize });
-  console.log(`${op.id} ${op.tool.name}: ${op.moves.length} moves, ${(pathLength([op]) / 1000).toFixed(1)} m, ${(performance.now() - t).toFixed(0)} ms`);
+  console.log(
+    `${op.id} ${op.tool.name}: ${op.moves.length} moves, ${(pathLength([op]) / 1000).toFixed(1)} m, ${(performance.now() - t).toFixed(0)} ms`,
+  );
   field = alone.field;
 }
 
 // the roughing again with a bull nose: every cell's envelope computed, helices minimised numerically
 const bull = roughing(cutter("bull", 10, { corner_radius: 1, flute_length: 25, stick_out: 35 }));
 const t = performance.now();
-const withBull = simulateSetup({ stock, part, operations: [operations[0] as Operation, bull], partHeights: heights, cellSize });
-console.log(`facing, then roughing with a 10 mm bull nose (r 1): ${(performance.now() - t).toFixed(0)} ms, gouges ${withBull.total.gouges}, left ${withBull.total.material_left_pct.toFixed(1)} %`);
+const withBull = simulateSetup({
+  stock,
+  part,
+  operations: [operations[0] as Operation, bull],
+  partHeights: heights,
+  cellSize,
+});
+console.log(
+  `facing, then roughing with a 10 mm bull nose (r 1): ${(performance.now() - t).toFixed(0)} ms, gouges ${withBull.total.gouges}, left ${withBull.total.material_left_pct.toFixed(1)} %`,
+);

@@ -32,7 +32,13 @@ describe("block bounds", () => {
     bounds.mark();
     // every cell of the partial corner block, and a few in full blocks, cut to the floor
     for (let j = 64; j < 70; j += 1) for (let i = 96; i < 100; i += 1) cut(bounds, stock, i, j, 0);
-    for (const [i, j] of [[0, 0], [40, 33], [40, 34], [99, 0]] as const) cut(bounds, stock, i, j, 1);
+    for (const [i, j] of [
+      [0, 0],
+      [40, 33],
+      [40, 34],
+      [99, 0],
+    ] as const)
+      cut(bounds, stock, i, j, 1);
     assert.equal(corner(bounds), 0);
     bounds.undo();
     assert.deepEqual(stock, before);

@@ -101,8 +101,10 @@ export class BlockBounds {
    */
   above(xlo: number, xhi: number, ylo: number, yhi: number, fresh: boolean, part: boolean): number {
     const g = this.grid;
-    const i0 = Math.max(0, Math.ceil((xlo - g.x0) / g.dx - 0.5)), i1 = Math.min(g.nx - 1, Math.floor((xhi - g.x0) / g.dx - 0.5));
-    const j0 = Math.max(0, Math.ceil((ylo - g.y0) / g.dy - 0.5)), j1 = Math.min(g.ny - 1, Math.floor((yhi - g.y0) / g.dy - 0.5));
+    const i0 = Math.max(0, Math.ceil((xlo - g.x0) / g.dx - 0.5)),
+      i1 = Math.min(g.nx - 1, Math.floor((xhi - g.x0) / g.dx - 0.5));
+    const j0 = Math.max(0, Math.ceil((ylo - g.y0) / g.dy - 0.5)),
+      j1 = Math.min(g.ny - 1, Math.floor((yhi - g.y0) / g.dy - 0.5));
     if (i0 > i1 || j0 > j1) return -Infinity;
     let bound = -Infinity;
     for (let bj = j0 >> BLOCK_SHIFT; bj <= j1 >> BLOCK_SHIFT; bj++) {
@@ -153,9 +155,12 @@ export class BlockBounds {
 
   private blockMax(values: Float32Array, b: number): number {
     const g = this.grid;
-    const bi = b % this.bx, bj = (b - bi) / this.bx;
-    const i0 = bi * BLOCK, i1 = Math.min(g.nx, i0 + BLOCK);
-    const j0 = bj * BLOCK, j1 = Math.min(g.ny, j0 + BLOCK);
+    const bi = b % this.bx,
+      bj = (b - bi) / this.bx;
+    const i0 = bi * BLOCK,
+      i1 = Math.min(g.nx, i0 + BLOCK);
+    const j0 = bj * BLOCK,
+      j1 = Math.min(g.ny, j0 + BLOCK);
     let max = -Infinity;
     for (let j = j0; j < j1; j++) {
       for (let k = j * g.nx + i0, end = j * g.nx + i1; k < end; k++) {

@@ -85,7 +85,8 @@ function columnTops(stock: VoxelStock, frame: Frame, X: Along, Y: Along, Z: Alon
     for (let cx = 0; cx < nx; cx += 1) {
       let step = nz;
       for (let y = Math.max(0, cy - 1); y <= Math.min(ny - 1, cy + 1); y += 1) {
-        for (let x = Math.max(0, cx - 1); x <= Math.min(nx - 1, cx + 1); x += 1) step = Math.min(step, first[y * nx + x] as number);
+        for (let x = Math.max(0, cx - 1); x <= Math.min(nx - 1, cx + 1); x += 1)
+          step = Math.min(step, first[y * nx + x] as number);
       }
       if (step === nz) continue;
       // the voxel above it is kept too, within the grid
@@ -123,8 +124,18 @@ function splatTops(stock: VoxelStock, frame: Frame, kept: Uint8Array): ColumnTop
   const Z = frame.z_axis;
   const o = frame.origin;
   const exposed = (i: number, j: number, k: number, v: number): boolean =>
-    i === 0 || j === 0 || k === 0 || i === n0 - 1 || j === n1 - 1 || k === n2 - 1 ||
-    kept[v - 1] !== 1 || kept[v + 1] !== 1 || kept[v - n0] !== 1 || kept[v + n0] !== 1 || kept[v - n0 * n1] !== 1 || kept[v + n0 * n1] !== 1;
+    i === 0 ||
+    j === 0 ||
+    k === 0 ||
+    i === n0 - 1 ||
+    j === n1 - 1 ||
+    k === n2 - 1 ||
+    kept[v - 1] !== 1 ||
+    kept[v + 1] !== 1 ||
+    kept[v - n0] !== 1 ||
+    kept[v + n0] !== 1 ||
+    kept[v - n0 * n1] !== 1 ||
+    kept[v + n0 * n1] !== 1;
   for (let k = 0; k < n2; k += 1) {
     const pz = stock.box.min[2] + (k + 0.5) * dz - o[2];
     for (let j = 0; j < n1; j += 1) {

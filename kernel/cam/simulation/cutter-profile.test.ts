@@ -29,14 +29,29 @@ describe("cutterProfile", () => {
   });
 
   it("stacks the neck from the flutes to the neck length, the shank to the stick-out, then the holder's segments", () => {
-    const profile = cutterProfile(cutter("flat", 6, {
-      flute_length: 8, neck_diameter: 5.5, neck_length: 20, shank_diameter: 6, stick_out: 30,
-      holder: [{ length: 10, lower_diameter: 20, upper_diameter: 32 }, { length: 40, lower_diameter: 40, upper_diameter: 40 }],
-    }));
+    const profile = cutterProfile(
+      cutter("flat", 6, {
+        flute_length: 8,
+        neck_diameter: 5.5,
+        neck_length: 20,
+        shank_diameter: 6,
+        stick_out: 30,
+        holder: [
+          { length: 10, lower_diameter: 20, upper_diameter: 32 },
+          { length: 40, lower_diameter: 40, upper_diameter: 40 },
+        ],
+      }),
+    );
     assert.equal(profile.fluteLength, 8);
-    assert.deepEqual(profile.bodies.map((b) => [b.name, b.envelope.base, b.envelope.reach]), [
-      ["neck", 8, 2.75], ["shank", 20, 3], ["holder", 30, 16], ["holder", 40, 20],
-    ]);
+    assert.deepEqual(
+      profile.bodies.map((b) => [b.name, b.envelope.base, b.envelope.reach]),
+      [
+        ["neck", 8, 2.75],
+        ["shank", 20, 3],
+        ["holder", 30, 16],
+        ["holder", 40, 20],
+      ],
+    );
     // the cone of the first holder segment: its lowest point at 13 mm out is half way up
     near(profile.bodies[2]?.envelope.height(13) ?? NaN, 35, 1e-12, "cone of the holder");
   });

@@ -75,12 +75,19 @@ export function bullEnvelope(radius: number, cornerRadius: number): Envelope {
 /** A flat disc out to `flatRadius`, then a cone rising `rise` per mm of radius, out to `radius`. */
 export function coneEnvelope(radius: number, flatRadius: number, rise: number, base = 0): Envelope {
   if (!(rise > 0) || flatRadius >= radius) return flatEnvelope(radius, base);
-  return { reach: radius, height: (d) => base + Math.max(0, d - flatRadius) * rise, slope: (d) => (d > flatRadius ? rise : 0), shape: "cone", base };
+  return {
+    reach: radius,
+    height: (d) => base + Math.max(0, d - flatRadius) * rise,
+    slope: (d) => (d > flatRadius ? rise : 0),
+    shape: "cone",
+    base,
+  };
 }
 
 export function cuttingEnvelope(cutter: Cutter): Envelope {
   const radius = cutter.diameter / 2;
-  if (!(radius > 0)) throw new RangeError(`${cutter.name}: the cutting diameter must be positive, not ${cutter.diameter}`);
+  if (!(radius > 0))
+    throw new RangeError(`${cutter.name}: the cutting diameter must be positive, not ${cutter.diameter}`);
   switch (cutter.kind) {
     case "flat":
       return flatEnvelope(radius);
@@ -90,12 +97,16 @@ export function cuttingEnvelope(cutter: Cutter): Envelope {
       return bullEnvelope(radius, Math.max(0, cutter.corner_radius));
     case "drill": {
       const half = radians((cutter.tip_angle_deg ?? DEFAULT_DRILL_POINT_DEG) / 2);
-      if (!(half > 0 && half <= Math.PI / 2)) throw new RangeError(`${cutter.name}: a point angle of ${cutter.tip_angle_deg}° is not a drill's`);
+      if (!(half > 0 && half <= Math.PI / 2))
+        throw new RangeError(`${cutter.name}: a point angle of ${cutter.tip_angle_deg}° is not a drill's`);
       return coneEnvelope(radius, 0, 1 / Math.tan(half));
     }
     case "chamfer": {
       const angle = radians(cutter.chamfer_angle_deg ?? DEFAULT_CHAMFER_ANGLE_DEG);
-      if (!(angle > 0 && angle <= Math.PI / 2)) throw new RangeError(`${cutter.name}: a chamfer angle of ${cutter.chamfer_angle_deg}° to the axis is not a chamfer mill's`);
+      if (!(angle > 0 && angle <= Math.PI / 2))
+        throw new RangeError(
+          `${cutter.name}: a chamfer angle of ${cutter.chamfer_angle_deg}° to the axis is not a chamfer mill's`,
+        );
       return coneEnvelope(radius, Math.min(radius, Math.max(0, cutter.tip_diameter / 2)), 1 / Math.tan(angle));
     }
     case "tap": {
@@ -123,11 +134,14 @@ export function cutterProfile(cutter: Cutter): CutterProfile {
   const fluteLength = Math.max(cutter.flute_length, cutting.height(cutting.reach));
   const bodies: CutterProfile["bodies"] = [];
   const neckTop = cutter.neck_length > fluteLength && cutter.neck_diameter > 0 ? cutter.neck_length : fluteLength;
-  if (neckTop > fluteLength) bodies.push({ name: "neck", envelope: flatEnvelope(cutter.neck_diameter / 2, fluteLength) });
-  if (cutter.shank_diameter > 0) bodies.push({ name: "shank", envelope: flatEnvelope(cutter.shank_diameter / 2, neckTop) });
+  if (neckTop > fluteLength)
+    bodies.push({ name: "neck", envelope: flatEnvelope(cutter.neck_diameter / 2, fluteLength) });
+  if (cutter.shank_diameter > 0)
+    bodies.push({ name: "shank", envelope: flatEnvelope(cutter.shank_diameter / 2, neckTop) });
   let z = Math.max(cutter.stick_out, neckTop);
   for (const segment of cutter.holder) {
-    const bottomRadius = segment.lower_diameter / 2, topRadius = segment.upper_diameter / 2;
+    const bottomRadius = segment.lower_diameter / 2,
+      topRadius = segment.upper_diameter / 2;
     if (Math.max(bottomRadius, topRadius) > 0 && segment.length > 0) {
       bodies.push({ name: "holder", envelope: frustumEnvelope(z, z + segment.length, bottomRadius, topRadius) });
     }

@@ -48,9 +48,11 @@ export function motionsOf(move: Move, from: Vec3, chordError: number): Motion[] 
 function arcMotions(move: Extract<Move, { kind: "arc" }>, from: Vec3, chordError: number): Motion[] {
   const [cx, cy] = move.centre;
   const to = move.to;
-  const r0 = Math.hypot(from[0] - cx, from[1] - cy), r1 = Math.hypot(to[0] - cx, to[1] - cy);
+  const r0 = Math.hypot(from[0] - cx, from[1] - cy),
+    r1 = Math.hypot(to[0] - cx, to[1] - cy);
   if (r0 < 1e-9 || r1 < 1e-9) return [{ kind: "line", from, to, rapid: false, hole: null }];
-  const a0 = Math.atan2(from[1] - cy, from[0] - cx), a1 = Math.atan2(to[1] - cy, to[0] - cx);
+  const a0 = Math.atan2(from[1] - cy, from[0] - cx),
+    a1 = Math.atan2(to[1] - cy, to[0] - cx);
   let sweep = move.clockwise ? a0 - a1 : a1 - a0;
   sweep -= TWO_PI * Math.floor(sweep / TWO_PI);
   // the same start and end: a whole circle, as G2/G3 read it
@@ -73,7 +75,8 @@ function arcMotions(move: Extract<Move, { kind: "arc" }>, from: Vec3, chordError
     const f = s / count;
     const angle = a0 + direction * sweep * f;
     const r = r0 + (r1 - r0) * f;
-    const point: Vec3 = s === count ? to : [cx + r * Math.cos(angle), cy + r * Math.sin(angle), from[2] + (to[2] - from[2]) * f];
+    const point: Vec3 =
+      s === count ? to : [cx + r * Math.cos(angle), cy + r * Math.sin(angle), from[2] + (to[2] - from[2]) * f];
     motions.push({ kind: "line", from: previous, to: point, rapid: false, hole: null });
     previous = point;
   }

@@ -14,7 +14,8 @@ describe("partHeights", () => {
     let inside = 0;
     for (let j = 0; j < grid.ny; j++) {
       for (let i = 0; i < grid.nx; i++) {
-        const x = grid.x0 + (i + 0.5) * grid.dx, y = grid.y0 + (j + 0.5) * grid.dy;
+        const x = grid.x0 + (i + 0.5) * grid.dx,
+          y = grid.y0 + (j + 0.5) * grid.dy;
         const h = part.heights[j * grid.nx + i];
         if (x > 5 && x < 12 && y > 2 && y < 8) {
           assert.equal(h, -3, `cell at ${x}, ${y}`);
@@ -37,7 +38,13 @@ describe("partHeights", () => {
     };
     const part = partHeights(grid, wedge);
     near(part.heights[3 * grid.nx + 4] as number, -8 + 0.6 * 4.5, 1e-6, "slope at x = 4.5");
-    const stacked = partHeights(grid, boxesSoup([{ min: [0, 0, -10], max: [10, 10, -6] }, { min: [2, 2, -10], max: [4, 4, -1] }]));
+    const stacked = partHeights(
+      grid,
+      boxesSoup([
+        { min: [0, 0, -10], max: [10, 10, -6] },
+        { min: [2, 2, -10], max: [4, 4, -1] },
+      ]),
+    );
     assert.equal(stacked.heights[2 * grid.nx + 2], -1);
     assert.equal(stacked.heights[6 * grid.nx + 6], -6);
   });
@@ -46,7 +53,10 @@ describe("partHeights", () => {
     // a slab floating over part of a block: under it the slab's top counts, not its bottom (which
     // faces down and is not rasterised) nor the block's top
     const stock = { min: [0, 0, -10], max: [10, 10, 0] } as const;
-    const soup = boxesSoup([{ min: [0, 0, -10], max: [10, 10, -6] }, { min: [0, 0, -3], max: [10, 4, -1] }]);
+    const soup = boxesSoup([
+      { min: [0, 0, -10], max: [10, 10, -6] },
+      { min: [0, 0, -3], max: [10, 4, -1] },
+    ]);
     const grid = stockGrid({ min: [...stock.min], max: [...stock.max] }, 1);
     const top = partHeights(grid, soup);
     assert.equal(top.heights[2 * grid.nx + 2], -1);
@@ -56,7 +66,10 @@ describe("partHeights", () => {
     const under = stockGrid(boxToFrame(frame, { min: [...stock.min], max: [...stock.max] }), 1);
     const below = partHeights(under, soupToFrame(frame, soup));
     const bottom = toFrame(frame, [0, 0, -10])[2];
-    assert.ok(below.heights.every((h) => Math.abs(h - bottom) < 1e-5), `${[...new Set(below.heights)].join(", ")} against ${bottom}`);
+    assert.ok(
+      below.heights.every((h) => Math.abs(h - bottom) < 1e-5),
+      `${[...new Set(below.heights)].join(", ")} against ${bottom}`,
+    );
   });
 
   it("rasterises partC (552 triangles) with its highest cell at the part's top", () => {
@@ -67,7 +80,8 @@ describe("partHeights", () => {
     const stock = boxToFrame(frame, bbox);
     const grid = stockGrid(stock, 0.1);
     const part = partHeights(grid, soup);
-    let max = -Infinity, covered = 0;
+    let max = -Infinity,
+      covered = 0;
     for (const h of part.heights) {
       if (h > max) max = h;
       if (h > -Infinity) covered++;

@@ -35,10 +35,18 @@ export function partHeights(grid: Grid, part: TriangleSoup): PartHeights {
   let lowest = Infinity;
   let highest = -Infinity;
   for (let t = 0; t + 2 < indices.length; t += 3) {
-    const a = 3 * (indices[t] as number), b = 3 * (indices[t + 1] as number), c = 3 * (indices[t + 2] as number);
-    const ax = positions[a] as number, ay = positions[a + 1] as number, az = positions[a + 2] as number;
-    const bx = positions[b] as number, by = positions[b + 1] as number, bz = positions[b + 2] as number;
-    const cx = positions[c] as number, cy = positions[c + 1] as number, cz = positions[c + 2] as number;
+    const a = 3 * (indices[t] as number),
+      b = 3 * (indices[t + 1] as number),
+      c = 3 * (indices[t + 2] as number);
+    const ax = positions[a] as number,
+      ay = positions[a + 1] as number,
+      az = positions[a + 2] as number;
+    const bx = positions[b] as number,
+      by = positions[b + 1] as number,
+      bz = positions[b + 2] as number;
+    const cx = positions[c] as number,
+      cy = positions[c + 1] as number,
+      cz = positions[c + 2] as number;
     lowest = Math.min(lowest, az, bz, cz);
     highest = Math.max(highest, az, bz, cz);
     rasterise(grid, heights, ax, ay, az, bx, by, bz, cx, cy, cz);
@@ -47,12 +55,26 @@ export function partHeights(grid: Grid, part: TriangleSoup): PartHeights {
 }
 
 function rasterise(
-  grid: Grid, heights: Float32Array,
-  ax: number, ay: number, az: number, bx: number, by: number, bz: number, cx: number, cy: number, cz: number,
+  grid: Grid,
+  heights: Float32Array,
+  ax: number,
+  ay: number,
+  az: number,
+  bx: number,
+  by: number,
+  bz: number,
+  cx: number,
+  cy: number,
+  cz: number,
 ): void {
   // z = az + gx (x - ax) + gy (y - ay) on the triangle's plane; a wall seen edge-on has no
   // footprint and shows through the faces around it
-  const ux = bx - ax, uy = by - ay, uz = bz - az, vx = cx - ax, vy = cy - ay, vz = cz - az;
+  const ux = bx - ax,
+    uy = by - ay,
+    uz = bz - az,
+    vx = cx - ax,
+    vy = cy - ay,
+    vz = cz - az;
   const area2 = ux * vy - uy * vx;
   const span = Math.max(Math.abs(ux), Math.abs(uy), Math.abs(vx), Math.abs(vy));
   if (!(Math.abs(area2) > 1e-12 * span * span)) return;
@@ -61,12 +83,20 @@ function rasterise(
   const gx = (uz * vy - uy * vz) / area2;
   const gy = (ux * vz - uz * vx) / area2;
   // a steep sliver's plane runs away outside the triangle: keep z within its corners
-  const zMin = Math.min(az, bz, cz), zMax = Math.max(az, bz, cz);
-  const [j0, j1] = centresWithin(Math.min(ay, by, cy) - EDGE_SLACK, Math.max(ay, by, cy) + EDGE_SLACK, grid.y0, grid.dy, grid.ny);
+  const zMin = Math.min(az, bz, cz),
+    zMax = Math.max(az, bz, cz);
+  const [j0, j1] = centresWithin(
+    Math.min(ay, by, cy) - EDGE_SLACK,
+    Math.max(ay, by, cy) + EDGE_SLACK,
+    grid.y0,
+    grid.dy,
+    grid.ny,
+  );
   for (let j = j0; j <= j1; j++) {
     const y = grid.y0 + (j + 0.5) * grid.dy;
     // where the row crosses the edges (a level edge's ends are the other edges' ends)
-    let lo = Infinity, hi = -Infinity;
+    let lo = Infinity,
+      hi = -Infinity;
     for (const x of [crossing(y, ax, ay, bx, by), crossing(y, bx, by, cx, cy), crossing(y, cx, cy, ax, ay)]) {
       if (x < lo) lo = x;
       if (x > hi) hi = x;

@@ -24,7 +24,15 @@ const endMill = cutter("flat", 10);
 function pocketMoves(depth: number, step: number): Move[] {
   const moves: Move[] = [rapid(15, 15, 5)];
   for (let z = -step; z >= -depth - 1e-9; z -= step) {
-    moves.push(feed(15, 15, z), ...zigzag(15, 45, [15, 20, 25], z), feed(45, 15, z), feed(15, 15, z), feed(15, 25, z), rapid(15, 25, 5), rapid(15, 15, 5));
+    moves.push(
+      feed(15, 15, z),
+      ...zigzag(15, 45, [15, 20, 25], z),
+      feed(45, 15, z),
+      feed(15, 15, z),
+      feed(15, 25, z),
+      rapid(15, 25, 5),
+      rapid(15, 15, 5),
+    );
   }
   return moves;
 }
@@ -38,7 +46,10 @@ describe("simulateSetup", () => {
     near(result.total.material_left_mm3, corners, 4 * (Math.PI / 2) * 5 * 0.1 * 8, "material left");
     near(result.removable_mm3, 40 * 20 * 8, 1e-6, "removable volume");
     near(result.total.material_left_pct, (100 * result.total.material_left_mm3) / 6400, 1e-9, "percentage");
-    assert.deepEqual([result.total.gouges, result.total.rapids_through_material, result.total.holder_collisions], [0, 0, 0]);
+    assert.deepEqual(
+      [result.total.gouges, result.total.rapids_through_material, result.total.holder_collisions],
+      [0, 0, 0],
+    );
     assert.equal(result.cells, 600 * 400);
   });
 
@@ -52,8 +63,19 @@ describe("simulateSetup", () => {
   });
 
   it("catches a floor pass 0.05 mm into the part as one gouge and lets one 0.005 mm into it pass", () => {
-    const retraced = [feed(15, 25, -8.05), feed(15, 20, -8.05), feed(45, 20, -8.05), feed(45, 15, -8.05), feed(15, 15, -8.05)];
-    const deep = operation(endMill, [...pocketMoves(8, 4), feed(15, 15, -8.05), ...zigzag(15, 45, [15, 20, 25], -8.05), ...retraced]);
+    const retraced = [
+      feed(15, 25, -8.05),
+      feed(15, 20, -8.05),
+      feed(45, 20, -8.05),
+      feed(45, 15, -8.05),
+      feed(15, 15, -8.05),
+    ];
+    const deep = operation(endMill, [
+      ...pocketMoves(8, 4),
+      feed(15, 15, -8.05),
+      ...zigzag(15, 45, [15, 20, 25], -8.05),
+      ...retraced,
+    ]);
     const result = simulateSetup({ stock, part: pocketed, operations: [deep] });
     // the plunge and the five passes that go anywhere at -8.05 gouge, one count per move; going
     // back the same way cuts nothing new
@@ -65,7 +87,11 @@ describe("simulateSetup", () => {
     near(first.depth_mm, 0.05, 1e-5, "gouge depth");
     near(first.position[2], -8.05, 1e-5, "gouge z");
 
-    const shallow = operation(endMill, [...pocketMoves(8, 4), feed(15, 15, -8.005), ...zigzag(15, 45, [15, 20, 25], -8.005)]);
+    const shallow = operation(endMill, [
+      ...pocketMoves(8, 4),
+      feed(15, 15, -8.005),
+      ...zigzag(15, 45, [15, 20, 25], -8.005),
+    ]);
     assert.equal(simulateSetup({ stock, part: pocketed, operations: [shallow] }).total.gouges, 0);
   });
 
@@ -74,12 +100,22 @@ describe("simulateSetup", () => {
     assert.ok(Math.fround(-8.04) > -8.04);
     const pass = [feed(15, 15, -8.04), feed(45, 15, -8.04), feed(45, 25, -8.04)];
     const back = [feed(45, 15, -8.04), feed(15, 15, -8.04)];
-    const result = simulateSetup({ stock, part: pocketed, operations: [operation(endMill, [...pocketMoves(8, 4), ...pass, ...back, ...pass.slice(1)])] });
+    const result = simulateSetup({
+      stock,
+      part: pocketed,
+      operations: [operation(endMill, [...pocketMoves(8, 4), ...pass, ...back, ...pass.slice(1)])],
+    });
     assert.equal(result.total.gouges, 3);
   });
 
   it("catches a wall pass 0.3 mm into the part, and not the same pass touching the wall", () => {
-    const wallPass = (offset: number) => operation(endMill, [...pocketMoves(8, 4), rapid(15, 25 + offset, 5), feed(15, 25 + offset, -8), feed(45, 25 + offset, -8)]);
+    const wallPass = (offset: number) =>
+      operation(endMill, [
+        ...pocketMoves(8, 4),
+        rapid(15, 25 + offset, 5),
+        feed(15, 25 + offset, -8),
+        feed(45, 25 + offset, -8),
+      ]);
     const into = simulateSetup({ stock, part: pocketed, operations: [wallPass(0.3)] });
     // the plunge by the wall, and the pass along it
     assert.equal(into.total.gouges, 2);
@@ -89,7 +125,15 @@ describe("simulateSetup", () => {
   });
 
   it("catches a rapid through the stock and not a rapid above it or through the cleared pocket", () => {
-    const moves = [...pocketMoves(8, 4), rapid(15, 20, -6), rapid(45, 20, -6), rapid(45, 20, 1), rapid(-10, 20, 1), rapid(-10, 20, -2), rapid(70, 20, -2)];
+    const moves = [
+      ...pocketMoves(8, 4),
+      rapid(15, 20, -6),
+      rapid(45, 20, -6),
+      rapid(45, 20, 1),
+      rapid(-10, 20, 1),
+      rapid(-10, 20, -2),
+      rapid(70, 20, -2),
+    ];
     const result = simulateSetup({ stock, part: pocketed, operations: [operation(endMill, moves)] });
     assert.equal(result.total.rapids_through_material, 1);
     const through = result.violations.find((v) => v.kind === "rapid_through_material");
@@ -100,9 +144,19 @@ describe("simulateSetup", () => {
   });
 
   it("reports the holder of a short stick-out tool in a pocket deeper than its flutes, and not of a long one", () => {
-    const short = cutter("flat", 10, { flute_length: 6, stick_out: 12, holder: [{ length: 30, lower_diameter: 30, upper_diameter: 30 }] });
+    const short = cutter("flat", 10, {
+      flute_length: 6,
+      stick_out: 12,
+      holder: [{ length: 30, lower_diameter: 30, upper_diameter: 30 }],
+    });
     const long = { ...short, stick_out: 30 };
-    const deepPocket = boxesSoup([{ min: [0, 0, -20], max: [60, 40, -15] }, { min: [0, 0, -15], max: [10, 40, 0] }, { min: [50, 0, -15], max: [60, 40, 0] }, { min: [10, 0, -15], max: [50, 10, 0] }, { min: [10, 30, -15], max: [50, 40, 0] }]);
+    const deepPocket = boxesSoup([
+      { min: [0, 0, -20], max: [60, 40, -15] },
+      { min: [0, 0, -15], max: [10, 40, 0] },
+      { min: [50, 0, -15], max: [60, 40, 0] },
+      { min: [10, 0, -15], max: [50, 10, 0] },
+      { min: [10, 30, -15], max: [50, 40, 0] },
+    ]);
     const hit = simulateSetup({ stock, part: deepPocket, operations: [operation(short, pocketMoves(15, 5))] });
     assert.ok(hit.total.holder_collisions > 0);
     const collision = hit.violations.find((v) => v.kind === "holder_collision");
@@ -116,7 +170,11 @@ describe("simulateSetup", () => {
 
   it("reports the shank of a tool fed sideways deeper than its flutes, and leaves the material it could not cut", () => {
     const stubby = cutter("flat", 10, { flute_length: 6, stick_out: 40 });
-    const result = simulateSetup({ stock, part: NO_PART, operations: [operation(stubby, [rapid(-10, 20, 5), rapid(-10, 20, -8), feed(70, 20, -8)])] });
+    const result = simulateSetup({
+      stock,
+      part: NO_PART,
+      operations: [operation(stubby, [rapid(-10, 20, 5), rapid(-10, 20, -8), feed(70, 20, -8)])],
+    });
     assert.equal(result.total.holder_collisions, 1);
     const collision = result.violations[0];
     assert.equal(collision?.body, "shank");
@@ -136,10 +194,15 @@ describe("simulateSetup", () => {
   });
 
   it("plunges a ball and a drill and leaves their profiles: r - sqrt(r² - d²) and d / tan(59°) above the tip", () => {
-    const ball = cutter("ball", 10), drill = cutter("drill", 8);
+    const ball = cutter("ball", 10),
+      drill = cutter("drill", 8);
     const result = simulateSetup({
-      stock, part: NO_PART,
-      operations: [operation(ball, [rapid(20.05, 20.05, 5), feed(20.05, 20.05, -6)]), operation(drill, [rapid(40.05, 20.05, 5), feed(40.05, 20.05, -10)])],
+      stock,
+      part: NO_PART,
+      operations: [
+        operation(ball, [rapid(20.05, 20.05, 5), feed(20.05, 20.05, -6)]),
+        operation(drill, [rapid(40.05, 20.05, 5), feed(40.05, 20.05, -10)]),
+      ],
     });
     const f = result.field;
     near(heightAt(f, 20.05, 20.05), -6, 1e-6, "ball tip");
@@ -153,18 +216,36 @@ describe("simulateSetup", () => {
     const cone = (Math.PI * 16 * (4 / Math.tan((59 * Math.PI) / 180))) / 3;
     const drillVolume = Math.PI * 16 * (10 - 4 / Math.tan((59 * Math.PI) / 180)) + cone;
     const ballVolume = Math.PI * 25 * 1 + (2 / 3) * Math.PI * 125;
-    near(result.removable_mm3 - result.total.material_left_mm3, ballVolume + drillVolume, 0.02 * (ballVolume + drillVolume), "removed volume");
+    near(
+      result.removable_mm3 - result.total.material_left_mm3,
+      ballVolume + drillVolume,
+      0.02 * (ballVolume + drillVolume),
+      "removed volume",
+    );
   });
 
   it("sweeps a ball down a ramp to its capsule: r √(1 + k²) below the centre line, not r", () => {
-    const result = simulateSetup({ stock, part: NO_PART, operations: [operation(cutter("ball", 10), [rapid(10.05, 20.05, 5), feed(10.05, 20.05, 0), feed(50.05, 20.05, -4)])] });
+    const result = simulateSetup({
+      stock,
+      part: NO_PART,
+      operations: [
+        operation(cutter("ball", 10), [rapid(10.05, 20.05, 5), feed(10.05, 20.05, 0), feed(50.05, 20.05, -4)]),
+      ],
+    });
     // at x = 30.05 the centre is at -2 + 5; the slope k is 0.1
     near(heightAt(result.field, 30.05, 20.05), -2 + 5 - 5 * Math.sqrt(1.01), 1e-5, "ramp floor");
   });
 
   it("sweeps a drill down a ramp to the lower envelope of its cone (found numerically)", () => {
-    const result = simulateSetup({ stock, part: NO_PART, operations: [operation(cutter("drill", 8), [rapid(10.05, 20.05, 5), feed(10.05, 20.05, 0), feed(50.05, 20.05, -4)])] });
-    const c = 1 / Math.tan((59 * Math.PI) / 180), k = 0.1;
+    const result = simulateSetup({
+      stock,
+      part: NO_PART,
+      operations: [
+        operation(cutter("drill", 8), [rapid(10.05, 20.05, 5), feed(10.05, 20.05, 0), feed(50.05, 20.05, -4)]),
+      ],
+    });
+    const c = 1 / Math.tan((59 * Math.PI) / 180),
+      k = 0.1;
     near(heightAt(result.field, 30.05, 20.05), -2, 1e-5, "on the centre line");
     // off it by e: min over s of -k s + c sqrt(s² + e²) = e sqrt(c² - k²)
     near(heightAt(result.field, 30.05, 21.55), -2 + 1.5 * Math.sqrt(c * c - k * k), 1e-4, "1.5 mm off the centre line");
@@ -172,11 +253,38 @@ describe("simulateSetup", () => {
 
   it("expands a peck drilling cycle: every hole to its depth, no rapid through material, nothing between the holes", () => {
     const drill = cutter("drill", 6);
-    const cycle: Move = { kind: "drill", cycle: "peck", at: [[10.05, 10.05], [30.05, 10.05], [50.05, 30.05]], retract_z: 2, top_z: 0, bottom_z: -12, peck_mm: 3, dwell_s: 0, feed: 200 };
-    const result = simulateSetup({ stock, part: NO_PART, operations: [operation(drill, [cycle, rapid(50.05, 30.05, 5)])] });
-    for (const [x, y] of [[10.05, 10.05], [30.05, 10.05], [50.05, 30.05]] as const) {
+    const cycle: Move = {
+      kind: "drill",
+      cycle: "peck",
+      at: [
+        [10.05, 10.05],
+        [30.05, 10.05],
+        [50.05, 30.05],
+      ],
+      retract_z: 2,
+      top_z: 0,
+      bottom_z: -12,
+      peck_mm: 3,
+      dwell_s: 0,
+      feed: 200,
+    };
+    const result = simulateSetup({
+      stock,
+      part: NO_PART,
+      operations: [operation(drill, [cycle, rapid(50.05, 30.05, 5)])],
+    });
+    for (const [x, y] of [
+      [10.05, 10.05],
+      [30.05, 10.05],
+      [50.05, 30.05],
+    ] as const) {
       near(heightAt(result.field, x, y), -12, 1e-6, `hole at ${x}, ${y}`);
-      near(heightAt(result.field, x + 2, y), -12 + 2 / Math.tan((59 * Math.PI) / 180), 1e-5, `hole wall near ${x}, ${y}`);
+      near(
+        heightAt(result.field, x + 2, y),
+        -12 + 2 / Math.tan((59 * Math.PI) / 180),
+        1e-5,
+        `hole wall near ${x}, ${y}`,
+      );
     }
     near(heightAt(result.field, 20.05, 10.05), 0, 0, "between the holes");
     assert.equal(result.total.rapids_through_material, 0);
@@ -190,8 +298,22 @@ describe("simulateSetup", () => {
     // a NIST part's stock bottom: float32 rounds it up, and an emptied column must read as empty
     const deep: Box3 = { min: [0, 0, -99.79000362354033], max: [60, 40, 0] };
     const drill = cutter("drill", 6);
-    const through: Move = { kind: "drill", cycle: "peck", at: [[30.05, 20.05]], retract_z: 2, top_z: 0, bottom_z: -103, peck_mm: 3, dwell_s: 0, feed: 200 };
-    const result = simulateSetup({ stock: deep, part: NO_PART, operations: [operation(drill, [through, rapid(30.05, 20.05, 5)])] });
+    const through: Move = {
+      kind: "drill",
+      cycle: "peck",
+      at: [[30.05, 20.05]],
+      retract_z: 2,
+      top_z: 0,
+      bottom_z: -103,
+      peck_mm: 3,
+      dwell_s: 0,
+      feed: 200,
+    };
+    const result = simulateSetup({
+      stock: deep,
+      part: NO_PART,
+      operations: [operation(drill, [through, rapid(30.05, 20.05, 5)])],
+    });
     assert.equal(result.total.rapids_through_material, 0);
     assert.ok(heightAt(result.field, 30.05, 20.05) <= deep.min[2] + 1e-5, "the hole is through");
   });
@@ -199,7 +321,8 @@ describe("simulateSetup", () => {
   it("bores a round hole of 11 mm with helical arcs of a 6 mm end mill, to within one cell", () => {
     const [cx, cy] = [30, 20];
     const moves: Move[] = [rapid(cx + 2.5, cy, 5), feed(cx + 2.5, cy, 0.5)];
-    for (let z = -0.5; z >= -6; z -= 0.5) moves.push({ kind: "arc", to: [cx + 2.5, cy, z], centre: [cx, cy], clockwise: false, feed: 500 });
+    for (let z = -0.5; z >= -6; z -= 0.5)
+      moves.push({ kind: "arc", to: [cx + 2.5, cy, z], centre: [cx, cy], clockwise: false, feed: 500 });
     moves.push({ kind: "arc", to: [cx + 2.5, cy, -6], centre: [cx, cy], clockwise: true, feed: 500 });
     const result = simulateSetup({ stock, part: NO_PART, operations: [operation(cutter("flat", 6), moves)] });
     const f = result.field;
@@ -214,16 +337,30 @@ describe("simulateSetup", () => {
 
   it("continues from an initial height field: a second run of the same pass cuts nothing more", () => {
     const first = simulateSetup({ stock, part: pocketed, operations: [operation(endMill, pocketMoves(8, 4))] });
-    const again = simulateSetup({ stock, part: pocketed, operations: [operation(endMill, pocketMoves(8, 4))], initial: first.field, partHeights: first.part });
+    const again = simulateSetup({
+      stock,
+      part: pocketed,
+      operations: [operation(endMill, pocketMoves(8, 4))],
+      initial: first.field,
+      partHeights: first.part,
+    });
     assert.deepEqual(again.field.heights, first.field.heights);
     assert.notEqual(again.field.heights, first.field.heights);
-    assert.throws(() => simulateSetup({ stock, part: pocketed, operations: [], initial: first.field, cellSize: 0.2 }), RangeError);
+    assert.throws(
+      () => simulateSetup({ stock, part: pocketed, operations: [], initial: first.field, cellSize: 0.2 }),
+      RangeError,
+    );
   });
 
   it("gives the same result fed an operation's moves in pieces as fed them whole, gouges included", () => {
     const clearing = operation(endMill, pocketMoves(8, 4));
     // 0.05 mm into the pocket's floor
-    const gouging = operation(endMill, [rapid(15, 15, 5), feed(15, 15, -8.05), ...zigzag(15, 45, [15, 25], -8.05), rapid(15, 25, 5)]);
+    const gouging = operation(endMill, [
+      rapid(15, 15, 5),
+      feed(15, 15, -8.05),
+      ...zigzag(15, 45, [15, 25], -8.05),
+      rapid(15, 25, 5),
+    ]);
     const whole = simulateSetup({ stock, part: pocketed, operations: [clearing, gouging] });
     const run = new SetupRun({ stock, part: pocketed });
     for (const op of [clearing, gouging]) {
@@ -243,7 +380,12 @@ describe("simulateSetup", () => {
   });
 
   it("ends an operation unmeasured with the counts, violations and stock a measured end gives", () => {
-    const gouging = operation(endMill, [rapid(15, 15, 5), feed(15, 15, -8.05), ...zigzag(15, 45, [15, 25], -8.05), rapid(15, 25, 5)]);
+    const gouging = operation(endMill, [
+      rapid(15, 15, 5),
+      feed(15, 15, -8.05),
+      ...zigzag(15, 45, [15, 25], -8.05),
+      rapid(15, 25, 5),
+    ]);
     const measured = simulateSetup({ stock, part: pocketed, operations: [gouging] });
     const run = new SetupRun({ stock, part: pocketed });
     run.begin(gouging);

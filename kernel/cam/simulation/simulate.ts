@@ -7,7 +7,16 @@ import type { Box3, Move, Operation, TriangleSoup, Vec3, Verification } from "..
 import { BlockBounds } from "./block-bounds.ts";
 import { BodyCheck, Cutting, RapidCheck, type Worst } from "./checks.ts";
 import { cutterProfile, type BodyName, type Envelope } from "./cutter-profile.ts";
-import { cellCentre, cloneHeightField, DEFAULT_CELL_SIZE_MM, sameGrid, stockGrid, stockHeightField, type Grid, type HeightField } from "./height-field.ts";
+import {
+  cellCentre,
+  cloneHeightField,
+  DEFAULT_CELL_SIZE_MM,
+  sameGrid,
+  stockGrid,
+  stockHeightField,
+  type Grid,
+  type HeightField,
+} from "./height-field.ts";
 import { materialLeft, type MaterialLeft } from "./material-left.ts";
 import { motionsOf, operationStart, type Motion } from "./motions.ts";
 import { partHeights, type PartHeights } from "./part-heights.ts";
@@ -104,12 +113,23 @@ export class SetupRun {
   private readonly chordError: number;
   private readonly maxDetails: number;
   private readonly violations: Violation[] = [];
-  private readonly described: Record<ViolationKind, number> = { gouge: 0, rapid_through_material: 0, holder_collision: 0 };
+  private readonly described: Record<ViolationKind, number> = {
+    gouge: 0,
+    rapid_through_material: 0,
+    holder_collision: 0,
+  };
   private readonly operations: OperationVerification[] = [];
   private readonly total = { gouges: 0, rapids_through_material: 0, holder_collisions: 0 };
   private lastLeft: MaterialLeft | null = null;
   /** the operation running: its moves until its start is known, the tool's position, its counts */
-  private current: { header: OperationHeader; profile: ReturnType<typeof cutterProfile>; waiting: Move[] | null; at: Vec3 | null; moveIndex: number; counts: ViolationCounts } | null = null;
+  private current: {
+    header: OperationHeader;
+    profile: ReturnType<typeof cutterProfile>;
+    waiting: Move[] | null;
+    at: Vec3 | null;
+    moveIndex: number;
+    counts: ViolationCounts;
+  } | null = null;
 
   constructor(input: Omit<SimulateSetupInput, "operations">) {
     const tolerance = input.tolerance ?? DEFAULT_TOLERANCE_MM;
@@ -122,17 +142,23 @@ export class SetupRun {
       this.field = stockHeightField(input.stock, input.cellSize ?? DEFAULT_CELL_SIZE_MM);
     }
     this.part = input.partHeights ?? partHeights(grid, input.part);
-    if (this.part.heights.length !== grid.nx * grid.ny) throw new RangeError("the part's heights are not on this stock's grid");
+    if (this.part.heights.length !== grid.nx * grid.ny)
+      throw new RangeError("the part's heights are not on this stock's grid");
     // heights are float32: an emptied column holds the bottom rounded to float32, which may lie a
     // hair above the float64 bottom and would read as material under a drill pecking through
     const bottom = Math.fround(this.field.bottom);
     const heights = this.field.heights;
     const bounds = input.inPlace ?? new BlockBounds(grid, heights, this.part.heights);
-    this.machine = new Machine(grid, bounds, {
-      cut: new Cutting(heights, this.part.heights, bounds, bottom, tolerance),
-      rapid: new RapidCheck(heights, bounds, bottom, tolerance),
-      body: new BodyCheck(heights, this.part.heights, bounds, bottom, tolerance),
-    }, tolerance);
+    this.machine = new Machine(
+      grid,
+      bounds,
+      {
+        cut: new Cutting(heights, this.part.heights, bounds, bottom, tolerance),
+        rapid: new RapidCheck(heights, bounds, bottom, tolerance),
+        body: new BodyCheck(heights, this.part.heights, bounds, bottom, tolerance),
+      },
+      tolerance,
+    );
     this.grid = grid;
     this.chordError = Math.min(grid.dx, grid.dy) / 20;
   }
@@ -142,7 +168,14 @@ export class SetupRun {
     const profile = cutterProfile(header.tool);
     this.machine.cut.fluteLength = profile.fluteLength;
     this.machine.lastCut = null;
-    this.current = { header, profile, waiting: [], at: null, moveIndex: 0, counts: { gouges: 0, rapids_through_material: 0, holder_collisions: 0 } };
+    this.current = {
+      header,
+      profile,
+      waiting: [],
+      at: null,
+      moveIndex: 0,
+      counts: { gouges: 0, rapids_through_material: 0, holder_collisions: 0 },
+    };
   }
 
   /** The operation's next moves. */
@@ -167,7 +200,12 @@ export class SetupRun {
     const { id, counts } = this.close();
     const left = materialLeft(this.field, this.part);
     this.lastLeft = left;
-    const verification = { operation_id: id, ...counts, material_left_mm3: left.left_mm3, material_left_pct: left.left_pct };
+    const verification = {
+      operation_id: id,
+      ...counts,
+      material_left_mm3: left.left_mm3,
+      material_left_pct: left.left_pct,
+    };
     this.operations.push(verification);
     return verification;
   }
@@ -273,15 +311,23 @@ class Machine {
     this.visitors.rapid.through.currentHole = hole;
     this.visitors.body.touch.currentHole = hole;
     const box = motionBox(motion);
-    const zLow = motion.kind === "line" ? Math.min(motion.from[2], motion.to[2]) : Math.min(motion.path.z0, motion.path.z1);
+    const zLow =
+      motion.kind === "line" ? Math.min(motion.from[2], motion.to[2]) : Math.min(motion.path.z0, motion.path.z1);
     const reach = cutting.reach;
     // stale bounds are still upper bounds: enough to dismiss the move in the air
     const below = this.bounds.above(box.xlo - reach, box.xhi + reach, box.ylo - reach, box.yhi + reach, false, false);
     // a level flat cut starting where the last one ended, at its height: the cells round its start
     // have just been cut to this height by the same flutes (sweep.ts: skipStart)
-    const level = motion.kind === "line" && !motion.rapid && cutting.shape === "flat" && motion.from[2] === motion.to[2];
+    const level =
+      motion.kind === "line" && !motion.rapid && cutting.shape === "flat" && motion.from[2] === motion.to[2];
     const last = this.lastCut;
-    const continues = level && last !== null && motion.kind === "line" && last[0] === motion.from[0] && last[1] === motion.from[1] && last[2] === motion.from[2];
+    const continues =
+      level &&
+      last !== null &&
+      motion.kind === "line" &&
+      last[0] === motion.from[0] &&
+      last[1] === motion.from[1] &&
+      last[2] === motion.from[2];
     this.lastCut = level && motion.kind === "line" ? motion.to : null;
     const clear = this.bodiesClear;
     if (motion.rapid) {
@@ -290,7 +336,8 @@ class Machine {
       this.sweep(motion, cutting, this.visitors.cut, continues);
     }
     for (const { name, envelope } of bodies) {
-      const r = envelope.reach, bottom = zLow + envelope.base - this.tolerance;
+      const r = envelope.reach,
+        bottom = zLow + envelope.base - this.tolerance;
       if (bottom >= this.bounds.above(box.xlo - r, box.xhi + r, box.ylo - r, box.yhi + r, false, true)) continue;
       if (bottom >= this.bounds.above(box.xlo - r, box.xhi + r, box.ylo - r, box.yhi + r, true, true)) continue;
       this.visitors.body.body = name;
@@ -315,5 +362,10 @@ function motionBox(motion: Motion): { xlo: number; xhi: number; ylo: number; yhi
     return { xlo: min[0], xhi: max[0], ylo: min[1], yhi: max[1] };
   }
   const { from, to } = motion;
-  return { xlo: Math.min(from[0], to[0]), xhi: Math.max(from[0], to[0]), ylo: Math.min(from[1], to[1]), yhi: Math.max(from[1], to[1]) };
+  return {
+    xlo: Math.min(from[0], to[0]),
+    xhi: Math.max(from[0], to[0]),
+    ylo: Math.min(from[1], to[1]),
+    yhi: Math.max(from[1], to[1]),
+  };
 }

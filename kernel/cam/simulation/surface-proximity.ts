@@ -67,17 +67,35 @@ export class SurfaceProximity {
 
   /** Each (cell, triangle) whose cell box grown by the radius meets the triangle's plane within its box. */
   private eachCellOfTriangles(visit: (cell: number, triangle: number) => void): void {
-    const p = this.p, idx = this.idx, s = this.size, r = this.radius;
+    const p = this.p,
+      idx = this.idx,
+      s = this.size,
+      r = this.radius;
     const [nx, ny, nz] = this.n;
     // a cell's half diagonal plus the radius: the plane test's reach
     const reach = (Math.sqrt(3) / 2) * s + r;
     for (let t = 0; t * 3 < idx.length; t += 1) {
-      const a = 3 * (idx[3 * t] as number), b = 3 * (idx[3 * t + 1] as number), c = 3 * (idx[3 * t + 2] as number);
-      const ax = p[a] as number, ay = p[a + 1] as number, az = p[a + 2] as number;
-      const bx = p[b] as number, by = p[b + 1] as number, bz = p[b + 2] as number;
-      const cx = p[c] as number, cy = p[c + 1] as number, cz = p[c + 2] as number;
-      const ux = bx - ax, uy = by - ay, uz = bz - az, vx = cx - ax, vy = cy - ay, vz = cz - az;
-      let nX = uy * vz - uz * vy, nY = uz * vx - ux * vz, nZ = ux * vy - uy * vx;
+      const a = 3 * (idx[3 * t] as number),
+        b = 3 * (idx[3 * t + 1] as number),
+        c = 3 * (idx[3 * t + 2] as number);
+      const ax = p[a] as number,
+        ay = p[a + 1] as number,
+        az = p[a + 2] as number;
+      const bx = p[b] as number,
+        by = p[b + 1] as number,
+        bz = p[b + 2] as number;
+      const cx = p[c] as number,
+        cy = p[c + 1] as number,
+        cz = p[c + 2] as number;
+      const ux = bx - ax,
+        uy = by - ay,
+        uz = bz - az,
+        vx = cx - ax,
+        vy = cy - ay,
+        vz = cz - az;
+      let nX = uy * vz - uz * vy,
+        nY = uz * vx - ux * vz,
+        nZ = ux * vy - uy * vx;
       const length = Math.hypot(nX, nY, nZ);
       if (length > 0) {
         nX /= length;
@@ -85,9 +103,12 @@ export class SurfaceProximity {
         nZ /= length;
       }
       const cell = (v: number, a: number) => Math.floor((v - (this.min[a] as number)) / s);
-      const i0 = Math.max(0, cell(Math.min(ax, bx, cx) - r, 0)), i1 = Math.min(nx - 1, cell(Math.max(ax, bx, cx) + r, 0));
-      const j0 = Math.max(0, cell(Math.min(ay, by, cy) - r, 1)), j1 = Math.min(ny - 1, cell(Math.max(ay, by, cy) + r, 1));
-      const k0 = Math.max(0, cell(Math.min(az, bz, cz) - r, 2)), k1 = Math.min(nz - 1, cell(Math.max(az, bz, cz) + r, 2));
+      const i0 = Math.max(0, cell(Math.min(ax, bx, cx) - r, 0)),
+        i1 = Math.min(nx - 1, cell(Math.max(ax, bx, cx) + r, 0));
+      const j0 = Math.max(0, cell(Math.min(ay, by, cy) - r, 1)),
+        j1 = Math.min(ny - 1, cell(Math.max(ay, by, cy) + r, 1));
+      const k0 = Math.max(0, cell(Math.min(az, bz, cz) - r, 2)),
+        k1 = Math.min(nz - 1, cell(Math.max(az, bz, cz) + r, 2));
       for (let k = k0; k <= k1; k += 1) {
         const z = this.min[2] + (k + 0.5) * s - az;
         for (let j = j0; j <= j1; j += 1) {
@@ -105,17 +126,34 @@ export class SurfaceProximity {
 
   /** Squared distance from (x, y, z) to triangle t: its closest point a + v ab + w ac by the Voronoi regions of its vertices, edges and face. */
   private distance2(t: number, x: number, y: number, z: number): number {
-    const p = this.p, idx = this.idx;
-    const a = 3 * (idx[3 * t] as number), b = 3 * (idx[3 * t + 1] as number), c = 3 * (idx[3 * t + 2] as number);
-    const ax = p[a] as number, ay = p[a + 1] as number, az = p[a + 2] as number;
-    const abx = (p[b] as number) - ax, aby = (p[b + 1] as number) - ay, abz = (p[b + 2] as number) - az;
-    const acx = (p[c] as number) - ax, acy = (p[c + 1] as number) - ay, acz = (p[c + 2] as number) - az;
-    const apx = x - ax, apy = y - ay, apz = z - az;
-    const d1 = abx * apx + aby * apy + abz * apz, d2 = acx * apx + acy * apy + acz * apz;
-    const d3 = d1 - (abx * abx + aby * aby + abz * abz), d4 = d2 - (acx * abx + acy * aby + acz * abz);
-    const d5 = d1 - (abx * acx + aby * acy + abz * acz), d6 = d2 - (acx * acx + acy * acy + acz * acz);
-    const va = d3 * d6 - d5 * d4, vb = d5 * d2 - d1 * d6, vc = d1 * d4 - d3 * d2;
-    let v = 0, w = 0;
+    const p = this.p,
+      idx = this.idx;
+    const a = 3 * (idx[3 * t] as number),
+      b = 3 * (idx[3 * t + 1] as number),
+      c = 3 * (idx[3 * t + 2] as number);
+    const ax = p[a] as number,
+      ay = p[a + 1] as number,
+      az = p[a + 2] as number;
+    const abx = (p[b] as number) - ax,
+      aby = (p[b + 1] as number) - ay,
+      abz = (p[b + 2] as number) - az;
+    const acx = (p[c] as number) - ax,
+      acy = (p[c + 1] as number) - ay,
+      acz = (p[c + 2] as number) - az;
+    const apx = x - ax,
+      apy = y - ay,
+      apz = z - az;
+    const d1 = abx * apx + aby * apy + abz * apz,
+      d2 = acx * apx + acy * apy + acz * apz;
+    const d3 = d1 - (abx * abx + aby * aby + abz * abz),
+      d4 = d2 - (acx * abx + acy * aby + acz * abz);
+    const d5 = d1 - (abx * acx + aby * acy + abz * acz),
+      d6 = d2 - (acx * acx + acy * acy + acz * acz);
+    const va = d3 * d6 - d5 * d4,
+      vb = d5 * d2 - d1 * d6,
+      vc = d1 * d4 - d3 * d2;
+    let v = 0,
+      w = 0;
     if (d1 <= 0 && d2 <= 0) {
       // vertex a
     } else if (d3 >= 0 && d4 <= d3) {
@@ -136,7 +174,9 @@ export class SurfaceProximity {
       v = vb * denom;
       w = vc * denom;
     }
-    const dx = apx - v * abx - w * acx, dy = apy - v * aby - w * acy, dz = apz - v * abz - w * acz;
+    const dx = apx - v * abx - w * acx,
+      dy = apy - v * aby - w * acy,
+      dz = apz - v * abz - w * acz;
     return dx * dx + dy * dy + dz * dz;
   }
 }

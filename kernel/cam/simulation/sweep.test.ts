@@ -1,7 +1,14 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { Vec3 } from "../types.ts";
-import { ballEnvelope, bullEnvelope, coneEnvelope, flatEnvelope, frustumEnvelope, type Envelope } from "./cutter-profile.ts";
+import {
+  ballEnvelope,
+  bullEnvelope,
+  coneEnvelope,
+  flatEnvelope,
+  frustumEnvelope,
+  type Envelope,
+} from "./cutter-profile.ts";
 import { stockGrid } from "./height-field.ts";
 import { sweepArc, sweepLine, visitEachCell, type ArcPath, type CellVisitor } from "./sweep.ts";
 
@@ -32,12 +39,15 @@ function stamped(at: (t: number) => Vec3, envelope: Envelope, samples: number): 
   for (let s = 0; s <= samples; s++) {
     const [px, py, pz] = at(s / samples);
     const r = envelope.reach;
-    const j0 = Math.max(0, Math.floor((py - r) / grid.dy) - 1), j1 = Math.min(grid.ny - 1, Math.ceil((py + r) / grid.dy) + 1);
-    const i0 = Math.max(0, Math.floor((px - r) / grid.dx) - 1), i1 = Math.min(grid.nx - 1, Math.ceil((px + r) / grid.dx) + 1);
+    const j0 = Math.max(0, Math.floor((py - r) / grid.dy) - 1),
+      j1 = Math.min(grid.ny - 1, Math.ceil((py + r) / grid.dy) + 1);
+    const i0 = Math.max(0, Math.floor((px - r) / grid.dx) - 1),
+      i1 = Math.min(grid.nx - 1, Math.ceil((px + r) / grid.dx) + 1);
     for (let j = j0; j <= j1; j++) {
       for (let i = i0; i <= i1; i++) {
         const d = Math.hypot(grid.x0 + (i + 0.5) * grid.dx - px, grid.y0 + (j + 0.5) * grid.dy - py);
-        if (d <= envelope.reach) low[j * grid.nx + i] = Math.min(low[j * grid.nx + i] as number, pz + envelope.height(d));
+        if (d <= envelope.reach)
+          low[j * grid.nx + i] = Math.min(low[j * grid.nx + i] as number, pz + envelope.height(d));
       }
     }
   }
@@ -54,7 +64,10 @@ function assertMatches(swept: Recorder, reference: Float64Array, slack: number, 
     const expected = reference[k] as number;
     if (expected === Infinity) continue;
     const actual = swept.low[k] as number;
-    assert.ok(actual <= expected + 2e-4 && actual >= expected - slack, `${what}, cell ${k}: swept ${actual}, stamped ${expected}`);
+    assert.ok(
+      actual <= expected + 2e-4 && actual >= expected - slack,
+      `${what}, cell ${k}: swept ${actual}, stamped ${expected}`,
+    );
     compared++;
   }
   assert.ok(compared > 500, `${what}: only ${compared} cells compared`);
@@ -72,11 +85,32 @@ const envelopes: [string, Envelope][] = [
 describe("sweepLine and sweepArc", () => {
   for (const [name, envelope] of envelopes) {
     it(`sweep a ${name} along a ramp, a level line and a plunge exactly as a dense stamping does`, () => {
-      const cases: [Vec3, Vec3][] = [[[5, 6, -1], [19, 15, -4]], [[4, 18, -2], [20, 9, -2]], [[12.1, 12.1, 1], [12.1, 12.1, -5]], [[18, 4, -6], [7, 8, -1]]];
+      const cases: [Vec3, Vec3][] = [
+        [
+          [5, 6, -1],
+          [19, 15, -4],
+        ],
+        [
+          [4, 18, -2],
+          [20, 9, -2],
+        ],
+        [
+          [12.1, 12.1, 1],
+          [12.1, 12.1, -5],
+        ],
+        [
+          [18, 4, -6],
+          [7, 8, -1],
+        ],
+      ];
       for (const [from, to] of cases) {
         const swept = new Recorder();
         sweepLine(grid, from, to, envelope, swept);
-        const at = (t: number): Vec3 => [from[0] + t * (to[0] - from[0]), from[1] + t * (to[1] - from[1]), from[2] + t * (to[2] - from[2])];
+        const at = (t: number): Vec3 => [
+          from[0] + t * (to[0] - from[0]),
+          from[1] + t * (to[1] - from[1]),
+          from[2] + t * (to[2] - from[2]),
+        ];
         assertMatches(swept, stamped(at, envelope, 2000), 0.01, `${name} from ${from} to ${to}`);
       }
     });
@@ -92,7 +126,11 @@ describe("sweepLine and sweepArc", () => {
         sweepArc(grid, arc, envelope, swept);
         const at = (t: number): Vec3 => {
           const angle = arc.start + t * arc.sweep;
-          return [arc.centre[0] + arc.radius * Math.cos(angle), arc.centre[1] + arc.radius * Math.sin(angle), arc.z0 + t * (arc.z1 - arc.z0)];
+          return [
+            arc.centre[0] + arc.radius * Math.cos(angle),
+            arc.centre[1] + arc.radius * Math.sin(angle),
+            arc.z0 + t * (arc.z1 - arc.z0),
+          ];
         };
         assertMatches(swept, stamped(at, envelope, 3000), 0.01, `${name} on the arc from ${arc.start} by ${arc.sweep}`);
       }
@@ -106,7 +144,9 @@ describe("sweepLine and sweepArc", () => {
     // the cell centred at (4.125, 12.125) is within reach from t = 0 (z = 0) to where x = 6.12
     assert.equal(swept.high[k(48, 16)], 0);
     // the cell at (12.125, 12.125): reach from x = 10.12 (z = -3.06) on
-    assert.ok(Math.abs((swept.high[k(48, 48)] as number) - -(8 * (12.125 - Math.sqrt(4 - 0.125 ** 2) - 4)) / 16) < 1e-9);
+    assert.ok(
+      Math.abs((swept.high[k(48, 48)] as number) - -(8 * (12.125 - Math.sqrt(4 - 0.125 ** 2) - 4)) / 16) < 1e-9,
+    );
   });
 });
 
@@ -120,15 +160,25 @@ describe("a level flat polyline", () => {
     const skipping = new Recorder();
     let visits = 0;
     const counting: CellVisitor = {
-      visit: (i, j, k, low, high) => { visits++; skipping.visit(i, j, k, low, high); },
-      visitRow(j, i0, i1, row, low, high) { visitEachCell(this, j, i0, i1, row, low, high); },
+      visit: (i, j, k, low, high) => {
+        visits++;
+        skipping.visit(i, j, k, low, high);
+      },
+      visitRow(j, i0, i1, row, low, high) {
+        visitEachCell(this, j, i0, i1, row, low, high);
+      },
       threshold: () => Infinity,
       rowThreshold: () => Infinity,
     };
     let full = 0;
     const counted: CellVisitor = {
-      visit: (i, j, k, low, high) => { full++; all.visit(i, j, k, low, high); },
-      visitRow(j, i0, i1, row, low, high) { visitEachCell(this, j, i0, i1, row, low, high); },
+      visit: (i, j, k, low, high) => {
+        full++;
+        all.visit(i, j, k, low, high);
+      },
+      visitRow(j, i0, i1, row, low, high) {
+        visitEachCell(this, j, i0, i1, row, low, high);
+      },
       threshold: () => Infinity,
       rowThreshold: () => Infinity,
     };

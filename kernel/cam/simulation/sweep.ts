@@ -42,7 +42,15 @@ export interface CellVisitor {
 }
 
 /** visitRow by visit, cell by cell: for visitors with nothing to gain from a row at once. */
-export function visitEachCell(visitor: Pick<CellVisitor, "visit">, j: number, i0: number, i1: number, row: number, low: number, highTip: number): void {
+export function visitEachCell(
+  visitor: Pick<CellVisitor, "visit">,
+  j: number,
+  i0: number,
+  i1: number,
+  row: number,
+  low: number,
+  highTip: number,
+): void {
   for (let i = i0; i <= i1; i++) visitor.visit(i, j, row + i, low, highTip);
 }
 
@@ -69,15 +77,26 @@ const TWO_PI = 2 * Math.PI;
  * most of the work saved (a 20 mm tool's end disc is 31,000 cells at 0.1 mm, a 0.2 mm segment's
  * new strip 400).
  */
-export function sweepLine(grid: Grid, from: Vec3, to: Vec3, envelope: Envelope, visitor: CellVisitor, skipStart = false): void {
+export function sweepLine(
+  grid: Grid,
+  from: Vec3,
+  to: Vec3,
+  envelope: Envelope,
+  visitor: CellVisitor,
+  skipStart = false,
+): void {
   const [ax, ay, az] = from;
-  const ux = to[0] - ax, uy = to[1] - ay, dz = to[2] - az;
+  const ux = to[0] - ax,
+    uy = to[1] - ay,
+    dz = to[2] - az;
   const a = ux * ux + uy * uy;
-  const reach = envelope.reach, reach2 = reach * reach;
+  const reach = envelope.reach,
+    reach2 = reach * reach;
   const [j0, j1] = centresWithin(Math.min(ay, to[1]) - reach, Math.max(ay, to[1]) + reach, grid.y0, grid.dy, grid.ny);
   // below a tenth of a micrometre of horizontal travel a move is a plunge or a retract
   const vertical = a < 1e-8;
-  const zLow = Math.min(az, to[2]), zHigh = Math.max(az, to[2]);
+  const zLow = Math.min(az, to[2]),
+    zHigh = Math.max(az, to[2]);
   const { shape, base, height, slope } = envelope;
   const length = Math.sqrt(a + dz * dz);
   for (let j = j0; j <= j1; j++) {
@@ -86,7 +105,8 @@ export function sweepLine(grid: Grid, from: Vec3, to: Vec3, envelope: Envelope, 
     if (vertical) discSpan(ax, py, reach);
     else stadiumSpan(ax, ay, ux, uy, a, y, reach);
     if (!(span.hi >= span.lo)) continue;
-    const i0 = firstCentre(span.lo, grid.x0, grid.dx), i1 = lastCentre(span.hi, grid.x0, grid.dx, grid.nx);
+    const i0 = firstCentre(span.lo, grid.x0, grid.dx),
+      i1 = lastCentre(span.hi, grid.x0, grid.dx, grid.nx);
     // the envelope is nowhere below its base
     if (i0 > i1 || zLow + base >= visitor.rowThreshold(j, i0, i1)) continue;
     const row = j * grid.nx;
@@ -97,7 +117,8 @@ export function sweepLine(grid: Grid, from: Vec3, to: Vec3, envelope: Envelope, 
         // from its own start, which may differ in the last bit; a cell visited twice is harmless)
         discSpan(ax, py, reach);
         if (span.hi - span.lo > 2e-9) {
-          const s0 = firstCentre(span.lo + 1e-9, grid.x0, grid.dx), s1 = lastCentre(span.hi - 1e-9, grid.x0, grid.dx, grid.nx);
+          const s0 = firstCentre(span.lo + 1e-9, grid.x0, grid.dx),
+            s1 = lastCentre(span.hi - 1e-9, grid.x0, grid.dx, grid.nx);
           if (s1 >= s0) {
             if (s0 > i0) visitor.visitRow(j, i0, Math.min(i1, s0 - 1), row, zLow + base, zHigh);
             if (s1 < i1) visitor.visitRow(j, Math.max(i0, s1 + 1), i1, row, zLow + base, zHigh);
@@ -119,13 +140,16 @@ export function sweepLine(grid: Grid, from: Vec3, to: Vec3, envelope: Envelope, 
       }
       // t along the move where the cell is nearest, and the squared distance there
       const tm = (px * ux + py * uy) / a;
-      const ex = px - tm * ux, ey = py - tm * uy;
+      const ex = px - tm * ux,
+        ey = py - tm * uy;
       const qm = ex * ex + ey * ey;
       if (qm > reach2) continue;
       const half = Math.sqrt((reach2 - qm) / a);
-      const ta = Math.max(0, tm - half), tb = Math.min(1, tm + half);
+      const ta = Math.max(0, tm - half),
+        tb = Math.min(1, tm + half);
       if (ta > tb) continue;
-      const za = az + ta * dz, zb = az + tb * dz;
+      const za = az + ta * dz,
+        zb = az + tb * dz;
       const highTip = Math.max(za, zb);
       let low: number;
       if (dz === 0) {
@@ -140,7 +164,8 @@ export function sweepLine(grid: Grid, from: Vec3, to: Vec3, envelope: Envelope, 
         low = az + t * dz + base + reach - Math.sqrt(Math.max(0, reach2 - qm - a * (t - tm) * (t - tm)));
       } else {
         const tc = Math.min(1, Math.max(0, tm));
-        if (Math.min(za, zb) + height(Math.sqrt(qm + a * (tc - tm) * (tc - tm))) >= visitor.threshold(row + i)) continue;
+        if (Math.min(za, zb) + height(Math.sqrt(qm + a * (tc - tm) * (tc - tm))) >= visitor.threshold(row + i))
+          continue;
         low = minimiseAlongLine(ta, tb, az, dz, qm, a, tm, height, slope, SEARCH_PRECISION_MM / length);
       }
       visitor.visit(i, j, row + i, low, highTip);
@@ -174,18 +199,22 @@ function discSpan(cx: number, py: number, radius: number): void {
  */
 function stadiumSpan(ax: number, ay: number, ux: number, uy: number, a: number, y: number, radius: number): void {
   discSpan(ax + ux, y - ay - uy, radius);
-  const blo = span.lo, bhi = span.hi;
+  const blo = span.lo,
+    bhi = span.hi;
   discSpan(ax, y - ay, radius);
-  let lo = Math.min(span.lo, blo), hi = Math.max(span.hi, bhi);
+  let lo = Math.min(span.lo, blo),
+    hi = Math.max(span.hi, bhi);
   span.lo = lo;
   span.hi = hi;
   // the band: 0 <= t(x) <= 1 and |perpendicular distance(x)| <= radius, each linear in x
   const py = y - ay;
   const length = Math.sqrt(a);
-  let bandLo = -Infinity, bandHi = Infinity;
+  let bandLo = -Infinity,
+    bandHi = Infinity;
   // t(x) = ((x - ax) ux + py uy) / a
   if (ux !== 0) {
-    const x0 = ax - (py * uy) / ux, x1 = ax + (a - py * uy) / ux;
+    const x0 = ax - (py * uy) / ux,
+      x1 = ax + (a - py * uy) / ux;
     bandLo = Math.max(bandLo, Math.min(x0, x1));
     bandHi = Math.min(bandHi, Math.max(x0, x1));
   } else if (py * uy < 0 || py * uy > a) {
@@ -193,7 +222,8 @@ function stadiumSpan(ax: number, ay: number, ux: number, uy: number, a: number, 
   }
   // perpendicular(x) = ((x - ax) uy - py ux) / length
   if (uy !== 0) {
-    const x0 = ax + (py * ux - radius * length) / uy, x1 = ax + (py * ux + radius * length) / uy;
+    const x0 = ax + (py * ux - radius * length) / uy,
+      x1 = ax + (py * ux + radius * length) / uy;
     bandLo = Math.max(bandLo, Math.min(x0, x1));
     bandHi = Math.min(bandHi, Math.max(x0, x1));
   } else if (Math.abs(py * ux) > radius * length) {
@@ -213,11 +243,20 @@ function stadiumSpan(ax: number, ay: number, ux: number, uy: number, a: number, 
  * derivative may be infinite where a torus turns vertical, then the step is a bisection).
  */
 function minimiseAlongLine(
-  ta: number, tb: number, az: number, dz: number, qm: number, a: number, tm: number,
-  height: (d: number) => number, slope: (d: number) => number, precision: number,
+  ta: number,
+  tb: number,
+  az: number,
+  dz: number,
+  qm: number,
+  a: number,
+  tm: number,
+  height: (d: number) => number,
+  slope: (d: number) => number,
+  precision: number,
 ): number {
   // no closures here: this runs per cell, and the loader names every closure it creates
-  let lo = ta, hi = tb;
+  let lo = ta,
+    hi = tb;
   let glo = lineSlope(lo, dz, qm, a, tm, slope);
   if (glo >= 0) return az + lo * dz + height(Math.sqrt(qm + a * (lo - tm) * (lo - tm)));
   let ghi = lineSlope(hi, dz, qm, a, tm, slope);
@@ -228,11 +267,13 @@ function minimiseAlongLine(
     if (!(t > lo && t < hi)) t = (lo + hi) / 2;
     const g = lineSlope(t, dz, qm, a, tm, slope);
     if (g > 0) {
-      hi = t; ghi = g;
+      hi = t;
+      ghi = g;
       if (kept === -1) glo /= 2;
       kept = -1;
     } else if (g < 0) {
-      lo = t; glo = g;
+      lo = t;
+      glo = g;
       if (kept === 1) ghi /= 2;
       kept = 1;
     } else {
@@ -269,25 +310,30 @@ export function arcBounds(arc: ArcPath): { min: Vec2; max: Vec2 } {
 
 export function sweepArc(grid: Grid, arc: ArcPath, envelope: Envelope, visitor: CellVisitor): void {
   const [cx, cy] = arc.centre;
-  const r = arc.radius, S = arc.sweep;
-  const reach = envelope.reach, reach2 = reach * reach;
+  const r = arc.radius,
+    S = arc.sweep;
+  const reach = envelope.reach,
+    reach2 = reach * reach;
   const { shape, base, height, slope } = envelope;
   const dzdu = (arc.z1 - arc.z0) / S;
   const level = arc.z1 === arc.z0;
   const zLow = Math.min(arc.z0, arc.z1);
   const box = arcBounds(arc);
   const [j0, j1] = centresWithin(box.min[1] - reach, box.max[1] + reach, grid.y0, grid.dy, grid.ny);
-  const outer = r + reach, inner = r - reach;
+  const outer = r + reach,
+    inner = r - reach;
   const precision = SEARCH_PRECISION_MM / Math.max(r, 1e-6);
   for (let j = j0; j <= j1; j++) {
     const y = grid.y0 + (j + 0.5) * grid.dy;
     const vy = y - cy;
     discSpan(cx, vy, outer);
-    const i0 = firstCentre(Math.max(span.lo, box.min[0] - reach), grid.x0, grid.dx), i1 = lastCentre(Math.min(span.hi, box.max[0] + reach), grid.x0, grid.dx, grid.nx);
+    const i0 = firstCentre(Math.max(span.lo, box.min[0] - reach), grid.x0, grid.dx),
+      i1 = lastCentre(Math.min(span.hi, box.max[0] + reach), grid.x0, grid.dx, grid.nx);
     if (i0 > i1 || zLow + base >= visitor.rowThreshold(j, i0, i1)) continue;
     // the annulus's hole on this row, which holds no cell within reach
     if (inner > 0) discSpan(cx, vy, inner);
-    const hlo = inner > 0 ? span.lo : Infinity, hhi = inner > 0 ? span.hi : -Infinity;
+    const hlo = inner > 0 ? span.lo : Infinity,
+      hhi = inner > 0 ? span.hi : -Infinity;
     const row = j * grid.nx;
     for (let i = i0; i <= i1; i++) {
       const x = grid.x0 + (i + 0.5) * grid.dx;
@@ -297,7 +343,8 @@ export function sweepArc(grid: Grid, arc: ArcPath, envelope: Envelope, visitor: 
       }
       if (zLow + base >= visitor.threshold(row + i)) continue;
       const vx = x - cx;
-      const rho2 = vx * vx + vy * vy, rho = Math.sqrt(rho2);
+      const rho2 = vx * vx + vy * vy,
+        rho = Math.sqrt(rho2);
       if (Math.abs(rho - r) > reach) continue;
       // the tool is within reach while its angle is within delta of the cell's
       let delta = Math.PI;
@@ -307,12 +354,15 @@ export function sweepArc(grid: Grid, arc: ArcPath, envelope: Envelope, visitor: 
       }
       let phi = Math.atan2(vy, vx) - arc.start;
       phi -= TWO_PI * Math.floor(phi / TWO_PI);
-      let low = Infinity, highTip = -Infinity;
+      let low = Infinity,
+        highTip = -Infinity;
       for (let turn = -1; turn <= 1; turn++) {
         const c = phi + turn * TWO_PI;
-        const lo = Math.max(0, c - delta), hi = Math.min(S, c + delta);
+        const lo = Math.max(0, c - delta),
+          hi = Math.min(S, c + delta);
         if (lo > hi) continue;
-        const zlo = arc.z0 + lo * dzdu, zhi = arc.z0 + hi * dzdu;
+        const zlo = arc.z0 + lo * dzdu,
+          zhi = arc.z0 + hi * dzdu;
         highTip = Math.max(highTip, zlo, zhi);
         if (level) {
           const off = Math.min(hi, Math.max(lo, c)) - c;
@@ -326,7 +376,10 @@ export function sweepArc(grid: Grid, arc: ArcPath, envelope: Envelope, visitor: 
             // within a quarter turn of the cell the squared distance is convex in the angle
             const convex = shape !== "cone" && delta <= Math.PI / 2;
             const samples = convex ? 1 : Math.max(2, Math.ceil((hi - lo) / ARC_SAMPLE_ANGLE));
-            low = Math.min(low, minimiseAlongArc(lo, hi, c, arc.z0, dzdu, rho2 + r * r, 2 * rho * r, height, slope, precision, samples));
+            low = Math.min(
+              low,
+              minimiseAlongArc(lo, hi, c, arc.z0, dzdu, rho2 + r * r, 2 * rho * r, height, slope, precision, samples),
+            );
           }
         }
       }
@@ -344,22 +397,34 @@ const ARC_SAMPLE_ANGLE = Math.PI / 8;
  * refined where the derivative changes sign around the best sample.
  */
 function minimiseAlongArc(
-  lo: number, hi: number, c: number, z0: number, dzdu: number, sum: number, product: number,
-  height: (d: number) => number, slope: (d: number) => number, precision: number, samples: number,
+  lo: number,
+  hi: number,
+  c: number,
+  z0: number,
+  dzdu: number,
+  sum: number,
+  product: number,
+  height: (d: number) => number,
+  slope: (d: number) => number,
+  precision: number,
+  samples: number,
 ): number {
   const step = (hi - lo) / samples;
   let best = Infinity;
   // refine by every sample lower than its neighbours (the deepest dip may not hold the lowest
   // sample), on the side its derivative points to
-  let before = Infinity, here = arcHeight(lo, c, z0, dzdu, sum, product, height);
+  let before = Infinity,
+    here = arcHeight(lo, c, z0, dzdu, sum, product, height);
   for (let s = 0; s <= samples; s++) {
     const after = s < samples ? arcHeight(lo + (s + 1) * step, c, z0, dzdu, sum, product, height) : Infinity;
     best = Math.min(best, here);
     if (here <= before && here <= after) {
       const u = lo + s * step;
       const g = arcSlope(u, c, dzdu, sum, product, slope);
-      if (g > 0 && s > 0) best = Math.min(best, refineAlongArc(u - step, u, c, z0, dzdu, sum, product, height, slope, precision));
-      else if (g < 0 && s < samples) best = Math.min(best, refineAlongArc(u, u + step, c, z0, dzdu, sum, product, height, slope, precision));
+      if (g > 0 && s > 0)
+        best = Math.min(best, refineAlongArc(u - step, u, c, z0, dzdu, sum, product, height, slope, precision));
+      else if (g < 0 && s < samples)
+        best = Math.min(best, refineAlongArc(u, u + step, c, z0, dzdu, sum, product, height, slope, precision));
     }
     before = here;
     here = after;
@@ -369,10 +434,19 @@ function minimiseAlongArc(
 
 /** The lowest point in [a, b] where the derivative goes from negative to positive, or Infinity. */
 function refineAlongArc(
-  a: number, b: number, c: number, z0: number, dzdu: number, sum: number, product: number,
-  height: (d: number) => number, slope: (d: number) => number, precision: number,
+  a: number,
+  b: number,
+  c: number,
+  z0: number,
+  dzdu: number,
+  sum: number,
+  product: number,
+  height: (d: number) => number,
+  slope: (d: number) => number,
+  precision: number,
 ): number {
-  let ga = arcSlope(a, c, dzdu, sum, product, slope), gb = arcSlope(b, c, dzdu, sum, product, slope);
+  let ga = arcSlope(a, c, dzdu, sum, product, slope),
+    gb = arcSlope(b, c, dzdu, sum, product, slope);
   if (!(ga < 0 && gb > 0)) return Infinity;
   let kept = 0;
   for (let n = 0; n < MAX_ITERATIONS && b - a > precision; n++) {
@@ -380,11 +454,13 @@ function refineAlongArc(
     if (!(u > a && u < b)) u = (a + b) / 2;
     const g = arcSlope(u, c, dzdu, sum, product, slope);
     if (g > 0) {
-      b = u; gb = g;
+      b = u;
+      gb = g;
       if (kept === -1) ga /= 2;
       kept = -1;
     } else if (g < 0) {
-      a = u; ga = g;
+      a = u;
+      ga = g;
       if (kept === 1) gb /= 2;
       kept = 1;
     } else {
@@ -395,12 +471,27 @@ function refineAlongArc(
 }
 
 /** The envelope's height at angle u along a helix, over a cell whose angle is c. */
-function arcHeight(u: number, c: number, z0: number, dzdu: number, sum: number, product: number, height: (d: number) => number): number {
+function arcHeight(
+  u: number,
+  c: number,
+  z0: number,
+  dzdu: number,
+  sum: number,
+  product: number,
+  height: (d: number) => number,
+): number {
   return z0 + u * dzdu + height(Math.sqrt(Math.max(0, sum - product * Math.cos(u - c))));
 }
 
 /** d/du of arcHeight. */
-function arcSlope(u: number, c: number, dzdu: number, sum: number, product: number, slope: (d: number) => number): number {
+function arcSlope(
+  u: number,
+  c: number,
+  dzdu: number,
+  sum: number,
+  product: number,
+  slope: (d: number) => number,
+): number {
   const d = Math.sqrt(Math.max(0, sum - product * Math.cos(u - c)));
   return d > 0 ? dzdu + (slope(d) * product * Math.sin(u - c)) / (2 * d) : dzdu;
 }

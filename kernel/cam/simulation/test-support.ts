@@ -10,7 +10,8 @@ export function boxesSoup(boxes: Box3[]): TriangleSoup {
   boxes.forEach((box, b) => {
     for (let k = 0; k < unit.length; k++) {
       const axis = k % 3;
-      positions[b * unit.length + k] = (box.min[axis] as number) + (unit[k] as number) * ((box.max[axis] as number) - (box.min[axis] as number));
+      positions[b * unit.length + k] =
+        (box.min[axis] as number) + (unit[k] as number) * ((box.max[axis] as number) - (box.min[axis] as number));
     }
   });
   return { positions, indices: Uint32Array.from({ length: positions.length / 3 }, (_, i) => i) };

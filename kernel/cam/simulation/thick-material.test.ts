@@ -56,7 +56,11 @@ describe("material left thicker than the finishing tolerance", () => {
     near(covered.covered_mm2, 10 * 5, 1e-3, "the +X wall, whole");
     near(covered.covered_pct, (100 * 50) / SURFACE, 1e-3, "as a share of the surface");
     // a zone along the wall's middle (as a sharp corner's fillet would be) is not counted
-    const zoned = surfaceCovered(voxels, thick.thick, { soup: part, tolerance_mm: TOLERANCE, exclude: [{ a: [PLUS_X, 5, 0], b: [PLUS_X, 5, 5], radius: 1 }] });
+    const zoned = surfaceCovered(voxels, thick.thick, {
+      soup: part,
+      tolerance_mm: TOLERANCE,
+      exclude: [{ a: [PLUS_X, 5, 0], b: [PLUS_X, 5, 5], radius: 1 }],
+    });
     near(zoned.covered_mm2, 10 * 5 - 2 * 5, 0.3, "2 mm of its 10 mm width excluded");
   });
 });

@@ -65,7 +65,8 @@ export function nearSurface(stock: VoxelStock, proximity: SurfaceProximity): Uin
       const y = stock.box.min[1] + (j + 0.5) * stock.d[1];
       const row = (k * ny + j) * nx;
       for (let i = 0; i < nx; i += 1) {
-        if (stock.part[row + i] === 0 && proximity.near(stock.box.min[0] + (i + 0.5) * stock.d[0], y, z)) near[row + i] = 1;
+        if (stock.part[row + i] === 0 && proximity.near(stock.box.min[0] + (i + 0.5) * stock.d[0], y, z))
+          near[row + i] = 1;
       }
     }
   }
@@ -89,13 +90,19 @@ export function thickMaterialLeft(stock: VoxelStock, near: Uint8Array): ThickMat
 }
 
 /** The share of the part's surface under thick material (`thick` of thickMaterialLeft), zones in `exclude` not counted as covered. */
-export function surfaceCovered(stock: VoxelStock, thick: Uint8Array, options: { soup: TriangleSoup; tolerance_mm: number; exclude: readonly ExcludedZone[] }): SurfaceCovered {
+export function surfaceCovered(
+  stock: VoxelStock,
+  thick: Uint8Array,
+  options: { soup: TriangleSoup; tolerance_mm: number; exclude: readonly ExcludedZone[] },
+): SurfaceCovered {
   const { soup, tolerance_mm, exclude } = options;
-  const p = soup.positions, idx = soup.indices;
+  const p = soup.positions,
+    idx = soup.indices;
   const edge = Math.min(...stock.d);
   const step = Math.max(...stock.d) / 2;
   const probes = [1, 2, 3, 4].map((k) => tolerance_mm + k * step);
-  let surface = 0, covered = 0;
+  let surface = 0,
+    covered = 0;
   const triangles = new Float64Array(idx.length / 3);
   const at = (x: number, y: number, z: number): boolean => {
     const i = Math.floor((x - stock.box.min[0]) / stock.d[0]);
@@ -123,7 +130,12 @@ export function surfaceCovered(stock: VoxelStock, thick: Uint8Array, options: { 
       }
     }
   }
-  return { surface_mm2: surface, covered_mm2: covered, covered_pct: surface > 0 ? (100 * covered) / surface : 0, triangles };
+  return {
+    surface_mm2: surface,
+    covered_mm2: covered,
+    covered_pct: surface > 0 ? (100 * covered) / surface : 0,
+    triangles,
+  };
 }
 
 /** A triangle in its plane: its longest edge from `origin` along `e1`, its third corner at (qx, qy) in (e1, e2). */
@@ -142,22 +154,42 @@ interface PlanarTriangle {
 function inPlane(corners: Vec3[]): PlanarTriangle | null {
   const sub = (a: Vec3, b: Vec3): Vec3 => [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
   const [c0, c1, c2] = corners as [Vec3, Vec3, Vec3];
-  const u = sub(c1, c0), w = sub(c2, c0);
+  const u = sub(c1, c0),
+    w = sub(c2, c0);
   const n: Vec3 = [u[1] * w[2] - u[2] * w[1], u[2] * w[0] - u[0] * w[2], u[0] * w[1] - u[1] * w[0]];
   const twice = Math.hypot(...n);
   if (!(twice > 0)) return null;
   const normal: Vec3 = [n[0] / twice, n[1] / twice, n[2] / twice];
   // the longest edge first: the third corner's foot then falls on it
-  const edges = [[c0, c1, c2], [c1, c2, c0], [c2, c0, c1]] as [Vec3, Vec3, Vec3][];
-  const [from, to, third] = edges.reduce((best, e) => (Math.hypot(...sub(e[1], e[0])) > Math.hypot(...sub(best[1], best[0])) ? e : best));
+  const edges = [
+    [c0, c1, c2],
+    [c1, c2, c0],
+    [c2, c0, c1],
+  ] as [Vec3, Vec3, Vec3][];
+  const [from, to, third] = edges.reduce((best, e) =>
+    Math.hypot(...sub(e[1], e[0])) > Math.hypot(...sub(best[1], best[0])) ? e : best,
+  );
   const along = sub(to, from);
   const length = Math.hypot(...along);
   const e1: Vec3 = [along[0] / length, along[1] / length, along[2] / length];
-  const e2: Vec3 = [normal[1] * e1[2] - normal[2] * e1[1], normal[2] * e1[0] - normal[0] * e1[2], normal[0] * e1[1] - normal[1] * e1[0]];
+  const e2: Vec3 = [
+    normal[1] * e1[2] - normal[2] * e1[1],
+    normal[2] * e1[0] - normal[0] * e1[2],
+    normal[0] * e1[1] - normal[1] * e1[0],
+  ];
   const q = sub(third, from);
   const qy = q[0] * e2[0] + q[1] * e2[1] + q[2] * e2[2];
   const sign = qy < 0 ? -1 : 1;
-  return { origin: from, e1, e2: [sign * e2[0], sign * e2[1], sign * e2[2]], length, qx: q[0] * e1[0] + q[1] * e1[1] + q[2] * e1[2], qy: Math.abs(qy), area: twice / 2, normal };
+  return {
+    origin: from,
+    e1,
+    e2: [sign * e2[0], sign * e2[1], sign * e2[2]],
+    length,
+    qx: q[0] * e1[0] + q[1] * e1[1] + q[2] * e1[2],
+    qy: Math.abs(qy),
+    area: twice / 2,
+    normal,
+  };
 }
 
 /** Points about `spacing` apart over the triangle, each with the area it stands for (rows along the longest edge; the midpoint rule is exact for a triangle's linear row widths). */
@@ -167,12 +199,16 @@ function* samples(triangle: PlanarTriangle, spacing: number): Generator<{ at: Ve
   const height = qy / rows;
   for (let r = 0; r < rows; r += 1) {
     const y = (r + 0.5) * height;
-    const lo = (qx * y) / qy, hi = length - ((length - qx) * y) / qy;
+    const lo = (qx * y) / qy,
+      hi = length - ((length - qx) * y) / qy;
     const count = Math.max(1, Math.ceil((hi - lo) / spacing));
     const width = (hi - lo) / count;
     for (let c = 0; c < count; c += 1) {
       const x = lo + (c + 0.5) * width;
-      yield { at: [origin[0] + x * e1[0] + y * e2[0], origin[1] + x * e1[1] + y * e2[1], origin[2] + x * e1[2] + y * e2[2]], area: width * height };
+      yield {
+        at: [origin[0] + x * e1[0] + y * e2[0], origin[1] + x * e1[1] + y * e2[1], origin[2] + x * e1[2] + y * e2[2]],
+        area: width * height,
+      };
     }
   }
 }
@@ -180,16 +216,25 @@ function* samples(triangle: PlanarTriangle, spacing: number): Generator<{ at: Ve
 function zoneMeetsTriangle(zone: ExcludedZone, corners: Vec3[]): boolean {
   for (let axis = 0; axis < 3; axis += 1) {
     const values = corners.map((c) => c[axis] as number);
-    const lo = Math.min(...values), hi = Math.max(...values);
-    if (Math.max(zone.a[axis] as number, zone.b[axis] as number) + zone.radius < lo || Math.min(zone.a[axis] as number, zone.b[axis] as number) - zone.radius > hi) return false;
+    const lo = Math.min(...values),
+      hi = Math.max(...values);
+    if (
+      Math.max(zone.a[axis] as number, zone.b[axis] as number) + zone.radius < lo ||
+      Math.min(zone.a[axis] as number, zone.b[axis] as number) - zone.radius > hi
+    )
+      return false;
   }
   return true;
 }
 
 function distanceToSegment(zone: ExcludedZone, x: number, y: number, z: number): number {
-  const dx = zone.b[0] - zone.a[0], dy = zone.b[1] - zone.a[1], dz = zone.b[2] - zone.a[2];
+  const dx = zone.b[0] - zone.a[0],
+    dy = zone.b[1] - zone.a[1],
+    dz = zone.b[2] - zone.a[2];
   const length2 = dx * dx + dy * dy + dz * dz;
-  const px = x - zone.a[0], py = y - zone.a[1], pz = z - zone.a[2];
+  const px = x - zone.a[0],
+    py = y - zone.a[1],
+    pz = z - zone.a[2];
   const s = length2 > 0 ? Math.min(1, Math.max(0, (px * dx + py * dy + pz * dz) / length2)) : 0;
   return Math.hypot(px - s * dx, py - s * dy, pz - s * dz);
 }

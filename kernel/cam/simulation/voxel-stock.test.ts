@@ -39,7 +39,12 @@ describe("the stock across setups", () => {
     near(besidePart.removable_mm3, 250, 1e-6, "the material of the -X side's region");
     near(besidePart.left_pct, 100, 1e-9, "all of it left");
     const aboveAndBeside = stockLeft(voxels, { min: [0, 0, 3], max: [20, 10, 10] });
-    near(aboveAndBeside.removable_mm3, 1000 + 2 * 100, 1e-6, "the region's material: above the part, and beside it above z 3");
+    near(
+      aboveAndBeside.removable_mm3,
+      1000 + 2 * 100,
+      1e-6,
+      "the region's material: above the part, and beside it above z 3",
+    );
     near(aboveAndBeside.left_mm3, 100, 1e-6, "the -X side above z 3");
   });
 });

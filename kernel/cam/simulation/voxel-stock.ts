@@ -49,10 +49,18 @@ export function voxelStock(box: Box3, part: TriangleSoup, maxVoxels = MAX_VOXELS
   const cx = (i: number) => box.min[0] + (i + 0.5 + NUDGE_X) * d[0];
   const cy = (j: number) => box.min[1] + (j + 0.5 + NUDGE_Y) * d[1];
   for (let t = 0; t < idx.length; t += 3) {
-    const a = 3 * (idx[t] as number), b = 3 * (idx[t + 1] as number), c = 3 * (idx[t + 2] as number);
-    const ax = p[a] as number, ay = p[a + 1] as number, az = p[a + 2] as number;
-    const bx = p[b] as number, by = p[b + 1] as number, bz = p[b + 2] as number;
-    const qx = p[c] as number, qy = p[c + 1] as number, qz = p[c + 2] as number;
+    const a = 3 * (idx[t] as number),
+      b = 3 * (idx[t + 1] as number),
+      c = 3 * (idx[t + 2] as number);
+    const ax = p[a] as number,
+      ay = p[a + 1] as number,
+      az = p[a + 2] as number;
+    const bx = p[b] as number,
+      by = p[b + 1] as number,
+      bz = p[b + 2] as number;
+    const qx = p[c] as number,
+      qy = p[c + 1] as number,
+      qz = p[c + 2] as number;
     const det = (bx - ax) * (qy - ay) - (qx - ax) * (by - ay);
     if (Math.abs(det) < 1e-12) continue; // vertical: a ray along Z does not cross it
     const i0 = Math.max(0, Math.ceil((Math.min(ax, bx, qx) - box.min[0]) / d[0] - 0.5 - NUDGE_X));
@@ -134,8 +142,12 @@ function stockLeftWithin(stock: VoxelStock, region: Box3, volume: number): Stock
   const [nx, ny] = stock.n;
   // the index range of the voxel centres inside the region, per axis
   const range = (a: number): [number, number] => {
-    const lo = Math.ceil(((region.min[a] as number) - (stock.box.min[a] as number)) / (stock.d[a] as number) - 0.5 - 1e-9);
-    const hi = Math.floor(((region.max[a] as number) - (stock.box.min[a] as number)) / (stock.d[a] as number) - 0.5 + 1e-9);
+    const lo = Math.ceil(
+      ((region.min[a] as number) - (stock.box.min[a] as number)) / (stock.d[a] as number) - 0.5 - 1e-9,
+    );
+    const hi = Math.floor(
+      ((region.max[a] as number) - (stock.box.min[a] as number)) / (stock.d[a] as number) - 0.5 + 1e-9,
+    );
     return [Math.max(0, lo), Math.min((stock.n[a] as number) - 1, hi)];
   };
   const [[i0, i1], [j0, j1], [k0, k1]] = [range(0), range(1), range(2)];
@@ -151,5 +163,9 @@ function stockLeftWithin(stock: VoxelStock, region: Box3, volume: number): Stock
       }
     }
   }
-  return { left_mm3: left * volume, removable_mm3: material * volume, left_pct: material > 0 ? (100 * left) / material : 0 };
+  return {
+    left_mm3: left * volume,
+    removable_mm3: material * volume,
+    left_pct: material > 0 ? (100 * left) / material : 0,
+  };
 }

@@ -41,7 +41,9 @@ export interface CutterRefusal {
 }
 
 /** assumed: what the completion took for the geometry the assembly does not give. */
-export type CutterReading = { cutter: Cutter; refusal: null; assumed: Assumption[] } | { cutter: null; refusal: CutterRefusal };
+export type CutterReading =
+  | { cutter: Cutter; refusal: null; assumed: Assumption[] }
+  | { cutter: null; refusal: CutterRefusal };
 
 /**
  * The kind per tool type; null: not planned. Thread mills cut threads by a helix the planner
@@ -66,12 +68,17 @@ const KIND_OF_TYPE: Readonly<Record<ToolType, CutterKind | null>> = {
 };
 
 /** Tools that must not plunge straight into material. */
-const NOT_CENTRE_CUTTING: ReadonlySet<ToolType> = new Set<ToolType>(["NonCentreCuttingEndMill", "FaceMill", "SlotMill"]);
+const NOT_CENTRE_CUTTING: ReadonlySet<ToolType> = new Set<ToolType>([
+  "NonCentreCuttingEndMill",
+  "FaceMill",
+  "SlotMill",
+]);
 
 /** A reamer's lead chamfer (45° to the axis) read as a point angle. */
 export const REAMER_LEAD_ANGLE_DEG = 90;
 
-const positive = (value: number | undefined): number | undefined => (value !== undefined && Number.isFinite(value) && value > 0 ? value : undefined);
+const positive = (value: number | undefined): number | undefined =>
+  value !== undefined && Number.isFinite(value) && value > 0 ? value : undefined;
 
 function refuse(code: CutterRefusalCode, message: string): CutterReading {
   return { cutter: null, refusal: { code, message } };
@@ -81,11 +88,21 @@ function refuse(code: CutterRefusalCode, message: string): CutterReading {
 export function readCutter(assembly: Assembly): CutterReading {
   const given = assemblyCuttingTool(assembly);
   const label = JSON.stringify(assembly.name);
-  if (!given) return refuse("no_cutting_tool", `${label} holds no cutting tool (its last component is not a parametric_cutting_tool)`);
+  if (!given)
+    return refuse(
+      "no_cutting_tool",
+      `${label} holds no cutting tool (its last component is not a parametric_cutting_tool)`,
+    );
   const kindOfType = KIND_OF_TYPE[given.tool_type];
-  if (kindOfType === null) return refuse("not_machined_type", `${label} is a ${given.tool_type}: the planner does not cut with this type`);
-  if (given.hand === "left") return refuse("left_hand_tool", `${label} is left-handed: the planner only runs tools forwards (M3) and threads right-handed`);
-  if (positive(given.tool_parameters.CuttingDiameter) === undefined) return refuse("invalid_tool", `${label} has no positive CuttingDiameter`);
+  if (kindOfType === null)
+    return refuse("not_machined_type", `${label} is a ${given.tool_type}: the planner does not cut with this type`);
+  if (given.hand === "left")
+    return refuse(
+      "left_hand_tool",
+      `${label} is left-handed: the planner only runs tools forwards (M3) and threads right-handed`,
+    );
+  if (positive(given.tool_parameters.CuttingDiameter) === undefined)
+    return refuse("invalid_tool", `${label} has no positive CuttingDiameter`);
   const completion = completeAssembly(assembly);
   const tool = completion.tool!;
   if (completion.warnings.length > 0) {
@@ -108,7 +125,8 @@ export function readCutter(assembly: Assembly): CutterReading {
   let tipDiameter = 0;
   if (kind === "chamfer") {
     chamferAngle = positive(p.ChamferAngle) ?? null;
-    if (chamferAngle === null || chamferAngle >= 90) return refuse("invalid_tool", `${label} is a chamfer mill without a ChamferAngle between 0 and 90 degrees`);
+    if (chamferAngle === null || chamferAngle >= 90)
+      return refuse("invalid_tool", `${label} is a chamfer mill without a ChamferAngle between 0 and 90 degrees`);
     tipDiameter = Math.min(positive(p.TipDiameter) ?? 0, diameter);
   }
   let tipAngle: number | null = null;
@@ -125,7 +143,8 @@ export function readCutter(assembly: Assembly): CutterReading {
 
   const fluteLength = cuttingLength(tool);
   const stickOut = positive(p.LengthBelowHolder);
-  if (fluteLength === undefined || stickOut === undefined) return refuse("invalid_tool", `${label} gives no cutting length or stick-out the planner could read`);
+  if (fluteLength === undefined || stickOut === undefined)
+    return refuse("invalid_tool", `${label} gives no cutting length or stick-out the planner could read`);
   const maxStepdown = positive(p.DepthOfCutMaximum) ?? fluteLength;
 
   const neckDiameter = positive(p.NeckDiameter);
@@ -183,7 +202,11 @@ export interface AssumedGeometry {
  * A library's cutters in library order, the assemblies skipped with their reasons, and for the
  * cutters built with assumed geometry what was assumed.
  */
-export function cuttersFromLibrary(library: readonly Assembly[]): { cutters: Cutter[]; skipped: SkippedAssembly[]; assumed: AssumedGeometry[] } {
+export function cuttersFromLibrary(library: readonly Assembly[]): {
+  cutters: Cutter[];
+  skipped: SkippedAssembly[];
+  assumed: AssumedGeometry[];
+} {
   const cutters: Cutter[] = [];
   const skipped: SkippedAssembly[] = [];
   const assumed: AssumedGeometry[] = [];
@@ -194,7 +217,8 @@ export function cuttersFromLibrary(library: readonly Assembly[]): { cutters: Cut
       continue;
     }
     cutters.push(reading.cutter);
-    if (reading.assumed.length > 0) assumed.push({ assembly_uuid: assembly.uuid, name: assembly.name, assumed: reading.assumed });
+    if (reading.assumed.length > 0)
+      assumed.push({ assembly_uuid: assembly.uuid, name: assembly.name, assumed: reading.assumed });
   }
   return { cutters, skipped, assumed };
 }

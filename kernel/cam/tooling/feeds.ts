@@ -97,7 +97,9 @@ export function toolFamilyFor(cutter: Cutter, kind: OperationKind): CuttingToolF
   }
   if (cutter.kind === "ball") return "ball_mill";
   // a rougher takes the full ae; finishing passes, profiles and light facing cuts take the finishing table
-  return kind === "roughing" || kind === "rest_roughing" || kind === "helical_boring" ? "end_mill_roughing" : "end_mill_finishing";
+  return kind === "roughing" || kind === "rest_roughing" || kind === "helical_boring"
+    ? "end_mill_roughing"
+    : "end_mill_finishing";
 }
 
 /** The diameter the cutting speed applies at by default (see FeedOptions.effective_diameter_mm). */
@@ -132,7 +134,13 @@ function defaultCoolant(materialId: string, family: CuttingToolFamily, carbide: 
  * - allowances: ALLOWANCES by kind; coolant: flood, air for plastics and for carbide face mills
  *   in steels, through the tool for drills when the options say the tool and machine have it.
  */
-export function cuttingParametersFor(cutter: Cutter, materialId: string, machine: MachineArchetype, kind: OperationKind, options: FeedOptions = {}): FeedResult {
+export function cuttingParametersFor(
+  cutter: Cutter,
+  materialId: string,
+  machine: MachineArchetype,
+  kind: OperationKind,
+  options: FeedOptions = {},
+): FeedResult {
   const family = toolFamilyFor(cutter, kind);
   const carbide = isCarbide(cutter);
   const diameter = Math.min(cutter.diameter, options.effective_diameter_mm ?? defaultEffectiveDiameter(cutter));
@@ -148,9 +156,15 @@ export function cuttingParametersFor(cutter: Cutter, materialId: string, machine
     minSpindleRpm: machine.min_spindle_rpm,
     maxFeedMmPerMin: machine.max_feed_mm_min,
   });
-  const clamps: FeedClamp[] = conditions.clamped.map((code) => ({ code, message: clampMessage(code, cutter, conditions, machine) }));
+  const clamps: FeedClamp[] = conditions.clamped.map((code) => ({
+    code,
+    message: clampMessage(code, cutter, conditions, machine),
+  }));
   if (!conditions.feasible) {
-    clamps.push({ code: "infeasible", message: `${cutter.name}: ${machine.name} cannot run it within both its feed and spindle limits` });
+    clamps.push({
+      code: "infeasible",
+      message: `${cutter.name}: ${machine.name} cannot run it within both its feed and spindle limits`,
+    });
   }
 
   const holemaking = HOLEMAKING.has(kind) && cutter.kind !== "flat";
@@ -159,16 +173,26 @@ export function cuttingParametersFor(cutter: Cutter, materialId: string, machine
   if (cutter.max_stepdown < stepdown) {
     // a rated depth below the table's is the tool's limit, worth saying when it is the reason a cut is shallower
     if (!holemaking && family !== "tap") {
-      clamps.push({ code: "tool_max_stepdown", message: `${cutter.name}: ${round3(stepdown)} mm deep passes limited to its rated ${round3(cutter.max_stepdown)} mm` });
+      clamps.push({
+        code: "tool_max_stepdown",
+        message: `${cutter.name}: ${round3(stepdown)} mm deep passes limited to its rated ${round3(cutter.max_stepdown)} mm`,
+      });
     }
     stepdown = cutter.max_stepdown;
   }
-  const tableStepover = kind === "floor_finishing" || (kind === "face_milling" && family !== "face_mill") ? FLOOR_STEPOVER_FRACTION * cutter.diameter : conditions.aeMm;
+  const tableStepover =
+    kind === "floor_finishing" || (kind === "face_milling" && family !== "face_mill")
+      ? FLOOR_STEPOVER_FRACTION * cutter.diameter
+      : conditions.aeMm;
   const stepover = Math.min(cutter.diameter, options.stepover_mm ?? tableStepover);
 
   const feed = conditions.feedMmPerMin;
   const allowance = ALLOWANCES[kind];
-  const coolant = options.coolant ?? (options.through_tool_coolant && (kind === "drilling" || kind === "spot_drilling") ? "through_tool" : defaultCoolant(materialId, family, carbide));
+  const coolant =
+    options.coolant ??
+    (options.through_tool_coolant && (kind === "drilling" || kind === "spot_drilling")
+      ? "through_tool"
+      : defaultCoolant(materialId, family, carbide));
   const parameters: CuttingParameters = {
     spindle_rpm: conditions.spindleRpm,
     feed_mm_min: feed,
@@ -182,7 +206,12 @@ export function cuttingParametersFor(cutter: Cutter, materialId: string, machine
   return { parameters, clamps, conditions };
 }
 
-function clampMessage(code: "max_spindle_rpm" | "min_spindle_rpm" | "max_feed", cutter: Cutter, c: CuttingConditions, machine: MachineArchetype): string {
+function clampMessage(
+  code: "max_spindle_rpm" | "min_spindle_rpm" | "max_feed",
+  cutter: Cutter,
+  c: CuttingConditions,
+  machine: MachineArchetype,
+): string {
   const r = c.recommended;
   switch (code) {
     case "max_spindle_rpm":

@@ -32,7 +32,13 @@ function rangeCutters(tool_type: string): Cutter[] {
 
 const sizes = (cutters: readonly Cutter[]) => [...new Set(cutters.map((c) => c.diameter))].sort((a, b) => a - b);
 
-function missing(tool_type: string, diameter: number, size: string, purpose: string, features: readonly FeatureRef[]): MissingTool {
+function missing(
+  tool_type: string,
+  diameter: number,
+  size: string,
+  purpose: string,
+  features: readonly FeatureRef[],
+): MissingTool {
   return { tool_type, diameter_mm: diameter, size, purpose, features: features.map((f) => f.id) };
 }
 
@@ -53,18 +59,30 @@ export function missingDrill(bore: {
 }): MissingTool | null {
   const tip = bore.tip_depth;
   const fitting = rangeCutters("Drill").filter(
-    (c) => c.diameter >= bore.diameter_mm - bore.undersize_mm - 1e-9 && c.diameter <= bore.diameter_mm + bore.oversize_mm + 1e-9 && (tip === null || c.max_stepdown + 1e-6 >= tip(c)),
+    (c) =>
+      c.diameter >= bore.diameter_mm - bore.undersize_mm - 1e-9 &&
+      c.diameter <= bore.diameter_mm + bore.oversize_mm + 1e-9 &&
+      (tip === null || c.max_stepdown + 1e-6 >= tip(c)),
   );
   const d = sizes(fitting)[0];
   if (d === undefined) return null;
-  const what = bore.thread === null ? `drill ${mm(bore.diameter_mm)} mm holes` : `drill the tap holes of ${bore.thread} threads`;
-  return missing("Drill", d, `${mm(d)} mm`, tip === null ? what : `${what} ${mm(bore.depth_mm)} mm deep`, [bore.feature]);
+  const what =
+    bore.thread === null ? `drill ${mm(bore.diameter_mm)} mm holes` : `drill the tap holes of ${bore.thread} threads`;
+  return missing("Drill", d, `${mm(d)} mm`, tip === null ? what : `${what} ${mm(bore.depth_mm)} mm deep`, [
+    bore.feature,
+  ]);
 }
 
 /** The ISO metric thread whose tap drill a bore is (within the tap rule's tolerance), the coarse one first. */
-export function threadOfBore(boreMm: number, pitchMm: number | null, tolerance: { pitches: number; mm: number }): MetricThread | null {
+export function threadOfBore(
+  boreMm: number,
+  pitchMm: number | null,
+  tolerance: { pitches: number; mm: number },
+): MetricThread | null {
   const fits = [...METRIC_COARSE, ...METRIC_FINE].filter(
-    (t) => (pitchMm === null || Math.abs(t.pitch - pitchMm) < 1e-3) && Math.abs(t.nominal - t.pitch - boreMm) <= tolerance.pitches * t.pitch + tolerance.mm,
+    (t) =>
+      (pitchMm === null || Math.abs(t.pitch - pitchMm) < 1e-3) &&
+      Math.abs(t.nominal - t.pitch - boreMm) <= tolerance.pitches * t.pitch + tolerance.mm,
   );
   const miss = (t: MetricThread) => Math.abs(t.nominal - t.pitch - boreMm);
   return fits.sort((a, b) => miss(a) - miss(b) || Number(b.coarse) - Number(a.coarse))[0] ?? null;
@@ -78,7 +96,9 @@ export function threadLabel(thread: MetricThread | null, boreMm: number): string
 /** The range's tap for a thread; null for a bore of no ISO metric tap drill. */
 export function missingTap(feature: FeatureRef, thread: MetricThread | null): MissingTool | null {
   if (thread === null) return null;
-  const made = rangeCutters("Tap").some((c) => Math.abs(c.diameter - thread.nominal) < 1e-6 && Math.abs((c.pitch_mm ?? 0) - thread.pitch) < 1e-6);
+  const made = rangeCutters("Tap").some(
+    (c) => Math.abs(c.diameter - thread.nominal) < 1e-6 && Math.abs((c.pitch_mm ?? 0) - thread.pitch) < 1e-6,
+  );
   if (!made) return null;
   const name = threadName(thread);
   return missing("Tap", thread.nominal, name, `tap ${name} threads`, [feature]);
@@ -88,9 +108,16 @@ export function missingTap(feature: FeatureRef, thread: MetricThread | null): Mi
  * A centre-cutting flat end mill of at most `atMostMm`, the largest the range makes, whose flutes
  * or relieved neck reach `reachMm` when given. Null when the range has none.
  */
-export function missingEndMill(need: { at_most_mm: number; reach_mm?: number; purpose: string; features: readonly FeatureRef[] }): MissingTool | null {
+export function missingEndMill(need: {
+  at_most_mm: number;
+  reach_mm?: number;
+  purpose: string;
+  features: readonly FeatureRef[];
+}): MissingTool | null {
   const reach = need.reach_mm;
-  const fitting = rangeCutters("CentreCuttingEndMill").filter((c) => c.diameter <= need.at_most_mm + 1e-6 && (reach === undefined || wallReach(c) + 1e-6 >= reach));
+  const fitting = rangeCutters("CentreCuttingEndMill").filter(
+    (c) => c.diameter <= need.at_most_mm + 1e-6 && (reach === undefined || wallReach(c) + 1e-6 >= reach),
+  );
   const d = sizes(fitting).at(-1);
   if (d === undefined) return null;
   const size = `${mm(d)} mm${Math.abs(d - need.at_most_mm) < 1e-6 ? "" : ` (at most ${mm(need.at_most_mm)} mm)`}${reach === undefined ? "" : ` reaching ${mm(reach)} mm`}`;
@@ -103,13 +130,24 @@ export function missingEndMill(need: { at_most_mm: number; reach_mm?: number; pu
  * smallest the range makes (selectChamferMill's first choice). Null when the range has none.
  */
 export function missingChamferMill(
-  need: { feature: FeatureRef; angle_to_axis_deg: number; radial_mm: number; angle_tolerance_deg: number; countersink_diameter_mm?: number },
+  need: {
+    feature: FeatureRef;
+    angle_to_axis_deg: number;
+    radial_mm: number;
+    angle_tolerance_deg: number;
+    countersink_diameter_mm?: number;
+  },
   purpose: string,
 ): MissingTool | null {
   const span = need.radial_mm + 2 * CHAMFER_EDGE_CLEARANCE_MM;
-  const plunge = need.countersink_diameter_mm === undefined ? 0 : need.countersink_diameter_mm + 2 * CHAMFER_EDGE_CLEARANCE_MM;
+  const plunge =
+    need.countersink_diameter_mm === undefined ? 0 : need.countersink_diameter_mm + 2 * CHAMFER_EDGE_CLEARANCE_MM;
   const fitting = rangeCutters("ChamferMill").filter(
-    (c) => c.chamfer_angle_deg !== null && Math.abs(c.chamfer_angle_deg - need.angle_to_axis_deg) <= need.angle_tolerance_deg && coneSpan(c) + 1e-6 >= span && c.diameter + 1e-6 >= plunge,
+    (c) =>
+      c.chamfer_angle_deg !== null &&
+      Math.abs(c.chamfer_angle_deg - need.angle_to_axis_deg) <= need.angle_tolerance_deg &&
+      coneSpan(c) + 1e-6 >= span &&
+      c.diameter + 1e-6 >= plunge,
   );
   const d = sizes(fitting)[0];
   if (d === undefined) return null;
@@ -125,7 +163,11 @@ export function missingSpotDrill(feature: FeatureRef, drillMm: number): MissingT
 }
 
 /** The `unmachined` entry of what a missing tool leaves: its type and size, what for, and why the library's tools did not do. */
-export function toolMissingEntry(tool: MissingTool, where: { features: number[]; faces: number[] }, why: string): Unmachined {
+export function toolMissingEntry(
+  tool: MissingTool,
+  where: { features: number[]; faces: number[] },
+  why: string,
+): Unmachined {
   return {
     code: "tool_missing",
     message: `Tool missing: ${tool.tool_type} ${tool.size} to ${tool.purpose}${tool.features.length > 0 ? ` (feature ${tool.features.join(", ")})` : ""}. ${why}`,
@@ -142,11 +184,23 @@ export function mergeToolsMissing(tools: readonly MissingTool[]): ToolMissing[] 
     const key = `${tool.tool_type}\n${Math.round(tool.diameter_mm * 1000)}`;
     const seen = merged.get(key);
     if (seen === undefined) {
-      merged.set(key, { record: { tool_type: tool.tool_type, diameter_mm: tool.diameter_mm, purpose: tool.purpose, features: [...tool.features] }, purposes: [tool.purpose] });
+      merged.set(key, {
+        record: {
+          tool_type: tool.tool_type,
+          diameter_mm: tool.diameter_mm,
+          purpose: tool.purpose,
+          features: [...tool.features],
+        },
+        purposes: [tool.purpose],
+      });
       continue;
     }
     for (const id of tool.features) if (!seen.record.features.includes(id)) seen.record.features.push(id);
     if (!seen.purposes.includes(tool.purpose)) seen.purposes.push(tool.purpose);
   }
-  return [...merged.values()].map(({ record, purposes }) => ({ ...record, purpose: purposes.join("; "), features: [...record.features].sort((a, b) => a - b) }));
+  return [...merged.values()].map(({ record, purposes }) => ({
+    ...record,
+    purpose: purposes.join("; "),
+    features: [...record.features].sort((a, b) => a - b),
+  }));
 }

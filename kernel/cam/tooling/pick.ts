@@ -62,7 +62,11 @@ export interface Filter {
 
 /** Tie-breaks after a caller's own order: carbide first (faster, stiffer), shorter stick-out (stiffer), library order. */
 export function standardTieBreak(a: Cutter, b: Cutter, order: Map<Cutter, number>): number {
-  return Number(isCarbide(b)) - Number(isCarbide(a)) || a.stick_out - b.stick_out || (order.get(a) ?? 0) - (order.get(b) ?? 0);
+  return (
+    Number(isCarbide(b)) - Number(isCarbide(a)) ||
+    a.stick_out - b.stick_out ||
+    (order.get(a) ?? 0) - (order.get(b) ?? 0)
+  );
 }
 
 export function featureName(feature: FeatureRef): string {
@@ -93,11 +97,22 @@ export function pick(
   const order = new Map(cutters.map((c, i) => [c, i]));
   let survivors = cutters.filter(kind);
   if (survivors.length === 0) {
-    return refusal("no_tool_of_kind", "tool_kind", [feature], `The library has no ${what} for ${featureName(feature)}: add one to the project's equipment library.`);
+    return refusal(
+      "no_tool_of_kind",
+      "tool_kind",
+      [feature],
+      `The library has no ${what} for ${featureName(feature)}: add one to the project's equipment library.`,
+    );
   }
   for (const filter of filters) {
     const next = survivors.filter((c) => filter.keep(c));
-    if (next.length === 0) return refusal("no_tool_fits", filter.limit, [feature], `No ${what} in the library fits ${featureName(feature)}: ${filter.why(survivors)}.`);
+    if (next.length === 0)
+      return refusal(
+        "no_tool_fits",
+        filter.limit,
+        [feature],
+        `No ${what} in the library fits ${featureName(feature)}: ${filter.why(survivors)}.`,
+      );
     survivors = next;
   }
   const best = [...survivors].sort((a, b) => compare(a, b) || standardTieBreak(a, b, order))[0] as Cutter;
@@ -117,7 +132,11 @@ export function largest(cutters: readonly Cutter[], value: (c: Cutter) => number
  * (wallReach) in a cut `boreDiameter` wide, and the holder HOLDER_CLEARANCE_MM above material
  * that is `above` mm higher than the walls' top.
  */
-export function reachFilters(tipDepth: (c: Cutter) => number, above: number, boreDiameter: (c: Cutter) => number): Filter[] {
+export function reachFilters(
+  tipDepth: (c: Cutter) => number,
+  above: number,
+  boreDiameter: (c: Cutter) => number,
+): Filter[] {
   return [
     {
       limit: "depth",

@@ -35,14 +35,17 @@ export function selectChamferMill(cutters: readonly Cutter[], need: ChamferNeed)
   const filters: Filter[] = [
     {
       limit: "chamfer_angle",
-      keep: (c) => c.chamfer_angle_deg !== null && Math.abs(c.chamfer_angle_deg - need.angle_to_axis_deg) <= CHAMFER_ANGLE_TOLERANCE_DEG,
+      keep: (c) =>
+        c.chamfer_angle_deg !== null &&
+        Math.abs(c.chamfer_angle_deg - need.angle_to_axis_deg) <= CHAMFER_ANGLE_TOLERANCE_DEG,
       why: (before) =>
         `its face is at ${mm(need.angle_to_axis_deg)}° to the tool axis and the chamfer mills are at ${[...new Set(before.map((c) => c.chamfer_angle_deg))].sort().join("°, ")}°`,
     },
     {
       limit: "chamfer_width",
       keep: (c) => coneSpan(c) + FIT_EPSILON_MM >= span,
-      why: (before) => `it is ${mm(need.width_mm)} mm wide (${mm(radialExtent)} mm radially) and the widest cone spans ${mm(largest(before, coneSpan))} mm, ${mm(2 * CHAMFER_EDGE_CLEARANCE_MM)} mm of which stay clear of the edges`,
+      why: (before) =>
+        `it is ${mm(need.width_mm)} mm wide (${mm(radialExtent)} mm radially) and the widest cone spans ${mm(largest(before, coneSpan))} mm, ${mm(2 * CHAMFER_EDGE_CLEARANCE_MM)} mm of which stay clear of the edges`,
     },
   ];
   const hole = need.hole_diameter_mm;
@@ -50,10 +53,19 @@ export function selectChamferMill(cutters: readonly Cutter[], need: ChamferNeed)
     filters.push({
       limit: "diameter",
       keep: (c) => c.tip_diameter / 2 <= hole / 2 - CHAMFER_EDGE_CLEARANCE_MM + FIT_EPSILON_MM,
-      why: (before) => `its bore is ${mm(hole)} mm and the smallest chamfer mill tip is ${mm(smallest(before, (c) => c.tip_diameter))} mm`,
+      why: (before) =>
+        `its bore is ${mm(hole)} mm and the smallest chamfer mill tip is ${mm(smallest(before, (c) => c.tip_diameter))} mm`,
     });
   }
   const outer = need.countersink_diameter_mm;
-  const plunges = (c: Cutter) => outer !== undefined && c.diameter / 2 >= outer / 2 + CHAMFER_EDGE_CLEARANCE_MM - FIT_EPSILON_MM;
-  return pick(cutters, (c) => c.kind === "chamfer", filters, (a, b) => Number(plunges(b)) - Number(plunges(a)) || a.diameter - b.diameter, need.feature, "chamfer mill");
+  const plunges = (c: Cutter) =>
+    outer !== undefined && c.diameter / 2 >= outer / 2 + CHAMFER_EDGE_CLEARANCE_MM - FIT_EPSILON_MM;
+  return pick(
+    cutters,
+    (c) => c.kind === "chamfer",
+    filters,
+    (a, b) => Number(plunges(b)) - Number(plunges(a)) || a.diameter - b.diameter,
+    need.feature,
+    "chamfer mill",
+  );
 }

@@ -4,10 +4,40 @@
  * chamfer mill for a countersink, a tap for a modelled thread. Rules and tolerances: README.md.
  */
 import type { Feature } from "../../features/recognition/types.ts";
-import { boreTipDepth, drillTipDepth, SPOT_EDGE_BREAK_MM, spotDiameterFor, spotTipDepth, tapTipDepth } from "../holes/depths.ts";
+import {
+  boreTipDepth,
+  drillTipDepth,
+  SPOT_EDGE_BREAK_MM,
+  spotDiameterFor,
+  spotTipDepth,
+  tapTipDepth,
+} from "../holes/depths.ts";
 import type { Cutter } from "../types.ts";
-import { featureName, FIT_EPSILON_MM, largest, mm, pick, reachFilters, refusal, smallest, type Chosen, type FeatureRef, type Filter, type Refusal, type Selection } from "./pick.ts";
-import { missingChamferMill, missingDrill, missingEndMill, missingSpotDrill, missingTap, threadLabel, threadOfBore, type MissingTool } from "./missing.ts";
+import {
+  featureName,
+  FIT_EPSILON_MM,
+  largest,
+  mm,
+  pick,
+  reachFilters,
+  refusal,
+  smallest,
+  type Chosen,
+  type FeatureRef,
+  type Filter,
+  type Refusal,
+  type Selection,
+} from "./pick.ts";
+import {
+  missingChamferMill,
+  missingDrill,
+  missingEndMill,
+  missingSpotDrill,
+  missingTap,
+  threadLabel,
+  threadOfBore,
+  type MissingTool,
+} from "./missing.ts";
 import { CHAMFER_ANGLE_TOLERANCE_DEG, selectChamferMill } from "./select-chamfer.ts";
 import { holderReach } from "./shape.ts";
 
@@ -69,7 +99,8 @@ function drillReach(need: HoleNeed, tipDepth: (c: Cutter) => number): Filter[] {
     {
       limit: "depth",
       keep: (c) => c.max_stepdown + FIT_EPSILON_MM >= tipDepth(c),
-      why: (before) => `it is ${mm(need.depth_mm)} mm deep (${mm(smallest(before, tipDepth))} mm with the point) and the longest usable length among the matching tools is ${mm(largest(before, (c) => c.max_stepdown))} mm`,
+      why: (before) =>
+        `it is ${mm(need.depth_mm)} mm deep (${mm(smallest(before, tipDepth))} mm with the point) and the longest usable length among the matching tools is ${mm(largest(before, (c) => c.max_stepdown))} mm`,
     },
     ...reachFilters(tipDepth, above, (c) => c.diameter),
   ];
@@ -79,7 +110,9 @@ const diameterFilter = (need: HoleNeed, below: number, above: number, what: stri
   limit: "diameter",
   keep: (c) => c.diameter >= need.diameter_mm - below && c.diameter <= need.diameter_mm + above,
   why: (before) => {
-    const nearest = [...before].sort((a, b) => Math.abs(a.diameter - need.diameter_mm) - Math.abs(b.diameter - need.diameter_mm))[0];
+    const nearest = [...before].sort(
+      (a, b) => Math.abs(a.diameter - need.diameter_mm) - Math.abs(b.diameter - need.diameter_mm),
+    )[0];
     return `its bore is ${mm(need.diameter_mm)} mm and ${what} must be ${mm(need.diameter_mm - below)} to ${mm(need.diameter_mm + above)} mm; the nearest is ${mm(nearest?.diameter ?? 0)} mm`;
   },
 });
@@ -89,7 +122,10 @@ export function selectDrill(cutters: readonly Cutter[], need: HoleNeed): Selecti
   return pick(
     cutters,
     (c) => c.tool_type === "Drill" && c.kind === "drill",
-    [diameterFilter(need, DRILL_UNDERSIZE_MM, DRILL_OVERSIZE_MM, "a drill"), ...drillReach(need, (c) => drillTipDepth(need, c).depth_mm)],
+    [
+      diameterFilter(need, DRILL_UNDERSIZE_MM, DRILL_OVERSIZE_MM, "a drill"),
+      ...drillReach(need, (c) => drillTipDepth(need, c).depth_mm),
+    ],
     (a, b) => Math.abs(a.diameter - need.diameter_mm) - Math.abs(b.diameter - need.diameter_mm),
     need.feature,
     "drill",
@@ -98,11 +134,20 @@ export function selectDrill(cutters: readonly Cutter[], need: HoleNeed): Selecti
 
 /** A reamer of the bore's size (REAMER_MATCH_MM) that reaches through; through holes only (a reamer's blunt front cannot finish a drilled blind bottom). */
 export function selectReamer(cutters: readonly Cutter[], need: HoleNeed): Selection {
-  if (!need.through) return refusal("no_tool_fits", "depth", [need.feature], `${featureName(need.feature)} is blind: it is not reamed (a reamer cannot reach a drilled hole's bottom)`);
+  if (!need.through)
+    return refusal(
+      "no_tool_fits",
+      "depth",
+      [need.feature],
+      `${featureName(need.feature)} is blind: it is not reamed (a reamer cannot reach a drilled hole's bottom)`,
+    );
   return pick(
     cutters,
     (c) => c.tool_type === "Reamer",
-    [diameterFilter(need, REAMER_MATCH_MM, REAMER_MATCH_MM, "a reamer"), ...drillReach(need, (c) => drillTipDepth(need, c).depth_mm)],
+    [
+      diameterFilter(need, REAMER_MATCH_MM, REAMER_MATCH_MM, "a reamer"),
+      ...drillReach(need, (c) => drillTipDepth(need, c).depth_mm),
+    ],
     (a, b) => Math.abs(a.diameter - need.diameter_mm) - Math.abs(b.diameter - need.diameter_mm),
     need.feature,
     "reamer",
@@ -119,8 +164,11 @@ export function selectPredrill(cutters: readonly Cutter[], need: HoleNeed): Sele
     [
       {
         limit: "diameter",
-        keep: (c) => c.diameter >= need.diameter_mm - REAM_ALLOWANCE_MM.max && c.diameter <= need.diameter_mm - REAM_ALLOWANCE_MM.min,
-        why: () => `a pre-drill for reaming ${mm(need.diameter_mm)} mm must be ${mm(need.diameter_mm - REAM_ALLOWANCE_MM.max)} to ${mm(need.diameter_mm - REAM_ALLOWANCE_MM.min)} mm`,
+        keep: (c) =>
+          c.diameter >= need.diameter_mm - REAM_ALLOWANCE_MM.max &&
+          c.diameter <= need.diameter_mm - REAM_ALLOWANCE_MM.min,
+        why: () =>
+          `a pre-drill for reaming ${mm(need.diameter_mm)} mm must be ${mm(need.diameter_mm - REAM_ALLOWANCE_MM.max)} to ${mm(need.diameter_mm - REAM_ALLOWANCE_MM.min)} mm`,
       },
       ...drillReach(predrilled, (c) => drillTipDepth({ ...need, diameter_mm: c.diameter }, c).depth_mm),
     ],
@@ -155,7 +203,8 @@ export function selectSpotDrill(cutters: readonly Cutter[], need: HoleNeed, dril
       {
         limit: "holder_clearance",
         keep: (c) => holderReach(c) + FIT_EPSILON_MM >= above + spotTipDepth(c, spotDiameterFor(drill.diameter, c)),
-        why: (before) => `its entrance is ${mm(above)} mm below the material around it; the longest stick-out is ${mm(largest(before, (c) => c.stick_out))} mm`,
+        why: (before) =>
+          `its entrance is ${mm(above)} mm below the material around it; the longest stick-out is ${mm(largest(before, (c) => c.stick_out))} mm`,
       },
     ],
     (a, b) =>
@@ -167,7 +216,9 @@ export function selectSpotDrill(cutters: readonly Cutter[], need: HoleNeed, dril
     "spot or centre drill",
   );
   if (chosen.ok && !covers(chosen.cutter)) {
-    chosen.notes.push(`${featureName(need.feature)}: the ${mm(chosen.cutter.diameter)} mm spotting tool only centres the ${mm(drill.diameter)} mm drill (its spot is narrower)`);
+    chosen.notes.push(
+      `${featureName(need.feature)}: the ${mm(chosen.cutter.diameter)} mm spotting tool only centres the ${mm(drill.diameter)} mm drill (its spot is narrower)`,
+    );
   }
   return chosen;
 }
@@ -177,7 +228,11 @@ export function selectSpotDrill(cutters: readonly Cutter[], need: HoleNeed, dril
  * entrance: at most HELICAL_MAX_DIAMETER_RATIO of the bore, reaching (flutes, relieved neck)
  * with the holder clear. Also counterbores (the bore is then the counterbore's).
  */
-export function selectHelicalEndMill(cutters: readonly Cutter[], need: HoleNeed, bore: { diameter_mm: number; depth_mm: number } = { diameter_mm: need.diameter_mm, depth_mm: boreTipDepth(need) }): Selection {
+export function selectHelicalEndMill(
+  cutters: readonly Cutter[],
+  need: HoleNeed,
+  bore: { diameter_mm: number; depth_mm: number } = { diameter_mm: need.diameter_mm, depth_mm: boreTipDepth(need) },
+): Selection {
   const limit = bore.diameter_mm * HELICAL_MAX_DIAMETER_RATIO;
   return pick(
     cutters,
@@ -186,11 +241,17 @@ export function selectHelicalEndMill(cutters: readonly Cutter[], need: HoleNeed,
       {
         limit: "diameter",
         keep: (c) => c.diameter <= limit + FIT_EPSILON_MM,
-        why: (before) => `boring ${mm(bore.diameter_mm)} mm needs an end mill of at most ${mm(limit)} mm and the smallest is ${mm(smallest(before, (c) => c.diameter))} mm`,
+        why: (before) =>
+          `boring ${mm(bore.diameter_mm)} mm needs an end mill of at most ${mm(limit)} mm and the smallest is ${mm(smallest(before, (c) => c.diameter))} mm`,
       },
-      ...reachFilters(() => bore.depth_mm, aboveEntrance(need), (c) => c.diameter),
+      ...reachFilters(
+        () => bore.depth_mm,
+        aboveEntrance(need),
+        (c) => c.diameter,
+      ),
     ],
-    (a, b) => b.diameter - a.diameter || Number(b.flute_length >= bore.depth_mm) - Number(a.flute_length >= bore.depth_mm),
+    (a, b) =>
+      b.diameter - a.diameter || Number(b.flute_length >= bore.depth_mm) - Number(a.flute_length >= bore.depth_mm),
     need.feature,
     "centre-cutting end mill",
   );
@@ -203,7 +264,8 @@ export function selectHelicalEndMill(cutters: readonly Cutter[], need: HoleNeed,
  */
 export function selectTap(cutters: readonly Cutter[], need: HoleNeed): Selection {
   const thread = need.thread;
-  if (!thread) return refusal("no_tool_fits", "thread", [need.feature], `${featureName(need.feature)} has no modelled thread`);
+  if (!thread)
+    return refusal("no_tool_fits", "thread", [need.feature], `${featureName(need.feature)} has no modelled thread`);
   const core = (c: Cutter) => c.diameter - (c.pitch_mm ?? 0);
   const miss = (c: Cutter) => Math.abs(core(c) - need.diameter_mm);
   const filters: Filter[] = [];
@@ -212,7 +274,8 @@ export function selectTap(cutters: readonly Cutter[], need: HoleNeed): Selection
     filters.push({
       limit: "thread",
       keep: (c) => c.pitch_mm !== null && Math.abs(c.pitch_mm - pitch) <= FIT_EPSILON_MM,
-      why: (before) => `its thread has a ${mm(pitch)} mm pitch and the taps have ${[...new Set(before.map((c) => mm(c.pitch_mm ?? 0)))].join(", ")} mm`,
+      why: (before) =>
+        `its thread has a ${mm(pitch)} mm pitch and the taps have ${[...new Set(before.map((c) => mm(c.pitch_mm ?? 0)))].join(", ")} mm`,
     });
   }
   filters.push({
@@ -226,7 +289,14 @@ export function selectTap(cutters: readonly Cutter[], need: HoleNeed): Selection
   const tipDepth = (c: Cutter) => tapTipDepth(need, c);
   filters.push(...reachFilters(tipDepth, aboveEntrance(need), () => need.diameter_mm));
   // the coarse pitch (the larger one for a size) when the model does not say
-  return pick(cutters, (c) => c.kind === "tap", filters, (a, b) => miss(a) - miss(b) || (b.pitch_mm ?? 0) - (a.pitch_mm ?? 0), need.feature, "tap");
+  return pick(
+    cutters,
+    (c) => c.kind === "tap",
+    filters,
+    (a, b) => miss(a) - miss(b) || (b.pitch_mm ?? 0) - (a.pitch_mm ?? 0),
+    need.feature,
+    "tap",
+  );
 }
 
 export interface HoleTools {
@@ -256,10 +326,12 @@ export interface HoleTools {
 const isReach = (refusal: Refusal) => refusal.limit === "depth" || refusal.limit === "holder_clearance";
 
 /** The refusal with the tool that would have done, when one would. */
-const withMissing = (refusal: Refusal, wanted: MissingTool | null): Refusal => (wanted === null ? refusal : { ...refusal, missing: wanted });
+const withMissing = (refusal: Refusal, wanted: MissingTool | null): Refusal =>
+  wanted === null ? refusal : { ...refusal, missing: wanted };
 
 /** A blind bore the model ends on a flat floor (no drill point): partC's 3.8 mm hole, 4.8 mm deep. */
-const flatBottomed = (need: HoleNeed): boolean => !need.through && need.drill_point_angle_deg === null && need.thread === null;
+const flatBottomed = (need: HoleNeed): boolean =>
+  !need.through && need.drill_point_angle_deg === null && need.thread === null;
 
 /**
  * Every tool a hole needs. The bore: a matching drill; else for through holes a reamer and its
@@ -267,7 +339,22 @@ const flatBottomed = (need: HoleNeed): boolean => !need.through && need.drill_po
  * a counterbore, countersink or thread without a tool is listed in `unmachined`.
  */
 export function selectHoleTools(cutters: readonly Cutter[], need: HoleNeed): HoleTools | Refusal {
-  const tools: HoleTools = { ok: true, feature: need.feature, method: "drill", spot: null, drill: null, reamer: null, end_mill: null, counterbore: null, countersink: null, tap: null, unmachined: [], notes: [], warnings: [], missing: [] };
+  const tools: HoleTools = {
+    ok: true,
+    feature: need.feature,
+    method: "drill",
+    spot: null,
+    drill: null,
+    reamer: null,
+    end_mill: null,
+    counterbore: null,
+    countersink: null,
+    tap: null,
+    unmachined: [],
+    notes: [],
+    warnings: [],
+    missing: [],
+  };
   const thread = need.thread ? threadOfBore(need.diameter_mm, need.thread.pitch_mm, TAP_CORE_TOLERANCE) : null;
   const keep = (chosen: Chosen) => {
     tools.notes.push(...chosen.notes);
@@ -294,11 +381,16 @@ export function selectHoleTools(cutters: readonly Cutter[], need: HoleNeed): Hol
           thread: need.thread ? threadLabel(thread, need.diameter_mm) : null,
           tip_depth: isReach(drill) ? (c) => drillTipDepth(need, c).depth_mm : null,
         });
-        return withMissing({ ...drill, message: `${drill.message} Nor can it be bored helically: ${helical.message}` }, wanted);
+        return withMissing(
+          { ...drill, message: `${drill.message} Nor can it be bored helically: ${helical.message}` },
+          wanted,
+        );
       }
       tools.method = "helical";
       tools.end_mill = keep(helical);
-      tools.notes.push(`${featureName(need.feature)}: no drill of ${mm(need.diameter_mm)} mm in the library, bored helically with the ${mm(helical.cutter.diameter)} mm end mill`);
+      tools.notes.push(
+        `${featureName(need.feature)}: no drill of ${mm(need.diameter_mm)} mm in the library, bored helically with the ${mm(helical.cutter.diameter)} mm end mill`,
+      );
     }
   }
   if (tools.method === "drill" && flatBottomed(need)) {
@@ -306,14 +398,19 @@ export function selectHoleTools(cutters: readonly Cutter[], need: HoleNeed): Hol
     const flat = selectHelicalEndMill(cutters, need);
     if (flat.ok) {
       tools.end_mill = keep(flat);
-      tools.notes.push(`${featureName(need.feature)}: its flat bottom is bored helically with the ${mm(flat.cutter.diameter)} mm end mill after drilling`);
+      tools.notes.push(
+        `${featureName(need.feature)}: its flat bottom is bored helically with the ${mm(flat.cutter.diameter)} mm end mill after drilling`,
+      );
     }
   }
   if (tools.drill) {
     const spot = selectSpotDrill(cutters, need, tools.drill);
     if (spot.ok) tools.spot = keep(spot);
     else {
-      tools.warnings.push({ code: spot.code === "no_tool_of_kind" ? "no_spot_drill" : "spot_drill_unfit", message: `${spot.message} The hole is drilled without spotting.` });
+      tools.warnings.push({
+        code: spot.code === "no_tool_of_kind" ? "no_spot_drill" : "spot_drill_unfit",
+        message: `${spot.message} The hole is drilled without spotting.`,
+      });
       const wanted = missingSpotDrill(need.feature, tools.drill.diameter);
       if (wanted !== null) tools.missing.push(wanted);
     }
@@ -329,7 +426,9 @@ export function selectHoleTools(cutters: readonly Cutter[], need: HoleNeed): Hol
         purpose: `bore ${mm(diameter_mm)} mm counterbores ${mm(depth_mm)} mm deep`,
         features: [need.feature],
       });
-      tools.unmachined.push(withMissing({ ...cb, message: `Counterbore of ${featureName(need.feature)}: ${cb.message}` }, wanted));
+      tools.unmachined.push(
+        withMissing({ ...cb, message: `Counterbore of ${featureName(need.feature)}: ${cb.message}` }, wanted),
+      );
     }
   }
   if (need.countersink) {
@@ -345,16 +444,30 @@ export function selectHoleTools(cutters: readonly Cutter[], need: HoleNeed): Hol
     if (sink.ok) tools.countersink = keep(sink);
     else {
       const wanted = missingChamferMill(
-        { feature: need.feature, angle_to_axis_deg: half, radial_mm: radial, angle_tolerance_deg: CHAMFER_ANGLE_TOLERANCE_DEG, countersink_diameter_mm: need.countersink.diameter_mm },
+        {
+          feature: need.feature,
+          angle_to_axis_deg: half,
+          radial_mm: radial,
+          angle_tolerance_deg: CHAMFER_ANGLE_TOLERANCE_DEG,
+          countersink_diameter_mm: need.countersink.diameter_mm,
+        },
         `countersink holes to ${mm(need.countersink.diameter_mm)} mm`,
       );
-      tools.unmachined.push(withMissing({ ...sink, message: `Countersink of ${featureName(need.feature)}: ${sink.message}` }, wanted));
+      tools.unmachined.push(
+        withMissing({ ...sink, message: `Countersink of ${featureName(need.feature)}: ${sink.message}` }, wanted),
+      );
     }
   }
   if (need.thread) {
     const tap = selectTap(cutters, need);
     if (tap.ok) tools.tap = keep(tap);
-    else tools.unmachined.push(withMissing({ ...tap, message: `Thread of ${featureName(need.feature)}: ${tap.message}` }, isReach(tap) ? null : missingTap(need.feature, thread)));
+    else
+      tools.unmachined.push(
+        withMissing(
+          { ...tap, message: `Thread of ${featureName(need.feature)}: ${tap.message}` },
+          isReach(tap) ? null : missingTap(need.feature, thread),
+        ),
+      );
   }
   return tools;
 }

@@ -7,7 +7,19 @@
  */
 import type { Feature } from "../../features/recognition/types.ts";
 import type { Cutter, CutterKind } from "../types.ts";
-import { featureName, FIT_EPSILON_MM, mm, pick, reachFilters, refusal, smallest, type Chosen, type FeatureRef, type Filter, type Selection } from "./pick.ts";
+import {
+  featureName,
+  FIT_EPSILON_MM,
+  mm,
+  pick,
+  reachFilters,
+  refusal,
+  smallest,
+  type Chosen,
+  type FeatureRef,
+  type Filter,
+  type Selection,
+} from "./pick.ts";
 
 export interface MillingNeed {
   feature: FeatureRef;
@@ -47,7 +59,12 @@ const END_MILL_TYPES = new Set(["CentreCuttingEndMill", "NonCentreCuttingEndMill
  * corners). Closed features need a centre-cutting tool (it ramps or plunges in). `kinds`: which
  * end mills qualify (default flat: a bull nose or ball leaves its radius at the floor).
  */
-export function selectEndMill(cutters: readonly Cutter[], need: MillingNeed, purpose: "roughing" | "finishing", options: { kinds?: CutterKind[] } = {}): EndMillChoice {
+export function selectEndMill(
+  cutters: readonly Cutter[],
+  need: MillingNeed,
+  purpose: "roughing" | "finishing",
+  options: { kinds?: CutterKind[] } = {},
+): EndMillChoice {
   const kinds = new Set(options.kinds ?? ["flat"]);
   const radius = need.min_internal_corner_radius_mm;
   const width = need.min_width_mm;
@@ -63,7 +80,8 @@ export function selectEndMill(cutters: readonly Cutter[], need: MillingNeed, pur
     filters.push({
       limit: "width",
       keep: (c) => c.diameter <= width + FIT_EPSILON_MM,
-      why: (before) => `it is ${mm(width)} mm wide at its narrowest and the smallest end mill is ${mm(smallest(before, (c) => c.diameter))} mm`,
+      why: (before) =>
+        `it is ${mm(width)} mm wide at its narrowest and the smallest end mill is ${mm(smallest(before, (c) => c.diameter))} mm`,
     });
   }
   if (purpose === "finishing" && radius !== null) {
@@ -76,7 +94,13 @@ export function selectEndMill(cutters: readonly Cutter[], need: MillingNeed, pur
           : `its internal corners have a ${mm(radius)} mm radius and the smallest end mill is ${mm(smallest(before, (c) => c.diameter))} mm (radius ${mm(smallest(before, (c) => c.diameter / 2))} mm): add one of at most ${mm(2 * radius)} mm`,
     });
   }
-  filters.push(...reachFilters(() => need.depth_mm, Math.max(0, (need.clearance_depth_mm ?? need.depth_mm) - need.depth_mm), (c) => c.diameter));
+  filters.push(
+    ...reachFilters(
+      () => need.depth_mm,
+      Math.max(0, (need.clearance_depth_mm ?? need.depth_mm) - need.depth_mm),
+      (c) => c.diameter,
+    ),
+  );
   const depth = need.depth_mm;
   const chosen = pick(
     cutters,
@@ -89,7 +113,11 @@ export function selectEndMill(cutters: readonly Cutter[], need: MillingNeed, pur
   );
   if (!chosen.ok) return chosen;
   const rest = radius !== null && chosen.cutter.diameter / 2 > radius + FIT_EPSILON_MM;
-  const notes = rest ? [`${featureName(need.feature)}: corners of ${mm(radius)} mm radius are left for rest machining with a smaller end mill`] : [];
+  const notes = rest
+    ? [
+        `${featureName(need.feature)}: corners of ${mm(radius)} mm radius are left for rest machining with a smaller end mill`,
+      ]
+    : [];
   return { ...chosen, notes, rest_machining: rest };
 }
 
@@ -105,12 +133,38 @@ export function selectFaceMill(cutters: readonly Cutter[], face: { feature: Feat
   const faceMills = cutters.filter((c) => c.tool_type === "FaceMill");
   if (faceMills.length > 0) {
     const cover = face.width_mm * FACE_MILL_COVER_RATIO;
-    const covering = faceMills.filter((c) => c.diameter >= cover).sort((a, b) => a.diameter - b.diameter || (order.get(a) ?? 0) - (order.get(b) ?? 0));
-    const best = covering[0] ?? [...faceMills].sort((a, b) => b.diameter - a.diameter || (order.get(a) ?? 0) - (order.get(b) ?? 0))[0];
-    if (best) return { ok: true, cutter: best, notes: covering.length > 0 ? [] : [`${featureName(face.feature)} takes several passes: the largest face mill is ${mm(best.diameter)} mm`] };
+    const covering = faceMills
+      .filter((c) => c.diameter >= cover)
+      .sort((a, b) => a.diameter - b.diameter || (order.get(a) ?? 0) - (order.get(b) ?? 0));
+    const best =
+      covering[0] ??
+      [...faceMills].sort((a, b) => b.diameter - a.diameter || (order.get(a) ?? 0) - (order.get(b) ?? 0))[0];
+    if (best)
+      return {
+        ok: true,
+        cutter: best,
+        notes:
+          covering.length > 0
+            ? []
+            : [`${featureName(face.feature)} takes several passes: the largest face mill is ${mm(best.diameter)} mm`],
+      };
   }
-  const endMills = cutters.filter((c) => c.kind === "flat" && (c.tool_type === "CentreCuttingEndMill" || c.tool_type === "NonCentreCuttingEndMill"));
+  const endMills = cutters.filter(
+    (c) => c.kind === "flat" && (c.tool_type === "CentreCuttingEndMill" || c.tool_type === "NonCentreCuttingEndMill"),
+  );
   const best = [...endMills].sort((a, b) => b.diameter - a.diameter || (order.get(a) ?? 0) - (order.get(b) ?? 0))[0];
-  if (!best) return refusal("no_tool_of_kind", "tool_kind", [face.feature], `The library has no face mill or flat end mill to face ${featureName(face.feature)}: add one.`);
-  return { ok: true, cutter: best, notes: [`no face mill in the library: ${featureName(face.feature)} is faced with the ${mm(best.diameter)} mm end mill`] };
+  if (!best)
+    return refusal(
+      "no_tool_of_kind",
+      "tool_kind",
+      [face.feature],
+      `The library has no face mill or flat end mill to face ${featureName(face.feature)}: add one.`,
+    );
+  return {
+    ok: true,
+    cutter: best,
+    notes: [
+      `no face mill in the library: ${featureName(face.feature)} is faced with the ${mm(best.diameter)} mm end mill`,
+    ],
+  };
 }

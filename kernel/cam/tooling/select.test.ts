@@ -14,10 +14,23 @@ import {
 } from "./select.ts";
 import { cutterOf, cutters, holeNeed } from "./test-library.ts";
 
-const endMills = cutters("SSR-EM3-0600-K-TA", "SSR-EM3-0800-K-TA", "SSR-EM3-1000-K-TA", "SSR-EM3-1200-K-TA", "SSR-EM3-1600-K-TA");
+const endMills = cutters(
+  "SSR-EM3-0600-K-TA",
+  "SSR-EM3-0800-K-TA",
+  "SSR-EM3-1000-K-TA",
+  "SSR-EM3-1200-K-TA",
+  "SSR-EM3-1600-K-TA",
+);
 
 function pocket(overrides: Partial<MillingNeed> = {}): MillingNeed {
-  return { feature: { id: 4, class: "rectangular_pocket" }, depth_mm: 10, min_internal_corner_radius_mm: 5, min_width_mm: 40, open_sides: false, ...overrides };
+  return {
+    feature: { id: 4, class: "rectangular_pocket" },
+    depth_mm: 10,
+    min_internal_corner_radius_mm: 5,
+    min_width_mm: 40,
+    open_sides: false,
+    ...overrides,
+  };
 }
 
 const hole = holeNeed;
@@ -54,7 +67,11 @@ describe("end mills for pockets", () => {
   });
 
   it("names the width, the depth and the holder as the limit when they are what no tool meets", () => {
-    const narrow = selectEndMill(cutters("SSR-EM3-0800-K-TA", "SSR-EM3-1000-K-TA"), pocket({ min_width_mm: 6, min_internal_corner_radius_mm: null }), "roughing");
+    const narrow = selectEndMill(
+      cutters("SSR-EM3-0800-K-TA", "SSR-EM3-1000-K-TA"),
+      pocket({ min_width_mm: 6, min_internal_corner_radius_mm: null }),
+      "roughing",
+    );
     assert.ok(!narrow.ok && narrow.limit === "width" && /6 mm wide .* smallest end mill is 8 mm/.test(narrow.message));
     const deep = selectEndMill(endMills, pocket({ depth_mm: 25 }), "finishing");
     assert.ok(!deep.ok && deep.limit === "depth", JSON.stringify(deep));
@@ -72,18 +89,40 @@ describe("end mills for pockets", () => {
 
   it("reads the needs from a recognised feature", () => {
     const feature: Feature = {
-      id: 3, class: "rectangular_pocket", faces: [1, 2], access_direction: [0, 0, 1], other_access_directions: [], depth_mm: 12,
-      floor_faces: [1], wall_faces: [2], min_internal_corner_radius_mm: 2.5, min_width_mm: 20, open_sides: [], reasons: [],
+      id: 3,
+      class: "rectangular_pocket",
+      faces: [1, 2],
+      access_direction: [0, 0, 1],
+      other_access_directions: [],
+      depth_mm: 12,
+      floor_faces: [1],
+      wall_faces: [2],
+      min_internal_corner_radius_mm: 2.5,
+      min_width_mm: 20,
+      open_sides: [],
+      reasons: [],
     };
-    assert.deepEqual(millingNeedFor(feature, 15), { feature: { id: 3, class: "rectangular_pocket" }, depth_mm: 12, min_internal_corner_radius_mm: 2.5, min_width_mm: 20, open_sides: false, clearance_depth_mm: 15 });
+    assert.deepEqual(millingNeedFor(feature, 15), {
+      feature: { id: 3, class: "rectangular_pocket" },
+      depth_mm: 12,
+      min_internal_corner_radius_mm: 2.5,
+      min_width_mm: 20,
+      open_sides: false,
+      clearance_depth_mm: 15,
+    });
   });
 });
 
 describe("tools for holes", () => {
   const holeLibrary = cutters(
-    "SSR-DR338-0650-HSS", "SSR-DR338-0680-HSS", "SSR-DR338-0700-HSS", "SSR-DR6537K-0680-EX",
-    "SSR-SP090-1000-VHM", "SSR-SP142-0800-VHM",
-    "SSR-TP-M8X100-SF-HSSE", "SSR-TP-M8X125-SF-HSSE",
+    "SSR-DR338-0650-HSS",
+    "SSR-DR338-0680-HSS",
+    "SSR-DR338-0700-HSS",
+    "SSR-DR6537K-0680-EX",
+    "SSR-SP090-1000-VHM",
+    "SSR-SP142-0800-VHM",
+    "SSR-TP-M8X100-SF-HSSE",
+    "SSR-TP-M8X125-SF-HSSE",
     "SSR-EM3-0600-K-TA",
   );
 
@@ -128,12 +167,30 @@ describe("tools for holes", () => {
     const lib = cutters("SSR-DR338-0700-HSS");
     assert.equal(selectDrill(lib, hole({ diameter_mm: 6.9 })).ok, true);
     const refused = selectDrill(lib, hole({ diameter_mm: 6.8 }));
-    assert.ok(!refused.ok && refused.limit === "diameter" && /6.795 to 6.9 mm; the nearest is 7 mm/.test(refused.message));
+    assert.ok(
+      !refused.ok && refused.limit === "diameter" && /6.795 to 6.9 mm; the nearest is 7 mm/.test(refused.message),
+    );
   });
 
   it("bores an 11.3 mm hole helically with the 10 mm end mill when no drill matches", () => {
-    const lib = cutters("SSR-DR338-1000-HSS", "SSR-DR338-1200-HSS", "SSR-SP090-1000-VHM", "SSR-EM3-0800-K-TA", "SSR-EM3-1000-K-TA", "SSR-EM3-1200-K-TA");
-    const tools = selectHoleTools(lib, hole({ feature: { id: 9, class: "through_hole" }, diameter_mm: 11.3, depth_mm: 12, through: true, drill_point_angle_deg: null }));
+    const lib = cutters(
+      "SSR-DR338-1000-HSS",
+      "SSR-DR338-1200-HSS",
+      "SSR-SP090-1000-VHM",
+      "SSR-EM3-0800-K-TA",
+      "SSR-EM3-1000-K-TA",
+      "SSR-EM3-1200-K-TA",
+    );
+    const tools = selectHoleTools(
+      lib,
+      hole({
+        feature: { id: 9, class: "through_hole" },
+        diameter_mm: 11.3,
+        depth_mm: 12,
+        through: true,
+        drill_point_angle_deg: null,
+      }),
+    );
     assert.ok(tools.ok);
     assert.equal(tools.method, "helical");
     assert.equal(tools.end_mill?.diameter, 10);
@@ -146,22 +203,40 @@ describe("tools for holes", () => {
     const lib = cutters("SSR-DR338-0980-HSS", "SSR-DR338-0950-HSS", "SSR-RM-1000-H7", "SSR-SP090-1000-VHM");
     const tools = selectHoleTools(lib, hole({ diameter_mm: 10, depth_mm: 15, through: true }));
     assert.ok(tools.ok);
-    assert.deepEqual([tools.method, tools.drill?.diameter, tools.reamer?.diameter, tools.spot?.diameter], ["drill_and_ream", 9.8, 10, 10]);
+    assert.deepEqual(
+      [tools.method, tools.drill?.diameter, tools.reamer?.diameter, tools.spot?.diameter],
+      ["drill_and_ream", 9.8, 10, 10],
+    );
   });
 
   it("refuses a hole neither drilled nor bored, with both reasons", () => {
     const refused = selectHoleTools(cutters("SSR-DR338-1000-HSS", "SSR-EM3-1200-K-TA"), hole({ diameter_mm: 11.3 }));
     assert.ok(!refused.ok);
-    assert.match(refused.message, /drill .* Nor can it be bored helically: .* at most 10.735 mm and the smallest is 12 mm/);
+    assert.match(
+      refused.message,
+      /drill .* Nor can it be bored helically: .* at most 10.735 mm and the smallest is 12 mm/,
+    );
   });
 
   it("warns when the library has no spot drill, and picks a counterbore end mill and a countersink mill", () => {
     const lib = cutters("SSR-DR338-0660-HSS", "SSR-EM3-1000-K-TA", "SSR-CH045-1000-Z4-TA", "SSR-CH045-1600-Z4-TA");
-    const tools = selectHoleTools(lib, hole({ diameter_mm: 6.6, depth_mm: 20, through: true, counterbore: { diameter_mm: 11, depth_mm: 6.4 }, countersink: null }));
+    const tools = selectHoleTools(
+      lib,
+      hole({
+        diameter_mm: 6.6,
+        depth_mm: 20,
+        through: true,
+        counterbore: { diameter_mm: 11, depth_mm: 6.4 },
+        countersink: null,
+      }),
+    );
     assert.ok(tools.ok);
     assert.equal(tools.warnings[0]?.code, "no_spot_drill");
     assert.equal(tools.counterbore?.diameter, 10);
-    const sunk = selectHoleTools(lib, hole({ diameter_mm: 6.6, through: true, countersink: { diameter_mm: 12.4, angle_deg: 90 } }));
+    const sunk = selectHoleTools(
+      lib,
+      hole({ diameter_mm: 6.6, through: true, countersink: { diameter_mm: 12.4, angle_deg: 90 } }),
+    );
     assert.ok(sunk.ok);
     // the 16 mm mill plunges the 12.4 mm countersink; the 10 mm one would have to circle
     assert.equal(sunk.countersink?.diameter, 16);
@@ -169,12 +244,37 @@ describe("tools for holes", () => {
 
   it("reads a hole feature's needs", () => {
     const feature: Feature = {
-      id: 2, class: "through_hole", faces: [5], access_direction: [0, 0, 1], other_access_directions: [[0, 0, -1]], depth_mm: 20,
-      floor_faces: [], wall_faces: [5], min_internal_corner_radius_mm: null, min_width_mm: 6.8, open_sides: [], reasons: [],
-      hole: { diameter_mm: 6.8, depth_mm: 20, through: true, thread: { modelled: true, pitch_mm: 1.25 }, axis: { origin: [0, 0, 0], direction: [0, 0, 1] } },
+      id: 2,
+      class: "through_hole",
+      faces: [5],
+      access_direction: [0, 0, 1],
+      other_access_directions: [[0, 0, -1]],
+      depth_mm: 20,
+      floor_faces: [],
+      wall_faces: [5],
+      min_internal_corner_radius_mm: null,
+      min_width_mm: 6.8,
+      open_sides: [],
+      reasons: [],
+      hole: {
+        diameter_mm: 6.8,
+        depth_mm: 20,
+        through: true,
+        thread: { modelled: true, pitch_mm: 1.25 },
+        axis: { origin: [0, 0, 0], direction: [0, 0, 1] },
+      },
     };
     const need = holeNeedFor(feature);
-    assert.deepEqual(need, { feature: { id: 2, class: "through_hole" }, diameter_mm: 6.8, depth_mm: 20, through: true, drill_point_angle_deg: null, counterbore: null, countersink: null, thread: { pitch_mm: 1.25 } });
+    assert.deepEqual(need, {
+      feature: { id: 2, class: "through_hole" },
+      diameter_mm: 6.8,
+      depth_mm: 20,
+      through: true,
+      drill_point_angle_deg: null,
+      counterbore: null,
+      countersink: null,
+      thread: { pitch_mm: 1.25 },
+    });
   });
 });
 
@@ -194,7 +294,11 @@ describe("chamfer mills and face mills", () => {
 
   it("refuses a 60° chamfer with chamfer mills of 30° and 45°", () => {
     const choice = selectChamferMill(chamferMills, { feature, angle_to_axis_deg: 60, width_mm: 1 });
-    assert.ok(!choice.ok && choice.limit === "chamfer_angle" && /60° to the tool axis and the chamfer mills are at 30°, 45°/.test(choice.message));
+    assert.ok(
+      !choice.ok &&
+        choice.limit === "chamfer_angle" &&
+        /60° to the tool axis and the chamfer mills are at 30°, 45°/.test(choice.message),
+    );
   });
 
   it("faces a 50 mm wide top with the 63 mm face mill, and with the largest end mill when there is no face mill", () => {

@@ -49,7 +49,10 @@ export function pointLength(cutter: Cutter): number {
 /** A centre drill's pilot length (the cutting length less the countersink cone). */
 export function centreDrillPilotLength(cutter: Cutter): number {
   if (cutter.tip_angle_deg === null || cutter.tip_diameter <= 0) return 0;
-  return Math.max(0, cutter.flute_length - (cutter.diameter - cutter.tip_diameter) / 2 / Math.tan(deg(cutter.tip_angle_deg / 2)));
+  return Math.max(
+    0,
+    cutter.flute_length - (cutter.diameter - cutter.tip_diameter) / 2 / Math.tan(deg(cutter.tip_angle_deg / 2)),
+  );
 }
 
 /**
@@ -67,7 +70,10 @@ export function spotDepth(cutter: Cutter, spotDiameter: number): number {
 /** A chamfer mill's cone radius `height` above its tip (capped at its diameter). */
 export function coneRadiusAt(cutter: Cutter, height: number): number {
   if (cutter.chamfer_angle_deg === null) return cutter.diameter / 2;
-  return Math.min(cutter.diameter / 2, cutter.tip_diameter / 2 + Math.max(0, height) * Math.tan(deg(cutter.chamfer_angle_deg)));
+  return Math.min(
+    cutter.diameter / 2,
+    cutter.tip_diameter / 2 + Math.max(0, height) * Math.tan(deg(cutter.chamfer_angle_deg)),
+  );
 }
 
 /** The height above a chamfer mill's tip at which its cone is `radius` wide. */

@@ -31,7 +31,8 @@ export function recoverSurfaces(analysis: PartAnalysis, mesh: TriangleMesh, tole
   const free = analysis.faces.filter((face) => !ANALYTIC.has(face.surface));
   if (free.length === 0) return { analysis, planes: [], cylinders: [] };
   const vertices = verticesByFace(mesh, analysis.faces.length);
-  const planes: number[] = [], cylinders: number[] = [];
+  const planes: number[] = [],
+    cylinders: number[] = [];
   const faces = analysis.faces.map((face) => {
     if (ANALYTIC.has(face.surface)) return face;
     const data = vertices[face.id];
@@ -57,7 +58,11 @@ export function recoverSurfaces(analysis: PartAnalysis, mesh: TriangleMesh, tole
     }
     return null;
   };
-  const edges = analysis.edges.map((edge) => (edge.faces.some((f) => touched.has(f)) && edge.curve !== "line" && edge.curve !== "circle" ? recoverEdge(edge, tolerance, axisOf(edge)) : edge));
+  const edges = analysis.edges.map((edge) =>
+    edge.faces.some((f) => touched.has(f)) && edge.curve !== "line" && edge.curve !== "circle"
+      ? recoverEdge(edge, tolerance, axisOf(edge))
+      : edge,
+  );
   const warnings = [...analysis.warnings];
   if (touched.size > 0) {
     warnings.push({
@@ -77,8 +82,14 @@ interface FaceVertices {
 }
 
 function verticesByFace(mesh: TriangleMesh, faceCount: number): FaceVertices[] {
-  const out: FaceVertices[] = Array.from({ length: faceCount }, () => ({ points: [], normals: [], areaNormal: [0, 0, 0] }));
-  const p = mesh.positions, n = mesh.normals, idx = mesh.indices;
+  const out: FaceVertices[] = Array.from({ length: faceCount }, () => ({
+    points: [],
+    normals: [],
+    areaNormal: [0, 0, 0],
+  }));
+  const p = mesh.positions,
+    n = mesh.normals,
+    idx = mesh.indices;
   const seen = new Set<number>();
   for (let t = 0; t < idx.length / 3; t++) {
     const corners = [idx[3 * t] as number, idx[3 * t + 1] as number, idx[3 * t + 2] as number];
@@ -103,7 +114,16 @@ function asPlane(face: FaceAnalysis, data: FaceVertices, tolerance: number): Fac
   const offset = dot(normal, face.centroid);
   if (data.points.some((q) => Math.abs(dot(normal, q) - offset) > tolerance)) return null;
   if (data.normals.some((m) => length(m) > 0 && dot(m, normal) < NORMAL_AGREEMENT)) return null;
-  return { ...face, surface: "plane", normal, axis: null, radius: null, sense: null, axialRange: null, sweepAngle: null };
+  return {
+    ...face,
+    surface: "plane",
+    normal,
+    axis: null,
+    radius: null,
+    sense: null,
+    axialRange: null,
+    sweepAngle: null,
+  };
 }
 
 function asCylinder(face: FaceAnalysis, data: FaceVertices, tolerance: number): FaceAnalysis | null {
@@ -115,7 +135,8 @@ function asCylinder(face: FaceAnalysis, data: FaceVertices, tolerance: number): 
   const xy = data.points.map((q) => [dot(q, u), dot(q, v)] as [number, number]);
   const fit = fitCircle(xy);
   if (fit === null || !(fit.r > tolerance)) return null;
-  if (xy.some(([x, y]) => Math.abs(Math.hypot(x - fit.cx, y - fit.cy) - fit.r) > Math.max(tolerance, fit.r * 2e-3))) return null;
+  if (xy.some(([x, y]) => Math.abs(Math.hypot(x - fit.cx, y - fit.cy) - fit.r) > Math.max(tolerance, fit.r * 2e-3)))
+    return null;
   const t = data.points.map((q) => dot(q, axis));
   const level = dot(face.centroid, axis);
   const origin = add(add(scale(u, fit.cx), scale(v, fit.cy)), scale(axis, level));
@@ -149,7 +170,11 @@ function leastScattered(vectors: Vec3[]): Vec3 | null {
   const s = [trace - m[0]!, -m[1]!, -m[2]!, -m[3]!, trace - m[4]!, -m[5]!, -m[6]!, -m[7]!, trace - m[8]!];
   let x: Vec3 = [0.577, 0.578, 0.579];
   for (let k = 0; k < 200; k++) {
-    const y: Vec3 = [s[0]! * x[0] + s[1]! * x[1] + s[2]! * x[2], s[3]! * x[0] + s[4]! * x[1] + s[5]! * x[2], s[6]! * x[0] + s[7]! * x[1] + s[8]! * x[2]];
+    const y: Vec3 = [
+      s[0]! * x[0] + s[1]! * x[1] + s[2]! * x[2],
+      s[3]! * x[0] + s[4]! * x[1] + s[5]! * x[2],
+      s[6]! * x[0] + s[7]! * x[1] + s[8]! * x[2],
+    ];
     const l = length(y);
     if (l === 0) return null;
     x = scale(y, 1 / l);
@@ -159,25 +184,46 @@ function leastScattered(vectors: Vec3[]): Vec3 | null {
 
 function fitCircle(points: [number, number][]): { cx: number; cy: number; r: number } | null {
   // minimise sum (x^2 + y^2 + D x + E y + F)^2: 3 x 3 normal equations
-  let sxx = 0, sxy = 0, syy = 0, sx = 0, sy = 0, sz = 0, sxz = 0, syz = 0;
+  let sxx = 0,
+    sxy = 0,
+    syy = 0,
+    sx = 0,
+    sy = 0,
+    sz = 0,
+    sxz = 0,
+    syz = 0;
   const n = points.length;
   for (const [x, y] of points) {
     const z = x * x + y * y;
-    sxx += x * x; sxy += x * y; syy += y * y; sx += x; sy += y; sz += z; sxz += x * z; syz += y * z;
+    sxx += x * x;
+    sxy += x * y;
+    syy += y * y;
+    sx += x;
+    sy += y;
+    sz += z;
+    sxz += x * z;
+    syz += y * z;
   }
-  const a = [[sxx, sxy, sx], [sxy, syy, sy], [sx, sy, n]];
+  const a = [
+    [sxx, sxy, sx],
+    [sxy, syy, sy],
+    [sx, sy, n],
+  ];
   const b = [-sxz, -syz, -sz];
   const solved = solve3(a, b);
   if (solved === null) return null;
   const [D, E, F] = solved;
-  const cx = -D / 2, cy = -E / 2;
+  const cx = -D / 2,
+    cy = -E / 2;
   const r2 = cx * cx + cy * cy - F;
   return r2 > 0 ? { cx, cy, r: Math.sqrt(r2) } : null;
 }
 
 function solve3(a: number[][], b: number[]): [number, number, number] | null {
   const det = (m: number[][]) =>
-    m[0]![0]! * (m[1]![1]! * m[2]![2]! - m[1]![2]! * m[2]![1]!) - m[0]![1]! * (m[1]![0]! * m[2]![2]! - m[1]![2]! * m[2]![0]!) + m[0]![2]! * (m[1]![0]! * m[2]![1]! - m[1]![1]! * m[2]![0]!);
+    m[0]![0]! * (m[1]![1]! * m[2]![2]! - m[1]![2]! * m[2]![1]!) -
+    m[0]![1]! * (m[1]![0]! * m[2]![2]! - m[1]![2]! * m[2]![0]!) +
+    m[0]![2]! * (m[1]![0]! * m[2]![1]! - m[1]![1]! * m[2]![0]!);
   const d = det(a);
   if (Math.abs(d) < 1e-18) return null;
   const col = (k: number) => a.map((row, i) => row.map((value, j) => (j === k ? b[i]! : value)));
@@ -189,21 +235,32 @@ function recoverEdge(edge: EdgeAnalysis, tolerance: number, faceAxis: Vec3 | nul
   if (chord <= tolerance) {
     // a closed edge: its middle is opposite its start on a full circle
     const radius = distance(edge.start, edge.middle) / 2;
-    if (faceAxis === null || Math.abs(2 * Math.PI * radius - edge.length) > Math.max(tolerance, edge.length * 1e-3)) return edge;
-    return { ...edge, curve: "circle", circle: { center: scale(add(edge.start, edge.middle), 0.5), axis: faceAxis, radius } };
+    if (faceAxis === null || Math.abs(2 * Math.PI * radius - edge.length) > Math.max(tolerance, edge.length * 1e-3))
+      return edge;
+    return {
+      ...edge,
+      curve: "circle",
+      circle: { center: scale(add(edge.start, edge.middle), 0.5), axis: faceAxis, radius },
+    };
   }
   const mid = add(edge.start, scale(sub(edge.end, edge.start), 0.5));
-  if (chord > 0 && distance(mid, edge.middle) <= tolerance && Math.abs(edge.length - chord) <= tolerance) return { ...edge, curve: "line", circle: null };
+  if (chord > 0 && distance(mid, edge.middle) <= tolerance && Math.abs(edge.length - chord) <= tolerance)
+    return { ...edge, curve: "line", circle: null };
   // the circle through start, middle and end
-  const a = sub(edge.start, edge.middle), b = sub(edge.end, edge.middle);
+  const a = sub(edge.start, edge.middle),
+    b = sub(edge.end, edge.middle);
   const axb = cross(a, b);
   const l2 = dot(axb, axb);
   if (l2 < 1e-18) return edge;
-  const center = add(edge.middle, scale(add(scale(cross(axb, a), dot(b, b)), scale(cross(b, axb), dot(a, a))), 1 / (2 * l2)));
+  const center = add(
+    edge.middle,
+    scale(add(scale(cross(axb, a), dot(b, b)), scale(cross(b, axb), dot(a, a))), 1 / (2 * l2)),
+  );
   const radius = distance(center, edge.start);
   const closed = distance(edge.start, edge.end) <= tolerance;
   // the arc's length from its angle (start to middle to end)
-  const angle = (p: Vec3, q: Vec3) => Math.acos(Math.max(-1, Math.min(1, dot(normalise(sub(p, center)), normalise(sub(q, center))))));
+  const angle = (p: Vec3, q: Vec3) =>
+    Math.acos(Math.max(-1, Math.min(1, dot(normalise(sub(p, center)), normalise(sub(q, center))))));
   const arc = closed ? 2 * Math.PI * radius : radius * (angle(edge.start, edge.middle) + angle(edge.middle, edge.end));
   if (Math.abs(arc - edge.length) > Math.max(tolerance, edge.length * 1e-3)) return edge;
   return { ...edge, curve: "circle", circle: { center, axis: normalise(axb), radius } };

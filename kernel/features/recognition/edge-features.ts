@@ -23,18 +23,28 @@ const OBTUSE_MAX = (175 * Math.PI) / 180;
 
 export function chamferOf(index: PartIndex, face: FaceAnalysis): EdgeFeatureResult | null {
   if (face.surface === "cone" && face.sense === "convex") {
-    return { class: "chamfer", access_direction: null, width_mm: null, reasons: ["R-chamfer-cone: a convex cone bevelling a round edge"] };
+    return {
+      class: "chamfer",
+      access_direction: null,
+      width_mm: null,
+      reasons: ["R-chamfer-cone: a convex cone bevelling a round edge"],
+    };
   }
   if (face.surface !== "plane" || face.normal === null) return null;
   const neighbours = index.neighbours[face.id] ?? [];
   if (neighbours.some((n) => n.convexity === "concave")) return null;
-  const bevels = neighbours.filter((n) => n.convexity === "convex" && n.angle > OBTUSE_MIN && n.angle < OBTUSE_MAX && index.face(n.face).normal !== null);
+  const bevels = neighbours.filter(
+    (n) =>
+      n.convexity === "convex" && n.angle > OBTUSE_MIN && n.angle < OBTUSE_MAX && index.face(n.face).normal !== null,
+  );
   // the two longest bevelled sides with a common edge direction: the edge the chamfer replaced
   const pairs: [Neighbour, Neighbour][] = [];
   for (let i = 0; i < bevels.length; i++) {
     for (let j = i + 1; j < bevels.length; j++) {
-      const a = bevels[i] as Neighbour, b = bevels[j] as Neighbour;
-      const na = index.face(a.face).normal as Vec3, nb = index.face(b.face).normal as Vec3;
+      const a = bevels[i] as Neighbour,
+        b = bevels[j] as Neighbour;
+      const na = index.face(a.face).normal as Vec3,
+        nb = index.face(b.face).normal as Vec3;
       const edge = cross(na, nb);
       // the chamfer's normal lies in the plane of the two normals (it bevels their common edge)
       if (Math.hypot(...edge) < 1e-6 || Math.abs(dot(normalise(edge), face.normal)) > 0.05) continue;
@@ -42,8 +52,12 @@ export function chamferOf(index: PartIndex, face: FaceAnalysis): EdgeFeatureResu
     }
   }
   if (pairs.length === 0) return null;
-  const [a, b] = pairs.sort((x, y) => y[0].length + y[1].length - (x[0].length + x[1].length))[0] as [Neighbour, Neighbour];
-  const na = index.face(a.face).normal as Vec3, nb = index.face(b.face).normal as Vec3;
+  const [a, b] = pairs.sort((x, y) => y[0].length + y[1].length - (x[0].length + x[1].length))[0] as [
+    Neighbour,
+    Neighbour,
+  ];
+  const na = index.face(a.face).normal as Vec3,
+    nb = index.face(b.face).normal as Vec3;
   const bisector = normalise(add(na, nb));
   const alongEdge = normalise(cross(na, nb));
   const width = widthAcross(index, face, alongEdge);
@@ -63,7 +77,11 @@ export function chamferOf(index: PartIndex, face: FaceAnalysis): EdgeFeatureResu
 }
 
 export function roundOf(index: PartIndex, face: FaceAnalysis): EdgeFeatureResult | null {
-  if (face.sense !== "convex" || !["cylinder", "torus", "sphere", "bspline", "revolution", "extrusion", "offset"].includes(face.surface)) return null;
+  if (
+    face.sense !== "convex" ||
+    !["cylinder", "torus", "sphere", "bspline", "revolution", "extrusion", "offset"].includes(face.surface)
+  )
+    return null;
   const neighbours = index.neighbours[face.id] ?? [];
   const smooth = neighbours.filter((n) => n.convexity === "smooth");
   if (smooth.length === 0) return null;
@@ -74,7 +92,9 @@ export function roundOf(index: PartIndex, face: FaceAnalysis): EdgeFeatureResult
     class: "round",
     access_direction: null,
     width_mm: r,
-    reasons: [`R-round: a convex ${face.surface}${r !== null ? ` of radius ${round(r)} mm` : ""} running smoothly into ${smooth.length} neighbours`],
+    reasons: [
+      `R-round: a convex ${face.surface}${r !== null ? ` of radius ${round(r)} mm` : ""} running smoothly into ${smooth.length} neighbours`,
+    ],
   };
 }
 
@@ -82,7 +102,8 @@ export function roundOf(index: PartIndex, face: FaceAnalysis): EdgeFeatureResult
 function widthAcross(index: PartIndex, face: FaceAnalysis, along: Vec3): number | null {
   const normal = face.normal as Vec3;
   const across = normalise(cross(normal, along));
-  let min = Infinity, max = -Infinity;
+  let min = Infinity,
+    max = -Infinity;
   for (const edgeId of face.edges) {
     const edge = index.edges[edgeId];
     if (edge === undefined) continue;
@@ -96,13 +117,12 @@ function widthAcross(index: PartIndex, face: FaceAnalysis, along: Vec3): number 
 }
 
 function deg(rad: number): number {
-  return Math.round((rad * 180) / Math.PI * 10) / 10;
+  return Math.round(((rad * 180) / Math.PI) * 10) / 10;
 }
 
 function round(x: number): number {
   return Math.round(x * 1000) / 1000;
 }
-
 
 /**
  * A looser bevel, for a lone plane a crossing feature cut into: not on a stock axis, meeting
@@ -120,6 +140,8 @@ export function looseBevelOf(index: PartIndex, face: FaceAnalysis): EdgeFeatureR
     class: "chamfer",
     access_direction: n,
     width_mm: null,
-    reasons: [`R-chamfer-loose: a lone plane off the stock axes, convex all round, bevelling face${obtuse.length > 1 ? "s" : ""} ${obtuse.map((x) => x.face).join(", ")} at an obtuse angle`],
+    reasons: [
+      `R-chamfer-loose: a lone plane off the stock axes, convex all round, bevelling face${obtuse.length > 1 ? "s" : ""} ${obtuse.map((x) => x.face).join(", ")} at an obtuse angle`,
+    ],
   };
 }

@@ -18,7 +18,9 @@ export function mergeFragments(index: PartIndex, classified: Classified[]): Clas
   const planesOf = (group: number[]) =>
     group.flatMap((id) => {
       const face = index.face(id);
-      return face.surface === "plane" && face.normal !== null ? [{ normal: face.normal, offset: dot(face.normal, face.centroid) }] : [];
+      return face.surface === "plane" && face.normal !== null
+        ? [{ normal: face.normal, offset: dot(face.normal, face.centroid) }]
+        : [];
     });
   const samePlane = (a: { normal: Vec3; offset: number }, b: { normal: Vec3; offset: number }) =>
     index.sameDirection(a.normal, b.normal) && Math.abs(a.offset - b.offset) <= index.tolerance.distance * 10;
@@ -28,16 +30,23 @@ export function mergeFragments(index: PartIndex, classified: Classified[]): Clas
   for (const item of order) {
     const planes = planesOf(item.group);
     const curved = item.group.some((id) => index.face(id).surface !== "plane");
-    const host = item.group.length >= 2 && !curved && planes.length > 0
-      ? merged.find((other) => other.group.length >= item.group.length && planes.every((p) => planesOf(other.group).some((q) => samePlane(p, q))))
-      : undefined;
+    const host =
+      item.group.length >= 2 && !curved && planes.length > 0
+        ? merged.find(
+            (other) =>
+              other.group.length >= item.group.length &&
+              planes.every((p) => planesOf(other.group).some((q) => samePlane(p, q))),
+          )
+        : undefined;
     if (host === undefined) {
       merged.push({ group: [...item.group], result: { ...item.result, reasons: [...item.result.reasons] } });
       continue;
     }
     host.group.push(...item.group);
     host.group.sort((a, b) => a - b);
-    host.result.reasons.push(`R-fragment: faces ${item.group.join(", ")} lie on this feature's planes: a piece of it a crossing feature cut off`);
+    host.result.reasons.push(
+      `R-fragment: faces ${item.group.join(", ")} lie on this feature's planes: a piece of it a crossing feature cut off`,
+    );
   }
   return merged;
 }

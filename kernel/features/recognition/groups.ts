@@ -29,7 +29,8 @@ export function concaveGroups(index: PartIndex, candidates: ReadonlySet<number>)
   // a lone plane (no concave edge at all) that continues a plane of another group across a flat
   // edge is a piece of that face the modeller split (a floor where two tools overlapped): it
   // joins. Planes of two groups meeting flat stay apart: two features' coplanar walls.
-  const concaveSomewhere = (id: number) => (index.neighbours[id] ?? []).some((n) => candidates.has(n.face) && joins(index, id, n.face, n.convexity));
+  const concaveSomewhere = (id: number) =>
+    (index.neighbours[id] ?? []).some((n) => candidates.has(n.face) && joins(index, id, n.face, n.convexity));
   for (const id of candidates) {
     const face = index.face(id);
     if (face.surface !== "plane" || face.normal === null || concaveSomewhere(id)) continue;
@@ -38,7 +39,14 @@ export function concaveGroups(index: PartIndex, candidates: ReadonlySet<number>)
     let best: { face: number; length: number } | null = null;
     for (const n of index.neighbours[id] ?? []) {
       const other = index.face(n.face);
-      if (!candidates.has(n.face) || n.convexity !== "smooth" || other.surface !== "plane" || other.normal === null || !index.sameDirection(face.normal, other.normal)) continue;
+      if (
+        !candidates.has(n.face) ||
+        n.convexity !== "smooth" ||
+        other.surface !== "plane" ||
+        other.normal === null ||
+        !index.sameDirection(face.normal, other.normal)
+      )
+        continue;
       if (best === null || n.length > best.length) best = { face: n.face, length: n.length };
     }
     if (best !== null) parent.set(find(id), find(best.face));
@@ -56,6 +64,7 @@ export function concaveGroups(index: PartIndex, candidates: ReadonlySet<number>)
 function joins(index: PartIndex, a: number, b: number, convexity: string): boolean {
   if (convexity === "concave") return true;
   if (convexity !== "smooth") return false;
-  const fa = index.face(a), fb = index.face(b);
+  const fa = index.face(a),
+    fb = index.face(b);
   return fa.sense === "concave" || fb.sense === "concave";
 }

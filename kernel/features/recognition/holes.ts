@@ -60,12 +60,20 @@ export function findBores(index: PartIndex, candidates: ReadonlySet<number>): Bo
     const face = index.face(id);
     if (!isConcaveCylinder(face)) continue;
     const r = face.radius as number;
-    const found = bores.find((bore) => Math.abs(bore.radius - r) <= index.tolerance.distance * 10 && coaxial(index, bore, face));
+    const found = bores.find(
+      (bore) => Math.abs(bore.radius - r) <= index.tolerance.distance * 10 && coaxial(index, bore, face),
+    );
     if (found) {
       found.faces.push(id);
       found.sweep += face.sweepAngle ?? 0;
     } else {
-      bores.push({ faces: [id], radius: r, axis: normalise((face.axis as { direction: Vec3 }).direction), origin: (face.axis as { origin: Vec3 }).origin, sweep: face.sweepAngle ?? 0 });
+      bores.push({
+        faces: [id],
+        radius: r,
+        axis: normalise((face.axis as { direction: Vec3 }).direction),
+        origin: (face.axis as { origin: Vec3 }).origin,
+        sweep: face.sweepAngle ?? 0,
+      });
     }
   }
   return bores.filter((bore) => bore.sweep >= BORE_SHARE * FULL_TURN);
@@ -74,13 +82,20 @@ export function findBores(index: PartIndex, candidates: ReadonlySet<number>): Bo
 /** Every edge of the face is a circle on the axis (an annulus or a disc across it). */
 function isCircularCap(index: PartIndex, face: FaceAnalysis, axis: { axis: Vec3; origin: Vec3 }): boolean {
   if (face.surface !== "plane" || face.normal === null || !index.parallel(face.normal, axis.axis)) return false;
-  const edges = face.edges.map((id) => index.edges[id]).filter((edge) => edge !== undefined && edge.topology !== "seam" && edge.topology !== "degenerate");
+  const edges = face.edges
+    .map((id) => index.edges[id])
+    .filter((edge) => edge !== undefined && edge.topology !== "seam" && edge.topology !== "degenerate");
   if (edges.length === 0) return false;
-  return edges.every((edge) => edge!.circle !== null && distanceToLine(edge!.circle.center, axis.origin, axis.axis) <= index.tolerance.distance * 10);
+  return edges.every(
+    (edge) =>
+      edge!.circle !== null &&
+      distanceToLine(edge!.circle.center, axis.origin, axis.axis) <= index.tolerance.distance * 10,
+  );
 }
 
 function axialRange(index: PartIndex, faces: number[], axis: Vec3): [number, number] {
-  let min = Infinity, max = -Infinity;
+  let min = Infinity,
+    max = -Infinity;
   for (const id of faces) {
     for (const edgeId of index.face(id).edges) {
       const edge = index.edges[edgeId];
@@ -123,10 +138,21 @@ interface Stack {
   islands: number[];
 }
 
-function collectStack(index: PartIndex, seed: Bore, candidates: ReadonlySet<number>, used: ReadonlySet<number>, bores: Bore[]): Stack {
+function collectStack(
+  index: PartIndex,
+  seed: Bore,
+  candidates: ReadonlySet<number>,
+  used: ReadonlySet<number>,
+  bores: Bore[],
+): Stack {
   const axis = { axis: seed.axis, origin: seed.origin };
   const inStack = new Set<number>(seed.faces);
-  const stack: Stack = { cylinders: [{ faces: [...seed.faces], radius: seed.radius }], cones: [], caps: [], islands: [] };
+  const stack: Stack = {
+    cylinders: [{ faces: [...seed.faces], radius: seed.radius }],
+    cones: [],
+    caps: [],
+    islands: [],
+  };
   const queue = [...seed.faces];
   while (queue.length > 0) {
     const id = queue.shift() as number;
@@ -163,7 +189,9 @@ function describeStack(index: PartIndex, bore: Bore, stack: Stack): HoleFeature 
   const all = [...stack.cylinders.flatMap((c) => c.faces), ...stack.cones, ...stack.caps, ...stack.islands];
   const members = new Set(all);
   let a = bore.axis;
-  const reasons: string[] = [`R-bore: concave cylinders of radius ${round(bore.radius)} mm on one axis turning ${round((bore.sweep * 180) / Math.PI)} degrees`];
+  const reasons: string[] = [
+    `R-bore: concave cylinders of radius ${round(bore.radius)} mm on one axis turning ${round((bore.sweep * 180) / Math.PI)} degrees`,
+  ];
 
   // an island: an O-ring groove around it
   if (stack.islands.length > 0) {
@@ -181,7 +209,10 @@ function describeStack(index: PartIndex, bore: Bore, stack: Stack): HoleFeature 
       other_access_directions: [],
       depth_mm: hi - lo,
       min_width_mm: outer - inner,
-      reasons: [...reasons, `R-o-ring: an annular floor between the bore and a convex island of radius ${round(inner)} mm`],
+      reasons: [
+        ...reasons,
+        `R-o-ring: an annular floor between the bore and a convex island of radius ${round(inner)} mm`,
+      ],
     };
   }
 
@@ -222,7 +253,8 @@ function describeStack(index: PartIndex, bore: Bore, stack: Stack): HoleFeature 
       }
       return r;
     };
-    const lowRadius = radiusNear(lo), highRadius = radiusNear(hi);
+    const lowRadius = radiusNear(lo),
+      highRadius = radiusNear(hi);
     if (lowRadius > highRadius + tol) a = scale(a, -1);
     else if (Math.abs(lowRadius - highRadius) <= tol) a = canonical(a);
   }
@@ -235,7 +267,11 @@ function describeStack(index: PartIndex, bore: Bore, stack: Stack): HoleFeature 
     through,
     axis: { origin: rounded(pointOnAxis(bore, top, a), 9), direction: a },
   };
-  reasons.push(through ? "R-hole-through: both ends of the stack open onto other faces" : "R-hole-blind: the far end is closed by a floor or a drill point");
+  reasons.push(
+    through
+      ? "R-hole-through: both ends of the stack open onto other faces"
+      : "R-hole-blind: the far end is closed by a floor or a drill point",
+  );
 
   // counterbore: a larger bore above the main one, ending on a shoulder; through holes may have
   // one at the far end too. Only the bore's faces reaching the end count: a hole counterbored
@@ -244,12 +280,16 @@ function describeStack(index: PartIndex, bore: Bore, stack: Stack): HoleFeature 
   const entrance = largestAt(index, wider, a, top, tol);
   if (entrance !== null) {
     hole.counterbore = { diameter_mm: 2 * entrance.radius, depth_mm: entrance.length };
-    reasons.push(`R-counterbore: a coaxial bore of ${round(2 * entrance.radius)} mm at the entrance, ${round(entrance.length)} mm deep`);
+    reasons.push(
+      `R-counterbore: a coaxial bore of ${round(2 * entrance.radius)} mm at the entrance, ${round(entrance.length)} mm deep`,
+    );
   }
   const far = through ? largestAt(index, wider, a, bottom, tol) : null;
   if (far !== null) {
     hole.far_counterbore = { diameter_mm: 2 * far.radius, depth_mm: far.length };
-    reasons.push(`R-far-counterbore: a coaxial bore of ${round(2 * far.radius)} mm at the far end, ${round(far.length)} mm deep`);
+    reasons.push(
+      `R-far-counterbore: a coaxial bore of ${round(2 * far.radius)} mm at the far end, ${round(far.length)} mm deep`,
+    );
   }
   for (const id of stack.cones) {
     const cone = index.face(id);
@@ -283,7 +323,13 @@ function describeStack(index: PartIndex, bore: Bore, stack: Stack): HoleFeature 
  * Of the bores, the widest one reaching the stack's end at `level` (along `a`), and how far its
  * faces run from there without a gap: a bore's faces at the other end are another counterbore.
  */
-function largestAt(index: PartIndex, bores: readonly { faces: number[]; radius: number }[], a: Vec3, level: number, tol: number): { radius: number; length: number } | null {
+function largestAt(
+  index: PartIndex,
+  bores: readonly { faces: number[]; radius: number }[],
+  a: Vec3,
+  level: number,
+  tol: number,
+): { radius: number; length: number } | null {
   let best: { radius: number; length: number } | null = null;
   for (const bore of bores) {
     const ranges = bore.faces.map((id) => axialRange(index, [id], a));
@@ -332,4 +378,3 @@ function sorted(ids: number[]): number[] {
 function round(x: number): number {
   return Math.round(x * 1000) / 1000;
 }
-

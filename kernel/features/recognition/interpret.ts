@@ -56,11 +56,15 @@ function isAxis(d: Vec3): boolean {
 export function readings(index: PartIndex, group: number[]): Reading[] {
   const candidates: { kind: "floor" | "through"; direction: Vec3 }[] = [];
   const known = (kind: "floor" | "through", d: Vec3): boolean =>
-    candidates.some((c) => c.kind === kind && (kind === "floor" ? index.sameDirection(c.direction, d) : index.parallel(c.direction, d)));
+    candidates.some(
+      (c) =>
+        c.kind === kind && (kind === "floor" ? index.sameDirection(c.direction, d) : index.parallel(c.direction, d)),
+    );
   const members = new Set(group);
   for (const id of group) {
     const face = index.face(id);
-    if (face.surface === "plane" && face.normal !== null && !known("floor", face.normal)) candidates.push({ kind: "floor", direction: face.normal });
+    if (face.surface === "plane" && face.normal !== null && !known("floor", face.normal))
+      candidates.push({ kind: "floor", direction: face.normal });
   }
   for (const id of group) {
     for (const neighbour of index.neighbours[id] ?? []) {
@@ -81,30 +85,51 @@ export function readings(index: PartIndex, group: number[]): Reading[] {
   const total = group.reduce((sum, id) => sum + index.face(id).area, 0) || 1;
   const result = candidates.map(({ kind, direction }) => evaluate(index, group, kind, direction, total));
   return result
-    .filter((reading) => reading.kind === "through" ? reading.floors.length === 0 && reading.walls.length > 0 : reading.floors.length > 0)
+    .filter((reading) =>
+      reading.kind === "through" ? reading.floors.length === 0 && reading.walls.length > 0 : reading.floors.length > 0,
+    )
     .sort(compareReadings);
 }
 
-function evaluate(index: PartIndex, group: number[], kind: "floor" | "through", direction: Vec3, total: number): Reading {
-  const floors: number[] = [], walls: number[] = [], misfits: number[] = [];
-  let explained = 0, floorArea = 0;
+function evaluate(
+  index: PartIndex,
+  group: number[],
+  kind: "floor" | "through",
+  direction: Vec3,
+  total: number,
+): Reading {
+  const floors: number[] = [],
+    walls: number[] = [],
+    misfits: number[] = [];
+  let explained = 0,
+    floorArea = 0;
   for (const id of group) {
     const face = index.face(id);
     const role = roleOf(index, face, direction, kind === "floor");
     if (role === "floor") {
       floors.push(id);
       if (face.surface === "plane") floorArea += face.area;
-    }
-    else if (role === "wall") walls.push(id);
+    } else if (role === "wall") walls.push(id);
     else misfits.push(id);
     if (role !== "misfit") explained += face.area;
   }
-  return { kind, direction, floors, walls, misfits, fit: explained / total, prism: prismScore(index, walls, direction), aligned: isAxis(direction), floorArea };
+  return {
+    kind,
+    direction,
+    floors,
+    walls,
+    misfits,
+    fit: explained / total,
+    prism: prismScore(index, walls, direction),
+    aligned: isAxis(direction),
+    floorArea,
+  };
 }
 
 /** The share of the walls' straight edge length that runs along d or across it. */
 function prismScore(index: PartIndex, walls: number[], d: Vec3): number {
-  let good = 0, all = 0;
+  let good = 0,
+    all = 0;
   for (const id of walls) {
     const face = index.face(id);
     if (face.surface !== "plane") continue;
@@ -149,7 +174,8 @@ export function perpendicularTo(d: Vec3): Vec3 {
 }
 
 export function projectAlong(points: Vec3[], d: Vec3): { min: number; max: number } {
-  let min = Infinity, max = -Infinity;
+  let min = Infinity,
+    max = -Infinity;
   for (const p of points) {
     const t = dot(p, d);
     if (t < min) min = t;

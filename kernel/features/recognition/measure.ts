@@ -34,7 +34,8 @@ export function measurePrismatic(index: PartIndex, faces: number[], result: Pris
   const d = reading.direction;
   const members = new Set(faces);
   const along = (points: Vec3[]) => {
-    let min = Infinity, max = -Infinity;
+    let min = Infinity,
+      max = -Infinity;
     for (const p of points) {
       const t = dot(p, d);
       if (t < min) min = t;
@@ -55,7 +56,12 @@ export function measurePrismatic(index: PartIndex, faces: number[], result: Pris
   // internal vertical corners: concave cylinders along d, or two planar walls meeting concavely along d
   let corner: number | null = null;
   for (const wall of walls) {
-    if (wall.surface === "cylinder" && wall.sense === "concave" && wall.radius !== null && (isCornerBlend(index, wall, members) || reading.kind === "through")) {
+    if (
+      wall.surface === "cylinder" &&
+      wall.sense === "concave" &&
+      wall.radius !== null &&
+      (isCornerBlend(index, wall, members) || reading.kind === "through")
+    ) {
       corner = corner === null ? wall.radius : Math.min(corner, wall.radius);
     }
   }
@@ -63,7 +69,13 @@ export function measurePrismatic(index: PartIndex, faces: number[], result: Pris
     for (const wall of walls) {
       if (wall.surface !== "plane") continue;
       for (const n of index.neighbours[wall.id] ?? []) {
-        if (n.convexity !== "concave" || !members.has(n.face) || index.face(n.face).surface !== "plane" || !reading.walls.includes(n.face)) continue;
+        if (
+          n.convexity !== "concave" ||
+          !members.has(n.face) ||
+          index.face(n.face).surface !== "plane" ||
+          !reading.walls.includes(n.face)
+        )
+          continue;
         const alongD = n.edges.some((edgeId) => {
           const edge = index.edges[edgeId];
           return edge !== undefined && edge.curve === "line" && index.parallel(normalise(sub(edge.end, edge.start)), d);
@@ -78,7 +90,8 @@ export function measurePrismatic(index: PartIndex, faces: number[], result: Pris
   const planar = walls.filter((wall) => wall.surface === "plane" && wall.normal !== null);
   for (let i = 0; i < planar.length; i++) {
     for (let j = i + 1; j < planar.length; j++) {
-      const a = planar[i]!, b = planar[j]!;
+      const a = planar[i]!,
+        b = planar[j]!;
       const na = a.normal as Vec3;
       if (dot(na, b.normal as Vec3) > -index.tolerance.parallelCos) continue;
       const gap = dot(sub(b.centroid, a.centroid), na);
@@ -87,11 +100,17 @@ export function measurePrismatic(index: PartIndex, faces: number[], result: Pris
   }
   for (const wall of walls) {
     // a round end or a through slot's round floor: its diameter bounds the tool
-    if (wall.surface === "cylinder" && wall.sense === "concave" && wall.radius !== null && !isCornerBlend(index, wall, members)) {
+    if (
+      wall.surface === "cylinder" &&
+      wall.sense === "concave" &&
+      wall.radius !== null &&
+      !isCornerBlend(index, wall, members)
+    ) {
       width = width === null ? 2 * wall.radius : Math.min(width, 2 * wall.radius);
     }
   }
-  if (width === null && profile !== null && profile.closed && planar.length >= 3) width = inscribedDiameter(index, profile.floor, d);
+  if (width === null && profile !== null && profile.closed && planar.length >= 3)
+    width = inscribedDiameter(index, profile.floor, d);
   if (width === null && profile !== null && !profile.closed) {
     // a step: from its wall across the floor to the far open edge
     const floorPoints = facePoints(index, [profile.floor]);
@@ -146,7 +165,10 @@ function inscribedDiameter(index: PartIndex, floor: number, d: Vec3): number | n
     return { n, c: n[0] * a[0] + n[1] * a[1] };
   });
   const perimeterPoints = loop.map((item) => [dot(item.from, u), dot(item.from, v)] as [number, number]);
-  let low = 0, high = Math.max(...lines.map((line) => Math.max(...perimeterPoints.map((p) => line.n[0] * p[0] + line.n[1] * p[1] - line.c))));
+  let low = 0,
+    high = Math.max(
+      ...lines.map((line) => Math.max(...perimeterPoints.map((p) => line.n[0] * p[0] + line.n[1] * p[1] - line.c))),
+    );
   for (let step = 0; step < 40; step++) {
     const r = (low + high) / 2;
     if (feasible(lines, r, perimeterPoints)) low = r;
@@ -159,10 +181,12 @@ function inscribedDiameter(index: PartIndex, floor: number, d: Vec3): number | n
 function feasible(lines: { n: [number, number]; c: number }[], r: number, _points: [number, number][]): boolean {
   for (let i = 0; i < lines.length; i++) {
     for (let j = i + 1; j < lines.length; j++) {
-      const a = lines[i]!, b = lines[j]!;
+      const a = lines[i]!,
+        b = lines[j]!;
       const det = a.n[0] * b.n[1] - a.n[1] * b.n[0];
       if (Math.abs(det) < 1e-12) continue;
-      const ca = a.c + r, cb = b.c + r;
+      const ca = a.c + r,
+        cb = b.c + r;
       const p: [number, number] = [(ca * b.n[1] - a.n[1] * cb) / det, (a.n[0] * cb - ca * b.n[0]) / det];
       if (lines.every((line) => line.n[0] * p[0] + line.n[1] * p[1] >= line.c + r - 1e-9)) return true;
     }

@@ -51,7 +51,9 @@ describe("feature recognition on MFCAD", () => {
     assert.equal(models.length, 120);
     for (const model of models) {
       const file = recognise(model);
-      const truth = new Map(mfcadLabels(model).faces.map((face) => [face.step_entity, mfcadClassOf(face.class, manifest.classes)]));
+      const truth = new Map(
+        mfcadLabels(model).faces.map((face) => [face.step_entity, mfcadClassOf(face.class, manifest.classes)]),
+      );
       file.analysis.faces.forEach((face, id) => {
         const expected = truth.get(face.stepEntity as number);
         assert.ok(expected, `${model}: face ${id} (#${face.stepEntity}) has no label`);
@@ -59,11 +61,21 @@ describe("feature recognition on MFCAD", () => {
       });
     }
     const score = scorer.score();
-    const confused = Object.entries(score.confusion).flatMap(([truth, row]) => Object.entries(row).filter(([predicted]) => predicted !== truth).map(([predicted, n]) => `${truth} -> ${predicted}: ${n}`));
-    assert.ok(score.accuracy >= ACCURACY_FLOOR, `per-face accuracy ${(score.accuracy * 100).toFixed(2)} % (${score.correct} of ${score.faces}); confusions: ${confused.join("; ")}`);
+    const confused = Object.entries(score.confusion).flatMap(([truth, row]) =>
+      Object.entries(row)
+        .filter(([predicted]) => predicted !== truth)
+        .map(([predicted, n]) => `${truth} -> ${predicted}: ${n}`),
+    );
+    assert.ok(
+      score.accuracy >= ACCURACY_FLOOR,
+      `per-face accuracy ${(score.accuracy * 100).toFixed(2)} % (${score.correct} of ${score.faces}); confusions: ${confused.join("; ")}`,
+    );
     for (const cls of score.classes) {
       if (cls.support === 0) continue;
-      assert.ok((cls.recall ?? 0) >= RECALL_FLOOR, `${cls.class}: recall ${cls.recall} (${cls.correct} of ${cls.support})`);
+      assert.ok(
+        (cls.recall ?? 0) >= RECALL_FLOOR,
+        `${cls.class}: recall ${cls.recall} (${cls.correct} of ${cls.support})`,
+      );
     }
   });
 
@@ -78,9 +90,18 @@ describe("feature recognition on MFCAD", () => {
     // the walls are the planes x = 3.186213246971 and x = 6.079350898046, the floor y = 4.586908916376
     assert.ok(Math.abs((slot.min_width_mm ?? NaN) - 2.893137651075) < 1e-3, `width ${slot.min_width_mm}`);
     assert.ok(Math.abs((slot.depth_mm ?? NaN) - 5.413091083624) < 1e-3, `depth ${slot.depth_mm}`);
-    assert.deepEqual([...slot.open_sides].sort((a, b) => a[2] - b[2]), [[0, 0, -1], [0, 0, 1]]);
+    assert.deepEqual(
+      [...slot.open_sides].sort((a, b) => a[2] - b[2]),
+      [
+        [0, 0, -1],
+        [0, 0, 1],
+      ],
+    );
     assert.equal(slot.min_internal_corner_radius_mm, null, "a through slot has no vertical internal corner");
-    assert.ok(slot.reasons.some((reason) => reason.startsWith("R-through-slot-floor")), slot.reasons.join(" | "));
+    assert.ok(
+      slot.reasons.some((reason) => reason.startsWith("R-through-slot-floor")),
+      slot.reasons.join(" | "),
+    );
     // and its other feature, the chamfer on face #353
     const bevel = featureOf(file, 353);
     assert.equal(bevel.class, "chamfer");
@@ -90,7 +111,13 @@ describe("feature recognition on MFCAD", () => {
   it("tells the five features of model 0-1-5-7-11-23 apart, each face in exactly one feature", () => {
     const file = recognise("0-1-5-7-11-23");
     const classes = file.recognition.features.map((f) => f.class).sort();
-    assert.deepEqual(classes, ["2sides_through_step", "6sides_pocket", "chamfer", "rectangular_through_slot", "triangular_passage"]);
+    assert.deepEqual(classes, [
+      "2sides_through_step",
+      "6sides_pocket",
+      "chamfer",
+      "rectangular_through_slot",
+      "triangular_passage",
+    ]);
     const seen = new Set<number>();
     for (const feature of file.recognition.features) {
       for (const face of feature.faces) {

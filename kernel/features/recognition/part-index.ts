@@ -43,7 +43,10 @@ export class PartIndex {
   readonly #pairs = new Map<string, FaceAdjacency>();
   readonly #loops = new Map<number, LoopEdge[][]>();
 
-  constructor(readonly analysis: PartAnalysis, tolerance: Tolerances) {
+  constructor(
+    readonly analysis: PartAnalysis,
+    tolerance: Tolerances,
+  ) {
     this.faces = analysis.faces;
     this.edges = analysis.edges;
     this.tolerance = tolerance;
@@ -99,7 +102,10 @@ export class PartIndex {
     const tol = Math.max(this.tolerance.distance * 10, 1e-6);
     const pending = edgeIds
       .map((id) => this.edges[id])
-      .filter((edge): edge is EdgeAnalysis => edge !== undefined && edge.topology !== "degenerate" && edge.topology !== "seam");
+      .filter(
+        (edge): edge is EdgeAnalysis =>
+          edge !== undefined && edge.topology !== "degenerate" && edge.topology !== "seam",
+      );
     const loop: LoopEdge[] = [];
     const make = (edge: EdgeAnalysis, forward: boolean): LoopEdge => {
       const other = edge.faces.find((f) => f !== face.id) ?? null;
@@ -124,10 +130,14 @@ export class PartIndex {
       }
       if (index < 0) {
         // not end to end (a wire OCCT stores otherwise): take the nearest
-        let best = 0, bestDistance = Infinity;
+        let best = 0,
+          bestDistance = Infinity;
         pending.forEach((edge, i) => {
           const d = Math.min(distance(edge.start, end), distance(edge.end, end));
-          if (d < bestDistance) { bestDistance = d; best = i; }
+          if (d < bestDistance) {
+            bestDistance = d;
+            best = i;
+          }
         });
         index = best;
         const candidate = pending[best] as EdgeAnalysis;
@@ -147,7 +157,7 @@ export class PartIndex {
         const b = cross(sub(middle, face.centroid), sub(item.to, face.centroid));
         area = [area[0] + a[0] + b[0], area[1] + a[1] + b[1], area[2] + a[2] + b[2]];
       }
-      if ((dot(area, face.normal) < 0) === outer) {
+      if (dot(area, face.normal) < 0 === outer) {
         loop.reverse();
         for (const item of loop) [item.from, item.to] = [item.to, item.from];
       }

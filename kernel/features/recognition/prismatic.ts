@@ -49,11 +49,18 @@ function classifyFloor(index: PartIndex, group: number[], reading: Reading, reas
   const main = index.face(byArea[0] as number);
   // the main floor and the pieces of its plane
   const level = dot(main.centroid, d);
-  const floorPieces = byArea.filter((id) => index.face(id).surface === "plane" && Math.abs(dot(index.face(id).centroid, d) - level) <= index.tolerance.distance * 10);
+  const floorPieces = byArea.filter(
+    (id) =>
+      index.face(id).surface === "plane" &&
+      Math.abs(dot(index.face(id).centroid, d) - level) <= index.tolerance.distance * 10,
+  );
   const profile = floorProfile(index, floorPieces.length > 0 ? floorPieces : [main.id], members, d);
   const walls = reading.walls.map((id) => index.face(id));
   const planar = walls.filter((face) => face.surface === "plane");
-  const sides = distinctDirections(index, planar.map((face) => face.normal as Vec3));
+  const sides = distinctDirections(
+    index,
+    planar.map((face) => face.normal as Vec3),
+  );
   const curved = curvedWalls(index, reading.walls, members);
   const result = (cls: FeatureClass, why: string): PrismaticResult => {
     reasons.push(why);
@@ -66,9 +73,13 @@ function classifyFloor(index: PartIndex, group: number[], reading: Reading, reas
   if (profile.closed) {
     const ends = curved.filter((c) => !c.cornerBlend && isHalfTurn(c.sweep));
     if (ends.length >= 1) {
-      return result("circular_end_pocket", `R-pocket-circular: walls all round the floor, ${ends.length} of them half cylinders`);
+      return result(
+        "circular_end_pocket",
+        `R-pocket-circular: walls all round the floor, ${ends.length} of them half cylinders`,
+      );
     }
-    if (planar.length === 0 && curved.length > 0) return result("circular_end_pocket", "R-pocket-round: a floor walled all round by cylinders");
+    if (planar.length === 0 && curved.length > 0)
+      return result("circular_end_pocket", "R-pocket-round: a floor walled all round by cylinders");
     return result(pocketBySides(sides), `R-pocket: walls all round the floor, ${sides} wall directions`);
   }
 
@@ -77,43 +88,77 @@ function classifyFloor(index: PartIndex, group: number[], reading: Reading, reas
   if (chains.length === 2 && chains.every((chain) => chain.faces.length === 1)) {
     const [a, b] = chains.map((chain) => index.face(chain.faces[0] as number)) as [FaceAnalysis, FaceAnalysis];
     if (a.surface === "plane" && b.surface === "plane" && facing(index, a, b)) {
-      return result("rectangular_through_slot", "R-through-slot-floor: two parallel walls facing each other across the floor, open at both ends");
+      return result(
+        "rectangular_through_slot",
+        "R-through-slot-floor: two parallel walls facing each other across the floor, open at both ends",
+      );
     }
   }
   const chain = mainChain(index, chains);
   const inChain = new Set(chain.faces);
-  const chainPlanar = chain.faces.map((id) => index.face(id)).filter((face) => face.surface === "plane" && reading.walls.includes(face.id));
+  const chainPlanar = chain.faces
+    .map((id) => index.face(id))
+    .filter((face) => face.surface === "plane" && reading.walls.includes(face.id));
   const chainCurved = curved.filter((c) => !c.cornerBlend && c.faces.some((id) => inChain.has(id)));
-  const chainSides = distinctDirections(index, chainPlanar.map((face) => face.normal as Vec3));
+  const chainSides = distinctDirections(
+    index,
+    chainPlanar.map((face) => face.normal as Vec3),
+  );
   const extra = chains.length > 1 ? ` (the floor has ${chains.length} runs of walls; the longest decides)` : "";
 
   if (chain.ends === "slot") {
     if (chainCurved.some((c) => isHalfTurn(c.sweep))) {
-      return result("vertical_circular_end_blind_slot", `R-slot-v-circular: open on one side, closed by a half cylinder along the tool axis${extra}`);
+      return result(
+        "vertical_circular_end_blind_slot",
+        `R-slot-v-circular: open on one side, closed by a half cylinder along the tool axis${extra}`,
+      );
     }
     if (chainCurved.some((c) => isQuarterTurn(c.sweep))) {
-      return result("horizontal_circular_end_blind_slot", `R-slot-h-circular: open on one side, its wall turning into the open side by quarter cylinders${extra}`);
+      return result(
+        "horizontal_circular_end_blind_slot",
+        `R-slot-h-circular: open on one side, its wall turning into the open side by quarter cylinders${extra}`,
+      );
     }
     return result("rectangular_blind_slot", `R-blind-slot: open on one side, ${chainSides} wall directions${extra}`);
   }
   if (chain.ends === "corner") {
     if (chainPlanar.length === 0 && chainCurved.length > 0) {
-      return result("circular_blind_step", `R-blind-step-circular: open on two sides meeting at a corner, walled by a cylinder${extra}`);
+      return result(
+        "circular_blind_step",
+        `R-blind-step-circular: open on two sides meeting at a corner, walled by a cylinder${extra}`,
+      );
     }
-    if (chainSides <= 1) return result("triangular_blind_step", `R-blind-step-triangular: open on two sides meeting at a corner, one wall across the corner${extra}`);
-    return result("rectangular_blind_step", `R-blind-step-rectangular: open on two sides meeting at a corner, ${chainSides} walls${extra}`);
+    if (chainSides <= 1)
+      return result(
+        "triangular_blind_step",
+        `R-blind-step-triangular: open on two sides meeting at a corner, one wall across the corner${extra}`,
+      );
+    return result(
+      "rectangular_blind_step",
+      `R-blind-step-rectangular: open on two sides meeting at a corner, ${chainSides} walls${extra}`,
+    );
   }
   if (chain.ends === "through") {
-    if (chainSides >= 2) return result("2sides_through_step", `R-through-step-2sides: open on three sides, ${chainSides} walls meeting at an angle${extra}`);
+    if (chainSides >= 2)
+      return result(
+        "2sides_through_step",
+        `R-through-step-2sides: open on three sides, ${chainSides} walls meeting at an angle${extra}`,
+      );
     const wall = chainPlanar[0];
     const across = chain.after !== null ? directionOf(chain.after) : null;
     if (wall === undefined && chainCurved.length > 0) {
       return result("circular_blind_step", `R-blind-step-circular: a cylinder wall with open sides${extra}`);
     }
     if (wall !== undefined && across !== null && index.parallel(wall.normal as Vec3, across)) {
-      return result("rectangular_through_step", `R-through-step-rectangular: open on three sides, one wall square to the open sides${extra}`);
+      return result(
+        "rectangular_through_step",
+        `R-through-step-rectangular: open on three sides, one wall square to the open sides${extra}`,
+      );
     }
-    return result("slanted_through_step", `R-through-step-slanted: open on three sides, one wall at an angle to the open sides${extra}`);
+    return result(
+      "slanted_through_step",
+      `R-through-step-slanted: open on three sides, one wall at an angle to the open sides${extra}`,
+    );
   }
   // ends unknown (curved open edges): by the walls alone
   if (chainSides >= 3) return result("rectangular_blind_slot", `R-fallback-slot: ${chainSides} walls in a run${extra}`);
@@ -131,27 +176,48 @@ function classifyThrough(index: PartIndex, group: number[], reading: Reading, re
   const faces = walls.map((id) => index.face(id));
   const planar = faces.filter((face) => face.surface === "plane");
   const curved = faces.filter((face) => face.surface === "cylinder");
-  const sides = distinctDirections(index, planar.map((face) => face.normal as Vec3));
+  const sides = distinctDirections(
+    index,
+    planar.map((face) => face.normal as Vec3),
+  );
   // a ring: every wall between two others, or wall normals all round (no half turn without one:
   // a wall split in two by a crossing feature breaks the first test, not the second)
-  const gap = largestNormalGap(reading.direction, planar.map((face) => face.normal as Vec3));
-  const ring = walls.length >= 2 && ((walls.every((id) => (degree.get(id) ?? 0) >= 2) && connected(index, walls)) || (planar.length >= 3 && curved.length === 0 && gap < HALF_TURN - SWEEP_TOLERANCE));
+  const gap = largestNormalGap(
+    reading.direction,
+    planar.map((face) => face.normal as Vec3),
+  );
+  const ring =
+    walls.length >= 2 &&
+    ((walls.every((id) => (degree.get(id) ?? 0) >= 2) && connected(index, walls)) ||
+      (planar.length >= 3 && curved.length === 0 && gap < HALF_TURN - SWEEP_TOLERANCE));
   const result = (cls: FeatureClass, why: string): PrismaticResult => {
     reasons.push(why);
     return { class: cls, reading, profile: null, reasons, sides };
   };
   if (ring) {
-    reasons.push(`walls face all round: the largest turn between wall normals is ${Math.round((gap * 180) / Math.PI)} degrees`);
-    if (planar.length === 0) return result("through_hole", "R-passage-round: curved walls closing a ring, open at both ends");
+    reasons.push(
+      `walls face all round: the largest turn between wall normals is ${Math.round((gap * 180) / Math.PI)} degrees`,
+    );
+    if (planar.length === 0)
+      return result("through_hole", "R-passage-round: curved walls closing a ring, open at both ends");
     return result(passageBySides(sides), `R-passage: ${sides} wall directions closing a ring, open at both ends`);
   }
   if (planar.length === 0 && curved.length > 0) {
-    return result("circular_through_slot", "R-through-slot-circular: a concave cylinder running through, open at both ends and on one side");
+    return result(
+      "circular_through_slot",
+      "R-through-slot-circular: a concave cylinder running through, open at both ends and on one side",
+    );
   }
   if (sides <= 2 && planar.length >= 2 && !hasFacingPair(index, planar)) {
-    return result("triangular_through_slot", "R-through-slot-triangular: two walls meeting in a V, open at both ends and on one side");
+    return result(
+      "triangular_through_slot",
+      "R-through-slot-triangular: two walls meeting in a V, open at both ends and on one side",
+    );
   }
-  return result("rectangular_through_slot", `R-through-slot: ${sides} wall directions in a run, open at both ends and on one side`);
+  return result(
+    "rectangular_through_slot",
+    `R-through-slot: ${sides} wall directions in a run, open at both ends and on one side`,
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -187,13 +253,15 @@ export function distinctDirections(index: PartIndex, directions: Vec3[]): number
 }
 
 function facing(index: PartIndex, a: FaceAnalysis, b: FaceAnalysis): boolean {
-  const na = a.normal as Vec3, nb = b.normal as Vec3;
+  const na = a.normal as Vec3,
+    nb = b.normal as Vec3;
   return dot(na, nb) < -index.tolerance.parallelCos && dot(sub(b.centroid, a.centroid), na) > 0;
 }
 
 function hasFacingPair(index: PartIndex, planar: FaceAnalysis[]): boolean {
   for (let i = 0; i < planar.length; i++) {
-    for (let j = i + 1; j < planar.length; j++) if (facing(index, planar[i] as FaceAnalysis, planar[j] as FaceAnalysis)) return true;
+    for (let j = i + 1; j < planar.length; j++)
+      if (facing(index, planar[i] as FaceAnalysis, planar[j] as FaceAnalysis)) return true;
   }
   return false;
 }
@@ -221,18 +289,38 @@ export function curvedWalls(index: PartIndex, walls: number[], members: Set<numb
   for (const id of walls) {
     const face = index.face(id);
     if (face.surface !== "cylinder" || face.sense !== "concave" || face.axis === null || face.radius === null) continue;
-    const found = clusters.find((c) => Math.abs(c.radius - (face.radius as number)) <= index.tolerance.distance * 10 && index.parallel(c.axis, face.axis!.direction) && distanceToLine(face.axis!.origin, c.origin, c.axis) <= index.tolerance.distance * 10);
+    const found = clusters.find(
+      (c) =>
+        Math.abs(c.radius - (face.radius as number)) <= index.tolerance.distance * 10 &&
+        index.parallel(c.axis, face.axis!.direction) &&
+        distanceToLine(face.axis!.origin, c.origin, c.axis) <= index.tolerance.distance * 10,
+    );
     if (found) {
       found.faces.push(id);
       found.sweep += face.sweepAngle ?? 0;
-    } else clusters.push({ faces: [id], radius: face.radius, sweep: face.sweepAngle ?? 0, cornerBlend: false, axis: face.axis.direction, origin: face.axis.origin });
+    } else
+      clusters.push({
+        faces: [id],
+        radius: face.radius,
+        sweep: face.sweepAngle ?? 0,
+        cornerBlend: false,
+        axis: face.axis.direction,
+        origin: face.axis.origin,
+      });
   }
   for (const c of clusters) {
     const inCluster = new Set(c.faces);
     const tangentPlanes = new Set<number>();
     for (const id of c.faces) {
       for (const n of index.neighbours[id] ?? []) {
-        if (!inCluster.has(n.face) && members.has(n.face) && n.convexity === "smooth" && index.face(n.face).surface === "plane" && index.perpendicular(index.face(n.face).normal as Vec3, c.axis)) tangentPlanes.add(n.face);
+        if (
+          !inCluster.has(n.face) &&
+          members.has(n.face) &&
+          n.convexity === "smooth" &&
+          index.face(n.face).surface === "plane" &&
+          index.perpendicular(index.face(n.face).normal as Vec3, c.axis)
+        )
+          tangentPlanes.add(n.face);
       }
     }
     c.cornerBlend = tangentPlanes.size >= 2 && c.sweep < HALF_TURN - SWEEP_TOLERANCE;
@@ -241,7 +329,12 @@ export function curvedWalls(index: PartIndex, walls: number[], members: Set<numb
 }
 
 /** Whether `face` belongs to an internal corner's blend among `walls`. */
-export function isCornerBlend(index: PartIndex, face: FaceAnalysis, members: Set<number>, walls: number[] = [...members]): boolean {
+export function isCornerBlend(
+  index: PartIndex,
+  face: FaceAnalysis,
+  members: Set<number>,
+  walls: number[] = [...members],
+): boolean {
   return curvedWalls(index, walls, members).some((c) => c.cornerBlend && c.faces.includes(face.id));
 }
 
@@ -266,7 +359,10 @@ function connected(index: PartIndex, faces: number[]): boolean {
   while (stack.length > 0) {
     const id = stack.pop() as number;
     for (const n of index.neighbours[id] ?? []) {
-      if (set.has(n.face) && !seen.has(n.face)) { seen.add(n.face); stack.push(n.face); }
+      if (set.has(n.face) && !seen.has(n.face)) {
+        seen.add(n.face);
+        stack.push(n.face);
+      }
     }
   }
   return seen.size === set.size;
@@ -279,4 +375,3 @@ export function fmt(d: Vec3): string {
 function pct(x: number): string {
   return `${Math.round(x * 1000) / 10} %`;
 }
-

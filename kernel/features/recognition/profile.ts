@@ -41,7 +41,9 @@ const PARALLEL = 0.94; // about 20 degrees
 export function floorProfile(index: PartIndex, floors: number[], members: Set<number>, normal: Vec3): FloorProfile {
   const floor = floors[0] as number;
   const loop = floors.length === 1 ? index.outerLoop(floor) : unionBoundary(index, floors, normal);
-  const marks = loop.map((item): "W" | "O" => (item.other !== null && members.has(item.other) && item.convexity !== "convex" ? "W" : "O"));
+  const marks = loop.map((item): "W" | "O" =>
+    item.other !== null && members.has(item.other) && item.convexity !== "convex" ? "W" : "O",
+  );
   const closed = marks.length > 0 && marks.every((mark) => mark === "W");
   const chains: Chain[] = [];
   const openSides: Vec3[] = [];
@@ -57,7 +59,10 @@ export function floorProfile(index: PartIndex, floors: number[], members: Set<nu
     let i = 0;
     while (i < n) {
       const at = (start + i) % n;
-      if (marks[at] === "O") { i++; continue; }
+      if (marks[at] === "O") {
+        i++;
+        continue;
+      }
       const faces: number[] = [];
       const beforeIndex = (at - 1 + n) % n;
       let j = i;
@@ -103,14 +108,18 @@ function tangentAtEnd(item: LoopEdge): Vec3 {
 /** The outer boundary of several coplanar faces: their loops without the edges they share, chained end to end; the loop enclosing most area. */
 function unionBoundary(index: PartIndex, floors: number[], normal: Vec3): LoopEdge[] {
   const set = new Set(floors);
-  const pending = floors.flatMap((id) => index.loops(id).flat()).filter((item) => item.other === null || !set.has(item.other));
+  const pending = floors
+    .flatMap((id) => index.loops(id).flat())
+    .filter((item) => item.other === null || !set.has(item.other));
   const tol = Math.max(index.tolerance.distance * 10, 1e-6);
   const loops: LoopEdge[][] = [];
   while (pending.length > 0) {
     const loop = [pending.shift() as LoopEdge];
     for (;;) {
       const end = (loop[loop.length - 1] as LoopEdge).to;
-      const next = pending.findIndex((item) => Math.hypot(item.from[0] - end[0], item.from[1] - end[1], item.from[2] - end[2]) < tol);
+      const next = pending.findIndex(
+        (item) => Math.hypot(item.from[0] - end[0], item.from[1] - end[1], item.from[2] - end[2]) < tol,
+      );
       if (next < 0) break;
       loop.push(pending.splice(next, 1)[0] as LoopEdge);
     }

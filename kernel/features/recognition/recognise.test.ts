@@ -20,7 +20,9 @@ import type { Feature, FeatureClass, Recognition } from "./types.ts";
 
 const oc = await loadOpenCascade();
 
-function recogniseShape(build: (scope: Parameters<Parameters<typeof withOcctScope>[0]>[0]) => TopoDS_Shape): Recognition {
+function recogniseShape(
+  build: (scope: Parameters<Parameters<typeof withOcctScope>[0]>[0]) => TopoDS_Shape,
+): Recognition {
   return withOcctScope((scope) => recogniseFeatures(analyseSolid(oc, build(scope))));
 }
 
@@ -31,7 +33,10 @@ function only(recognition: Recognition, cls: FeatureClass): Feature {
 }
 
 function near(actual: number | null | undefined, expected: number, what: string, tolerance = 1e-3): void {
-  assert.ok(actual !== null && actual !== undefined && Math.abs(actual - expected) <= tolerance, `${what}: ${actual}, expected ${expected}`);
+  assert.ok(
+    actual !== null && actual !== undefined && Math.abs(actual - expected) <= tolerance,
+    `${what}: ${actual}, expected ${expected}`,
+  );
 }
 
 function holeAt(recognition: Recognition, x: number): Feature {
@@ -78,7 +83,10 @@ describe("feature recognition on parts built with OCCT", () => {
   });
 
   it("measures each counterbore of a through hole counterbored from both ends, not one bore as deep as the hole", () => {
-    const hole = only(recogniseShape((scope) => parts.doubleCounterbore(oc, scope)), "through_hole");
+    const hole = only(
+      recogniseShape((scope) => parts.doubleCounterbore(oc, scope)),
+      "through_hole",
+    );
     near(hole.hole?.diameter_mm, 6, "bore diameter");
     near(hole.hole?.depth_mm, 40, "depth");
     // the wider end is the entrance: here both are 10 across, the deeper one is not told apart
@@ -92,14 +100,20 @@ describe("feature recognition on parts built with OCCT", () => {
   });
 
   it("gives a drilled blind hole its 118 degree point and its depth to the shoulder", () => {
-    const hole = only(recogniseShape((scope) => parts.drilledCube(oc, scope)), "blind_hole");
+    const hole = only(
+      recogniseShape((scope) => parts.drilledCube(oc, scope)),
+      "blind_hole",
+    );
     near(hole.hole?.diameter_mm, 6, "diameter");
     near(hole.hole?.depth_mm, 10, "depth");
     near(hole.hole?.drill_point_angle_deg, 118, "drill point", 1e-2);
   });
 
   it("reads a pocket with rounded corners as one rectangular pocket with its corner radius, width and depth", () => {
-    const pocket = only(recogniseShape((scope) => parts.roundedPocket(oc, scope, 2)), "rectangular_pocket");
+    const pocket = only(
+      recogniseShape((scope) => parts.roundedPocket(oc, scope, 2)),
+      "rectangular_pocket",
+    );
     assert.equal(pocket.faces.length, 9, "floor, four walls, four corner blends");
     near(pocket.min_internal_corner_radius_mm, 2, "corner radius");
     near(pocket.min_width_mm, 10, "width");
@@ -109,18 +123,36 @@ describe("feature recognition on parts built with OCCT", () => {
   });
 
   it("names the round-ended features of MFCAD++: circular end pocket, vertical and horizontal circular end blind slots, circular blind step, circular through slot, O-ring", () => {
-    const obround = only(recogniseShape((scope) => parts.obroundPocket(oc, scope)), "circular_end_pocket");
+    const obround = only(
+      recogniseShape((scope) => parts.obroundPocket(oc, scope)),
+      "circular_end_pocket",
+    );
     near(obround.min_width_mm, 8, "obround pocket width");
     near(obround.depth_mm, 5, "obround pocket depth");
-    const vSlot = only(recogniseShape((scope) => parts.roundEndSlot(oc, scope)), "vertical_circular_end_blind_slot");
+    const vSlot = only(
+      recogniseShape((scope) => parts.roundEndSlot(oc, scope)),
+      "vertical_circular_end_blind_slot",
+    );
     near(vSlot.min_width_mm, 8, "slot width");
     assert.deepEqual(vSlot.open_sides, [[0, -1, 0]]);
-    only(recogniseShape((scope) => parts.quarterEndSlot(oc, scope)), "horizontal_circular_end_blind_slot");
-    const step = only(recogniseShape((scope) => parts.roundCornerStep(oc, scope)), "circular_blind_step");
+    only(
+      recogniseShape((scope) => parts.quarterEndSlot(oc, scope)),
+      "horizontal_circular_end_blind_slot",
+    );
+    const step = only(
+      recogniseShape((scope) => parts.roundCornerStep(oc, scope)),
+      "circular_blind_step",
+    );
     near(step.depth_mm, 5, "circular step depth");
-    const groove = only(recogniseShape((scope) => parts.circularThroughSlot(oc, scope)), "circular_through_slot");
+    const groove = only(
+      recogniseShape((scope) => parts.circularThroughSlot(oc, scope)),
+      "circular_through_slot",
+    );
     near(groove.min_width_mm, 10, "groove width");
-    const ring = only(recogniseShape((scope) => parts.oRingBlock(oc, scope)), "o_ring");
+    const ring = only(
+      recogniseShape((scope) => parts.oRingBlock(oc, scope)),
+      "o_ring",
+    );
     near(ring.depth_mm, 2, "O-ring depth");
     near(ring.min_width_mm, 3, "O-ring width");
     assert.equal(ring.faces.length, 3, "outer wall, floor, island");
@@ -138,7 +170,13 @@ describe("feature recognition on parts built with OCCT", () => {
 });
 
 describe("feature recognition on real parts and bad input", () => {
-  for (const name of ["partC.step", "nist_ctc_01_asme1_ap242-e1.stp", "nist_ftc_10_asme1_ap242-e2.stp", "nist_stc_06_asme1_ap242-e3.stp", "partC.stl"]) {
+  for (const name of [
+    "partC.step",
+    "nist_ctc_01_asme1_ap242-e1.stp",
+    "nist_ftc_10_asme1_ap242-e2.stp",
+    "nist_stc_06_asme1_ap242-e3.stp",
+    "partC.stl",
+  ]) {
     it(`recognises ${name} within its 30 s budget: every face one class, features with reasons, setups planned`, () => {
       const started = performance.now();
       const file = recogniseFile(oc, fixture(name), { budgetMs: 30_000 });
@@ -156,7 +194,10 @@ describe("feature recognition on real parts and bad input", () => {
       const reported = new Set(file.setups.unreachable_faces.map((u) => u.face));
       for (let id = 0; id < faces; id++) {
         if (file.recognition.faceClasses[id] === "stock") continue;
-        assert.ok(reached.has(id) || reported.has(id), `face ${id} (${file.recognition.faceClasses[id]}) is neither reached nor reported`);
+        assert.ok(
+          reached.has(id) || reported.has(id),
+          `face ${id} (${file.recognition.faceClasses[id]}) is neither reached nor reported`,
+        );
       }
     });
   }
@@ -185,13 +226,19 @@ describe("feature recognition on real parts and bad input", () => {
   it("reads the holes of a part whose every face is a B-spline from a file, with setups planned or not", () => {
     const bytes = withOcctScope((scope) => writeBrep(oc, nurbs(oc, scope, parts.holePlate(oc, scope))));
     const readings = [recogniseFile(oc, bytes), recogniseFile(oc, bytes, { setups: false })].map((file) => {
-      assert.ok(file.analysis.faces.every((face) => face.surface === "bspline"), "the file's faces stay B-splines in the analysis");
-      return file.recognition.features.flatMap((f) => (f.hole ? [Math.round(f.hole.diameter_mm * 1000) / 1000] : [])).sort((a, b) => a - b);
+      assert.ok(
+        file.analysis.faces.every((face) => face.surface === "bspline"),
+        "the file's faces stay B-splines in the analysis",
+      );
+      return file.recognition.features
+        .flatMap((f) => (f.hole ? [Math.round(f.hole.diameter_mm * 1000) / 1000] : []))
+        .sort((a, b) => a - b);
     });
     // the through hole (6), the countersunk one (4.5) and the counterbored one (5.5) as in the
     // exact plate. Known limit: the blind hole (8) and the counterbore (10) come out as through
     // holes of their own, their B-spline floor and shoulder not read as flat bottoms
-    for (const diameter of [4.5, 5.5, 6]) assert.ok(readings[0]?.includes(diameter), `a ${diameter} mm hole among ${readings[0]}`);
+    for (const diameter of [4.5, 5.5, 6])
+      assert.ok(readings[0]?.includes(diameter), `a ${diameter} mm hole among ${readings[0]}`);
     assert.deepEqual(readings[1], readings[0], "recognition does not depend on planning setups");
   });
 
@@ -207,15 +254,27 @@ describe("feature recognition on real parts and bad input", () => {
   });
 
   it("answers a self-intersecting mesh (two overlapping cubes in one STL) with its faces classed and a warning, not a crash", () => {
-    const file = recogniseFile(undefined, binaryStl([...cubeCorners(10), ...cubeCorners(10, [5, 5, 5])]), { budgetMs: 5000 });
+    const file = recogniseFile(undefined, binaryStl([...cubeCorners(10), ...cubeCorners(10, [5, 5, 5])]), {
+      budgetMs: 5000,
+    });
     assert.equal(file.analysis.faces.length, 12);
     assert.equal(file.recognition.faceClasses.length, 12);
-    assert.ok(file.recognition.warnings.some((w) => w.code === "faces_unexplained"), "faces no rule explains are named");
+    assert.ok(
+      file.recognition.warnings.some((w) => w.code === "faces_unexplained"),
+      "faces no rule explains are named",
+    );
   });
 
   it("refuses a file without a solid, or past its budget, with a precise error", () => {
-    const text = "ISO-10303-21;\nHEADER;\nFILE_DESCRIPTION((''),'2;1');\nFILE_NAME('','',(''),(''),'','','');\nFILE_SCHEMA(('AUTOMOTIVE_DESIGN'));\nENDSEC;\nDATA;\n#1=CARTESIAN_POINT('',(0.,0.,0.));\nENDSEC;\nEND-ISO-10303-21;\n";
-    assert.throws(() => recogniseFile(oc, new Uint8Array(Buffer.from(text, "latin1"))), (error: unknown) => error instanceof GeometryError && ["no_solid", "corrupt_file"].includes(error.code));
-    assert.throws(() => recogniseFile(oc, fixture("nist_ftc_10_asme1_ap242-e2.stp"), { budgetMs: 1 }), (error: unknown) => error instanceof GeometryError && error.code === "analysis_timeout");
+    const text =
+      "ISO-10303-21;\nHEADER;\nFILE_DESCRIPTION((''),'2;1');\nFILE_NAME('','',(''),(''),'','','');\nFILE_SCHEMA(('AUTOMOTIVE_DESIGN'));\nENDSEC;\nDATA;\n#1=CARTESIAN_POINT('',(0.,0.,0.));\nENDSEC;\nEND-ISO-10303-21;\n";
+    assert.throws(
+      () => recogniseFile(oc, new Uint8Array(Buffer.from(text, "latin1"))),
+      (error: unknown) => error instanceof GeometryError && ["no_solid", "corrupt_file"].includes(error.code),
+    );
+    assert.throws(
+      () => recogniseFile(oc, fixture("nist_ftc_10_asme1_ap242-e2.stp"), { budgetMs: 1 }),
+      (error: unknown) => error instanceof GeometryError && error.code === "analysis_timeout",
+    );
   });
 });

@@ -41,7 +41,14 @@ export function recogniseFeatures(analysis: PartAnalysis, options: RecognitionOp
   const faceFeature: (number | null)[] = new Array<number | null>(faceCount).fill(null);
   const features: Feature[] = [];
   if (box === null || faceCount === 0) {
-    return { faceClasses, faceFeature, features, stockBox: null, warnings: [{ code: "no_faces", message: "The part has no faces to recognise features on." }], timeMs: performance.now() - started };
+    return {
+      faceClasses,
+      faceFeature,
+      features,
+      stockBox: null,
+      warnings: [{ code: "no_faces", message: "The part has no faces to recognise features on." }],
+      timeMs: performance.now() - started,
+    };
   }
   const diagonal = Math.hypot(box.max[0] - box.min[0], box.max[1] - box.min[1], box.max[2] - box.min[2]);
   const angle = options.angleTolerance ?? DEFAULT_ANGLE_TOLERANCE;
@@ -50,8 +57,17 @@ export function recogniseFeatures(analysis: PartAnalysis, options: RecognitionOp
     parallelCos: Math.cos(angle),
     perpendicularCos: Math.sin(angle),
   });
-  if (!analysis.complete) warnings.push({ code: "analysis_incomplete", message: "The face analysis is incomplete; features were recognised on the faces it has." });
-  if (!analysis.closed) warnings.push({ code: "open_part", message: "The part is not a closed solid; features next to its open or non-manifold edges may be missing or misread." });
+  if (!analysis.complete)
+    warnings.push({
+      code: "analysis_incomplete",
+      message: "The face analysis is incomplete; features were recognised on the faces it has.",
+    });
+  if (!analysis.closed)
+    warnings.push({
+      code: "open_part",
+      message:
+        "The part is not a closed solid; features next to its open or non-manifold edges may be missing or misread.",
+    });
 
   // 1. stock
   const candidates = new Set<number>();
@@ -108,7 +124,11 @@ export function recogniseFeatures(analysis: PartAnalysis, options: RecognitionOp
     }
   }
   if (convex.length > 0) {
-    warnings.push({ code: "convex_faces", message: `${convex.length} convex curved faces (bosses, shafts) are no machining feature of the taxonomy; their class is "other".`, faces: convex });
+    warnings.push({
+      code: "convex_faces",
+      message: `${convex.length} convex curved faces (bosses, shafts) are no machining feature of the taxonomy; their class is "other".`,
+      faces: convex,
+    });
   }
 
   // 4. concave groups: lone faces (chamfers, ring grooves), then 2.5D removals
@@ -122,7 +142,16 @@ export function recogniseFeatures(analysis: PartAnalysis, options: RecognitionOp
         continue;
       }
       if (face.surface === "torus" && face.sense === "concave") {
-        add({ ...edgeFeature(face.id, "o_ring", face.axis?.direction ?? null, face.minorRadius !== null ? 2 * face.minorRadius : null, ["R-o-ring-torus: a concave torus on its own: a round-profiled ring groove"]), depth_mm: face.minorRadius });
+        add({
+          ...edgeFeature(
+            face.id,
+            "o_ring",
+            face.axis?.direction ?? null,
+            face.minorRadius !== null ? 2 * face.minorRadius : null,
+            ["R-o-ring-torus: a concave torus on its own: a round-profiled ring groove"],
+          ),
+          depth_mm: face.minorRadius,
+        });
         continue;
       }
     }
@@ -136,12 +165,29 @@ export function recogniseFeatures(analysis: PartAnalysis, options: RecognitionOp
 
   const unexplained = faceClasses.flatMap((cls, id) => (cls === "other" && !convex.includes(id) ? [id] : []));
   if (unexplained.length > 0) {
-    warnings.push({ code: "faces_unexplained", message: `${unexplained.length} faces fit no feature rule; their class is "other".`, faces: unexplained });
+    warnings.push({
+      code: "faces_unexplained",
+      message: `${unexplained.length} faces fit no feature rule; their class is "other".`,
+      faces: unexplained,
+    });
   }
-  return { faceClasses, faceFeature, features: features.map(tidy), stockBox: box, warnings, timeMs: performance.now() - started };
+  return {
+    faceClasses,
+    faceFeature,
+    features: features.map(tidy),
+    stockBox: box,
+    warnings,
+    timeMs: performance.now() - started,
+  };
 }
 
-function edgeFeature(face: number, cls: "chamfer" | "round" | "o_ring", access: Vec3 | null, width: number | null, reasons: string[]): Omit<Feature, "id"> {
+function edgeFeature(
+  face: number,
+  cls: "chamfer" | "round" | "o_ring",
+  access: Vec3 | null,
+  width: number | null,
+  reasons: string[],
+): Omit<Feature, "id"> {
   return {
     class: cls,
     faces: [face],
@@ -177,9 +223,25 @@ function tidy(feature: Feature): Feature {
       diameter_mm: roundNumber(h.diameter_mm, 4),
       depth_mm: roundNumber(h.depth_mm, 4),
       axis: { origin: rounded(h.axis.origin, 4), direction: dir(h.axis.direction) },
-      ...(h.counterbore ? { counterbore: { diameter_mm: roundNumber(h.counterbore.diameter_mm, 4), depth_mm: roundNumber(h.counterbore.depth_mm, 4) } } : {}),
-      ...(h.countersink ? { countersink: { diameter_mm: roundNumber(h.countersink.diameter_mm, 4), angle_deg: roundNumber(h.countersink.angle_deg, 2) } } : {}),
-      ...(h.drill_point_angle_deg !== undefined ? { drill_point_angle_deg: roundNumber(h.drill_point_angle_deg, 2) } : {}),
+      ...(h.counterbore
+        ? {
+            counterbore: {
+              diameter_mm: roundNumber(h.counterbore.diameter_mm, 4),
+              depth_mm: roundNumber(h.counterbore.depth_mm, 4),
+            },
+          }
+        : {}),
+      ...(h.countersink
+        ? {
+            countersink: {
+              diameter_mm: roundNumber(h.countersink.diameter_mm, 4),
+              angle_deg: roundNumber(h.countersink.angle_deg, 2),
+            },
+          }
+        : {}),
+      ...(h.drill_point_angle_deg !== undefined
+        ? { drill_point_angle_deg: roundNumber(h.drill_point_angle_deg, 2) }
+        : {}),
     };
   }
   return out;

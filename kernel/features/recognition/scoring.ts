@@ -74,7 +74,8 @@ export class Scorer {
   }
 
   score(): Score {
-    let faces = 0, correct = 0;
+    let faces = 0,
+      correct = 0;
     const names = new Set<string>();
     for (const [truth, row] of Object.entries(this.confusion)) {
       names.add(truth);
@@ -88,7 +89,14 @@ export class Scorer {
       const support = Object.values(this.confusion[name] ?? {}).reduce((a, b) => a + b, 0);
       const predicted = Object.values(this.confusion).reduce((sum, row) => sum + (row[name] ?? 0), 0);
       const hit = this.confusion[name]?.[name] ?? 0;
-      return { class: name, support, predicted, correct: hit, precision: predicted > 0 ? hit / predicted : null, recall: support > 0 ? hit / support : null };
+      return {
+        class: name,
+        support,
+        predicted,
+        correct: hit,
+        precision: predicted > 0 ? hit / predicted : null,
+        recall: support > 0 ? hit / support : null,
+      };
     });
     return { faces, correct, accuracy: faces > 0 ? correct / faces : 0, confusion: this.confusion, classes };
   }

@@ -10,11 +10,21 @@ import type { EdgeAnalysis } from "../types.ts";
 
 type Point = [number, number, number];
 
-interface Made { Shape(): TopoDS_Shape; delete(): void }
+interface Made {
+  Shape(): TopoDS_Shape;
+  delete(): void;
+}
 interface MoreOcct {
-  BRepPrimAPI_MakeCone_3: new (axes: unknown, r1: number, r2: number, height: number) => Made & { Solid(): TopoDS_Shape };
+  BRepPrimAPI_MakeCone_3: new (
+    axes: unknown,
+    r1: number,
+    r2: number,
+    height: number,
+  ) => Made & { Solid(): TopoDS_Shape };
   BRepPrimAPI_MakeTorus_5: new (axes: unknown, major: number, minor: number) => Made & { Solid(): TopoDS_Shape };
-  BRepFilletAPI_MakeChamfer: new (shape: TopoDS_Shape) => Made & { Add_2(distance: number, edge: TopoDS_Edge): void; Build(progress: unknown): void; IsDone(): boolean };
+  BRepFilletAPI_MakeChamfer: new (
+    shape: TopoDS_Shape,
+  ) => Made & { Add_2(distance: number, edge: TopoDS_Edge): void; Build(progress: unknown): void; IsDone(): boolean };
 }
 
 function more(oc: OpenCascadeInstance): MoreOcct {
@@ -26,18 +36,39 @@ function axes(oc: OpenCascadeInstance, scope: OcctScope, base: Point, direction:
 }
 
 /** A cone from `base` along `direction`, radius r1 there and r2 at `height`. */
-export function makeCone(oc: OpenCascadeInstance, scope: OcctScope, base: Point, direction: Point, r1: number, r2: number, height: number): TopoDS_Shape {
+export function makeCone(
+  oc: OpenCascadeInstance,
+  scope: OcctScope,
+  base: Point,
+  direction: Point,
+  r1: number,
+  r2: number,
+  height: number,
+): TopoDS_Shape {
   const maker = scope.own(new (more(oc).BRepPrimAPI_MakeCone_3)(axes(oc, scope, base, direction), r1, r2, height));
   return scope.own(maker.Solid());
 }
 
-export function makeTorus(oc: OpenCascadeInstance, scope: OcctScope, centre: Point, direction: Point, major: number, minor: number): TopoDS_Shape {
+export function makeTorus(
+  oc: OpenCascadeInstance,
+  scope: OcctScope,
+  centre: Point,
+  direction: Point,
+  major: number,
+  minor: number,
+): TopoDS_Shape {
   const maker = scope.own(new (more(oc).BRepPrimAPI_MakeTorus_5)(axes(oc, scope, centre, direction), major, minor));
   return scope.own(maker.Solid());
 }
 
 /** `shape` with `edges` chamfered by `distance` on both sides. */
-export function chamfer(oc: OpenCascadeInstance, scope: OcctScope, shape: TopoDS_Shape, edges: TopoDS_Edge[], distance: number): TopoDS_Shape {
+export function chamfer(
+  oc: OpenCascadeInstance,
+  scope: OcctScope,
+  shape: TopoDS_Shape,
+  edges: TopoDS_Edge[],
+  distance: number,
+): TopoDS_Shape {
   const maker = scope.own(new (more(oc).BRepFilletAPI_MakeChamfer)(shape));
   for (const edge of edges) maker.Add_2(distance, edge);
   maker.Build(scope.own(new oc.Message_ProgressRange_1()));
@@ -46,7 +77,8 @@ export function chamfer(oc: OpenCascadeInstance, scope: OcctScope, shape: TopoDS
 }
 
 const near = (a: number, b: number) => Math.abs(a - b) < 1e-6;
-const isAt = (edge: EdgeAnalysis, axis: 0 | 1 | 2, value: number) => near(edge.start[axis], value) && near(edge.end[axis], value);
+const isAt = (edge: EdgeAnalysis, axis: 0 | 1 | 2, value: number) =>
+  near(edge.start[axis], value) && near(edge.end[axis], value);
 
 /**
  * A 60 x 40 x 20 plate with: a through hole (diameter 6 at x 10), a blind hole (diameter 8, 12
@@ -81,14 +113,25 @@ export function doubleCounterbore(oc: OpenCascadeInstance, scope: OcctScope): To
 export function drilledCube(oc: OpenCascadeInstance, scope: OcctScope): TopoDS_Shape {
   const part = makeBox(oc, scope, [20, 20, 20]);
   const tipHeight = 3 / Math.tan((59 * Math.PI) / 180);
-  const drill = fuse(oc, scope, makeCylinder(oc, scope, [10, 10, 10], [0, 0, 1], 3, 11), makeCone(oc, scope, [10, 10, 10 - tipHeight], [0, 0, 1], 0, 3, tipHeight));
+  const drill = fuse(
+    oc,
+    scope,
+    makeCylinder(oc, scope, [10, 10, 10], [0, 0, 1], 3, 11),
+    makeCone(oc, scope, [10, 10, 10 - tipHeight], [0, 0, 1], 0, 3, tipHeight),
+  );
   return cut(oc, scope, part, drill);
 }
 
 /** A 40 x 40 x 20 block with a 20 x 10 x 5 pocket in the top whose vertical corners are rounded by 2 mm. */
 export function roundedPocket(oc: OpenCascadeInstance, scope: OcctScope, cornerRadius = 2): TopoDS_Shape {
   let pocket = makeBox(oc, scope, [20, 10, 6], [10, 15, 15]);
-  pocket = fillet(oc, scope, pocket, edgesWhere(oc, scope, pocket, (edge) => edge.curve === "line" && !near(edge.start[2], edge.end[2])), cornerRadius);
+  pocket = fillet(
+    oc,
+    scope,
+    pocket,
+    edgesWhere(oc, scope, pocket, (edge) => edge.curve === "line" && !near(edge.start[2], edge.end[2])),
+    cornerRadius,
+  );
   return cut(oc, scope, makeBox(oc, scope, [40, 40, 20]), pocket);
 }
 
@@ -102,15 +145,32 @@ export function obroundPocket(oc: OpenCascadeInstance, scope: OcctScope): TopoDS
 
 /** A 40 x 40 x 20 block with an O-ring groove in the top: outer diameter 20, inner 14, 2 deep. */
 export function oRingBlock(oc: OpenCascadeInstance, scope: OcctScope): TopoDS_Shape {
-  const ring = cut(oc, scope, makeCylinder(oc, scope, [20, 20, 18], [0, 0, 1], 10, 3), makeCylinder(oc, scope, [20, 20, 17], [0, 0, 1], 7, 5));
+  const ring = cut(
+    oc,
+    scope,
+    makeCylinder(oc, scope, [20, 20, 18], [0, 0, 1], 10, 3),
+    makeCylinder(oc, scope, [20, 20, 17], [0, 0, 1], 7, 5),
+  );
   return cut(oc, scope, makeBox(oc, scope, [40, 40, 20]), ring);
 }
 
 /** A 40 x 30 x 20 block with its top edges along X rounded by 3 mm, and a 2 mm chamfer on a vertical edge. */
 export function roundedAndChamfered(oc: OpenCascadeInstance, scope: OcctScope): TopoDS_Shape {
   let part = makeBox(oc, scope, [40, 30, 20]);
-  part = fillet(oc, scope, part, edgesWhere(oc, scope, part, (edge) => edge.curve === "line" && isAt(edge, 2, 20) && isAt(edge, 1, 0)), 3);
-  return chamfer(oc, scope, part, edgesWhere(oc, scope, part, (edge) => edge.curve === "line" && isAt(edge, 0, 40) && isAt(edge, 1, 30)), 2);
+  part = fillet(
+    oc,
+    scope,
+    part,
+    edgesWhere(oc, scope, part, (edge) => edge.curve === "line" && isAt(edge, 2, 20) && isAt(edge, 1, 0)),
+    3,
+  );
+  return chamfer(
+    oc,
+    scope,
+    part,
+    edgesWhere(oc, scope, part, (edge) => edge.curve === "line" && isAt(edge, 0, 40) && isAt(edge, 1, 30)),
+    2,
+  );
 }
 
 /** A 40 x 40 x 20 block with a 20 x 20 x 5 pocket in the top (from z 15). */
@@ -141,7 +201,12 @@ export function circularThroughSlot(oc: OpenCascadeInstance, scope: OcctScope): 
 
 /** A 40 x 40 x 20 block with a slot 8 wide from its -Y face, 5 deep, ending in a half circle at y 15. */
 export function roundEndSlot(oc: OpenCascadeInstance, scope: OcctScope): TopoDS_Shape {
-  const tool = fuse(oc, scope, makeBox(oc, scope, [8, 16, 6], [16, -1, 15]), makeCylinder(oc, scope, [20, 15, 15], [0, 0, 1], 4, 6));
+  const tool = fuse(
+    oc,
+    scope,
+    makeBox(oc, scope, [8, 16, 6], [16, -1, 15]),
+    makeCylinder(oc, scope, [20, 15, 15], [0, 0, 1], 4, 6),
+  );
   return cut(oc, scope, makeBox(oc, scope, [40, 40, 20]), tool);
 }
 

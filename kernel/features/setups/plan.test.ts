@@ -21,7 +21,10 @@ import { cut, makeBox } from "../test-support.ts";
 
 const oc = await loadOpenCascade();
 
-function plan(build: (scope: OcctScope) => TopoDS_Shape, options: SetupOptions = {}): { analysis: PartAnalysis; plan: SetupPlan } {
+function plan(
+  build: (scope: OcctScope) => TopoDS_Shape,
+  options: SetupOptions = {},
+): { analysis: PartAnalysis; plan: SetupPlan } {
   return withOcctScope((scope) => {
     const shape = build(scope);
     const analysis = analyseSolid(oc, shape);
@@ -38,18 +41,28 @@ function steppedBlock(scope: OcctScope): TopoDS_Shape {
 }
 
 const TOO_LONG = "the stock is 45 mm along the tool axis, the machine's Z travel is 30 mm";
-const without = (...names: string[]): SetupOptions => ({ excluded: (candidate) => (names.includes(candidate.name) ? TOO_LONG : null) });
+const without = (...names: string[]): SetupOptions => ({
+  excluded: (candidate) => (names.includes(candidate.name) ? TOO_LONG : null),
+});
 
 function faceWithNormal(analysis: PartAnalysis, normal: [number, number, number], z: number): number[] {
   return analysis.faces
-    .filter((f) => f.normal !== null && f.normal.every((c, i) => Math.abs(c - normal[i]!) < 1e-9) && Math.abs(f.centroid[2] - z) < 1e-6)
+    .filter(
+      (f) =>
+        f.normal !== null &&
+        f.normal.every((c, i) => Math.abs(c - normal[i]!) < 1e-9) &&
+        Math.abs(f.centroid[2] - z) < 1e-6,
+    )
     .map((f) => f.id);
 }
 
 describe("setup planning", () => {
   it("machines a block with a pocket on top in one setup, from +Z", () => {
     const { plan: result } = plan((scope) => parts.pocketOnTop(oc, scope));
-    assert.deepEqual(result.setups.map((s) => s.name), ["+Z"]);
+    assert.deepEqual(
+      result.setups.map((s) => s.name),
+      ["+Z"],
+    );
     assert.deepEqual(result.setups[0]?.faces.length, 5);
     assert.deepEqual(result.unreachable_faces, []);
     assert.deepEqual(result.feature_access, [{ feature: 0, directions: ["+Z"] }]);
@@ -59,7 +72,10 @@ describe("setup planning", () => {
     const { plan: result } = plan((scope) => parts.pocketsTopAndBottom(oc, scope));
     assert.deepEqual(result.setups.map((s) => s.name).sort(), ["+Z", "-Z"]);
     assert.deepEqual(result.unreachable_faces, []);
-    assert.deepEqual(result.feature_access.map((a) => a.directions), [["+Z"], ["-Z"]]);
+    assert.deepEqual(
+      result.feature_access.map((a) => a.directions),
+      [["+Z"], ["-Z"]],
+    );
   });
 
   it("reports the undersides of a closed T-slot's lips as unreachable, with the reason for each direction", () => {
@@ -78,8 +94,14 @@ describe("setup planning", () => {
 
   it("reaches the holes of a drilled plate from +Z alone, and a through hole from both ends", () => {
     const { plan: result } = plan((scope) => parts.holePlate(oc, scope));
-    assert.deepEqual(result.setups.map((s) => s.name), ["+Z"]);
-    assert.ok(result.feature_access.some((a) => a.directions.includes("+Z") && a.directions.includes("-Z")), JSON.stringify(result.feature_access));
+    assert.deepEqual(
+      result.setups.map((s) => s.name),
+      ["+Z"],
+    );
+    assert.ok(
+      result.feature_access.some((a) => a.directions.includes("+Z") && a.directions.includes("-Z")),
+      JSON.stringify(result.feature_access),
+    );
   });
 
   it("reaches a drill point's cone from the hole's own axis, though the cone's apex tessellates into slivers turned against it (NIST FTC-10's seven blind holes)", () => {
@@ -91,14 +113,22 @@ describe("setup planning", () => {
     const made = new Set(setups.setups.flatMap((s) => s.features));
     const blind = file.recognition.features.filter((f) => f.class === "blind_hole");
     assert.ok(blind.length >= 7, `${blind.length} blind holes`);
-    for (const hole of blind) assert.ok(made.has(hole.id), `blind hole ${hole.id} (${hole.hole?.diameter_mm} mm) is made in no setup`);
+    for (const hole of blind)
+      assert.ok(made.has(hole.id), `blind hole ${hole.id} (${hole.hole?.diameter_mm} mm) is made in no setup`);
   });
 
   it("leaves out a direction that cannot be set up: what only it reaches is unreachable for that reason, and the setup it would have been is listed", () => {
     const { analysis, plan: result } = plan((scope) => parts.pocketsTopAndBottom(oc, scope), without("-Z", "+X"));
     const bottomFloor = faceWithNormal(analysis, [0, 0, -1], 4);
-    assert.deepEqual(result.setups.map((s) => s.name), ["+Z"]);
-    assert.deepEqual(result.left_out.map((s) => [s.name, s.reason]), [["-Z", TOO_LONG]], "+X was not needed: not listed");
+    assert.deepEqual(
+      result.setups.map((s) => s.name),
+      ["+Z"],
+    );
+    assert.deepEqual(
+      result.left_out.map((s) => [s.name, s.reason]),
+      [["-Z", TOO_LONG]],
+      "+X was not needed: not listed",
+    );
     const bottomPocket = result.left_out[0]!.faces;
     assert.equal(bottomPocket.length, 5, "the floor and four walls of the bottom pocket");
     assert.ok(bottomFloor.length === 1 && bottomPocket.includes(bottomFloor[0]!));
@@ -117,9 +147,16 @@ describe("setup planning", () => {
 
   it("chooses the setups again without the direction left out: another setup takes what it reaches of its faces", () => {
     const { analysis, plan: full } = plan((scope) => steppedBlock(scope));
-    assert.deepEqual(full.setups.map((s) => s.name), ["+X"], "+X reaches the step and the side pocket");
+    assert.deepEqual(
+      full.setups.map((s) => s.name),
+      ["+X"],
+      "+X reaches the step and the side pocket",
+    );
     const { plan: result } = plan((scope) => steppedBlock(scope), without("+X"));
-    assert.deepEqual(result.left_out.map((s) => s.name), ["+X"]);
+    assert.deepEqual(
+      result.left_out.map((s) => s.name),
+      ["+X"],
+    );
     assert.equal(result.setups.length, 1);
     const [setup] = result.setups;
     assert.notEqual(setup?.name, "+X");
@@ -127,8 +164,13 @@ describe("setup planning", () => {
     assert.equal(stepFloor.length, 1);
     assert.ok(setup?.faces.includes(stepFloor[0]!), `the step's floor goes to ${setup?.name}`);
     assert.ok(!result.unreachable_faces.some((u) => u.face === stepFloor[0]), "the step stays reachable");
-    const sidePocketFloor = analysis.faces.filter((f) => f.normal !== null && f.normal[0] > 0.99 && Math.abs(f.centroid[0] - 36) < 1e-6).map((f) => f.id);
+    const sidePocketFloor = analysis.faces
+      .filter((f) => f.normal !== null && f.normal[0] > 0.99 && Math.abs(f.centroid[0] - 36) < 1e-6)
+      .map((f) => f.id);
     assert.equal(sidePocketFloor.length, 1);
-    assert.match(result.unreachable_faces.find((u) => u.face === sidePocketFloor[0])?.reason ?? "", /\+X: the stock is 45 mm/);
+    assert.match(
+      result.unreachable_faces.find((u) => u.face === sidePocketFloor[0])?.reason ?? "",
+      /\+X: the stock is 45 mm/,
+    );
   });
 });

@@ -24,7 +24,15 @@ import type { Recognition } from "../recognition/types.ts";
 import { AXIS_DIRECTIONS, cross, dot, length, normalise, sub } from "../recognition/vec.ts";
 import type { PartAnalysis, Vec3 } from "../types.ts";
 import { DirectionalRays } from "./raycast.ts";
-import type { CandidateDirection, FeatureAccess, LeftOutSetup, Setup, SetupOptions, SetupPlan, UnreachableFace } from "./types.ts";
+import type {
+  CandidateDirection,
+  FeatureAccess,
+  LeftOutSetup,
+  Setup,
+  SetupOptions,
+  SetupPlan,
+  UnreachableFace,
+} from "./types.ts";
 
 const PLANE_UNDERCUT = 1e-6;
 /** facet normals of a curved face: tessellation noise allowed */
@@ -40,13 +48,19 @@ interface Sample {
   normal: Vec3;
 }
 
-export function planSetups(analysis: PartAnalysis, recognition: Recognition, mesh: TriangleMesh, options: SetupOptions = {}): SetupPlan {
+export function planSetups(
+  analysis: PartAnalysis,
+  recognition: Recognition,
+  mesh: TriangleMesh,
+  options: SetupOptions = {},
+): SetupPlan {
   const started = performance.now();
   const warnings: SetupPlan["warnings"] = [];
   const candidates = candidateDirections(recognition, options.extraDirections ?? []);
   const faceCount = analysis.faces.length;
   const box = analysis.bbox;
-  const diagonal = box === null ? 1 : Math.hypot(box.max[0] - box.min[0], box.max[1] - box.min[1], box.max[2] - box.min[2]);
+  const diagonal =
+    box === null ? 1 : Math.hypot(box.max[0] - box.min[0], box.max[1] - box.min[1], box.max[2] - box.min[2]);
   const lift = Math.max(diagonal * 2e-4, 1e-3);
 
   // triangles per face, samples per face
@@ -65,7 +79,11 @@ export function planSetups(analysis: PartAnalysis, recognition: Recognition, mes
     samples[id] = faceSamples(mesh, trianglesOf[id] ?? [], id, options.samplesPerFace ?? DEFAULT_SAMPLES);
     if (samples[id]!.length === 0) unmeshed.push(id);
   }
-  if (unmeshed.length > 0) warnings.push({ code: "faces_without_triangles", message: `${unmeshed.length} faces have no triangles; their reach is unknown and they are left out of the plan.` });
+  if (unmeshed.length > 0)
+    warnings.push({
+      code: "faces_without_triangles",
+      message: `${unmeshed.length} faces have no triangles; their reach is unknown and they are left out of the plan.`,
+    });
 
   // visibility: per candidate, per face, per sample; and why not
   const visible: boolean[][][] = [];
@@ -103,34 +121,50 @@ export function planSetups(analysis: PartAnalysis, recognition: Recognition, mes
         return false;
       });
       const parts: string[] = [];
-      if (turned > 0) parts.push(turned === list.length ? "undercut (the face turns away from the tool)" : "partly undercut (part of the face turns away from the tool)");
-      if (hiders.size > 0) parts.push(`hidden behind face${hiders.size > 1 ? "s" : ""} ${[...hiders].sort((a, b) => a - b).join(", ")}`);
+      if (turned > 0)
+        parts.push(
+          turned === list.length
+            ? "undercut (the face turns away from the tool)"
+            : "partly undercut (part of the face turns away from the tool)",
+        );
+      if (hiders.size > 0)
+        parts.push(`hidden behind face${hiders.size > 1 ? "s" : ""} ${[...hiders].sort((a, b) => a - b).join(", ")}`);
       if (parts.length > 0) reasons[id] = `${candidate.name}: ${parts.join(", ")}`;
     }
     visible.push(perFace);
     why.push(reasons);
   }
 
-  const whole = (c: number, id: number) => (visible[c]![id]!.length > 0 && visible[c]![id]!.every(Boolean));
+  const whole = (c: number, id: number) => visible[c]![id]!.length > 0 && visible[c]![id]!.every(Boolean);
   // among equal covers, prefer the directions the features say they are machined from
-  const preference = candidates.map((candidate) =>
-    recognition.features.filter((f) => [f.access_direction, ...f.other_access_directions].some((d) => d !== null && dot(d, candidate.direction) > 1 - 1e-6)).length,
+  const preference = candidates.map(
+    (candidate) =>
+      recognition.features.filter((f) =>
+        [f.access_direction, ...f.other_access_directions].some(
+          (d) => d !== null && dot(d, candidate.direction) > 1 - 1e-6,
+        ),
+      ).length,
   );
   const excludedBy = candidates.map((candidate) => options.excluded?.(candidate) ?? null);
-  const coverBy = (allowed: readonly number[]) => coverWith({ allowed, candidates, machinable, samples, visible, why, excludedBy, whole, preference, recognition });
+  const coverBy = (allowed: readonly number[]) =>
+    coverWith({ allowed, candidates, machinable, samples, visible, why, excludedBy, whole, preference, recognition });
   const every = candidates.map((_, c) => c);
   const unrestricted = coverBy(every);
   // a direction that cannot be set up is left out only when the plan needs it: the setups are
   // then chosen again among the others, which take over what they reach of its faces
   const needsExcluded = unrestricted.chosen.some((c) => excludedBy[c] !== null);
-  const { setups, unreachable, splitFaces } = needsExcluded ? coverBy(every.filter((c) => excludedBy[c] === null)) : unrestricted;
+  const { setups, unreachable, splitFaces } = needsExcluded
+    ? coverBy(every.filter((c) => excludedBy[c] === null))
+    : unrestricted;
   const leftOut: LeftOutSetup[] = unrestricted.setups.flatMap((setup, i) => {
     const reason = excludedBy[unrestricted.chosen[i]!];
     return reason === null || reason === undefined ? [] : [{ ...setup, reason }];
   });
   const featureAccess: FeatureAccess[] = recognition.features.map((f) => ({
     feature: f.id,
-    directions: candidates.filter((_, c) => f.faces.every((id) => !machinable.includes(id) || samples[id]!.length === 0 || whole(c, id))).map((cand) => cand.name),
+    directions: candidates
+      .filter((_, c) => f.faces.every((id) => !machinable.includes(id) || samples[id]!.length === 0 || whole(c, id)))
+      .map((cand) => cand.name),
   }));
   return {
     candidates,
@@ -163,7 +197,12 @@ interface CoverInput {
  * The fewest allowed candidates reaching every element (a face some allowed candidate reaches
  * whole, else its samples) they reach, as setups; what no allowed candidate reaches is unreachable.
  */
-function coverWith(input: CoverInput): { chosen: number[]; setups: Setup[]; unreachable: UnreachableFace[]; splitFaces: number[] } {
+function coverWith(input: CoverInput): {
+  chosen: number[];
+  setups: Setup[];
+  unreachable: UnreachableFace[];
+  splitFaces: number[];
+} {
   const { allowed, candidates, machinable, samples, visible, why, excludedBy, whole } = input;
   const elements: { face: number; sample: number | null }[] = [];
   const splitFaces: number[] = [];
@@ -175,7 +214,8 @@ function coverWith(input: CoverInput): { chosen: number[]; setups: Setup[]; unre
       elements.push({ face: id, sample: null });
       continue;
     }
-    let anyCovered = false, allCovered = true;
+    let anyCovered = false,
+      allCovered = true;
     list.forEach((_, s) => {
       if (allowed.some((c) => visible[c]![id]![s] === true)) {
         elements.push({ face: id, sample: s });
@@ -183,15 +223,32 @@ function coverWith(input: CoverInput): { chosen: number[]; setups: Setup[]; unre
       } else allCovered = false;
     });
     // a direction that reaches the face but cannot be set up says why not
-    const reasonOf = (c: number) => (!allowed.includes(c) && visible[c]![id]!.some(Boolean) ? `${candidates[c]!.name}: ${excludedBy[c] ?? "left out"}` : why[c]![id]!);
-    const reasons = candidates.map((_, c) => reasonOf(c)).filter((reason) => reason !== "").join("; ");
+    const reasonOf = (c: number) =>
+      !allowed.includes(c) && visible[c]![id]!.some(Boolean)
+        ? `${candidates[c]!.name}: ${excludedBy[c] ?? "left out"}`
+        : why[c]![id]!;
+    const reasons = candidates
+      .map((_, c) => reasonOf(c))
+      .filter((reason) => reason !== "")
+      .join("; ");
     if (!allCovered) {
-      unreachable.push({ face: id, reason: `${anyCovered ? "part of the face" : "the face"} is reached from no candidate direction (${reasons})` });
+      unreachable.push({
+        face: id,
+        reason: `${anyCovered ? "part of the face" : "the face"} is reached from no candidate direction (${reasons})`,
+      });
     }
     if (anyCovered) splitFaces.push(id);
   }
-  const covers = allowed.map((c) => elements.map((element) => (element.sample === null ? whole(c, element.face) : visible[c]![element.face]![element.sample] === true)));
-  const picked = cover(covers, elements.length, allowed.map((c) => input.preference[c] ?? 0));
+  const covers = allowed.map((c) =>
+    elements.map((element) =>
+      element.sample === null ? whole(c, element.face) : visible[c]![element.face]![element.sample] === true,
+    ),
+  );
+  const picked = cover(
+    covers,
+    elements.length,
+    allowed.map((c) => input.preference[c] ?? 0),
+  );
 
   // order: the setup reaching most elements first; each face goes to the first that reaches it
   picked.sort((a, b) => count(covers[b]!) - count(covers[a]!) || a - b);
@@ -207,7 +264,9 @@ function coverWith(input: CoverInput): { chosen: number[]; setups: Setup[]; unre
       faces.push(id);
       if (!splitFaces.includes(id)) assigned.add(id);
     }
-    const features = input.recognition.features.filter((f) => f.faces.every((id) => !machinable.includes(id) || whole(c, id))).map((f) => f.id);
+    const features = input.recognition.features
+      .filter((f) => f.faces.every((id) => !machinable.includes(id) || whole(c, id)))
+      .map((f) => f.id);
     return { index: i, name: candidates[c]!.name, direction: candidates[c]!.direction, faces, reached, features };
   });
   return { chosen, setups, unreachable, splitFaces };
@@ -233,15 +292,22 @@ export function candidateDirections(recognition: Recognition, extra: CandidateDi
  * the spacing the face's budget of points allows), their centroids; at most about `most`.
  */
 function faceSamples(mesh: TriangleMesh, triangles: number[], face: number, most: number): Sample[] {
-  const p = mesh.positions, idx = mesh.indices;
-  const measured = triangles.map((t) => {
-    const a = 3 * (idx[3 * t] as number), b = 3 * (idx[3 * t + 1] as number), c = 3 * (idx[3 * t + 2] as number);
-    const A: Vec3 = [p[a]!, p[a + 1]!, p[a + 2]!], B: Vec3 = [p[b]!, p[b + 1]!, p[b + 2]!], C: Vec3 = [p[c]!, p[c + 1]!, p[c + 2]!];
-    const n = cross(sub(B, A), sub(C, A));
-    const twiceArea = length(n);
-    const longest = Math.max(length(sub(B, A)), length(sub(C, B)), length(sub(A, C)));
-    return { A, B, C, area: twiceArea / 2, height: longest > 0 ? twiceArea / longest : 0, normal: normalise(n) };
-  }).filter((tri) => tri.area > 0);
+  const p = mesh.positions,
+    idx = mesh.indices;
+  const measured = triangles
+    .map((t) => {
+      const a = 3 * (idx[3 * t] as number),
+        b = 3 * (idx[3 * t + 1] as number),
+        c = 3 * (idx[3 * t + 2] as number);
+      const A: Vec3 = [p[a]!, p[a + 1]!, p[a + 2]!],
+        B: Vec3 = [p[b]!, p[b + 1]!, p[b + 2]!],
+        C: Vec3 = [p[c]!, p[c + 1]!, p[c + 2]!];
+      const n = cross(sub(B, A), sub(C, A));
+      const twiceArea = length(n);
+      const longest = Math.max(length(sub(B, A)), length(sub(C, B)), length(sub(A, C)));
+      return { A, B, C, area: twiceArea / 2, height: longest > 0 ? twiceArea / longest : 0, normal: normalise(n) };
+    })
+    .filter((tri) => tri.area > 0);
   // a sliver's normal is rounding noise (a cone's apex: triangles 1e-6 mm high, turned against
   // the face); it carries no area to sample, unless the face has nothing else
   const sound = measured.filter((tri) => tri.height >= SLIVER_HEIGHT_MM);
@@ -254,7 +320,11 @@ function faceSamples(mesh: TriangleMesh, triangles: number[], face: number, most
     const n = Math.max(1, Math.min(8, Math.round(Math.sqrt(tri.area) / spacing)));
     const at = (u: number, v: number): Vec3 => {
       const w = 1 - u - v;
-      return [w * tri.A[0] + u * tri.B[0] + v * tri.C[0], w * tri.A[1] + u * tri.B[1] + v * tri.C[1], w * tri.A[2] + u * tri.B[2] + v * tri.C[2]];
+      return [
+        w * tri.A[0] + u * tri.B[0] + v * tri.C[0],
+        w * tri.A[1] + u * tri.B[1] + v * tri.C[1],
+        w * tri.A[2] + u * tri.B[2] + v * tri.C[2],
+      ];
     };
     for (let i = 0; i < n; i++) {
       for (let j = 0; i + j < n; j++) {
@@ -279,7 +349,9 @@ function cover(covers: boolean[][], elements: number, preference: number[]): num
   const words = Math.ceil(elements / 32);
   const masks = covers.map((flags) => {
     const mask = new Uint32Array(words);
-    flags.forEach((flag, e) => { if (flag) mask[e >>> 5]! |= 1 << (e & 31); });
+    flags.forEach((flag, e) => {
+      if (flag) mask[e >>> 5]! |= 1 << (e & 31);
+    });
     return mask;
   });
   const goal = new Uint32Array(words);
@@ -288,13 +360,15 @@ function cover(covers: boolean[][], elements: number, preference: number[]): num
     for (let w = 0; w < words; w++) {
       let bits = 0;
       for (const c of subset) bits |= masks[c]![w]!;
-      if ((bits >>> 0) !== goal[w]) return false;
+      if (bits >>> 0 !== goal[w]) return false;
     }
     return true;
   };
   if (k <= EXACT_LIMIT) {
     for (let size = 1; size <= k; size++) {
-      let best: number[] | null = null, bestCount = -1, bestPreference = -1;
+      let best: number[] | null = null,
+        bestCount = -1,
+        bestPreference = -1;
       for (const subset of combinations(k, size)) {
         if (!covered(subset)) continue;
         // ties: the subset whose members reach the most, then the features' own directions, then the earliest
@@ -313,14 +387,20 @@ function cover(covers: boolean[][], elements: number, preference: number[]): num
   const chosen: number[] = [];
   const done = new Array<boolean>(elements).fill(false);
   for (;;) {
-    let best = -1, gain = 0;
+    let best = -1,
+      gain = 0;
     covers.forEach((flags, c) => {
       const g = flags.reduce((sum, flag, e) => sum + (flag && !done[e] ? 1 : 0), 0);
-      if (g > gain) { gain = g; best = c; }
+      if (g > gain) {
+        gain = g;
+        best = c;
+      }
     });
     if (best < 0) return chosen;
     chosen.push(best);
-    covers[best]!.forEach((flag, e) => { if (flag) done[e] = true; });
+    covers[best]!.forEach((flag, e) => {
+      if (flag) done[e] = true;
+    });
   }
 }
 

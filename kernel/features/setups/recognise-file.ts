@@ -52,7 +52,11 @@ export interface RecogniseFileOptions extends FileAnalysisOptions {
 const ANALYTIC_SURFACES: ReadonlySet<string> = new Set(["plane", "cylinder", "cone", "sphere", "torus"]);
 const SETUP_DEFLECTION_SHARE = 0.002;
 
-export function recogniseFile(oc: OpenCascadeInstance | undefined, bytes: Uint8Array, options: RecogniseFileOptions = {}): RecognisedFile {
+export function recogniseFile(
+  oc: OpenCascadeInstance | undefined,
+  bytes: Uint8Array,
+  options: RecogniseFileOptions = {},
+): RecognisedFile {
   const t0 = performance.now();
   const deadline = options.deadline ?? t0 + (options.budgetMs ?? DEFAULT_BUDGET_MS);
   const timed: FileAnalysisOptions = { ...options, deadline };
@@ -75,7 +79,8 @@ export function recogniseFile(oc: OpenCascadeInstance | undefined, bytes: Uint8A
     }
     mesh = { ...read.mesh, faceIds };
   } else {
-    if (oc === undefined) throw new Error(`recogniseFile: a ${detected.toUpperCase()} file needs OCCT, and none was given`);
+    if (oc === undefined)
+      throw new Error(`recogniseFile: a ${detected.toUpperCase()} file needs OCCT, and none was given`);
     prepareRelease(oc);
     ({ format, analysis, mesh } = withOcctScope((scope) => {
       let solid: TopoDS_Shape;
@@ -127,9 +132,15 @@ export function recogniseFile(oc: OpenCascadeInstance | undefined, bytes: Uint8A
   let setups: SetupPlan | null = null;
   if (options.setups !== false) {
     if (mesh === null || mesh.indices.length === 0) {
-      warnings.push({ code: "setups_skipped", message: "No triangles for the part (or the time budget ran out before meshing it): setups were not planned." });
+      warnings.push({
+        code: "setups_skipped",
+        message: "No triangles for the part (or the time budget ran out before meshing it): setups were not planned.",
+      });
     } else if (performance.now() > deadline) {
-      warnings.push({ code: "setups_skipped", message: "The time budget ran out before setup planning: setups were not planned." });
+      warnings.push({
+        code: "setups_skipped",
+        message: "The time budget ran out before setup planning: setups were not planned.",
+      });
     } else {
       const t3 = performance.now();
       setups = planSetups(used, recognition, mesh, options.setups ?? {});

@@ -185,7 +185,9 @@ export const METRIC_FINE: readonly MetricThread[] = (
  * shank below the thread so it passes through the hole); fine taps (DIN 374) take the body of the
  * nearest coarse size. nominal -> overall l1, shank d1, thread length l2.
  */
-export const TAP_BODIES: Readonly<Record<number, { overall: number; shank: number; thread: number; standard: string }>> = {
+export const TAP_BODIES: Readonly<
+  Record<number, { overall: number; shank: number; thread: number; standard: string }>
+> = {
   2: { overall: 45, shank: 2.8, thread: 8, standard: "DIN 371" },
   2.5: { overall: 50, shank: 2.8, thread: 9, standard: "DIN 371" },
   3: { overall: 56, shank: 3.5, thread: 11, standard: "DIN 371" },

@@ -6,7 +6,14 @@ describe("catalogueUuid", () => {
   it("is stable per kind, manufacturer and article number, and differs between them", () => {
     const tool = catalogueUuid("tool", "Swarf Standard Range", "SSR-EM4-0600-L-TA");
     assert.equal(tool, catalogueUuid("tool", "Swarf Standard Range", "SSR-EM4-0600-L-TA"));
-    assert.equal(new Set([tool, catalogueUuid("assembly", "Swarf Standard Range", "SSR-EM4-0600-L-TA"), catalogueUuid("tool", "Other", "SSR-EM4-0600-L-TA")]).size, 3);
+    assert.equal(
+      new Set([
+        tool,
+        catalogueUuid("assembly", "Swarf Standard Range", "SSR-EM4-0600-L-TA"),
+        catalogueUuid("tool", "Other", "SSR-EM4-0600-L-TA"),
+      ]).size,
+      3,
+    );
     assert.match(tool, /^[0-9a-f]{8}-[0-9a-f]{4}-5/);
     assert.match(CATALOGUE_NAMESPACE, /^[0-9a-f]{8}-[0-9a-f]{4}-5/);
   });

@@ -35,7 +35,11 @@ export interface CatalogueEntry {
 /** The namespace of catalogue ids (itself a v5 UUID, of a URN in the URL namespace). */
 export const CATALOGUE_NAMESPACE = uuidV5(NAMESPACE_URL, "urn:swarf:external-catalogue");
 
-export function catalogueUuid(kind: "assembly" | "tool" | "holder", manufacturer: string, articleNumber: string): string {
+export function catalogueUuid(
+  kind: "assembly" | "tool" | "holder",
+  manufacturer: string,
+  articleNumber: string,
+): string {
   return uuidV5(CATALOGUE_NAMESPACE, `${kind}\n${manufacturer}\n${articleNumber}`);
 }
 
@@ -50,14 +54,21 @@ export function catalogueEntry({ tool, holder, standard }: EntryParts): Catalogu
   const p = tool.tool_parameters;
   const diameter = p.CuttingDiameter;
   const overall = p.OverallLength;
-  if (diameter === undefined || overall === undefined) throw new Error(`${tool.article_number}: a catalogue tool needs CuttingDiameter and OverallLength`);
+  if (diameter === undefined || overall === undefined)
+    throw new Error(`${tool.article_number}: a catalogue tool needs CuttingDiameter and OverallLength`);
   const assembly: Assembly = {
     uuid: catalogueUuid("assembly", tool.manufacturer, tool.article_number),
     name: `${tool.name} in ${holder.name}`,
     manufacturer: tool.manufacturer,
     components: [
-      { component_type: "adaptive_item", adaptive_item: { uuid: catalogueUuid("holder", holder.manufacturer, holder.article_number), ...holder } },
-      { component_type: "parametric_cutting_tool", parametric_cutting_tool: { uuid: catalogueUuid("tool", tool.manufacturer, tool.article_number), ...tool } },
+      {
+        component_type: "adaptive_item",
+        adaptive_item: { uuid: catalogueUuid("holder", holder.manufacturer, holder.article_number), ...holder },
+      },
+      {
+        component_type: "parametric_cutting_tool",
+        parametric_cutting_tool: { uuid: catalogueUuid("tool", tool.manufacturer, tool.article_number), ...tool },
+      },
     ],
   };
   return {

@@ -113,7 +113,14 @@ function parametersOf(type: ToolType, fusionType: string, g: Record<string, unkn
   const shoulderLength = length("shoulder-length");
   const shoulderDiameter = length("shoulder-diameter");
   // a shoulder thinner than the cut behind the flutes is a neck
-  if (d !== undefined && shoulderDiameter !== undefined && shoulderDiameter < d && shoulderLength !== undefined && p.FluteLength !== undefined && shoulderLength > p.FluteLength) {
+  if (
+    d !== undefined &&
+    shoulderDiameter !== undefined &&
+    shoulderDiameter < d &&
+    shoulderLength !== undefined &&
+    p.FluteLength !== undefined &&
+    shoulderLength > p.FluteLength
+  ) {
     p.NeckDiameter = shoulderDiameter;
     p.NeckLength = shoulderLength;
   }
@@ -134,7 +141,8 @@ function parametersOf(type: ToolType, fusionType: string, g: Record<string, unkn
       break;
     case "SlotMill":
       if (re !== undefined && re > 0) p.CornerRadius = re;
-      p.NeckDiameter = shoulderDiameter !== undefined && d !== undefined && shoulderDiameter < d ? shoulderDiameter : p.ShankDiameter;
+      p.NeckDiameter =
+        shoulderDiameter !== undefined && d !== undefined && shoulderDiameter < d ? shoulderDiameter : p.ShankDiameter;
       if (shoulderLength !== undefined) p.NeckLength = shoulderLength;
       break;
     case "ChamferMill":
@@ -164,7 +172,12 @@ function parametersOf(type: ToolType, fusionType: string, g: Record<string, unkn
 }
 
 /** Presets with positive numbers only (Fusion writes 0 for unused ones), in mm and m/min. */
-function presetsOf(start: unknown, factor: number, diameter: number | undefined, flutes: number | undefined): CuttingPreset[] {
+function presetsOf(
+  start: unknown,
+  factor: number,
+  diameter: number | undefined,
+  flutes: number | undefined,
+): CuttingPreset[] {
   const presets = isRecord(start) && Array.isArray(start.presets) ? start.presets : [];
   return presets.filter(isRecord).map((raw, index) => {
     const positive = (key: string, scale = 1) => {
@@ -186,11 +199,22 @@ function presetsOf(start: unknown, factor: number, diameter: number | undefined,
     set("coolant", COOLANT[text(raw["tool-coolant"])?.toLowerCase() ?? ""]);
     // speed and feed per tooth are derived; keep them only where they agree with n and v_f
     const vc = positive("v_c", factor === 1 ? 1 : 0.3048);
-    if (vc !== undefined && n !== undefined && diameter !== undefined && Math.abs(vc - (Math.PI * diameter * n) / 1000) <= CUTTING_DATA_TOLERANCE * vc) {
+    if (
+      vc !== undefined &&
+      n !== undefined &&
+      diameter !== undefined &&
+      Math.abs(vc - (Math.PI * diameter * n) / 1000) <= CUTTING_DATA_TOLERANCE * vc
+    ) {
       preset.cutting_speed_m_min = vc;
     }
     const fz = positive("f_z", factor);
-    if (fz !== undefined && (vf === undefined || n === undefined || flutes === undefined || Math.abs(vf - fz * flutes * n) <= CUTTING_DATA_TOLERANCE * vf)) {
+    if (
+      fz !== undefined &&
+      (vf === undefined ||
+        n === undefined ||
+        flutes === undefined ||
+        Math.abs(vf - fz * flutes * n) <= CUTTING_DATA_TOLERANCE * vf)
+    ) {
       preset.feed_per_tooth_mm = fz;
     }
     return preset;
@@ -209,7 +233,8 @@ function holderOf(raw: unknown, toolFactor: number, manufacturer: string): (Hold
       lower_diameter_mm: mm6((finiteNumber(s["lower-diameter"]) ?? Number.NaN) * factor),
     }))
     .reverse();
-  if (segments.some((s) => !Number.isFinite(s.length_mm + s.upper_diameter_mm + s.lower_diameter_mm))) throw new Skip("the holder has a segment without height or diameters");
+  if (segments.some((s) => !Number.isFinite(s.length_mm + s.upper_diameter_mm + s.lower_diameter_mm)))
+    throw new Skip("the holder has a segment without height or diameters");
   const vendor = text(raw.vendor) ?? manufacturer;
   const article = text(raw["product-id"]);
   const name = text(raw.description) ?? article ?? "Holder";
@@ -239,12 +264,14 @@ function entryOf(raw: unknown, index: number, manufacturer: string): CatalogueEn
   if (!isRecord(raw)) throw new Skip("not an object");
   const fusionType = text(raw.type)?.toLowerCase();
   if (!fusionType) throw new Skip("no type");
-  if (fusionType === "holder") throw new Skip("a holder on its own, not a tool (holders are imported with their tools)");
+  if (fusionType === "holder")
+    throw new Skip("a holder on its own, not a tool (holders are imported with their tools)");
   let type = FUSION_TOOL_TYPES[fusionType];
   if (!type) throw new Skip(`unsupported tool type "${fusionType}"`);
   const unit = text(raw.unit);
   const factor = UNITS[unit ?? ""];
-  if (factor === undefined) throw new Skip(`unknown unit ${JSON.stringify(raw.unit ?? null)} (expected millimeters or inches)`);
+  if (factor === undefined)
+    throw new Skip(`unknown unit ${JSON.stringify(raw.unit ?? null)} (expected millimeters or inches)`);
   const g = isRecord(raw.geometry) ? raw.geometry : undefined;
   if (!g) throw new Skip("no geometry");
   const article = text(raw["product-id"]) ?? text(raw.guid);
@@ -255,7 +282,9 @@ function entryOf(raw: unknown, index: number, manufacturer: string): CatalogueEn
   if (type === "CentreCuttingEndMill" && (converted.CornerRadius ?? 0) > 0) type = "BullNoseEndMill";
   // what the type has no use for (a centre drill's LCF) stays in vendor_data.geometry only
   const allowed = allowedParameters(type);
-  const params = Object.fromEntries(Object.entries(converted).filter(([name]) => allowed.has(name as ToolParameterName))) as ToolParameters;
+  const params = Object.fromEntries(
+    Object.entries(converted).filter(([name]) => allowed.has(name as ToolParameterName)),
+  ) as ToolParameters;
   const d = params.CuttingDiameter;
   const flutes = params.NumberOfFlutes;
   const tool: Tool & { uuid: string } = {
@@ -287,8 +316,13 @@ function entryOf(raw: unknown, index: number, manufacturer: string): CatalogueEn
   };
   const checked = validateAssembly(assembly);
   if (!checked.ok) {
-    const where = (field: string) => field.replace(/^components\.\d+\.parametric_cutting_tool\./, "").replace(/^components\.\d+\.adaptive_item\./, "holder.");
-    throw new Skip(`invalid: ${checked.violations.map((v) => `${where(v.field)} ${v.rule} (${v.message})`).join("; ")}`);
+    const where = (field: string) =>
+      field
+        .replace(/^components\.\d+\.parametric_cutting_tool\./, "")
+        .replace(/^components\.\d+\.adaptive_item\./, "holder.");
+    throw new Skip(
+      `invalid: ${checked.violations.map((v) => `${where(v.field)} ${v.rule} (${v.message})`).join("; ")}`,
+    );
   }
   if (d === undefined || params.OverallLength === undefined) throw new Skip("no diameter or overall length");
   return {
@@ -318,14 +352,16 @@ export function parseFusionLibrary(input: string | unknown, options: FusionImpor
       throw new FusionLibraryError(`not JSON: ${(error as Error).message}`);
     }
   }
-  if (!isRecord(library) || !Array.isArray(library.data)) throw new FusionLibraryError('not a Fusion 360 tool library: expected {"data": [...]}');
+  if (!isRecord(library) || !Array.isArray(library.data))
+    throw new FusionLibraryError('not a Fusion 360 tool library: expected {"data": [...]}');
   const result: FusionImport = { entries: [], skipped: [] };
   const firstIndex = new Map<string, number>();
   library.data.forEach((raw, index) => {
     try {
       const entry = entryOf(raw, index, manufacturer);
       const earlier = firstIndex.get(entry.article_number);
-      if (earlier !== undefined) throw new Skip(`duplicate article number ${entry.article_number} (first at index ${earlier})`);
+      if (earlier !== undefined)
+        throw new Skip(`duplicate article number ${entry.article_number} (first at index ${earlier})`);
       firstIndex.set(entry.article_number, index);
       result.entries.push(entry);
     } catch (error) {

@@ -18,7 +18,13 @@ const spec: RangeSpec = {
   mount: erColletChuck(6),
   reach: 57,
   standard: "DIN 338",
-  preset: startingPreset({ workpiece: "steel", cuttingSpeed: 25, diameter: 6, coolant: "flood", feed: { perRevolution: 0.1 } }),
+  preset: startingPreset({
+    workpiece: "steel",
+    cuttingSpeed: 25,
+    diameter: 6,
+    coolant: "flood",
+    feed: { perRevolution: 0.1 },
+  }),
 };
 
 describe("rangeEntry", () => {
@@ -27,11 +33,22 @@ describe("rangeEntry", () => {
     assert.equal(validateAssembly(entry.assembly).ok, true);
     assert.equal(entry.manufacturer, STANDARD_MANUFACTURER);
     assert.deepEqual(
-      [entry.tool_type, entry.family, entry.diameter_mm, entry.flute_length_mm, entry.overall_length_mm, entry.shank_diameter_mm, entry.standard],
+      [
+        entry.tool_type,
+        entry.family,
+        entry.diameter_mm,
+        entry.flute_length_mm,
+        entry.overall_length_mm,
+        entry.shank_diameter_mm,
+        entry.standard,
+      ],
       ["Drill", "drill", 6, 57, 93, 6, "DIN 338"],
     );
     assert.equal(entry.assembly.uuid, catalogueUuid("assembly", STANDARD_MANUFACTURER, "TEST-DR-0600"));
-    assert.deepEqual(entry.assembly.components.map((c) => c.component_type), ["adaptive_item", "parametric_cutting_tool"]);
+    assert.deepEqual(
+      entry.assembly.components.map((c) => c.component_type),
+      ["adaptive_item", "parametric_cutting_tool"],
+    );
     const tool = entry.assembly.components[1];
     assert.ok(tool?.component_type === "parametric_cutting_tool");
     assert.equal(tool.parametric_cutting_tool.tool_parameters.LengthBelowHolder, 93 - 18);

@@ -37,7 +37,11 @@ export function rangeEntry(spec: RangeSpec): CatalogueEntry {
     manufacturer: spec.manufacturer ?? STANDARD_MANUFACTURER,
     article_number: spec.article,
     flute_count: spec.flutes,
-    tool_parameters: { ...spec.params, NumberOfFlutes: spec.flutes, LengthBelowHolder: stickOut(spec.mount, overall, spec.reach) },
+    tool_parameters: {
+      ...spec.params,
+      NumberOfFlutes: spec.flutes,
+      LengthBelowHolder: stickOut(spec.mount, overall, spec.reach),
+    },
     tool_material: spec.material,
     coating: spec.coating,
     coolant_supply: spec.coolant,

@@ -1,11 +1,29 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { validateHolder } from "../holder.ts";
-import { erColletChuck, holderForShank, shellMillArbor, stickOut, tappingChuck, weldonHolder } from "./standard-holders.ts";
+import {
+  erColletChuck,
+  holderForShank,
+  shellMillArbor,
+  stickOut,
+  tappingChuck,
+  weldonHolder,
+} from "./standard-holders.ts";
 
 describe("standard holders", () => {
   it("are valid holders whose profile sums to their gauge length", () => {
-    for (const mount of [erColletChuck(3), erColletChuck(12), erColletChuck(20), erColletChuck(25), weldonHolder(16), weldonHolder(25), shellMillArbor(22), shellMillArbor(40), tappingChuck(6), tappingChuck(16)]) {
+    for (const mount of [
+      erColletChuck(3),
+      erColletChuck(12),
+      erColletChuck(20),
+      erColletChuck(25),
+      weldonHolder(16),
+      weldonHolder(25),
+      shellMillArbor(22),
+      shellMillArbor(40),
+      tappingChuck(6),
+      tappingChuck(16),
+    ]) {
       const result = validateHolder(mount.holder);
       assert.deepEqual(result.ok ? [] : result.violations, [], mount.holder.name);
       assert.equal(mount.holder.segments[0]?.upper_diameter_mm, 63, "an SK40 flange at the gauge line");

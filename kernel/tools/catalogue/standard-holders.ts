@@ -19,15 +19,28 @@ const INTERFACE = "SK40 DIN 69871";
 /** SK40 flange: diameter and height below the gauge line */
 const FLANGE: HolderSegment = { length_mm: 15.9, upper_diameter_mm: 63, lower_diameter_mm: 63 };
 
-const cylinder = (length: number, diameter: number): HolderSegment => ({ length_mm: length, upper_diameter_mm: diameter, lower_diameter_mm: diameter });
-const cone = (length: number, upper: number, lower: number): HolderSegment => ({ length_mm: length, upper_diameter_mm: upper, lower_diameter_mm: lower });
+const cylinder = (length: number, diameter: number): HolderSegment => ({
+  length_mm: length,
+  upper_diameter_mm: diameter,
+  lower_diameter_mm: diameter,
+});
+const cone = (length: number, upper: number, lower: number): HolderSegment => ({
+  length_mm: length,
+  upper_diameter_mm: upper,
+  lower_diameter_mm: lower,
+});
 
 /** flange, a body tapering to the nose diameter, and the nose with a 3 mm chamfer */
 function profile(gauge: number, bodyDiameter: number, noseDiameter: number, noseLength: number): HolderSegment[] {
   const body = gauge - FLANGE.length_mm - noseLength;
   if (body <= 0) throw new Error(`a ${gauge} mm holder has no room for its body`);
   const round = (value: number) => Math.round(value * 1000) / 1000;
-  return [FLANGE, cone(round(body), bodyDiameter, noseDiameter), cylinder(noseLength - 3, noseDiameter), cone(3, noseDiameter, noseDiameter - 6)];
+  return [
+    FLANGE,
+    cone(round(body), bodyDiameter, noseDiameter),
+    cylinder(noseLength - 3, noseDiameter),
+    cone(3, noseDiameter, noseDiameter - 6),
+  ];
 }
 
 interface ColletSize {

@@ -1,6 +1,12 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { DIN_338_DIAMETERS, DIN_6537_DIAMETERS, REAMER_DIAMETERS, standardHolemaking, tenths } from "./standard-holemaking.ts";
+import {
+  DIN_338_DIAMETERS,
+  DIN_6537_DIAMETERS,
+  REAMER_DIAMETERS,
+  standardHolemaking,
+  tenths,
+} from "./standard-holemaking.ts";
 
 const entries = standardHolemaking();
 const params = (article: string) => {
@@ -29,7 +35,10 @@ describe("standardHolemaking", () => {
 
   it("sizes the 10 mm jobber drill as DIN 338 does: flute 87, overall 133, 118 degrees", () => {
     const p = params("SSR-DR338-1000-HSS");
-    assert.deepEqual([p.CuttingDiameter, p.FluteLength, p.OverallLength, p.ShankDiameter, p.PointAngle], [10, 87, 133, 10, 118]);
+    assert.deepEqual(
+      [p.CuttingDiameter, p.FluteLength, p.OverallLength, p.ShankDiameter, p.PointAngle],
+      [10, 87, 133, 10, 118],
+    );
   });
 
   it("has DIN 6537 K and L carbide drills every 0.1 mm from 3 to 20 mm at 140 degrees", () => {
@@ -38,11 +47,17 @@ describe("standardHolemaking", () => {
       assert.equal(drills.length, 171 * 3, series);
     }
     const p = params("SSR-DR6537L-0300-IC");
-    assert.deepEqual([p.FluteLength, p.OverallLength, p.ShankDiameter, p.DepthOfCutMaximum, p.PointAngle], [28, 66, 6, 23, 140]);
+    assert.deepEqual(
+      [p.FluteLength, p.OverallLength, p.ShankDiameter, p.DepthOfCutMaximum, p.PointAngle],
+      [28, 66, 6, 23, 140],
+    );
   });
 
   it("has 90, 120 and 142 degree spot drills and DIN 333 form A centre drills", () => {
-    assert.deepEqual([...new Set(entries.filter((e) => e.tool_type === "SpotDrill").map((e) => params(e.article_number).PointAngle))], [90, 120, 142]);
+    assert.deepEqual(
+      [...new Set(entries.filter((e) => e.tool_type === "SpotDrill").map((e) => params(e.article_number).PointAngle))],
+      [90, 120, 142],
+    );
     const a25 = params("SSR-CD333A-0250-HSS");
     assert.deepEqual([a25.TipDiameter, a25.CuttingDiameter, a25.OverallLength, a25.PointAngle], [2.5, 6.3, 45, 60]);
   });

@@ -22,11 +22,23 @@ export const DIN_338_DIAMETERS = tenths(1, 20);
 /** DIN 6537 starts at 3 mm (smaller carbide drills are a maker's own). */
 export const DIN_6537_DIAMETERS = tenths(3, 20);
 
-const DIN_338_GRADES: readonly { code: string; label: string; material: ToolMaterial; coating: string; point: number }[] = [
+const DIN_338_GRADES: readonly {
+  code: string;
+  label: string;
+  material: ToolMaterial;
+  coating: string;
+  point: number;
+}[] = [
   { code: "HSS", label: "HSS bright, 118°", material: "hss", coating: "uncoated", point: 118 },
   { code: "HSS-TIN", label: "HSS TiN, 118°", material: "hss", coating: "TiN", point: 118 },
   { code: "HSCO", label: "HSS-Co5 split point, 135°", material: "hss_cobalt", coating: "uncoated", point: 135 },
-  { code: "HSCO-TIALN", label: "HSS-Co5 TiAlN split point, 135°", material: "hss_cobalt", coating: "TiAlN", point: 135 },
+  {
+    code: "HSCO-TIALN",
+    label: "HSS-Co5 TiAlN split point, 135°",
+    material: "hss_cobalt",
+    coating: "TiAlN",
+    point: 135,
+  },
 ];
 
 function jobberDrills(): CatalogueEntry[] {
@@ -153,11 +165,24 @@ function spotDrills(): CatalogueEntry[] {
             material: carbide ? "carbide" : "hss_cobalt",
             coating: carbide ? "TiAlN" : "uncoated",
             coolant: "external",
-            params: { CuttingDiameter: d, OverallLength: size.overall, FluteLength: size.flute, DepthOfCutMaximum: fullDepth, ShankDiameter: d, PointAngle: angle },
+            params: {
+              CuttingDiameter: d,
+              OverallLength: size.overall,
+              FluteLength: size.flute,
+              DepthOfCutMaximum: fullDepth,
+              ShankDiameter: d,
+              PointAngle: angle,
+            },
             mount: erColletChuck(d),
             reach: size.flute,
             standard: null,
-            preset: startingPreset({ workpiece: "steel", cuttingSpeed: carbide ? 80 : 25, diameter: d, coolant: "flood", feed: { perRevolution: drillFeedPerRevolution(d, carbide) / 2 } }),
+            preset: startingPreset({
+              workpiece: "steel",
+              cuttingSpeed: carbide ? 80 : 25,
+              diameter: d,
+              coolant: "flood",
+              feed: { perRevolution: drillFeedPerRevolution(d, carbide) / 2 },
+            }),
           }),
         );
       }
@@ -194,7 +219,13 @@ function centreDrills(): CatalogueEntry[] {
           reach: depth,
           standard: "DIN 333 A",
           // speed at the body's edge: the pilot turns slower, as a centre drill should
-          preset: startingPreset({ workpiece: "steel", cuttingSpeed: 20, diameter: row.body, coolant: "flood", feed: { perRevolution: Math.max(0.02, row.pilot * 0.02) } }),
+          preset: startingPreset({
+            workpiece: "steel",
+            cuttingSpeed: 20,
+            diameter: row.body,
+            coolant: "flood",
+            feed: { perRevolution: Math.max(0.02, row.pilot * 0.02) },
+          }),
         }),
       );
     }
@@ -218,11 +249,24 @@ function reamers(): CatalogueEntry[] {
       material: "carbide",
       coating: "uncoated",
       coolant: "external",
-      params: { CuttingDiameter: d, OverallLength: row.overall, FluteLength: flute, DepthOfCutMaximum: flute, ShankDiameter: row.shank, HelixAngle: 0 },
+      params: {
+        CuttingDiameter: d,
+        OverallLength: row.overall,
+        FluteLength: flute,
+        DepthOfCutMaximum: flute,
+        ShankDiameter: row.shank,
+        HelixAngle: 0,
+      },
       mount: erColletChuck(row.shank),
       reach: flute,
       standard: null,
-      preset: startingPreset({ workpiece: "steel", cuttingSpeed: 40, diameter: d, coolant: "flood", feed: { perRevolution: 0.1 + 0.01 * d } }),
+      preset: startingPreset({
+        workpiece: "steel",
+        cuttingSpeed: 40,
+        diameter: d,
+        coolant: "flood",
+        feed: { perRevolution: 0.1 + 0.01 * d },
+      }),
     });
   });
 }

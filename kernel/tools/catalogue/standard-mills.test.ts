@@ -1,6 +1,13 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { BULL_NOSE_RADII, END_MILL_DIAMETERS, endMillBody, LONG_NECK_REACH, longNeckBody, standardMills } from "./standard-mills.ts";
+import {
+  BULL_NOSE_RADII,
+  END_MILL_DIAMETERS,
+  endMillBody,
+  LONG_NECK_REACH,
+  longNeckBody,
+  standardMills,
+} from "./standard-mills.ts";
 
 const mills = standardMills();
 const tool = (article: string) => {
@@ -13,7 +20,13 @@ const tool = (article: string) => {
 
 describe("endMillBody", () => {
   it("takes DIN 6527 bodies where the standard has them", () => {
-    assert.deepEqual(endMillBody(6, "L"), { flute: 13, overall: 57, shank: 6, neck: undefined, standard: "DIN 6527 L" });
+    assert.deepEqual(endMillBody(6, "L"), {
+      flute: 13,
+      overall: 57,
+      shank: 6,
+      neck: undefined,
+      standard: "DIN 6527 L",
+    });
     assert.equal(endMillBody(10, "K").standard, "DIN 6527 K");
   });
 
@@ -29,7 +42,10 @@ describe("standardMills", () => {
   it("offers flat end mills of every diameter in both series with 2, 3 and 4 flutes", () => {
     for (const d of END_MILL_DIAMETERS) {
       for (const series of ["K", "L"]) {
-        const flats = mills.filter((e) => e.tool_type === "CentreCuttingEndMill" && e.diameter_mm === d && e.article_number.includes(`-${series}-`));
+        const flats = mills.filter(
+          (e) =>
+            e.tool_type === "CentreCuttingEndMill" && e.diameter_mm === d && e.article_number.includes(`-${series}-`),
+        );
         const flutes = new Set(flats.map((e) => Number(e.article_number.slice(6, 7))));
         assert.deepEqual([...flutes].sort(), d < 2 ? [2, 3] : [2, 3, 4], `Ø${d} ${series}`);
       }
@@ -45,13 +61,27 @@ describe("standardMills", () => {
       assert.ok(p.NeckDiameter !== undefined && p.NeckDiameter < d && reach >= 5 * d && reach <= 12 * d, `Ø${d}`);
       assert.ok((p.LengthBelowHolder ?? 0) >= reach + 2, `Ø${d}: the neck outside the collet`);
     }
-    assert.deepEqual(longNeckBody(3), { flute: 4.5, overall: 60, shank: 6, neck: { diameter: 2.85, length: 20 }, standard: null });
+    assert.deepEqual(longNeckBody(3), {
+      flute: 4.5,
+      overall: 60,
+      shank: 6,
+      neck: { diameter: 2.85, length: 20 },
+      standard: null,
+    });
   });
 
   it("sizes a DIN 6527 L end mill as the standard says and holds it in an ER collet chuck", () => {
     const { entry, tool: t, holder } = tool("SSR-EM4-0600-L-TA");
     assert.equal(entry.standard, "DIN 6527 L");
-    assert.deepEqual([t.tool_parameters.CuttingDiameter, t.tool_parameters.FluteLength, t.tool_parameters.OverallLength, t.tool_parameters.ShankDiameter], [6, 13, 57, 6]);
+    assert.deepEqual(
+      [
+        t.tool_parameters.CuttingDiameter,
+        t.tool_parameters.FluteLength,
+        t.tool_parameters.OverallLength,
+        t.tool_parameters.ShankDiameter,
+      ],
+      [6, 13, 57, 6],
+    );
     assert.ok(holder?.component_type === "adaptive_item" && holder.adaptive_item.clamping === "collet_chuck");
   });
 

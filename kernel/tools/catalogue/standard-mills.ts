@@ -46,7 +46,13 @@ export function endMillBody(d: number, series: Series): EndMillBody {
   const below: Din6527Row | undefined = table[d - 1];
   const above: Din6527Row | undefined = table[d + 1];
   if (!below || !above) throw new Error(`no end mill body for ${d} mm`);
-  return { flute: Math.round((below.flute + above.flute) / 2), overall: above.overall, shank: above.shank, neck: undefined, standard: null };
+  return {
+    flute: Math.round((below.flute + above.flute) / 2),
+    overall: above.overall,
+    shank: above.shank,
+    neck: undefined,
+    standard: null,
+  };
 }
 
 interface Grade {
@@ -61,7 +67,14 @@ interface Grade {
 const GRADES = {
   TA: { code: "TA", label: "carbide TiAlN", material: "carbide", coating: "TiAlN", workpiece: "steel", helix: 30 },
   AC: { code: "AC", label: "carbide AlCrN", material: "carbide", coating: "AlCrN", workpiece: "steel", helix: 35 },
-  UC: { code: "UC", label: "carbide uncoated, polished", material: "carbide", coating: "uncoated", workpiece: "aluminium", helix: 45 },
+  UC: {
+    code: "UC",
+    label: "carbide uncoated, polished",
+    material: "carbide",
+    coating: "uncoated",
+    workpiece: "aluminium",
+    helix: 45,
+  },
   HC: { code: "HC", label: "HSS-Co8", material: "hss_cobalt", coating: "uncoated", workpiece: "steel", helix: 30 },
 } as const satisfies Record<string, Grade>;
 
@@ -159,13 +172,28 @@ function flatEndMills(): CatalogueEntry[] {
  * neck ranges offer); a 6 mm shank. The planner takes one only where the stubbier end mill of
  * its diameter does not reach (kernel/cam/planner/milling-operations.ts).
  */
-export const LONG_NECK_REACH: Readonly<Record<number, number>> = { 1: 12, 1.5: 12, 2: 16, 2.5: 20, 3: 20, 4: 25, 5: 30, 6: 30 };
+export const LONG_NECK_REACH: Readonly<Record<number, number>> = {
+  1: 12,
+  1.5: 12,
+  2: 16,
+  2.5: 20,
+  3: 20,
+  4: 25,
+  5: 30,
+  6: 30,
+};
 
 export function longNeckBody(d: number): EndMillBody {
   const reach = LONG_NECK_REACH[d];
   if (reach === undefined) throw new Error(`no long-neck end mill of ${d} mm`);
   const overall = Math.max(57, 5 * Math.ceil((reach + 40) / 5));
-  return { flute: round2(1.5 * d), overall, shank: 6, neck: { diameter: round2(0.95 * d), length: reach }, standard: null };
+  return {
+    flute: round2(1.5 * d),
+    overall,
+    shank: 6,
+    neck: { diameter: round2(0.95 * d), length: reach },
+    standard: null,
+  };
 }
 
 function longNeckEndMills(): CatalogueEntry[] {
@@ -309,7 +337,15 @@ function chamferMills(): CatalogueEntry[] {
             type: "ChamferMill",
             flutes: z,
             grade,
-            params: { CuttingDiameter: d, OverallLength: overall, ChamferAngle: angle, TipDiameter: tip, FluteLength: cone, DepthOfCutMaximum: cone, ShankDiameter: d },
+            params: {
+              CuttingDiameter: d,
+              OverallLength: overall,
+              ChamferAngle: angle,
+              TipDiameter: tip,
+              FluteLength: cone,
+              DepthOfCutMaximum: cone,
+              ShankDiameter: d,
+            },
             shank: d,
             reach: cone,
             standard: null,
@@ -346,8 +382,23 @@ function faceMills(): CatalogueEntry[] {
             name: `Face mill Ø${d}, ${lead}° lead, ${z} inserts, arbor Ø${f.arbor}`,
             type: "FaceMill",
             flutes: z,
-            grade: { code: "IN", label: "indexable carbide inserts", material: "carbide", coating: "TiAlN", workpiece: "steel", helix: 0 },
-            params: { CuttingDiameter: d, OverallLength: f.height, DepthOfCutMaximum: ap, FluteLength: ap, LeadAngle: lead, CornerRadius: 0.8, ShankDiameter: f.arbor },
+            grade: {
+              code: "IN",
+              label: "indexable carbide inserts",
+              material: "carbide",
+              coating: "TiAlN",
+              workpiece: "steel",
+              helix: 0,
+            },
+            params: {
+              CuttingDiameter: d,
+              OverallLength: f.height,
+              DepthOfCutMaximum: ap,
+              FluteLength: ap,
+              LeadAngle: lead,
+              CornerRadius: 0.8,
+              ShankDiameter: f.arbor,
+            },
             shank: f.arbor,
             reach: f.height,
             standard: null,
@@ -385,7 +436,14 @@ function slotMills(): CatalogueEntry[] {
           type: "SlotMill",
           flutes: z,
           grade,
-          params: { CuttingDiameter: d, FluteLength: width, OverallLength: overall, NeckDiameter: d - 2 * depth, NeckLength: 2 * d, ShankDiameter: shank },
+          params: {
+            CuttingDiameter: d,
+            FluteLength: width,
+            OverallLength: overall,
+            NeckDiameter: d - 2 * depth,
+            NeckLength: 2 * d,
+            ShankDiameter: shank,
+          },
           shank,
           reach: 2 * d,
           standard: null,
@@ -398,5 +456,14 @@ function slotMills(): CatalogueEntry[] {
 }
 
 export function standardMills(): CatalogueEntry[] {
-  return [...flatEndMills(), ...longNeckEndMills(), ...nonCentreCuttingEndMills(), ...ballEndMills(), ...bullNoseEndMills(), ...chamferMills(), ...faceMills(), ...slotMills()];
+  return [
+    ...flatEndMills(),
+    ...longNeckEndMills(),
+    ...nonCentreCuttingEndMills(),
+    ...ballEndMills(),
+    ...bullNoseEndMills(),
+    ...chamferMills(),
+    ...faceMills(),
+    ...slotMills(),
+  ];
 }

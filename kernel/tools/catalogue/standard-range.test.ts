@@ -13,8 +13,14 @@ describe("generateStandardRange", () => {
     assert.deepEqual(new Set(range.map((e) => e.tool_type)), new Set(TOOL_TYPES));
     assert.deepEqual(new Set(range.map((e) => e.manufacturer)), new Set([STANDARD_MANUFACTURER]));
     const counts = countByFamily(range);
-    assert.equal(Object.values(counts).reduce((a, b) => a + b, 0), range.length);
-    assert.ok(counts.mill > 900 && counts.drill > 1800 && counts.tap > 150 && counts.reamer > 30 && counts.thread_mill > 10, JSON.stringify(counts));
+    assert.equal(
+      Object.values(counts).reduce((a, b) => a + b, 0),
+      range.length,
+    );
+    assert.ok(
+      counts.mill > 900 && counts.drill > 1800 && counts.tap > 150 && counts.reamer > 30 && counts.thread_mill > 10,
+      JSON.stringify(counts),
+    );
   });
 
   it("gives every entry a valid tool and a valid assembly of a holder and that tool", () => {
@@ -28,7 +34,8 @@ describe("generateStandardRange", () => {
       const tool = assemblyCuttingTool(result.assembly);
       if (!tool || !validateTool(tool).ok) invalid.push(`${entry.article_number}: tool`);
       if (assemblyHolders(result.assembly).length !== 1) invalid.push(`${entry.article_number}: holders`);
-      if (tool?.article_number !== entry.article_number || tool.tool_type !== entry.tool_type) invalid.push(`${entry.article_number}: search fields`);
+      if (tool?.article_number !== entry.article_number || tool.tool_type !== entry.tool_type)
+        invalid.push(`${entry.article_number}: search fields`);
     }
     assert.deepEqual(invalid.slice(0, 10), []);
   });
@@ -58,7 +65,13 @@ describe("generateStandardRange", () => {
     const dims = (article: string) => {
       const entry = range.find((e) => e.article_number === article);
       assert.ok(entry, article);
-      return [entry.diameter_mm, entry.flute_length_mm, entry.overall_length_mm, entry.shank_diameter_mm, entry.standard];
+      return [
+        entry.diameter_mm,
+        entry.flute_length_mm,
+        entry.overall_length_mm,
+        entry.shank_diameter_mm,
+        entry.standard,
+      ];
     };
     assert.deepEqual(dims("SSR-DR338-1000-HSS"), [10, 87, 133, 10, "DIN 338"]);
     assert.deepEqual(dims("SSR-EM3-1000-L-TA"), [10, 22, 72, 10, "DIN 6527 L"]);

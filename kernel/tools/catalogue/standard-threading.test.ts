@@ -17,7 +17,10 @@ describe("standardThreading", () => {
     const tool = m6?.assembly.components.at(-1);
     assert.ok(tool?.component_type === "parametric_cutting_tool");
     const p = tool.parametric_cutting_tool.tool_parameters;
-    assert.deepEqual([p.CuttingDiameter, p.ThreadPitch, p.TapDrillDiameter, p.OverallLength, p.ShankDiameter], [6, 1, 5, 80, 6]);
+    assert.deepEqual(
+      [p.CuttingDiameter, p.ThreadPitch, p.TapDrillDiameter, p.OverallLength, p.ShankDiameter],
+      [6, 1, 5, 80, 6],
+    );
     assert.equal(m6?.standard, "DIN 371");
     const holder = m6?.assembly.components[0];
     assert.ok(holder?.component_type === "adaptive_item" && holder.adaptive_item.clamping === "tapping_chuck");
@@ -27,7 +30,11 @@ describe("standardThreading", () => {
     for (const e of entries.filter((x) => x.tool_type === "Tap")) {
       const tool = e.assembly.components.at(-1);
       assert.ok(tool?.component_type === "parametric_cutting_tool");
-      assert.equal(tool.parametric_cutting_tool.cutting_data?.[0]?.feed_per_revolution_mm, tool.parametric_cutting_tool.tool_parameters.ThreadPitch, e.article_number);
+      assert.equal(
+        tool.parametric_cutting_tool.cutting_data?.[0]?.feed_per_revolution_mm,
+        tool.parametric_cutting_tool.tool_parameters.ThreadPitch,
+        e.article_number,
+      );
     }
   });
 
@@ -36,7 +43,9 @@ describe("standardThreading", () => {
     assert.equal(mills.length, 18);
     for (const e of mills) {
       const [, nominal, hundredths] = /^SSR-TM-M(\d+)X(\d{3})-/.exec(e.article_number) ?? [];
-      const thread = METRIC_THREADS.find((t) => t.coarse && t.nominal === Number(nominal) && t.pitch === Number(hundredths) / 100);
+      const thread = METRIC_THREADS.find(
+        (t) => t.coarse && t.nominal === Number(nominal) && t.pitch === Number(hundredths) / 100,
+      );
       assert.ok(thread && e.diameter_mm < thread.tapDrill, e.article_number);
     }
   });

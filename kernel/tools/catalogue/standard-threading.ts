@@ -64,7 +64,13 @@ function taps(): CatalogueEntry[] {
             reach: body.thread,
             standard,
             // a tap advances one pitch per revolution
-            preset: startingPreset({ workpiece: "steel", cuttingSpeed: grade.speed, diameter: thread.nominal, coolant: "flood", feed: { perRevolution: thread.pitch } }),
+            preset: startingPreset({
+              workpiece: "steel",
+              cuttingSpeed: grade.speed,
+              diameter: thread.nominal,
+              coolant: "flood",
+              feed: { perRevolution: thread.pitch },
+            }),
           }),
         );
       }
@@ -74,7 +80,9 @@ function taps(): CatalogueEntry[] {
 }
 
 /** Pitches of the thread mills, each with the smallest coarse thread it is made for. */
-const THREAD_MILL_THREADS: readonly MetricThread[] = METRIC_COARSE.filter((t) => [3, 4, 5, 6, 8, 10, 12, 16, 20].includes(t.nominal));
+const THREAD_MILL_THREADS: readonly MetricThread[] = METRIC_COARSE.filter((t) =>
+  [3, 4, 5, 6, 8, 10, 12, 16, 20].includes(t.nominal),
+);
 
 /** Shanks and lengths of the thread mills follow DIN 6527 L bodies. */
 const THREAD_MILL_BODIES: readonly { upTo: number; shank: number; overall: number }[] = [
@@ -117,7 +125,13 @@ function threadMills(): CatalogueEntry[] {
           mount: holderForShank(body.shank, true),
           reach: length,
           standard: null,
-          preset: startingPreset({ workpiece: "steel", cuttingSpeed: 100, diameter: d, coolant: through ? "through_tool" : "flood", feed: { perTooth: 0.03, flutes: z } }),
+          preset: startingPreset({
+            workpiece: "steel",
+            cuttingSpeed: 100,
+            diameter: d,
+            coolant: through ? "through_tool" : "flood",
+            feed: { perTooth: 0.03, flutes: z },
+          }),
         }),
       );
     }

@@ -19,11 +19,25 @@ describe("the starter library", () => {
   it("holds flat end mills 1 to 20 mm, ball end mills 2 to 12 mm, bull noses of 6, 10 and 16 mm with corner radii, spot and chamfer tools and a face mill", () => {
     assert.deepEqual(sizes("CentreCuttingEndMill"), [1, 2, 3, 4, 6, 8, 10, 12, 16, 20, 1, 2, 3, 4, 6]);
     // the long-neck ones reach past the long series' flutes: 1 mm 12 mm deep, 6 mm 30
-    const reaches = tools.filter((t) => t.tool_type === "CentreCuttingEndMill" && t.name.startsWith("Long-neck")).map((t) => [t.tool_parameters.CuttingDiameter, t.tool_parameters.NeckLength]);
-    assert.deepEqual(reaches, [[1, 12], [2, 16], [3, 20], [4, 25], [6, 30]]);
+    const reaches = tools
+      .filter((t) => t.tool_type === "CentreCuttingEndMill" && t.name.startsWith("Long-neck"))
+      .map((t) => [t.tool_parameters.CuttingDiameter, t.tool_parameters.NeckLength]);
+    assert.deepEqual(reaches, [
+      [1, 12],
+      [2, 16],
+      [3, 20],
+      [4, 25],
+      [6, 30],
+    ]);
     assert.deepEqual(sizes("BallEndMill"), [2, 3, 4, 5, 6, 8, 10, 12]);
-    const bullNoses = tools.filter((t) => t.tool_type === "BullNoseEndMill").map((t) => `${t.tool_parameters.CuttingDiameter} R${t.tool_parameters.CornerRadius}`);
-    for (const d of [6, 10, 16]) assert.ok(bullNoses.some((b) => b.startsWith(`${d} R`)), bullNoses.join(", "));
+    const bullNoses = tools
+      .filter((t) => t.tool_type === "BullNoseEndMill")
+      .map((t) => `${t.tool_parameters.CuttingDiameter} R${t.tool_parameters.CornerRadius}`);
+    for (const d of [6, 10, 16])
+      assert.ok(
+        bullNoses.some((b) => b.startsWith(`${d} R`)),
+        bullNoses.join(", "),
+      );
     assert.deepEqual(sizes("SpotDrill"), [6, 10]);
     assert.deepEqual(sizes("ChamferMill"), [6, 10, 16]);
     assert.deepEqual(sizes("FaceMill"), [63]);
@@ -34,10 +48,19 @@ describe("the starter library", () => {
     const taps = tools.filter((t) => t.tool_type === "Tap");
     for (const thread of METRIC_COARSE.filter((t) => t.nominal >= 3 && t.nominal <= 12)) {
       assert.ok(drills.has(thread.tapDrill), `tap drill of M${thread.nominal}`);
-      assert.ok(taps.some((t) => t.tool_parameters.CuttingDiameter === thread.nominal && t.tool_parameters.ThreadPitch === thread.pitch), `tap M${thread.nominal}`);
+      assert.ok(
+        taps.some(
+          (t) => t.tool_parameters.CuttingDiameter === thread.nominal && t.tool_parameters.ThreadPitch === thread.pitch,
+        ),
+        `tap M${thread.nominal}`,
+      );
     }
     // fine, medium and coarse clearance holes (ISO 273) for M3 to M16
-    for (const d of [3.2, 3.4, 3.6, 4.3, 4.5, 4.8, 5.3, 5.5, 5.8, 6.4, 6.6, 7, 8.4, 9, 10, 10.5, 11, 12, 13, 13.5, 14.5, 17, 17.5, 18.5]) assert.ok(drills.has(d), `${d} mm drill`);
+    for (const d of [
+      3.2, 3.4, 3.6, 4.3, 4.5, 4.8, 5.3, 5.5, 5.8, 6.4, 6.6, 7, 8.4, 9, 10, 10.5, 11, 12, 13, 13.5, 14.5, 17, 17.5,
+      18.5,
+    ])
+      assert.ok(drills.has(d), `${d} mm drill`);
   });
 
   it("is valid, every tool in a holder, with unique assembly ids and one holder item per holder model", () => {
@@ -114,8 +137,14 @@ function starterTable(entries: readonly CatalogueEntry[]): string {
     const tool = assemblyCuttingTool(entry.assembly);
     if (!tool) continue;
     const kind = (isLongNeck(entry) ? KINDS.LongNeckEndMill : KINDS[tool.tool_type]) ?? tool.tool_type;
-    const holder = assemblyHolders(entry.assembly).map((h) => h.name).join(" + ");
-    const size = { size: sizeOf(entry), diameter: tool.tool_parameters.CuttingDiameter ?? 0, stickOut: tool.tool_parameters.LengthBelowHolder ?? 0 };
+    const holder = assemblyHolders(entry.assembly)
+      .map((h) => h.name)
+      .join(" + ");
+    const size = {
+      size: sizeOf(entry),
+      diameter: tool.tool_parameters.CuttingDiameter ?? 0,
+      stickOut: tool.tool_parameters.LengthBelowHolder ?? 0,
+    };
     const row = rows.find((r) => r.kind === kind && r.holder === holder);
     if (row) row.sizes.push(size);
     else rows.push({ kind, holder, sizes: [size] });
@@ -129,7 +158,10 @@ function starterTable(entries: readonly CatalogueEntry[]): string {
 
 describe("docs/equipment-libraries.md", () => {
   it("shows the starter library as it is: each kind of tool, its holder, sizes and stick-outs", () => {
-    const doc = fs.readFileSync(path.resolve(import.meta.dirname, "..", "..", "..", "docs", "equipment-libraries.md"), "utf8");
+    const doc = fs.readFileSync(
+      path.resolve(import.meta.dirname, "..", "..", "..", "docs", "equipment-libraries.md"),
+      "utf8",
+    );
     const table = starterTable(starterEntries());
     assert.ok(doc.includes(`${table}\n`), `the doc's starter table differs from this one:\n${table}`);
   });

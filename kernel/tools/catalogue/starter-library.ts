@@ -28,7 +28,8 @@ import { generateStandardRange } from "./standard-range.ts";
 
 const tenthsOf = (from: number, to: number, step: number) => {
   const out: string[] = [];
-  for (let d = Math.round(from * 100); d <= Math.round(to * 100); d += Math.round(step * 100)) out.push(String(d).padStart(4, "0"));
+  for (let d = Math.round(from * 100); d <= Math.round(to * 100); d += Math.round(step * 100))
+    out.push(String(d).padStart(4, "0"));
   return out;
 };
 
@@ -37,7 +38,9 @@ export const STARTER_ARTICLES: readonly string[] = [
   ...["0100", "0200", "0300", "0400", "0600", "0800", "1000", "1200", "1600", "2000"].map((d) => `SSR-EM3-${d}-L-UC`),
   ...["0100-N12", "0200-N16", "0300-N20", "0400-N25", "0600-N30"].map((d) => `SSR-EM2-${d}-UC`),
   ...["0200", "0300", "0400", "0500", "0600", "0800", "1000", "1200"].map((d) => `SSR-BM2-${d}-L-UC`),
-  ...["0600-R050", "0600-R100", "0800-R100", "1000-R100", "1000-R200", "1200-R200", "1600-R200", "1600-R300"].map((d) => `SSR-BN4-${d}-L-UC`),
+  ...["0600-R050", "0600-R100", "0800-R100", "1000-R100", "1000-R200", "1200-R200", "1600-R200", "1600-R300"].map(
+    (d) => `SSR-BN4-${d}-L-UC`,
+  ),
   ...[...tenthsOf(1, 13, 0.1), ...tenthsOf(13.5, 20, 0.5)].map((d) => `SSR-DR338-${d}-HSCO`),
   "SSR-SP090-0600-VHM",
   "SSR-SP090-1000-VHM",

@@ -21,7 +21,10 @@ const round = (value: number, digits: number) => Math.round(value * 10 ** digits
 
 /** A preset whose numbers agree with each other (cutting-data.ts checks that they do). */
 export function startingPreset(values: StartingValues): CuttingPreset {
-  const n = Math.min(SPINDLE_MAX_RPM, Math.max(1, Math.round((1000 * values.cuttingSpeed) / (Math.PI * values.diameter))));
+  const n = Math.min(
+    SPINDLE_MAX_RPM,
+    Math.max(1, Math.round((1000 * values.cuttingSpeed) / (Math.PI * values.diameter))),
+  );
   const vc = round((Math.PI * values.diameter * n) / 1000, 2);
   const preset: CuttingPreset = {
     name: values.workpiece === "steel" ? "Steel (ISO P), starting values" : "Aluminium (ISO N), starting values",

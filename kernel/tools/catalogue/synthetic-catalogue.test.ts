@@ -17,7 +17,10 @@ describe("generateSyntheticCatalogue", () => {
 
   it("is the same for the same seed and different for another", () => {
     assert.deepEqual(generateSyntheticCatalogue(200, 7), entries.slice(0, 200));
-    assert.notDeepEqual(generateSyntheticCatalogue(200, 8).map((e) => e.name), entries.slice(0, 200).map((e) => e.name));
+    assert.notDeepEqual(
+      generateSyntheticCatalogue(200, 8).map((e) => e.name),
+      entries.slice(0, 200).map((e) => e.name),
+    );
   });
 
   it("varies makers, families, diameters and names", () => {

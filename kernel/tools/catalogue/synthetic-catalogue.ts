@@ -36,7 +36,24 @@ export const SYNTHETIC_MANUFACTURERS = [
   { name: "Pacheco Herramientas", prefix: "PH" },
 ] as const;
 
-const LINE_WORDS = ["Alu", "Steel", "Inox", "Hard", "Uni", "Micro", "Power", "Flex", "Speed", "Dyna", "Tri", "Vario", "Pro", "Max", "Cut", "Edge"];
+const LINE_WORDS = [
+  "Alu",
+  "Steel",
+  "Inox",
+  "Hard",
+  "Uni",
+  "Micro",
+  "Power",
+  "Flex",
+  "Speed",
+  "Dyna",
+  "Tri",
+  "Vario",
+  "Pro",
+  "Max",
+  "Cut",
+  "Edge",
+];
 
 type Rng = () => number;
 const pick = <T>(rng: Rng, items: readonly T[]): T => items[Math.floor(rng() * items.length)]!;
@@ -48,7 +65,9 @@ const METRIC_SHANKS = [3, 4, 6, 8, 10, 12, 14, 16, 18, 20, 25, 32];
 const INCH_SHANKS = [3.175, 6.35, 9.525, 12.7, 15.875, 19.05, 25.4];
 const METRIC_MILL_DIAMETERS = [0.5, 0.8, 1, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10, 12, 14, 16, 18, 20, 25];
 /** 1/32" .. 1" end mills */
-const INCH_MILL_DIAMETERS = [0.79375, 1.5875, 2.38125, 3.175, 3.96875, 4.7625, 6.35, 7.9375, 9.525, 11.1125, 12.7, 15.875, 19.05, 25.4];
+const INCH_MILL_DIAMETERS = [
+  0.79375, 1.5875, 2.38125, 3.175, 3.96875, 4.7625, 6.35, 7.9375, 9.525, 11.1125, 12.7, 15.875, 19.05, 25.4,
+];
 
 /** The smallest shank of the diameter's unit system that is not thinner than it (6 mm at least for carbide mills). */
 function shankFor(d: number, inch: boolean, minimum: number): number {
@@ -85,7 +104,13 @@ function millDraft(rng: Rng, type: "CentreCuttingEndMill" | "BallEndMill" | "Bul
   const shank = shankFor(d, inch, inch ? 3.175 : 3);
   const flute = r2(d * between(rng, 1.2, 4));
   const flutes = d < 3 ? 2 : type === "BallEndMill" ? pick(rng, [2, 2, 3, 4]) : pick(rng, [2, 3, 3, 4, 4, 5, 6]);
-  const params: ToolParameters = { CuttingDiameter: d, DepthOfCutMaximum: flute, FluteLength: flute, ShankDiameter: shank, HelixAngle: pick(rng, [30, 35, 38, 45]) };
+  const params: ToolParameters = {
+    CuttingDiameter: d,
+    DepthOfCutMaximum: flute,
+    FluteLength: flute,
+    ShankDiameter: shank,
+    HelixAngle: pick(rng, [30, 35, 38, 45]),
+  };
   let reach = flute;
   if (shank > d * 1.5 && rng() < 0.7) {
     params.NeckDiameter = r2(d * 0.95);
@@ -119,13 +144,25 @@ function millDraft(rng: Rng, type: "CentreCuttingEndMill" | "BallEndMill" | "Bul
     params,
     reach,
     mount: holderForShank(shank, true),
-    preset: startingPreset({ workpiece, cuttingSpeed: workpiece === "steel" ? 120 : 350, diameter: d, coolant: "flood", feed: { perTooth: endMillFeedPerTooth(d, workpiece), flutes } }),
+    preset: startingPreset({
+      workpiece,
+      cuttingSpeed: workpiece === "steel" ? 120 : 350,
+      diameter: d,
+      coolant: "flood",
+      feed: { perTooth: endMillFeedPerTooth(d, workpiece), flutes },
+    }),
   };
 }
 
 function drillDraft(rng: Rng): Draft {
   const carbide = rng() < 0.5;
-  const d = rng() < 0.2 ? pick(rng, INCH_MILL_DIAMETERS.filter((x) => x >= 1 && x <= 20)) : Math.round(between(rng, 0.5, 20) * 20) / 20;
+  const d =
+    rng() < 0.2
+      ? pick(
+          rng,
+          INCH_MILL_DIAMETERS.filter((x) => x >= 1 && x <= 20),
+        )
+      : Math.round(between(rng, 0.5, 20) * 20) / 20;
   const shank = carbide ? shankFor(d, false, 3) : d;
   const flute = r1(d * between(rng, 3, 9) + 4);
   const point = carbide ? pick(rng, [130, 135, 140, 140]) : pick(rng, [118, 118, 130, 135]);
@@ -137,10 +174,23 @@ function drillDraft(rng: Rng): Draft {
     flutes: 2,
     material: carbide ? "carbide" : pick(rng, ["hss", "hss_cobalt"] as const),
     coating: pick(rng, carbide ? ["TiAlN", "AlCrN", "TiSiN"] : ["uncoated", "TiN", "steam tempered"]),
-    params: { CuttingDiameter: d, OverallLength: overallFor(flute, shank, rng), FluteLength: flute, DepthOfCutMaximum: Math.floor(flute * 0.85 * 10) / 10, ShankDiameter: shank, PointAngle: point },
+    params: {
+      CuttingDiameter: d,
+      OverallLength: overallFor(flute, shank, rng),
+      FluteLength: flute,
+      DepthOfCutMaximum: Math.floor(flute * 0.85 * 10) / 10,
+      ShankDiameter: shank,
+      PointAngle: point,
+    },
     reach: flute,
     mount: holderForShank(shank, false),
-    preset: startingPreset({ workpiece: "steel", cuttingSpeed: carbide ? 90 : 25, diameter: d, coolant: "flood", feed: { perRevolution: drillFeedPerRevolution(d, carbide) } }),
+    preset: startingPreset({
+      workpiece: "steel",
+      cuttingSpeed: carbide ? 90 : 25,
+      diameter: d,
+      coolant: "flood",
+      feed: { perRevolution: drillFeedPerRevolution(d, carbide) },
+    }),
   };
 }
 
@@ -156,10 +206,23 @@ function spotDrillDraft(rng: Rng): Draft {
     flutes: 2,
     material: "carbide",
     coating: pick(rng, ["TiAlN", "uncoated"]),
-    params: { CuttingDiameter: d, OverallLength: overallFor(flute, d, rng), FluteLength: flute, DepthOfCutMaximum: r2(d / 2 / Math.tan((angle * Math.PI) / 360)), ShankDiameter: d, PointAngle: angle },
+    params: {
+      CuttingDiameter: d,
+      OverallLength: overallFor(flute, d, rng),
+      FluteLength: flute,
+      DepthOfCutMaximum: r2(d / 2 / Math.tan((angle * Math.PI) / 360)),
+      ShankDiameter: d,
+      PointAngle: angle,
+    },
     reach: flute,
     mount: holderForShank(d, false),
-    preset: startingPreset({ workpiece: "steel", cuttingSpeed: 70, diameter: d, coolant: "flood", feed: { perRevolution: drillFeedPerRevolution(d, true) / 2 } }),
+    preset: startingPreset({
+      workpiece: "steel",
+      cuttingSpeed: 70,
+      diameter: d,
+      coolant: "flood",
+      feed: { perRevolution: drillFeedPerRevolution(d, true) / 2 },
+    }),
   };
 }
 
@@ -174,10 +237,24 @@ function centreDrillDraft(rng: Rng): Draft {
     flutes: 2,
     material: pick(rng, ["hss", "hss_cobalt"] as const),
     coating: "uncoated",
-    params: { CuttingDiameter: row.body, OverallLength: row.overall, PointAngle: 60, TipDiameter: row.pilot, TipLength: row.pilotLength, DepthOfCutMaximum: depth, ShankDiameter: row.body },
+    params: {
+      CuttingDiameter: row.body,
+      OverallLength: row.overall,
+      PointAngle: 60,
+      TipDiameter: row.pilot,
+      TipLength: row.pilotLength,
+      DepthOfCutMaximum: depth,
+      ShankDiameter: row.body,
+    },
     reach: depth,
     mount: holderForShank(row.body, false),
-    preset: startingPreset({ workpiece: "steel", cuttingSpeed: 20, diameter: row.body, coolant: "flood", feed: { perRevolution: Math.max(0.02, row.pilot * 0.02) } }),
+    preset: startingPreset({
+      workpiece: "steel",
+      cuttingSpeed: 20,
+      diameter: row.body,
+      coolant: "flood",
+      feed: { perRevolution: Math.max(0.02, row.pilot * 0.02) },
+    }),
   };
 }
 
@@ -195,10 +272,24 @@ function chamferDraft(rng: Rng): Draft {
     flutes,
     material: "carbide",
     coating: pick(rng, COATINGS),
-    params: { CuttingDiameter: d, OverallLength: overallFor(cone, d, rng), ChamferAngle: angle, TipDiameter: tip, FluteLength: cone, DepthOfCutMaximum: cone, ShankDiameter: d },
+    params: {
+      CuttingDiameter: d,
+      OverallLength: overallFor(cone, d, rng),
+      ChamferAngle: angle,
+      TipDiameter: tip,
+      FluteLength: cone,
+      DepthOfCutMaximum: cone,
+      ShankDiameter: d,
+    },
     reach: cone,
     mount: holderForShank(d, true),
-    preset: startingPreset({ workpiece: "steel", cuttingSpeed: 100, diameter: d, coolant: "flood", feed: { perTooth: 0.03, flutes } }),
+    preset: startingPreset({
+      workpiece: "steel",
+      cuttingSpeed: 100,
+      diameter: d,
+      coolant: "flood",
+      feed: { perTooth: 0.03, flutes },
+    }),
   };
 }
 
@@ -217,10 +308,24 @@ function faceMillDraft(rng: Rng): Draft {
     flutes: inserts,
     material: "carbide",
     coating: pick(rng, ["TiAlN", "CVD TiCN-Al2O3", "PVD TiAlN"]),
-    params: { CuttingDiameter: d, OverallLength: height, DepthOfCutMaximum: ap, FluteLength: ap, LeadAngle: lead, CornerRadius: pick(rng, [0.4, 0.8, 1.2]), ShankDiameter: arbor },
+    params: {
+      CuttingDiameter: d,
+      OverallLength: height,
+      DepthOfCutMaximum: ap,
+      FluteLength: ap,
+      LeadAngle: lead,
+      CornerRadius: pick(rng, [0.4, 0.8, 1.2]),
+      ShankDiameter: arbor,
+    },
     reach: height,
     mount: shellMillArbor(arbor),
-    preset: startingPreset({ workpiece: "steel", cuttingSpeed: 220, diameter: d, coolant: "air", feed: { perTooth: 0.15, flutes: inserts } }),
+    preset: startingPreset({
+      workpiece: "steel",
+      cuttingSpeed: 220,
+      diameter: d,
+      coolant: "air",
+      feed: { perTooth: 0.15, flutes: inserts },
+    }),
   };
 }
 
@@ -236,7 +341,12 @@ const UNIFIED = [
 function tapDraft(rng: Rng): Draft {
   const metric = rng() < 0.8;
   const thread = metric ? pick(rng, [...METRIC_COARSE, ...METRIC_FINE]) : pick(rng, UNIFIED);
-  const name = "name" in thread ? thread.name : thread.coarse ? `M${fmt(thread.nominal)}` : `M${fmt(thread.nominal)}x${fmt(thread.pitch)}`;
+  const name =
+    "name" in thread
+      ? thread.name
+      : thread.coarse
+        ? `M${fmt(thread.nominal)}`
+        : `M${fmt(thread.nominal)}x${fmt(thread.pitch)}`;
   const d = thread.nominal;
   const shank = d <= 10 ? r1(Math.max(2.5, d * 0.9)) : r1(d * 0.75);
   const length = r1(d * between(rng, 1.5, 3));
@@ -249,10 +359,24 @@ function tapDraft(rng: Rng): Draft {
     flutes,
     material: pick(rng, ["hss_cobalt", "hss_pm", "carbide"] as const),
     coating: pick(rng, ["TiN", "TiCN", "steam tempered", "uncoated"]),
-    params: { CuttingDiameter: d, OverallLength: overallFor(length, shank, rng), FluteLength: length, ShankDiameter: shank, ThreadPitch: thread.pitch, ThreadProfileAngle: 60, TapDrillDiameter: thread.tapDrill },
+    params: {
+      CuttingDiameter: d,
+      OverallLength: overallFor(length, shank, rng),
+      FluteLength: length,
+      ShankDiameter: shank,
+      ThreadPitch: thread.pitch,
+      ThreadProfileAngle: 60,
+      TapDrillDiameter: thread.tapDrill,
+    },
     reach: length,
     mount: tappingChuck(shank),
-    preset: startingPreset({ workpiece: "steel", cuttingSpeed: 12, diameter: d, coolant: "flood", feed: { perRevolution: thread.pitch } }),
+    preset: startingPreset({
+      workpiece: "steel",
+      cuttingSpeed: 12,
+      diameter: d,
+      coolant: "flood",
+      feed: { perRevolution: thread.pitch },
+    }),
   };
 }
 
@@ -270,10 +394,24 @@ function threadMillDraft(rng: Rng): Draft {
     flutes,
     material: "carbide",
     coating: pick(rng, ["TiAlN", "AlCrN"]),
-    params: { CuttingDiameter: d, OverallLength: overallFor(length, shank, rng), FluteLength: length, DepthOfCutMaximum: length, ShankDiameter: shank, ThreadPitch: pitch, ThreadProfileAngle: 60 },
+    params: {
+      CuttingDiameter: d,
+      OverallLength: overallFor(length, shank, rng),
+      FluteLength: length,
+      DepthOfCutMaximum: length,
+      ShankDiameter: shank,
+      ThreadPitch: pitch,
+      ThreadProfileAngle: 60,
+    },
     reach: length,
     mount: holderForShank(shank, true),
-    preset: startingPreset({ workpiece: "steel", cuttingSpeed: 100, diameter: d, coolant: "flood", feed: { perTooth: 0.03, flutes } }),
+    preset: startingPreset({
+      workpiece: "steel",
+      cuttingSpeed: 100,
+      diameter: d,
+      coolant: "flood",
+      feed: { perTooth: 0.03, flutes },
+    }),
   };
 }
 
@@ -290,16 +428,31 @@ function reamerDraft(rng: Rng): Draft {
     flutes,
     material: pick(rng, ["carbide", "hss_cobalt", "cermet"] as const),
     coating: "uncoated",
-    params: { CuttingDiameter: d, OverallLength: overallFor(length, shank, rng), FluteLength: length, DepthOfCutMaximum: length, ShankDiameter: shank },
+    params: {
+      CuttingDiameter: d,
+      OverallLength: overallFor(length, shank, rng),
+      FluteLength: length,
+      DepthOfCutMaximum: length,
+      ShankDiameter: shank,
+    },
     reach: length,
     mount: holderForShank(shank, false),
-    preset: startingPreset({ workpiece: "steel", cuttingSpeed: 40, diameter: d, coolant: "flood", feed: { perRevolution: 0.1 + 0.01 * d } }),
+    preset: startingPreset({
+      workpiece: "steel",
+      cuttingSpeed: 40,
+      diameter: d,
+      coolant: "flood",
+      feed: { perRevolution: 0.1 + 0.01 * d },
+    }),
   };
 }
 
 function slotMillDraft(rng: Rng): Draft {
   const d = pick(rng, [10, 12, 16, 20, 25, 32, 40]);
-  const width = pick(rng, [0.5, 1, 1.5, 2, 2.5, 3, 4, 5, 6].filter((w) => w <= d / 4));
+  const width = pick(
+    rng,
+    [0.5, 1, 1.5, 2, 2.5, 3, 4, 5, 6].filter((w) => w <= d / 4),
+  );
   const depth = r1(d * between(rng, 0.15, 0.3));
   const shank = d <= 16 ? 10 : 16;
   const neckLength = r1(d * between(rng, 1, 2.5));
@@ -312,10 +465,23 @@ function slotMillDraft(rng: Rng): Draft {
     flutes,
     material: "carbide",
     coating: "TiAlN",
-    params: { CuttingDiameter: d, FluteLength: width, OverallLength: overallFor(neckLength, shank, rng), NeckDiameter: r1(d - 2 * depth), NeckLength: neckLength, ShankDiameter: shank },
+    params: {
+      CuttingDiameter: d,
+      FluteLength: width,
+      OverallLength: overallFor(neckLength, shank, rng),
+      NeckDiameter: r1(d - 2 * depth),
+      NeckLength: neckLength,
+      ShankDiameter: shank,
+    },
     reach: neckLength,
     mount: holderForShank(shank, true),
-    preset: startingPreset({ workpiece: "steel", cuttingSpeed: 100, diameter: d, coolant: "flood", feed: { perTooth: 0.02, flutes } }),
+    preset: startingPreset({
+      workpiece: "steel",
+      cuttingSpeed: 100,
+      diameter: d,
+      coolant: "flood",
+      feed: { perTooth: 0.02, flutes },
+    }),
   };
 }
 

@@ -67,14 +67,27 @@ export async function main(): Promise<number> {
   const settings = readCamSettings();
   const machine = findMachineArchetype(settings.machine);
   if (!machine) throw new Error(`bench:cam: no machine ${settings.machine}`);
-  let files = fs.readdirSync(settings.partsDir).filter((f) => /\.(step|stp|stl)$/i.test(f)).sort().map((f) => path.join(settings.partsDir, f));
+  let files = fs
+    .readdirSync(settings.partsDir)
+    .filter((f) => /\.(step|stp|stl)$/i.test(f))
+    .sort()
+    .map((f) => path.join(settings.partsDir, f));
   const mfcadDir = path.resolve(settings.partsDir, "..", "mfcad", "step");
-  if (settings.mfcad > 0 && fs.existsSync(mfcadDir)) files.push(...fs.readdirSync(mfcadDir).sort().slice(0, settings.mfcad).map((f) => path.join(mfcadDir, f)));
+  if (settings.mfcad > 0 && fs.existsSync(mfcadDir))
+    files.push(
+      ...fs
+        .readdirSync(mfcadDir)
+        .sort()
+        .slice(0, settings.mfcad)
+        .map((f) => path.join(mfcadDir, f)),
+    );
   if (settings.only !== null) files = files.filter((f) => path.basename(f).includes(settings.only as string));
   const library = starterLibrary();
   const started = performance.now();
   const oc = await loadOpenCascade();
-  say(`OCCT loaded in ${Math.round(performance.now() - started)} ms; ${files.length} parts; ${library.length} tools; ${machine.name}; ${settings.material}`);
+  say(
+    `OCCT loaded in ${Math.round(performance.now() - started)} ms; ${files.length} parts; ${library.length} tools; ${machine.name}; ${settings.material}`,
+  );
 
   const rows: PartFigures[] = [];
   const failures: { part: string; code: string; message: string }[] = [];
@@ -90,7 +103,12 @@ export async function main(): Promise<number> {
       failures.push({ part: name, code: "no_bbox", message: "the part has no box" });
       continue;
     }
-    const input = benchPlanInput(oc, original, box, { stockMm: settings.stockMm, machine, material: settings.material, library });
+    const input = benchPlanInput(oc, original, box, {
+      stockMm: settings.stockMm,
+      machine,
+      material: settings.material,
+      library,
+    });
     say(`${name}: planning`);
     const t1 = performance.now();
     const cpu0 = process.cpuUsage();
@@ -103,14 +121,18 @@ export async function main(): Promise<number> {
         ...(settings.simulationThread ? {} : { checks: inlineChecks, shadows: inlineShadows }),
         step: (step) => {
           steps.push(step);
-          if (settings.steps) say(`${name}: ${step.setup} ${step.kind}${step.tool ? ` (${step.tool})` : ""}: ${step.generate_s.toFixed(2)} s + ${step.verify_s.toFixed(2)} s simulated, ${step.moves} moves, ${step.kept}/${step.made} kept`);
+          if (settings.steps)
+            say(
+              `${name}: ${step.setup} ${step.kind}${step.tool ? ` (${step.tool})` : ""}: ${step.generate_s.toFixed(2)} s + ${step.verify_s.toFixed(2)} s simulated, ${step.moves} moves, ${step.kept}/${step.made} kept`,
+            );
         },
       });
       const planSeconds = (performance.now() - t1) / 1000;
       const cpu = process.cpuUsage(cpu0);
       const planner1 = threadCpuSeconds();
       const last = result.setups.at(-1);
-      const sum = (key: "gouges" | "rapids_through_material" | "holder_collisions") => result.setups.reduce((n, setup) => n + setup.verification[key], 0);
+      const sum = (key: "gouges" | "rapids_through_material" | "holder_collisions") =>
+        result.setups.reduce((n, setup) => n + setup.verification[key], 0);
       const left = last?.verification.material_left_pct ?? 100;
       rows.push({
         part: name,
@@ -141,13 +163,46 @@ export async function main(): Promise<number> {
     }
   }
 
-  const header = ["part", "read s", "plan s", "cpu s", "planner s", "plan/read", "setups", "ops", "machining min", "gouges", "rapids in material", "collisions", "removed %"];
-  const lines = rows.map((r) => [r.part, r.read_s, r.plan_s, r.cpu_s, r.planner_s ?? "-", r.ratio, r.setups, r.operations, round(r.machining_time_s / 60, 1), r.gouges, r.rapids_through_material, r.holder_collisions, r.removed_pct].map(String));
+  const header = [
+    "part",
+    "read s",
+    "plan s",
+    "cpu s",
+    "planner s",
+    "plan/read",
+    "setups",
+    "ops",
+    "machining min",
+    "gouges",
+    "rapids in material",
+    "collisions",
+    "removed %",
+  ];
+  const lines = rows.map((r) =>
+    [
+      r.part,
+      r.read_s,
+      r.plan_s,
+      r.cpu_s,
+      r.planner_s ?? "-",
+      r.ratio,
+      r.setups,
+      r.operations,
+      round(r.machining_time_s / 60, 1),
+      r.gouges,
+      r.rapids_through_material,
+      r.holder_collisions,
+      r.removed_pct,
+    ].map(String),
+  );
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => (l[i] as string).length)));
-  const row = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] as number) : c.padStart(widths[i] as number))).join("  ");
+  const row = (cells: string[]) =>
+    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] as number) : c.padStart(widths[i] as number))).join("  ");
   const machineInfo = describeMachine();
   const out: string[] = [];
-  out.push(`CAM planning on ${rows.length + failures.length} parts, ${machineInfo.cores} cores, ${machineInfo.cpu ?? "unknown CPU"}, Node ${machineInfo.node}; stock ${settings.stockMm} mm around, ${machine.name}, ${settings.material}, ${library.length} tools; the simulation ${settings.simulationThread ? "on its own thread" : "in the planner's thread"}\n`);
+  out.push(
+    `CAM planning on ${rows.length + failures.length} parts, ${machineInfo.cores} cores, ${machineInfo.cpu ?? "unknown CPU"}, Node ${machineInfo.node}; stock ${settings.stockMm} mm around, ${machine.name}, ${settings.material}, ${library.length} tools; the simulation ${settings.simulationThread ? "on its own thread" : "in the planner's thread"}\n`,
+  );
   out.push(row(header));
   for (const l of lines) out.push(row(l));
   const clean = rows.every((r) => r.gouges + r.rapids_through_material + r.holder_collisions === 0);
@@ -158,7 +213,9 @@ export async function main(): Promise<number> {
   const nistTimes = nist.map((r) => `${r.part.split("_").slice(0, 3).join("_")} ${r.plan_s} s`).join(", ");
   out.push("\nAims:");
   out.push(`  ${clean ? "met" : "missed"}: no gouge, rapid through material or holder collision on any part`);
-  out.push(`  ${removed ? "met" : "missed"}: at least ${100 - CAM_AIMS.maxLeftPct} % of the removable volume removed on every part (lowest ${rows.length > 0 ? Math.min(...rows.map((r) => r.removed_pct)) : "-"} %)`);
+  out.push(
+    `  ${removed ? "met" : "missed"}: at least ${100 - CAM_AIMS.maxLeftPct} % of the removable volume removed on every part (lowest ${rows.length > 0 ? Math.min(...rows.map((r) => r.removed_pct)) : "-"} %)`,
+  );
   out.push(
     nist.length > 0
       ? `  ${fast ? "met" : "missed"}: under ${CAM_AIMS.maxNistSeconds} s per NIST part (${nistTimes})`
@@ -166,9 +223,19 @@ export async function main(): Promise<number> {
   );
   out.push("\nCompleteness:");
   for (const r of rows) out.push(`  ${r.part}: ${describeCompleteness(r.completeness)}`);
-  if (failures.length > 0) out.push(`\n${failures.length} parts not planned: ${failures.map((f) => `${f.part} (${f.code}: ${f.message})`).join("; ")}`);
+  if (failures.length > 0)
+    out.push(
+      `\n${failures.length} parts not planned: ${failures.map((f) => `${f.part} (${f.code}: ${f.message})`).join("; ")}`,
+    );
   process.stdout.write(`${out.join("\n")}\n`);
-  writeJson(settings.out, { at: new Date().toISOString(), machine: machineInfo, settings, rows, failures, aims: { clean, removed, fast } });
+  writeJson(settings.out, {
+    at: new Date().toISOString(),
+    machine: machineInfo,
+    settings,
+    rows,
+    failures,
+    aims: { clean, removed, fast },
+  });
   say(`figures written to ${settings.out}`);
   return failures.length > 0 ? 1 : 0;
 }

@@ -38,7 +38,20 @@ export interface CamBenchSettings {
 
 export function readCamSettings(env: NodeJS.ProcessEnv = process.env): CamBenchSettings {
   const parsed = Settings.safeParse(env);
-  if (!parsed.success) throw new Error(`bench:cam settings: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
+  if (!parsed.success)
+    throw new Error(
+      `bench:cam settings: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`,
+    );
   const s = parsed.data;
-  return { partsDir: s.BENCH_CAM_PARTS_DIR, only: s.BENCH_CAM_ONLY ?? null, mfcad: s.BENCH_CAM_MFCAD, stockMm: s.BENCH_CAM_STOCK_MM, machine: s.BENCH_CAM_MACHINE, material: s.BENCH_CAM_MATERIAL, steps: s.BENCH_CAM_STEPS === "1", simulationThread: s.CAM_SIMULATION_THREAD === "true", out: s.BENCH_CAM_OUT };
+  return {
+    partsDir: s.BENCH_CAM_PARTS_DIR,
+    only: s.BENCH_CAM_ONLY ?? null,
+    mfcad: s.BENCH_CAM_MFCAD,
+    stockMm: s.BENCH_CAM_STOCK_MM,
+    machine: s.BENCH_CAM_MACHINE,
+    material: s.BENCH_CAM_MATERIAL,
+    steps: s.BENCH_CAM_STEPS === "1",
+    simulationThread: s.CAM_SIMULATION_THREAD === "true",
+    out: s.BENCH_CAM_OUT,
+  };
 }

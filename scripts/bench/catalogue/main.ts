@@ -18,7 +18,15 @@ import { upsertCatalogueEntries } from "../../../db/seed/catalogue.ts";
 import { generateSyntheticCatalogue } from "../../../kernel/tools/catalogue/synthetic-catalogue.ts";
 import { backendPids } from "../activity-sampler.ts";
 import { childOrigin, installSignalHandlers, startChild, type BenchChild } from "../children.ts";
-import { backendCpuBetween, backendCpuSeconds, cpuBetween, cpuSnapshot, CORES, CPU_MODEL, describeMachine } from "../cpu.ts";
+import {
+  backendCpuBetween,
+  backendCpuSeconds,
+  cpuBetween,
+  cpuSnapshot,
+  CORES,
+  CPU_MODEL,
+  describeMachine,
+} from "../cpu.ts";
 import { provisionDatabase, type BenchDatabase } from "../database.ts";
 import { createBenchUser } from "../fixtures.ts";
 import { CHILD_ENV } from "../protocol.ts";
@@ -26,7 +34,16 @@ import { writeJson } from "../report.ts";
 import { seededRandom as random } from "../../../kernel/seeded-random.ts";
 import { buildRequests, SEARCH_KINDS, type BenchRequest, type SampleEntry } from "./mix.ts";
 import { checkAgainstReference, explainSearch } from "./plans.ts";
-import { checkAims, formatAims, formatPhase, formatPlans, phaseFigures, type KindPlan, type PhaseFigures, type Sample } from "./report.ts";
+import {
+  checkAims,
+  formatAims,
+  formatPhase,
+  formatPlans,
+  phaseFigures,
+  type KindPlan,
+  type PhaseFigures,
+  type Sample,
+} from "./report.ts";
 import { readCatalogueSettings } from "./settings.ts";
 
 const API_APPLICATION_NAME = "swarf-bench-catalogue-api";
@@ -128,7 +145,8 @@ export async function main(): Promise<number> {
     // a what-if for a pending migration, in this scratch database only: the committed policy
     // (current_user_id() is not null) is checked before any condition that is not leakproof,
     // and none the search indexes serve is (@@, LIKE, lower()), so none may be an index condition
-    if (settings.readPolicy !== "committed") say(`read policy of the catalogue in the scratch database: ${POLICIES[settings.readPolicy]}`);
+    if (settings.readPolicy !== "committed")
+      say(`read policy of the catalogue in the scratch database: ${POLICIES[settings.readPolicy]}`);
     if (settings.readPolicy === "open") {
       await owner.query(`drop policy catalogue_entries_read on app_public.catalogue_entries;
         create policy catalogue_entries_read on app_public.catalogue_entries for select using (true)`);
@@ -137,7 +155,10 @@ export async function main(): Promise<number> {
     }
 
     say(`generating ${settings.entries.toLocaleString("en")} synthetic entries (seed ${settings.seed})`);
-    let generated: ReturnType<typeof generateSyntheticCatalogue> | null = generateSyntheticCatalogue(settings.entries, settings.seed);
+    let generated: ReturnType<typeof generateSyntheticCatalogue> | null = generateSyntheticCatalogue(
+      settings.entries,
+      settings.seed,
+    );
     const loadStarted = performance.now();
     const client = await owner.connect();
     try {
@@ -201,7 +222,9 @@ export async function main(): Promise<number> {
         checked += 1;
       }
     }
-    say(`${checked} searches checked against the plain full sort${problems.length > 0 ? `: ${problems.length} differ` : ": all agree"}`);
+    say(
+      `${checked} searches checked against the plain full sort${problems.length > 0 ? `: ${problems.length} differ` : ": all agree"}`,
+    );
 
     const plans: KindPlan[] = [];
     const appPool = createPool(database.appUrl, 1, "swarf-bench-catalogue-explain");
@@ -211,7 +234,8 @@ export async function main(): Promise<number> {
         const request = timed.find((r) => r.kind === kind)!;
         const statements = await explainSearch(appPool, credential, request.search!);
         plans.push({ kind, label: request.label, statements });
-        if (statements.some((s) => s.seqScan)) notes.push(`${kind} ${request.label}: a statement scans the whole table`);
+        if (statements.some((s) => s.seqScan))
+          notes.push(`${kind} ${request.label}: a statement scans the whole table`);
       }
     } finally {
       await appPool.end();
@@ -228,7 +252,9 @@ export async function main(): Promise<number> {
 
     const phases = [sequential.figures, parallel.figures];
     for (const p of phases) {
-      for (const k of p.kinds) if (k.non200 > 0 && k.kind !== "all searches") problems.push(`${p.phase} ${k.kind}: ${k.non200} answers were not 200`);
+      for (const k of p.kinds)
+        if (k.non200 > 0 && k.kind !== "all searches")
+          problems.push(`${p.phase} ${k.kind}: ${k.non200} answers were not 200`);
     }
     const aims = checkAims(phases);
     const overall = aims.filter((a) => a.aim.includes("all searches"));
@@ -238,8 +264,9 @@ export async function main(): Promise<number> {
         `Swarf catalogue search benchmark, ${started.toISOString()}, ${CORES} cores (${CPU_MODEL ?? "unknown CPU"}), Node ${process.version}, ` +
           `PostgreSQL ${database.serverVersion}`,
         `Read policy of app_public.catalogue_entries: ${POLICIES[settings.readPolicy]} (BENCH_CATALOGUE_READ_POLICY=${settings.readPolicy})`,
-        `Catalogue: ${Object.entries(size.sources).map(([source, n]) => `${n.toLocaleString("en")} ${source}`).join(", ")}; ` +
-          `table ${size.heap}, ${size.total} with its indexes; loaded in ${loadSeconds.toFixed(0)} s`,
+        `Catalogue: ${Object.entries(size.sources)
+          .map(([source, n]) => `${n.toLocaleString("en")} ${source}`)
+          .join(", ")}; ` + `table ${size.heap}, ${size.total} with its indexes; loaded in ${loadSeconds.toFixed(0)} s`,
         "",
         formatPhase(sequential.figures),
         "",

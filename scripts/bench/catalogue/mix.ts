@@ -68,7 +68,8 @@ const COATINGS = ["tialn", "altin", "alcrn", "ticn", "dlc", "uncoated"];
 function wordsOf(rng: Rng, entry: SampleEntry): string {
   const what = pick(rng, TYPE_WORDS[entry.tool_type]);
   const roll = rng();
-  if (entry.standard && roll < 0.5) return `${entry.standard.split(" ").slice(0, 2).join(" ")} ${fmt(entry.diameter_mm)}`;
+  if (entry.standard && roll < 0.5)
+    return `${entry.standard.split(" ").slice(0, 2).join(" ")} ${fmt(entry.diameter_mm)}`;
   if (entry.tool_type === "Tap") {
     const metric = /\bM\d+(?:\.\d+)?\b/.exec(entry.name)?.[0];
     if (metric && roll < 0.8) return `tap ${metric}`;
@@ -90,7 +91,9 @@ function articlePiece(rng: Rng, article: string): string {
   if (roll < 0.4 || article.length <= 8) return article;
   if (roll < 0.7) return article.slice(0, 7 + Math.floor(rng() * Math.max(1, article.length - 7)));
   // the serial code, not the diameter digits (nobody looks up "0600")
-  const core = article.split("-").filter((part) => part.length >= 4 && /[A-Za-z]/.test(part) && /[A-Za-z0-9]{3}/.test(part));
+  const core = article
+    .split("-")
+    .filter((part) => part.length >= 4 && /[A-Za-z]/.test(part) && /[A-Za-z0-9]{3}/.test(part));
   return core.length > 0 ? pick(rng, core) : article;
 }
 
@@ -107,7 +110,14 @@ function someTypes(rng: Rng, first: ToolType): ToolType[] {
   return [...types];
 }
 
-const blank = (): CatalogueSearch => ({ q: null, manufacturer: null, toolTypes: [], diameterMin: null, diameterMax: null, limit: 20 });
+const blank = (): CatalogueSearch => ({
+  q: null,
+  manufacturer: null,
+  toolTypes: [],
+  diameterMin: null,
+  diameterMax: null,
+  limit: 20,
+});
 
 function searchPath(search: CatalogueSearch): string {
   const query = new URLSearchParams();
@@ -125,12 +135,18 @@ function labelOf(search: CatalogueSearch): string {
   if (search.q !== null) parts.push(JSON.stringify(search.q));
   if (search.manufacturer !== null) parts.push(`maker ${search.manufacturer}`);
   if (search.toolTypes.length > 0) parts.push(search.toolTypes.join(","));
-  if (search.diameterMin !== null || search.diameterMax !== null) parts.push(`Ø${search.diameterMin ?? ""}-${search.diameterMax ?? ""}`);
+  if (search.diameterMin !== null || search.diameterMax !== null)
+    parts.push(`Ø${search.diameterMin ?? ""}-${search.diameterMax ?? ""}`);
   if (search.limit !== 20) parts.push(`limit ${search.limit}`);
   return parts.join(" ");
 }
 
-function searchOf(kind: SearchKind, rng: Rng, entries: readonly SampleEntry[], makers: readonly string[]): CatalogueSearch {
+function searchOf(
+  kind: SearchKind,
+  rng: Rng,
+  entries: readonly SampleEntry[],
+  makers: readonly string[],
+): CatalogueSearch {
   const entry = pick(rng, entries);
   const s = blank();
   switch (kind) {

@@ -5,7 +5,12 @@
  * many times); and an answer checked against the plain full sort.
  */
 import type pg from "pg";
-import { referenceSearch, searchCatalogue, type CatalogueHit, type CatalogueSearch } from "../../../db/queries/catalogue.ts";
+import {
+  referenceSearch,
+  searchCatalogue,
+  type CatalogueHit,
+  type CatalogueSearch,
+} from "../../../db/queries/catalogue.ts";
 import { withRequestTransaction, type KeyCredential } from "../../../db/request-transaction.ts";
 
 export interface StatementPlan {
@@ -34,9 +39,15 @@ function scansOf(node: PlanNode, out: Map<string, number>): void {
 }
 
 /** Runs the search as the key's request would, with every statement explained first. */
-export async function explainSearch(appPool: pg.Pool, credential: KeyCredential, search: CatalogueSearch): Promise<StatementPlan[]> {
+export async function explainSearch(
+  appPool: pg.Pool,
+  credential: KeyCredential,
+  search: CatalogueSearch,
+): Promise<StatementPlan[]> {
   const plans: StatementPlan[] = [];
-  await withRequestTransaction(appPool, credential, ["equipment:read"], (client) => searchCatalogue(traced(client, plans), search));
+  await withRequestTransaction(appPool, credential, ["equipment:read"], (client) =>
+    searchCatalogue(traced(client, plans), search),
+  );
   return plans;
 }
 
@@ -46,10 +57,9 @@ function traced(client: pg.PoolClient, plans: StatementPlan[]): pg.PoolClient {
       const sql = typeof text === "string" ? text : text.text;
       const params = typeof text === "string" ? values : text.values;
       if (/^\s*select/i.test(sql) && !sql.includes("set_config(")) {
-        const { rows } = await client.query<{ "QUERY PLAN": [{ Plan: PlanNode; "Planning Time": number; "Execution Time": number }] }>(
-          `explain (analyze, format json) ${sql}`,
-          params,
-        );
+        const { rows } = await client.query<{
+          "QUERY PLAN": [{ Plan: PlanNode; "Planning Time": number; "Execution Time": number }];
+        }>(`explain (analyze, format json) ${sql}`, params);
         const explained = rows[0]!["QUERY PLAN"][0];
         const scans = new Map<string, number>();
         scansOf(explained.Plan, scans);
@@ -70,14 +80,21 @@ function traced(client: pg.PoolClient, plans: StatementPlan[]): pg.PoolClient {
  * Null when the API's answer is the plain full sort's; else what differs. Entries of the same
  * tier and diameter at the last place may differ (which of them fit is not specified).
  */
-export async function checkAgainstReference(pool: pg.Pool, search: CatalogueSearch, answer: { results: CatalogueHit[]; truncated: boolean }): Promise<string | null> {
+export async function checkAgainstReference(
+  pool: pg.Pool,
+  search: CatalogueSearch,
+  answer: { results: CatalogueHit[]; truncated: boolean },
+): Promise<string | null> {
   const slow = await referenceSearch(pool, { ...search, limit: search.limit + 1 });
   const expected = slow.slice(0, search.limit);
-  if (answer.truncated !== slow.length > search.limit) return `truncated ${answer.truncated}, the full sort says ${slow.length > search.limit}`;
+  if (answer.truncated !== slow.length > search.limit)
+    return `truncated ${answer.truncated}, the full sort says ${slow.length > search.limit}`;
   const diameters = (hits: { diameter_mm: number }[]) => hits.map((h) => h.diameter_mm).join(",");
-  if (diameters(answer.results) !== diameters(expected)) return `diameters ${diameters(answer.results)} against ${diameters(expected)}`;
+  if (diameters(answer.results) !== diameters(expected))
+    return `diameters ${diameters(answer.results)} against ${diameters(expected)}`;
   const last = expected.at(-1);
-  const settled = (i: number) => !(last && expected[i]!.tier === last.tier && expected[i]!.diameter_mm === last.diameter_mm);
+  const settled = (i: number) =>
+    !(last && expected[i]!.tier === last.tier && expected[i]!.diameter_mm === last.diameter_mm);
   const ours = answer.results.filter((_, i) => settled(i)).map((h) => `${h.manufacturer}/${h.article_number}`);
   const theirs = expected.filter((_, i) => settled(i)).map((h) => `${h.manufacturer}/${h.article_number}`);
   return ours.join("|") === theirs.join("|") ? null : `entries ${ours.join(", ")} against ${theirs.join(", ")}`;

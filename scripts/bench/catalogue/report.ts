@@ -41,10 +41,18 @@ export interface PhaseFigures {
   wallSeconds: number;
   requestsPerSecond: number;
   kinds: KindFigures[];
-  cpu: CpuUse & { databaseCpuPercent: number | null; serverCpuMsPerRequest: number | null; databaseCpuMsPerRequest: number | null };
+  cpu: CpuUse & {
+    databaseCpuPercent: number | null;
+    serverCpuMsPerRequest: number | null;
+    databaseCpuMsPerRequest: number | null;
+  };
 }
 
-function figures(kind: KindFigures["kind"], samples: readonly Sample[], baseline: { p50: number; p95: number }): KindFigures {
+function figures(
+  kind: KindFigures["kind"],
+  samples: readonly Sample[],
+  baseline: { p50: number; p95: number },
+): KindFigures {
   const ms = samples.map((s) => s.ms);
   const searches = samples.filter((s) => s.count !== null);
   const p50 = percentile(ms, 50);
@@ -58,21 +66,49 @@ function figures(kind: KindFigures["kind"], samples: readonly Sample[], baseline
     maxMs: round(Math.max(...ms), 2),
     p50Ratio: round(p50 / baseline.p50, 2),
     p95Ratio: round(p95 / baseline.p95, 2),
-    meanResults: searches.length > 0 ? round(searches.reduce((sum, s) => sum + (s.count ?? 0), 0) / searches.length, 1) : null,
+    meanResults:
+      searches.length > 0 ? round(searches.reduce((sum, s) => sum + (s.count ?? 0), 0) / searches.length, 1) : null,
     truncatedShare: searches.length > 0 ? round(searches.filter((s) => s.truncated).length / searches.length, 2) : null,
     non200: samples.filter((s) => s.status !== 200).length,
   };
 }
 
-export function phaseFigures(phase: string, concurrency: number, wallSeconds: number, samples: readonly Sample[], cpu: PhaseFigures["cpu"]): PhaseFigures {
+export function phaseFigures(
+  phase: string,
+  concurrency: number,
+  wallSeconds: number,
+  samples: readonly Sample[],
+  cpu: PhaseFigures["cpu"],
+): PhaseFigures {
   const baselineMs = samples.filter((s) => s.kind === "baseline").map((s) => s.ms);
   const baseline = { p50: percentile(baselineMs, 50), p95: percentile(baselineMs, 95) };
   const kinds = [
-    ...SEARCH_KINDS.map((kind) => figures(kind, samples.filter((s) => s.kind === kind), baseline)),
-    figures("all searches", samples.filter((s) => s.kind !== "baseline"), baseline),
-    figures("baseline", samples.filter((s) => s.kind === "baseline"), baseline),
+    ...SEARCH_KINDS.map((kind) =>
+      figures(
+        kind,
+        samples.filter((s) => s.kind === kind),
+        baseline,
+      ),
+    ),
+    figures(
+      "all searches",
+      samples.filter((s) => s.kind !== "baseline"),
+      baseline,
+    ),
+    figures(
+      "baseline",
+      samples.filter((s) => s.kind === "baseline"),
+      baseline,
+    ),
   ];
-  return { phase, concurrency, wallSeconds: round(wallSeconds, 1), requestsPerSecond: round(samples.length / wallSeconds, 0), kinds, cpu };
+  return {
+    phase,
+    concurrency,
+    wallSeconds: round(wallSeconds, 1),
+    requestsPerSecond: round(samples.length / wallSeconds, 0),
+    kinds,
+    cpu,
+  };
 }
 
 const pct = (value: number | null) => (value === null ? "-" : `${value.toFixed(0)} %`);
@@ -84,7 +120,19 @@ export function formatPhase(p: PhaseFigures): string {
       `(of one core), machine ${pct(p.cpu.machinePercent)}, load generator ${pct(p.cpu.loadGeneratorPercent)}`,
     "",
     table([
-      ["kind", "requests", "p50 ms", "p95 ms", "p99 ms", "max ms", "p50 / baseline", "p95 / baseline", "mean results", "truncated", "non-200"],
+      [
+        "kind",
+        "requests",
+        "p50 ms",
+        "p95 ms",
+        "p99 ms",
+        "max ms",
+        "p50 / baseline",
+        "p95 / baseline",
+        "mean results",
+        "truncated",
+        "non-200",
+      ],
       ...p.kinds.map((k) => [
         k.kind,
         k.requests,
@@ -113,14 +161,21 @@ export function checkAims(phases: readonly PhaseFigures[]): AimCheck[] {
   for (const p of phases) {
     for (const k of p.kinds) {
       if (k.kind === "baseline") continue;
-      checks.push({ aim: `${p.phase}, ${k.kind}: p95 < ${CATALOGUE_AIM.maxP95Ms} ms`, valueMs: k.p95Ms, met: k.p95Ms < CATALOGUE_AIM.maxP95Ms });
+      checks.push({
+        aim: `${p.phase}, ${k.kind}: p95 < ${CATALOGUE_AIM.maxP95Ms} ms`,
+        valueMs: k.p95Ms,
+        met: k.p95Ms < CATALOGUE_AIM.maxP95Ms,
+      });
     }
   }
   return checks;
 }
 
 export function formatAims(checks: readonly AimCheck[]): string {
-  return ["Aim (p95 under 20 ms with 100,000 entries):", ...checks.map((c) => `  ${c.met ? "met    " : "NOT MET"}  ${c.aim}: ${c.valueMs.toFixed(2)} ms`)].join("\n");
+  return [
+    "Aim (p95 under 20 ms with 100,000 entries):",
+    ...checks.map((c) => `  ${c.met ? "met    " : "NOT MET"}  ${c.aim}: ${c.valueMs.toFixed(2)} ms`),
+  ].join("\n");
 }
 
 export interface KindPlan {
@@ -130,10 +185,15 @@ export interface KindPlan {
 }
 
 export function formatPlans(plans: readonly KindPlan[]): string {
-  const lines = ["Plans (one search of each kind again as the API role runs it, every statement under EXPLAIN ANALYZE):"];
+  const lines = [
+    "Plans (one search of each kind again as the API role runs it, every statement under EXPLAIN ANALYZE):",
+  ];
   for (const p of plans) {
     lines.push(`  ${p.kind}: ${p.label}`);
-    for (const s of p.statements) lines.push(`    ${s.plan.padEnd(5)} ${s.ms.toFixed(2).padStart(7)} ms  ${s.scans.join(", ") || "(no scan)"}${s.seqScan ? "  <- SEQUENTIAL SCAN" : ""}`);
+    for (const s of p.statements)
+      lines.push(
+        `    ${s.plan.padEnd(5)} ${s.ms.toFixed(2).padStart(7)} ms  ${s.scans.join(", ") || "(no scan)"}${s.seqScan ? "  <- SEQUENTIAL SCAN" : ""}`,
+      );
   }
   return lines.join("\n");
 }

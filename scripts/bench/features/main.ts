@@ -16,7 +16,15 @@ import { recogniseFile } from "../../../kernel/features/setups/recognise-file.ts
 import { describeMachine } from "../cpu.ts";
 import { writeJson } from "../report.ts";
 import { round } from "../stats.ts";
-import { checkAims, formatAims, formatConfusion, formatScore, formatTimes, timeFigures, type StageTimes } from "./report.ts";
+import {
+  checkAims,
+  formatAims,
+  formatConfusion,
+  formatScore,
+  formatTimes,
+  timeFigures,
+  type StageTimes,
+} from "./report.ts";
 import { readFeaturesSettings } from "./settings.ts";
 
 function say(line: string): void {
@@ -29,8 +37,14 @@ interface Labels {
 
 export async function main(): Promise<number> {
   const settings = readFeaturesSettings();
-  const manifest = JSON.parse(fs.readFileSync(path.join(settings.mfcadDir, "manifest.json"), "utf8")) as { classes: string[] };
-  let models = fs.readdirSync(path.join(settings.mfcadDir, "step")).filter((name) => name.endsWith(".step")).map((name) => name.slice(0, -5)).sort();
+  const manifest = JSON.parse(fs.readFileSync(path.join(settings.mfcadDir, "manifest.json"), "utf8")) as {
+    classes: string[];
+  };
+  let models = fs
+    .readdirSync(path.join(settings.mfcadDir, "step"))
+    .filter((name) => name.endsWith(".step"))
+    .map((name) => name.slice(0, -5))
+    .sort();
   if (settings.models !== null) models = models.slice(0, settings.models);
   say(`${models.length} models from ${settings.mfcadDir}; setups ${settings.setups ? "on" : "off"}`);
 
@@ -41,7 +55,8 @@ export async function main(): Promise<number> {
   const options = { budgetMs: 30_000, ...(settings.setups ? {} : { setups: false as const }) };
   // warm-up: the first read of a STEP file pays for OCCT's lazy initialisation
   const first = models[0];
-  if (first !== undefined) recogniseFile(oc, new Uint8Array(fs.readFileSync(path.join(settings.mfcadDir, "step", `${first}.step`))), options);
+  if (first !== undefined)
+    recogniseFile(oc, new Uint8Array(fs.readFileSync(path.join(settings.mfcadDir, "step", `${first}.step`))), options);
 
   const scorer = new Scorer();
   const asNamed = new Scorer();
@@ -49,7 +64,9 @@ export async function main(): Promise<number> {
   const failures: { model: string; error: string }[] = [];
   for (const [i, model] of models.entries()) {
     const bytes = new Uint8Array(fs.readFileSync(path.join(settings.mfcadDir, "step", `${model}.step`)));
-    const labels = JSON.parse(fs.readFileSync(path.join(settings.mfcadDir, "labels", `${model}.json`), "utf8")) as Labels;
+    const labels = JSON.parse(
+      fs.readFileSync(path.join(settings.mfcadDir, "labels", `${model}.json`), "utf8"),
+    ) as Labels;
     try {
       const t0 = performance.now();
       const file = recogniseFile(oc, bytes, options);
@@ -84,20 +101,36 @@ export async function main(): Promise<number> {
   const machine = describeMachine();
 
   const out: string[] = [];
-  out.push(`Feature recognition on ${models.length} MFCAD models (${score.faces} faces), ${machine.cores} cores, ${machine.cpu ?? "unknown CPU"}, Node ${machine.node}`);
+  out.push(
+    `Feature recognition on ${models.length} MFCAD models (${score.faces} faces), ${machine.cores} cores, ${machine.cpu ?? "unknown CPU"}, Node ${machine.node}`,
+  );
   out.push(`OCCT loaded once in ${Math.round(occtMs)} ms (not counted below)\n`);
   out.push(formatScore(score));
-  out.push(`\n  Labels are read in MFCAD's class order (kernel/features/recognition/scoring.ts). Read by the names the fixture files give them, the same answers score ${round(named.accuracy * 100, 2)} %: those names are permuted.\n`);
+  out.push(
+    `\n  Labels are read in MFCAD's class order (kernel/features/recognition/scoring.ts). Read by the names the fixture files give them, the same answers score ${round(named.accuracy * 100, 2)} %: those names are permuted.\n`,
+  );
   out.push("Confusion matrix (rows: label, columns: recognised, numbered as the rows):\n");
   out.push(formatConfusion(score));
   out.push("\nTime per model:\n");
   out.push(formatTimes(figures));
   out.push("\nAims:\n");
   out.push(formatAims(aims));
-  if (failures.length > 0) out.push(`\n${failures.length} models failed: ${failures.map((f) => `${f.model} (${f.error})`).join("; ")}`);
+  if (failures.length > 0)
+    out.push(`\n${failures.length} models failed: ${failures.map((f) => `${f.model} (${f.error})`).join("; ")}`);
   process.stdout.write(`${out.join("\n")}\n`);
 
-  writeJson(settings.out, { at: new Date().toISOString(), machine, settings, occtMs, score, scoreByFixtureNames: { accuracy: named.accuracy }, times: figures, aims, models: times, failures });
+  writeJson(settings.out, {
+    at: new Date().toISOString(),
+    machine,
+    settings,
+    occtMs,
+    score,
+    scoreByFixtureNames: { accuracy: named.accuracy },
+    times: figures,
+    aims,
+    models: times,
+    failures,
+  });
   say(`figures written to ${settings.out}`);
   return failures.length > 0 ? 1 : 0;
 }

@@ -22,7 +22,14 @@ export interface StageTimes {
 export function formatScore(score: Score): string {
   const rows: (string | number)[][] = [["class", "faces", "predicted", "right", "precision %", "recall %"]];
   for (const cls of score.classes) {
-    rows.push([cls.class, cls.support, cls.predicted, cls.correct, cls.precision === null ? "-" : round(cls.precision * 100, 2), cls.recall === null ? "-" : round(cls.recall * 100, 2)]);
+    rows.push([
+      cls.class,
+      cls.support,
+      cls.predicted,
+      cls.correct,
+      cls.precision === null ? "-" : round(cls.precision * 100, 2),
+      cls.recall === null ? "-" : round(cls.recall * 100, 2),
+    ]);
   }
   return `Per-face accuracy: ${round(score.accuracy * 100, 2)} % (${score.correct} of ${score.faces} faces)\n\n${table(rows)}`;
 }
@@ -36,16 +43,30 @@ export function formatConfusion(score: Score): string {
     if (Object.keys(row).length === 0) return;
     rows.push([`${i + 1} ${truth}`, ...names.map((predicted) => (row[predicted] ? row[predicted]! : "."))]);
   });
-  const off = Object.entries(score.confusion).flatMap(([truth, row]) => Object.entries(row).filter(([p]) => p !== truth).map(([p, n]) => `${truth} -> ${p}: ${n}`));
+  const off = Object.entries(score.confusion).flatMap(([truth, row]) =>
+    Object.entries(row)
+      .filter(([p]) => p !== truth)
+      .map(([p, n]) => `${truth} -> ${p}: ${n}`),
+  );
   return `${table(rows)}\n\n  off the diagonal: ${off.length === 0 ? "none" : off.join("; ")}`;
 }
 
 export function timeFigures(times: StageTimes[]) {
   const stage = (key: keyof StageTimes) => {
     const ms = times.map((t) => t[key]);
-    return { p50Ms: round(percentile(ms, 50), 1), p95Ms: round(percentile(ms, 95), 1), maxMs: round(Math.max(...ms), 1), meanMs: round(ms.reduce((a, b) => a + b, 0) / ms.length, 1) };
+    return {
+      p50Ms: round(percentile(ms, 50), 1),
+      p95Ms: round(percentile(ms, 95), 1),
+      maxMs: round(Math.max(...ms), 1),
+      meanMs: round(ms.reduce((a, b) => a + b, 0) / ms.length, 1),
+    };
   };
-  return { analysis: stage("analysis"), recognition: stage("recognition"), setups: stage("setups"), total: stage("total") };
+  return {
+    analysis: stage("analysis"),
+    recognition: stage("recognition"),
+    setups: stage("setups"),
+    total: stage("total"),
+  };
 }
 
 export function formatTimes(figures: ReturnType<typeof timeFigures>): string {
@@ -71,8 +92,16 @@ export interface AimCheck {
 
 export function checkAims(score: Score, figures: ReturnType<typeof timeFigures>): AimCheck[] {
   return [
-    { aim: `per-face accuracy above ${FEATURES_AIM.minAccuracy * 100} %`, measured: `${round(score.accuracy * 100, 2)} %`, met: score.accuracy > FEATURES_AIM.minAccuracy },
-    { aim: `under ${FEATURES_AIM.maxSecondsPerModel} s per model (p95, file to features and setups)`, measured: `${round(figures.total.p95Ms / 1000, 3)} s`, met: figures.total.p95Ms < FEATURES_AIM.maxSecondsPerModel * 1000 },
+    {
+      aim: `per-face accuracy above ${FEATURES_AIM.minAccuracy * 100} %`,
+      measured: `${round(score.accuracy * 100, 2)} %`,
+      met: score.accuracy > FEATURES_AIM.minAccuracy,
+    },
+    {
+      aim: `under ${FEATURES_AIM.maxSecondsPerModel} s per model (p95, file to features and setups)`,
+      measured: `${round(figures.total.p95Ms / 1000, 3)} s`,
+      met: figures.total.p95Ms < FEATURES_AIM.maxSecondsPerModel * 1000,
+    },
   ];
 }
 

@@ -24,7 +24,15 @@ export interface FeaturesBenchSettings {
 
 export function readFeaturesSettings(env: NodeJS.ProcessEnv = process.env): FeaturesBenchSettings {
   const parsed = Settings.safeParse(env);
-  if (!parsed.success) throw new Error(`bench:features settings: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
+  if (!parsed.success)
+    throw new Error(
+      `bench:features settings: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`,
+    );
   const s = parsed.data;
-  return { mfcadDir: s.BENCH_FEATURES_MFCAD_DIR, models: s.BENCH_FEATURES_MODELS ?? null, setups: s.BENCH_FEATURES_SETUPS === "1", out: s.BENCH_FEATURES_OUT };
+  return {
+    mfcadDir: s.BENCH_FEATURES_MFCAD_DIR,
+    models: s.BENCH_FEATURES_MODELS ?? null,
+    setups: s.BENCH_FEATURES_SETUPS === "1",
+    out: s.BENCH_FEATURES_OUT,
+  };
 }

@@ -90,7 +90,9 @@ export async function main(): Promise<number> {
     let nativeMissing: string | null = null;
     if (native.available) {
       draw = native.draw;
-      say(`native: ${draw.binary} (${draw.version})${draw.libraryShim ? `, libTK*.so symlinks in ${draw.libraryShim}` : ""}`);
+      say(
+        `native: ${draw.binary} (${draw.version})${draw.libraryShim ? `, libTK*.so symlinks in ${draw.libraryShim}` : ""}`,
+      );
     } else {
       nativeMissing = native.reason;
       say(`native: ${native.reason}`);
@@ -151,7 +153,9 @@ export async function main(): Promise<number> {
       for (let i = 0; i < settings.runs; i++) {
         const timed = await uploadOnce(origin, project.id, user.apiKey, upload, signal);
         if (timed.workpiece.triangle_count !== warm.workpiece.triangle_count) {
-          problems.push(`${file}: the uploads disagree on the triangle count (${warm.workpiece.triangle_count}, ${timed.workpiece.triangle_count})`);
+          problems.push(
+            `${file}: the uploads disagree on the triangle count (${warm.workpiece.triangle_count}, ${timed.workpiece.triangle_count})`,
+          );
         }
         samples.push(timed.sample);
         workpiece = timed.workpiece;
@@ -174,19 +178,32 @@ export async function main(): Promise<number> {
           if (kind === "step") {
             // the thread takes its deflection from the solid's rough box (BRepBndLib), which is
             // looser than the bbox it answers (the mesh nodes): the same rule on the same box
-            linear = defaultLinearDeflection(boxDiagonal(await draw.solidBox(path.join(settings.partsDir, file), signal)));
+            linear = defaultLinearDeflection(
+              boxDiagonal(await draw.solidBox(path.join(settings.partsDir, file), signal)),
+            );
             deflectionFrom = "solid rough box (occt-draw)";
           }
-          say(`${file}: occt-draw, warm-up and ${settings.runs} runs${linear === null ? " (readstl)" : ` at ${linear.toPrecision(4)} mm`}`);
+          say(
+            `${file}: occt-draw, warm-up and ${settings.runs} runs${linear === null ? " (readstl)" : ` at ${linear.toPrecision(4)} mm`}`,
+          );
           const raw = await draw.measure(
-            { file: path.join(settings.partsDir, file), kind, linearDeflectionMm: linear ?? 0, angularDeflectionRad: angular ?? 0, runs: settings.runs },
+            {
+              file: path.join(settings.partsDir, file),
+              kind,
+              linearDeflectionMm: linear ?? 0,
+              angularDeflectionRad: angular ?? 0,
+              runs: settings.runs,
+            },
             signal,
           );
           nativeResult = nativeFigures(raw);
           const notes: string[] = [];
-          if (kind === "stl") notes.push("STL: readstl only (the service reads, welds and measures; nothing is meshed)");
+          if (kind === "stl")
+            notes.push("STL: readstl only (the service reads, welds and measures; nothing is meshed)");
           if (raw.triangles !== null && raw.triangles !== workpiece.triangle_count) {
-            notes.push(`native made ${raw.triangles} triangles, the service ${workpiece.triangle_count}: not the same mesh`);
+            notes.push(
+              `native made ${raw.triangles} triangles, the service ${workpiece.triangle_count}: not the same mesh`,
+            );
           }
           if (kind === "step" && raw.faces !== null && raw.faces !== workpiece.face_count) {
             notes.push(`native meshed ${raw.faces} faces, the service ${workpiece.face_count}`);
@@ -226,7 +243,9 @@ export async function main(): Promise<number> {
       beforePoolRssBytes: rss["before-pool"] ?? null,
       poolReadyRssBytes: rss["pool-ready"] ?? null,
       perWorkerBytes:
-        rss["before-pool"] !== undefined && rss["pool-ready"] !== undefined ? (rss["pool-ready"] - rss["before-pool"]) / GEOMETRY_WORKERS : null,
+        rss["before-pool"] !== undefined && rss["pool-ready"] !== undefined
+          ? (rss["pool-ready"] - rss["before-pool"]) / GEOMETRY_WORKERS
+          : null,
       afterRunRssBytes: after.rss,
       afterRunHwmBytes: after.hwm,
     };
@@ -234,7 +253,12 @@ export async function main(): Promise<number> {
 
     const first = parts[0];
     const firstUpload = first
-      ? { file: first.file, totalMs: first.service.warmup.totalMs, steps: first.service.warmup.steps, warmMedianMs: first.service.totalMs }
+      ? {
+          file: first.file,
+          totalMs: first.service.warmup.totalMs,
+          steps: first.service.warmup.steps,
+          warmMedianMs: first.service.totalMs,
+        }
       : null;
     const aims = checkIngestAims(parts);
     const notes = parts.filter((p) => p.nativeNote !== null).map((p) => `  ${p.file}: ${p.nativeNote}`);
@@ -272,7 +296,9 @@ export async function main(): Promise<number> {
       durationSeconds: (Date.now() - started.getTime()) / 1000,
       machine: { ...describeMachine(), loadAverage: os.loadavg() },
       database: { description: database.description, serverVersion: database.serverVersion },
-      native: draw ? { binary: draw.binary, version: draw.version, libraryShim: draw.libraryShim !== null } : { missing: nativeMissing },
+      native: draw
+        ? { binary: draw.binary, version: draw.version, libraryShim: draw.libraryShim !== null }
+        : { missing: nativeMissing },
       settings: { ...settings, geometryWorkers: GEOMETRY_WORKERS },
       memory,
       firstUpload,

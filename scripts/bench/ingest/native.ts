@@ -158,7 +158,12 @@ async function linkUnversionedLibraries(binary: string, shim: string): Promise<n
   for (const dir of dirs) {
     for (const name of fs.readdirSync(dir)) {
       const versioned = /^(libTK\w+\.so)\.\d+$/.exec(name);
-      if (!versioned?.[1] || fs.existsSync(path.join(dir, versioned[1])) || fs.existsSync(path.join(shim, versioned[1]))) continue;
+      if (
+        !versioned?.[1] ||
+        fs.existsSync(path.join(dir, versioned[1])) ||
+        fs.existsSync(path.join(shim, versioned[1]))
+      )
+        continue;
       fs.symlinkSync(path.join(dir, name), path.join(shim, versioned[1]));
       made++;
     }
@@ -171,7 +176,13 @@ interface DrawOutput {
   stderr: string;
 }
 
-function runDraw(binary: string, script: string, env: NodeJS.ProcessEnv, signal: AbortSignal, timeoutMs: number): Promise<DrawOutput> {
+function runDraw(
+  binary: string,
+  script: string,
+  env: NodeJS.ProcessEnv,
+  signal: AbortSignal,
+  timeoutMs: number,
+): Promise<DrawOutput> {
   return new Promise((resolve, reject) => {
     const child = spawn(binary, ["-b", "-f", script], { env, stdio: ["ignore", "pipe", "pipe"] });
     trackProcess(child);
@@ -212,13 +223,16 @@ function parseResult(output: DrawOutput, runs: number): NativeResult {
   let faces: number | null = null;
   for (const line of output.lines) {
     const fields = line.split(/\s+/);
-    if (fields[0] === "SWARF_RUN") timed.push({ readMs: micros(fields[2]), meshMs: fields[3] === "-" ? null : micros(fields[3]) });
+    if (fields[0] === "SWARF_RUN")
+      timed.push({ readMs: micros(fields[2]), meshMs: fields[3] === "-" ? null : micros(fields[3]) });
     else if (fields[0] === "SWARF_TRIANGLES") triangles = Number(fields[1]);
     else if (fields[0] === "SWARF_FACES") faces = Number(fields[1]);
   }
   const [cold, ...rest] = timed;
   if (!cold || rest.length !== runs || timed.some((r) => !Number.isFinite(r.readMs))) {
-    throw new Error(`occt-draw printed ${timed.length} of ${runs + 1} runs: ${tail(output.lines.join("\n") + output.stderr)}`);
+    throw new Error(
+      `occt-draw printed ${timed.length} of ${runs + 1} runs: ${tail(output.lines.join("\n") + output.stderr)}`,
+    );
   }
   return { cold, runs: rest, triangles, faces };
 }
@@ -226,7 +240,12 @@ function parseResult(output: DrawOutput, runs: number): NativeResult {
 function parseBox(output: DrawOutput): Box {
   const failure = output.lines.find((line) => line.startsWith("SWARF_ERROR"));
   if (failure) throw new Error(`occt-draw: ${failure.slice("SWARF_ERROR".length).trim()}`);
-  const fields = output.lines.find((line) => line.startsWith("SWARF_BBOX "))?.split(/\s+/).slice(1).map(Number) ?? [];
+  const fields =
+    output.lines
+      .find((line) => line.startsWith("SWARF_BBOX "))
+      ?.split(/\s+/)
+      .slice(1)
+      .map(Number) ?? [];
   if (fields.length !== 6 || fields.some((v) => !Number.isFinite(v))) {
     throw new Error(`occt-draw printed no box: ${tail(output.lines.join("\n") + output.stderr)}`);
   }
@@ -238,7 +257,10 @@ function parseBox(output: DrawOutput): Box {
 export async function prepareOcctDraw(binaryName: string, signal: AbortSignal): Promise<OcctDrawAvailability> {
   const binary = findOnPath(binaryName);
   if (!binary) {
-    return { available: false, reason: `${binaryName} is not installed (Debian: apt-get install -y occt-draw); no native column` };
+    return {
+      available: false,
+      reason: `${binaryName} is not installed (Debian: apt-get install -y occt-draw); no native column`,
+    };
   }
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "swarf-bench-occt-"));
   const removeDir = () => fs.rmSync(dir, { recursive: true, force: true });
@@ -253,15 +275,23 @@ export async function prepareOcctDraw(binaryName: string, signal: AbortSignal): 
     const linked = await linkUnversionedLibraries(binary, shim);
     const env: NodeJS.ProcessEnv = {
       ...process.env,
-      ...(linked > 0 ? { LD_LIBRARY_PATH: [shim, process.env.LD_LIBRARY_PATH].filter(Boolean).join(path.delimiter) } : {}),
+      ...(linked > 0
+        ? { LD_LIBRARY_PATH: [shim, process.env.LD_LIBRARY_PATH].filter(Boolean).join(path.delimiter) }
+        : {}),
     };
     const scriptFile = path.join(dir, "ingest.tcl");
     const probeFile = path.join(dir, "probe.tcl");
     fs.writeFileSync(scriptFile, SCRIPT);
     fs.writeFileSync(probeFile, PROBE);
     const probe = await runDraw(binary, probeFile, env, signal, 60_000);
-    const version = probe.lines.find((line) => line.startsWith("SWARF_VERSION "))?.slice("SWARF_VERSION ".length).trim();
-    if (!version) throw new Error(`occt-draw could not load MODELING and DATAEXCHANGE: ${tail(probe.lines.join("\n") + probe.stderr)}`);
+    const version = probe.lines
+      .find((line) => line.startsWith("SWARF_VERSION "))
+      ?.slice("SWARF_VERSION ".length)
+      .trim();
+    if (!version)
+      throw new Error(
+        `occt-draw could not load MODELING and DATAEXCHANGE: ${tail(probe.lines.join("\n") + probe.stderr)}`,
+      );
     return {
       available: true,
       draw: {

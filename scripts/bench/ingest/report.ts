@@ -109,7 +109,12 @@ export function checkIngestAims(parts: readonly PartResult[]): AimCheck[] {
   const checks: AimCheck[] = [];
   for (const p of parts) {
     if (p.ratio !== null && p.workpiece.format === "step") {
-      checks.push({ aim: `read+mesh at most ${INGEST_AIMS.maxRatio}x native`, part: p.file, value: round(p.ratio, 2), met: p.ratio <= INGEST_AIMS.maxRatio });
+      checks.push({
+        aim: `read+mesh at most ${INGEST_AIMS.maxRatio}x native`,
+        part: p.file,
+        value: round(p.ratio, 2),
+        met: p.ratio <= INGEST_AIMS.maxRatio,
+      });
     }
   }
   for (const p of parts) {
@@ -131,10 +136,13 @@ export function checkIngestAims(parts: readonly PartResult[]): AimCheck[] {
   return checks;
 }
 
-const f0 = (value: number | null | undefined) => (value === null || value === undefined || !Number.isFinite(value) ? "-" : value.toFixed(0));
-const f1 = (value: number | null | undefined) => (value === null || value === undefined || !Number.isFinite(value) ? "-" : value.toFixed(1));
+const f0 = (value: number | null | undefined) =>
+  value === null || value === undefined || !Number.isFinite(value) ? "-" : value.toFixed(0);
+const f1 = (value: number | null | undefined) =>
+  value === null || value === undefined || !Number.isFinite(value) ? "-" : value.toFixed(1);
 const ratio = (value: number | null) => (value === null ? "-" : `${value.toFixed(1)}x`);
-const size = (bytes: number) => (bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : `${Math.round(bytes / 1024)} KB`);
+const size = (bytes: number) =>
+  bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : `${Math.round(bytes / 1024)} KB`;
 const mib = (bytes: number | null) => (bytes === null ? "-" : `${(bytes / 2 ** 20).toFixed(0)} MiB`);
 
 export function formatParts(parts: readonly PartResult[], runs: number): string {
@@ -144,12 +152,28 @@ export function formatParts(parts: readonly PartResult[], runs: number): string 
     "ratio = service (read + mesh) / native (read + mesh); STL: read / readstl, nothing to mesh",
     "",
     table([
-      ["part", "size", "faces", "triangles", "total", "read", "measure", "mesh", "overhead", "total-r-m", "native read", "native mesh", "ratio"],
+      [
+        "part",
+        "size",
+        "faces",
+        "triangles",
+        "total",
+        "read",
+        "measure",
+        "mesh",
+        "overhead",
+        "total-r-m",
+        "native read",
+        "native mesh",
+        "ratio",
+      ],
       ...parts.map((p) => [
         p.file,
         size(p.bytes),
         p.workpiece.format === "step" ? p.workpiece.face_count : "-",
-        p.native?.raw.triangles !== null && p.native?.raw.triangles !== undefined && p.native.raw.triangles !== p.workpiece.triangle_count
+        p.native?.raw.triangles !== null &&
+        p.native?.raw.triangles !== undefined &&
+        p.native.raw.triangles !== p.workpiece.triangle_count
           ? `${p.workpiece.triangle_count} (native ${p.native.raw.triangles})`
           : p.workpiece.triangle_count,
         f0(p.service.totalMs),
@@ -206,5 +230,7 @@ export function formatMemory(m: MemoryFigures, parts: readonly PartResult[]): st
 }
 
 export function formatIngestAims(checks: readonly AimCheck[]): string {
-  return ["Aims:", ...checks.map((c) => `  ${c.met ? "met    " : "NOT MET"}  ${c.aim}: ${c.part} ${c.value}`)].join("\n");
+  return ["Aims:", ...checks.map((c) => `  ${c.met ? "met    " : "NOT MET"}  ${c.aim}: ${c.part} ${c.value}`)].join(
+    "\n",
+  );
 }

@@ -37,7 +37,10 @@ try {
   await geometry.ready();
   sendToParent({ type: "memory", phase: "pool-ready", rssBytes: process.memoryUsage.rss() });
 
-  const app = createApp({ services: { pool, env, geometry }, health: () => ({ migrations: "ok", workers: "ok", geometry: "ok" }) });
+  const app = createApp({
+    services: { pool, env, geometry },
+    health: () => ({ migrations: "ok", workers: "ok", geometry: "ok" }),
+  });
   server = http.createServer(app);
   const listening = server;
   await new Promise<void>((resolve) => listening.listen(0, "127.0.0.1", resolve));

@@ -50,7 +50,8 @@ export function parseServerTiming(header: string | null): Record<string, number>
     if (!name) continue;
     for (const param of params) {
       const [key, value] = param.trim().split("=");
-      if (key?.trim() === "dur" && value !== undefined && Number.isFinite(Number(value))) steps[name.trim()] = Number(value);
+      if (key?.trim() === "dur" && value !== undefined && Number.isFinite(Number(value)))
+        steps[name.trim()] = Number(value);
     }
   }
   return steps;

@@ -72,7 +72,11 @@ interface ErrorBody {
 }
 
 /** Reasons a 429 is malformed, or null when it is as the spec says. */
-function checkLimited(answer: Answer, call: Call, limits: Limits): { problem: string | null; bucket?: string; retryAfter: number } {
+function checkLimited(
+  answer: Answer,
+  call: Call,
+  limits: Limits,
+): { problem: string | null; bucket?: string; retryAfter: number } {
   const header = answer.headers.get("retry-after");
   const retryAfter = header !== null && /^\d+$/.test(header) ? Number(header) : Number.NaN;
   let body: ErrorBody;
@@ -87,13 +91,18 @@ function checkLimited(answer: Answer, call: Call, limits: Limits): { problem: st
   const issues: string[] = [];
   if (detail?.code !== "validation_error") issues.push(`code ${String(detail?.code)}`);
   if (!Number.isFinite(retryAfter) || retryAfter < 1) issues.push(`Retry-After ${String(header)}`);
-  if (detail?.details?.retry_after_seconds !== retryAfter) issues.push(`details.retry_after_seconds ${String(detail?.details?.retry_after_seconds)} is not Retry-After`);
-  if (!bucket || !call.buckets.includes(bucket)) issues.push(`bucket ${String(bucket)} is not one this route counts in`);
+  if (detail?.details?.retry_after_seconds !== retryAfter)
+    issues.push(`details.retry_after_seconds ${String(detail?.details?.retry_after_seconds)} is not Retry-After`);
+  if (!bucket || !call.buckets.includes(bucket))
+    issues.push(`bucket ${String(bucket)} is not one this route counts in`);
   else {
     const limit = limits.perBucket[bucket]?.limit;
-    if (limit === undefined || !detail?.message?.includes(`${limit} requests per`)) issues.push(`message "${String(detail?.message)}" does not name the limit`);
+    if (limit === undefined || !detail?.message?.includes(`${limit} requests per`))
+      issues.push(`message "${String(detail?.message)}" does not name the limit`);
   }
-  return issues.length > 0 ? { problem: `malformed 429: ${issues.join("; ")}`, ...(bucket ? { bucket } : {}), retryAfter: wait } : { problem: null, bucket: bucket!, retryAfter: wait };
+  return issues.length > 0
+    ? { problem: `malformed 429: ${issues.join("; ")}`, ...(bucket ? { bucket } : {}), retryAfter: wait }
+    : { problem: null, bucket: bucket!, retryAfter: wait };
 }
 
 export interface ClientOptions {
@@ -185,7 +194,9 @@ export class Client {
         outcome: checked.problem ? "unexpected" : "limited",
         retryAfterSeconds: checked.retryAfter,
         ...(checked.bucket ? { bucket: checked.bucket } : {}),
-        ...(checked.problem ? { problem: `${call.method} ${call.path}: ${checked.problem}: ${answer.text.slice(0, 300)}` } : {}),
+        ...(checked.problem
+          ? { problem: `${call.method} ${call.path}: ${checked.problem}: ${answer.text.slice(0, 300)}` }
+          : {}),
       };
       return { answer, sample };
     }

@@ -20,13 +20,32 @@ import { PLAN_CAM_TASK_NAME } from "../../../tasks/automated_cam_planning.ts";
 import { fileUpload } from "../../../test/support/multipart.ts";
 import { startActivitySampler, type ActivitySummary } from "../activity-sampler.ts";
 import { childOrigin, installSignalHandlers, startChild, type BenchChild } from "../children.ts";
-import { clusterCpuSeconds, cpuBetween, cpuSnapshot, CORES, CPU_MODEL, describeMachine, postmasterOf, taskCpuSeconds, type CpuSnapshot } from "../cpu.ts";
+import {
+  clusterCpuSeconds,
+  cpuBetween,
+  cpuSnapshot,
+  CORES,
+  CPU_MODEL,
+  describeMachine,
+  postmasterOf,
+  taskCpuSeconds,
+  type CpuSnapshot,
+} from "../cpu.ts";
 import { provisionDatabase, type BenchDatabase } from "../database.ts";
 import { createBenchUser, type BenchUser } from "../fixtures.ts";
 import { CHILD_ENV } from "../protocol.ts";
 import { writeJson } from "../report.ts";
 import { Client, runPaced, type Limits, type Sample } from "./client.ts";
-import { HEALTHZ, mixStep, PROBE, ROUTES, WEIGHTS, type ClientState, type PartUpload, type PlanningRequest } from "./mix.ts";
+import {
+  HEALTHZ,
+  mixStep,
+  PROBE,
+  ROUTES,
+  WEIGHTS,
+  type ClientState,
+  type PartUpload,
+  type PlanningRequest,
+} from "./mix.ts";
 import {
   formatBaseline,
   formatLimited,
@@ -74,13 +93,21 @@ function cpuReading(serverPid: number, postmaster: number | null): CpuReading {
 
 function cpuFigures(before: CpuReading, after: CpuReading): CpuFigures {
   const wall = Number(after.snapshot.atNs - before.snapshot.atNs) / 1e9;
-  const database = before.database !== null && after.database !== null ? ((after.database - before.database) / wall) * 100 : null;
-  const mainThread = before.mainThread !== null && after.mainThread !== null ? ((after.mainThread - before.mainThread) / wall) * 100 : null;
+  const database =
+    before.database !== null && after.database !== null ? ((after.database - before.database) / wall) * 100 : null;
+  const mainThread =
+    before.mainThread !== null && after.mainThread !== null
+      ? ((after.mainThread - before.mainThread) / wall) * 100
+      : null;
   return { ...cpuBetween(before.snapshot, after.snapshot), mainThreadPercent: mainThread, databasePercent: database };
 }
 
 /** Runs `work` on every item, `concurrency` at a time. */
-async function eachLimited<T>(items: readonly T[], concurrency: number, work: (item: T) => Promise<void>): Promise<void> {
+async function eachLimited<T>(
+  items: readonly T[],
+  concurrency: number,
+  work: (item: T) => Promise<void>,
+): Promise<void> {
   let next = 0;
   await Promise.all(
     Array.from({ length: Math.min(concurrency, items.length) }, async () => {
@@ -104,7 +131,10 @@ export async function main(): Promise<number> {
   let owner: pg.Pool | undefined;
 
   try {
-    const uploads: PartUpload[] = PARTS.map((name) => ({ name, ...fileUpload(fs.readFileSync(path.join(settings.partsDir, name)), name) }));
+    const uploads: PartUpload[] = PARTS.map((name) => ({
+      name,
+      ...fileUpload(fs.readFileSync(path.join(settings.partsDir, name)), name),
+    }));
     database = await provisionDatabase(env, say);
     say(`database: ${database.description}, PostgreSQL ${database.serverVersion}`);
     owner = createPool(database.ownerUrl, 4, "swarf-bench-owner");
@@ -126,7 +156,10 @@ export async function main(): Promise<number> {
         signal,
         readyTimeoutMs: 240_000,
         // as `npm start` runs
-        nodeArgs: ["--v8-pool-size=1", ...(settings.cpuProfileDir ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(settings.cpuProfileDir)}`] : [])],
+        nodeArgs: [
+          "--v8-pool-size=1",
+          ...(settings.cpuProfileDir ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(settings.cpuProfileDir)}`] : []),
+        ],
       },
     );
     children.push(server);
@@ -146,7 +179,15 @@ export async function main(): Promise<number> {
     };
     const samples: Sample[] = [];
     const makeClient = (index: number, apiKey: string | null) =>
-      new Client({ index, apiKey, origin, limits, t0, record: (s) => samples.push(s), rng: seededRandom(settings.seed * 7919 + index + 1) });
+      new Client({
+        index,
+        apiKey,
+        origin,
+        limits,
+        t0,
+        record: (s) => samples.push(s),
+        rng: seededRandom(settings.seed * 7919 + index + 1),
+      });
     const clients = users.slice(0, settings.keys).map((user, i) => makeClient(i, user.apiKey));
     const warmer = makeClient(settings.keys, users[settings.keys]!.apiKey);
     const forever = Number.POSITIVE_INFINITY;
@@ -170,7 +211,10 @@ export async function main(): Promise<number> {
         forever,
       );
       const id = answer ? (JSON.parse(answer.text) as { id?: string }).id : undefined;
-      if (!id) throw new Error(`could not create client ${client.index}'s library: ${samples.findLast((s) => s.client === client.index)?.problem ?? "no id"}`);
+      if (!id)
+        throw new Error(
+          `could not create client ${client.index}'s library: ${samples.findLast((s) => s.client === client.index)?.problem ?? "no id"}`,
+        );
       libraryIds[client.index] = id;
     });
     signal.throwIfAborted();
@@ -193,7 +237,15 @@ export async function main(): Promise<number> {
     await Promise.all(
       warm.projects.map((p) =>
         warmer.send(
-          { route: ROUTES.upload, method: "POST", path: `/projects/${p.id}/workpiece`, headers: { "Content-Type": uploads[0]!.contentType }, body: uploads[0]!.body, expect: [201], buckets: ["default"] },
+          {
+            route: ROUTES.upload,
+            method: "POST",
+            path: `/projects/${p.id}/workpiece`,
+            headers: { "Content-Type": uploads[0]!.contentType },
+            body: uploads[0]!.body,
+            expect: [201],
+            buckets: ["default"],
+          },
           "warmup",
           forever,
         ),
@@ -202,7 +254,8 @@ export async function main(): Promise<number> {
     for (let i = 0; i < 40; i++) await mixStep(warm, "warmup", forever);
     for (let i = 0; i < 100; i++) await warmer.send(HEALTHZ, "warmup", forever);
     const warmProblems = samples.filter((s) => s.phase !== "mix" && s.outcome === "unexpected");
-    if (warmProblems.length > 0) throw new Error(`set-up or warm-up failed:\n${warmProblems.map((s) => `  ${s.problem}`).join("\n")}`);
+    if (warmProblems.length > 0)
+      throw new Error(`set-up or warm-up failed:\n${warmProblems.map((s) => `  ${s.problem}`).join("\n")}`);
     signal.throwIfAborted();
 
     const perMinute = env.RATE_LIMIT_PER_MINUTE * settings.rateFactor;
@@ -220,7 +273,15 @@ export async function main(): Promise<number> {
     const baseTimer = setTimeout(() => (baseAfter = cpuReading(server.pid, postmaster)), baseUntil - performance.now());
     await Promise.all(
       clients.map((client) =>
-        runPaced({ client, intervalMs, inFlight: settings.inFlight, until: baseUntil, signal, rng: seededRandom(client.index + 101), step: async () => void (await client.send(HEALTHZ, "baseline", baseUntil)) }),
+        runPaced({
+          client,
+          intervalMs,
+          inFlight: settings.inFlight,
+          until: baseUntil,
+          signal,
+          rng: seededRandom(client.index + 101),
+          step: async () => void (await client.send(HEALTHZ, "baseline", baseUntil)),
+        }),
       ),
     );
     clearTimeout(baseTimer);
@@ -231,7 +292,11 @@ export async function main(): Promise<number> {
       "baseline",
       samples,
       settings.baselineSeconds,
-      { cpu: cpuFigures(baseBefore, baseAfter), server: serverFigures(readings, baseStart - t0, baseUntil - t0), apiPool: baseDatabase },
+      {
+        cpu: cpuFigures(baseBefore, baseAfter),
+        server: serverFigures(readings, baseStart - t0, baseUntil - t0),
+        apiPool: baseDatabase,
+      },
       null,
     );
     say(`baseline: ${baseline.perSecond} requests/s, p50 ${baseline.total.p50Ms} ms, p99 ${baseline.total.p99Ms} ms`);
@@ -271,9 +336,25 @@ export async function main(): Promise<number> {
     try {
       await Promise.all([
         ...states.map((state) =>
-          runPaced({ client: state.client, intervalMs, inFlight: settings.inFlight, until: mixUntil, signal, rng: seededRandom(state.client.index + 211), step: () => mixStep(state, "mix", mixUntil) }),
+          runPaced({
+            client: state.client,
+            intervalMs,
+            inFlight: settings.inFlight,
+            until: mixUntil,
+            signal,
+            rng: seededRandom(state.client.index + 211),
+            step: () => mixStep(state, "mix", mixUntil),
+          }),
         ),
-        runPaced({ client: probe, intervalMs: PROBE_INTERVAL_MS, inFlight: 1, until: mixUntil, signal, rng: seededRandom(7), step: async () => void (await probe.send(PROBE, "mix", mixUntil)) }),
+        runPaced({
+          client: probe,
+          intervalMs: PROBE_INTERVAL_MS,
+          inFlight: 1,
+          until: mixUntil,
+          signal,
+          rng: seededRandom(7),
+          step: async () => void (await probe.send(PROBE, "mix", mixUntil)),
+        }),
       ]);
     } finally {
       clearInterval(progress);
@@ -285,7 +366,14 @@ export async function main(): Promise<number> {
     signal.throwIfAborted();
     if (!server.running()) problems.push("the server exited during the run");
 
-    const { rows: taskRows } = await owner.query<{ status: string; created: number; started: number | null; finished: number | null; code: string | null; message: string | null }>(
+    const { rows: taskRows } = await owner.query<{
+      status: string;
+      created: number;
+      started: number | null;
+      finished: number | null;
+      code: string | null;
+      message: string | null;
+    }>(
       `select status, extract(epoch from created_at) * 1000 as created, extract(epoch from started_at) * 1000 as started,
               extract(epoch from finished_at) * 1000 as finished, error ->> 'code' as code, error ->> 'message' as message
          from app_public.tasks where task_name = $1 and user_id = any($2::uuid[])`,
@@ -307,32 +395,62 @@ export async function main(): Promise<number> {
       "mix",
       samples.filter((s) => s.phase === "mix" && s.sentAt <= mixUntil - t0),
       settings.seconds,
-      { cpu: cpuFigures(mixBefore, mixAfter), server: serverFigures(readings, mixStart - t0, mixUntil - t0), apiPool: mixPool },
+      {
+        cpu: cpuFigures(mixBefore, mixAfter),
+        server: serverFigures(readings, mixStart - t0, mixUntil - t0),
+        apiPool: mixPool,
+      },
       baseline,
     );
     const judged = judgeLimited(samples, limits);
     // a sample's send time on the database's clock (same machine): the planning intervals' clock
     const toWall = (at: number) => mixStartWall + (at - (mixStart - t0));
-    const intervals = tasks.flatMap((t) => (t.startedMs === null ? [] : [[t.startedMs, t.finishedMs ?? Number.POSITIVE_INFINITY] as const]));
-    const split = planningSplit(samples.filter((s) => s.sentAt <= mixUntil - t0), (at) => intervals.some(([from, to]) => toWall(at) >= from && toWall(at) < to), ROUTES.probe);
-    const planned = planningFigures(plannings.length, plannings.filter((p) => p.queued).length, tasks, mixStartWall + settings.seconds * 1000);
-    const retries = { gaveUp: clients.reduce((sum, c) => sum + c.gaveUp, 0), cutShort: clients.reduce((sum, c) => sum + c.cutShort, 0) };
+    const intervals = tasks.flatMap((t) =>
+      t.startedMs === null ? [] : [[t.startedMs, t.finishedMs ?? Number.POSITIVE_INFINITY] as const],
+    );
+    const split = planningSplit(
+      samples.filter((s) => s.sentAt <= mixUntil - t0),
+      (at) => intervals.some(([from, to]) => toWall(at) >= from && toWall(at) < to),
+      ROUTES.probe,
+    );
+    const planned = planningFigures(
+      plannings.length,
+      plannings.filter((p) => p.queued).length,
+      tasks,
+      mixStartWall + settings.seconds * 1000,
+    );
+    const retries = {
+      gaveUp: clients.reduce((sum, c) => sum + c.gaveUp, 0),
+      cutShort: clients.reduce((sum, c) => sum + c.cutShort, 0),
+    };
     const unexpected = samples.filter((s) => s.outcome === "unexpected");
 
     if (unexpected.length > 0) {
-      problems.push(`${unexpected.length} answers the clients did not ask for (5xx, no answer, another 4xx, a malformed 429, a wrong replay):`);
+      problems.push(
+        `${unexpected.length} answers the clients did not ask for (5xx, no answer, another 4xx, a malformed 429, a wrong replay):`,
+      );
       const seen = new Map<string, number>();
       for (const s of unexpected) {
         const key = `${s.route} ${s.status ?? "none"}`;
         seen.set(key, (seen.get(key) ?? 0) + 1);
-        if (seen.get(key)! <= 3) problems.push(`  [client ${s.client}, ${(s.sentAt / 1000).toFixed(2)} s after the server was up] ${s.problem ?? ""}`);
+        if (seen.get(key)! <= 3)
+          problems.push(
+            `  [client ${s.client}, ${(s.sentAt / 1000).toFixed(2)} s after the server was up] ${s.problem ?? ""}`,
+          );
       }
       for (const [key, n] of seen) if (n > 3) problems.push(`  ... ${n} in all of ${key}`);
     }
-    if (judged.unjustified.length > 0) problems.push(`${judged.unjustified.length} 429s that no limit called for (listed above)`);
-    if (mix.total.limited === 0) notes.push("no 429 in the mix: the clients never reached their limit (a short run, or a rate factor of 1 or less)");
+    if (judged.unjustified.length > 0)
+      problems.push(`${judged.unjustified.length} 429s that no limit called for (listed above)`);
+    if (mix.total.limited === 0)
+      notes.push(
+        "no 429 in the mix: the clients never reached their limit (a short run, or a rate factor of 1 or less)",
+      );
     for (const [bucket, m] of Object.entries(judged.mostAdmitted)) {
-      if (m.admitted > m.limit + settings.inFlight) notes.push(`client ${m.client} got ${m.admitted} requests admitted in one ${bucket} window, over its limit of ${m.limit} by more than its requests in flight`);
+      if (m.admitted > m.limit + settings.inFlight)
+        notes.push(
+          `client ${m.client} got ${m.admitted} requests admitted in one ${bucket} window, over its limit of ${m.limit} by more than its requests in flight`,
+        );
     }
     if (drainedS > 10) notes.push(`the last requests were answered ${drainedS.toFixed(0)} s after the window's end`);
 
@@ -356,7 +474,9 @@ export async function main(): Promise<number> {
         formatSplit(split),
         ...(notes.length > 0 ? ["", "Notes:", ...notes.map((n) => `  ${n}`)] : []),
         "",
-        problems.length > 0 ? ["FAILED:", ...problems.map((p) => `  ${p}`)].join("\n") : "PASSED: every answer was one the client asked for, or a 429 its key's requests called for",
+        problems.length > 0
+          ? ["FAILED:", ...problems.map((p) => `  ${p}`)].join("\n")
+          : "PASSED: every answer was one the client asked for, or a 429 its key's requests called for",
         "",
         `figures written to ${settings.out}`,
         "",

@@ -195,7 +195,13 @@ function idOf(answer: Answer, field: "id" | "task_id"): string | null {
   }
 }
 
-const get = (route: string, path: string): Call => ({ route, method: "GET", path, expect: [200], buckets: ["default"] });
+const get = (route: string, path: string): Call => ({
+  route,
+  method: "GET",
+  path,
+  expect: [200],
+  buckets: ["default"],
+});
 
 /** One step of a client in the mix: never rejects (a failure is a sample). */
 export async function mixStep(state: ClientState, phase: Phase, until: number): Promise<void> {
@@ -203,7 +209,11 @@ export async function mixStep(state: ClientState, phase: Phase, until: number): 
   try {
     await ACTIONS[action](state, phase, until);
   } catch (error) {
-    state.client.flag({ route: ROUTES[action], method: "GET", path: "(the client)", expect: [], buckets: [] }, phase, `the client failed: ${String(error)}`);
+    state.client.flag(
+      { route: ROUTES[action], method: "GET", path: "(the client)", expect: [], buckets: [] },
+      phase,
+      `the client failed: ${String(error)}`,
+    );
   }
 }
 
@@ -212,25 +222,45 @@ type Action = (state: ClientState, phase: Phase, until: number) => Promise<void>
 const anyProject = (state: ClientState) => pick(state.rng, state.projects)!;
 
 const ACTIONS: Record<ActionName, Action> = {
-  listProjects: async (s, phase, until) => void (await s.client.send(get(ROUTES.listProjects, "/projects?limit=20"), phase, until)),
-  getProject: async (s, phase, until) => void (await s.client.send(get(ROUTES.getProject, `/projects/${anyProject(s).id}`), phase, until)),
+  listProjects: async (s, phase, until) =>
+    void (await s.client.send(get(ROUTES.listProjects, "/projects?limit=20"), phase, until)),
+  getProject: async (s, phase, until) =>
+    void (await s.client.send(get(ROUTES.getProject, `/projects/${anyProject(s).id}`), phase, until)),
   projectTasks: async (s, phase, until) =>
-    void (await s.client.send(get(ROUTES.projectTasks, `/tasks/by-project/${anyProject(s).id}?limit=20`), phase, until)),
+    void (await s.client.send(
+      get(ROUTES.projectTasks, `/tasks/by-project/${anyProject(s).id}?limit=20`),
+      phase,
+      until,
+    )),
   getTask: async (s, phase, until) => {
     // mostly the newest planning, as a client polls the one it waits for
     const taskId = s.rng() < 0.7 ? s.tasks.at(-1)! : pick(s.rng, s.tasks)!;
     await s.client.send(get(ROUTES.getTask, `/tasks/${taskId}`), phase, until);
   },
-  quote: async (s, phase, until) => void (await s.client.send(get(ROUTES.quote, `/projects/${anyProject(s).id}/quote`), phase, until)),
-  quoteJob: async (s, phase, until) => void (await s.client.send(get(ROUTES.quoteJob, `/projects/${anyProject(s).id}/quote/job`), phase, until)),
-  libraries: async (s, phase, until) => void (await s.client.send(get(ROUTES.libraries, "/libraries/equipment?limit=20"), phase, until)),
-  library: async (s, phase, until) => void (await s.client.send(get(ROUTES.library, `/libraries/equipment/${s.libraryId}`), phase, until)),
-  machines: async (s, phase, until) => void (await s.client.send(get(ROUTES.machines, "/libraries/machines"), phase, until)),
+  quote: async (s, phase, until) =>
+    void (await s.client.send(get(ROUTES.quote, `/projects/${anyProject(s).id}/quote`), phase, until)),
+  quoteJob: async (s, phase, until) =>
+    void (await s.client.send(get(ROUTES.quoteJob, `/projects/${anyProject(s).id}/quote/job`), phase, until)),
+  libraries: async (s, phase, until) =>
+    void (await s.client.send(get(ROUTES.libraries, "/libraries/equipment?limit=20"), phase, until)),
+  library: async (s, phase, until) =>
+    void (await s.client.send(get(ROUTES.library, `/libraries/equipment/${s.libraryId}`), phase, until)),
+  machines: async (s, phase, until) =>
+    void (await s.client.send(get(ROUTES.machines, "/libraries/machines"), phase, until)),
   materials: async (s, phase, until) =>
-    void (await s.client.send(get(ROUTES.materials, s.rng() < 0.5 ? "/libraries/materials" : "/libraries/materials?category=aluminium"), phase, until)),
+    void (await s.client.send(
+      get(ROUTES.materials, s.rng() < 0.5 ? "/libraries/materials" : "/libraries/materials?category=aluminium"),
+      phase,
+      until,
+    )),
   catalogueSearch: async (s, phase, until) =>
-    void (await s.client.send(get(ROUTES.catalogueSearch, `/equipment/external-catalogue/search?${pick(s.rng, CATALOGUE_QUERIES)!}`), phase, until)),
-  toolTypes: async (s, phase, until) => void (await s.client.send(get(ROUTES.toolTypes, "/equipment/external-catalogue/tool-types"), phase, until)),
+    void (await s.client.send(
+      get(ROUTES.catalogueSearch, `/equipment/external-catalogue/search?${pick(s.rng, CATALOGUE_QUERIES)!}`),
+      phase,
+      until,
+    )),
+  toolTypes: async (s, phase, until) =>
+    void (await s.client.send(get(ROUTES.toolTypes, "/equipment/external-catalogue/tool-types"), phase, until)),
 
   createProject: async (s, phase, until) => {
     const idempotencyKey = s.rng() < 0.3 ? `load-${s.client.index}-${randomUUID()}` : null;
@@ -261,12 +291,19 @@ const ACTIONS: Record<ActionName, Action> = {
     const replay = await s.client.send(again, phase, until);
     if (!replay) return;
     if (replay.headers.get("idempotency-replayed") !== "true" || idOf(replay, "id") !== id) {
-      s.client.flag(again, phase, `not a replay of project ${id}: Idempotency-Replayed ${String(replay.headers.get("idempotency-replayed"))}, ${replay.text.slice(0, 200)}`);
+      s.client.flag(
+        again,
+        phase,
+        `not a replay of project ${id}: Idempotency-Replayed ${String(replay.headers.get("idempotency-replayed"))}, ${replay.text.slice(0, 200)}`,
+      );
     }
   },
 
   upload: async (s, phase, until) => {
-    const project = pick(s.rng, s.projects.filter((p) => p.workpiece === "none"))!;
+    const project = pick(
+      s.rng,
+      s.projects.filter((p) => p.workpiece === "none"),
+    )!;
     const part = pick(s.rng, s.uploads)!;
     project.workpiece = "busy";
     const answer = await s.client.send(
@@ -274,7 +311,10 @@ const ACTIONS: Record<ActionName, Action> = {
         route: ROUTES.upload,
         method: "POST",
         path: `/projects/${project.id}/workpiece`,
-        headers: { "Content-Type": part.contentType, ...(s.rng() < 0.3 ? { "Idempotency-Key": `load-${randomUUID()}` } : {}) },
+        headers: {
+          "Content-Type": part.contentType,
+          ...(s.rng() < 0.3 ? { "Idempotency-Key": `load-${randomUUID()}` } : {}),
+        },
         body: part.body,
         expect: [201],
         buckets: ["default"],
@@ -286,7 +326,10 @@ const ACTIONS: Record<ActionName, Action> = {
   },
 
   stock: async (s, phase, until) => {
-    const project = pick(s.rng, s.projects.filter((p) => p.workpiece === "done" && p.stock === "none"))!;
+    const project = pick(
+      s.rng,
+      s.projects.filter((p) => p.workpiece === "done" && p.stock === "none"),
+    )!;
     project.stock = "busy";
     const answer = await s.client.send(
       {
@@ -305,7 +348,10 @@ const ACTIONS: Record<ActionName, Action> = {
   },
 
   plan: async (s, phase, until) => {
-    const project = pick(s.rng, s.projects.filter((p) => p.stock === "done" && p.plan === "none"))!;
+    const project = pick(
+      s.rng,
+      s.projects.filter((p) => p.stock === "done" && p.plan === "none"),
+    )!;
     project.plan = "busy";
     s.plansLeft -= 1;
     const call: Call = {
@@ -327,10 +373,23 @@ const ACTIONS: Record<ActionName, Action> = {
     if (!taskId) return s.client.flag(call, phase, `202 without a task_id: ${answer.text.slice(0, 200)}`);
     s.tasks.push(taskId);
     const queued = answer.text.includes('"queued":true');
-    s.plannings.push({ client: s.client.index, projectId: project.id, taskId, acceptedAt: performance.now() - s.t0, queued });
+    s.plannings.push({
+      client: s.client.index,
+      projectId: project.id,
+      taskId,
+      acceptedAt: performance.now() - s.t0,
+      queued,
+    });
   },
 };
 
 /** The baseline's only request: no key, no rate limit, one `select 1` on the API's pool. */
-export const HEALTHZ: Call = { route: ROUTES.healthz, method: "GET", path: "/healthz", root: true, expect: [200], buckets: [] };
+export const HEALTHZ: Call = {
+  route: ROUTES.healthz,
+  method: "GET",
+  path: "/healthz",
+  root: true,
+  expect: [200],
+  buckets: [],
+};
 export const PROBE: Call = { ...HEALTHZ, route: ROUTES.probe };

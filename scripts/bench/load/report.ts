@@ -116,10 +116,17 @@ export interface PhaseFigures {
   apiPool: ActivitySummary;
 }
 
-function routeFigures(route: string, samples: readonly Sample[], seconds: number, baseline: { p50: number; p99: number } | null): RouteFigures {
+function routeFigures(
+  route: string,
+  samples: readonly Sample[],
+  seconds: number,
+  baseline: { p50: number; p99: number } | null,
+): RouteFigures {
   const ms = samples.filter((s) => s.outcome === "ok").map((s) => s.doneAt - s.sentAt);
   const statuses: Record<string, number> = {};
-  for (const s of samples) statuses[s.status === null ? "none" : String(s.status)] = (statuses[s.status === null ? "none" : String(s.status)] ?? 0) + 1;
+  for (const s of samples)
+    statuses[s.status === null ? "none" : String(s.status)] =
+      (statuses[s.status === null ? "none" : String(s.status)] ?? 0) + 1;
   const p50 = ms.length > 0 ? percentile(ms, 50) : null;
   const p99 = ms.length > 0 ? percentile(ms, 99) : null;
   return {
@@ -147,11 +154,21 @@ export function phaseFigures(
   baseline: PhaseFigures | null,
 ): PhaseFigures {
   const ofPhase = samples.filter((s) => s.phase === phase);
-  const base = baseline?.total.p50Ms != null && baseline.total.p99Ms != null ? { p50: baseline.total.p50Ms, p99: baseline.total.p99Ms } : null;
+  const base =
+    baseline?.total.p50Ms != null && baseline.total.p99Ms != null
+      ? { p50: baseline.total.p50Ms, p99: baseline.total.p99Ms }
+      : null;
   const order = Object.values(ROUTES) as string[];
   const routes = [...new Set(ofPhase.map((s) => s.route))]
     .sort((a, b) => order.indexOf(a) - order.indexOf(b))
-    .map((route) => routeFigures(route, ofPhase.filter((s) => s.route === route), seconds, base ?? null));
+    .map((route) =>
+      routeFigures(
+        route,
+        ofPhase.filter((s) => s.route === route),
+        seconds,
+        base ?? null,
+      ),
+    );
   const total = routeFigures("all", ofPhase, seconds, base);
   return {
     phase,
@@ -170,7 +187,14 @@ export interface LimitedJudgement {
   byBucket: Record<string, number>;
   justified: number;
   /** 429s no limit called for: what the client had seen of its key's window */
-  unjustified: { client: number; route: string; bucket: string; sentAtS: number; admittedInWindow: number; limit: number }[];
+  unjustified: {
+    client: number;
+    route: string;
+    bucket: string;
+    sentAtS: number;
+    admittedInWindow: number;
+    limit: number;
+  }[];
   /** per bucket, the most requests any key got admitted within one window (client's clock) */
   mostAdmitted: Record<string, { client: number; admitted: number; limit: number }>;
 }
@@ -201,7 +225,15 @@ export function judgeLimited(samples: readonly Sample[], limits: Limits): Limite
         byBucket[bucket] = (byBucket[bucket] ?? 0) + 1;
         const inWindow = admitted.filter((at) => at >= s.sentAt - windowMs - JUDGE_SLACK_MS && at <= s.doneAt).length;
         if (inWindow >= limit - JUDGE_TOLERANCE) justified += 1;
-        else unjustified.push({ client, route: s.route, bucket, sentAtS: round(s.sentAt / 1000, 2), admittedInWindow: inWindow, limit });
+        else
+          unjustified.push({
+            client,
+            route: s.route,
+            bucket,
+            sentAtS: round(s.sentAt / 1000, 2),
+            admittedInWindow: inWindow,
+            limit,
+          });
       }
     }
   }
@@ -234,7 +266,12 @@ export interface TaskTimes {
   errorMessage: string | null;
 }
 
-export function planningFigures(accepted: number, acceptedQueued: number, tasks: readonly TaskTimes[], windowEndMs: number): PlanningFigures {
+export function planningFigures(
+  accepted: number,
+  acceptedQueued: number,
+  tasks: readonly TaskTimes[],
+  windowEndMs: number,
+): PlanningFigures {
   const atWindowEnd = { queued: 0, running: 0, success: 0, failed: 0, cancelled: 0 };
   const whenRead: Record<string, number> = {};
   const runs: number[] = [];
@@ -252,8 +289,17 @@ export function planningFigures(accepted: number, acceptedQueued: number, tasks:
     else atWindowEnd.queued += 1;
     if (t.status === "failed") failures.push(`${t.errorCode ?? "?"}: ${t.errorMessage ?? ""}`.slice(0, 300));
   }
-  const spread = (values: number[]) => (values.length > 0 ? { p50: round(median(values), 1), max: round(Math.max(...values), 1) } : null);
-  return { accepted, acceptedQueued, atWindowEnd, whenRead, runSeconds: spread(runs), waitSeconds: spread(waits), failures };
+  const spread = (values: number[]) =>
+    values.length > 0 ? { p50: round(median(values), 1), max: round(Math.max(...values), 1) } : null;
+  return {
+    accepted,
+    acceptedQueued,
+    atWindowEnd,
+    whenRead,
+    runSeconds: spread(runs),
+    waitSeconds: spread(waits),
+    failures,
+  };
 }
 
 export interface SplitRow {
@@ -268,19 +314,40 @@ export interface SplitRow {
  * request was sent: on 2 cores a planning takes both (the planner and its simulation thread).
  * `running(at)` says so for a sample's send time (ms since the run's origin).
  */
-export function planningSplit(samples: readonly Sample[], running: (at: number) => boolean, probeRoute: string): SplitRow[] {
+export function planningSplit(
+  samples: readonly Sample[],
+  running: (at: number) => boolean,
+  probeRoute: string,
+): SplitRow[] {
   const answered = samples.filter((s) => s.phase === "mix" && s.outcome === "ok");
   const row = (label: string, of: readonly Sample[]): SplitRow => {
     const ms = of.map((s) => s.doneAt - s.sentAt);
-    return { label, count: ms.length, p50Ms: ms.length > 0 ? round(percentile(ms, 50), 1) : null, p99Ms: ms.length > 0 ? round(percentile(ms, 99), 1) : null };
+    return {
+      label,
+      count: ms.length,
+      p50Ms: ms.length > 0 ? round(percentile(ms, 50), 1) : null,
+      p99Ms: ms.length > 0 ? round(percentile(ms, 99), 1) : null,
+    };
   };
   const keyed = answered.filter((s) => s.route !== probeRoute);
   const probe = answered.filter((s) => s.route === probeRoute);
   return [
-    row("keyed requests, a planning running", keyed.filter((s) => running(s.sentAt))),
-    row("keyed requests, none running", keyed.filter((s) => !running(s.sentAt))),
-    row("probe, a planning running", probe.filter((s) => running(s.sentAt))),
-    row("probe, none running", probe.filter((s) => !running(s.sentAt))),
+    row(
+      "keyed requests, a planning running",
+      keyed.filter((s) => running(s.sentAt)),
+    ),
+    row(
+      "keyed requests, none running",
+      keyed.filter((s) => !running(s.sentAt)),
+    ),
+    row(
+      "probe, a planning running",
+      probe.filter((s) => running(s.sentAt)),
+    ),
+    row(
+      "probe, none running",
+      probe.filter((s) => !running(s.sentAt)),
+    ),
   ];
 }
 
@@ -288,7 +355,10 @@ export function formatSplit(rows: readonly SplitRow[]): string {
   return [
     "By whether a planning was running when the request was sent (answers as asked):",
     "",
-    table([["requests", "count", "p50 ms", "p99 ms"], ...rows.map((r) => [r.label, r.count, num(r.p50Ms), num(r.p99Ms)])]),
+    table([
+      ["requests", "count", "p50 ms", "p99 ms"],
+      ...rows.map((r) => [r.label, r.count, num(r.p50Ms), num(r.p99Ms)]),
+    ]),
   ].join("\n");
 }
 
@@ -343,14 +413,29 @@ export function formatMix(m: PhaseFigures, baseline: PhaseFigures, cores: number
     `  ${poolLine(m.apiPool)}`,
     "  p50, p99 and max over the answers the client asked for (429s left out); x: multiple of the baseline's p50 or p99",
     "",
-    table([["route", "requests", "req/s", "p50 ms", "p99 ms", "max ms", "p50 x", "p99 x", "429", "unexpected", "statuses"], ...m.routes.map(row), row(m.total)]),
+    table([
+      ["route", "requests", "req/s", "p50 ms", "p99 ms", "max ms", "p50 x", "p99 x", "429", "unexpected", "statuses"],
+      ...m.routes.map(row),
+      row(m.total),
+    ]),
   ].join("\n");
 }
 
-export function formatLimited(j: LimitedJudgement, limits: Limits, retries: { gaveUp: number; cutShort: number }): string {
-  const buckets = Object.entries(limits.perBucket).map(([bucket, l]) => `${bucket} ${l.limit} per ${l.windowSeconds === 60 ? "minute" : l.windowSeconds === 3600 ? "hour" : `${l.windowSeconds} s`}`);
+export function formatLimited(
+  j: LimitedJudgement,
+  limits: Limits,
+  retries: { gaveUp: number; cutShort: number },
+): string {
+  const buckets = Object.entries(limits.perBucket).map(
+    ([bucket, l]) =>
+      `${bucket} ${l.limit} per ${l.windowSeconds === 60 ? "minute" : l.windowSeconds === 3600 ? "hour" : `${l.windowSeconds} s`}`,
+  );
   const lines = [
-    `429s (limits per key: ${buckets.join(", ")}): ${Object.entries(j.byBucket).map(([b, n]) => `${n} from ${b}`).join(", ") || "none"}; ` +
+    `429s (limits per key: ${buckets.join(", ")}): ${
+      Object.entries(j.byBucket)
+        .map(([b, n]) => `${n} from ${b}`)
+        .join(", ") || "none"
+    }; ` +
       `${j.justified} called for, ${j.unjustified.length} not; ${retries.gaveUp} requests given up after 6 refusals, ` +
       `${retries.cutShort} not retried because the wait ran past the window's end`,
     `  most admitted to one key within one window (client's clock): ${Object.entries(j.mostAdmitted)
@@ -358,7 +443,9 @@ export function formatLimited(j: LimitedJudgement, limits: Limits, retries: { ga
       .join(", ")}`,
   ];
   for (const u of j.unjustified.slice(0, 20)) {
-    lines.push(`  NOT CALLED FOR: client ${u.client} ${u.route} ${u.sentAtS} s after the server was up: ${u.bucket} refused after ${u.admittedInWindow} admitted in its window (limit ${u.limit})`);
+    lines.push(
+      `  NOT CALLED FOR: client ${u.client} ${u.route} ${u.sentAtS} s after the server was up: ${u.bucket} refused after ${u.admittedInWindow} admitted in its window (limit ${u.limit})`,
+    );
   }
   return lines.join("\n");
 }
@@ -368,7 +455,11 @@ export function formatPlannings(p: PlanningFigures, seconds: number): string {
   return [
     `Plannings: ${p.accepted} accepted (202) in the ${seconds} s, ${p.acceptedQueued} of them queued behind another of the same user.`,
     `  at the window's end: ${w.success} succeeded, ${w.failed} failed, ${w.cancelled} cancelled, ${w.running} running, ${w.queued} waiting; ` +
-      `when read afterwards: ${Object.entries(p.whenRead).map(([s, n]) => `${n} ${s}`).join(", ") || "none"}`,
+      `when read afterwards: ${
+        Object.entries(p.whenRead)
+          .map(([s, n]) => `${n} ${s}`)
+          .join(", ") || "none"
+      }`,
     `  finished in the window: started to finished ${p.runSeconds ? `p50 ${p.runSeconds.p50} s, max ${p.runSeconds.max} s` : "-"}; ` +
       `created to started ${p.waitSeconds ? `p50 ${p.waitSeconds.p50} s, max ${p.waitSeconds.max} s` : "-"}`,
     "  (a task is running from when a worker takes it; with more workers than planning threads it may then wait for a thread)",

@@ -67,7 +67,10 @@ const FLAGS: Record<keyof LoadSettings, string> = {
   cpuProfileDir: "cpu-profile-dir",
 };
 
-export function readLoadSettings(argv: readonly string[] = process.argv.slice(2), env: NodeJS.ProcessEnv = process.env): LoadSettings {
+export function readLoadSettings(
+  argv: readonly string[] = process.argv.slice(2),
+  env: NodeJS.ProcessEnv = process.env,
+): LoadSettings {
   const { values } = parseArgs({
     args: [...argv],
     options: Object.fromEntries(Object.values(FLAGS).map((flag) => [flag, { type: "string" as const }])),

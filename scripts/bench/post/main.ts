@@ -117,7 +117,8 @@ function* baselineLines(plan: CamPlan): Generator<string> {
 
 /** Every setup's program in one control's dialect, one after the other (those it has work offsets for). */
 function* programLines(plan: CamPlan, postprocessor: string): Generator<string> {
-  for (let s = 0; s < plan.setups.length; s += 1) if (holdsSetup(postprocessor, s)) yield* postSetup(plan, s, postprocessor, { project: "bench" }).lines;
+  for (let s = 0; s < plan.setups.length; s += 1)
+    if (holdsSetup(postprocessor, s)) yield* postSetup(plan, s, postprocessor, { project: "bench" }).lines;
 }
 
 /** The fastest of `rounds` writes (the machine is shared: slower rounds are other work). */
@@ -142,14 +143,23 @@ interface Row {
   memory_mb: number;
 }
 
-async function fixturePlan(settings: ReturnType<typeof readPostSettings>, machine: MachineArchetype): Promise<{ name: string; plan: CamPlan }> {
+async function fixturePlan(
+  settings: ReturnType<typeof readPostSettings>,
+  machine: MachineArchetype,
+): Promise<{ name: string; plan: CamPlan }> {
   const file = fs.readdirSync(settings.partsDir).find((f) => f.includes(settings.part) && /\.(step|stp|stl)$/i.test(f));
-  if (file === undefined) throw new Error(`bench:post: no fixture part matching ${settings.part} in ${settings.partsDir}`);
+  if (file === undefined)
+    throw new Error(`bench:post: no fixture part matching ${settings.part} in ${settings.partsDir}`);
   const original = new Uint8Array(fs.readFileSync(path.join(settings.partsDir, file)));
   const oc = await loadOpenCascade();
   const box = recogniseFile(oc, original).analysis.bbox;
   if (box === null) throw new Error(`bench:post: ${file} has no box`);
-  const input = benchPlanInput(oc, original, box, { stockMm: 2, machine, material: "aluminium-6061", library: starterLibrary() });
+  const input = benchPlanInput(oc, original, box, {
+    stockMm: 2,
+    machine,
+    material: "aluminium-6061",
+    library: starterLibrary(),
+  });
   say(`${file}: planning (outside the timing)`);
   const started = performance.now();
   const result = planCam(oc, input, { progress: () => {}, cancelled: () => false });
@@ -161,7 +171,8 @@ export async function main(): Promise<number> {
   const settings = readPostSettings();
   const machine = findMachineArchetype("vmc-850-fanuc") as MachineArchetype;
   const { name, plan } = await fixturePlan(settings, machine);
-  const moves = (p: CamPlan): number => p.setups.reduce((n, setup) => n + setup.operations.reduce((m, operation) => m + operation.moves.length, 0), 0);
+  const moves = (p: CamPlan): number =>
+    p.setups.reduce((n, setup) => n + setup.operations.reduce((m, operation) => m + operation.moves.length, 0), 0);
   const small = withToolpath(plan, syntheticMoves(Math.round(settings.moves / 10)));
   const large = withToolpath(plan, syntheticMoves(settings.moves));
   const programs = [
@@ -203,22 +214,50 @@ export async function main(): Promise<number> {
 
   const machineInfo = describeMachine();
   const header = ["program", "control", "blocks", "MB", "s", "blocks/s", "baseline blocks/s", "ratio", "kept MB"];
-  console.log(`\nPostprocessors, ${machineInfo.cores} cores, ${machineInfo.cpu}, Node ${machineInfo.node}; the fastest of ${settings.rounds} rounds, to /dev/null in 64 KB chunks\n`);
-  console.log(table([header, ...rows.map((r) => [`${r.program}`, r.postprocessor, r.blocks, r.mb, r.seconds, r.blocks_per_s, r.baseline_blocks_per_s, r.ratio, r.memory_mb])]));
+  console.log(
+    `\nPostprocessors, ${machineInfo.cores} cores, ${machineInfo.cpu}, Node ${machineInfo.node}; the fastest of ${settings.rounds} rounds, to /dev/null in 64 KB chunks\n`,
+  );
+  console.log(
+    table([
+      header,
+      ...rows.map((r) => [
+        `${r.program}`,
+        r.postprocessor,
+        r.blocks,
+        r.mb,
+        r.seconds,
+        r.blocks_per_s,
+        r.baseline_blocks_per_s,
+        r.ratio,
+        r.memory_mb,
+      ]),
+    ]),
+  );
 
   const slowest = rows.reduce((a, b) => (b.blocks_per_s < a.blocks_per_s ? b : a));
   const speedMet = slowest.blocks_per_s > POST_AIMS.minBlocksPerSecond;
   const memory = POSTPROCESSORS.map((postprocessor) => {
-    const [tenth, whole] = [programs[1], programs[2]].map((p) => rows.find((r) => r.program === p?.program && r.postprocessor === postprocessor)?.memory_mb ?? 0);
+    const [tenth, whole] = [programs[1], programs[2]].map(
+      (p) => rows.find((r) => r.program === p?.program && r.postprocessor === postprocessor)?.memory_mb ?? 0,
+    );
     return { postprocessor, tenth: tenth as number, whole: whole as number };
   });
   const memoryMet = memory.every((m) => m.whole <= m.tenth + POST_AIMS.memorySlackMb);
   console.log("\nAims:");
-  console.log(`  ${speedMet ? "met" : "missed"}: over ${POST_AIMS.minBlocksPerSecond.toLocaleString("en")} blocks a second (slowest: ${slowest.postprocessor} on ${slowest.program}, ${slowest.blocks_per_s.toLocaleString("en")})`);
+  console.log(
+    `  ${speedMet ? "met" : "missed"}: over ${POST_AIMS.minBlocksPerSecond.toLocaleString("en")} blocks a second (slowest: ${slowest.postprocessor} on ${slowest.program}, ${slowest.blocks_per_s.toLocaleString("en")})`,
+  );
   console.log(
     `  ${memoryMet ? "met" : "missed"}: the writer's memory independent of the program's length (${memory.map((m) => `${m.postprocessor} ${m.tenth} MB for a tenth, ${m.whole} MB for all`).join("; ")})`,
   );
-  writeJson(settings.out, { at: new Date().toISOString(), machine: machineInfo, settings, rows, memory, aims: { speed: speedMet, memory: memoryMet } });
+  writeJson(settings.out, {
+    at: new Date().toISOString(),
+    machine: machineInfo,
+    settings,
+    rows,
+    memory,
+    aims: { speed: speedMet, memory: memoryMet },
+  });
   say(`figures written to ${settings.out}`);
   return 0;
 }

@@ -25,7 +25,16 @@ export interface PostBenchSettings {
 
 export function readPostSettings(env: NodeJS.ProcessEnv = process.env): PostBenchSettings {
   const parsed = Settings.safeParse(env);
-  if (!parsed.success) throw new Error(`bench:post settings: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
+  if (!parsed.success)
+    throw new Error(
+      `bench:post settings: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`,
+    );
   const s = parsed.data;
-  return { partsDir: s.BENCH_POST_PARTS_DIR, part: s.BENCH_POST_PART, moves: s.BENCH_POST_MOVES, rounds: s.BENCH_POST_ROUNDS, out: s.BENCH_POST_OUT };
+  return {
+    partsDir: s.BENCH_POST_PARTS_DIR,
+    part: s.BENCH_POST_PART,
+    moves: s.BENCH_POST_MOVES,
+    rounds: s.BENCH_POST_ROUNDS,
+    out: s.BENCH_POST_OUT,
+  };
 }

@@ -12,7 +12,10 @@ const CHORD_MM = 0.5;
 const STEP_MM = 1;
 
 export function syntheticMoves(count: number): Move[] {
-  const moves: Move[] = [{ kind: "rapid", to: [0, 0, 5] }, { kind: "linear", to: [0, 0, -1], feed: 300 }];
+  const moves: Move[] = [
+    { kind: "rapid", to: [0, 0, 5] },
+    { kind: "linear", to: [0, 0, -1], feed: 300 },
+  ];
   let x = 0;
   let y = 0;
   let z = -1;
@@ -22,7 +25,13 @@ export function syntheticMoves(count: number): Move[] {
     const next = x + direction * CHORD_MM;
     if (next < 0 || next > ROW_MM) {
       // a half turn about the point between this row and the next, bulging the way the row ran
-      moves.push({ kind: "arc", to: [x, y + STEP_MM, z], centre: [x, y + STEP_MM / 2], clockwise: direction < 0, feed: 1500 });
+      moves.push({
+        kind: "arc",
+        to: [x, y + STEP_MM, z],
+        centre: [x, y + STEP_MM / 2],
+        clockwise: direction < 0,
+        feed: 1500,
+      });
       y += STEP_MM;
       direction = -direction;
       row += 1;
@@ -44,5 +53,10 @@ export function syntheticMoves(count: number): Move[] {
 export function withToolpath(plan: CamPlan, moves: Move[]): CamPlan {
   const setup = plan.setups[0];
   if (setup === undefined) throw new Error("the plan has no setup");
-  return { ...plan, setups: [{ ...setup, operations: setup.operations.map((operation, i) => ({ ...operation, moves: i === 0 ? moves : [] })) }] };
+  return {
+    ...plan,
+    setups: [
+      { ...setup, operations: setup.operations.map((operation, i) => ({ ...operation, moves: i === 0 ? moves : [] })) },
+    ],
+  };
 }
