@@ -1,18 +1,19 @@
 /**
- * The simulation on a realistic setup, timed: `node --import tsx kernel/cam/simulation/bench.ts`.
+ * `npm run bench:simulation`: the simulation on a realistic setup, timed.
  *
- * A 200 x 150 x 40 block at 0.1 mm (3 million cells; another cell size as the first argument) for a plate with a raised rim, a central
+ * A 200 x 150 x 40 block at 0.1 mm (3 million cells; another cell size as the first argument,
+ * `npm run bench:simulation -- 0.2`) for a plate with a raised rim, a central
  * boss, a shelf along the back, a pocket between them and 20 holes through the pocket's floor:
  * facing with a 50 mm face mill, roughing in 6 levels with a 10 mm end mill (helical entries),
  * wall finishing with a 6 mm end mill (arcs round the boss), 3D finishing of a wavy surface over
  * the shelf with a 6 mm ball, peck drilling.
  */
 import { performance } from "node:perf_hooks";
-import type { Box3, Move, Operation } from "../types.ts";
-import { stockGrid } from "./height-field.ts";
-import { partHeights } from "./part-heights.ts";
-import { simulateSetup } from "./simulate.ts";
-import { boxesSoup, cutter, feed, operation, rapid } from "./test-support.ts";
+import type { Box3, Move, Operation } from "../../kernel/cam/types.ts";
+import { stockGrid } from "../../kernel/cam/simulation/height-field.ts";
+import { partHeights } from "../../kernel/cam/simulation/part-heights.ts";
+import { simulateSetup } from "../../kernel/cam/simulation/simulate.ts";
+import { boxesSoup, cutter, feed, operation, rapid } from "../../kernel/cam/simulation/test-support.ts";
 
 const stock: Box3 = { min: [0, 0, -40], max: [200, 150, 0] };
 const cellSize = Number(process.argv[2] ?? 0.1);
