@@ -1,7 +1,7 @@
 /** What route handlers and middleware are given: the API's pool and its settings. */
 import type pg from "pg";
 import type { Env } from "../config/env.ts";
-import type { GeometryPool } from "../workers/geometry/pool.ts";
+import type { GeometryPool } from "../geometry-pool/pool.ts";
 
 export interface ApiServices {
   /** connects as the non-superuser API role; RLS applies to everything */

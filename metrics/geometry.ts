@@ -1,6 +1,6 @@
 /** The process's geometry threads: `swarf_geometry_threads{state}` and plan slots. */
 import { Gauge, type Registry } from "prom-client";
-import type { GeometryPool } from "../workers/geometry/pool.ts";
+import type { GeometryPool } from "../geometry-pool/pool.ts";
 
 export function geometryMetrics(registry: Registry, pool: GeometryPool): void {
   new Gauge({

@@ -12,8 +12,8 @@ import { openDatabase } from "../db/open-database.ts";
 import { createPool } from "../db/pools.ts";
 import { geometryMetrics } from "../metrics/geometry.ts";
 import { createMetricsRegistry } from "../metrics/registry.ts";
-import { createGeometryPool } from "../workers/geometry/pool.ts";
-import { watchGeometryReadiness } from "../workers/geometry/readiness.ts";
+import { createGeometryPool } from "../geometry-pool/pool.ts";
+import { watchGeometryReadiness } from "../geometry-pool/readiness.ts";
 import { startWorkerRunner, type WorkerRunner } from "../workers/runner.ts";
 
 const env = readEnv();

@@ -30,6 +30,7 @@ const TEST_ROOTS = [
   "auth",
   "config",
   "db",
+  "geometry-pool",
   "kernel",
   "metrics",
   "scripts",

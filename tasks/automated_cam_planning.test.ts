@@ -22,7 +22,7 @@ import {
 } from "../test/support/planning.ts";
 import { insertTaskRecord, readTaskRecord, waitForTask, type TaskRecord } from "../test/support/task-records.ts";
 import { createTestUser, type TestUser } from "../test/support/users.ts";
-import { createGeometryPool, type GeometryPool } from "../workers/geometry/pool.ts";
+import { createGeometryPool, type GeometryPool } from "../geometry-pool/pool.ts";
 import { startWorkerRunner, type WorkerRunner } from "../workers/runner.ts";
 import { PLAN_CAM_TASK_NAME, planCamTask, type PlanCamResult } from "./automated_cam_planning.ts";
 

@@ -41,7 +41,7 @@ import { carrySetupCostsToPlan } from "../db/queries/setup-cost-carry.ts";
 import { succeedAttempt } from "../db/queries/task-state.ts";
 import { withUserTransaction, type Queryable } from "../db/request-transaction.ts";
 import { postgresBlobStore } from "../storage/postgres.ts";
-import { GeometryUnavailable, type GeometryPool } from "../workers/geometry/pool.ts";
+import { GeometryUnavailable, type GeometryPool } from "../geometry-pool/pool.ts";
 import { TaskCancelled, TaskFailure, trackedTask, type TrackedTaskContext } from "./runtime/tracked-task.ts";
 
 export const PLAN_CAM_TASK_NAME = "automation.automated_cam_planning";

@@ -5,7 +5,7 @@
  * only in a process that has it.
  */
 import type { Task } from "graphile-worker";
-import type { GeometryPool } from "../workers/geometry/pool.ts";
+import type { GeometryPool } from "../geometry-pool/pool.ts";
 import { planCamTask } from "./automated_cam_planning.ts";
 import { deliverWebhookTask, type WebhookAttemptObserver } from "./deliver_webhook.ts";
 import { expireIdempotencyRecordsTask } from "./expire_idempotency_records.ts";

@@ -20,7 +20,7 @@ import { assertRunsAsPlanned, judgedByRs274, programText } from "../test/support
 import { rs274Missing } from "../test/support/rs274.ts";
 import { waitForTask } from "../test/support/task-records.ts";
 import { createTestUser, type TestUser } from "../test/support/users.ts";
-import { createGeometryPool, type GeometryPool } from "../workers/geometry/pool.ts";
+import { createGeometryPool, type GeometryPool } from "../geometry-pool/pool.ts";
 import { startWorkerRunner, type WorkerRunner } from "../workers/runner.ts";
 import type { PlanCamResult } from "./automated_cam_planning.ts";
 

@@ -14,7 +14,7 @@ import { API_BASE_PATH } from "../api/base-path.ts";
 import { repoRoot } from "../config/env.ts";
 import { createTask } from "../db/queries/tasks.ts";
 import { withUserTransaction } from "../db/request-transaction.ts";
-import { createGeometryPool, type GeometryPool } from "../workers/geometry/pool.ts";
+import { createGeometryPool, type GeometryPool } from "../geometry-pool/pool.ts";
 import { startWorkerRunner, type WorkerRunner } from "../workers/runner.ts";
 import { startTestApi, type TestApi } from "../test/support/api.ts";
 import { createTestDatabase, type TestDatabase } from "../test/support/database.ts";

@@ -18,7 +18,7 @@ import { z } from "zod";
 import { withUserTransaction, type Queryable } from "../db/request-transaction.ts";
 import { getWorkpiece, presignWorkpiece, replaceWorkpieceMesh } from "../db/queries/workpieces.ts";
 import { postgresBlobStore } from "../storage/postgres.ts";
-import { GeometryUnavailable, type GeometryPool } from "../workers/geometry/pool.ts";
+import { GeometryUnavailable, type GeometryPool } from "../geometry-pool/pool.ts";
 import { TaskFailure, trackedTask } from "./runtime/tracked-task.ts";
 
 export const TESSELLATE_TASK_NAME = "workpiece.tessellate";

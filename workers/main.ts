@@ -12,8 +12,8 @@ import { geometryMetrics } from "../metrics/geometry.ts";
 import { createMetricsRegistry } from "../metrics/registry.ts";
 import { ALL_TASK_NAMES, GEOMETRY_TASK_NAMES } from "../tasks/index.ts";
 import { parseTaskNames } from "./args.ts";
-import { createGeometryPool } from "./geometry/pool.ts";
-import { watchGeometryReadiness } from "./geometry/readiness.ts";
+import { createGeometryPool } from "../geometry-pool/pool.ts";
+import { watchGeometryReadiness } from "../geometry-pool/readiness.ts";
 import { startWorkerHealthServer, type WorkerHealthServer } from "./health-server.ts";
 import { checkTaskNames, startWorkerRunner } from "./runner.ts";
 

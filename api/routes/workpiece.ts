@@ -6,8 +6,8 @@
 import { z } from "zod";
 import { getProject } from "../../db/queries/projects.ts";
 import { presignWorkpiece, saveWorkpiece } from "../../db/queries/workpieces.ts";
-import { GeometryUnavailable } from "../../workers/geometry/pool.ts";
-import type { IngestSuccess } from "../../workers/geometry/protocol.ts";
+import { GeometryUnavailable } from "../../geometry-pool/pool.ts";
+import type { IngestSuccess } from "../../geometry-pool/protocol.ts";
 import { HttpError, notFound } from "../middleware/errors/index.ts";
 import { json } from "../reply.ts";
 import { defineRoute } from "../route.ts";

@@ -1,6 +1,6 @@
 /**
  * The CAM planner, from the part to verified setups. It runs on a geometry thread
- * (workers/geometry/thread.ts) for the plan_cam task (tasks/automated_cam_planning.ts):
+ * (geometry-pool/thread.ts) for the plan_cam task (tasks/automated_cam_planning.ts):
  *
  *   read the part, its features and setup directions          (planner/read-part.ts)  0 - 10 %
  *   leave out the setups the stock does not fit the machine in (planner/setup-part.ts)

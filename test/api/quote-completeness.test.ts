@@ -24,7 +24,7 @@ import { starterLibrary } from "../../kernel/tools/catalogue/starter-library.ts"
 import { deliverWebhookTask } from "../../tasks/deliver_webhook.ts";
 import type { PlanCamResult } from "../../tasks/automated_cam_planning.ts";
 import { verifySignature } from "../../webhooks/signature.ts";
-import { createGeometryPool, type GeometryPool } from "../../workers/geometry/pool.ts";
+import { createGeometryPool, type GeometryPool } from "../../geometry-pool/pool.ts";
 import { startWorkerRunner, type WorkerRunner } from "../../workers/runner.ts";
 import { startTestApi, type TestApi } from "../support/api.ts";
 import { parseCsv } from "../support/csv.ts";

@@ -9,7 +9,7 @@ import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { repoRoot } from "../../config/env.ts";
 import { partCDeclaring } from "../../kernel/geometry/test-support.ts";
-import { createGeometryPool, type GeometryPool } from "../../workers/geometry/pool.ts";
+import { createGeometryPool, type GeometryPool } from "../../geometry-pool/pool.ts";
 import { startTestApi, type TestApi } from "../support/api.ts";
 import { createTestDatabase, type TestDatabase } from "../support/database.ts";
 import { fileUpload, multipart } from "../support/multipart.ts";

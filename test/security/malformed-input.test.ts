@@ -21,7 +21,7 @@ import fc from "fast-check";
 import { z } from "zod";
 import type { RouteSpec } from "../../api/route.ts";
 import { routes } from "../../api/routes/index.ts";
-import { createGeometryPool, type GeometryPool } from "../../workers/geometry/pool.ts";
+import { createGeometryPool, type GeometryPool } from "../../geometry-pool/pool.ts";
 import { startTestApi, type RequestOptions, type TestApi, type TestResponse } from "../support/api.ts";
 import { createTestDatabase, type TestDatabase } from "../support/database.ts";
 import { multipart } from "../support/multipart.ts";

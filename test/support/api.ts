@@ -10,7 +10,7 @@ import { API_BASE_PATH } from "../../api/base-path.ts";
 import type { RouteSpec } from "../../api/route.ts";
 import { readEnv, type Env } from "../../config/env.ts";
 import { createPool } from "../../db/pools.ts";
-import type { GeometryPool } from "../../workers/geometry/pool.ts";
+import type { GeometryPool } from "../../geometry-pool/pool.ts";
 import type { TestDatabase } from "./database.ts";
 
 /** paths the client sends as they are; any other path is below the public API's base path (an absolute URL is fetched as it is) */

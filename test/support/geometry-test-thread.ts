@@ -4,7 +4,7 @@
  * geometry.
  */
 import { threadId } from "node:worker_threads";
-import type { GeometryRequest, IngestOutcome, PlanOutcome } from "../../workers/geometry/protocol.ts";
+import type { GeometryRequest, IngestOutcome, PlanOutcome } from "../../geometry-pool/protocol.ts";
 
 // a slow start, like OCCT's, so readiness has something to wait for
 await new Promise((resolve) => setTimeout(resolve, 300));

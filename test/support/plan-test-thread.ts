@@ -1,6 +1,6 @@
 /**
  * A stand-in geometry thread for the planning task's tests: no OCCT, and a scripted planner
- * behind the real hooks (workers/geometry/plan-runner.ts). What it does is named by the first
+ * behind the real hooks (geometry-pool/plan-runner.ts). What it does is named by the first
  * assembly of the project's library whose name starts with "fake:" (default fake:success):
  *
  *   fake:success[:moves]   progress 0.1 .. 1 in ten steps, then fakePlanResult (moves per roughing)
@@ -24,8 +24,8 @@ import {
   type PlanInput,
   type PlanResult,
 } from "../../kernel/cam/plan-types.ts";
-import { runPlanRequest } from "../../workers/geometry/plan-runner.ts";
-import type { GeometryRequest, IngestOutcome, PlanOutcome } from "../../workers/geometry/protocol.ts";
+import { runPlanRequest } from "../../geometry-pool/plan-runner.ts";
+import type { GeometryRequest, IngestOutcome, PlanOutcome } from "../../geometry-pool/protocol.ts";
 import { fakePlanResult } from "./fake-plan.ts";
 
 await new Promise((resolve) => setTimeout(resolve, 100));

@@ -18,7 +18,7 @@ import type { Task } from "graphile-worker";
 import { planCamTask } from "../../tasks/automated_cam_planning.ts";
 import { deliverWebhookTask } from "../../tasks/deliver_webhook.ts";
 import { trackedTask } from "../../tasks/runtime/tracked-task.ts";
-import { createGeometryPool } from "../../workers/geometry/pool.ts";
+import { createGeometryPool } from "../../geometry-pool/pool.ts";
 import { startWorkerRunner } from "../../workers/runner.ts";
 
 function required(name: string): string {

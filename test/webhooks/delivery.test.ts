@@ -13,7 +13,7 @@ import type { WebhookPolicy } from "../../webhooks/address-policy.ts";
 import { defaultDeliveryDeps, processDelivery, type DeliveryDeps } from "../../webhooks/delivery.ts";
 import { RETRY_DELAYS_SECONDS } from "../../webhooks/schedule.ts";
 import { verifySignature } from "../../webhooks/signature.ts";
-import { createGeometryPool, type GeometryPool } from "../../workers/geometry/pool.ts";
+import { createGeometryPool, type GeometryPool } from "../../geometry-pool/pool.ts";
 import { startWorkerRunner, type WorkerRunner } from "../../workers/runner.ts";
 import { startTestApi, type TestApi } from "../support/api.ts";
 import { createTestDatabase, type TestDatabase } from "../support/database.ts";

@@ -9,7 +9,7 @@ import type { AddressInfo } from "node:net";
 import { createApp } from "../../../api/app.ts";
 import { readEnv } from "../../../config/env.ts";
 import { createPool } from "../../../db/pools.ts";
-import { createGeometryPool, type GeometryPool } from "../../../workers/geometry/pool.ts";
+import { createGeometryPool, type GeometryPool } from "../../../geometry-pool/pool.ts";
 import { failStartup, onShutdown, sendToParent } from "../child-runtime.ts";
 import { CHILD_ENV, requiredEnv } from "../protocol.ts";
 

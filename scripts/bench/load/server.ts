@@ -14,7 +14,7 @@ import type pg from "pg";
 import { createApp } from "../../../api/app.ts";
 import { readEnv } from "../../../config/env.ts";
 import { createPool } from "../../../db/pools.ts";
-import { createGeometryPool, type GeometryPool } from "../../../workers/geometry/pool.ts";
+import { createGeometryPool, type GeometryPool } from "../../../geometry-pool/pool.ts";
 import { startWorkerRunner, type WorkerRunner } from "../../../workers/runner.ts";
 import { failStartup, onShutdown, sendToParent } from "../child-runtime.ts";
 import { CHILD_ENV, requiredEnv } from "../protocol.ts";

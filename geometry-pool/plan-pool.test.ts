@@ -1,12 +1,12 @@
 /** The geometry pool's plan requests, around the stand-in planner thread: slots, progress, cancel flag, abort. */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import type { PlanInput } from "../../kernel/cam/plan-types.ts";
-import { findMachineArchetype } from "../../kernel/machines/archetypes.ts";
-import { namedAssembly } from "../../test/support/planning.ts";
+import type { PlanInput } from "../kernel/cam/plan-types.ts";
+import { findMachineArchetype } from "../kernel/machines/archetypes.ts";
+import { namedAssembly } from "../test/support/planning.ts";
 import { createGeometryPool, GeometryUnavailable, type GeometryPool } from "./pool.ts";
 
-const threadModule = new URL("../../test/support/plan-test-thread.ts", import.meta.url).href;
+const threadModule = new URL("../test/support/plan-test-thread.ts", import.meta.url).href;
 
 function input(script: string): PlanInput {
   return {

@@ -3,8 +3,8 @@
  * cloning with their fields, so a thread answers with an outcome instead of throwing.
  */
 import type { MessagePort } from "node:worker_threads";
-import type { PlanInput, PlanResult } from "../../kernel/cam/plan-types.ts";
-import type { IngestedWorkpiece } from "../../kernel/geometry/types.ts";
+import type { PlanInput, PlanResult } from "../kernel/cam/plan-types.ts";
+import type { IngestedWorkpiece } from "../kernel/geometry/types.ts";
 
 export interface IngestRequest {
   kind: "ingest";

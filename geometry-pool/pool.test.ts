@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { createGeometryPool, GeometryUnavailable, type GeometryPool, type GeometryPoolUsage } from "./pool.ts";
 
-const threadModule = new URL("../../test/support/geometry-test-thread.ts", import.meta.url).href;
+const threadModule = new URL("../test/support/geometry-test-thread.ts", import.meta.url).href;
 const bytes = (text: string) => new TextEncoder().encode(text);
 
 let pool: GeometryPool;

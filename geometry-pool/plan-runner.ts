@@ -3,13 +3,7 @@
  * (throttled) and cancel flag, and its outcome as a structured-cloneable value (errors do not
  * cross the thread boundary with their fields). Shared by the real thread and the tests' stand-in.
  */
-import {
-  PlanCancelled,
-  PlanError,
-  type PlanHooks,
-  type PlanInput,
-  type PlanResult,
-} from "../../kernel/cam/plan-types.ts";
+import { PlanCancelled, PlanError, type PlanHooks, type PlanInput, type PlanResult } from "../kernel/cam/plan-types.ts";
 import type { PlanOutcome, PlanProgressMessage, PlanRequest } from "./protocol.ts";
 
 /** progress is posted when it moved by this much, or this long after the last post */

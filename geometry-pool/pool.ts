@@ -18,8 +18,8 @@ import os from "node:os";
 import { fileURLToPath } from "node:url";
 import { MessageChannel, type Transferable } from "node:worker_threads";
 import { Piscina } from "piscina";
-import type { PlanInput } from "../../kernel/cam/plan-types.ts";
-import { YOUNG_GENERATION_MB } from "../../kernel/threads/heap.ts";
+import type { PlanInput } from "../kernel/cam/plan-types.ts";
+import { YOUNG_GENERATION_MB } from "../kernel/threads/heap.ts";
 import type {
   GeometryRequest,
   GeometryThreadData,
@@ -107,7 +107,7 @@ export function createGeometryPool(options: GeometryPoolOptions = {}): GeometryP
   // the plan slots: a queue with no owners is a plain counting semaphore
   const planSlots = createThreadQueue(Math.max(1, size - 1), 0);
   const piscina = new Piscina({
-    filename: fileURLToPath(new URL("../../kernel/threads/typescript-thread.mjs", import.meta.url)),
+    filename: fileURLToPath(new URL("../kernel/threads/typescript-thread.mjs", import.meta.url)),
     workerData: {
       threadModule: options.threadModule ?? new URL("./thread.ts", import.meta.url).href,
       simulationThread: options.simulationThread ?? true,

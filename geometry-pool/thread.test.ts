@@ -4,7 +4,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import sharp from "sharp";
-import { repoRoot } from "../../config/env.ts";
+import { repoRoot } from "../config/env.ts";
 import { createGeometryPool, type GeometryPool } from "./pool.ts";
 
 const parts = path.resolve(repoRoot, "../shared/fixtures/parts");
