@@ -56,10 +56,7 @@ interface PartFigures {
   completeness: Completeness;
   /** every step of every setup, timed */
   steps: PlanStep[];
-  /**
-   * SHA-256 of the plan's setups as JSON (operations, toolpaths, verification): two runs of
-   * the same planner give the same digest, so a refactoring that changes no plan shows none
-   */
+  /** planDigest of the plan's setups */
   plan_sha256: string;
 }
 
@@ -152,7 +149,7 @@ export async function main(): Promise<number> {
         unmachined: result.unmachined.length,
         completeness: result.completeness,
         steps,
-        plan_sha256: createHash("sha256").update(JSON.stringify(result.setups)).digest("hex"),
+        plan_sha256: planDigest(result.setups),
       });
       say(`${name}: ${round(planSeconds, 1)} s, ${result.setups.length} setups, ${round(100 - left, 2)} % removed`);
     } catch (error) {
@@ -250,4 +247,25 @@ function describeCompleteness(c: Completeness): string {
     `faces unreachable ${c.faces_unreachable.length}, operations dropped ${c.operations_dropped}, tools missing ${c.tools_missing.length}, ` +
     `setups left out ${c.setups_left_out.length}, sharp corners ${c.sharp_corners.length}`
   );
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/**
+ * SHA-256 of the plan's setups as JSON (operations, toolpaths, verification), every UUID written
+ * as the order of its first appearance: a setup's id is random, so two runs of the same planner
+ * differ only there. A refactoring that changes no plan shows the same digest.
+ */
+function planDigest(setups: unknown): string {
+  const seen = new Map<string, string>();
+  const json = JSON.stringify(setups, (_key, value: unknown) => {
+    if (typeof value !== "string" || !UUID.test(value)) return value;
+    let stand = seen.get(value);
+    if (stand === undefined) {
+      stand = `uuid-${seen.size}`;
+      seen.set(value, stand);
+    }
+    return stand;
+  });
+  return createHash("sha256").update(json).digest("hex");
 }
