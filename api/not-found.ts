@@ -4,7 +4,7 @@
  */
 import type { RequestHandler } from "express";
 import { match } from "path-to-regexp";
-import { HttpError } from "./middleware/errors/index.ts";
+import { HttpError } from "../http/errors/index.ts";
 import { API_BASE_PATH } from "./base-path.ts";
 import { expressPath, type RouteSpec } from "./route.ts";
 

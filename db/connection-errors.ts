@@ -2,7 +2,7 @@
  * Errors that mean "the database is not there right now", as opposed to "the database refused
  * this statement": the server is stopped, starting, shutting down or restarting, an operator
  * ended the session (pg_terminate_backend), the socket broke, or no connection could be had in
- * time. The API answers them 503 database_unavailable (api/middleware/errors); the workers wait
+ * time. The API answers them 503 database_unavailable (http/errors); the workers wait
  * them out (workers/runner.ts). Nothing of the statement that met one is known to have happened
  * unless its transaction's COMMIT came back.
  */

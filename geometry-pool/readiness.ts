@@ -3,7 +3,7 @@
  * OCCT (several seconds), then "ok" or "failing". Threads ended by the process's own stop
  * sequence while they load are no failure: that is logged as information, not as an error.
  */
-import type { CheckState } from "../api/health.ts";
+import type { CheckState } from "../http/health.ts";
 import { log } from "../config/logger.ts";
 import type { GeometryPool } from "./pool.ts";
 

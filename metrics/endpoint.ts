@@ -6,7 +6,7 @@
 import { timingSafeEqual } from "node:crypto";
 import type { RequestHandler } from "express";
 import type { Registry } from "prom-client";
-import { HttpError } from "../api/middleware/errors/http-error.ts";
+import { HttpError } from "../http/errors/http-error.ts";
 
 export function bearerMatches(header: string | undefined, token: string): boolean {
   const given = Buffer.from(header?.startsWith("Bearer ") ? header.slice(7) : "");

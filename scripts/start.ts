@@ -4,7 +4,7 @@
  * workers run.
  */
 import { createApp } from "../api/app.ts";
-import { createHttpServer } from "../api/http-server.ts";
+import { createHttpServer } from "../http/http-server.ts";
 import { readEnv } from "../config/env.ts";
 import { log } from "../config/logger.ts";
 import { stopOnSignal } from "../config/shutdown.ts";

@@ -31,6 +31,7 @@ const TEST_ROOTS = [
   "config",
   "db",
   "geometry-pool",
+  "http",
   "kernel",
   "metrics",
   "scripts",

@@ -4,7 +4,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { once } from "node:events";
 import { after, before, describe, it } from "node:test";
-import type { CheckState } from "../api/health.ts";
+import type { CheckState } from "../http/health.ts";
 import { readEnv, repoRoot } from "../config/env.ts";
 import { createMetricsRegistry } from "../metrics/registry.ts";
 import { createTestDatabase, type TestDatabase } from "../test/support/database.ts";

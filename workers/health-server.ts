@@ -6,10 +6,10 @@
 import type { AddressInfo } from "node:net";
 import express from "express";
 import type { Registry } from "prom-client";
-import { sendHealth, type CheckState } from "../api/health.ts";
-import { createHttpServer, type HttpTimeoutSettings } from "../api/http-server.ts";
-import { errorHandler, HttpError } from "../api/middleware/errors/index.ts";
-import { requestId } from "../api/middleware/request-id/index.ts";
+import { sendHealth, type CheckState } from "../http/health.ts";
+import { createHttpServer, type HttpTimeoutSettings } from "../http/http-server.ts";
+import { errorHandler, HttpError } from "../http/errors/index.ts";
+import { requestId } from "../http/request-id/index.ts";
 import { metricsHandler } from "../metrics/endpoint.ts";
 
 export interface WorkerHealthOptions {

@@ -3,9 +3,9 @@ import type { AddressInfo } from "node:net";
 import { after, before, describe, it } from "node:test";
 import express from "express";
 import { readEnv } from "../../config/env.ts";
-import { createHttpServer } from "../http-server.ts";
-import { errorHandler } from "../middleware/errors/index.ts";
-import { requestId } from "../middleware/request-id/index.ts";
+import { createHttpServer } from "../../http/http-server.ts";
+import { errorHandler } from "../../http/errors/index.ts";
+import { requestId } from "../../http/request-id/index.ts";
 import { concurrencyGate } from "./concurrency.ts";
 
 /** requests to /hold stay open until the test lets them go */

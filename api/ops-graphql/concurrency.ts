@@ -6,7 +6,7 @@
  * at once as clients like would not. Also bounds the API pool's connections they hold.
  */
 import type { RequestHandler } from "express";
-import { HttpError } from "../middleware/errors/index.ts";
+import { HttpError } from "../../http/errors/index.ts";
 
 export interface ConcurrencyGate {
   slots: number;

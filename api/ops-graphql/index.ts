@@ -19,7 +19,7 @@ import { makePgService } from "postgraphile/adaptors/pg";
 import { grafserv } from "postgraphile/grafserv/express/v4";
 import { PostGraphileAmberPreset } from "postgraphile/presets/amber";
 import type { AuthenticatedKey } from "../locals.ts";
-import { HttpError } from "../middleware/errors/index.ts";
+import { HttpError } from "../../http/errors/index.ts";
 import { jsonBody } from "../middleware/json-body/index.ts";
 import { rateLimit } from "../middleware/rate-limit/index.ts";
 import type { ApiServices } from "../services.ts";

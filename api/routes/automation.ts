@@ -14,7 +14,7 @@ import {
   PLAN_CAM_WORKER_TASK,
   PlanCamPayload,
 } from "../../tasks/automated_cam_planning.ts";
-import { HttpError, notFound } from "../middleware/errors/index.ts";
+import { HttpError, notFound } from "../../http/errors/index.ts";
 import { API_BASE_PATH } from "../base-path.ts";
 import { json } from "../reply.ts";
 import { defineRoute } from "../route.ts";

@@ -22,7 +22,7 @@ import {
   TOOL_TYPES,
   type ToolType,
 } from "../../kernel/tools/tool-types.ts";
-import { HttpError } from "../middleware/errors/index.ts";
+import { HttpError } from "../../http/errors/index.ts";
 import { json } from "../reply.ts";
 import { defineRoute } from "../route.ts";
 import { NoQuery } from "../schemas/common.ts";

@@ -37,7 +37,7 @@ import {
 } from "../../kernel/tools/assembly.ts";
 import { isUuid } from "../../kernel/tools/uuid.ts";
 import { isRecord, type Violation } from "../../kernel/tools/violation.ts";
-import { HttpError, invalidParameter, notFound } from "../middleware/errors/index.ts";
+import { HttpError, invalidParameter, notFound } from "../../http/errors/index.ts";
 import { PageQuery, pageOf, toPage } from "../pagination.ts";
 import { json, noContent } from "../reply.ts";
 import { API_BASE_PATH } from "../base-path.ts";

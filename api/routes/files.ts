@@ -3,7 +3,7 @@
  * (storage/presign.ts). No key; the signature is checked in the database.
  */
 import { z } from "zod";
-import { HttpError, notFound } from "../middleware/errors/index.ts";
+import { HttpError, notFound } from "../../http/errors/index.ts";
 import { bytes } from "../reply.ts";
 import { defineRoute } from "../route.ts";
 import { idParams } from "../schemas/common.ts";

@@ -34,7 +34,7 @@ import { Tool as KernelTool, toolViolations, validateTool, type Tool } from "../
 import { TOOL_TYPES } from "../../kernel/tools/tool-types.ts";
 import { Uuid } from "../../kernel/tools/uuid.ts";
 import type { Violation } from "../../kernel/tools/violation.ts";
-import { HttpError, invalidParameter, notFound } from "../middleware/errors/index.ts";
+import { HttpError, invalidParameter, notFound } from "../../http/errors/index.ts";
 import { PageQuery, pageOf, toPage } from "../pagination.ts";
 import { json, noContent, type Reply } from "../reply.ts";
 import { API_BASE_PATH } from "../base-path.ts";

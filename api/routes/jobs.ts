@@ -10,7 +10,7 @@ import { getWorkpiece } from "../../db/queries/workpieces.ts";
 import { FamcError, FAMC_MEDIA_TYPE } from "../../kernel/job/famc.ts";
 import type { PlanSummary } from "../../kernel/job/plan.ts";
 import { boundingBoxStock, STOCK_OFFSET_MAX_MM, type BoundingBoxStock } from "../../kernel/job/stock.ts";
-import { HttpError, notFound } from "../middleware/errors/index.ts";
+import { HttpError, notFound } from "../../http/errors/index.ts";
 import { bytes, json } from "../reply.ts";
 import { defineRoute, type UploadedFile } from "../route.ts";
 import { BooleanQuery, Id, idParams, NoQuery, Timestamp } from "../schemas/common.ts";

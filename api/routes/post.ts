@@ -10,7 +10,7 @@ import { postgresBlobStore } from "../../storage/postgres.ts";
 import { decodeCamPlan } from "../../kernel/job/plan.ts";
 import { findMachineArchetype } from "../../kernel/machines/archetypes.ts";
 import { postSetup, PostError } from "../../kernel/post/index.ts";
-import { HttpError, notFound } from "../middleware/errors/index.ts";
+import { HttpError, notFound } from "../../http/errors/index.ts";
 import { bytes } from "../reply.ts";
 import { defineRoute } from "../route.ts";
 import { idParams } from "../schemas/common.ts";

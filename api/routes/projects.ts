@@ -15,7 +15,7 @@ import {
   updateProject,
   type ProjectRow,
 } from "../../db/queries/projects.ts";
-import { notFound } from "../middleware/errors/index.ts";
+import { notFound } from "../../http/errors/index.ts";
 import { PageQuery, pageOf, toPage } from "../pagination.ts";
 import { json, noContent } from "../reply.ts";
 import { defineRoute } from "../route.ts";

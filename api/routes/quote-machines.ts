@@ -16,7 +16,7 @@ import { getQuoteSettings } from "../../db/queries/quote.ts";
 import type { Queryable } from "../../db/request-transaction.ts";
 import { resolveMhr } from "../../kernel/quote/layers.ts";
 import { MhrInputsSchema, resolveMhrInputs } from "../../kernel/quote/mhr.ts";
-import { notFound } from "../middleware/errors/index.ts";
+import { notFound } from "../../http/errors/index.ts";
 import { json, noContent } from "../reply.ts";
 import { defineRoute } from "../route.ts";
 import { NoQuery } from "../schemas/common.ts";

@@ -15,7 +15,7 @@ import {
 import { EXPORT_CONTENT_TYPES, exportFilename, quoteCsv, quoteWorkbook } from "../../kernel/quote/export.ts";
 import { SetupCostEntrySchema } from "../../kernel/quote/layers.ts";
 import { MhrInputsSchema, resolveMhrInputs } from "../../kernel/quote/mhr.ts";
-import { invalidParameter, notFound, type FieldIssue } from "../middleware/errors/index.ts";
+import { invalidParameter, notFound, type FieldIssue } from "../../http/errors/index.ts";
 import { bytes, json } from "../reply.ts";
 import { defineRoute } from "../route.ts";
 import { idParams, NoQuery, Timestamp } from "../schemas/common.ts";

@@ -4,7 +4,7 @@ import { cancelTask } from "../../db/queries/automation.ts";
 import { getProject } from "../../db/queries/projects.ts";
 import { getTask, listProjectTasks, type TaskRow } from "../../db/queries/tasks.ts";
 import { withPresignedBase } from "../../storage/presign.ts";
-import { HttpError, notFound } from "../middleware/errors/index.ts";
+import { HttpError, notFound } from "../../http/errors/index.ts";
 import { PageQuery, pageOf, toPage } from "../pagination.ts";
 import { json } from "../reply.ts";
 import { defineRoute } from "../route.ts";

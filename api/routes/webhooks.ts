@@ -19,7 +19,7 @@ import {
 } from "../../db/queries/webhooks.ts";
 import { EVENT_TYPES } from "../../webhooks/event-types.ts";
 import { checkWebhookUrl, webhookPolicyFrom, WebhookUrlRefused } from "../../webhooks/address-policy.ts";
-import { HttpError, invalidParameter, notFound } from "../middleware/errors/index.ts";
+import { HttpError, invalidParameter, notFound } from "../../http/errors/index.ts";
 import { PageQuery, pageOf, toPage } from "../pagination.ts";
 import { json, noContent } from "../reply.ts";
 import { defineRoute } from "../route.ts";

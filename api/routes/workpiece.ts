@@ -8,7 +8,7 @@ import { getProject } from "../../db/queries/projects.ts";
 import { presignWorkpiece, saveWorkpiece } from "../../db/queries/workpieces.ts";
 import { GeometryUnavailable } from "../../geometry-pool/pool.ts";
 import type { IngestSuccess } from "../../geometry-pool/protocol.ts";
-import { HttpError, notFound } from "../middleware/errors/index.ts";
+import { HttpError, notFound } from "../../http/errors/index.ts";
 import { json } from "../reply.ts";
 import { defineRoute } from "../route.ts";
 import { Id, idParams, NoQuery, Timestamp } from "../schemas/common.ts";

@@ -6,7 +6,7 @@
  */
 import { z } from "zod";
 import { isRecord, violationsFromZod, type Violation } from "../../kernel/tools/violation.ts";
-import { invalidParameter, type FieldIssue, type HttpError } from "../middleware/errors/index.ts";
+import { invalidParameter, type FieldIssue, type HttpError } from "../../http/errors/index.ts";
 import { withoutReadOnly } from "./assumed-geometry.ts";
 
 type IssueSink = Pick<z.core.$RefinementCtx, "addIssue">;

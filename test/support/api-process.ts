@@ -7,7 +7,7 @@
  */
 import type { AddressInfo } from "node:net";
 import { createApp } from "../../api/app.ts";
-import { createHttpServer } from "../../api/http-server.ts";
+import { createHttpServer } from "../../http/http-server.ts";
 import { readEnv } from "../../config/env.ts";
 import { createPool } from "../../db/pools.ts";
 

@@ -12,7 +12,7 @@
  */
 import type pg from "pg";
 import { recordAuthFailure } from "../../../db/queries/auth-failures.ts";
-import { rateLimitExceeded, type HttpError } from "../errors/index.ts";
+import { rateLimitExceeded, type HttpError } from "../../../http/errors/index.ts";
 
 export interface FailedAttemptLimit {
   limit: number;

@@ -18,7 +18,7 @@ import { parseApiKey } from "../../../auth/api-key.ts";
 import type { Env } from "../../../config/env.ts";
 import { authenticateKey } from "../../../db/queries/api-keys.ts";
 import type { AuthenticatedKey } from "../../locals.ts";
-import { HttpError } from "../errors/index.ts";
+import { HttpError } from "../../../http/errors/index.ts";
 import { FailedAttempts, type FailedAttemptLimit } from "./failed-attempts.ts";
 
 interface CacheEntry {

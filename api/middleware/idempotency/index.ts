@@ -28,7 +28,7 @@ import {
 } from "../../../db/queries/idempotency.ts";
 import type { KeyCredential, Queryable } from "../../../db/request-transaction.ts";
 import { sendSerialized, type SerializedReply } from "../../reply.ts";
-import { HttpError, invalidParameter } from "../errors/index.ts";
+import { HttpError, invalidParameter } from "../../../http/errors/index.ts";
 
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 /** response headers that describe this response only, never replayed */

@@ -6,7 +6,7 @@
  * code invalid_key, each such key named). A route without a body schema does not parse one.
  */
 import express, { type RequestHandler } from "express";
-import { HttpError, invalidParameter } from "../errors/index.ts";
+import { HttpError, invalidParameter } from "../../../http/errors/index.ts";
 import { protoKeyPaths } from "./proto-keys.ts";
 
 /**

@@ -17,7 +17,7 @@ import { createHash } from "node:crypto";
 import type { RequestHandler } from "express";
 import multer, { MulterError } from "multer";
 import type { UploadedFile } from "../../route.ts";
-import { HttpError } from "../errors/index.ts";
+import { HttpError } from "../../../http/errors/index.ts";
 
 /** what multipart framing may add to a file's size before the Content-Length alone means too large */
 const FRAMING_ALLOWANCE_BYTES = 64 * 1024;

@@ -10,7 +10,7 @@
 import type { RequestHandler } from "express";
 import type pg from "pg";
 import { hitRateLimits, type BucketState, type RateBucket } from "../../../db/queries/rate-limits.ts";
-import { rateLimitExceeded } from "../errors/index.ts";
+import { rateLimitExceeded } from "../../../http/errors/index.ts";
 import { LeaseBook } from "./leases.ts";
 
 export type { RateBucket } from "../../../db/queries/rate-limits.ts";

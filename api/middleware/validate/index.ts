@@ -4,7 +4,7 @@
  */
 import type { RequestHandler } from "express";
 import type { z } from "zod";
-import { invalidParameter, type FieldIssue } from "../errors/index.ts";
+import { invalidParameter, type FieldIssue } from "../../../http/errors/index.ts";
 
 export interface RequestSchemas {
   params?: z.ZodType;

@@ -12,7 +12,7 @@ import { travelWarnings, type MachineTravel, type NamedDirection } from "../../.
 import type { Box3 } from "../../../kernel/cam/types.ts";
 import type { PlanSummary } from "../../../kernel/job/plan.ts";
 import { resolveMaterialId } from "../../../kernel/materials/resolve-material.ts";
-import { HttpError } from "../../middleware/errors/index.ts";
+import { HttpError } from "../../../http/errors/index.ts";
 
 export const RequestWarning = z
   .object({

@@ -19,7 +19,7 @@ import {
 import { mergeSetupCosts, resolveMhr, type MhrSource } from "../../../kernel/quote/layers.ts";
 import type { Queryable } from "../../../db/request-transaction.ts";
 import { calculateMhr, mhrParts, type resolveMhrInputs } from "../../../kernel/quote/mhr.ts";
-import { notFound } from "../../middleware/errors/index.ts";
+import { notFound } from "../../../http/errors/index.ts";
 
 export const Percent = z.number().min(0).max(100).describe("percent, 0 to 100");
 export const Money = z.number().min(0).max(1e9).describe("EUR");

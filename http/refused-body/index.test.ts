@@ -5,9 +5,9 @@ import net from "node:net";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import express from "express";
-import { readEnv, repoRoot } from "../../../config/env.ts";
-import { parseAnswer } from "../../../test/support/http-client-process.ts";
-import { createHttpServer } from "../../http-server.ts";
+import { readEnv, repoRoot } from "../../config/env.ts";
+import { parseAnswer } from "../../test/support/http-client-process.ts";
+import { createHttpServer } from "../http-server.ts";
 import { errorHandler, HttpError } from "../errors/index.ts";
 import { requestId } from "../request-id/index.ts";
 

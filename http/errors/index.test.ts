@@ -1,16 +1,16 @@
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { after, before, describe, it } from "node:test";
-import { isConnectionError } from "../../../db/connection-errors.ts";
-import { insertProject } from "../../../db/queries/projects.ts";
-import { startTestApi, type TestApi } from "../../../test/support/api.ts";
-import { createTestDatabase, type TestDatabase } from "../../../test/support/database.ts";
-import { findFreePort } from "../../../test/support/ports.ts";
-import { createTestUser, type TestUser } from "../../../test/support/users.ts";
-import { json } from "../../reply.ts";
-import { defineRoute, type RouteSpec } from "../../route.ts";
-import { routes as defaultRoutes } from "../../routes/index.ts";
-import { NoQuery } from "../../schemas/common.ts";
+import { isConnectionError } from "../../db/connection-errors.ts";
+import { insertProject } from "../../db/queries/projects.ts";
+import { startTestApi, type TestApi } from "../../test/support/api.ts";
+import { createTestDatabase, type TestDatabase } from "../../test/support/database.ts";
+import { findFreePort } from "../../test/support/ports.ts";
+import { createTestUser, type TestUser } from "../../test/support/users.ts";
+import { json } from "../../api/reply.ts";
+import { defineRoute, type RouteSpec } from "../../api/route.ts";
+import { routes as defaultRoutes } from "../../api/routes/index.ts";
+import { NoQuery } from "../../api/schemas/common.ts";
 import { HttpError } from "./index.ts";
 
 interface ErrorBody {

@@ -7,7 +7,7 @@
  * only while nothing has been written on the connection yet, as Node does; then it is closed.
  */
 import type { Socket } from "node:net";
-import { newRequestId } from "./middleware/request-id/index.ts";
+import { newRequestId } from "./request-id/index.ts";
 
 interface ParserError extends Error {
   code?: string;

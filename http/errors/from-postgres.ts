@@ -8,7 +8,7 @@
  * request's transaction did not commit, unless the connection broke during its COMMIT: a POST
  * is safe to send again with the same Idempotency-Key.
  */
-import { isConnectionError } from "../../../db/connection-errors.ts";
+import { isConnectionError } from "../../db/connection-errors.ts";
 import { HttpError, invalidParameter } from "./http-error.ts";
 
 /** what a client is told to wait before retrying; a restart of the server takes a few seconds */

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { startTestApi, type TestApi } from "../../../test/support/api.ts";
-import { createTestDatabase, type TestDatabase } from "../../../test/support/database.ts";
+import { startTestApi, type TestApi } from "../../test/support/api.ts";
+import { createTestDatabase, type TestDatabase } from "../../test/support/database.ts";
 
 interface ErrorBody {
   detail: { code: string; message: string; details: Record<string, unknown>; request_id: string };

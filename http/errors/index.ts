@@ -7,7 +7,7 @@
  *   { "detail": { "code", "message", "details", "request_id" } }
  */
 import type { ErrorRequestHandler, Request, Response } from "express";
-import { log } from "../../../config/logger.ts";
+import { log } from "../../config/logger.ts";
 import { readRestAfterAnswer } from "../refused-body/index.ts";
 import { httpErrorFromPostgres } from "./from-postgres.ts";
 import { HttpError, invalidParameter } from "./http-error.ts";
