@@ -15,7 +15,7 @@ import { errorHandler } from "../http/errors/index.ts";
 import { requestId } from "../http/request-id/index.ts";
 import { notFoundHandler } from "./not-found.ts";
 import { opsGraphqlRouter } from "./ops-graphql/index.ts";
-import { API_BASE_PATH } from "./base-path.ts";
+import { API_BASE_PATH } from "../http/base-path.ts";
 import { buildOpenApiDocument } from "./openapi/document.ts";
 import type { RouteSpec } from "./route.ts";
 import { buildApiRouter } from "./router.ts";

@@ -5,7 +5,7 @@
 import type { RequestHandler } from "express";
 import { match } from "path-to-regexp";
 import { HttpError } from "../http/errors/index.ts";
-import { API_BASE_PATH } from "./base-path.ts";
+import { API_BASE_PATH } from "../http/base-path.ts";
 import { expressPath, type RouteSpec } from "./route.ts";
 
 export function notFoundHandler(routes: readonly RouteSpec[]): RequestHandler {

@@ -10,7 +10,7 @@ import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
-import { API_BASE_PATH } from "../api/base-path.ts";
+import { API_BASE_PATH } from "../http/base-path.ts";
 import { repoRoot } from "../config/env.ts";
 import { createTask } from "../db/queries/tasks.ts";
 import { withUserTransaction } from "../db/request-transaction.ts";

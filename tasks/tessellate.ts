@@ -16,6 +16,7 @@
 import type { Task } from "graphile-worker";
 import { z } from "zod";
 import { withUserTransaction, type Queryable } from "../db/request-transaction.ts";
+import { API_BASE_PATH } from "../http/base-path.ts";
 import { getWorkpiece, presignWorkpiece, replaceWorkpieceMesh } from "../db/queries/workpieces.ts";
 import { postgresBlobStore } from "../storage/postgres.ts";
 import { GeometryUnavailable, type GeometryPool } from "../geometry-pool/pool.ts";
@@ -82,7 +83,12 @@ export function tessellateTask(geometry: GeometryPool, publicBaseUrl?: string): 
         meshDeflection: measured.meshDeflection,
         meshWarnings: measured.warnings.filter((w) => w.code === "unmeshed_faces"),
       });
-      return workpiece && { workpiece, urls: await presignWorkpiece(db, workpiece, { baseUrl: publicBaseUrl }) };
+      return (
+        workpiece && {
+          workpiece,
+          urls: await presignWorkpiece(db, workpiece, { baseUrl: publicBaseUrl, apiBasePath: API_BASE_PATH }),
+        }
+      );
     });
     if (!saved) throw workpieceMissing(payload.workpiece_id);
     const deflection = saved.workpiece.meshDeflection;

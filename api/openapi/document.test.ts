@@ -6,7 +6,7 @@ import { createTestDatabase, type TestDatabase } from "../../test/support/databa
 import { createTestUser, type TestUser } from "../../test/support/users.ts";
 import { routes } from "../routes/index.ts";
 import { EVENT_TYPES } from "../../webhooks/event-types.ts";
-import { API_BASE_PATH } from "../base-path.ts";
+import { API_BASE_PATH } from "../../http/base-path.ts";
 import { API_VERSION } from "./document.ts";
 
 type Json = Record<string, unknown>;

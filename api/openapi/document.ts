@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { SCOPES } from "../../auth/scopes.ts";
-import { API_BASE_PATH } from "../base-path.ts";
+import { API_BASE_PATH } from "../../http/base-path.ts";
 import type { RouteSpec } from "../route.ts";
 import { ErrorEnvelope } from "../schemas/common.ts";
 import { WEBHOOK_EVENTS } from "./webhooks.ts";

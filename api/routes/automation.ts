@@ -15,7 +15,7 @@ import {
   PlanCamPayload,
 } from "../../tasks/automated_cam_planning.ts";
 import { HttpError, notFound } from "../../http/errors/index.ts";
-import { API_BASE_PATH } from "../base-path.ts";
+import { API_BASE_PATH } from "../../http/base-path.ts";
 import { json } from "../reply.ts";
 import { defineRoute } from "../route.ts";
 import { Id, idParams, NoQuery } from "../schemas/common.ts";

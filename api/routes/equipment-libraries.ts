@@ -40,7 +40,7 @@ import { isRecord, type Violation } from "../../kernel/tools/violation.ts";
 import { HttpError, invalidParameter, notFound } from "../../http/errors/index.ts";
 import { PageQuery, pageOf, toPage } from "../pagination.ts";
 import { json, noContent } from "../reply.ts";
-import { API_BASE_PATH } from "../base-path.ts";
+import { API_BASE_PATH } from "../../http/base-path.ts";
 import { defineRoute } from "../route.ts";
 import { BooleanQuery, Id, idParams, NoQuery, Timestamp } from "../schemas/common.ts";
 import { assemblyAnswer, assemblyWithoutReadOnly, assumedAndWarningFields } from "../schemas/assumed-geometry.ts";

@@ -37,7 +37,7 @@ import type { Violation } from "../../kernel/tools/violation.ts";
 import { HttpError, invalidParameter, notFound } from "../../http/errors/index.ts";
 import { PageQuery, pageOf, toPage } from "../pagination.ts";
 import { json, noContent, type Reply } from "../reply.ts";
-import { API_BASE_PATH } from "../base-path.ts";
+import { API_BASE_PATH } from "../../http/base-path.ts";
 import { defineRoute } from "../route.ts";
 import { BooleanQuery, idParams, NoQuery } from "../schemas/common.ts";
 import { assumedAndWarningFields, assumedFields, holderAnswer, toolAnswer } from "../schemas/assumed-geometry.ts";

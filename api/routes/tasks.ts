@@ -4,6 +4,7 @@ import { cancelTask } from "../../db/queries/automation.ts";
 import { getProject } from "../../db/queries/projects.ts";
 import { getTask, listProjectTasks, type TaskRow } from "../../db/queries/tasks.ts";
 import { withPresignedBase } from "../../storage/presign.ts";
+import { API_BASE_PATH } from "../../http/base-path.ts";
 import { HttpError, notFound } from "../../http/errors/index.ts";
 import { PageQuery, pageOf, toPage } from "../pagination.ts";
 import { json } from "../reply.ts";
@@ -55,7 +56,8 @@ function toTask(row: TaskRow, baseUrl: string): z.input<typeof Task> {
     task_name: row.task_name,
     status: row.status,
     progress: row.progress,
-    result: row.result === null || row.result === undefined ? null : withPresignedBase(row.result, baseUrl),
+    result:
+      row.result === null || row.result === undefined ? null : withPresignedBase(row.result, baseUrl, API_BASE_PATH),
     error: row.error,
     attempts: row.attempts,
     max_attempts: row.max_attempts,

@@ -6,6 +6,7 @@
 import { z } from "zod";
 import { getProject } from "../../db/queries/projects.ts";
 import { presignWorkpiece, saveWorkpiece } from "../../db/queries/workpieces.ts";
+import { API_BASE_PATH } from "../../http/base-path.ts";
 import { GeometryUnavailable } from "../../geometry-pool/pool.ts";
 import type { IngestSuccess } from "../../geometry-pool/protocol.ts";
 import { HttpError, notFound } from "../../http/errors/index.ts";
@@ -125,7 +126,7 @@ export const workpieceRoutes = [
         filename: file.filename,
       });
       if (!saved) throw notFound("project", params.project_id);
-      const urls = await presignWorkpiece(db, saved.workpiece, { baseUrl: publicBaseUrl });
+      const urls = await presignWorkpiece(db, saved.workpiece, { baseUrl: publicBaseUrl, apiBasePath: API_BASE_PATH });
       const { min, max } = measured.bbox;
       return json(
         201,

@@ -299,7 +299,7 @@ export interface WorkpieceUrls {
 export async function presignWorkpiece(
   db: Queryable,
   workpiece: WorkpieceRecord,
-  options: PresignOptions = {},
+  options: PresignOptions,
 ): Promise<WorkpieceUrls> {
   if (!workpiece.blobs.mesh || !workpiece.blobs.thumbnail) throw new Error(`workpiece ${workpiece.id} has no mesh yet`);
   const now = options.now ?? Date.now();

@@ -1,7 +1,7 @@
 /** The benchmark's user, API key and project, made the way the CLI and the API make them. */
 import { randomBytes } from "node:crypto";
 import type pg from "pg";
-import { API_BASE_PATH } from "../../api/base-path.ts";
+import { API_BASE_PATH } from "../../http/base-path.ts";
 import { generateApiKey } from "../../auth/api-key.ts";
 import { SCOPES } from "../../auth/scopes.ts";
 import { insertApiKey } from "../../db/queries/api-keys.ts";

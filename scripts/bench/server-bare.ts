@@ -6,7 +6,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import express from "express";
-import { API_BASE_PATH } from "../../api/base-path.ts";
+import { API_BASE_PATH } from "../../http/base-path.ts";
 import { failStartup, onShutdown, sendToParent } from "./child-runtime.ts";
 import { CHILD_ENV, requiredEnv } from "./protocol.ts";
 

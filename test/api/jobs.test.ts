@@ -14,6 +14,7 @@ import type { IngestedWorkpiece } from "../../kernel/geometry/types.ts";
 import { decodeFamc, famcMac, type DecodedFamc } from "../../kernel/job/famc.ts";
 import { meshToGlb } from "../../kernel/mesh/glb.ts";
 import { presignBlob, presignedPath, presignSignature } from "../../storage/presign.ts";
+import { API_BASE_PATH } from "../../http/base-path.ts";
 import { asUser } from "../support/as-user.ts";
 import { startTestApi, type TestApi, type TestResponse } from "../support/api.ts";
 import { createTestDatabase, type TestDatabase } from "../support/database.ts";
@@ -635,7 +636,9 @@ describe("POST /projects/{project_id}/job", () => {
 describe("presigned file URLs", () => {
   it("serve the mesh and the thumbnail without a key, with their content type and cache headers", async () => {
     const { saved } = await projectWithWorkpiece(alice);
-    const urls = await asUser(api.pool, alice, (client) => presignWorkpiece(client, saved.workpiece));
+    const urls = await asUser(api.pool, alice, (client) =>
+      presignWorkpiece(client, saved.workpiece, { apiBasePath: API_BASE_PATH }),
+    );
     const expires = Date.parse(urls.expires_at) / 1000;
     assert.ok(expires > Date.now() / 1000 + 3500 && expires <= Date.now() / 1000 + 3600);
     for (const [url, type, data] of [
@@ -663,14 +666,21 @@ describe("presigned file URLs", () => {
     const { saved } = await projectWithWorkpiece(alice);
     const mesh = saved.workpiece.blobs.mesh!;
     const now = Date.now();
-    const url = await asUser(api.pool, alice, (client) => presignBlob(client, mesh, "mesh", { now, ttlSeconds: 600 }));
+    const url = await asUser(api.pool, alice, (client) =>
+      presignBlob(client, mesh, "mesh", { now, ttlSeconds: 600, apiBasePath: API_BASE_PATH }),
+    );
     const expires = Math.floor(now / 1000) + 600;
-    assert.equal(url?.url, presignedPath(mesh, "mesh", expires, presignSignature(presignKey, mesh, "mesh", expires)));
+    assert.equal(
+      url?.url,
+      presignedPath(mesh, "mesh", expires, presignSignature(presignKey, mesh, "mesh", expires), API_BASE_PATH),
+    );
   });
 
   it("answer 403 invalid_signature for any changed part of the URL, and 403 url_expired after it expires", async () => {
     const { saved } = await projectWithWorkpiece(alice);
-    const urls = await asUser(api.pool, alice, (client) => presignWorkpiece(client, saved.workpiece));
+    const urls = await asUser(api.pool, alice, (client) =>
+      presignWorkpiece(client, saved.workpiece, { apiBasePath: API_BASE_PATH }),
+    );
     const url = new URL(urls.mesh_url, api.origin);
     const signature = url.searchParams.get("signature")!;
     const expires = Number(url.searchParams.get("expires"));
@@ -704,6 +714,7 @@ describe("presigned file URLs", () => {
       "mesh",
       past,
       presignSignature(presignKey, saved.workpiece.blobs.mesh!, "mesh", past),
+      API_BASE_PATH,
     );
     const res = await api.request<ErrorBody>("GET", expired, { key: null });
     assert.equal(res.status, 403);
@@ -716,10 +727,12 @@ describe("presigned file URLs", () => {
   it("are never given for a B-rep or an original file, nor for another user's blob", async () => {
     const { saved } = await projectWithWorkpiece(alice);
     const originalAsMesh = await asUser(api.pool, alice, (client) =>
-      presignBlob(client, saved.workpiece.blobs.original, "mesh"),
+      presignBlob(client, saved.workpiece.blobs.original, "mesh", { apiBasePath: API_BASE_PATH }),
     );
     assert.equal(originalAsMesh, null);
-    const bobs = await asUser(api.pool, bob, (client) => presignBlob(client, saved.workpiece.blobs.mesh!, "mesh"));
+    const bobs = await asUser(api.pool, bob, (client) =>
+      presignBlob(client, saved.workpiece.blobs.mesh!, "mesh", { apiBasePath: API_BASE_PATH }),
+    );
     assert.equal(bobs, null);
   });
 
@@ -735,7 +748,9 @@ describe("presigned file URLs", () => {
       saveWorkpiece(client, projectId, moved, part.original, glb, part.png),
     );
     assert.ok(saved);
-    const urls = await asUser(api.pool, alice, (client) => presignWorkpiece(client, saved.workpiece));
+    const urls = await asUser(api.pool, alice, (client) =>
+      presignWorkpiece(client, saved.workpiece, { apiBasePath: API_BASE_PATH }),
+    );
     assert.equal((await api.request("GET", urls.mesh_url, { key: null })).status, 200);
     assert.equal((await api.request("DELETE", `/projects/${projectId}`, { key: alice.key })).status, 204);
     const res = await api.request<ErrorBody>("GET", urls.mesh_url, { key: null });

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import http from "node:http";
 import { after, before, describe, it } from "node:test";
-import { API_BASE_PATH } from "../../api/base-path.ts";
+import { API_BASE_PATH } from "../../http/base-path.ts";
 import { createGeometryPool, type GeometryPool } from "../../geometry-pool/pool.ts";
 import { startTestApi, type TestApi } from "../support/api.ts";
 import { createTestDatabase, type TestDatabase } from "../support/database.ts";

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
-import { API_BASE_PATH } from "../../api/base-path.ts";
+import { API_BASE_PATH } from "../../http/base-path.ts";
 import { repoRoot } from "../../config/env.ts";
 import { startTestApi, type TestApi } from "../support/api.ts";
 import { createTestDatabase, type TestDatabase } from "../support/database.ts";

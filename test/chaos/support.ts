@@ -11,7 +11,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
-import { API_BASE_PATH } from "../../api/base-path.ts";
+import { API_BASE_PATH } from "../../http/base-path.ts";
 import { readEnv, repoRoot } from "../../config/env.ts";
 import { ensureDatabase, startEmbeddedCluster, type EmbeddedCluster } from "../../db/embedded.ts";
 import { migrateDatabase } from "../../db/migrate.ts";

@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { setTimeout as sleep } from "node:timers/promises";
 import { after, before, describe, it } from "node:test";
 import { presignWorkpiece, saveWorkpiece, type WorkpieceUrls } from "../../db/queries/workpieces.ts";
+import { API_BASE_PATH } from "../../http/base-path.ts";
 import { startTestApi, type TestApi, type TestResponse } from "../support/api.ts";
 import { asUser } from "../support/as-user.ts";
 import { createTestDatabase, type TestDatabase } from "../support/database.ts";
@@ -48,7 +49,9 @@ async function workpieceOf(
     return presignWorkpiece(
       client,
       saved!.workpiece,
-      options.ttlSeconds === undefined ? {} : { ttlSeconds: options.ttlSeconds },
+      options.ttlSeconds === undefined
+        ? { apiBasePath: API_BASE_PATH }
+        : { ttlSeconds: options.ttlSeconds, apiBasePath: API_BASE_PATH },
     );
   });
   return { project: project.body.id, urls };

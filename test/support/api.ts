@@ -6,7 +6,7 @@ import type pg from "pg";
 import { createApp } from "../../api/app.ts";
 import { createHttpServer } from "../../http/http-server.ts";
 import type { CheckState } from "../../http/health.ts";
-import { API_BASE_PATH } from "../../api/base-path.ts";
+import { API_BASE_PATH } from "../../http/base-path.ts";
 import type { RouteSpec } from "../../api/route.ts";
 import { readEnv, type Env } from "../../config/env.ts";
 import { createPool } from "../../db/pools.ts";

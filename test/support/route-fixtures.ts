@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import type { RouteSpec } from "../../api/route.ts";
 import { presignWorkpiece, saveWorkpiece } from "../../db/queries/workpieces.ts";
+import { API_BASE_PATH } from "../../http/base-path.ts";
 import { generateStandardRange } from "../../kernel/tools/catalogue/standard-range.ts";
 import { colletChuck } from "../../kernel/tools/testdata/fixtures.ts";
 import { asUser } from "./as-user.ts";
@@ -168,7 +169,7 @@ export async function createRouteFixtures(
   const part = await partC();
   const urls = await asUser(api.pool, owner, async (client) => {
     const saved = await saveWorkpiece(client, project.body.id, part.ingested, part.original, part.glb, part.png);
-    return presignWorkpiece(client, saved!.workpiece);
+    return presignWorkpiece(client, saved!.workpiece, { apiBasePath: API_BASE_PATH });
   });
   const mesh = new URL(urls.mesh_url, api.origin);
   ids.blob_id = mesh.pathname.split("/").at(-1)!;

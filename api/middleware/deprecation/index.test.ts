@@ -4,7 +4,7 @@ import { startTestApi, type TestApi } from "../../../test/support/api.ts";
 import { createTestDatabase, type TestDatabase } from "../../../test/support/database.ts";
 import { createTestUser, type TestUser } from "../../../test/support/users.ts";
 import { createApp } from "../../app.ts";
-import { API_BASE_PATH } from "../../base-path.ts";
+import { API_BASE_PATH } from "../../../http/base-path.ts";
 import { json } from "../../reply.ts";
 import { defineRoute, type RouteSpec } from "../../route.ts";
 import { buildApiRouter } from "../../router.ts";

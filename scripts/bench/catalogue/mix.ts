@@ -13,7 +13,7 @@
  * - baseline: GET of one entry by manufacturer and article number, as stored (a primary key
  *   lookup through the same stack: key, rate limit, transaction, JSON).
  */
-import { API_BASE_PATH } from "../../../api/base-path.ts";
+import { API_BASE_PATH } from "../../../http/base-path.ts";
 import type { CatalogueSearch } from "../../../db/queries/catalogue.ts";
 import { fmt } from "../../../kernel/tools/catalogue/entry.ts";
 import { TOOL_TYPES, type ToolType } from "../../../kernel/tools/tool-types.ts";

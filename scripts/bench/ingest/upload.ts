@@ -4,7 +4,7 @@
  * Server-Timing header.
  */
 import { z } from "zod";
-import { API_BASE_PATH } from "../../../api/base-path.ts";
+import { API_BASE_PATH } from "../../../http/base-path.ts";
 import { fileUpload } from "../../../test/support/multipart.ts";
 
 const Vec3 = z.tuple([z.number(), z.number(), z.number()]);

@@ -6,7 +6,7 @@
  * on a repeated refusal. Every attempt is one Sample, timed from the call to fetch to the last
  * byte of the body.
  */
-import { API_BASE_PATH } from "../../../api/base-path.ts";
+import { API_BASE_PATH } from "../../../http/base-path.ts";
 
 export type Phase = "setup" | "warmup" | "baseline" | "mix";
 
