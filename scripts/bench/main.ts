@@ -4,13 +4,11 @@
  * 2xx (aims met or not: that is for the reader), 1 when something broke, 130 on Ctrl-C.
  */
 import path from "node:path";
-import type pg from "pg";
 import { readEnv, repoRoot } from "../../config/env.ts";
-import { createPool } from "../../db/pools.ts";
-import { childOrigin as origin, installSignalHandlers, startChild, type BenchChild } from "./children.ts";
+import { childOrigin as origin, startChild } from "./children.ts";
+import { runBenchSession } from "./session.ts";
 import { measureAnatomy } from "./anatomy.ts";
 import { CORES, CPU_MODEL, describeMachine } from "./cpu.ts";
-import { provisionDatabase, type BenchDatabase } from "./database.ts";
 import { checkSameAnswer, createBenchUser, createProjectViaApi } from "./fixtures.ts";
 import { runHttpLoad } from "./http-load.ts";
 import { CHILD_ENV } from "./protocol.ts";
@@ -28,19 +26,12 @@ function say(line: string): void {
 export async function main(): Promise<number> {
   const settings = readSettings();
   const env = readEnv();
-  const abort = new AbortController();
-  const { signal } = abort;
-  const disposeSignals = installSignalHandlers(abort, say);
   const childLog = { LOG_LEVEL: env.LOG_LEVEL };
   const started = new Date();
-  const children: BenchChild[] = [];
-  let database: BenchDatabase | undefined;
-  let owner: pg.Pool | undefined;
 
-  try {
-    database = await provisionDatabase(env, say);
-    say(`database: ${database.description}, PostgreSQL ${database.serverVersion}`);
-    owner = createPool(database.ownerUrl, 4, "swarf-bench-owner");
+  return runBenchSession(say, async (session) => {
+    const { signal } = session;
+    const { database, owner } = await session.openDatabase(env, 4);
     const user = await createBenchUser(owner);
 
     const ours = await startChild(
@@ -59,7 +50,7 @@ export async function main(): Promise<number> {
           : [],
       },
     );
-    children.push(ours);
+    session.adopt(ours);
     const project = await createProjectViaApi(origin(ours), user.apiKey);
     const bare = await startChild(
       "bare server",
@@ -67,7 +58,7 @@ export async function main(): Promise<number> {
       { ...childLog, [CHILD_ENV.bareBody]: project.body },
       { signal },
     );
-    children.push(bare);
+    session.adopt(bare);
     await checkSameAnswer(origin(ours), origin(bare), project, user.apiKey);
     say(
       `servers: ours pid ${ours.pid} at ${origin(ours)}, bare pid ${bare.pid} at ${origin(bare)}; ${project.body.length} byte body`,
@@ -109,7 +100,7 @@ export async function main(): Promise<number> {
       { ...childLog, [CHILD_ENV.ownerUrl]: database.ownerUrl },
       { signal },
     );
-    children.push(worker);
+    session.adopt(worker);
     const tasks = await measureTaskLatency({
       owner,
       worker,
@@ -164,16 +155,5 @@ export async function main(): Promise<number> {
       problems,
     });
     return problems.length > 0 ? 1 : 0;
-  } catch (error) {
-    if (signal.aborted) {
-      say("interrupted; cleaning up");
-      return 130;
-    }
-    throw error;
-  } finally {
-    await Promise.all(children.map((child) => child.stop()));
-    await owner?.end().catch(() => {});
-    await database?.close().catch((error: unknown) => say(`could not clean up the database: ${String(error)}`));
-    disposeSignals();
-  }
+  });
 }

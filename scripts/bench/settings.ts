@@ -3,6 +3,7 @@
  * Bounded, so a typo cannot start an hour-long run.
  */
 import { z } from "zod";
+import { parseBenchSettings } from "./parse-settings.ts";
 
 const int = (fallback: number, min: number, max: number) => z.coerce.number().int().min(min).max(max).default(fallback);
 
@@ -35,12 +36,7 @@ export interface BenchSettings {
 }
 
 export function readSettings(source: NodeJS.ProcessEnv = process.env): BenchSettings {
-  const parsed = Settings.safeParse(source);
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join(".")}: ${issue.message}`);
-    throw new Error(`invalid benchmark settings:\n${lines.join("\n")}`);
-  }
-  const s = parsed.data;
+  const s = parseBenchSettings("bench", Settings, source);
   return {
     connections: s.BENCH_CONNECTIONS,
     rounds: s.BENCH_ROUNDS,

@@ -2,6 +2,7 @@
 import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
+import { parseBenchSettings } from "../parse-settings.ts";
 import { FIXTURE_PARTS } from "../../../kernel/geometry/test-support.ts";
 
 const Settings = z.object({
@@ -37,12 +38,7 @@ export interface CamBenchSettings {
 }
 
 export function readCamSettings(env: NodeJS.ProcessEnv = process.env): CamBenchSettings {
-  const parsed = Settings.safeParse(env);
-  if (!parsed.success)
-    throw new Error(
-      `bench:cam settings: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`,
-    );
-  const s = parsed.data;
+  const s = parseBenchSettings("bench:cam", Settings, env);
   return {
     partsDir: s.BENCH_CAM_PARTS_DIR,
     only: s.BENCH_CAM_ONLY ?? null,

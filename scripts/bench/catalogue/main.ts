@@ -17,7 +17,8 @@ import { withTransaction } from "../../../db/request-transaction.ts";
 import { upsertCatalogueEntries } from "../../../db/seed/catalogue.ts";
 import { generateSyntheticCatalogue } from "../../../kernel/tools/catalogue/synthetic-catalogue.ts";
 import { backendPids } from "../activity-sampler.ts";
-import { childOrigin, installSignalHandlers, startChild, type BenchChild } from "../children.ts";
+import { type BenchChild, childOrigin, startChild } from "../children.ts";
+import { runBenchSession } from "../session.ts";
 import {
   backendCpuBetween,
   backendCpuSeconds,
@@ -27,7 +28,6 @@ import {
   CPU_MODEL,
   describeMachine,
 } from "../cpu.ts";
-import { provisionDatabase, type BenchDatabase } from "../database.ts";
 import { createBenchUser } from "../fixtures.ts";
 import { CHILD_ENV } from "../protocol.ts";
 import { writeJson } from "../report.ts";
@@ -127,21 +127,14 @@ async function runPhase(
 export async function main(): Promise<number> {
   const settings = readCatalogueSettings();
   const env = readEnv();
-  const abort = new AbortController();
-  const { signal } = abort;
-  const disposeSignals = installSignalHandlers(abort, say);
   const started = new Date();
-  const children: BenchChild[] = [];
   const problems: string[] = [];
   /** findings that do not make the run fail */
   const notes: string[] = [];
-  let database: BenchDatabase | undefined;
-  let owner: pg.Pool | undefined;
 
-  try {
-    database = await provisionDatabase(env, say);
-    say(`database: ${database.description}, PostgreSQL ${database.serverVersion}`);
-    owner = createPool(database.ownerUrl, 4, "swarf-bench-owner");
+  return runBenchSession(say, async (session) => {
+    const { signal } = session;
+    const { database, owner } = await session.openDatabase(env, 4);
     // a what-if for a pending migration, in this scratch database only: the committed policy
     // (current_user_id() is not null) is checked before any condition that is not leakproof,
     // and none the search indexes serve is (@@, LIKE, lower()), so none may be an index condition
@@ -196,7 +189,7 @@ export async function main(): Promise<number> {
       },
       { signal },
     );
-    children.push(server);
+    session.adopt(server);
     const origin = childOrigin(server);
     const context = { origin, apiKey: user.apiKey, server, owner, signal };
     say(`server pid ${server.pid} at ${origin}`);
@@ -301,17 +294,5 @@ export async function main(): Promise<number> {
       samples: { sequential: sequential.samples, concurrent: parallel.samples },
     });
     return problems.length > 0 ? 1 : 0;
-  } catch (error) {
-    if (!signal.aborted) await new Promise((resolve) => setTimeout(resolve, 250));
-    if (signal.aborted) {
-      say("interrupted; cleaning up");
-      return 130;
-    }
-    throw error;
-  } finally {
-    await Promise.all(children.map((child) => child.stop()));
-    await owner?.end().catch(() => {});
-    await database?.close().catch((error: unknown) => say(`could not clean up the database: ${String(error)}`));
-    disposeSignals();
-  }
+  });
 }

@@ -1,5 +1,6 @@
 /** What `npm run bench:catalogue` does, from BENCH_CATALOGUE_* environment variables; bounded. */
 import { z } from "zod";
+import { parseBenchSettings } from "../parse-settings.ts";
 
 const int = (fallback: number, min: number, max: number) => z.coerce.number().int().min(min).max(max).default(fallback);
 
@@ -32,12 +33,7 @@ export interface CatalogueBenchSettings {
 }
 
 export function readCatalogueSettings(source: NodeJS.ProcessEnv = process.env): CatalogueBenchSettings {
-  const parsed = Settings.safeParse(source);
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join(".")}: ${issue.message}`);
-    throw new Error(`invalid benchmark settings:\n${lines.join("\n")}`);
-  }
-  const s = parsed.data;
+  const s = parseBenchSettings("bench:catalogue", Settings, source);
   return {
     entries: s.BENCH_CATALOGUE_ENTRIES,
     requests: s.BENCH_CATALOGUE_REQUESTS,

@@ -2,6 +2,7 @@
 import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
+import { parseBenchSettings } from "../parse-settings.ts";
 import { MFCAD } from "../../../kernel/features/test-support.ts";
 
 const Settings = z.object({
@@ -23,12 +24,7 @@ export interface FeaturesBenchSettings {
 }
 
 export function readFeaturesSettings(env: NodeJS.ProcessEnv = process.env): FeaturesBenchSettings {
-  const parsed = Settings.safeParse(env);
-  if (!parsed.success)
-    throw new Error(
-      `bench:features settings: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`,
-    );
-  const s = parsed.data;
+  const s = parseBenchSettings("bench:features", Settings, env);
   return {
     mfcadDir: s.BENCH_FEATURES_MFCAD_DIR,
     models: s.BENCH_FEATURES_MODELS ?? null,

@@ -9,14 +9,12 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import type pg from "pg";
 import { readEnv, repoRoot } from "../../../config/env.ts";
-import { createPool } from "../../../db/pools.ts";
 import { boxDiagonal } from "../../../kernel/geometry/mesh-metrics.ts";
 import { DEFAULT_ANGULAR_DEFLECTION_RAD, defaultLinearDeflection } from "../../../kernel/geometry/tessellate.ts";
-import { childOrigin, installSignalHandlers, startChild, type BenchChild } from "../children.ts";
+import { childOrigin, startChild } from "../children.ts";
+import { runBenchSession } from "../session.ts";
 import { CORES, CPU_MODEL, describeMachine } from "../cpu.ts";
-import { provisionDatabase, type BenchDatabase } from "../database.ts";
 import { createBenchUser, createProjectViaApi } from "../fixtures.ts";
 import { CHILD_ENV, type ChildMessage } from "../protocol.ts";
 import { writeJson } from "../report.ts";
@@ -72,17 +70,12 @@ function listParts(dir: string): string[] {
 export async function main(): Promise<number> {
   const settings = readIngestSettings();
   const env = readEnv();
-  const abort = new AbortController();
-  const { signal } = abort;
-  const disposeSignals = installSignalHandlers(abort, say);
   const started = new Date();
-  const children: BenchChild[] = [];
   const problems: string[] = [];
-  let database: BenchDatabase | undefined;
-  let owner: pg.Pool | undefined;
   let draw: OcctDraw | undefined;
 
-  try {
+  return runBenchSession(say, async (session) => {
+    const { signal } = session;
     const files = listParts(settings.partsDir);
     say(`${files.length} parts in ${settings.partsDir}, ${settings.runs} timed uploads each after a warm-up`);
 
@@ -90,6 +83,7 @@ export async function main(): Promise<number> {
     let nativeMissing: string | null = null;
     if (native.available) {
       draw = native.draw;
+      session.defer(() => draw?.close());
       say(
         `native: ${draw.binary} (${draw.version})${draw.libraryShim ? `, libTK*.so symlinks in ${draw.libraryShim}` : ""}`,
       );
@@ -98,9 +92,7 @@ export async function main(): Promise<number> {
       say(`native: ${native.reason}`);
     }
 
-    database = await provisionDatabase(env, say);
-    say(`database: ${database.description}, PostgreSQL ${database.serverVersion}`);
-    owner = createPool(database.ownerUrl, 2, "swarf-bench-owner");
+    const { database, owner } = await session.openDatabase(env, 2);
     const user = await createBenchUser(owner);
 
     const rss: Partial<Record<"before-pool" | "pool-ready", number>> = {};
@@ -121,7 +113,7 @@ export async function main(): Promise<number> {
       },
       { signal, readyTimeoutMs: 180_000, onMessage },
     );
-    children.push(server);
+    session.adopt(server);
     const origin = childOrigin(server);
     const project = await createProjectViaApi(origin, user.apiKey);
     say(`server pid ${server.pid} at ${origin}; project ${project.id}`);
@@ -307,20 +299,5 @@ export async function main(): Promise<number> {
       problems,
     });
     return problems.length > 0 ? 1 : 0;
-  } catch (error) {
-    // Ctrl-C reaches the children as well: the server can drop the connection before this
-    // process has handled its own SIGINT, so give the signal a moment before calling it a failure
-    if (!signal.aborted) await new Promise((resolve) => setTimeout(resolve, 250));
-    if (signal.aborted) {
-      say("interrupted; cleaning up");
-      return 130;
-    }
-    throw error;
-  } finally {
-    await Promise.all(children.map((child) => child.stop()));
-    await owner?.end().catch(() => {});
-    await database?.close().catch((error: unknown) => say(`could not clean up the database: ${String(error)}`));
-    draw?.close();
-    disposeSignals();
-  }
+  });
 }

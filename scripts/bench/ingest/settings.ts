@@ -1,6 +1,7 @@
 /** What `npm run bench:ingest` does, from BENCH_INGEST_* environment variables; bounded. */
 import path from "node:path";
 import { z } from "zod";
+import { parseBenchSettings } from "../parse-settings.ts";
 import { repoRoot } from "../../../config/env.ts";
 
 const Settings = z.object({
@@ -19,14 +20,10 @@ export interface IngestSettings {
 }
 
 export function readIngestSettings(source: NodeJS.ProcessEnv = process.env): IngestSettings {
-  const parsed = Settings.safeParse(source);
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join(".")}: ${issue.message}`);
-    throw new Error(`invalid benchmark settings:\n${lines.join("\n")}`);
-  }
+  const s = parseBenchSettings("bench:ingest", Settings, source);
   return {
-    runs: parsed.data.BENCH_INGEST_RUNS,
-    partsDir: path.resolve(repoRoot, parsed.data.BENCH_INGEST_PARTS_DIR),
-    occtDraw: parsed.data.BENCH_INGEST_OCCT_DRAW,
+    runs: s.BENCH_INGEST_RUNS,
+    partsDir: path.resolve(repoRoot, s.BENCH_INGEST_PARTS_DIR),
+    occtDraw: s.BENCH_INGEST_OCCT_DRAW,
   };
 }

@@ -11,15 +11,14 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import type pg from "pg";
 import { readEnv } from "../../../config/env.ts";
-import { createPool } from "../../../db/pools.ts";
 import { seededRandom } from "../../../kernel/seeded-random.ts";
 import { starterLibrary } from "../../../kernel/tools/catalogue/starter-library.ts";
 import { PLAN_CAM_TASK_NAME } from "../../../tasks/automated_cam_planning.ts";
 import { fileUpload } from "../../../test/support/multipart.ts";
 import { startActivitySampler, type ActivitySummary } from "../activity-sampler.ts";
-import { childOrigin, installSignalHandlers, startChild, type BenchChild } from "../children.ts";
+import { childOrigin, startChild } from "../children.ts";
+import { runBenchSession } from "../session.ts";
 import {
   clusterCpuSeconds,
   cpuBetween,
@@ -31,7 +30,6 @@ import {
   taskCpuSeconds,
   type CpuSnapshot,
 } from "../cpu.ts";
-import { provisionDatabase, type BenchDatabase } from "../database.ts";
 import { createBenchUser, type BenchUser } from "../fixtures.ts";
 import { CHILD_ENV } from "../protocol.ts";
 import { writeJson } from "../report.ts";
@@ -119,25 +117,18 @@ async function eachLimited<T>(
 export async function main(): Promise<number> {
   const settings = readLoadSettings();
   const env = readEnv();
-  const abort = new AbortController();
-  const { signal } = abort;
-  const disposeSignals = installSignalHandlers(abort, say);
   const started = new Date();
   const loadBefore = os.loadavg();
-  const children: BenchChild[] = [];
   const problems: string[] = [];
   const notes: string[] = [];
-  let database: BenchDatabase | undefined;
-  let owner: pg.Pool | undefined;
 
-  try {
+  return runBenchSession(say, async (session) => {
+    const { signal } = session;
     const uploads: PartUpload[] = PARTS.map((name) => ({
       name,
       ...fileUpload(fs.readFileSync(path.join(settings.partsDir, name)), name),
     }));
-    database = await provisionDatabase(env, say);
-    say(`database: ${database.description}, PostgreSQL ${database.serverVersion}`);
-    owner = createPool(database.ownerUrl, 4, "swarf-bench-owner");
+    const { database, owner } = await session.openDatabase(env, 4);
     // one more user than keys: the warm-up's, so that no measured key starts with spent requests
     const users: BenchUser[] = [];
     for (let i = 0; i <= settings.keys; i++) users.push(await createBenchUser(owner));
@@ -162,7 +153,7 @@ export async function main(): Promise<number> {
         ],
       },
     );
-    children.push(server);
+    session.adopt(server);
     const origin = childOrigin(server);
     say(`server pid ${server.pid} at ${origin}`);
     const t0 = performance.now();
@@ -507,19 +498,7 @@ export async function main(): Promise<number> {
       samples: samples.map((s) => ({ ...s, sentAt: round3(s.sentAt), doneAt: round3(s.doneAt) })),
     });
     return problems.length > 0 ? 1 : 0;
-  } catch (error) {
-    if (!signal.aborted) await new Promise((resolve) => setTimeout(resolve, 250));
-    if (signal.aborted) {
-      say("interrupted; cleaning up");
-      return 130;
-    }
-    throw error;
-  } finally {
-    await Promise.all(children.map((child) => child.stop()));
-    await owner?.end().catch(() => {});
-    await database?.close().catch((error: unknown) => say(`could not clean up the database: ${String(error)}`));
-    disposeSignals();
-  }
+  });
 }
 
 const round3 = (value: number) => Math.round(value * 1000) / 1000;

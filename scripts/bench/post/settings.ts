@@ -2,6 +2,7 @@
 import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
+import { parseBenchSettings } from "../parse-settings.ts";
 import { FIXTURE_PARTS } from "../../../kernel/geometry/test-support.ts";
 
 const Settings = z.object({
@@ -24,12 +25,7 @@ export interface PostBenchSettings {
 }
 
 export function readPostSettings(env: NodeJS.ProcessEnv = process.env): PostBenchSettings {
-  const parsed = Settings.safeParse(env);
-  if (!parsed.success)
-    throw new Error(
-      `bench:post settings: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`,
-    );
-  const s = parsed.data;
+  const s = parseBenchSettings("bench:post", Settings, env);
   return {
     partsDir: s.BENCH_POST_PARTS_DIR,
     part: s.BENCH_POST_PART,
