@@ -4,6 +4,8 @@
  * parent aborting) or when the parent goes away (the IPC channel closes), so no child
  * outlives the benchmark.
  */
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import { log } from "../../config/logger.ts";
 import type { ChildMessage } from "./protocol.ts";
 
@@ -38,4 +40,18 @@ export function onShutdown(stop: () => Promise<void>): void {
 export function failStartup(error: unknown): never {
   console.error(error);
   process.exit(1);
+}
+
+/**
+ * Serves `app` on a free loopback port and tells the parent it is ready there. Returns what
+ * closes the server, its connections included: a child's shutdown calls it first.
+ */
+export async function serveForParent(app: http.RequestListener): Promise<() => Promise<void>> {
+  const server = http.createServer(app);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  sendToParent({ type: "ready", port: (server.address() as AddressInfo).port });
+  return async () => {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  };
 }

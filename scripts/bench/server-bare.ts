@@ -3,11 +3,9 @@
  * X-Powered-By) and one GET route on the same path that sends the same JSON body, with no
  * middleware and no database.
  */
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import express from "express";
 import { API_BASE_PATH } from "../../http/base-path.ts";
-import { failStartup, onShutdown, sendToParent } from "./child-runtime.ts";
+import { failStartup, onShutdown, serveForParent } from "./child-runtime.ts";
 import { CHILD_ENV, requiredEnv } from "./protocol.ts";
 
 try {
@@ -18,13 +16,7 @@ try {
   app.get(`${API_BASE_PATH}/projects/:project_id`, (_req, res) => {
     res.json(body);
   });
-  const server = http.createServer(app);
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  onShutdown(async () => {
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-  });
-  sendToParent({ type: "ready", port: (server.address() as AddressInfo).port });
+  onShutdown(await serveForParent(app));
 } catch (error) {
   failStartup(error);
 }

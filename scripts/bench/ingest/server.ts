@@ -4,13 +4,11 @@
  * Reports its resident size just before the pool starts and once every thread has loaded
  * OCCT: the difference is what the geometry threads cost.
  */
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { createApp } from "../../../api/app.ts";
 import { readEnv } from "../../../config/env.ts";
 import { createPool } from "../../../db/pools.ts";
 import { createGeometryPool, type GeometryPool } from "../../../geometry-pool/pool.ts";
-import { failStartup, onShutdown, sendToParent } from "../child-runtime.ts";
+import { failStartup, onShutdown, sendToParent, serveForParent } from "../child-runtime.ts";
 import { CHILD_ENV, requiredEnv } from "../protocol.ts";
 
 /** set once the parent stops us: a warm-up cut short by that is no failure to report */
@@ -20,14 +18,10 @@ try {
   const env = readEnv();
   const pool = createPool(requiredEnv(CHILD_ENV.appUrl), env.API_POOL_SIZE, requiredEnv(CHILD_ENV.applicationName));
   let geometry: GeometryPool | undefined;
-  let server: http.Server | undefined;
+  let closeServer: (() => Promise<void>) | undefined;
   onShutdown(async () => {
     stopping = true;
-    if (server) {
-      const listening = server;
-      listening.closeAllConnections();
-      await new Promise<void>((resolve) => listening.close(() => resolve()));
-    }
+    await closeServer?.();
     await geometry?.close();
     await pool.end();
   });
@@ -41,10 +35,7 @@ try {
     services: { pool, env, geometry },
     health: () => ({ migrations: "ok", workers: "ok", geometry: "ok" }),
   });
-  server = http.createServer(app);
-  const listening = server;
-  await new Promise<void>((resolve) => listening.listen(0, "127.0.0.1", resolve));
-  sendToParent({ type: "ready", port: (listening.address() as AddressInfo).port });
+  closeServer = await serveForParent(app);
 } catch (error) {
   if (!stopping) failStartup(error);
 }

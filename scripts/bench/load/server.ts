@@ -7,8 +7,6 @@
  * its API pool's queue (requests waiting for a connection), which tell a busy process from a
  * busy machine.
  */
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { monitorEventLoopDelay, performance } from "node:perf_hooks";
 import type pg from "pg";
 import { createApp } from "../../../api/app.ts";
@@ -16,7 +14,7 @@ import { readEnv } from "../../../config/env.ts";
 import { createPool } from "../../../db/pools.ts";
 import { createGeometryPool, type GeometryPool } from "../../../geometry-pool/pool.ts";
 import { startWorkerRunner, type WorkerRunner } from "../../../workers/runner.ts";
-import { failStartup, onShutdown, sendToParent } from "../child-runtime.ts";
+import { failStartup, onShutdown, sendToParent, serveForParent } from "../child-runtime.ts";
 import { CHILD_ENV, requiredEnv } from "../protocol.ts";
 
 /** set once the parent stops us: a start cut short by that is no failure to report */
@@ -27,14 +25,10 @@ try {
   const pool = createPool(requiredEnv(CHILD_ENV.appUrl), env.API_POOL_SIZE, requiredEnv(CHILD_ENV.applicationName));
   let geometry: GeometryPool | undefined;
   let runner: WorkerRunner | undefined;
-  let server: http.Server | undefined;
+  let closeServer: (() => Promise<void>) | undefined;
   onShutdown(async () => {
     stopping = true;
-    if (server) {
-      const listening = server;
-      listening.closeAllConnections();
-      await new Promise<void>((resolve) => listening.close(() => resolve()));
-    }
+    await closeServer?.();
     await runner?.stop();
     await geometry?.close();
     await pool.end();
@@ -60,11 +54,8 @@ try {
     services: { pool, env, geometry: threads },
     health: () => ({ migrations: "ok", workers: workers.health(), geometry: "ok" }),
   });
-  server = http.createServer(app);
-  const listening = server;
-  await new Promise<void>((resolve) => listening.listen(0, "127.0.0.1", resolve));
   reportStats(pool);
-  sendToParent({ type: "ready", port: (listening.address() as AddressInfo).port });
+  closeServer = await serveForParent(app);
 } catch (error) {
   if (!stopping) failStartup(error);
 }
