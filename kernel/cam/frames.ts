@@ -10,26 +10,18 @@
  * Z: from +Z the frame is the workpiece's own; from -Z the part is turned about X (y and z flip);
  * from +X or -X the x axis is the workpiece's Y.
  */
+import { cross, dot, length, normalise, scale, sub } from "../geometry/vec3.ts";
 import type { Box3, Frame, TriangleSoup, Vec3 } from "./types.ts";
 
-const dot = (a: Vec3, b: Vec3): number => a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-const cross = (a: Vec3, b: Vec3): Vec3 => [
-  a[1] * b[2] - a[2] * b[1],
-  a[2] * b[0] - a[0] * b[2],
-  a[0] * b[1] - a[1] * b[0],
-];
-const scale = (a: Vec3, s: number): Vec3 => [a[0] * s, a[1] * s, a[2] * s];
-const sub = (a: Vec3, b: Vec3): Vec3 => [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
-
-function normalise(a: Vec3): Vec3 {
-  const length = Math.hypot(a[0], a[1], a[2]);
-  if (!(length > 0)) throw new RangeError("a frame axis has no length");
-  return scale(a, 1 / length);
+/** `a` scaled to length 1; a frame axis of no length is a caller's mistake, not a zero axis. */
+function unitAxis(a: Vec3): Vec3 {
+  if (!(length(a) > 0)) throw new RangeError("a frame axis has no length");
+  return normalise(a);
 }
 
 /** The unit axes (x, y, z) of a frame whose z is `direction`. */
 export function setupAxes(direction: Vec3): { x: Vec3; y: Vec3; z: Vec3 } {
-  const z = normalise(direction);
+  const z = unitAxis(direction);
   const candidates: Vec3[] = [
     [1, 0, 0],
     [0, 1, 0],
@@ -37,7 +29,7 @@ export function setupAxes(direction: Vec3): { x: Vec3; y: Vec3; z: Vec3 } {
   ];
   // the first workpiece axis that is clearly not along z (|cos| below 0.9), made perpendicular
   const seed = candidates.find((axis) => Math.abs(dot(axis, z)) < 0.9) as Vec3;
-  const x = normalise(sub(seed, scale(z, dot(seed, z))));
+  const x = unitAxis(sub(seed, scale(z, dot(seed, z))));
   return { x, y: cross(z, x), z };
 }
 

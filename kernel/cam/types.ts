@@ -11,8 +11,10 @@
  * Feeds are mm/min, spindle speeds rpm, angles degrees unless a name says otherwise.
  */
 
+import type { Vec3 } from "../geometry/vec3.ts";
+
+export type { Vec3 } from "../geometry/vec3.ts";
 export type Vec2 = [number, number];
-export type Vec3 = [number, number, number];
 
 /** An orthonormal frame given in the workpiece's coordinates; y is z x x. */
 export interface Frame {

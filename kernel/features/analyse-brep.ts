@@ -27,6 +27,7 @@ import type {
 import { withOcctScope, type OcctScope } from "../geometry/occt-scope.ts";
 import { describeOcctException } from "../geometry/opencascade.ts";
 import { GeometryError } from "../geometry/types.ts";
+import { add, dot, normalise, scale, sub } from "../geometry/vec3.ts";
 import { buildAdjacency, ConvexityVote, topologyWarnings, unionOfBoxes } from "./graph.ts";
 import { freeValue, ownValue, prepareValueRelease, statics, type FeatureStatics } from "./occt-support.ts";
 import type {
@@ -473,7 +474,7 @@ function describeSurface(
         analysis.minorRadius = torus.MinorRadius();
         analysis.sweepAngle = finiteOr(u1 - u0, 2 * Math.PI);
         // the centre of the tube's circle nearest p lies in the torus's plane, at the major radius
-        const tubeCentre = add(centre, scale(normalised(radialFromAxis(p, centre, direction)), major));
+        const tubeCentre = add(centre, scale(normalise(radialFromAxis(p, centre, direction)), major));
         analysis.sense = senseFrom(n, sub(p, tubeCentre));
         return null;
       }
@@ -864,21 +865,4 @@ function crossNormalised(u: gp_Vec, v: gp_Vec, sign: number): Vec3 {
   const length = Math.hypot(x, y, z);
   if (!(length > SINGULAR)) return [0, 0, 0];
   return [(sign * x) / length, (sign * y) / length, (sign * z) / length];
-}
-
-function dot(a: Vec3, b: Vec3): number {
-  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-}
-function sub(a: Vec3, b: Vec3): Vec3 {
-  return [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
-}
-function add(a: Vec3, b: Vec3): Vec3 {
-  return [a[0] + b[0], a[1] + b[1], a[2] + b[2]];
-}
-function scale(a: Vec3, s: number): Vec3 {
-  return [a[0] * s, a[1] * s, a[2] * s];
-}
-function normalised(a: Vec3): Vec3 {
-  const length = Math.hypot(a[0], a[1], a[2]);
-  return length > 0 ? scale(a, 1 / length) : [0, 0, 0];
 }

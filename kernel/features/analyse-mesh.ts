@@ -26,6 +26,7 @@ import type { TriangleMesh } from "../mesh/types.ts";
 import { buildAdjacency, ConvexityVote, topologyWarnings, unionOfBoxes } from "./graph.ts";
 import { DEFAULT_BUDGET_MS } from "./analyse-brep.ts";
 import { GeometryError } from "../geometry/types.ts";
+import { add, angleBetween, cross, distance, dot, normalise, scale, sub } from "../geometry/vec3.ts";
 import type {
   AnalysisOptions,
   AnalysisWarning,
@@ -536,7 +537,7 @@ function growCylinders(
     checkBudget();
     for (const [next, angle] of neighbours[start] as Map<number, number>) {
       if ((cylinderOf[next] as number) >= 0 || !isCrease(angle)) continue;
-      const axis = normalised(cross((planes[start] as Region).normal, (planes[next] as Region).normal));
+      const axis = normalise(cross((planes[start] as Region).normal, (planes[next] as Region).normal));
       const circle = new CircleFit(axis);
       for (const v of [...verticesOf(start), ...verticesOf(next)]) circle.add(pointOf(geometry, v));
       if (!circle.fitted() || circle.maxResidual() > fitDistance) continue;
@@ -858,7 +859,7 @@ function describeRegion(geometry: MeshGeometry, region: Region, id: number): Fac
     edges: [],
   };
   if (region.kind === "plane") {
-    face.normal = normalised(normalSum);
+    face.normal = normalise(normalSum);
     region.normal = face.normal;
   } else if (region.kind === "cylinder" && region.cylinder !== null) {
     const { axis, point, radius, sense } = region.cylinder;
@@ -1027,7 +1028,7 @@ function regionNormalAt(geometry: MeshGeometry, region: Region, p: Vec3, t: numb
   if (region.kind === "plane") return region.normal;
   if (region.kind === "cylinder" && region.cylinder !== null) {
     const { axis, point, sense } = region.cylinder;
-    return scale(normalised(radialFrom(p, point, axis)), sense);
+    return scale(normalise(radialFrom(p, point, axis)), sense);
   }
   return normalOf(geometry, t);
 }
@@ -1213,31 +1214,6 @@ function loopsOf(geometry: MeshGeometry, ids: number[], vertices: Map<number, nu
 // ---------------------------------------------------------------------------------------------
 // small linear algebra
 
-function dot(a: Vec3, b: Vec3): number {
-  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-}
-function cross(a: Vec3, b: Vec3): Vec3 {
-  return [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
-}
-function sub(a: Vec3, b: Vec3): Vec3 {
-  return [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
-}
-function add(a: Vec3, b: Vec3): Vec3 {
-  return [a[0] + b[0], a[1] + b[1], a[2] + b[2]];
-}
-function scale(a: Vec3, s: number): Vec3 {
-  return [a[0] * s, a[1] * s, a[2] * s];
-}
-function distance(a: Vec3, b: Vec3): number {
-  return Math.hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]);
-}
-function normalised(a: Vec3): Vec3 {
-  const length = Math.hypot(a[0], a[1], a[2]);
-  return length > 0 ? scale(a, 1 / length) : [0, 0, 0];
-}
-function angleBetween(a: Vec3, b: Vec3): number {
-  return Math.atan2(Math.hypot(...cross(a, b)), dot(a, b));
-}
 /** p's offset from the axis through `point` along unit `axis`, perpendicular to it */
 function radialFrom(p: Vec3, point: Vec3, axis: Vec3): Vec3 {
   const w = sub(p, point);
@@ -1246,7 +1222,7 @@ function radialFrom(p: Vec3, point: Vec3, axis: Vec3): Vec3 {
 /** two unit vectors perpendicular to unit `axis` and to each other */
 function basisAround(axis: Vec3): [Vec3, Vec3] {
   const helper: Vec3 = Math.abs(axis[0]) < 0.9 ? [1, 0, 0] : [0, 1, 0];
-  const e1 = normalised(cross(axis, helper));
+  const e1 = normalise(cross(axis, helper));
   return [e1, cross(axis, e1)];
 }
 
@@ -1312,5 +1288,5 @@ function smallestEigenvector(m: number[]): Vec3 {
   }
   const eigen = [a[0]!, a[4]!, a[8]!];
   const smallest = eigen.indexOf(Math.min(...eigen));
-  return normalised([v[smallest]!, v[3 + smallest]!, v[6 + smallest]!]);
+  return normalise([v[smallest]!, v[3 + smallest]!, v[6 + smallest]!]);
 }

@@ -13,6 +13,7 @@ import { loadOpenCascade } from "./opencascade.ts";
 import { readStep } from "./step.ts";
 import { defaultLinearDeflection, tessellate } from "./tessellate.ts";
 import { box, fixture } from "./test-support.ts";
+import { cross, dot, sub, type Vec3 } from "./vec3.ts";
 
 const oc = await loadOpenCascade();
 
@@ -20,16 +21,12 @@ function near(actual: number, expected: number, tolerance: number, what: string)
   assert.ok(Math.abs(actual - expected) <= tolerance, `${what}: ${actual} is not within ${tolerance} of ${expected}`);
 }
 
-type Vec3 = [number, number, number];
 const vertex = (array: Float32Array, v: number): Vec3 => [array[3 * v]!, array[3 * v + 1]!, array[3 * v + 2]!];
-const dot = (a: Vec3, b: Vec3) => a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
 
 /** The winding normal (not normalised) of triangle `t`. */
 function windingNormal(mesh: TriangleMesh, t: number): Vec3 {
   const [a, b, c] = [0, 1, 2].map((k) => vertex(mesh.positions, mesh.indices[3 * t + k]!)) as [Vec3, Vec3, Vec3];
-  const u: Vec3 = [b[0] - a[0], b[1] - a[1], b[2] - a[2]];
-  const v: Vec3 = [c[0] - a[0], c[1] - a[1], c[2] - a[2]];
-  return [u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]];
+  return cross(sub(b, a), sub(c, a));
 }
 
 /** Share of triangles whose winding agrees with the normals of their three vertices. */

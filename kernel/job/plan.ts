@@ -43,7 +43,7 @@ import {
 } from "../cam/types.ts";
 import type { MachineArchetype } from "../machines/archetypes.ts";
 import { Uuid } from "../tools/uuid.ts";
-import { Vec3 as Vec3Schema } from "./types.ts";
+import { Vec3Schema } from "./types.ts";
 
 /** Content type of a plan blob (sql: tg_jobs__check_plan_blob). */
 export const PLAN_CONTENT_TYPE = "application/vnd.swarf.cam-plan+gzip";

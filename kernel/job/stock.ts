@@ -5,7 +5,8 @@
  */
 import { z } from "zod";
 import type { BoundingBox } from "../mesh/types.ts";
-import { Vec3 } from "./types.ts";
+import type { Vec3 } from "../geometry/vec3.ts";
+import { Vec3Schema } from "./types.ts";
 
 /** No offset may exceed this (mm): larger than any machine's travel we know, small enough to catch unit mistakes. */
 export const STOCK_OFFSET_MAX_MM = 1000;
@@ -25,9 +26,9 @@ export type StockOffsets = z.infer<typeof StockOffsets>;
 export const BoundingBoxStock = z.object({
   type: z.literal("bounding_box"),
   offsets: StockOffsets,
-  min: Vec3,
-  max: Vec3,
-  size: Vec3,
+  min: Vec3Schema,
+  max: Vec3Schema,
+  size: Vec3Schema,
 });
 export type BoundingBoxStock = z.infer<typeof BoundingBoxStock>;
 

@@ -5,16 +5,16 @@
  */
 import { z } from "zod";
 import type { WorkpieceFormat } from "../geometry/types.ts";
+import type { Vec3 } from "../geometry/vec3.ts";
 
-export const Vec3 = z.tuple([z.number(), z.number(), z.number()]);
-export type Vec3 = z.infer<typeof Vec3>;
+export const Vec3Schema = z.tuple([z.number(), z.number(), z.number()]) satisfies z.ZodType<Vec3>;
 
 /** The machine as it was when the job was saved (sql: app_private.machine_snapshot). */
 export const MachineSnapshot = z.object({
   product_id: z.string(),
   name: z.string(),
   control: z.string(),
-  travel_mm: Vec3,
+  travel_mm: Vec3Schema,
   max_spindle_rpm: z.number(),
   max_feed_mm_min: z.number(),
   tool_slots: z.number().int(),
@@ -32,7 +32,7 @@ export const WorkpieceMeta = z.object({
   format: z.enum(["step", "stl", "brep"]) satisfies z.ZodType<WorkpieceFormat>,
   original_filename: z.string().min(1).max(255).nullable(),
   units_read: z.string().min(1).max(32),
-  bbox: z.object({ min: Vec3, max: Vec3 }),
+  bbox: z.object({ min: Vec3Schema, max: Vec3Schema }),
   volume_mm3: z.number().nonnegative().nullable(),
   face_count: z.number().int().nonnegative(),
   triangle_count: z.number().int().nonnegative(),

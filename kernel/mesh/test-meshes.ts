@@ -1,7 +1,6 @@
 /** Meshes built in code for the mesh tests (and the render-time measurement); not used in production. */
+import type { Vec3 } from "../geometry/vec3.ts";
 import type { TriangleMesh } from "./types.ts";
-
-type Vec3 = [number, number, number];
 
 /** The six faces of an axis-aligned box, in face-id order: -X, +X, -Y, +Y, -Z, +Z. */
 export const BOX_FACES: { normal: Vec3; name: string }[] = [

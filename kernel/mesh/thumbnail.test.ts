@@ -2,12 +2,11 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import sharp from "sharp";
 import { GeometryError } from "../geometry/types.ts";
+import type { Vec3 } from "../geometry/vec3.ts";
 import { meshBounds } from "./bounds.ts";
 import { BOX_FACES, boxMesh, sphereMesh } from "./test-meshes.ts";
 import { renderThumbnail, renderThumbnailRgba, THUMBNAIL_VIEW, thumbnailProjection, type Rgba } from "./thumbnail.ts";
 import type { TriangleMesh } from "./types.ts";
-
-type Vec3 = [number, number, number];
 
 interface Decoded {
   width: number;

@@ -22,11 +22,11 @@
  */
 import sharp from "sharp";
 import { checkMesh, unitNormals } from "./check.ts";
+import { dot, normalise, type Vec3 } from "../geometry/vec3.ts";
 import { meshBounds } from "./bounds.ts";
 import type { BoundingBox, TriangleMesh } from "./types.ts";
 
 export type Rgba = [number, number, number, number];
-type Vec3 = [number, number, number];
 
 export interface ThumbnailOptions {
   /** width and height in pixels, a whole number from 16 to 1024; default 256 */
@@ -35,20 +35,15 @@ export interface ThumbnailOptions {
   background?: Rgba;
 }
 
-function normalize(v: Vec3): Vec3 {
-  const length = Math.hypot(v[0], v[1], v[2]);
-  return [v[0] / length, v[1] / length, v[2] / length];
-}
-
-const TOWARD_CAMERA = normalize([1, -1, 1]);
-const SCREEN_RIGHT = normalize([1, 1, 0]); // (0,0,1) × toward-camera
-const SCREEN_UP = normalize([-1, 1, 2]); // toward-camera × right
-const LIGHT = normalize([
+const TOWARD_CAMERA = normalise([1, -1, 1]);
+const SCREEN_RIGHT = normalise([1, 1, 0]); // (0,0,1) × toward-camera
+const SCREEN_UP = normalise([-1, 1, 2]); // toward-camera × right
+const LIGHT = normalise([
   TOWARD_CAMERA[0] + 0.5 * SCREEN_UP[0] - 0.15 * SCREEN_RIGHT[0],
   TOWARD_CAMERA[1] + 0.5 * SCREEN_UP[1] - 0.15 * SCREEN_RIGHT[1],
   TOWARD_CAMERA[2] + 0.5 * SCREEN_UP[2] - 0.15 * SCREEN_RIGHT[2],
 ]);
-const HALF_VECTOR = normalize([LIGHT[0] + TOWARD_CAMERA[0], LIGHT[1] + TOWARD_CAMERA[1], LIGHT[2] + TOWARD_CAMERA[2]]);
+const HALF_VECTOR = normalise([LIGHT[0] + TOWARD_CAMERA[0], LIGHT[1] + TOWARD_CAMERA[1], LIGHT[2] + TOWARD_CAMERA[2]]);
 
 /** The fixed view, in the mesh's coordinates (Z up). */
 export const THUMBNAIL_VIEW = {
@@ -339,8 +334,4 @@ export async function renderThumbnail(mesh: TriangleMesh, options: ThumbnailOpti
   return sharp(image.data, { raw: { width: image.width, height: image.height, channels: 4 } })
     .png()
     .toBuffer();
-}
-
-function dot(a: Vec3, b: Vec3): number {
-  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
 }

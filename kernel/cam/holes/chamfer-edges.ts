@@ -15,6 +15,7 @@
  * beyond the chamfer's end edge is a wall when it faces back along the chain (the chamfer runs
  * into it): the path must stop short of it (chamfer.ts).
  */
+import { cross, dot, length, sub } from "../../geometry/vec3.ts";
 import type { TriangleSoup, Vec2, Vec3 } from "../types.ts";
 
 /** Positions within this (mm) are one vertex. */
@@ -59,12 +60,6 @@ export type ChamferEdgesResult =
   | { ok: true; edges: ChamferEdges }
   | { ok: false; code: "no_triangles" | "not_a_chamfer" | "uneven_angle" | "no_lower_edge"; message: string };
 
-type V3 = Vec3;
-const sub = (a: V3, b: V3): V3 => [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
-const dot = (a: V3, b: V3) => a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-const cross = (a: V3, b: V3): V3 => [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
-const norm = (a: V3) => Math.hypot(a[0], a[1], a[2]);
-
 /** Per-triangle face ids from a mesh's per-vertex ones (kernel/mesh/types.ts TriangleMesh.faceIds). */
 export function triangleFaceIds(vertexFaceIds: ArrayLike<number>, indices: ArrayLike<number>): Uint32Array {
   const out = new Uint32Array(indices.length / 3);
@@ -73,13 +68,13 @@ export function triangleFaceIds(vertexFaceIds: ArrayLike<number>, indices: Array
 }
 
 interface Tri {
-  v: [V3, V3, V3];
+  v: [Vec3, Vec3, Vec3];
   keys: [string, string, string];
-  normal: V3;
+  normal: Vec3;
   area: number;
 }
 
-function vertexKey(p: V3): string {
+function vertexKey(p: Vec3): string {
   return `${Math.round(p[0] / POSITION_KEY_MM)},${Math.round(p[1] / POSITION_KEY_MM)},${Math.round(p[2] / POSITION_KEY_MM)}`;
 }
 
@@ -90,10 +85,10 @@ function triangle(soup: TriangleSoup, t: number): Tri | null {
       soup.positions[3 * i] as number,
       soup.positions[3 * i + 1] as number,
       soup.positions[3 * i + 2] as number,
-    ] as V3;
-  }) as [V3, V3, V3];
+    ] as Vec3;
+  }) as [Vec3, Vec3, Vec3];
   const c = cross(sub(v[1], v[0]), sub(v[2], v[0]));
-  const twice = norm(c);
+  const twice = length(c);
   if (!(twice > 1e-12)) return null;
   return {
     v,
@@ -154,8 +149,8 @@ const edgeKey = (a: string, b: string) => (a < b ? `${a}/${b}` : `${b}/${a}`);
 interface LowerEdge {
   from: string;
   to: string;
-  p: V3;
-  q: V3;
+  p: Vec3;
+  q: Vec3;
   away: Vec2;
 }
 
@@ -218,8 +213,8 @@ export function chamferEdges(
   for (const tri of tris) {
     const n = tri.normal;
     const up = sub([0, 0, 1], [n[0] * n[2], n[1] * n[2], n[2] * n[2]]);
-    const upLength = norm(up);
-    const u: V3 = [up[0] / upLength, up[1] / upLength, up[2] / upLength];
+    const upLength = length(up);
+    const u: Vec3 = [up[0] / upLength, up[1] / upLength, up[2] / upLength];
     const heights = tri.v.map((p) => dot(p, u));
     width = Math.max(width, Math.max(...heights) - Math.min(...heights));
     top = Math.max(top, ...tri.v.map((p) => p[2]));
@@ -230,11 +225,11 @@ export function chamferEdges(
       const b = tri.keys[(k + 1) % 3] as string;
       const key = edgeKey(a, b);
       if (uses.get(key) !== 1) continue;
-      const p = tri.v[k] as V3;
-      const q = tri.v[(k + 1) % 3] as V3;
-      const opposite = tri.v[(k + 2) % 3] as V3;
+      const p = tri.v[k] as Vec3;
+      const q = tri.v[(k + 1) % 3] as Vec3;
+      const opposite = tri.v[(k + 2) % 3] as Vec3;
       const e = sub(q, p);
-      if (Math.abs(dot(e, u)) <= 0.5 * norm(e)) {
+      if (Math.abs(dot(e, u)) <= 0.5 * length(e)) {
         if (dot(sub(opposite, p), u) > 0) lower.push({ from: a, to: b, p, q, away });
       } else {
         for (const vertex of [a, b]) {

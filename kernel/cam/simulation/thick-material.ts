@@ -17,6 +17,7 @@
  * thick voxel lies along its outward normal within two voxels beyond the tolerance. Samples within
  * a sharp corner's fillet (`exclude`) are not counted as covered: no rotating tool takes it.
  */
+import { cross, distance, dot, length, sub } from "../../geometry/vec3.ts";
 import type { Box3, TriangleSoup, Vec3 } from "../types.ts";
 import { SurfaceProximity } from "./surface-proximity.ts";
 import type { VoxelStock } from "./voxel-stock.ts";
@@ -152,12 +153,9 @@ interface PlanarTriangle {
 }
 
 function inPlane(corners: Vec3[]): PlanarTriangle | null {
-  const sub = (a: Vec3, b: Vec3): Vec3 => [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
   const [c0, c1, c2] = corners as [Vec3, Vec3, Vec3];
-  const u = sub(c1, c0),
-    w = sub(c2, c0);
-  const n: Vec3 = [u[1] * w[2] - u[2] * w[1], u[2] * w[0] - u[0] * w[2], u[0] * w[1] - u[1] * w[0]];
-  const twice = Math.hypot(...n);
+  const n = cross(sub(c1, c0), sub(c2, c0));
+  const twice = length(n);
   if (!(twice > 0)) return null;
   const normal: Vec3 = [n[0] / twice, n[1] / twice, n[2] / twice];
   // the longest edge first: the third corner's foot then falls on it
@@ -166,26 +164,20 @@ function inPlane(corners: Vec3[]): PlanarTriangle | null {
     [c1, c2, c0],
     [c2, c0, c1],
   ] as [Vec3, Vec3, Vec3][];
-  const [from, to, third] = edges.reduce((best, e) =>
-    Math.hypot(...sub(e[1], e[0])) > Math.hypot(...sub(best[1], best[0])) ? e : best,
-  );
+  const [from, to, third] = edges.reduce((best, e) => (distance(e[1], e[0]) > distance(best[1], best[0]) ? e : best));
   const along = sub(to, from);
-  const length = Math.hypot(...along);
-  const e1: Vec3 = [along[0] / length, along[1] / length, along[2] / length];
-  const e2: Vec3 = [
-    normal[1] * e1[2] - normal[2] * e1[1],
-    normal[2] * e1[0] - normal[0] * e1[2],
-    normal[0] * e1[1] - normal[1] * e1[0],
-  ];
+  const alongLength = length(along);
+  const e1: Vec3 = [along[0] / alongLength, along[1] / alongLength, along[2] / alongLength];
+  const e2 = cross(normal, e1);
   const q = sub(third, from);
-  const qy = q[0] * e2[0] + q[1] * e2[1] + q[2] * e2[2];
+  const qy = dot(q, e2);
   const sign = qy < 0 ? -1 : 1;
   return {
     origin: from,
     e1,
     e2: [sign * e2[0], sign * e2[1], sign * e2[2]],
-    length,
-    qx: q[0] * e1[0] + q[1] * e1[1] + q[2] * e1[2],
+    length: alongLength,
+    qx: dot(q, e1),
     qy: Math.abs(qy),
     area: twice / 2,
     normal,

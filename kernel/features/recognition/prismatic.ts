@@ -14,7 +14,7 @@ import { perpendicularTo, readings, type Reading } from "./interpret.ts";
 import type { PartIndex } from "./part-index.ts";
 import { floorProfile, type Chain, type FloorProfile } from "./profile.ts";
 import type { FeatureClass } from "./types.ts";
-import { cross, distanceToLine, dot, length, normalise, sub } from "./vec.ts";
+import { cross, distanceToLine, dot, length, normalise, sub } from "../../geometry/vec3.ts";
 
 export interface PrismaticResult {
   class: FeatureClass;

@@ -1,5 +1,9 @@
-/** Small vector arithmetic on Vec3 tuples for the recognition rules. */
-import type { Vec3 } from "../types.ts";
+/**
+ * The kernel's 3-D vector: a point or direction as an [x, y, z] tuple (millimetres for points),
+ * and the small arithmetic on it that feature recognition, the planner and the renderers share.
+ * Helpers return new tuples and never mutate their arguments.
+ */
+export type Vec3 = [number, number, number];
 
 export const dot = (a: Vec3, b: Vec3): number => a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
 export const sub = (a: Vec3, b: Vec3): Vec3 => [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
@@ -13,9 +17,15 @@ export const cross = (a: Vec3, b: Vec3): Vec3 => [
 export const length = (a: Vec3): number => Math.hypot(a[0], a[1], a[2]);
 export const distance = (a: Vec3, b: Vec3): number => length(sub(a, b));
 
+/** `a` scaled to length 1; the zero vector stays zero. */
 export function normalise(a: Vec3): Vec3 {
   const l = length(a);
   return l > 0 ? scale(a, 1 / l) : [0, 0, 0];
+}
+
+/** The angle between `a` and `b` in radians, 0..pi (atan2 keeps it accurate near 0 and pi). */
+export function angleBetween(a: Vec3, b: Vec3): number {
+  return Math.atan2(Math.hypot(...cross(a, b)), dot(a, b));
 }
 
 /** `a` without its component along unit `d` */
