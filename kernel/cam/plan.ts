@@ -16,6 +16,7 @@
  */
 import { randomUUID } from "node:crypto";
 import type { OpenCascadeInstance } from "opencascade.js/dist/node.js";
+import { workOffsetName } from "../post/work-offsets.ts";
 import { setupMachiningTime } from "./machining-time.ts";
 import { queuedShadows, type ShadowSource } from "./milling/shadows.ts";
 import { InProcessStock } from "./milling/stock.ts";
@@ -71,7 +72,8 @@ import {
 import { ThreadedChecks } from "./planner/verify-thread.ts";
 import { ThreadedShadows } from "./planner/shadow-thread.ts";
 
-const WORK_OFFSETS = ["G54", "G55", "G56", "G57", "G58", "G59"];
+/** past these many setups the work offsets leave G54 to G59 (the many_setups warning) */
+const PLAIN_WORK_OFFSETS = 6;
 
 export function planCam(oc: OpenCascadeInstance, input: PlanInput, hooks: PlanHooks): PlanResult {
   const checkpoint = (fraction: number) => {
@@ -243,7 +245,7 @@ export function planCam(oc: OpenCascadeInstance, input: PlanInput, hooks: PlanHo
       index: planned.length,
       direction: setup.direction,
       wcs: setup.frame,
-      work_offset: WORK_OFFSETS[planned.length] ?? `G54.1 P${planned.length - WORK_OFFSETS.length + 1}`,
+      work_offset: workOffsetName(input.machine.postprocessor, planned.length),
       stock: setup.stock,
       machining_time_s: round1(time.total_s),
       blocks: operationBlocks(id, verified.operations),
@@ -258,10 +260,11 @@ export function planCam(oc: OpenCascadeInstance, input: PlanInput, hooks: PlanHo
     });
   });
 
-  if (planned.length > WORK_OFFSETS.length) {
+  if (planned.length > PLAIN_WORK_OFFSETS) {
+    const name = (index: number) => workOffsetName(input.machine.postprocessor, index);
     warnings.push({
       code: "many_setups",
-      message: `${planned.length} setups: work offsets beyond G59 are numbered G54.1 P1 onwards`,
+      message: `${planned.length} setups: work offsets beyond ${name(PLAIN_WORK_OFFSETS - 1)} are numbered ${name(PLAIN_WORK_OFFSETS)} onwards`,
     });
   }
   // facing alone does not make the part: a library that can do nothing else is refused

@@ -15,14 +15,12 @@ export interface FanucFamily {
   control: string;
   /** digits of the O number (Fanuc 4, Haas 5) */
   programDigits: number;
-  /** work offsets past G59: `${prefix}${n}` for n = 1 ... count */
-  extraOffsets: { prefix: string; count: number };
+  /** its work offsets in setup order (work-offsets.ts) */
+  workOffsets: readonly string[];
   coolant: Record<Coolant, string>;
   /** blocks before G84 (Fanuc: M29 S for rigid tapping; Haas taps rigidly by default) */
   rigidTapping: (rpm: number) => string[];
 }
-
-const FIRST_OFFSETS = ["G54", "G55", "G56", "G57", "G58", "G59"];
 
 export function fanucFamily(family: FanucFamily): IsoDialect {
   const comment = (text: string): string => `(${commentText(text, COMMENT_MAX).toUpperCase()})`;
@@ -36,10 +34,7 @@ export function fanucFamily(family: FanucFamily): IsoDialect {
     comment,
     decimals: 3,
     wholeWithPoint: true,
-    workOffset: listedWorkOffsets(family.control, [
-      ...FIRST_OFFSETS,
-      ...Array.from({ length: family.extraOffsets.count }, (_, i) => `${family.extraOffsets.prefix}${i + 1}`),
-    ]),
+    workOffset: listedWorkOffsets(family.control, family.workOffsets),
     home: ["G91 G28 Z0.", "G90"],
     toolChange: (tool, comment) => [
       `T${tool.number} M6`,

@@ -7,8 +7,7 @@
  * 80 characters after it drops spaces and comments, so comments are kept short too.
  */
 import { commentText, listedWorkOffsets, type IsoDialect } from "./iso.ts";
-
-const WORK_OFFSETS = ["G54", "G55", "G56", "G57", "G58", "G59"];
+import { CONTROL_WORK_OFFSETS } from "./work-offsets.ts";
 const COMMENT_MAX = 60;
 
 export const grbl: IsoDialect = {
@@ -18,7 +17,7 @@ export const grbl: IsoDialect = {
   comment: (text) => `(${commentText(text, COMMENT_MAX)})`,
   decimals: 3,
   wholeWithPoint: false,
-  workOffset: listedWorkOffsets("Grbl", WORK_OFFSETS),
+  workOffset: listedWorkOffsets("Grbl", CONTROL_WORK_OFFSETS.grbl),
   home: ["G53 G0 Z0"],
   toolChange: (tool) => [
     "M5",

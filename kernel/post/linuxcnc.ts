@@ -5,8 +5,7 @@
  * Numbers need no decimal point; four decimals keep a 0.1 µm toolpath within 0.05 µm.
  */
 import { commentText, COOLANT_CODES, formatNumber, listedWorkOffsets, tapPitch, type IsoDialect } from "./iso.ts";
-
-const WORK_OFFSETS = ["G54", "G55", "G56", "G57", "G58", "G59", "G59.1", "G59.2", "G59.3"];
+import { CONTROL_WORK_OFFSETS } from "./work-offsets.ts";
 
 export const linuxcnc: IsoDialect = {
   extension: ".ngc",
@@ -15,7 +14,7 @@ export const linuxcnc: IsoDialect = {
   comment: (text) => `(${commentText(text, 200)})`,
   decimals: 4,
   wholeWithPoint: false,
-  workOffset: listedWorkOffsets("LinuxCNC", WORK_OFFSETS),
+  workOffset: listedWorkOffsets("LinuxCNC", CONTROL_WORK_OFFSETS.linuxcnc),
   home: ["G53 G0 Z0"],
   toolChange: (tool, comment) => [
     `T${tool.number} M6`,

@@ -16,9 +16,8 @@
  * pecks. Arcs are G2/G3 with I and J from the start (incremental, the 840D's default).
  */
 import { commentText, COOLANT_CODES, formatNumber, listedWorkOffsets, tapPitch, type IsoDialect } from "./iso.ts";
+import { CONTROL_WORK_OFFSETS } from "./work-offsets.ts";
 
-/** G54 to G57, then the extended G505 to G599 */
-const WORK_OFFSETS = ["G54", "G55", "G56", "G57", ...Array.from({ length: 95 }, (_, i) => `G${505 + i}`)];
 /** the 840D's tool identifiers are at most 32 characters */
 const TOOL_NAME_MAX = 32;
 
@@ -29,7 +28,7 @@ export const sinumerik: IsoDialect = {
   comment: (text) => `; ${commentText(text, 120)}`,
   decimals: 3,
   wholeWithPoint: false,
-  workOffset: listedWorkOffsets("The 840D", WORK_OFFSETS),
+  workOffset: listedWorkOffsets("The 840D", CONTROL_WORK_OFFSETS.sinumerik),
   home: ["SUPA G0 Z0 D0"],
   toolChange: (tool, comment) => [
     `T="${toolName(tool.name)}" M6`,
