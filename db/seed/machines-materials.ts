@@ -5,9 +5,9 @@
  * after the ones they have, so an installation's users see an added archetype at once.
  */
 import type { Queryable } from "../request-transaction.ts";
-import { MACHINE_ARCHETYPES } from "../../kernel/machines/archetypes.ts";
-import { CUTTING_DATA } from "../../kernel/materials/cutting-data.ts";
-import { MATERIALS } from "../../kernel/materials/materials.ts";
+import { MACHINE_ARCHETYPES, type MachineArchetype } from "../../kernel/machines/archetypes.ts";
+import { CUTTING_DATA, type CuttingDataEntry } from "../../kernel/materials/cutting-data.ts";
+import { MATERIALS, type Material } from "../../kernel/materials/materials.ts";
 
 const MACHINE_COLUMNS = [
   "product_id",
@@ -54,6 +54,14 @@ const MATERIAL_COLUMNS = [
   "cutting_data",
 ] as const;
 
+/** A row of app_public.machines as the seed writes it: the archetype's fields that are its columns. */
+export type MachineSeedRow = Pick<MachineArchetype, (typeof MACHINE_COLUMNS)[number]>;
+
+/** A row of app_public.materials as the seed writes it: the material's columns and its cutting data. */
+export type MaterialSeedRow = Pick<Material, Exclude<(typeof MATERIAL_COLUMNS)[number], "cutting_data">> & {
+  cutting_data: CuttingDataEntry[];
+};
+
 /** insert ... select from jsonb_populate_recordset ... on conflict (key) do update every column */
 function upsertSql(table: string, key: string, columns: readonly string[]): string {
   const list = columns.join(", ");
@@ -67,11 +75,11 @@ function upsertSql(table: string, key: string, columns: readonly string[]): stri
           returning ${key}, (xmax = 0) as inserted`;
 }
 
-export function machineSeed(): unknown[] {
+export function machineSeed(): MachineSeedRow[] {
   return MACHINE_ARCHETYPES.map((m) => ({ ...m }));
 }
 
-export function materialSeed(): unknown[] {
+export function materialSeed(): MaterialSeedRow[] {
   return MATERIALS.map((m) => ({ ...m, cutting_data: CUTTING_DATA.filter((entry) => entry.material_id === m.id) }));
 }
 

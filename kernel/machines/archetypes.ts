@@ -4,8 +4,8 @@
  * models, with round figures typical of the class; none is a real branded machine, and a shop
  * should overwrite what it knows of its own.
  *
- * Field names are the API's and the database's (snake_case): `machineRow` gives the columns of
- * app_public.machines, `machineSnapshot` the job file's MachineSnapshot. The rest (rapids,
+ * Field names are the API's and the database's (snake_case): the seed (db/seed) writes them to
+ * app_public.machines, `machineSnapshot` gives the job file's MachineSnapshot. The rest (rapids,
  * tool change, spindle, cost basis) feeds cycle-time, power and machine-hour-rate arithmetic.
  */
 import { z } from "zod";
@@ -96,22 +96,6 @@ export const MachineArchetype = z
     path: ["spindle_power_kw"],
   });
 export type MachineArchetype = z.infer<typeof MachineArchetype>;
-
-/** The columns of app_public.machines (sql/migrations/committed/000001-backbone.sql). */
-export const MachineRow = z.strictObject({
-  product_id: z.string().regex(PRODUCT_ID),
-  name: z.string(),
-  control: z.string(),
-  travel_x_mm: z.number().positive(),
-  travel_y_mm: z.number().positive(),
-  travel_z_mm: z.number().positive(),
-  max_spindle_rpm: z.number().int().positive(),
-  max_feed_mm_min: z.number().positive(),
-  tool_slots: z.number().int().nonnegative(),
-  default_mhr: z.number().nonnegative(),
-  listing_order: z.number().int(),
-});
-export type MachineRow = z.infer<typeof MachineRow>;
 
 const ARCHETYPES: MachineArchetype[] = [
   {
@@ -324,23 +308,6 @@ export const MACHINE_ARCHETYPES: readonly MachineArchetype[] = Object.freeze(
 
 export function findMachineArchetype(productId: string): MachineArchetype | undefined {
   return MACHINE_ARCHETYPES.find((m) => m.product_id === productId);
-}
-
-/** What app_public.machines holds of an archetype. */
-export function machineRow(m: MachineArchetype): MachineRow {
-  return {
-    product_id: m.product_id,
-    name: m.name,
-    control: m.control,
-    travel_x_mm: m.travel_x_mm,
-    travel_y_mm: m.travel_y_mm,
-    travel_z_mm: m.travel_z_mm,
-    max_spindle_rpm: m.max_spindle_rpm,
-    max_feed_mm_min: m.max_feed_mm_min,
-    tool_slots: m.tool_slots,
-    default_mhr: m.default_mhr,
-    listing_order: m.listing_order,
-  };
 }
 
 /** The snapshot a job file keeps (sql: app_private.machine_snapshot). */

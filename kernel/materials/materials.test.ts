@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { findMaterial, Material, MaterialCategory, materialRow, MaterialRow, MATERIALS } from "./materials.ts";
+import { findMaterial, Material, MaterialCategory, MATERIALS } from "./materials.ts";
 
 describe("MATERIALS", () => {
   it("has the nine seed materials with unique ids and names", () => {
@@ -68,8 +68,7 @@ describe("MATERIALS", () => {
     assert.ok(kc("plastic-pom-c") < kc("aluminium-6061"));
   });
 
-  it("gives rows for app_public.materials and refuses ids the column would", () => {
-    for (const m of MATERIALS) assert.equal(MaterialRow.safeParse(materialRow(m)).success, true, m.id);
+  it("refuses ids the materials table would", () => {
     const [first] = MATERIALS;
     assert.ok(first);
     assert.equal(Material.safeParse({ ...first, id: "a b" }).success, false);

@@ -1,7 +1,7 @@
 /**
  * Seed materials: what a part is made of, what the stock costs and how hard it is to cut.
- * Field names are the API's and the database's (snake_case); `materialRow` gives the columns of
- * app_public.materials, the rest feeds cutting data (cutting-data.ts) and quoting.
+ * Field names are the API's and the database's (snake_case): the seed (db/seed) writes them to
+ * app_public.materials; the rest feeds cutting data (cutting-data.ts) and quoting.
  *
  * Where the figures come from, by class (typical values, not one table copied):
  * - density, hardness, strength: the EN standards' and stockists' data sheets for the grade
@@ -63,17 +63,6 @@ export const Material = z.strictObject({
   is_public: z.boolean(),
 });
 export type Material = z.infer<typeof Material>;
-
-/** The columns of app_public.materials (sql/migrations/committed/000001-backbone.sql). */
-export const MaterialRow = z.strictObject({
-  id: z.string().regex(MATERIAL_ID),
-  name: z.string(),
-  category: z.string(),
-  density_kg_m3: z.number().positive(),
-  price_per_kg: z.number().nonnegative(),
-  is_public: z.boolean(),
-});
-export type MaterialRow = z.infer<typeof MaterialRow>;
 
 const SEED: Material[] = [
   {
@@ -267,16 +256,4 @@ export const MATERIALS: readonly Material[] = Object.freeze(SEED.map((m) => Obje
 
 export function findMaterial(id: string): Material | undefined {
   return MATERIALS.find((m) => m.id === id);
-}
-
-/** What app_public.materials holds of a material. */
-export function materialRow(m: Material): MaterialRow {
-  return {
-    id: m.id,
-    name: m.name,
-    category: m.category,
-    density_kg_m3: m.density_kg_m3,
-    price_per_kg: m.price_per_kg,
-    is_public: m.is_public,
-  };
 }
