@@ -7,11 +7,12 @@
 import type { WorkpieceFormat } from "../geometry/types.ts";
 import type { MachineArchetype } from "../machines/archetypes.ts";
 import type { Assembly } from "../tools/assembly.ts";
-import type { Box3, Frame, Operation, OperationKind, Vec3, Verification } from "./types.ts";
+import type { SetupHole } from "./holes/setup-hole.ts";
+import type { Box3, Frame, Operation, OperationKind, TriangleSoup, Vec3, Verification } from "./types.ts";
 import type { ShadowSource } from "./milling/shadows.ts";
 import type { Triangles } from "./milling/triangles.ts";
 import type { ColumnTops } from "./simulation/carried-stock.ts";
-import type { OperationCheck, SimulatedSetup } from "./planner/verify.ts";
+import type { HeightField } from "./simulation/height-field.ts";
 
 export interface PlanOptions {
   /** face the stock's top down to the part in each setup first */
@@ -60,6 +61,55 @@ export interface PlanHooks {
    * the planner's thread as they are read. The plan is the same either way.
    */
   shadows?(triangles: Triangles): ShadowSource;
+}
+
+/** What the simulation needs of a setup: its stock, part and drilled holes, in its frame. */
+export interface SimulatedSetup {
+  name: string;
+  stock: Box3;
+  soup: TriangleSoup;
+  holes: SetupHole[];
+}
+
+/** A verdict on a submitted operation; "void": made on the stock of one dropped before it (planner/verify.ts). */
+export type Verdict = "kept" | "dropped" | "void";
+
+export interface Judgement {
+  verdict: Verdict;
+  /** seconds the simulation took */
+  seconds: number;
+}
+
+export interface VerifiedSetup {
+  operations: Operation[];
+  verification: Verification;
+  /** the setup's stock after its last kept operation */
+  field: HeightField;
+  dropped: Unmachined[];
+  /** the simulation's cell size (mm) */
+  cellSize: number;
+}
+
+/**
+ * What the planner sees of the verification: operations submitted in order, verdicts taken in the
+ * same order. A dropped operation voids the speculative ones submitted after it: they get no
+ * verdict (next() passes over them), and the planner submits them again, remade.
+ */
+export interface OperationCheck {
+  /** queues the operation after those before it; `speculative`: made on the stock the open ones before it would leave if kept */
+  submit(operation: Operation, speculative: boolean): void;
+  /**
+   * The operation being made, its moves so far (final: only more are added): the simulation may
+   * start on them. submit() then ends it; discard() forgets it when no operation comes of it.
+   */
+  stream(operation: Operation, speculative: boolean): void;
+  discard(): void;
+  /** the oldest open submission's judgement (never "void"); null when it is not there yet and `wait` is false */
+  next(wait: boolean): Judgement | null;
+  /** the setup's verification after the last verdict taken (every submission must have had its verdict) */
+  result(): VerifiedSetup;
+  /** lets go of what the verification holds; no call after this one */
+  close(): void;
 }
 
 /** One step of a setup's planning: an operation generated and verified, or the setup's holes. */

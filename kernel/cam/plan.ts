@@ -35,14 +35,17 @@ import { mergeToolsMissing, type MissingTool } from "./tooling/missing.ts";
 import {
   PlanCancelled,
   PlanError,
+  type OperationCheck,
   type PlanHooks,
   type PlanInput,
   type PlanStep,
   type PlannedSetup,
   type PlanResult,
   type SetupLeftOut,
+  type SimulatedSetup,
   type ToolSummary,
   type Unmachined,
+  type VerifiedSetup,
 } from "./plan-types.ts";
 import type { Cutter, Move, Operation } from "./types.ts";
 import { operationBlocks } from "./planner/blocks.ts";
@@ -61,14 +64,7 @@ import {
 import { sharpCorners } from "./planner/sharp-corners.ts";
 import { holesNoSetupMakes, setupParts } from "./planner/setup-part.ts";
 import { exceedsTravelUnmachined } from "./planner/setups-left-out.ts";
-import {
-  InlineChecks,
-  simulationCellSize,
-  verifySetup,
-  type OperationCheck,
-  type SimulatedSetup,
-  type VerifiedSetup,
-} from "./planner/verify.ts";
+import { InlineChecks, simulationCellSize, verifySetup } from "./planner/verify.ts";
 import { ThreadedChecks } from "./planner/verify-thread.ts";
 import { ThreadedShadows } from "./planner/shadow-thread.ts";
 

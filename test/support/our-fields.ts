@@ -4,8 +4,7 @@
  * the stock it left (its height field) can be set beside an independent verifier's.
  */
 import { inlineChecks } from "../../kernel/cam/plan.ts";
-import type { PlanHooks } from "../../kernel/cam/plan-types.ts";
-import type { OperationCheck, SimulatedSetup } from "../../kernel/cam/planner/verify.ts";
+import type { OperationCheck, PlanHooks, SimulatedSetup } from "../../kernel/cam/plan-types.ts";
 import { partHeights, type PartHeights } from "../../kernel/cam/simulation/part-heights.ts";
 import { centresWithin, type HeightField } from "../../kernel/cam/simulation/height-field.ts";
 import type { SimcheckField } from "./simcheck.ts";

@@ -36,8 +36,7 @@ import { missingEndMill, toolMissingEntry, type MissingTool } from "../tooling/m
 import { mm, selectEndMill, selectFaceMill, type FeatureRef } from "../tooling/select.ts";
 import { wallReach } from "../tooling/shape.ts";
 import type { Cutter, Operation, OperationKind, Vec3 } from "../types.ts";
-import type { PlanInput, PlanStep, Unmachined } from "../plan-types.ts";
-import type { OperationCheck } from "./verify.ts";
+import type { OperationCheck, PlanInput, PlanStep, Unmachined } from "../plan-types.ts";
 import { holePlugs, mergeSoups } from "./hole-plugs.ts";
 import type { SetupPart } from "./setup-part.ts";
 

@@ -14,7 +14,7 @@ import { MessageChannel, type MessagePort, type Worker } from "node:worker_threa
 import { KeptThread, receiveReply, SIGNAL_BYTES } from "../../threads/helper-thread.ts";
 import type { ColumnTops } from "../simulation/carried-stock.ts";
 import type { Move, Operation } from "../types.ts";
-import type { Judgement, OperationCheck, SimulatedSetup, VerifiedSetup } from "./verify.ts";
+import type { Judgement, OperationCheck, SimulatedSetup, VerifiedSetup } from "../plan-types.ts";
 
 /**
  * The simulation thread counts every message it takes up and finishes (OpenMessage.signal[1]); a

@@ -1,15 +1,9 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { boxesSoup, cutter, feed, operation, rapid, zigzag } from "../simulation/test-support.ts";
+import type { Judgement, OperationCheck, SimulatedSetup, VerifiedSetup } from "../plan-types.ts";
 import type { Box3, Move, Operation } from "../types.ts";
-import {
-  InlineChecks,
-  verifySetup,
-  type Judgement,
-  type OperationCheck,
-  type SimulatedSetup,
-  type VerifiedSetup,
-} from "./verify.ts";
+import { InlineChecks, verifySetup } from "./verify.ts";
 import { runningSimulationThread, ThreadedChecks } from "./verify-thread.ts";
 
 // a 60 x 40 x 20 block with a pocket 40 x 20 x 8 deep at x 10..50, y 10..30

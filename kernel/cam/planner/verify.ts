@@ -25,11 +25,10 @@ import { SetupRun, type OperationHeader, type Violation, type ViolationCounts } 
 import { stockGrid, stockHeightField, type HeightField } from "../simulation/height-field.ts";
 import { partHeights, type PartHeights } from "../simulation/part-heights.ts";
 import type { Box3, Move, Operation, Verification } from "../types.ts";
-import type { Unmachined } from "../plan-types.ts";
+import type { Judgement, OperationCheck, SimulatedSetup, Unmachined, VerifiedSetup } from "../plan-types.ts";
 import type { ColumnTops } from "../simulation/carried-stock.ts";
 import { carveHoles } from "./carve-holes.ts";
 import { carriedField } from "./carried-stock.ts";
-import type { SetupPart } from "./setup-part.ts";
 
 export const SIMULATION_CELL_MM = 0.1;
 /**
@@ -47,16 +46,6 @@ export function simulationCellSize(stock: Box3, maxCells = SIMULATION_MAX_CELLS)
   return Math.ceil(cell * 100 - 1e-9) / 100;
 }
 
-export interface VerifiedSetup {
-  operations: Operation[];
-  verification: Verification;
-  /** the setup's stock after its last kept operation */
-  field: HeightField;
-  dropped: Unmachined[];
-  /** the simulation's cell size (mm) */
-  cellSize: number;
-}
-
 export interface VerifyOptions {
   /** default: simulationCellSize(setup.stock) */
   cellSize?: number;
@@ -65,9 +54,6 @@ export interface VerifyOptions {
   cancelled?: () => boolean;
   progress?: (fraction: number) => void;
 }
-
-/** What the simulation needs of a setup: its stock, part and drilled holes, in its frame. */
-export type SimulatedSetup = Pick<SetupPart, "name" | "stock" | "soup" | "holes">;
 
 /** A setup's verification one operation at a time, each on the stock the kept ones left. */
 export class SetupVerifier {
@@ -200,14 +186,6 @@ export function verifySetup(
  * speculative (hole operations, made from the milling's final stock) is checked whatever was
  * dropped before it.
  */
-export type Verdict = "kept" | "dropped" | "void";
-
-export interface Judgement {
-  verdict: Verdict;
-  /** seconds the simulation took */
-  seconds: number;
-}
-
 /** The simulation's side of speculation: a SetupVerifier that counts its drops and voids what was planned on them. */
 export class SpeculativeVerifier {
   private drops = 0;
@@ -258,28 +236,6 @@ export class SpeculativeVerifier {
     work();
     current.seconds += (performance.now() - started) / 1000;
   }
-}
-
-/**
- * What the planner sees of the verification: operations submitted in order, verdicts taken in the
- * same order. A dropped operation voids the speculative ones submitted after it: they get no
- * verdict (next() passes over them), and the planner submits them again, remade.
- */
-export interface OperationCheck {
-  /** queues the operation after those before it; `speculative`: made on the stock the open ones before it would leave if kept */
-  submit(operation: Operation, speculative: boolean): void;
-  /**
-   * The operation being made, its moves so far (final: only more are added): the simulation may
-   * start on them. submit() then ends it; discard() forgets it when no operation comes of it.
-   */
-  stream(operation: Operation, speculative: boolean): void;
-  discard(): void;
-  /** the oldest open submission's judgement (never "void"); null when it is not there yet and `wait` is false */
-  next(wait: boolean): Judgement | null;
-  /** the setup's verification after the last verdict taken (every submission must have had its verdict) */
-  result(): VerifiedSetup;
-  /** lets go of what the verification holds; no call after this one */
-  close(): void;
 }
 
 /** The verification in this thread: each submission simulated when its verdict is asked for. */
