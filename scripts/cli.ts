@@ -31,7 +31,7 @@ import { isKeyScope, OPERATOR_SCOPES, SCOPES } from "../auth/scopes.ts";
 import { readEnv } from "../config/env.ts";
 import { openDatabase, type Database } from "../db/open-database.ts";
 import { insertApiKey, listApiKeys, revokeApiKey } from "../db/queries/api-keys.ts";
-import { manufacturerSpellings } from "../db/queries/catalogue.ts";
+import { manufacturerSpellings } from "../db/queries/catalogue/entries.ts";
 import { createTask } from "../db/queries/tasks.ts";
 import { addStarterAssemblies, createUser, findUserByEmail, findUserLibrary } from "../db/queries/users.ts";
 import { workpieceOwner } from "../db/queries/workpieces.ts";

@@ -5,15 +5,10 @@
  * data every user reads alike; written only by the seed and `cli catalogue import`.
  */
 import { z } from "zod";
-import {
-  countByToolType,
-  getCatalogueAssembly,
-  MAX_QUERY_WORDS,
-  normalizeQuery,
-  queryWords,
-  searchCatalogue,
-  type CatalogueHit,
-} from "../../db/queries/catalogue.ts";
+import { countByToolType, getCatalogueAssembly } from "../../db/queries/catalogue/entries.ts";
+import { MAX_QUERY_WORDS, normalizeQuery, queryWords } from "../../db/queries/catalogue/query-words.ts";
+import { searchCatalogue } from "../../db/queries/catalogue/search.ts";
+import type { CatalogueHit } from "../../db/queries/catalogue/hit.ts";
 import { Assembly } from "../../kernel/tools/assembly.ts";
 import {
   describeToolTypes,

@@ -8,12 +8,8 @@ import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { after, before, describe, it } from "node:test";
 import type pg from "pg";
-import {
-  referenceSearch,
-  searchCatalogue,
-  type CatalogueHit,
-  type CatalogueSearch,
-} from "../../db/queries/catalogue.ts";
+import type { CatalogueHit } from "../../db/queries/catalogue/hit.ts";
+import { referenceSearch, searchCatalogue, type CatalogueSearch } from "../../db/queries/catalogue/search.ts";
 import { upsertCatalogueEntries } from "../../db/seed/catalogue.ts";
 import { validateAssembly } from "../../kernel/tools/assembly.ts";
 import { STANDARD_MANUFACTURER } from "../../kernel/tools/catalogue/entry.ts";

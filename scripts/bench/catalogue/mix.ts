@@ -14,7 +14,7 @@
  *   lookup through the same stack: key, rate limit, transaction, JSON).
  */
 import { API_BASE_PATH } from "../../../http/base-path.ts";
-import type { CatalogueSearch } from "../../../db/queries/catalogue.ts";
+import type { CatalogueSearch } from "../../../db/queries/catalogue/search.ts";
 import { fmt } from "../../../kernel/tools/catalogue/entry.ts";
 import { TOOL_TYPES, type ToolType } from "../../../kernel/tools/tool-types.ts";
 import { seededRandom as random } from "../../../kernel/seeded-random.ts";

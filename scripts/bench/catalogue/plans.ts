@@ -5,12 +5,8 @@
  * many times); and an answer checked against the plain full sort.
  */
 import type pg from "pg";
-import {
-  referenceSearch,
-  searchCatalogue,
-  type CatalogueHit,
-  type CatalogueSearch,
-} from "../../../db/queries/catalogue.ts";
+import type { CatalogueHit } from "../../../db/queries/catalogue/hit.ts";
+import { referenceSearch, searchCatalogue, type CatalogueSearch } from "../../../db/queries/catalogue/search.ts";
 import { withRequestTransaction, type KeyCredential } from "../../../db/request-transaction.ts";
 
 export interface StatementPlan {
