@@ -160,16 +160,16 @@ export function planCam(oc: OpenCascadeInstance, input: PlanInput, hooks: PlanHo
         step: (step: PlanStep) => hooks.step?.(step),
         shadows: hooks.shadows ?? threadedShadows,
       };
-      const milling = millingOperations(
+      const milling = millingOperations({
         setup,
-        part.recognition.features,
+        allFeatures: part.recognition.features,
         cutters,
         input,
         nextId,
-        stage,
+        hooks: stage,
         verifier,
         start,
-      );
+      });
       if (hooks.cancelled()) throw new PlanCancelled();
       checkpoint(base + span * 0.8);
       const generating = performance.now();

@@ -110,11 +110,27 @@ export interface StageHooks {
 
 const NO_HOOKS: StageHooks = { progress: () => {}, cancelled: () => false };
 
+/** What one setup's milling works from. */
+export interface MillingJob {
+  setup: SetupPart;
+  /** every feature of the part: tools are sized for those this side sees too */
+  allFeatures: readonly Feature[];
+  /** the project's library */
+  cutters: readonly Cutter[];
+  input: PlanInput;
+  nextId: () => string;
+  /** default: no progress, never cancelled */
+  hooks?: StageHooks;
+  /** simulates each operation and keeps or drops it; default: none, every operation made is kept */
+  verifier?: OperationCheck | null;
+  /** the stock as the setups before left it (carried-stock.ts); default: the whole box */
+  start?: InProcessStock;
+}
+
 /**
  * The setup's milling. With `verifier`, each operation is simulated (verify.ts) and only a kept
  * one's cleared stock goes to the generators after it: a dropped roughing's stock is still there
- * for the rest tools. `operations` are then the kept ones only. `start`: the stock as the setups
- * before left it (carried-stock.ts), by default the whole box.
+ * for the rest tools. `operations` are then the kept ones only.
  *
  * The next operations are made while the simulation judges the ones before (up to
  * SPECULATION_DEPTH of them), on the stock those leave if kept; a roughing's moves go to the
@@ -123,35 +139,24 @@ const NO_HOOKS: StageHooks = { progress: () => {}, cancelled: () => false };
  * the operations are the ones a step-by-step planning makes, and the verifier sees them on the
  * same stock.
  */
-export function millingOperations(
-  setup: SetupPart,
-  allFeatures: readonly Feature[],
-  cutters: readonly Cutter[],
-  input: PlanInput,
-  nextId: () => string,
-  hooks: StageHooks = NO_HOOKS,
-  verifier: OperationCheck | null = null,
-  start: InProcessStock = new InProcessStock(setup.stock),
-): MillingDraft {
+export function millingOperations(job: MillingJob): MillingDraft {
+  const { setup } = job;
+  const hooks = job.hooks ?? NO_HOOKS;
   const slicer = createSlicer(mergeSoups(setup.soup, holePlugs(setup.holes)), hooks.shadows);
   try {
-    return millWith(slicer, setup, allFeatures, cutters, input, nextId, hooks, verifier, start);
+    return millWith(slicer, {
+      ...job,
+      hooks,
+      verifier: job.verifier ?? null,
+      start: job.start ?? new InProcessStock(setup.stock),
+    });
   } finally {
     slicer.close();
   }
 }
 
-function millWith(
-  slicer: PartSlicer,
-  setup: SetupPart,
-  allFeatures: readonly Feature[],
-  cutters: readonly Cutter[],
-  input: PlanInput,
-  nextId: () => string,
-  hooks: StageHooks,
-  verifier: OperationCheck | null,
-  start: InProcessStock,
-): MillingDraft {
+function millWith(slicer: PartSlicer, job: Required<MillingJob>): MillingDraft {
+  const { setup, allFeatures, cutters, input, nextId, hooks, verifier, start } = job;
   let stock = start;
   const draft: MillingDraft = { operations: [], unmachined: [], warnings: [], tools_missing: [], stock };
   const toolMissing = (tool: MissingTool, where: { features: number[]; faces: number[] }, why: string): void => {
