@@ -5,17 +5,17 @@
  * allowed region (regions.ts: stock grown by the radius, minus the part shadow grown by radius +
  * allowance_xy, minus where stock deeper than the stepdown or the shank and holder would be hit)
  * is split into its connected pieces, nearest first, and each is cleared from its entry outwards
- * (clearing.ts). What the tool swept at the level becomes a cleared layer of the stock, so the
+ * (level-clearing.ts, clearing.ts). What the tool swept at the level becomes a cleared layer of the stock, so the
  * next level, and the next operation, knows what is left.
  *
  * Rest roughing is the same with a smaller tool on the stock a larger one left: only where
  * material is still there gets cut (the free area, where the tool touches nothing, is nearly
  * everything, and the passes grow from it into the corners).
  */
-import type { OperationKind, Vec2 } from "../types.ts";
-import { clearRegion, LINK_TOLERANCE_MM } from "./clearing.ts";
+import type { OperationKind } from "../types.ts";
+import { clearLevels } from "./level-clearing.ts";
 import { zLevels } from "./levels.ts";
-import { materialHeights, ToolpathWriter, xy } from "./linking.ts";
+import { materialHeights, ToolpathWriter } from "./linking.ts";
 import {
   CLEARANCE_ABOVE_STOCK_MM,
   makeOperation,
@@ -23,20 +23,8 @@ import {
   unusableTool,
   type MillingOutcome,
   type MillingRequest,
-  type SkippedRegion,
 } from "./operation.ts";
-import {
-  components,
-  contains,
-  difference,
-  distanceToBoundary,
-  isEmpty,
-  offset,
-  union,
-  type Paths64,
-} from "./polygons.ts";
-import { regionWithin, ShadowsAhead, workWindows } from "./regions.ts";
-import type { ClearedLayer } from "./stock.ts";
+import { components, isEmpty } from "./polygons.ts";
 
 export function roughing(request: MillingRequest): MillingOutcome {
   return roughInLevels(request, "roughing");
@@ -67,74 +55,36 @@ function roughInLevels(request: MillingRequest, kind: OperationKind): MillingOut
     return refusal(`nothing lies between the stock's top (${top.toFixed(3)}) and the bottom (${bottom.toFixed(3)})`);
 
   const clearance = request.stock.top_z + CLEARANCE_ABOVE_STOCK_MM;
-  let stock = request.stock;
   const writer = new ToolpathWriter(
     tool,
     clearance,
     { feed: parameters.feed_mm_min, plunge: parameters.plunge_feed_mm_min },
-    materialHeights(part, stock),
+    materialHeights(part, request.stock),
   );
   const label = kind === "roughing" ? "Roughing" : "Rest roughing";
   // the writer's moves, as they grow: what is written stays as it is
   const operation = makeOperation(request, kind, `${label} with ${tool.name}`, clearance, writer.moves);
-  const cleared: ClearedLayer[] = [];
-  const skipped: SkippedRegion[] = [];
   const notes: string[] = [];
   const unreachable: number[] = [];
   if (parameters.stepover_mm > 0.95 * tool.diameter)
     notes.push(`stepover ${parameters.stepover_mm} mm reduced to 95 % of the diameter`);
 
-  const shadows = new ShadowsAhead(part, tool, levels, parameters.allowance_xy_mm, parameters.stepdown_mm);
-  for (const [i, z] of levels.entries()) {
-    shadows.before(i);
-    // the stock at or above the level that can be cut (the part's own volume is not)
-    const material = difference(stock.remainingAbove(z), part.shadow(z));
-    // only round what this tool can take beyond its allowance (a rest tool: the corners and
-    // narrow places the larger ones left)
-    const windows = workWindows(part, stock, tool, material, z, parameters.allowance_xy_mm, request.focus);
-    shadows.decided(i, windows === null || windows.length > 0);
-    if (windows !== null && windows.length === 0) continue;
-    const allowed = regionWithin(
-      { part, stock, cutter: tool, z, allowance_xy: parameters.allowance_xy_mm, depth_of_cut: parameters.stepdown_mm },
-      windows,
-    );
-    if (isEmpty(allowed)) {
+  const { cleared, skipped } = clearLevels(
+    request,
+    levels,
+    writer,
+    ({ index, z, windows, allowed }) => {
+      if (!isEmpty(allowed)) return components(allowed);
       // computed whole and empty: no level below has room either (regions.ts: belowNothing)
       if (windows === null) {
-        unreachable.push(...levels.slice(i));
-        break;
+        unreachable.push(...levels.slice(index));
+        return "stop";
       }
       unreachable.push(z);
-      continue;
-    }
-    writer.heights = materialHeights(part, stock);
-    const allowedGrown = offset(allowed, LINK_TOLERANCE_MM);
-    const sweeps: Paths64[] = [];
-    const pieces = components(allowed);
-    while (pieces.length > 0) {
-      const index = nearest(pieces, writer.position === null ? null : xy(writer.position));
-      const region = pieces.splice(index, 1)[0] as Paths64;
-      const result = clearRegion({
-        z,
-        region,
-        allowedGrown,
-        material,
-        cutter: tool,
-        parameters,
-        heights: writer.heights,
-        from: writer.position === null ? null : xy(writer.position),
-      });
-      for (const cut of result.cuts) writer.append(cut);
-      if (result.skipped) skipped.push(result.skipped);
-      if (result.swept.length > 0) sweeps.push(result.swept);
-    }
-    if (sweeps.length > 0) {
-      const layer = { z, area: union(...sweeps) };
-      cleared.push(layer);
-      stock = stock.withCleared([layer]);
-    }
-    request.onMoves?.(operation);
-  }
+      return "skip";
+    },
+    () => request.onMoves?.(operation),
+  );
   if (unreachable.length > 0) {
     const range =
       unreachable.length === 1
@@ -157,19 +107,4 @@ function roughInLevels(request: MillingRequest, kind: OperationKind): MillingOut
 
 function fmt(z: number | undefined): string {
   return (z ?? NaN).toFixed(3);
-}
-
-/** Index of the region nearest a point (the first when there is no point). */
-export function nearest(regions: Paths64[], from: Vec2 | null): number {
-  if (from === null) return 0;
-  let best = 0;
-  let bestDistance = Infinity;
-  regions.forEach((region, index) => {
-    const d = contains(region, from) ? 0 : distanceToBoundary(region, from);
-    if (d < bestDistance) {
-      bestDistance = d;
-      best = index;
-    }
-  });
-  return best;
 }
