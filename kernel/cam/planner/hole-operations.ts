@@ -106,82 +106,43 @@ export function holeOperations(
       group.set(tool, [...(group.get(tool) ?? []), { hole, tools }]);
     }
   }
-  const each = (role: ToolRole, make: (tool: Cutter, holes: { hole: SetupHole; tools: HoleTools }[]) => Operation) => {
+  type RoleHoles = { hole: SetupHole; tools: HoleTools }[];
+  /** what every hole operation takes: its id, its tool and the tool's cutting data, the heights */
+  type OperationBase = { id: string; cutter: Cutter; parameters: ReturnType<typeof params> } & typeof common;
+  /** one operation per tool of the role, for the holes that tool serves */
+  const each = (role: ToolRole, kind: OperationKind, make: (base: OperationBase, holes: RoleHoles) => Operation) => {
     for (const [tool, holes] of byRole.get(role) ?? []) {
-      const operation = make(tool, holes);
+      const operation = make({ id: nextId(), cutter: tool, parameters: params(tool, kind), ...common }, holes);
       draft.operations.push(operation);
       // a hole not spotted is still a hole
       if (role !== "spot") for (const { hole } of holes) draft.makers.get(hole.feature_id)?.push(operation.id);
     }
   };
-  each("spot", (tool, holes) =>
+  const holesOf = (holes: RoleHoles) => holes.map((h) => h.hole);
+  each("spot", "spot_drilling", (base, holes) =>
     spotDrillingOperation({
-      id: nextId(),
-      cutter: tool,
-      parameters: params(tool, "spot_drilling"),
-      holes: holes.map((h) => h.hole),
-      ...common,
+      ...base,
+      holes: holesOf(holes),
       drill_diameter_mm: (hole) => holes.find((h) => h.hole === hole)?.tools.drill?.diameter ?? hole.diameter_mm,
     }),
   );
-  each("drill", (tool, holes) =>
-    drillingOperation({
-      id: nextId(),
-      cutter: tool,
-      parameters: params(tool, "drilling"),
-      holes: holes.map((h) => h.hole),
-      ...common,
-    }),
+  each("drill", "drilling", (base, holes) => drillingOperation({ ...base, holes: holesOf(holes) }));
+  each("reamer", "drilling", (base, holes) => drillingOperation({ ...base, holes: holesOf(holes) }));
+  each("end_mill", "helical_boring", (base, holes) =>
+    helicalBoringOperation({ ...base, bores: holes.map((h) => boreForHole(h.hole)) }),
   );
-  each("reamer", (tool, holes) =>
-    drillingOperation({
-      id: nextId(),
-      cutter: tool,
-      parameters: params(tool, "drilling"),
-      holes: holes.map((h) => h.hole),
-      ...common,
-    }),
-  );
-  each("end_mill", (tool, holes) =>
+  each("counterbore", "helical_boring", (base, holes) =>
     helicalBoringOperation({
-      id: nextId(),
-      cutter: tool,
-      parameters: params(tool, "helical_boring"),
-      bores: holes.map((h) => boreForHole(h.hole)),
-      ...common,
-    }),
-  );
-  each("counterbore", (tool, holes) =>
-    helicalBoringOperation({
-      id: nextId(),
-      cutter: tool,
-      parameters: params(tool, "helical_boring"),
+      ...base,
       bores: holes.flatMap((h) => {
         const bore = counterboreFor(h.hole);
         return bore ? [bore] : [];
       }),
-      ...common,
-      name: `Counterboring ${holes.length} ${holes.length === 1 ? "hole" : "holes"} with ${tool.name}`,
+      name: `Counterboring ${holes.length} ${holes.length === 1 ? "hole" : "holes"} with ${base.cutter.name}`,
     }),
   );
-  each("countersink", (tool, holes) =>
-    countersinkOperation({
-      id: nextId(),
-      cutter: tool,
-      parameters: params(tool, "chamfering"),
-      holes: holes.map((h) => h.hole),
-      ...common,
-    }),
-  );
-  each("tap", (tool, holes) =>
-    tappingOperation({
-      id: nextId(),
-      cutter: tool,
-      parameters: params(tool, "tapping"),
-      holes: holes.map((h) => h.hole),
-      ...common,
-    }),
-  );
+  each("countersink", "chamfering", (base, holes) => countersinkOperation({ ...base, holes: holesOf(holes) }));
+  each("tap", "tapping", (base, holes) => tappingOperation({ ...base, holes: holesOf(holes) }));
 
   for (const feature of setup.features.filter((f) => f.class === "chamfer")) {
     const edges = chamferEdges(setup.soup, setup.triangleFaces, feature.faces);
