@@ -4,8 +4,8 @@
  * stored as gzip-compressed JSON (a blob of the job, and the `cam.plan` section of a .famc
  * file: docs/famc-format.md), and summarised (no moves) for the task result and the quote.
  *
- * The zod schemas here mirror the planner's TypeScript types; the compile-time checks below
- * fail the build when the two drift apart. Field names are the job file's and the API's.
+ * The plan's shapes are kernel/cam/plan-schemas.ts's zod schemas, whence the planner's types
+ * come too; this adds the document around them. Field names are the job file's and the API's.
  *
  * Versions: 2 added each setup's blocks, 3 the plan's completeness. A version 1 document still
  * reads with the blocks the planner would have given its operations (kernel/cam/planner/blocks.ts);
@@ -16,34 +16,26 @@
 import { gunzipSync, gzipSync } from "node:zlib";
 import { z } from "zod";
 import { setupMachiningTime } from "../cam/machining-time.ts";
-import type {
-  BlockKind,
-  Completeness,
-  OperationSummary,
-  PlannedBlock,
-  PlannedSetup,
-  PlanOptions,
-  PlanResult,
-  SetupLeftOut,
-  SharpCorner,
-  ToolMissing,
-  ToolSummary,
-  Unmachined,
-} from "../cam/plan-types.ts";
-import { blocksProblem, operationBlocks } from "../cam/planner/blocks.ts";
+import type { PlannedBlock, PlanOptions, PlanResult } from "../cam/plan-types.ts";
 import {
-  OPERATION_KINDS,
-  type Cutter,
-  type CuttingParameters,
-  type Frame,
-  type Move,
-  type Operation,
-  type OperationKind,
-  type Verification,
-} from "../cam/types.ts";
+  BlockKindSchema,
+  CompletenessSchema,
+  FrameSchema,
+  OperationKindSchema,
+  OperationSchema,
+  PlannedSetupSchema,
+  PlanOptionsSchema,
+  PlanResultSchema,
+  ToolSummarySchema,
+  UnmachinedSchema,
+  VerificationSchema,
+  WarningSchema,
+} from "../cam/plan-schemas.ts";
+import { blocksProblem, operationBlocks } from "../cam/planner/blocks.ts";
 import type { MachineArchetype } from "../machines/archetypes.ts";
-import { Uuid } from "../tools/uuid.ts";
 import { Vec3Schema } from "./types.ts";
+
+export { PlanOptionsSchema };
 
 /** Content type of a plan blob (sql: tg_jobs__check_plan_blob). */
 export const PLAN_CONTENT_TYPE = "application/vnd.swarf.cam-plan+gzip";
@@ -51,184 +43,7 @@ export const PLAN_DOCUMENT_VERSION = 3;
 /** a plan decompresses to at most this much JSON (a .famc file is checked before, by its MAC) */
 const MAX_PLAN_JSON_BYTES = 512 * 1024 * 1024;
 
-const Vec2 = z.tuple([z.number(), z.number()]);
 const nonNegative = z.number().nonnegative();
-
-export const PlanOptionsSchema = z.object({
-  include_face_milling: z.boolean(),
-  sort_by_height: z.boolean(),
-  completeness_surface_limit_pct: z.number().min(0).max(100).optional(),
-});
-
-const FrameSchema = z.object({ origin: Vec3Schema, x_axis: Vec3Schema, z_axis: Vec3Schema });
-const Box3Schema = z.object({ min: Vec3Schema, max: Vec3Schema });
-
-const MoveSchema = z.discriminatedUnion("kind", [
-  z.object({ kind: z.literal("rapid"), to: Vec3Schema }),
-  z.object({ kind: z.literal("linear"), to: Vec3Schema, feed: z.number().positive() }),
-  z.object({
-    kind: z.literal("arc"),
-    to: Vec3Schema,
-    centre: Vec2,
-    clockwise: z.boolean(),
-    feed: z.number().positive(),
-  }),
-  z.object({
-    kind: z.literal("drill"),
-    cycle: z.enum(["drill", "dwell", "peck", "chip_break", "tap"]),
-    at: z.array(Vec2),
-    retract_z: z.number(),
-    top_z: z.number(),
-    bottom_z: z.number(),
-    peck_mm: z.number().positive().nullable(),
-    dwell_s: nonNegative,
-    feed: z.number().positive(),
-  }),
-]);
-
-const OperationKindSchema = z.enum(OPERATION_KINDS);
-
-const CutterSchema = z.object({
-  kind: z.enum(["flat", "ball", "bull", "drill", "chamfer", "tap"]),
-  assembly_uuid: z.string(),
-  name: z.string(),
-  tool_type: z.string(),
-  diameter: z.number().positive(),
-  corner_radius: nonNegative,
-  tip_angle_deg: z.number().nullable(),
-  tip_diameter: nonNegative,
-  chamfer_angle_deg: z.number().nullable(),
-  pitch_mm: z.number().nullable(),
-  flute_length: nonNegative,
-  max_stepdown: nonNegative,
-  neck_diameter: nonNegative,
-  neck_length: nonNegative,
-  shank_diameter: nonNegative,
-  stick_out: nonNegative,
-  flutes: z.number().int().nonnegative(),
-  centre_cutting: z.boolean(),
-  tool_material: z.string(),
-  holder: z.array(z.object({ length: nonNegative, lower_diameter: nonNegative, upper_diameter: nonNegative })),
-});
-
-const CuttingParametersSchema = z.object({
-  spindle_rpm: nonNegative,
-  feed_mm_min: nonNegative,
-  plunge_feed_mm_min: nonNegative,
-  stepdown_mm: nonNegative,
-  stepover_mm: nonNegative,
-  allowance_xy_mm: z.number(),
-  allowance_z_mm: z.number(),
-  coolant: z.enum(["flood", "mist", "air", "through_tool", "off"]),
-});
-
-const VerificationSchema = z.object({
-  gouges: z.number().int().nonnegative(),
-  rapids_through_material: z.number().int().nonnegative(),
-  holder_collisions: z.number().int().nonnegative(),
-  material_left_mm3: nonNegative,
-  material_left_pct: nonNegative,
-});
-
-const OperationSchema = z.object({
-  id: z.string(),
-  kind: OperationKindSchema,
-  name: z.string(),
-  features: z.array(z.number().int()),
-  tool: CutterSchema,
-  parameters: CuttingParametersSchema,
-  clearance_z: z.number(),
-  moves: z.array(MoveSchema),
-});
-
-const ToolSummarySchema = z.object({
-  number: z.number().int().positive(),
-  assembly_uuid: z.string(),
-  name: z.string(),
-  tool_type: z.string(),
-  diameter_mm: z.number().positive(),
-});
-
-const BlockKindSchema = z.enum(["facing", "roughing", "finishing", "holes", "chamfering"]);
-
-const BlockSchema = z.object({
-  id: Uuid,
-  name: z.string(),
-  index: z.number().int().nonnegative(),
-  kind: BlockKindSchema,
-  operation_ids: z.array(z.string()),
-});
-
-const PlannedSetupSchema = z.object({
-  id: z.string(),
-  name: z.string(),
-  index: z.number().int().nonnegative(),
-  direction: Vec3Schema,
-  wcs: FrameSchema,
-  work_offset: z.string(),
-  stock: Box3Schema,
-  machining_time_s: nonNegative,
-  blocks: z.array(BlockSchema),
-  operations: z.array(OperationSchema),
-  tools: z.array(ToolSummarySchema),
-  verification: VerificationSchema,
-});
-
-const WarningSchema = z.object({ code: z.string(), message: z.string() });
-
-const UnmachinedSchema = z.object({
-  code: z.string(),
-  message: z.string(),
-  features: z.array(z.number().int()),
-  faces: z.array(z.number().int()),
-  volume_mm3: z.number().nullable(),
-});
-
-const SharpCornerSchema = z.object({
-  faces: z.array(z.number().int()).describe("the two part faces that meet in the corner"),
-  radius_left_mm: nonNegative.describe("the radius the smallest end mill that reaches it leaves there"),
-  length_mm: nonNegative,
-});
-
-const ToolMissingSchema = z.object({
-  tool_type: z.string(),
-  diameter_mm: nonNegative,
-  purpose: z.string().describe('what it was for: "drill feature 12"'),
-  features: z.array(z.number().int()),
-});
-
-const SetupLeftOutSchema = z.object({
-  name: z.string(),
-  direction: Vec3Schema,
-  reason: z.string().describe("no_toolpaths, exceeds_travel"),
-  message: z.string(),
-  features: z.array(z.number().int()),
-  faces: z.array(z.number().int()),
-});
-
-export const CompletenessSchema = z.object({
-  status: z.enum(["complete", "incomplete"]),
-  reasons: z
-    .array(z.object({ code: z.enum(["material_left", "hole_not_made", "face_unreachable"]), message: z.string() }))
-    .describe("one per failed criterion, with its figures; empty when complete"),
-  material_left: z.object({
-    volume_mm3: nonNegative.describe("material left thicker than tolerance_mm"),
-    pct_of_removable: nonNegative.describe("of the volume to remove (stock minus part)"),
-    surface_pct: nonNegative.describe(
-      "share of the part's surface under material thicker than tolerance_mm, sharp corners excepted",
-    ),
-    surface_limit_pct: z.number().min(0).max(100).describe("the plan is incomplete when surface_pct is above this"),
-    tolerance_mm: nonNegative.describe("the finishing tolerance: thinner material is not left"),
-  }),
-  holes_not_made: z.array(z.number().int()).describe("feature ids of holes the plan does not make whole"),
-  faces_unreachable: z.array(z.number().int()).describe("face ids no setup reaches"),
-  operations_dropped: z.number().int().nonnegative().describe("operations the verification dropped"),
-  tools_missing: z.array(ToolMissingSchema).describe("tools the plan would have used had the library held them"),
-  setups_left_out: z.array(SetupLeftOutSchema).describe("setups the plan leaves out, and what they were for"),
-  sharp_corners: z
-    .array(SharpCornerSchema)
-    .describe("internal corners no rotating tool makes sharp: listed, not a reason for incomplete"),
-});
 
 /** The blocks must group the setup's operations: each in one block, in the order they run. */
 function blocksGroupOperations(
@@ -240,37 +55,10 @@ function blocksGroupOperations(
     ctx.addIssue({ code: "custom", message: `the blocks do not group the operations: ${problem}`, path: ["blocks"] });
 }
 
-const PlanResultSchema = z.object({
-  machining_time_s: nonNegative,
-  warnings: z.array(WarningSchema),
-  unmachined: z.array(UnmachinedSchema),
+/** The planner's result, its blocks checked against its operations. */
+const CheckedPlanResultSchema = PlanResultSchema.extend({
   setups: z.array(PlannedSetupSchema.superRefine(blocksGroupOperations)),
-  completeness: CompletenessSchema,
 });
-
-// The schemas are the planner's types, no more and no less: these fail to compile otherwise.
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-const typesAgree: [
-  Same<z.infer<typeof MoveSchema>, Move>,
-  Same<z.infer<typeof OperationKindSchema>, OperationKind>,
-  Same<z.infer<typeof CutterSchema>, Cutter>,
-  Same<z.infer<typeof CuttingParametersSchema>, CuttingParameters>,
-  Same<z.infer<typeof VerificationSchema>, Verification>,
-  Same<z.infer<typeof OperationSchema>, Operation>,
-  Same<z.infer<typeof FrameSchema>, Frame>,
-  Same<z.infer<typeof ToolSummarySchema>, ToolSummary>,
-  Same<z.infer<typeof BlockKindSchema>, BlockKind>,
-  Same<z.infer<typeof BlockSchema>, PlannedBlock>,
-  Same<z.infer<typeof PlannedSetupSchema>, PlannedSetup>,
-  Same<z.infer<typeof UnmachinedSchema>, Unmachined>,
-  Same<z.infer<typeof PlanResultSchema>, PlanResult>,
-  Same<z.infer<typeof PlanOptionsSchema>, PlanOptions>,
-  Same<z.infer<typeof SharpCornerSchema>, SharpCorner>,
-  Same<z.infer<typeof ToolMissingSchema>, ToolMissing>,
-  Same<z.infer<typeof SetupLeftOutSchema>, SetupLeftOut>,
-  Same<z.infer<typeof CompletenessSchema>, Completeness>,
-] = [true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true];
-void typesAgree;
 
 /** An operation as the job keeps it: the planner's, with its machining time. */
 const StoredOperationSchema = OperationSchema.extend({ machining_time_s: nonNegative });
@@ -316,7 +104,7 @@ function fromVersion2(plan: z.infer<typeof CamPlanVersion2>): CamPlan {
  * ended; tool changes belong to the setup's time, not to an operation's).
  */
 export function camPlanOf(result: PlanResult, options: PlanOptions, machine: MachineArchetype): CamPlan {
-  const parsed = PlanResultSchema.safeParse(result);
+  const parsed = CheckedPlanResultSchema.safeParse(result);
   if (!parsed.success)
     throw new PlanFormatError(`the plan does not have the expected fields: ${describeIssue(parsed.error)}`);
   return {
@@ -356,6 +144,8 @@ const OperationSummarySchema = z.object({
   features: z.array(z.number().int()).describe("recognised features it machines"),
   machining_time_s: nonNegative.describe("its moves at the machine's feeds and rapids, without tool changes"),
 });
+/** An operation as the task result lists it (the job file keeps the moves). */
+export type OperationSummary = z.infer<typeof OperationSummarySchema>;
 
 /** A setup as the task result (and jobs.plan_summary) shows it: no moves, no cutter details. */
 export const SetupSummarySchema = z.object({
@@ -390,8 +180,6 @@ export const PlanSummarySchema = z.object({
   ),
 });
 export type PlanSummary = z.infer<typeof PlanSummarySchema>;
-const summaryTypesAgree: [Same<z.infer<typeof OperationSummarySchema>, OperationSummary>] = [true];
-void summaryTypesAgree;
 
 export function summarisePlan(plan: CamPlan): PlanSummary {
   return {

@@ -1,0 +1,322 @@
+/**
+ * The shapes a plan is made of, as zod schemas: the one source of both the planner's types
+ * (types.ts and plan-types.ts infer theirs from these) and the job format's validation
+ * (kernel/job/plan.ts reads a stored plan with them). Field names are the job file's and the
+ * API's (snake_case); units as types.ts says (mm, mm/min, rpm, degrees).
+ */
+import { z } from "zod";
+import { Vec3Schema } from "../job/types.ts";
+import { Uuid } from "../tools/uuid.ts";
+
+export const Vec2Schema = z.tuple([z.number(), z.number()]);
+const nonNegative = z.number().nonnegative();
+const ids = z.array(z.number().int());
+
+/** An orthonormal frame given in the workpiece's coordinates; y is z x x. */
+export const FrameSchema = z.object({ origin: Vec3Schema, x_axis: Vec3Schema, z_axis: Vec3Schema });
+/** An axis-aligned box in some frame (the stock in a setup's frame, say). */
+export const Box3Schema = z.object({ min: Vec3Schema, max: Vec3Schema });
+
+export const DrillCycleSchema = z.object({
+  kind: z.literal("drill"),
+  /**
+   * drill: feed to the bottom and out (G81); dwell: with a dwell at the bottom (G82);
+   * peck: full retract after each peck (G83); chip_break: short retract (G73); tap: rigid
+   * tapping (G84, feed = rpm x pitch)
+   */
+  cycle: z.enum(["drill", "dwell", "peck", "chip_break", "tap"]),
+  /** hole positions (x, y) */
+  at: z.array(Vec2Schema),
+  /** the R plane: where feeding starts and the tool returns between holes */
+  retract_z: z.number(),
+  /** top of the hole (the surface the tool enters) */
+  top_z: z.number(),
+  /** the tip's lowest z */
+  bottom_z: z.number(),
+  /** peck depth (peck, chip_break), else null */
+  peck_mm: z.number().positive().nullable(),
+  dwell_s: nonNegative,
+  feed: z.number().positive(),
+});
+
+/**
+ * One move of the tool tip, in the setup's frame. Arcs lie in XY planes (G17), possibly helical
+ * (z changing linearly from the start to `to`); an arc whose end is its start in XY is a full
+ * turn, as G2/G3 read it. Drill cycles are kept as cycles so the postprocessors can write canned
+ * cycles; the simulation expands them.
+ */
+export const MoveSchema = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("rapid"), to: Vec3Schema }),
+  z.object({ kind: z.literal("linear"), to: Vec3Schema, feed: z.number().positive() }),
+  z.object({
+    kind: z.literal("arc"),
+    to: Vec3Schema,
+    centre: Vec2Schema,
+    clockwise: z.boolean(),
+    feed: z.number().positive(),
+  }),
+  DrillCycleSchema,
+]);
+
+/** Kinds of operation, each a strategy of milling/ or holes/, in the order a setup runs them. */
+export const OPERATION_KINDS = [
+  "face_milling",
+  "roughing",
+  "rest_roughing",
+  "floor_finishing",
+  "wall_finishing",
+  "contour",
+  "spot_drilling",
+  "drilling",
+  "tapping",
+  "helical_boring",
+  "chamfering",
+] as const;
+
+export const OperationKindSchema = z.enum(OPERATION_KINDS);
+
+/**
+ * The shape of the cutting tool: a solid of revolution about the tool axis, tip at z = 0, going up.
+ * flat: flat bottom, corner_radius 0 (end mills, face mills, slot mills); ball: corner_radius =
+ * diameter / 2; bull: 0 < corner_radius < diameter / 2; drill: a cone of tip_angle_deg at the tip,
+ * then the diameter (drills, spot drills, centre drills); chamfer: a cone widening from
+ * tip_diameter at angle chamfer_angle_deg to the axis (chamfer mills); tap: cuts a thread of
+ * pitch_mm, simulated as a cylinder of its core (tap drill) diameter.
+ */
+export const CutterKindSchema = z.enum(["flat", "ball", "bull", "drill", "chamfer", "tap"]);
+
+/** The cutting tool and what holds it, as toolpaths and the simulation see it. */
+export const CutterSchema = z.object({
+  kind: CutterKindSchema,
+  /** the assembly (library entry) this tool is; operations refer to tools by it */
+  assembly_uuid: z.string(),
+  /** the library's name for the tool, for comments and messages */
+  name: z.string(),
+  /** the spec's tool_type (CentreCuttingEndMill, Drill, ...) */
+  tool_type: z.string(),
+  /** largest cutting diameter */
+  diameter: z.number().positive(),
+  corner_radius: nonNegative,
+  /** drills and spot drills: the included point angle */
+  tip_angle_deg: z.number().nullable(),
+  /** chamfer mills: flat tip diameter and the edge's angle to the axis */
+  tip_diameter: nonNegative,
+  chamfer_angle_deg: z.number().nullable(),
+  /** taps: thread pitch */
+  pitch_mm: z.number().nullable(),
+  /** length of the cutting part from the tip */
+  flute_length: nonNegative,
+  /** deepest axial cut the tool is rated for (DepthOfCutMaximum), or flute_length */
+  max_stepdown: nonNegative,
+  /** the relieved neck between flutes and shank: its diameter, and its end measured from the tip (NeckLength); 0 and 0 when none */
+  neck_diameter: nonNegative,
+  neck_length: nonNegative,
+  shank_diameter: nonNegative,
+  /** tip to the holder's nose (LengthBelowHolder, the assembly's stick-out) */
+  stick_out: nonNegative,
+  /** cutting edges */
+  flutes: z.number().int().nonnegative(),
+  /** false for tools that must not plunge straight (non-centre-cutting end mills, face mills) */
+  centre_cutting: z.boolean(),
+  /** tool material for cutting data ("carbide", "hss", ...) */
+  tool_material: z.string(),
+  /**
+   * The holder and its extensions from the nose upwards: each segment a cylinder (or a cone
+   * from lower_diameter to upper_diameter) of its length. Empty when the assembly has no holder.
+   */
+  holder: z.array(z.object({ length: nonNegative, lower_diameter: nonNegative, upper_diameter: nonNegative })),
+});
+
+/** Speeds, feeds and engagement of an operation (what the postprocessor and the quote read). */
+export const CuttingParametersSchema = z.object({
+  spindle_rpm: nonNegative,
+  feed_mm_min: nonNegative,
+  plunge_feed_mm_min: nonNegative,
+  /** axial depth per pass */
+  stepdown_mm: nonNegative,
+  /** radial engagement */
+  stepover_mm: nonNegative,
+  /** stock left on walls (radial) and floors (axial) for a later operation */
+  allowance_xy_mm: z.number(),
+  allowance_z_mm: z.number(),
+  coolant: z.enum(["flood", "mist", "air", "through_tool", "off"]),
+});
+
+/** What the stock simulation found (per setup, and summed for a plan). */
+export const VerificationSchema = z.object({
+  /** cuts into the part deeper than the tolerance (0.01 mm) */
+  gouges: z.number().int().nonnegative(),
+  rapids_through_material: z.number().int().nonnegative(),
+  /** shank, neck or holder touching stock or part */
+  holder_collisions: z.number().int().nonnegative(),
+  /** material over the part (as seen from the setup's direction) after the setup */
+  material_left_mm3: nonNegative,
+  /** of the removable volume (stock over the part) */
+  material_left_pct: nonNegative,
+});
+
+export const OperationSchema = z.object({
+  /** stable within a plan: "s0-op3" */
+  id: z.string(),
+  kind: OperationKindSchema,
+  /** a human name: "Roughing pocket (feature 4) with 10 mm end mill" */
+  name: z.string(),
+  /** recognised features (ids of the part's recognition) this operation machines */
+  features: ids,
+  tool: CutterSchema,
+  parameters: CuttingParametersSchema,
+  /** clearance plane: rapids above it are free; the operation starts and ends there */
+  clearance_z: z.number(),
+  moves: z.array(MoveSchema),
+});
+
+export const PlanOptionsSchema = z.object({
+  /** face the stock's top down to the part in each setup first */
+  include_face_milling: z.boolean(),
+  /** order operations from the top down (highest first) within a setup, instead of by tool */
+  sort_by_height: z.boolean(),
+  /**
+   * the share of the part's surface (0..100 %) material thicker than the finishing tolerance may
+   * be left on before the plan is incomplete (Completeness); planner/completeness.ts's
+   * DEFAULT_SURFACE_LIMIT_PCT when not given
+   */
+  completeness_surface_limit_pct: z.number().min(0).max(100).optional(),
+});
+
+/** A tool as a setup's result lists it. */
+export const ToolSummarySchema = z.object({
+  /** T number in the setup's program: 1, 2, ... in order of first use */
+  number: z.number().int().positive(),
+  assembly_uuid: z.string(),
+  name: z.string(),
+  tool_type: z.string(),
+  diameter_mm: z.number().positive(),
+});
+
+/**
+ * The shop's stages of a setup: what a programmer calls a setup's roughing or its holes.
+ * planner/blocks.ts says which operation kinds fall into which.
+ */
+export const BlockKindSchema = z.enum(["facing", "roughing", "finishing", "holes", "chamfering"]);
+
+/**
+ * Consecutive operations of a setup in one stage: the level between setups and operations the
+ * API's CAM job has, so a postprocessor can comment and number the stages and a user can see
+ * them without reading every operation.
+ */
+export const BlockSchema = z.object({
+  /** a UUID, named after the setup's id and the block's index (planner/blocks.ts) */
+  id: Uuid,
+  /** "Roughing"; "Roughing 1", "Roughing 2" when the stage recurs in the setup */
+  name: z.string(),
+  /** 0-based, the order the blocks run within the setup */
+  index: z.number().int().nonnegative(),
+  kind: BlockKindSchema,
+  /** the block's operations, in the order they run */
+  operation_ids: z.array(z.string()),
+});
+
+export const PlannedSetupSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  /** 0-based, the order the shop runs them */
+  index: z.number().int().nonnegative(),
+  /** tool axis in workpiece coordinates, from the part towards the spindle */
+  direction: Vec3Schema,
+  /** the work coordinate system in workpiece coordinates (kernel/cam/frames.ts says where) */
+  wcs: FrameSchema,
+  /** the register the machine's control selects for the setup (kernel/post/work-offsets.ts) */
+  work_offset: z.string(),
+  /** the stock box in the setup's frame */
+  stock: Box3Schema,
+  machining_time_s: nonNegative,
+  /** the operations in their stages: each operation in exactly one block, in operation order */
+  blocks: z.array(BlockSchema),
+  operations: z.array(OperationSchema),
+  tools: z.array(ToolSummarySchema),
+  verification: VerificationSchema,
+});
+
+export const WarningSchema = z.object({ code: z.string(), message: z.string() });
+
+/** Something the plan does not machine, and why (a user can act on it). */
+export const UnmachinedSchema = z.object({
+  code: z.string(),
+  message: z.string(),
+  /** recognised features concerned */
+  features: ids,
+  /** part faces concerned (face ids of the workpiece's B-rep) */
+  faces: ids,
+  /** material left there, when measured */
+  volume_mm3: z.number().nullable(),
+});
+
+/** A sharp internal corner no rotating tool makes: listed, but not by itself a reason the plan is incomplete. */
+export const SharpCornerSchema = z.object({
+  faces: ids.describe("the two part faces that meet in the corner"),
+  radius_left_mm: nonNegative.describe("the radius the smallest end mill that reaches it leaves there"),
+  length_mm: nonNegative,
+});
+
+/** A tool the plan would have used had the library held it. */
+export const ToolMissingSchema = z.object({
+  tool_type: z.string(),
+  diameter_mm: nonNegative,
+  purpose: z.string().describe('what it was for: "drill feature 12"'),
+  features: ids,
+});
+
+/** A setup direction the plan leaves out (no toolpath survived, or its stock exceeds the travel), and what it was for. */
+export const SetupLeftOutSchema = z.object({
+  name: z.string(),
+  direction: Vec3Schema,
+  reason: z.string().describe("no_toolpaths, exceeds_travel"),
+  message: z.string(),
+  /**
+   * exceeds_travel: the features and faces it would have made that no setup that fits makes (the
+   * setups that fit take over the rest). The faces are also in the setup plan's unreachable_faces
+   * (face_unreachable entries) and the holes among the features in hole_unreachable entries: count
+   * each once
+   */
+  features: ids,
+  faces: ids,
+});
+
+/**
+ * How complete the plan is, in figures. `incomplete` when any hole is not made, any face is
+ * unreachable, or material thicker than the finishing tolerance is left (sharp corners aside) on
+ * more than `material_left.surface_limit_pct` of the part's surface. The task still succeeds: the
+ * plan is what the library and the part allow, and this says what it lacks.
+ */
+export const CompletenessSchema = z.object({
+  status: z.enum(["complete", "incomplete"]),
+  reasons: z
+    .array(z.object({ code: z.enum(["material_left", "hole_not_made", "face_unreachable"]), message: z.string() }))
+    .describe("one per failed criterion, with its figures; empty when complete"),
+  material_left: z.object({
+    volume_mm3: nonNegative.describe("material left thicker than tolerance_mm"),
+    pct_of_removable: nonNegative.describe("of the volume to remove (stock minus part)"),
+    surface_pct: nonNegative.describe(
+      "share of the part's surface under material thicker than tolerance_mm, sharp corners excepted",
+    ),
+    surface_limit_pct: z.number().min(0).max(100).describe("the plan is incomplete when surface_pct is above this"),
+    tolerance_mm: nonNegative.describe("the finishing tolerance: thinner material is not left"),
+  }),
+  holes_not_made: ids.describe("feature ids of holes the plan does not make whole"),
+  faces_unreachable: ids.describe("face ids no setup reaches"),
+  operations_dropped: z.number().int().nonnegative().describe("operations the verification dropped"),
+  tools_missing: z.array(ToolMissingSchema).describe("tools the plan would have used had the library held them"),
+  setups_left_out: z.array(SetupLeftOutSchema).describe("setups the plan leaves out, and what they were for"),
+  sharp_corners: z
+    .array(SharpCornerSchema)
+    .describe("internal corners no rotating tool makes sharp: listed, not a reason for incomplete"),
+});
+
+/** What the planner gives (kernel/job/plan.ts checks a result with it, and its blocks against its operations). */
+export const PlanResultSchema = z.object({
+  machining_time_s: nonNegative,
+  warnings: z.array(WarningSchema),
+  unmachined: z.array(UnmachinedSchema),
+  setups: z.array(PlannedSetupSchema),
+  completeness: CompletenessSchema,
+});
