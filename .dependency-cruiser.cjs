@@ -20,14 +20,18 @@ module.exports = {
         "kernel/ imports only kernel/, npm libraries and node builtins: no api, db, tasks, workers, storage, webhooks, config",
       severity: "error",
       from: { path: "^kernel/", pathNot: "\\.test\\.ts$" },
-      to: { path: "^(api|auth|config|db|geometry-pool|http|metrics|scripts|storage|tasks|test|webhooks|workers)/" },
+      to: {
+        path: "^(api|auth|config|contracts|db|geometry-pool|http|metrics|scripts|storage|tasks|test|webhooks|workers)/",
+      },
     },
     {
       name: "kernel-tests-need-no-server",
       comment: "a kernel test runs from fixture files: test/support's helpers, never the api, database or queue",
       severity: "error",
       from: { path: "^kernel/.*\\.test\\.ts$" },
-      to: { path: "^(api|auth|config|db|geometry-pool|http|metrics|scripts|storage|tasks|webhooks|workers)/" },
+      to: {
+        path: "^(api|auth|config|contracts|db|geometry-pool|http|metrics|scripts|storage|tasks|webhooks|workers)/",
+      },
     },
     {
       name: "kernel-has-no-server-libraries",

@@ -40,7 +40,7 @@ import { upsertCatalogueEntries } from "../db/seed/catalogue.ts";
 import { STANDARD_MANUFACTURER } from "../kernel/tools/catalogue/entry.ts";
 import { FusionLibraryError, parseFusionLibrary } from "../kernel/tools/catalogue/fusion-library.ts";
 import { isUuid } from "../kernel/tools/uuid.ts";
-import { TESSELLATE_TASK_NAME, TessellatePayload } from "../tasks/tessellate.ts";
+import { TESSELLATE_TASK_NAME, TESSELLATE_WORKER_TASK, TessellatePayload } from "../contracts/tasks.ts";
 import { runFeaturesCommand } from "./cli/features.ts";
 
 class UsageError extends Error {}
@@ -160,7 +160,7 @@ const commands: Record<string, Command> = {
       createTask(db, {
         projectId: owner.projectId,
         taskName: TESSELLATE_TASK_NAME,
-        workerTask: "tessellate",
+        workerTask: TESSELLATE_WORKER_TASK,
         payload: payload.data,
       }),
     );

@@ -29,6 +29,7 @@ const TEST_ROOTS = [
   "api",
   "auth",
   "config",
+  "contracts",
   "db",
   "geometry-pool",
   "http",

@@ -24,7 +24,8 @@ import { insertTaskRecord, readTaskRecord, waitForTask, type TaskRecord } from "
 import { createTestUser, type TestUser } from "../test/support/users.ts";
 import { createGeometryPool, type GeometryPool } from "../geometry-pool/pool.ts";
 import { startWorkerRunner, type WorkerRunner } from "../workers/runner.ts";
-import { PLAN_CAM_TASK_NAME, planCamTask, type PlanCamResult } from "./automated_cam_planning.ts";
+import { PLAN_CAM_TASK_NAME } from "../contracts/tasks.ts";
+import { planCamTask, type PlanCamResult } from "./automated_cam_planning.ts";
 
 const threadModule = new URL("../test/support/plan-test-thread.ts", import.meta.url).href;
 const SETTINGS = { cancelPollMs: 200, progressIntervalMs: 500, cancelGraceMs: 1500 };
@@ -430,6 +431,34 @@ describe("plan_cam", () => {
       assert.equal(task.status, "failed");
       assert.equal(task.error?.code, code, JSON.stringify(task.error));
     }
+  });
+
+  it("fails a precondition lost after the request with the code and message the API answers for it", async () => {
+    const projectId = await planningProject(api, alice);
+    await db.owner.query(
+      "delete from app_public.library_assemblies where library_id = (select library_id from app_public.projects where id = $1)",
+      [projectId],
+    );
+    const task = await finished(
+      await insertTaskRecord(db.owner, {
+        userId: alice.id,
+        projectId,
+        workerTask: "plan_cam",
+        taskName: PLAN_CAM_TASK_NAME,
+        payload: PLAN_OPTIONS,
+      }),
+    );
+    const refused = await api.request<{ detail: { code: string; message: string } }>(
+      "POST",
+      `/projects/${projectId}/automation/cam-planning`,
+      {
+        key: alice.key,
+        body: PLAN_OPTIONS,
+      },
+    );
+    assert.equal(refused.status, 409);
+    assert.equal(task.error?.code, refused.body.detail.code);
+    assert.equal(task.error?.message, refused.body.detail.message);
   });
 
   it("fails as project_changed, saving nothing, when the stock changes while the part is planned", async () => {

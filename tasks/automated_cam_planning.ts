@@ -22,40 +22,27 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Task } from "graphile-worker";
 import { z } from "zod";
+import { PlanCamPayload } from "../contracts/tasks.ts";
+import { unmetPlanningPrecondition } from "../contracts/planning-preconditions.ts";
 import type { PlanInput, PlanOptions } from "../kernel/cam/plan-types.ts";
 import {
   camPlanOf,
   encodeCamPlan,
   PLAN_CONTENT_TYPE,
   PlanFormatError,
-  PlanOptionsSchema,
   summarisePlan,
   type CamPlan,
   type PlanSummary,
 } from "../kernel/job/plan.ts";
 import type { BoundingBoxStock } from "../kernel/job/stock.ts";
 import { findMachineArchetype, type MachineArchetype } from "../kernel/machines/archetypes.ts";
-import { loadPlanningState, type PlanningState } from "../db/queries/automation.ts";
+import { liveProjectMachine, loadPlanningState, type PlanningState } from "../db/queries/automation.ts";
 import { newJobFrom } from "../db/queries/jobs.ts";
 import { carrySetupCostsToPlan } from "../db/queries/setup-cost-carry.ts";
-import { succeedAttempt } from "../db/queries/task-state.ts";
-import { withUserTransaction, type Queryable } from "../db/request-transaction.ts";
+import { lockTaskRow, succeedAttempt } from "../db/queries/task-state.ts";
 import { postgresBlobStore } from "../storage/postgres.ts";
 import { GeometryUnavailable, type GeometryPool } from "../geometry-pool/pool.ts";
 import { TaskCancelled, TaskFailure, trackedTask, type TrackedTaskContext } from "./runtime/tracked-task.ts";
-
-export const PLAN_CAM_TASK_NAME = "automation.automated_cam_planning";
-export const PLAN_CAM_WORKER_TASK = "plan_cam";
-/** one retry, for a thread or worker that died; a plan's own failures are never retried */
-export const PLAN_CAM_MAX_ATTEMPTS = 2;
-
-/** The task record's payload: the request's options (a payload written before the limit existed has none: the default). */
-export const PlanCamPayload = z.strictObject({
-  include_face_milling: z.boolean(),
-  sort_by_height: z.boolean(),
-  completeness_surface_limit_pct: PlanOptionsSchema.shape.completeness_surface_limit_pct,
-}) satisfies z.ZodType<PlanOptions>;
-export type PlanCamPayload = z.infer<typeof PlanCamPayload>;
 
 /** The task's result: the new job and the plan without its moves. */
 export type PlanCamResult = { job_id: string } & PlanSummary;
@@ -116,13 +103,15 @@ function planInputOf(
 ): { input: PlanInput; machine: MachineArchetype; plannedFor: PlannedFor } {
   if (!state) throw new TaskFailure("project_missing", "the project was deleted");
   const { workpiece, stock } = state;
-  if (!workpiece)
-    throw new TaskFailure("workpiece_missing", "the project has no workpiece; upload one and start the planning again");
-  if (!stock)
-    throw new TaskFailure(
-      "stock_missing",
-      "the project has no stock; set it (POST /projects/{id}/stock/bounding-box) and start again",
-    );
+  const unmet = unmetPlanningPrecondition({
+    hasWorkpiece: workpiece !== null,
+    hasStock: stock !== null,
+    materialId: state.materialId,
+    libraryId: state.libraryId,
+    assemblies: state.library.length,
+  });
+  if (unmet) throw new TaskFailure(unmet.code, unmet.message);
+  if (!workpiece || !stock || !state.materialId) throw new Error("unreachable: the preconditions hold");
   if (!state.workpieceBytes)
     throw new TaskFailure("workpiece_missing", "the workpiece's geometry is missing; upload it again");
   if (!workpiece.meta.closed_solid) {
@@ -137,16 +126,6 @@ function planInputOf(
       "machine_unsupported",
       `the project's machine ${state.productId} cannot be planned for; choose another product_id`,
     );
-  if (!state.materialId)
-    throw new TaskFailure("material_missing", "the project has no material; set material_id and start again");
-  if (!state.libraryId)
-    throw new TaskFailure("library_missing", "the project has no equipment library; set library_id and start again");
-  if (state.library.length === 0) {
-    throw new TaskFailure(
-      "empty_library",
-      "the project's equipment library has no tools; add assemblies to it and start again",
-    );
-  }
   const size: [number, number, number] = [stock.size[0], stock.size[1], stock.size[2]];
   if (!fitsTravel(size, [machine.travel_x_mm, machine.travel_y_mm, machine.travel_z_mm])) {
     throw new TaskFailure(
@@ -208,10 +187,8 @@ export function planCamTask(geometry: GeometryPool, overrides: Partial<PlanCamSe
       throw new TaskFailure("invalid_payload", `the task's payload is not valid: ${z.prettifyError(parsed.error)}`);
     if (!ctx.projectId) throw new TaskFailure("project_missing", "the task has no project");
     const projectId = ctx.projectId;
-    const asOwner = <T>(work: (db: Queryable) => Promise<T>) =>
-      ctx.helpers.withPgClient((db) => withUserTransaction(db, ctx.userId, () => work(db)));
 
-    const state = await asOwner((db) => loadPlanningState(db, ctx.userId, projectId));
+    const state = await ctx.asOwner((db) => loadPlanningState(db, ctx.userId, projectId));
     const { input, machine, plannedFor: planned } = planInputOf(state, parsed.data);
     const writer = progressWriter(ctx, settings.progressIntervalMs);
     writer.report(LOADED);
@@ -242,22 +219,15 @@ export function planCamTask(geometry: GeometryPool, overrides: Partial<PlanCamSe
     const summary = summarisePlan(plan);
 
     // the job and the task's success commit together, or neither does
-    return asOwner(async (db) => {
-      const task = await db.query<{ status: string; attempts: number; cancelled: boolean }>(
-        "select status, attempts, cancel_requested_at is not null as cancelled from app_public.tasks where id = $1 for update",
-        [ctx.taskId],
-      );
-      const row = task.rows[0];
+    return ctx.asOwner(async (db) => {
+      const row = await lockTaskRow(db, ctx.taskId);
       if (row?.cancelled) throw new TaskCancelled();
       if (!row || row.status !== "running" || row.attempts !== ctx.attempt)
         throw new Error("this attempt was superseded; its plan is not saved");
-      const project = await db.query<{ product_id: string }>(
-        "select product_id from app_public.projects where id = $1 and user_id = $2 and deleted_at is null",
-        [projectId, ctx.userId],
-      );
-      if (project.rowCount === 0)
+      const productId = await liveProjectMachine(db, ctx.userId, projectId);
+      if (productId === null)
         throw new TaskFailure("project_missing", "the project was deleted while it was being planned");
-      if (project.rows[0]!.product_id !== planned.productId) throw projectChanged("machine");
+      if (productId !== planned.productId) throw projectChanged("machine");
       const blob = await postgresBlobStore.put(db, bytes, PLAN_CONTENT_TYPE);
       const job = await newJobFrom(db, projectId, (current) => {
         if (current?.workpieceId !== planned.workpieceId) throw projectChanged("workpiece");

@@ -5,6 +5,7 @@
  * only in a process that has it.
  */
 import type { Task } from "graphile-worker";
+import { PLAN_CAM_WORKER_TASK, TESSELLATE_WORKER_TASK } from "../contracts/tasks.ts";
 import type { GeometryPool } from "../geometry-pool/pool.ts";
 import { planCamTask } from "./automated_cam_planning.ts";
 import { deliverWebhookTask, type WebhookAttemptObserver } from "./deliver_webhook.ts";
@@ -24,7 +25,7 @@ export interface TaskServices {
 }
 
 /** tasks that run on geometry threads: a process offers them only with a pool */
-export const GEOMETRY_TASK_NAMES: readonly string[] = ["tessellate", "plan_cam"];
+export const GEOMETRY_TASK_NAMES: readonly string[] = [TESSELLATE_WORKER_TASK, PLAN_CAM_WORKER_TASK];
 
 /** Every task name, whatever the process has. */
 export const ALL_TASK_NAMES: readonly string[] = [
@@ -46,8 +47,8 @@ export function createTaskList(services: TaskServices = {}): Record<string, Task
     sweep_stuck_tasks: sweepStuckTasks,
     ...(services.geometry
       ? {
-          tessellate: tessellateTask(services.geometry, services.publicBaseUrl),
-          plan_cam: planCamTask(services.geometry),
+          [TESSELLATE_WORKER_TASK]: tessellateTask(services.geometry, services.publicBaseUrl),
+          [PLAN_CAM_WORKER_TASK]: planCamTask(services.geometry),
         }
       : {}),
   };

@@ -21,7 +21,7 @@ import { createTestDatabase, type TestDatabase } from "../test/support/database.
 import { fileUpload } from "../test/support/multipart.ts";
 import { insertTaskRecord, waitForTask } from "../test/support/task-records.ts";
 import { createTestUser, type TestUser } from "../test/support/users.ts";
-import { TESSELLATE_TASK_NAME, type TessellatePayload } from "./tessellate.ts";
+import { TESSELLATE_TASK_NAME, type TessellatePayload } from "../contracts/tasks.ts";
 
 interface Uploaded {
   workpiece_id: string;

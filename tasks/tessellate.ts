@@ -15,24 +15,12 @@
  */
 import type { Task } from "graphile-worker";
 import { z } from "zod";
-import { withUserTransaction, type Queryable } from "../db/request-transaction.ts";
+import { TessellatePayload } from "../contracts/tasks.ts";
 import { API_BASE_PATH } from "../http/base-path.ts";
 import { getWorkpiece, presignWorkpiece, replaceWorkpieceMesh } from "../db/queries/workpieces.ts";
 import { postgresBlobStore } from "../storage/postgres.ts";
 import { GeometryUnavailable, type GeometryPool } from "../geometry-pool/pool.ts";
 import { TaskFailure, trackedTask } from "./runtime/tracked-task.ts";
-
-export const TESSELLATE_TASK_NAME = "workpiece.tessellate";
-
-/** The task record's payload (also what the CLI and the import write). */
-export const TessellatePayload = z.strictObject({
-  workpiece_id: z.uuid(),
-  /** chordal deviation in mm; default: 0.05 % of the part's diagonal, within 0.01..0.5 mm */
-  linear_deflection_mm: z.number().min(0.001).max(10).optional(),
-  /** default 0.5 rad (28.6 deg) */
-  angular_deflection_deg: z.number().min(1).max(90).optional(),
-});
-export type TessellatePayload = z.infer<typeof TessellatePayload>;
 
 const degrees = (radians: number) => (radians * 180) / Math.PI;
 
@@ -42,10 +30,8 @@ export function tessellateTask(geometry: GeometryPool, publicBaseUrl?: string): 
     if (!parsed.success)
       throw new TaskFailure("invalid_payload", `the task's payload is not valid: ${z.prettifyError(parsed.error)}`);
     const payload = parsed.data;
-    const asOwner = <T>(work: (db: Queryable) => Promise<T>) =>
-      ctx.helpers.withPgClient((db) => withUserTransaction(db, ctx.userId, () => work(db)));
 
-    const source = await asOwner(async (db) => {
+    const source = await ctx.asOwner(async (db) => {
       const workpiece = await getWorkpiece(db, payload.workpiece_id);
       if (!workpiece) return null;
       // the B-rep in mm when there is one: read faster than the STEP, and its faces are the
@@ -75,7 +61,7 @@ export function tessellateTask(geometry: GeometryPool, publicBaseUrl?: string): 
     await ctx.progress(0.8);
 
     const { workpiece: measured, glb, thumbnail } = outcome;
-    const saved = await asOwner(async (db) => {
+    const saved = await ctx.asOwner(async (db) => {
       const workpiece = await replaceWorkpieceMesh(db, payload.workpiece_id, {
         mesh: glb,
         thumbnail,

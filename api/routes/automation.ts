@@ -5,6 +5,7 @@
  * docs/automation.md describes queueing, cancellation, progress, the result and the failures.
  */
 import { z } from "zod";
+import { unmetPlanningPrecondition } from "../../contracts/planning-preconditions.ts";
 import { planningPreconditions, startAutomationTask } from "../../db/queries/automation.ts";
 import { PlanOptionsSchema } from "../../kernel/job/plan.ts";
 import { DEFAULT_SURFACE_LIMIT_PCT } from "../../kernel/cam/planner/completeness.ts";
@@ -13,7 +14,7 @@ import {
   PLAN_CAM_TASK_NAME,
   PLAN_CAM_WORKER_TASK,
   PlanCamPayload,
-} from "../../tasks/automated_cam_planning.ts";
+} from "../../contracts/tasks.ts";
 import { HttpError, notFound } from "../../http/errors/index.ts";
 import { API_BASE_PATH } from "../../http/base-path.ts";
 import { json } from "../reply.ts";
@@ -63,9 +64,6 @@ const CamPlanningStarted = z
   })
   .meta({ id: "CamPlanningStarted" });
 
-const precondition = (code: string, message: string, projectId: string) =>
-  new HttpError(409, code, message, { project_id: projectId });
-
 export const automationRoutes = [
   defineRoute({
     method: "post",
@@ -109,44 +107,16 @@ export const automationRoutes = [
     },
     async handler({ db, params, body }) {
       const projectId = params.project_id;
-      const state = await planningPreconditions(db, projectId);
-      if (!state) throw notFound("project", projectId);
-      if (!state.hasWorkpiece)
-        throw precondition(
-          "workpiece_missing",
-          "the project has no workpiece yet; upload one before planning",
-          projectId,
-        );
-      if (!state.hasStock) {
-        throw precondition(
-          "stock_missing",
-          "the project has no stock yet; set it with POST /projects/{project_id}/stock/bounding-box",
-          projectId,
-        );
-      }
-      if (!state.materialId)
-        throw precondition(
-          "material_missing",
-          "the project has no material; set material_id (PATCH /projects/{project_id})",
-          projectId,
-        );
-      if (!state.libraryId) {
-        throw precondition(
-          "library_missing",
-          "the project has no equipment library; set library_id (PATCH /projects/{project_id})",
-          projectId,
-        );
-      }
-      if (state.assemblies === 0) {
-        throw new HttpError(
-          409,
-          "empty_library",
-          "the project's equipment library has no tools; add assemblies to it before planning",
-          {
-            project_id: projectId,
-            library_id: state.libraryId,
-          },
-        );
+      const facts = await planningPreconditions(db, projectId);
+      if (!facts) throw notFound("project", projectId);
+      const unmet = unmetPlanningPrecondition(facts);
+      if (unmet) {
+        // an empty library is named, since the project has one
+        const details =
+          unmet.code === "empty_library"
+            ? { project_id: projectId, library_id: facts.libraryId }
+            : { project_id: projectId };
+        throw new HttpError(409, unmet.code, unmet.message, details);
       }
       const started = await startAutomationTask(db, {
         projectId,

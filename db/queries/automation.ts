@@ -3,6 +3,7 @@
  * RLS), cancelling one, and what the plan_cam task reads of a project (a worker, as the owner
  * with the user's identity set: every query here names the user itself).
  */
+import type { PlanningFacts } from "../../contracts/planning-preconditions.ts";
 import type { BoundingBoxStock } from "../../kernel/job/stock.ts";
 import type { Assembly } from "../../kernel/tools/assembly.ts";
 import { postgresBlobStore } from "../../storage/postgres.ts";
@@ -16,18 +17,8 @@ export function automationQueueName(userId: string): string {
   return `automation:${userId}`;
 }
 
-/** What POST .../automation/cam-planning checks before it queues anything. */
-export interface PlanningPreconditions {
-  hasWorkpiece: boolean;
-  hasStock: boolean;
-  materialId: string | null;
-  libraryId: string | null;
-  /** assemblies in the project's library; 0 when it has none */
-  assemblies: number;
-}
-
-/** Null when the project is not the caller's (RLS). */
-export async function planningPreconditions(db: Queryable, projectId: string): Promise<PlanningPreconditions | null> {
+/** What POST .../automation/cam-planning checks before it queues anything; null when the project is not the caller's (RLS). */
+export async function planningPreconditions(db: Queryable, projectId: string): Promise<PlanningFacts | null> {
   const { rows } = await db.query<{
     has_workpiece: boolean;
     has_stock: boolean;
@@ -123,6 +114,15 @@ export async function cancelTask(
   );
   const row = rows[0];
   return row ? { outcome: row.outcome, status: row.task_status } : null;
+}
+
+/** The machine of the user's live project, as plan_cam's save checks it; null when the project is gone. */
+export async function liveProjectMachine(db: Queryable, userId: string, projectId: string): Promise<string | null> {
+  const { rows } = await db.query<{ product_id: string }>(
+    "select product_id from app_public.projects where id = $1 and user_id = $2 and deleted_at is null",
+    [projectId, userId],
+  );
+  return rows[0]?.product_id ?? null;
 }
 
 /** What plan_cam reads of a project: null when the project is gone (deleted). */

@@ -9,7 +9,7 @@ import { boundingBoxStock } from "../../kernel/job/stock.ts";
 import type { BlobStore } from "../../storage/blob-store.ts";
 import { postgresBlobStore } from "../../storage/postgres.ts";
 import type { Queryable } from "../request-transaction.ts";
-import { TESSELLATE_TASK_NAME, type TessellatePayload } from "../../tasks/tessellate.ts";
+import { TESSELLATE_TASK_NAME, TESSELLATE_WORKER_TASK, type TessellatePayload } from "../../contracts/tasks.ts";
 import { newJobFrom, type JobRecord } from "./jobs.ts";
 import { createTask } from "./tasks.ts";
 import { getWorkpiece, insertWorkpiece } from "./workpieces.ts";
@@ -125,7 +125,7 @@ export async function importJobFile(
     if (workpiece && !workpiece.blobs.mesh) {
       const payload: TessellatePayload = { workpiece_id: workpiece.id };
       tessellationTaskId = (
-        await createTask(db, { projectId, taskName: TESSELLATE_TASK_NAME, workerTask: "tessellate", payload })
+        await createTask(db, { projectId, taskName: TESSELLATE_TASK_NAME, workerTask: TESSELLATE_WORKER_TASK, payload })
       ).id;
     }
     const plan = contents.plan

@@ -117,6 +117,21 @@ export async function cancelRequested(db: Queryable, taskId: string): Promise<bo
   return rows[0]?.requested === true;
 }
 
+export interface LockedAttempt {
+  status: string;
+  attempts: number;
+  cancelled: boolean;
+}
+
+/** The task row locked until the transaction ends, so that a save and its success commit before any cancel. */
+export async function lockTaskRow(db: Queryable, taskId: string): Promise<LockedAttempt | null> {
+  const { rows } = await db.query<LockedAttempt>(
+    "select status, attempts, cancel_requested_at is not null as cancelled from app_public.tasks where id = $1 for update",
+    [taskId],
+  );
+  return rows[0] ?? null;
+}
+
 /** running -> queued: graphile-worker will run the job again after its backoff. */
 export async function requeueAttempt(
   db: Queryable,

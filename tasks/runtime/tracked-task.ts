@@ -14,7 +14,7 @@
  */
 import type { JobHelpers, Task } from "graphile-worker";
 import { z } from "zod";
-import type { Queryable } from "../../db/request-transaction.ts";
+import { withUserTransaction, type Queryable } from "../../db/request-transaction.ts";
 import {
   cancelAttempt,
   cancelRequested,
@@ -52,6 +52,8 @@ export interface TrackedTaskContext {
   progress(fraction: number): Promise<boolean>;
   /** whether a cancel was requested: a run that honours it throws TaskCancelled */
   cancelRequested(): Promise<boolean>;
+  /** `work` in one transaction as the owner role with the task's user set, as their requests run (RLS) */
+  asOwner<T>(work: (db: Queryable) => Promise<T>): Promise<T>;
   /** aborted when the worker shuts down */
   signal: AbortSignal;
   helpers: JobHelpers;
@@ -79,6 +81,7 @@ export function trackedTask(run: (ctx: TrackedTaskContext) => Promise<unknown>):
         payload: started.payload,
         progress: (fraction) => withDb((db) => reportProgress(db, taskId, attempt, Math.min(1, Math.max(0, fraction)))),
         cancelRequested: () => withDb((db) => cancelRequested(db, taskId)),
+        asOwner: (work) => withDb((db) => withUserTransaction(db, started.userId, () => work(db))),
         signal: helpers.abortSignal ?? new AbortController().signal,
         helpers,
       });

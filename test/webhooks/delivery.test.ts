@@ -7,7 +7,8 @@
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { PLAN_CAM_TASK_NAME, planCamTask } from "../../tasks/automated_cam_planning.ts";
+import { PLAN_CAM_TASK_NAME } from "../../contracts/tasks.ts";
+import { planCamTask } from "../../tasks/automated_cam_planning.ts";
 import { deliverWebhookTask } from "../../tasks/deliver_webhook.ts";
 import type { WebhookPolicy } from "../../webhooks/address-policy.ts";
 import { defaultDeliveryDeps, processDelivery, type DeliveryDeps } from "../../webhooks/delivery.ts";

@@ -14,7 +14,7 @@ import path from "node:path";
 import { readEnv } from "../../../config/env.ts";
 import { seededRandom } from "../../../kernel/seeded-random.ts";
 import { starterLibrary } from "../../../kernel/tools/catalogue/starter-library.ts";
-import { PLAN_CAM_TASK_NAME } from "../../../tasks/automated_cam_planning.ts";
+import { PLAN_CAM_TASK_NAME } from "../../../contracts/tasks.ts";
 import { fileUpload } from "../../../test/support/multipart.ts";
 import { startActivitySampler, type ActivitySummary } from "../activity-sampler.ts";
 import { childOrigin, startChild } from "../children.ts";
