@@ -19,7 +19,6 @@
  * (blobs are content-addressed per user).
  */
 import { createHmac } from "node:crypto";
-import { API_BASE_PATH } from "../http/base-path.ts";
 import type { Queryable } from "../db/request-transaction.ts";
 
 export const PRESIGN_PURPOSES = ["mesh", "thumbnail"] as const;
