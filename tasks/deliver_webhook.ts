@@ -9,7 +9,8 @@ import type { Task } from "graphile-worker";
 import { z } from "zod";
 import { readEnv } from "../config/env.ts";
 import { webhookPolicyFrom, type WebhookPolicy } from "../webhooks/address-policy.ts";
-import { defaultDeliveryDeps, processDelivery, type AttemptOutcome, type DeliveryDeps } from "../webhooks/delivery.ts";
+import type { AttemptOutcome } from "../db/queries/webhook-attempts.ts";
+import { defaultDeliveryDeps, processDelivery, type DeliveryDeps } from "../webhooks/delivery.ts";
 
 const Payload = z.object({ delivery_id: z.uuid() });
 

@@ -6,16 +6,13 @@
  */
 import type { Task } from "graphile-worker";
 import { z } from "zod";
+import { purgeDeletedProject } from "../db/queries/projects.ts";
 
 const Payload = z.object({ project_id: z.uuid() });
 
 export const purgeProject: Task = async (payload, helpers) => {
   const { project_id: projectId } = Payload.parse(payload);
-  const { rows } = await helpers.query<{ projects_deleted: number; blobs_deleted: number }>(
-    "select * from app_private.purge_project($1)",
-    [projectId],
-  );
-  const purged = rows[0];
+  const purged = await helpers.withPgClient((db) => purgeDeletedProject(db, projectId));
   helpers.logger.info(
     `purged project ${projectId} (${purged?.projects_deleted ?? 0} row, ${purged?.blobs_deleted ?? 0} blobs)`,
   );

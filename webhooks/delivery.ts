@@ -16,6 +16,14 @@
  */
 import http from "node:http";
 import https from "node:https";
+import {
+  cancelDelivery,
+  earlierPendingDelivery,
+  enqueueDelivery,
+  readDelivery,
+  recordWebhookAttempt,
+  type AttemptOutcome,
+} from "../db/queries/webhook-attempts.ts";
 import type { Queryable } from "../db/request-transaction.ts";
 import { resolveWebhookTarget, WebhookUrlRefused, type WebhookPolicy } from "./address-policy.ts";
 import { MAX_ATTEMPTS, nextAttemptAt } from "./schedule.ts";
@@ -38,8 +46,6 @@ export interface DeliveryDeps {
 
 export const defaultDeliveryDeps: DeliveryDeps = { now: () => new Date(), random: Math.random, send: sendWebhook };
 
-export type AttemptOutcome = "delivered" | "retrying" | "failed";
-
 export type ProcessResult =
   | { kind: "skipped"; reason: string }
   | { kind: "held"; until: Date }
@@ -51,61 +57,27 @@ export type ProcessResult =
       error: string | null;
     };
 
-interface DeliveryState {
-  id: string;
-  endpoint_id: string;
-  task_id: string;
-  event_seq: string;
-  event_type: string;
-  body: string;
-  status: string;
-  attempts: number;
-  max_attempts: number;
-  url: string;
-  enabled: boolean;
-  revoked: boolean;
-  secrets: string[] | null;
-}
-
 export async function processDelivery(
   db: Queryable,
   deliveryId: string,
   policy: WebhookPolicy,
   deps: DeliveryDeps = defaultDeliveryDeps,
 ): Promise<ProcessResult> {
-  const { rows } = await db.query<DeliveryState>(
-    `select d.id, d.endpoint_id, d.task_id, d.event_seq, d.event_type, d.body, d.status, d.attempts, d.max_attempts,
-            e.url, e.enabled, e.revoked_at is not null as revoked,
-            (select array_agg(s.secret order by s.id desc) from app_private.webhook_secrets s
-              where s.endpoint_id = e.id and (s.expires_at is null or s.expires_at > $2)) as secrets
-       from app_public.webhook_deliveries d join app_public.webhook_endpoints e on e.id = d.endpoint_id
-      where d.id = $1`,
-    [deliveryId, deps.now()],
-  );
-  const d = rows[0];
+  const d = await readDelivery(db, deliveryId, deps.now());
   if (!d) return { kind: "skipped", reason: "no such delivery" };
   if (d.status !== "pending") return { kind: "skipped", reason: `the delivery is ${d.status}` };
   if (d.revoked || !d.enabled) {
     const reason = d.revoked ? "the endpoint was revoked" : "the endpoint is disabled";
-    await db.query(
-      `update app_public.webhook_deliveries set status = 'cancelled', last_error = $2, finished_at = $3, next_attempt_at = null
-        where id = $1 and status = 'pending'`,
-      [deliveryId, reason, deps.now()],
-    );
+    await cancelDelivery(db, deliveryId, reason, deps.now());
     return { kind: "skipped", reason };
   }
 
-  const earlier = await db.query<{ next_attempt_at: Date | null }>(
-    `select next_attempt_at from app_public.webhook_deliveries
-      where endpoint_id = $1 and task_id = $2 and status = 'pending' and event_seq < $3
-      order by event_seq limit 1`,
-    [d.endpoint_id, d.task_id, d.event_seq],
-  );
-  if (earlier.rows[0]) {
+  const earlier = await earlierPendingDelivery(db, d);
+  if (earlier !== undefined) {
     const now = deps.now();
-    const after = earlier.rows[0].next_attempt_at ?? now;
+    const after = earlier ?? now;
     const until = new Date(Math.max(after.getTime(), now.getTime()) + 1000);
-    await db.query("select app_private.enqueue_webhook_delivery($1, $2, $3)", [deliveryId, d.endpoint_id, until]);
+    await enqueueDelivery(db, deliveryId, d.endpoint_id, until);
     return { kind: "held", until };
   }
 
@@ -135,11 +107,17 @@ export async function processDelivery(
   const inRound = attempt - (d.max_attempts - MAX_ATTEMPTS);
   const now = deps.now();
   const next = nextAttemptAt(inRound, now, deps.random);
-  const recorded = await db.query<{ outcome: AttemptOutcome | null }>(
-    "select app_private.record_webhook_attempt($1, $2, $3, $4, $5, $6, $7, $8, $9) as outcome",
-    [deliveryId, attempt, attemptedAt, statusCode, durationMs, error, retryable, next, now],
-  );
-  return { kind: "attempted", attempt, outcome: recorded.rows[0]?.outcome ?? null, statusCode, error };
+  const outcome = await recordWebhookAttempt(db, deliveryId, {
+    attempt,
+    attemptedAt,
+    statusCode,
+    durationMs,
+    error,
+    retryable,
+    next,
+    now,
+  });
+  return { kind: "attempted", attempt, outcome, statusCode, error };
 }
 
 /** POSTs to a checked address of the URL's host, with the policy's timeout; never throws. */

@@ -103,3 +103,14 @@ export async function softDeleteProject(db: Queryable, id: string): Promise<bool
   const { rows } = await db.query<{ deleted: boolean }>("select app_public.soft_delete_project($1) as deleted", [id]);
   return rows[0]?.deleted === true;
 }
+
+export interface PurgedProject {
+  projects_deleted: number;
+  blobs_deleted: number;
+}
+
+/** A soft-deleted project's rows and the blobs no other project of its user uses, in one transaction (app_private.purge_project). */
+export async function purgeDeletedProject(db: Queryable, projectId: string): Promise<PurgedProject | null> {
+  const { rows } = await db.query<PurgedProject>("select * from app_private.purge_project($1)", [projectId]);
+  return rows[0] ?? null;
+}
