@@ -2,7 +2,10 @@
  * The structure the build enforces (`npm run typecheck` runs it after tsc):
  * - no import cycles: a module is initialised before anything that imports it;
  * - the kernel is pure: geometry and CAM without a database, HTTP, queue or the process's
- *   configuration, so every part of it runs from a fixture file with no server.
+ *   configuration, so every part of it runs from a fixture file with no server;
+ * - the shared rooms sit below those that use them: the HTTP kit (http/) below the API, the
+ *   worker process and the metrics; the task contracts (contracts/) below the API, db/ and tasks/.
+ * Folder cycles are checked by .dependency-cruiser-folders.cjs.
  */
 /** @type {import("dependency-cruiser").IConfiguration} */
 module.exports = {
@@ -42,6 +45,27 @@ module.exports = {
         dependencyTypes: ["npm", "npm-dev"],
         path: "node_modules/(pg|express|graphile-worker|postgraphile|multer|node-cron)/",
       },
+    },
+    {
+      name: "http-kit-is-below-its-servers",
+      comment: "http/ is what the API, a worker's port and the metrics share: it imports none of them",
+      severity: "error",
+      from: { path: "^http/", pathNot: "\\.test\\.ts$" },
+      to: { path: "^(api|geometry-pool|metrics|storage|tasks|webhooks|workers)/" },
+    },
+    {
+      name: "contracts-are-below-their-parties",
+      comment: "a task's contract is read by the API, db/queries and the task: it imports none of them",
+      severity: "error",
+      from: { path: "^contracts/" },
+      to: { path: "^(api|db|geometry-pool|http|metrics|storage|tasks|webhooks|workers)/" },
+    },
+    {
+      name: "db-is-below-tasks-and-api",
+      comment: "tasks/ and api/ call db/; what a query needs of a task (its name, its payload) is in contracts/",
+      severity: "error",
+      from: { path: "^db/", pathNot: "\\.test\\.ts$" },
+      to: { path: "^(api|tasks|workers)/" },
     },
     {
       name: "routes-do-not-import-routes",
