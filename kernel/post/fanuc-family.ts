@@ -4,7 +4,8 @@
  * parameter), comments in capitals of at most COMMENT_MAX characters, the spindle home with
  * G91 G28 Z0. before a tool change and at the end, and rigid tapping as G84 after M29.
  */
-import { commentText, formatNumber, listedWorkOffsets, type IsoDialect } from "./iso.ts";
+import { commentText, listedWorkOffsets, type IsoDialect } from "./iso.ts";
+import { formatNumber } from "./numbers.ts";
 import type { Coolant } from "./motion.ts";
 
 /** Fanuc 0i/31i accept longer comments, but their program list and screens show about this much */

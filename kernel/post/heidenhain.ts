@@ -17,10 +17,10 @@
 import { CHIP_BREAK_RETRACT_MM, PECK_RETURN_CLEARANCE_MM } from "../cam/holes/cycles.ts";
 import { arcSweep } from "../cam/machining-time.ts";
 import type { DrillCycle, Vec3 } from "../cam/types.ts";
-import { commentText, COOLANT_CODES, formatNumber, formatUnits, tapPitch, toUnits } from "./iso.ts";
-
-const AXES = ["X", "Y", "Z"];
+import { commentText, COOLANT_CODES, tapPitch } from "./iso.ts";
+import { ModalWords } from "./modal-words.ts";
 import type { Motion } from "./motion.ts";
+import { formatNumber, formatUnits, toUnits } from "./numbers.ts";
 
 export const HEIDENHAIN_EXTENSION = ".h";
 
@@ -34,36 +34,12 @@ const plain = (value: number): string => formatNumber(value, 3, false);
 export function* heidenhainProgram(stream: Iterable<Motion>, name: string): Generator<string> {
   let block = 0;
   const numbered = (text: string): string => String(block++) + " " + text;
-  /** each axis as last written, in units (a word is written when it changes) */
-  let told: (number | null)[] = [null, null, null];
-  let feed: number | null = null;
+  const modal = new ModalWords(3, signedUnits, (units) => formatUnits(units, 3, false));
   /** the circle centre (CC) in force, in units */
   let pole: [number, number] | null = null;
   let pendingM: string[] = [];
   let rpm = 0;
 
-  const axes = (to: Vec3): string => {
-    let words = "";
-    for (let i = 0; i < 3; i += 1) {
-      const value = to[i] as number;
-      const units = toUnits(value, 3);
-      if (told[i] !== units) {
-        words += (words === "" ? "" : " ") + AXES[i] + signedUnits(units);
-        told[i] = units;
-      }
-    }
-    return words;
-  };
-  // the control told every axis again (after a tool change, or where a cycle or CP left the tool)
-  const tellAll = (to: (number | null)[]): void => {
-    told = to.map((value) => (value === null ? null : toUnits(value, 3)));
-  };
-  const feedWord = (value: number): string => {
-    const units = toUnits(value, 3);
-    if (feed === units) return "";
-    feed = units;
-    return "F" + formatUnits(units, 3, false);
-  };
   // one M function a block (older TNCs take no more), the first one waiting
   const mAfter = (text: string): string => (pendingM.length === 0 ? text : text + " " + (pendingM.shift() as string));
   const withM = (words: string[]): string => mAfter(words.filter((word) => word !== "").join(" "));
@@ -73,19 +49,19 @@ export function* heidenhainProgram(stream: Iterable<Motion>, name: string): Gene
     if (approach !== null) {
       const [x, y, z] = approach;
       approach = null;
-      tellAll([x, y, null]);
+      modal.tellAll([x, y, null]);
       yield numbered(withM(["L", `X${signed(x)}`, `Y${signed(y)}`, "R0", "FMAX"]));
-      tellAll([x, y, z]);
+      modal.tellAll([x, y, z]);
       yield numbered(withM(["L", `Z${signed(z)}`, "R0", "FMAX"]));
     }
     // M functions still waiting, each on a block that stays where the tool is
-    while (pendingM.length > 0) yield numbered(withM(["L", `Z${signedUnits(told[2] ?? 0)}`, "R0", "FMAX"]));
+    while (pendingM.length > 0) yield numbered(withM(["L", `Z${signedUnits(modal.told[2] ?? 0)}`, "R0", "FMAX"]));
   }
   // the one block of most programs, built without an array
   const line = (to: Vec3, rapid: boolean, feedRate = 0): string | null => {
-    const words = axes(to);
+    const words = modal.axes(to);
     if (words === "") return null;
-    const f = rapid ? "FMAX" : feedWord(feedRate);
+    const f = rapid ? "FMAX" : modal.feedWord(feedRate);
     const text = f === "" ? "L " + words + " R0" : "L " + words + " R0 " + f;
     return numbered(mAfter(text));
   };
@@ -111,7 +87,7 @@ export function* heidenhainProgram(stream: Iterable<Motion>, name: string): Gene
         break;
       case "tool_change": {
         yield numbered("L Z+0 R0 FMAX M91");
-        tellAll([null, null, null]);
+        modal.tellAll([null, null, null]);
         yield numbered(`; ${commentText(`${motion.tool.name}, stick-out ${plain(motion.tool.stick_out)}`, 120)}`);
         rpm = motion.spindle_rpm;
         yield numbered(`TOOL CALL ${motion.tool.number} Z S${Math.round(rpm)}`);
@@ -158,18 +134,18 @@ export function* heidenhainProgram(stream: Iterable<Motion>, name: string): Gene
           });
           const degrees = ((motion.clockwise ? -1 : 1) * sweep * 180) / Math.PI;
           const dz = motion.to[2] - motion.from[2];
-          const f = feedWord(motion.feed);
+          const f = modal.feedWord(motion.feed);
           const text =
             "CP IPA" +
             signed(degrees) +
             (dz === 0 ? " " : " IZ" + signed(dz) + " ") +
             dr +
             (f === "" ? " R0" : " R0 " + f);
-          tellAll([motion.to[0], motion.to[1], motion.to[2]]);
+          modal.tellAll([motion.to[0], motion.to[1], motion.to[2]]);
           yield numbered(mAfter(text));
         } else {
-          const f = feedWord(motion.feed);
-          const text = "C " + axes(motion.to) + " " + dr + (f === "" ? " R0" : " R0 " + f);
+          const f = modal.feedWord(motion.feed);
+          const text = "C " + modal.axes(motion.to) + " " + dr + (f === "" ? " R0" : " R0 " + f);
           yield numbered(mAfter(text));
         }
         break;
@@ -261,6 +237,6 @@ export function* heidenhainProgram(stream: Iterable<Motion>, name: string): Gene
     }
     for (const [x, y] of cycle.at) yield numbered(`L X${signed(x)} Y${signed(y)} R0 FMAX M99`);
     const last = cycle.at[cycle.at.length - 1];
-    if (last !== undefined) tellAll([last[0], last[1], cycle.retract_z]);
+    if (last !== undefined) modal.tellAll([last[0], last[1], cycle.retract_z]);
   }
 }

@@ -15,10 +15,10 @@
  */
 import { expandDrillCycle } from "../cam/holes/cycles.ts";
 import type { DrillCycle, Vec3 } from "../cam/types.ts";
+import { ModalWords } from "./modal-words.ts";
 import type { Coolant, Motion, ProgramStart, ToolCall } from "./motion.ts";
+import { formatNumber, formatUnits, toUnits } from "./numbers.ts";
 import { PostError } from "./post-error.ts";
-
-const AXES = ["X", "Y", "Z"];
 
 export interface IsoDialect {
   /** file extension, with its dot */
@@ -87,44 +87,18 @@ export function* isoProgram(stream: Iterable<Motion>, dialect: IsoDialect): Gene
   const { decimals, wholeWithPoint } = dialect;
   const n = (value: number): string => formatNumber(value, decimals, wholeWithPoint);
   let motionCode = "";
-  // what the control was last told of each axis, in units (toUnits): a word is written when it changes
-  let told: (number | null)[] = [null, null, null];
-  let feed: number | null = null;
+  const word = (units: number): string => formatUnits(units, decimals, wholeWithPoint);
+  const modal = new ModalWords(decimals, word, word);
   let rpm = 0;
   let workOffset = "";
 
-  // axis i's word, and the control told it
-  const tell = (i: number, value: number): string => {
-    const units = toUnits(value, decimals);
-    told[i] = units;
-    return AXES[i] + formatUnits(units, decimals, wholeWithPoint);
-  };
-  // the axis words of a move to `to`, only those that changed ("" when none did)
-  const axes = (to: Vec3): string => {
-    let words = "";
-    for (let i = 0; i < 3; i += 1) {
-      const value = to[i] as number;
-      if (told[i] !== toUnits(value, decimals)) words += (words === "" ? "" : " ") + tell(i, value);
-    }
-    return words;
-  };
-  const feedWord = (value: number): string => {
-    const units = toUnits(value, decimals);
-    if (feed === units) return "";
-    feed = units;
-    return "F" + formatUnits(units, decimals, wholeWithPoint);
-  };
   const block = (...words: string[]): string => words.filter((word) => word.length > 0).join(" ");
   const moveBlock = (code: string, to: Vec3, feedText = ""): string | null => {
-    const words = axes(to);
+    const words = modal.axes(to);
     if (words === "") return null;
     const g = code === motionCode ? "" : code + " ";
     motionCode = code;
     return feedText === "" ? g + words : g + words + " " + feedText;
-  };
-  // after a change of tool or a cycle the control is told every axis again
-  const forget = (): void => {
-    told = [null, null, null];
   };
 
   for (const motion of stream) {
@@ -148,11 +122,12 @@ export function* isoProgram(stream: Iterable<Motion>, dialect: IsoDialect): Gene
         yield* dialect.home;
         yield* dialect.toolChange(tool, dialect.comment);
         // over the first point, then down to its clearance with the tool's length
+        // after a change of tool the control is told every axis again
         motionCode = "G0";
-        forget();
+        modal.tellAll([null, null, null]);
         const [x, y, z] = motion.first;
-        yield block("G0 G90", workOffset, tell(0, x), tell(1, y));
-        yield dialect.lengthCompensation ? `G43 ${tell(2, z)} H${tool.number}` : `G0 ${tell(2, z)}`;
+        yield block("G0 G90", workOffset, modal.tell(0, x), modal.tell(1, y));
+        yield dialect.lengthCompensation ? `G43 ${modal.tell(2, z)} H${tool.number}` : `G0 ${modal.tell(2, z)}`;
         break;
       }
       case "spindle":
@@ -168,7 +143,7 @@ export function* isoProgram(stream: Iterable<Motion>, dialect: IsoDialect): Gene
         break;
       }
       case "linear": {
-        const line = moveBlock("G1", motion.to, feedWord(motion.feed));
+        const line = moveBlock("G1", motion.to, modal.feedWord(motion.feed));
         if (line !== null) yield line;
         break;
       }
@@ -177,16 +152,16 @@ export function* isoProgram(stream: Iterable<Motion>, dialect: IsoDialect): Gene
         // from where the control believes the arc starts (the last words it was told) to the
         // centre rounded as a word would be: the centre is then off by rounding once, not twice
         const offset = (axis: 0 | 1): string => {
-          const start = told[axis] ?? toUnits(motion.from[axis], decimals);
+          const start = modal.told[axis] ?? toUnits(motion.from[axis], decimals);
           return formatUnits(toUnits(motion.centre[axis], decimals) - start, decimals, wholeWithPoint);
         };
         const i = "I" + offset(0);
         const j = "J" + offset(1);
         // a full circle names its end too, so the block has an axis word whatever changed
-        const words = axes(motion.to) || `X${n(motion.to[0])} Y${n(motion.to[1])}`;
+        const words = modal.axes(motion.to) || `X${n(motion.to[0])} Y${n(motion.to[1])}`;
         const g = code === motionCode ? "" : code + " ";
         motionCode = code;
-        const f = feedWord(motion.feed);
+        const f = modal.feedWord(motion.feed);
         yield g + words + " " + i + " " + j + (f === "" ? "" : " " + f);
         break;
       }
@@ -248,7 +223,7 @@ export function* isoProgram(stream: Iterable<Motion>, dialect: IsoDialect): Gene
       extra,
       `F${n(cycle.feed)}`,
     );
-    feed = toUnits(cycle.feed, decimals);
+    modal.toldFeed(cycle.feed);
     for (const [x, y] of rest) yield block(`X${n(x)}`, `Y${n(y)}`);
     yield "G80";
     atRetractOverLast(cycle);
@@ -257,8 +232,7 @@ export function* isoProgram(stream: Iterable<Motion>, dialect: IsoDialect): Gene
   /** After a cycle the tool is at R over its last hole, and the next move names its motion code again. */
   function atRetractOverLast(cycle: DrillCycle): void {
     const last = cycle.at[cycle.at.length - 1] as [number, number];
-    forget();
-    axes([last[0], last[1], cycle.retract_z]);
+    modal.tellAll([last[0], last[1], cycle.retract_z]);
     motionCode = "";
   }
 
@@ -270,49 +244,10 @@ export function* isoProgram(stream: Iterable<Motion>, dialect: IsoDialect): Gene
           ? `G4 ${dialect.dwell(move.seconds)}`
           : move.kind === "rapid"
             ? moveBlock("G0", move.to)
-            : moveBlock("G1", move.to, feedWord(move.feed));
+            : moveBlock("G1", move.to, modal.feedWord(move.feed));
       if (line !== null) yield line;
     }
   }
-}
-
-/**
- * A word's value: rounded to `decimals` (half away from zero, as toFixed), trailing zeros
- * dropped; a whole number keeps its point when `wholeWithPoint` (Fanuc reads X10 as 10 units of
- * its least increment, 0.01 mm, unless told otherwise: X10. is 10 mm everywhere). Never "-0".
- */
-export function formatNumber(value: number, decimals: number, wholeWithPoint: boolean): string {
-  return formatUnits(toUnits(value, decimals), decimals, wholeWithPoint);
-}
-
-const POWERS = [1, 10, 100, 1000, 10000, 100000, 1000000];
-
-/** A value as a whole number of 10^-decimals: what is written, and what modal words compare. */
-export function toUnits(value: number, decimals: number): number {
-  const units = Math.round(Math.abs(value) * (POWERS[decimals] as number));
-  return value < 0 && units !== 0 ? -units : units;
-}
-
-/**
- * toUnits's whole number written with its point: integer arithmetic, no toFixed and no regular
- * expression (a program of a million blocks formats three million numbers).
- */
-export function formatUnits(units: number, decimals: number, wholeWithPoint: boolean): string {
-  const scale = POWERS[decimals] as number;
-  const magnitude = units < 0 ? -units : units;
-  const whole = Math.floor(magnitude / scale);
-  let fraction = magnitude - whole * scale;
-  let text = String(whole);
-  if (fraction > 0) {
-    let digits = decimals;
-    while (fraction % 10 === 0) {
-      fraction /= 10;
-      digits -= 1;
-    }
-    const part = String(fraction);
-    text += part.length < digits ? "." + "0".repeat(digits - part.length) + part : "." + part;
-  } else if (wholeWithPoint) text += ".";
-  return units < 0 ? "-" + text : text;
 }
 
 /** Comment text as every ISO control reads it inside parentheses: no parentheses, printable ASCII, at most `max` characters. */

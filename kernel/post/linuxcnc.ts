@@ -4,7 +4,8 @@
  * as G33.1 rigid tapping at each hole, whose pitch (K) is the cycle's feed over the spindle speed.
  * Numbers need no decimal point; four decimals keep a 0.1 µm toolpath within 0.05 µm.
  */
-import { commentText, COOLANT_CODES, formatNumber, listedWorkOffsets, tapPitch, type IsoDialect } from "./iso.ts";
+import { commentText, COOLANT_CODES, listedWorkOffsets, tapPitch, type IsoDialect } from "./iso.ts";
+import { formatNumber } from "./numbers.ts";
 import { CONTROL_WORK_OFFSETS } from "./work-offsets.ts";
 
 export const linuxcnc: IsoDialect = {

@@ -23,7 +23,7 @@ import { everyMovePlan } from "../../test/support/every-move-plan.ts";
 import { assertRunsAsPlanned, judge, judgedByRs274, programText } from "../../test/support/program-checks.ts";
 import { readHeidenhain, readSinumerik } from "../../test/support/controls-reader.ts";
 import { rs274Missing, runRs274 } from "../../test/support/rs274.ts";
-import { formatNumber } from "./iso.ts";
+import { formatNumber } from "./numbers.ts";
 import { arcAsLine } from "./motion.ts";
 import { postSetup, PostError, POSTPROCESSORS } from "./index.ts";
 

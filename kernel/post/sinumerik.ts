@@ -15,7 +15,8 @@
  * CYCLE83's first depth FDEP is a peck below the top and each further one DAM deep, as the plan
  * pecks. Arcs are G2/G3 with I and J from the start (incremental, the 840D's default).
  */
-import { commentText, COOLANT_CODES, formatNumber, listedWorkOffsets, tapPitch, type IsoDialect } from "./iso.ts";
+import { commentText, COOLANT_CODES, listedWorkOffsets, tapPitch, type IsoDialect } from "./iso.ts";
+import { formatNumber } from "./numbers.ts";
 import { CONTROL_WORK_OFFSETS } from "./work-offsets.ts";
 
 /** the 840D's tool identifiers are at most 32 characters */
