@@ -16,7 +16,7 @@ import type { Assembly } from "../tools/assembly.ts";
 import { completeAssembly } from "../tools/completion.ts";
 import { generateStandardRange } from "../tools/catalogue/standard-range.ts";
 import { planCam } from "./plan.ts";
-import { holderReach } from "./tooling/shape.ts";
+import { holderReach } from "./cutter-shape.ts";
 
 const oc = await loadOpenCascade();
 const machine = findMachineArchetype("vmc-850-fanuc") as MachineArchetype;

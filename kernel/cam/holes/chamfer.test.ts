@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { findMachineArchetype } from "../../machines/archetypes.ts";
 import { cuttingParametersFor } from "../tooling/feeds.ts";
-import { coneRadiusAt } from "../tooling/shape.ts";
+import { coneRadiusAt } from "../cutter-shape.ts";
 import { cutterOf } from "../tooling/test-library.ts";
 import type { DrillCycle, Move, TriangleSoup, Vec3 } from "../types.ts";
 import { chamferOperation, chamferPaths, countersinkOperation } from "./chamfer.ts";

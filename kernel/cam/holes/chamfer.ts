@@ -22,7 +22,7 @@ import { cycleOperation, holeOperationName, uniqueFeatures, type HoleCycle } fro
 import { internalArcFeed } from "./helical.ts";
 import { nearestNeighbourOrder } from "./order.ts";
 import type { SetupHole } from "./setup-hole.ts";
-import { coneHeightAt } from "../tooling/shape.ts";
+import { coneHeightAt } from "../cutter-shape.ts";
 import type { Cutter, CuttingParameters, Move, Operation, Vec2, Vec3 } from "../types.ts";
 import type { ChamferChain, ChamferEdges, Plane } from "./chamfer-edges.ts";
 

@@ -3,7 +3,7 @@
  * the planes around it. Tool selection (../tooling/select.ts) checks reach with the same numbers
  * the operations (drilling.ts, helical.ts) cut with. README.md says why each number is what it is.
  */
-import { pointLength, spotDepth } from "../tooling/shape.ts";
+import { pointLength, spotDepth } from "../cutter-shape.ts";
 import type { Cutter } from "../types.ts";
 
 /** The R plane above a hole's entrance: feeding starts here, the tool returns here between holes. */

@@ -6,7 +6,7 @@
  * a floor between two even steps would otherwise be left thick or cut into.
  *
  * Reach is decided per tool position, not per level: above its flutes a tool may have a neck, a
- * shank and a holder. A part of it at least NECK_RELIEF_MM narrower than the cut (tooling/shape.ts)
+ * shank and a holder. A part of it at least NECK_RELIEF_MM narrower than the cut (cutter-shape.ts)
  * passes through the slot the flutes cut; any other (a shank as wide as the cutter or wider, the
  * holder) must stay clear of all material above the height it starts at. So at a level z the tool
  * centre keeps out of the shadow of the material above z + from, grown by that part's radius plus
@@ -15,7 +15,7 @@
  * highest material near it (near = within the shank radius), and the holder no deeper than
  * stick_out.
  */
-import { NECK_RELIEF_MM } from "../tooling/shape.ts";
+import { NECK_RELIEF_MM } from "../cutter-shape.ts";
 import type { Cutter } from "../types.ts";
 
 /** what the neck, shank and holder keep from material */
@@ -79,7 +79,7 @@ export function wideBodies(cutter: Cutter): WideBody[] {
     bodies.push({ name: "holder", from, radius: Math.max(segment.lower_diameter, segment.upper_diameter) / 2 });
     from += segment.length;
   }
-  // as tooling/shape.ts (wallReach) has it: only a body NECK_RELIEF_MM narrower than the cut
+  // as cutter-shape.ts (wallReach) has it: only a body NECK_RELIEF_MM narrower than the cut
   // follows the flutes down; one as wide as the cut would run along the wall they made at no
   // clearance (and the simulation finds it there, in a cell the flutes missed by a micrometre)
   return bodies.filter((body) => 2 * body.radius > cutter.diameter - NECK_RELIEF_MM + 1e-9);

@@ -219,7 +219,7 @@ function decidingShadows(cutter: Cutter, z: number, allowance_xy: number): Shado
 /**
  * The holder's keep-out is computed for material above its nose rounded down to this grid, so
  * every level and every tool with the same holder share it (the slicer keeps it): the nose stays
- * up to this much higher than it has to, as tooling/shape.ts's HOLDER_CLEARANCE_MM has it anyway.
+ * up to this much higher than it has to, as cutter-shape.ts's HOLDER_CLEARANCE_MM has it anyway.
  */
 export const HOLDER_GRID_MM = 1;
 /** the holder's keep-out arcs: this coarse, and grown by as much (the holder is 30 to 60 mm wide) */

@@ -34,7 +34,7 @@ import { InProcessStock } from "../milling/stock.ts";
 import { cuttingParametersFor, ROUGHING_ALLOWANCE } from "../tooling/feeds.ts";
 import { missingEndMill, toolMissingEntry, type MissingTool } from "../tooling/missing.ts";
 import { mm, selectEndMill, selectFaceMill, type FeatureRef } from "../tooling/select.ts";
-import { wallReach } from "../tooling/shape.ts";
+import { wallReach } from "../cutter-shape.ts";
 import type { Cutter, Operation, OperationKind, Vec3 } from "../types.ts";
 import type { OperationCheck, PlanInput, PlanStep, Unmachined } from "../plan-types.ts";
 import { holePlugs, mergeSoups } from "./hole-plugs.ts";

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { Assembly } from "../../tools/assembly.ts";
 import { cutterFromAssembly, cuttersFromLibrary, readCutter } from "./cutter.ts";
-import { centreDrillPilotLength, holderReach, pointLength, spotDepth, wallReach } from "./shape.ts";
+import { centreDrillPilotLength, holderReach, pointLength, spotDepth, wallReach } from "../cutter-shape.ts";
 import { assemblyOf, cutterOf, entry } from "./test-library.ts";
 
 const near = (actual: number, expected: number, tolerance = 1e-9) =>

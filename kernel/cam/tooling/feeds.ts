@@ -11,7 +11,7 @@ import type { MachineArchetype } from "../../machines/archetypes.ts";
 import { cuttingData, type CuttingConditions, type CuttingToolFamily } from "../../materials/cutting-data.ts";
 import { findMaterial } from "../../materials/materials.ts";
 import type { Cutter, CuttingParameters, OperationKind } from "../types.ts";
-import { isCarbide } from "./shape.ts";
+import { isCarbide } from "../cutter-shape.ts";
 
 /** A straight plunge or ramp feeds at this fraction of the cutting feed: end teeth are weaker than the side's (makers say 25-50 %). */
 export const PLUNGE_FEED_FRACTION = 0.3;

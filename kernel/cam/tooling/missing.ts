@@ -15,7 +15,7 @@ import type { ToolMissing, Unmachined } from "../plan-types.ts";
 import type { Cutter } from "../types.ts";
 import { cutterFromAssembly } from "./cutter.ts";
 import { mm, type FeatureRef } from "./pick.ts";
-import { coneSpan, wallReach } from "./shape.ts";
+import { coneSpan, wallReach } from "../cutter-shape.ts";
 
 /** A ToolMissing and how its size reads in a message ("6.8 mm", "4 mm (at most 4.2 mm)", "M8"). */
 export interface MissingTool extends ToolMissing {

@@ -5,7 +5,7 @@
  */
 import type { Cutter } from "../types.ts";
 import type { MissingTool } from "./missing.ts";
-import { HOLDER_CLEARANCE_MM, holderReach, isCarbide, wallReach } from "./shape.ts";
+import { HOLDER_CLEARANCE_MM, holderReach, isCarbide, wallReach } from "../cutter-shape.ts";
 
 /** Lengths within this (mm) are equal: recognition measures to about a micrometre. */
 export const FIT_EPSILON_MM = 1e-3;

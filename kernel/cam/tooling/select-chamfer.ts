@@ -4,7 +4,7 @@
 import { CHAMFER_EDGE_CLEARANCE_MM } from "../holes/depths.ts";
 import type { Cutter } from "../types.ts";
 import { FIT_EPSILON_MM, largest, mm, pick, smallest, type FeatureRef, type Filter, type Selection } from "./pick.ts";
-import { coneSpan } from "./shape.ts";
+import { coneSpan } from "../cutter-shape.ts";
 
 /** A chamfer mill's angle matches a chamfer's within this (degrees). */
 export const CHAMFER_ANGLE_TOLERANCE_DEG = 1;

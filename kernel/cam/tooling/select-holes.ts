@@ -39,7 +39,7 @@ import {
   type MissingTool,
 } from "./missing.ts";
 import { CHAMFER_ANGLE_TOLERANCE_DEG, selectChamferMill } from "./select-chamfer.ts";
-import { holderReach } from "./shape.ts";
+import { holderReach } from "../cutter-shape.ts";
 
 /**
  * A drill matches a hole from DRILL_UNDERSIZE_MM below to DRILL_OVERSIZE_MM above its diameter:

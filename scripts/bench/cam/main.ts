@@ -149,7 +149,10 @@ export async function main(): Promise<number> {
         unmachined: result.unmachined.length,
         completeness: result.completeness,
         steps,
-        plan_sha256: planDigest(result.setups),
+        plan_sha256: planDigest(
+          result.setups,
+          settings.plansDir === null ? null : path.join(settings.plansDir, `${name}.json`),
+        ),
       });
       say(`${name}: ${round(planSeconds, 1)} s, ${result.setups.length} setups, ${round(100 - left, 2)} % removed`);
     } catch (error) {
@@ -254,9 +257,10 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 /**
  * SHA-256 of the plan's setups as JSON (operations, toolpaths, verification), every UUID written
  * as the order of its first appearance: a setup's id is random, so two runs of the same planner
- * differ only there. A refactoring that changes no plan shows the same digest.
+ * differ only there. A refactoring that changes no plan shows the same digest; BENCH_CAM_PLANS_DIR
+ * keeps the JSON digested, one file per part, to find what differs when it does not.
  */
-function planDigest(setups: unknown): string {
+function planDigest(setups: unknown, writeTo: string | null): string {
   const seen = new Map<string, string>();
   const json = JSON.stringify(setups, (_key, value: unknown) => {
     if (typeof value !== "string" || !UUID.test(value)) return value;
@@ -267,5 +271,6 @@ function planDigest(setups: unknown): string {
     }
     return stand;
   });
+  if (writeTo !== null) fs.writeFileSync(writeTo, json);
   return createHash("sha256").update(json).digest("hex");
 }

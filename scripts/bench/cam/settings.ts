@@ -22,6 +22,8 @@ const Settings = z.object({
   CAM_SIMULATION_THREAD: z.enum(["true", "false"]).default("true"),
   /** where the JSON figures go; outside the repository */
   BENCH_CAM_OUT: z.string().min(1).default(path.join(os.tmpdir(), "swarf-bench-cam-results.json")),
+  /** a folder to keep each plan's digested JSON in (<part>.json); unset: none kept */
+  BENCH_CAM_PLANS_DIR: z.string().min(1).optional(),
 });
 
 export interface CamBenchSettings {
@@ -35,6 +37,7 @@ export interface CamBenchSettings {
   /** the simulation on its own thread beside the planner (the service's default) */
   simulationThread: boolean;
   out: string;
+  plansDir: string | null;
 }
 
 export function readCamSettings(env: NodeJS.ProcessEnv = process.env): CamBenchSettings {
@@ -49,5 +52,6 @@ export function readCamSettings(env: NodeJS.ProcessEnv = process.env): CamBenchS
     steps: s.BENCH_CAM_STEPS === "1",
     simulationThread: s.CAM_SIMULATION_THREAD === "true",
     out: s.BENCH_CAM_OUT,
+    plansDir: s.BENCH_CAM_PLANS_DIR ?? null,
   };
 }

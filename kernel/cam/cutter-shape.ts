@@ -1,9 +1,9 @@
 /**
  * What a cutter's shape allows: how deep it reaches into a cut, how far below its tip a cone is
- * how wide (spots, countersinks, chamfers). Selection (select.ts) and the hole operations
- * (../holes/) read these, so both agree on the geometry.
+ * how wide (spots, countersinks, chamfers). Tool selection (tooling/), the hole operations
+ * (holes/) and the milling read these, so all agree on the geometry; it sits below them all.
  */
-import type { Cutter } from "../types.ts";
+import type { Cutter } from "./types.ts";
 
 /**
  * A neck or shank may follow the flutes into a cut only if it is at least this much narrower
