@@ -30,14 +30,5 @@ export interface MeshDeflection {
   angularRad: number;
 }
 
-/** Input the kernel refuses, with a code the API passes on (422) and a sentence a user can act on. */
-export class GeometryError extends Error {
-  readonly code: string;
-  readonly details: Record<string, unknown>;
-  constructor(code: string, message: string, details: Record<string, unknown> = {}) {
-    super(message);
-    this.name = "GeometryError";
-    this.code = code;
-    this.details = details;
-  }
-}
+// below geometry/ and mesh/, which both refuse input with it
+export { GeometryError } from "../geometry-error.ts";

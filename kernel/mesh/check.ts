@@ -6,7 +6,7 @@
  * (`empty_mesh`): neither a glTF primitive nor a picture can be made of it, and an upload whose
  * file tessellates to nothing is something the user can act on.
  */
-import { GeometryError } from "../geometry/types.ts";
+import { GeometryError } from "../geometry-error.ts";
 import type { TriangleMesh } from "./types.ts";
 
 export interface MeshCounts {
