@@ -9,13 +9,12 @@
  * conventional passes, the usual trade for facing. Nothing of the part is above the part's top,
  * so no pass can gouge.
  */
-import type { Cut } from "./linking.ts";
-import { materialHeights, ToolpathWriter } from "./linking.ts";
+import { materialHeights, type Cut } from "./linking.ts";
 import { zLevels } from "./levels.ts";
 import {
-  CLEARANCE_ABOVE_STOCK_MM,
   makeOperation,
   refusal,
+  requestWriter,
   unusableTool,
   type MillingOutcome,
   type MillingRequest,
@@ -47,13 +46,8 @@ export function faceMilling(request: MillingRequest): MillingOutcome {
   const ends = [u0 - radius - FACE_OVERRUN_MM, u1 + radius + FACE_OVERRUN_MM];
   const point = (u: number, v: number, z: number): Vec3 => (alongX ? [u, v, z] : [v, u, z]);
 
-  const clearance = stock.top_z + CLEARANCE_ABOVE_STOCK_MM;
-  const writer = new ToolpathWriter(
-    tool,
-    clearance,
-    { feed: parameters.feed_mm_min, plunge: parameters.plunge_feed_mm_min },
-    materialHeights(part, stock),
-  );
+  const writer = requestWriter(request);
+  const clearance = writer.clearance_z;
   const cleared: ClearedLayer[] = [];
   let current = stock;
   // the pass centres across, from v0's side; every level runs back the way the last one ended

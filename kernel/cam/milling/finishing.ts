@@ -12,11 +12,11 @@
  * short plunge through the floor stock roughing left.
  */
 import { clearLevels } from "./level-clearing.ts";
-import { materialHeights, ToolpathWriter } from "./linking.ts";
+
 import {
-  CLEARANCE_ABOVE_STOCK_MM,
   makeOperation,
   refusal,
+  requestWriter,
   unusableTool,
   type MillingOutcome,
   type MillingRequest,
@@ -42,13 +42,8 @@ export function floorFinishing(request: MillingRequest): MillingOutcome {
   const floors = part.floors.filter((z) => z >= bottom - 1e-9 && z <= top + 1e-9);
   if (floors.length === 0) return refusal("the part has no floor (up-facing horizontal face) below the stock's top");
 
-  const clearance = request.stock.top_z + CLEARANCE_ABOVE_STOCK_MM;
-  const writer = new ToolpathWriter(
-    tool,
-    clearance,
-    { feed: parameters.feed_mm_min, plunge: parameters.plunge_feed_mm_min },
-    materialHeights(part, request.stock),
-  );
+  const writer = requestWriter(request);
+  const clearance = writer.clearance_z;
   const { cleared, skipped } = clearLevels(request, floors, writer, ({ z, material, windows, allowed }) => {
     // where the tool's end touches the floor, and FLOOR_REACH_MM more to take in the wall
     // stock's foot (roughing's allowance_xy) and meet the air around, to come in from there

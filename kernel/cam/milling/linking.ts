@@ -67,7 +67,8 @@ export class ToolpathWriter {
   private at: Vec3 | null = null;
   private readonly radius: number;
   private readonly bodies: readonly WideBody[];
-  private readonly clearance_z: number;
+  /** where rapids go up to, and the operation ends */
+  readonly clearance_z: number;
   private readonly feeds: Feeds;
   /** how many times the tool went up and across */
   retracts = 0;

@@ -7,6 +7,7 @@
  * reason. Regions it could not machine are listed in `skipped`.
  */
 import type { CuttingParameters, Cutter, Operation, OperationKind, Vec2 } from "../types.ts";
+import { materialHeights, ToolpathWriter } from "./linking.ts";
 import type { Rect64 } from "./polygons.ts";
 import type { PartSlicer } from "./slicer.ts";
 import type { ClearedLayer, InProcessStock } from "./stock.ts";
@@ -82,4 +83,15 @@ export function makeOperation(
     clearance_z,
     moves,
   };
+}
+
+/** The request's toolpath writer: its tool and feeds, rapids up to CLEARANCE_ABOVE_STOCK_MM over the stock's top. */
+export function requestWriter(request: MillingRequest): ToolpathWriter {
+  const { part, tool, parameters, stock } = request;
+  return new ToolpathWriter(
+    tool,
+    stock.top_z + CLEARANCE_ABOVE_STOCK_MM,
+    { feed: parameters.feed_mm_min, plunge: parameters.plunge_feed_mm_min },
+    materialHeights(part, stock),
+  );
 }

@@ -15,11 +15,11 @@
 import type { OperationKind } from "../types.ts";
 import { clearLevels } from "./level-clearing.ts";
 import { zLevels } from "./levels.ts";
-import { materialHeights, ToolpathWriter } from "./linking.ts";
+
 import {
-  CLEARANCE_ABOVE_STOCK_MM,
   makeOperation,
   refusal,
+  requestWriter,
   unusableTool,
   type MillingOutcome,
   type MillingRequest,
@@ -54,13 +54,8 @@ function roughInLevels(request: MillingRequest, kind: OperationKind): MillingOut
   if (levels.length === 0)
     return refusal(`nothing lies between the stock's top (${top.toFixed(3)}) and the bottom (${bottom.toFixed(3)})`);
 
-  const clearance = request.stock.top_z + CLEARANCE_ABOVE_STOCK_MM;
-  const writer = new ToolpathWriter(
-    tool,
-    clearance,
-    { feed: parameters.feed_mm_min, plunge: parameters.plunge_feed_mm_min },
-    materialHeights(part, request.stock),
-  );
+  const writer = requestWriter(request);
+  const clearance = writer.clearance_z;
   const label = kind === "roughing" ? "Roughing" : "Rest roughing";
   // the writer's moves, as they grow: what is written stays as it is
   const operation = makeOperation(request, kind, `${label} with ${tool.name}`, clearance, writer.moves);

@@ -19,11 +19,11 @@
 import type { Move, OperationKind, Vec2, Vec3 } from "../types.ts";
 import { LINK_TOLERANCE_MM } from "./clearing.ts";
 import { zLevels } from "./levels.ts";
-import { materialHeights, ToolpathWriter, xy, type Cut } from "./linking.ts";
+import { materialHeights, xy, type Cut } from "./linking.ts";
 import {
-  CLEARANCE_ABOVE_STOCK_MM,
   makeOperation,
   refusal,
+  requestWriter,
   unusableTool,
   type MillingOutcome,
   type MillingRequest,
@@ -78,15 +78,10 @@ export function wallPasses(request: MillingRequest, kind: OperationKind, outerOn
   if (levels.length === 0) return refusal("no wall lies between the part's top and the bottom");
   const engagement = Math.max(parameters.stepover_mm, tool.diameter / 4);
 
-  const clearance = request.stock.top_z + CLEARANCE_ABOVE_STOCK_MM;
   let stock = request.stock;
   let forgiving = request.stock;
-  const writer = new ToolpathWriter(
-    tool,
-    clearance,
-    { feed: parameters.feed_mm_min, plunge: parameters.plunge_feed_mm_min },
-    materialHeights(part, stock),
-  );
+  const writer = requestWriter(request);
+  const clearance = writer.clearance_z;
   const cleared: ClearedLayer[] = [];
   const skipped: SkippedRegion[] = [];
   const shadows = new ShadowsAhead(part, tool, levels, allowance, parameters.stepdown_mm);
