@@ -24,7 +24,7 @@ export interface NewApiKey {
 }
 
 export function generateApiKey(): NewApiKey {
-  const prefix = "sw" + randomBase32(8);
+  const prefix = `sw${randomBase32(8)}`;
   const plaintext = `${prefix}_live_${randomBase32(40).toUpperCase()}`;
   return { plaintext, prefix, hash: hashApiKey(plaintext) };
 }

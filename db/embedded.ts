@@ -159,7 +159,7 @@ async function readOrCreateSecret(file: string): Promise<string> {
     return (await fs.readFile(file, "utf8")).trim();
   } catch {
     const secret = randomBytes(24).toString("base64url");
-    await fs.writeFile(file, secret + "\n", { mode: 0o600, flag: "wx" }).catch(async () => {});
+    await fs.writeFile(file, `${secret}\n`, { mode: 0o600, flag: "wx" }).catch(async () => {});
     return (await fs.readFile(file, "utf8")).trim();
   }
 }

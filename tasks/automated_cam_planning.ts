@@ -222,7 +222,7 @@ export function planCamTask(geometry: GeometryPool, overrides: Partial<PlanCamSe
     return ctx.asOwner(async (db) => {
       const row = await lockTaskRow(db, ctx.taskId);
       if (row?.cancelled) throw new TaskCancelled();
-      if (!row || row.status !== "running" || row.attempts !== ctx.attempt)
+      if (row?.status !== "running" || row.attempts !== ctx.attempt)
         throw new Error("this attempt was superseded; its plan is not saved");
       const productId = await liveProjectMachine(db, ctx.userId, projectId);
       if (productId === null)

@@ -52,7 +52,7 @@ function ipv6Groups(ip: string): number[] {
   const v4 = text.match(/(\d+\.\d+\.\d+\.\d+)$/);
   if (v4) {
     const [a = 0, b = 0, c = 0, d = 0] = v4[1]!.split(".").map(Number);
-    text = text.slice(0, -v4[1]!.length) + `${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+    text = `${text.slice(0, -v4[1]!.length)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
   }
   const [head, tail] = text.split("::");
   const parse = (part: string | undefined) => (part ? part.split(":").map((g) => parseInt(g, 16)) : []);

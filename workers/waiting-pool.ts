@@ -48,7 +48,7 @@ export class WaitingPool extends pg.Pool {
 
   override connect(): Promise<pg.PoolClient>;
   override connect(callback: ConnectCallback): void;
-  override connect(callback?: ConnectCallback): Promise<pg.PoolClient> | void {
+  override connect(callback?: ConnectCallback): Promise<pg.PoolClient> | undefined {
     if (callback) {
       super.connect(callback);
       return;

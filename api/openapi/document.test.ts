@@ -209,7 +209,7 @@ function check2020_12(schema: unknown, at: string, problems: string[]): void {
     if (!(keyword in s)) continue;
     const list = s[keyword];
     if (!Array.isArray(list) || list.length === 0) problems.push(`${at}: ${keyword} must be a non-empty array`);
-    else list.forEach((sub, i) => check2020_12(sub, `${at}.${keyword}[${i}]`, problems));
+    else for (const [i, sub] of list.entries()) check2020_12(sub, `${at}.${keyword}[${i}]`, problems);
   }
 }
 

@@ -110,7 +110,7 @@ export function opsGraphqlRouter(services: ApiServices, authenticate: express.Re
   router.post(
     OPS_GRAPHQL_PATH,
     jsonBody(MAX_DOCUMENT_BYTES),
-    async (req, res, next) => {
+    async (req, _res, next) => {
       const body = graphqlRequestBody(req.body);
       const limited = limitGraphqlRequest(await serve().instance.getSchema(), body);
       if (limited.outcome === "exceeded") {

@@ -152,7 +152,7 @@ function judgeDocument(
           ? schema.getMutationType()
           : schema.getSubscriptionType();
     if (!root) continue;
-    const valueOf = variableValues(operation, variables);
+    const variableValue = variableValues(operation, variables);
     const tally = { selections: 0, aliases: 0, rows: 0 };
     const spreading = new Set<string>();
 
@@ -163,7 +163,7 @@ function judgeDocument(
       if (value.kind === Kind.NULL) return { given: "no" };
       if (value.kind === Kind.INT) return { given: "number", value: Number(value.value) };
       if (value.kind === Kind.VARIABLE) {
-        const resolved = valueOf(value.name.value);
+        const resolved = variableValue(value.name.value);
         if (resolved === null || resolved === undefined) return { given: "null-variable", name: value.name.value };
         if (typeof resolved === "number" && Number.isInteger(resolved)) return { given: "number", value: resolved };
       }

@@ -13,7 +13,7 @@ import {
   PLAN_CAM_MAX_ATTEMPTS,
   PLAN_CAM_TASK_NAME,
   PLAN_CAM_WORKER_TASK,
-  PlanCamPayload,
+  type PlanCamPayload,
 } from "../../contracts/tasks.ts";
 import { HttpError, notFound } from "../../http/errors/index.ts";
 import { API_BASE_PATH } from "../../http/base-path.ts";

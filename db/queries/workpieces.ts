@@ -8,7 +8,7 @@ import { boundingBoxStock } from "../../kernel/job/stock.ts";
 import { BLOB_CONTENT_TYPES, type WorkpieceMeta } from "../../kernel/job/types.ts";
 import type { BlobStore } from "../../storage/blob-store.ts";
 import { postgresBlobStore } from "../../storage/postgres.ts";
-import { presignBlob, type PresignedUrl, type PresignOptions } from "../../storage/presign.ts";
+import { presignBlob, type PresignOptions } from "../../storage/presign.ts";
 import type { Queryable } from "../request-transaction.ts";
 import { newJobFrom, type JobRecord } from "./jobs.ts";
 

@@ -10,7 +10,7 @@
  * Z: from +Z the frame is the workpiece's own; from -Z the part is turned about X (y and z flip);
  * from +X or -X the x axis is the workpiece's Y.
  */
-import { cross, dot, length, normalise, scale, sub } from "../geometry/vec3.ts";
+import { cross, dot, length, normalise, scale, sub } from "../math/vec3.ts";
 import type { Box3, Frame, TriangleSoup, Vec3 } from "./types.ts";
 
 /** `a` scaled to length 1; a frame axis of no length is a caller's mistake, not a zero axis. */

@@ -179,7 +179,7 @@ export function planCam(oc: OpenCascadeInstance, input: PlanInput, hooks: PlanHo
       const verifying = performance.now();
       const toHoles = within(0.8, 1);
       let kept = 0;
-      for (const [n, operation] of holes.operations.entries()) {
+      for (let n = 0; n < holes.operations.length; n++) {
         if (hooks.cancelled()) throw new PlanCancelled();
         toHoles(n / holes.operations.length);
         if (verifier.next(true)?.verdict === "kept") kept += 1;

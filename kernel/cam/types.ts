@@ -26,7 +26,7 @@ import type {
   VerificationSchema,
 } from "./plan-schemas.ts";
 
-export type { Vec3 } from "../geometry/vec3.ts";
+export type { Vec3 } from "../math/vec3.ts";
 export { OPERATION_KINDS } from "./plan-schemas.ts";
 export type Vec2 = [number, number];
 

@@ -27,7 +27,7 @@ import type {
 import { withOcctScope, type OcctScope } from "../geometry/occt-scope.ts";
 import { describeOcctException } from "../geometry/opencascade.ts";
 import { GeometryError } from "../geometry/types.ts";
-import { add, dot, normalise, scale, sub } from "../geometry/vec3.ts";
+import { add, dot, normalise, scale, sub } from "../math/vec3.ts";
 import { buildAdjacency, ConvexityVote, topologyWarnings, unionOfBoxes } from "./graph.ts";
 import { freeValue, ownValue, prepareValueRelease, statics, type FeatureStatics } from "./occt-support.ts";
 import type {
@@ -589,7 +589,7 @@ function faceWires(
       } catch {
         outer = null;
       }
-      shapes.forEach((shape, i) => ((wires[i] as WireInfo).outer = outer !== null && outer.IsSame(shape)));
+      for (const [i, shape] of shapes.entries()) (wires[i] as WireInfo).outer = outer?.IsSame(shape) ?? false;
     }
     if (wires.length > 0 && outer === null) {
       warnings.push({

@@ -145,7 +145,7 @@ export function analyseMesh(mesh: TriangleMesh, options: MeshAnalysisOptions = {
     .map((_, index) => index)
     .sort((a, b) => (regions[b] as Region).area - (regions[a] as Region).area);
   const idOf = new Int32Array(regions.length);
-  order.forEach((index, id) => (idOf[index] = id));
+  for (const [id, index] of order.entries()) idOf[index] = id;
   regions = order.map((index) => regions[index] as Region);
   for (let t = 0; t < triangleCount; t++)
     if ((regionOf[t] as number) >= 0) regionOf[t] = idOf[regionOf[t] as number] as number;

@@ -12,7 +12,10 @@ export function buildAdjacency(edges: EdgeAnalysis[]): FaceAdjacency[] {
     const [a, b] = edge.faces as [number, number];
     const key = `${a}:${b}`;
     let pair = pairs.get(key);
-    if (pair === undefined) pairs.set(key, (pair = { faces: [a, b], edges: [] }));
+    if (pair === undefined) {
+      pair = { faces: [a, b], edges: [] };
+      pairs.set(key, pair);
+    }
     pair.edges.push(edge);
   }
   const result: FaceAdjacency[] = [];

@@ -24,10 +24,10 @@
  */
 import type { BoundingBox } from "../mesh/types.ts";
 
-import type { Vec3 } from "../geometry/vec3.ts";
+import type { Vec3 } from "../math/vec3.ts";
 
 export type { BoundingBox } from "../mesh/types.ts";
-export type { Vec3 } from "../geometry/vec3.ts";
+export type { Vec3 } from "../math/vec3.ts";
 
 /** The geometric type of a face's surface (OCCT's GeomAbs_SurfaceType, lower case). */
 export type SurfaceType =

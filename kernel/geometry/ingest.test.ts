@@ -39,7 +39,8 @@ function near(actual: number, expected: number, tolerance: number, what: string)
 }
 
 function assertSize(part: IngestedWorkpiece, expected: number[], tolerance: number): void {
-  sizeOf(part.bbox).forEach((value, axis) => near(value, expected[axis]!, tolerance, `size on axis ${axis}`));
+  for (const [axis, value] of sizeOf(part.bbox).entries())
+    near(value, expected[axis]!, tolerance, `size on axis ${axis}`);
 }
 
 const partCStep = ingestWorkpiece(oc, fixture("partC.step"), { filename: "partC.step" });

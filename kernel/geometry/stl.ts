@@ -58,8 +58,7 @@ export function parseAsciiStl(bytes: Uint8Array): Float32Array {
   const corrupt = (message: string, offset: number): GeometryError =>
     new GeometryError("corrupt_file", `${message} (line ${lineAt(offset)}).`, { line: lineAt(offset) });
 
-  let match: RegExpExecArray | null;
-  while ((match = tokens.exec(text)) !== null) {
+  for (let match = tokens.exec(text); match !== null; match = tokens.exec(text)) {
     const word = match[0].toLowerCase();
     if (word === "solid" || word === "endsolid") {
       // the rest of the line is the solid's name, which may hold any word

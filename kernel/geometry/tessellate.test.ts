@@ -13,7 +13,7 @@ import { loadOpenCascade } from "./opencascade.ts";
 import { readStep } from "./step.ts";
 import { defaultLinearDeflection, tessellate } from "./tessellate.ts";
 import { box, fixture } from "./test-support.ts";
-import { cross, dot, sub, type Vec3 } from "./vec3.ts";
+import { cross, dot, sub, type Vec3 } from "../math/vec3.ts";
 
 const oc = await loadOpenCascade();
 

@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import type { WorkpieceFormat } from "../geometry/types.ts";
-import type { Vec3 } from "../geometry/vec3.ts";
+import type { Vec3 } from "../math/vec3.ts";
 
 export const Vec3Schema = z.tuple([z.number(), z.number(), z.number()]) satisfies z.ZodType<Vec3>;
 

@@ -16,7 +16,7 @@ describe("checkMesh", () => {
     assert.throws(
       () => checkMesh(mesh),
       (error: unknown) =>
-        error instanceof GeometryError && error.code === "empty_mesh" && error.details["vertexCount"] === 24,
+        error instanceof GeometryError && error.code === "empty_mesh" && error.details.vertexCount === 24,
     );
   });
 });

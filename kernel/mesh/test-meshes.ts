@@ -1,5 +1,5 @@
 /** Meshes built in code for the mesh tests (and the render-time measurement); not used in production. */
-import type { Vec3 } from "../geometry/vec3.ts";
+import type { Vec3 } from "../math/vec3.ts";
 import type { TriangleMesh } from "./types.ts";
 
 /** The six faces of an axis-aligned box, in face-id order: -X, +X, -Y, +Y, -Z, +Z. */

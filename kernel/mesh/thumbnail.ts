@@ -22,7 +22,7 @@
  */
 import sharp from "sharp";
 import { checkMesh, unitNormals } from "./check.ts";
-import { dot, normalise, type Vec3 } from "../geometry/vec3.ts";
+import { dot, normalise, type Vec3 } from "../math/vec3.ts";
 import { meshBounds } from "./bounds.ts";
 import type { BoundingBox, TriangleMesh } from "./types.ts";
 
@@ -180,8 +180,8 @@ export function renderThumbnailRgba(mesh: TriangleMesh, options: ThumbnailOption
     const a = indices[t] as number;
     let b = indices[t + 1] as number;
     let c = indices[t + 2] as number;
-    let x0 = fx[a] as number;
-    let y0 = fy[a] as number;
+    const x0 = fx[a] as number;
+    const y0 = fy[a] as number;
     let x1 = fx[b] as number;
     let y1 = fy[b] as number;
     let x2 = fx[c] as number;

@@ -26,14 +26,14 @@ export const HEIDENHAIN_EXTENSION = ".h";
 
 /** a value in units (toUnits, three decimals) with its sign: +10.5, -2, +0 */
 const signedUnits = (units: number): string =>
-  units < 0 ? formatUnits(units, 3, false) : "+" + formatUnits(units, 3, false);
+  units < 0 ? formatUnits(units, 3, false) : `+${formatUnits(units, 3, false)}`;
 const signed = (value: number): string => signedUnits(toUnits(value, 3));
 const plain = (value: number): string => formatNumber(value, 3, false);
 
 /** The program of a motion stream in Klartext, block by block; `name` the program's (its file's) name. */
 export function* heidenhainProgram(stream: Iterable<Motion>, name: string): Generator<string> {
   let block = 0;
-  const numbered = (text: string): string => String(block++) + " " + text;
+  const numbered = (text: string): string => `${String(block++)} ${text}`;
   const modal = new ModalWords(3, signedUnits, (units) => formatUnits(units, 3, false));
   /** the circle centre (CC) in force, in units */
   let pole: [number, number] | null = null;
@@ -41,7 +41,7 @@ export function* heidenhainProgram(stream: Iterable<Motion>, name: string): Gene
   let rpm = 0;
 
   // one M function a block (older TNCs take no more), the first one waiting
-  const mAfter = (text: string): string => (pendingM.length === 0 ? text : text + " " + (pendingM.shift() as string));
+  const mAfter = (text: string): string => (pendingM.length === 0 ? text : `${text} ${pendingM.shift() as string}`);
   const withM = (words: string[]): string => mAfter(words.filter((word) => word !== "").join(" "));
   // after a tool change: over the first point at its clearance, XY first, spindle and coolant on the way
   let approach: Vec3 | null = null;
@@ -62,7 +62,7 @@ export function* heidenhainProgram(stream: Iterable<Motion>, name: string): Gene
     const words = modal.axes(to);
     if (words === "") return null;
     const f = rapid ? "FMAX" : modal.feedWord(feedRate);
-    const text = f === "" ? "L " + words + " R0" : "L " + words + " R0 " + f;
+    const text = f === "" ? `L ${words} R0` : `L ${words} R0 ${f}`;
     return numbered(mAfter(text));
   };
 
@@ -119,7 +119,7 @@ export function* heidenhainProgram(stream: Iterable<Motion>, name: string): Gene
         const cx = toUnits(motion.centre[0], 3);
         const cy = toUnits(motion.centre[1], 3);
         if (pole === null || pole[0] !== cx || pole[1] !== cy) {
-          yield numbered("CC X" + signedUnits(cx) + " Y" + signedUnits(cy));
+          yield numbered(`CC X${signedUnits(cx)} Y${signedUnits(cy)}`);
           pole = [cx, cy];
         }
         const dr = motion.clockwise ? "DR-" : "DR+";
@@ -136,16 +136,12 @@ export function* heidenhainProgram(stream: Iterable<Motion>, name: string): Gene
           const dz = motion.to[2] - motion.from[2];
           const f = modal.feedWord(motion.feed);
           const text =
-            "CP IPA" +
-            signed(degrees) +
-            (dz === 0 ? " " : " IZ" + signed(dz) + " ") +
-            dr +
-            (f === "" ? " R0" : " R0 " + f);
+            "CP IPA" + signed(degrees) + (dz === 0 ? " " : ` IZ${signed(dz)} `) + dr + (f === "" ? " R0" : ` R0 ${f}`);
           modal.tellAll([motion.to[0], motion.to[1], motion.to[2]]);
           yield numbered(mAfter(text));
         } else {
           const f = modal.feedWord(motion.feed);
-          const text = "C " + modal.axes(motion.to) + " " + dr + (f === "" ? " R0" : " R0 " + f);
+          const text = `C ${modal.axes(motion.to)} ${dr}${f === "" ? " R0" : ` R0 ${f}`}`;
           yield numbered(mAfter(text));
         }
         break;

@@ -96,9 +96,9 @@ export function* isoProgram(stream: Iterable<Motion>, dialect: IsoDialect): Gene
   const moveBlock = (code: string, to: Vec3, feedText = ""): string | null => {
     const words = modal.axes(to);
     if (words === "") return null;
-    const g = code === motionCode ? "" : code + " ";
+    const g = code === motionCode ? "" : `${code} `;
     motionCode = code;
-    return feedText === "" ? g + words : g + words + " " + feedText;
+    return feedText === "" ? g + words : `${g + words} ${feedText}`;
   };
 
   for (const motion of stream) {
@@ -155,14 +155,14 @@ export function* isoProgram(stream: Iterable<Motion>, dialect: IsoDialect): Gene
           const start = modal.told[axis] ?? toUnits(motion.from[axis], decimals);
           return formatUnits(toUnits(motion.centre[axis], decimals) - start, decimals, wholeWithPoint);
         };
-        const i = "I" + offset(0);
-        const j = "J" + offset(1);
+        const i = `I${offset(0)}`;
+        const j = `J${offset(1)}`;
         // a full circle names its end too, so the block has an axis word whatever changed
         const words = modal.axes(motion.to) || `X${n(motion.to[0])} Y${n(motion.to[1])}`;
-        const g = code === motionCode ? "" : code + " ";
+        const g = code === motionCode ? "" : `${code} `;
         motionCode = code;
         const f = modal.feedWord(motion.feed);
-        yield g + words + " " + i + " " + j + (f === "" ? "" : " " + f);
+        yield `${g + words} ${i} ${j}${f === "" ? "" : ` ${f}`}`;
         break;
       }
       case "drill": {

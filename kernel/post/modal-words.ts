@@ -49,7 +49,7 @@ export class ModalWords {
     const units = toUnits(value, this.decimals);
     if (this.feed === units) return "";
     this.feed = units;
-    return "F" + this.feedValue(units);
+    return `F${this.feedValue(units)}`;
   }
 
   /** The control was told this feed (inside a block of the writer's own). */

@@ -34,7 +34,7 @@ export function formatUnits(units: number, decimals: number, wholeWithPoint: boo
       digits -= 1;
     }
     const part = String(fraction);
-    text += part.length < digits ? "." + "0".repeat(digits - part.length) + part : "." + part;
+    text += part.length < digits ? `.${"0".repeat(digits - part.length)}${part}` : `.${part}`;
   } else if (wholeWithPoint) text += ".";
-  return units < 0 ? "-" + text : text;
+  return units < 0 ? `-${text}` : text;
 }

@@ -261,7 +261,7 @@ describe("the breakdown over 5,000 random inputs (seeded)", () => {
       const total = sum(parts).toDecimalPlaces(2);
       const allocated = allocateCents(parts, total);
       assert.equal(sum(allocated).toString(), total.toString());
-      allocated.forEach((a, i) => assert.ok(a.minus(parts[i]!).abs().lt("0.01")));
+      for (const [i, a] of allocated.entries()) assert.ok(a.minus(parts[i]!).abs().lt("0.01"));
     }
   });
 });

@@ -14,7 +14,7 @@
 import type { Completeness } from "../cam/plan-types.ts";
 import { planIncompleteMessage } from "./completeness-text.ts";
 import { allocateCents, cents, dec, HUNDRED, percentOf, sum, ZERO, type Decimal, type DecimalInput } from "./money.ts";
-import { type MhrSource, type ResolvedSetupCost, type SetupCostSource } from "./layers.ts";
+import type { MhrSource, ResolvedSetupCost, SetupCostSource } from "./layers.ts";
 import { droppedOverrideMessage, type DroppedSetupCost } from "./setup-cost-carry.ts";
 
 export interface BreakdownSetup {

@@ -191,7 +191,7 @@ export function quoteCsv(b: BreakdownJson, header: QuoteHeader, language: Export
     rows.push([l("warnings")]);
     for (const w of b.warnings) rows.push([w.code, w.message]);
   }
-  const text = rows.map((r) => r.map((v) => csvField(v, sep)).join(sep)).join("\r\n") + "\r\n";
+  const text = `${rows.map((r) => r.map((v) => csvField(v, sep)).join(sep)).join("\r\n")}\r\n`;
   // a byte order mark: spreadsheet programs then read the file as UTF-8 (umlauts)
   return Buffer.from(`\uFEFF${text}`, "utf8");
 }

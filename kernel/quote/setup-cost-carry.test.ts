@@ -89,6 +89,7 @@ describe("per-setup cost overrides across a re-plan", () => {
     assert.ok(sameDirection([0, 0, 1], [0, 5e-4, 1]));
     assert.ok(!sameDirection([0, 0, 1], [0, 2e-3, 1]));
     assert.ok(!sameDirection([0, 0, 1], [0, 0, -1]));
+    // biome-ignore lint/suspicious/noApproximativeNumericConstant: a direction as a plan stores it, rounded
     assert.equal(formatDirection([-0, -0.70710678, 0.70710678]), "0, -0.707, 0.707");
   });
 });

@@ -59,7 +59,7 @@ export function table(rows: (string | number)[][]): string {
   const widths = cells[0]!.map((_, i) => Math.max(...cells.map((row) => (row[i] ?? "").length)));
   return cells
     .map(
-      (row) => "  " + row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join("  "),
+      (row) => `  ${row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join("  ")}`,
     )
     .join("\n");
 }
@@ -151,7 +151,7 @@ export function formatAims(checks: readonly AimCheck[]): string {
 }
 
 export function writeJson(file: string, value: unknown): void {
-  fs.writeFileSync(file, JSON.stringify(value, null, 2) + "\n");
+  fs.writeFileSync(file, `${JSON.stringify(value, null, 2)}\n`);
 }
 
 export function formatAnatomy(a: RequestAnatomy): string {

@@ -114,9 +114,9 @@ describe("cli features", () => {
         lines.map((line) => line.file),
         [garbage, missing, partCStl],
       );
-      assert.equal((lines[0]?.error as { code: string }).code, "corrupt_file");
-      assert.equal((lines[1]?.error as { code: string }).code, "file_not_found");
-      assert.equal((lines[2]?.faces as unknown[]).length, 94);
+      assert.equal((lines[0]?.error as { code: string } | undefined)?.code, "corrupt_file");
+      assert.equal((lines[1]?.error as { code: string } | undefined)?.code, "file_not_found");
+      assert.equal((lines[2]?.faces as unknown[] | undefined)?.length, 94);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
@@ -144,7 +144,7 @@ describe("cli features", () => {
   it("gives each file a time budget, and says so when a file exceeds it", async () => {
     const { status, lines } = await run(["--json", "--budget-ms", "1", partC]);
     assert.equal(status, 1);
-    assert.equal((lines[0]?.error as { code: string }).code, "analysis_timeout");
+    assert.equal((lines[0]?.error as { code: string } | undefined)?.code, "analysis_timeout");
   });
 
   it("answers a call without files or with an unknown option with the usage and exit status 2", async () => {

@@ -384,7 +384,7 @@ describe("GET /equipment/external-catalogue/search", () => {
       const settled = (r: { diameter_mm: number }, i: number) =>
         !(last && expected[i]!.tier === last.tier && r.diameter_mm === last.diameter_mm);
       assert.deepEqual(
-        fast.results.filter((r, i) => settled(expected[i]!, i)).map((r) => r.article_number),
+        fast.results.filter((_r, i) => settled(expected[i]!, i)).map((r) => r.article_number),
         expected.filter(settled).map((r) => r.article_number),
         label,
       );
@@ -396,7 +396,10 @@ describe("GET /equipment/external-catalogue/search", () => {
       inTransaction(db.owner, async (client) => {
         const seen: string[] = [];
         const traced = {
-          query: (text: string, values?: unknown[]) => (seen.push(text), client.query(text, values)),
+          query: (text: string, values?: unknown[]) => {
+            seen.push(text);
+            return client.query(text, values);
+          },
         } as unknown as pg.PoolClient;
         await searchCatalogue(traced, {
           q: null,

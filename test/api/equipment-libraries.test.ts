@@ -194,8 +194,6 @@ function byField(fields: { field: string; code: string }[]): { field: string; co
   return [...fields].sort((a, b) => `${a.field} ${a.code}`.localeCompare(`${b.field} ${b.code}`));
 }
 
-const sorted = (ids: string[]) => [...ids].sort();
-
 // ---------------------------------------------------------------------------------------------
 
 describe("equipment libraries", () => {

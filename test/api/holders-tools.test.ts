@@ -279,7 +279,7 @@ describe("holders", () => {
     assert.equal((await storedHolder(alice, holder.uuid))?.name, "Entry only");
     const stored = await storedAssembly(libA, first.uuid);
     assert.equal(
-      (stored?.body.components[0] as { adaptive_item: StoredHolder }).adaptive_item.name,
+      (stored?.body.components[0] as { adaptive_item: StoredHolder } | undefined)?.adaptive_item.name,
       "Renamed chuck",
       "the assembly keeps its copy",
     );

@@ -217,9 +217,9 @@ async function viaChildClients(all: readonly Refusal[]): Promise<void> {
   const outcomes = await sendFromChild(
     clients.flatMap(([, client, extra]) => all.map((refusal) => asRequest(refusal, client, extra))),
   );
-  clients.forEach(([label], c) =>
-    all.forEach((refusal, r) => assertAnswered(refusal, label, outcomes[c * all.length + r])),
-  );
+  for (const [c, [label]] of clients.entries()) {
+    for (const [r, refusal] of all.entries()) assertAnswered(refusal, label, outcomes[c * all.length + r]);
+  }
 }
 
 async function viaCurl(refusal: Refusal, extra: string[] = []): Promise<void> {

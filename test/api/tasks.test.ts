@@ -195,7 +195,7 @@ describe("GET /tasks/{task_id}", () => {
     const res = await api.request<ErrorBody>("GET", "/tasks/not-a-uuid", { key: alice.key });
     assert.equal(res.status, 400);
     assert.equal(res.body.detail.code, "invalid_parameter");
-    const fields = res.body.detail.details["fields"] as { field: string }[];
+    const fields = res.body.detail.details.fields as { field: string }[];
     assert.ok(
       fields.some((f) => f.field === "path.task_id"),
       JSON.stringify(fields),

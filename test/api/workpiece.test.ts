@@ -98,9 +98,8 @@ describe("POST /projects/{id}/workpiece", () => {
     assert.equal(body.units_read, "mm");
     assert.equal(body.face_count, 94);
     assert.equal(body.closed_solid, true);
-    body.bbox.size.forEach((v, i) =>
-      assert.ok(Math.abs(v - [85.52, 44.62, 27.53][i]!) < 0.05, `size ${body.bbox.size}`),
-    );
+    for (const [i, v] of body.bbox.size.entries())
+      assert.ok(Math.abs(v - [85.52, 44.62, 27.53][i]!) < 0.05, `size ${body.bbox.size}`);
     assert.ok(body.volume_mm3! > 50_000 && body.volume_mm3! < 65_000, `volume ${body.volume_mm3}`);
     assert.deepEqual(body.warnings, []);
     assert.match(
@@ -135,9 +134,8 @@ describe("POST /projects/{id}/workpiece", () => {
     const res = await upload(await newProject(), Buffer.from(partCDeclaring("inch")), "partC-inch.step");
     assert.equal(res.status, 201, res.text);
     assert.equal(res.body.units_read, "inch");
-    res.body.bbox.size.forEach((v, i) =>
-      assert.ok(Math.abs(v - [85.52, 44.62, 27.53][i]! * 25.4) < 1, `size ${res.body.bbox.size}`),
-    );
+    for (const [i, v] of res.body.bbox.size.entries())
+      assert.ok(Math.abs(v - [85.52, 44.62, 27.53][i]! * 25.4) < 1, `size ${res.body.bbox.size}`);
   });
 
   it("reads NIST STC-06 as the millimetre solid its geometry context declares", async () => {
@@ -145,9 +143,8 @@ describe("POST /projects/{id}/workpiece", () => {
     const res = await upload(await newProject(), fixture("nist_stc_06_asme1_ap242-e3.stp"), "stc06.stp");
     assert.equal(res.status, 201, res.text);
     assert.equal(res.body.units_read, "mm");
-    res.body.bbox.size.forEach((v, i) =>
-      assert.ok(Math.abs(v - [247.65, 304.8, 97.79][i]!) < 0.1, `size ${res.body.bbox.size}`),
-    );
+    for (const [i, v] of res.body.bbox.size.entries())
+      assert.ok(Math.abs(v - [247.65, 304.8, 97.79][i]!) < 0.1, `size ${res.body.bbox.size}`);
   });
 
   it("recognises an STL by its content whatever its name, and agrees with the STEP on size", async () => {
@@ -155,7 +152,7 @@ describe("POST /projects/{id}/workpiece", () => {
     assert.equal(res.status, 201, res.text);
     assert.equal(res.body.format, "stl");
     assert.equal(res.body.face_count, 0);
-    res.body.bbox.size.forEach((v, i) => assert.ok(Math.abs(v - [85.52, 44.62, 27.53][i]!) < 0.05));
+    for (const [i, v] of res.body.bbox.size.entries()) assert.ok(Math.abs(v - [85.52, 44.62, 27.53][i]!) < 0.05);
   });
 
   it("replays a repeat with the same Idempotency-Key without processing or storing it twice", async () => {

@@ -10,7 +10,7 @@ import { once } from "node:events";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import pg from "pg";
+import type pg from "pg";
 import { API_BASE_PATH } from "../../http/base-path.ts";
 import { readEnv, repoRoot } from "../../config/env.ts";
 import { ensureDatabase, startEmbeddedCluster, type EmbeddedCluster } from "../../db/embedded.ts";

@@ -69,7 +69,7 @@ async function seedProject(user: TestUser, name: string): Promise<string> {
     "insert into app_public.tasks (user_id, project_id, task_name, worker_task) values ($1, $2, 'automation.automated_cam_planning', 'plan_cam')",
     [user.id, id],
   );
-  (projects[user.id] ??= []).push(id);
+  projects[user.id] = [...(projects[user.id] ?? []), id];
   return id;
 }
 

@@ -76,7 +76,7 @@ export function programText(
   project = "Bracket (rev B)",
 ): string {
   const lines = [...postSetup(plan, setupIndex, postprocessor, { project }).lines];
-  return lines.join("\n") + "\n";
+  return `${lines.join("\n")}\n`;
 }
 
 /**

@@ -47,7 +47,8 @@ export class ShellSession {
 
   /** Runs the script in this shell; resolves when it ended. */
   async run(script: string): Promise<ShellRun> {
-    const n = (this.count += 1);
+    this.count += 1;
+    const n = this.count;
     const file = path.join(this.dir, `step-${n}.sh`);
     const out = path.join(this.dir, `step-${n}.out`);
     const err = path.join(this.dir, `step-${n}.err`);

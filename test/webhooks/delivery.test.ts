@@ -96,7 +96,14 @@ async function attempts(deliveryId: string) {
 
 function clockAt(start: Date): DeliveryDeps & { set(at: Date): void } {
   let now = start;
-  return { ...defaultDeliveryDeps, now: () => now, random: () => 0.5, set: (at) => void (now = at) };
+  return {
+    ...defaultDeliveryDeps,
+    now: () => now,
+    random: () => 0.5,
+    set: (at) => {
+      now = at;
+    },
+  };
 }
 
 describe("task events", () => {

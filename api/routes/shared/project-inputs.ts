@@ -7,7 +7,7 @@
 import { z } from "zod";
 import type { Queryable } from "../../../db/request-transaction.ts";
 import { materialNames } from "../../../db/queries/machines-materials.ts";
-import { AXIS_DIRECTIONS } from "../../../kernel/geometry/vec3.ts";
+import { AXIS_DIRECTIONS } from "../../../kernel/math/vec3.ts";
 import { travelWarnings, type MachineTravel, type NamedDirection } from "../../../kernel/cam/planner/travel.ts";
 import type { Box3 } from "../../../kernel/cam/types.ts";
 import type { PlanSummary } from "../../../kernel/job/plan.ts";

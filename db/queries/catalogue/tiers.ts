@@ -1,5 +1,5 @@
 /** The tiers of q, best first, as conditions on the catalogue's rows (docs/catalogue.md, "How q matches"). */
-import { TOOL_TYPES, type ToolType } from "../../../kernel/tools/tool-types.ts";
+import type { ToolType } from "../../../kernel/tools/tool-types.ts";
 import {
   containsPattern,
   diameterRangeOf,

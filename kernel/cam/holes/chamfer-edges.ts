@@ -15,7 +15,7 @@
  * beyond the chamfer's end edge is a wall when it faces back along the chain (the chamfer runs
  * into it): the path must stop short of it (chamfer.ts).
  */
-import { cross, dot, length, sub } from "../../geometry/vec3.ts";
+import { cross, dot, length, sub } from "../../math/vec3.ts";
 import type { TriangleSoup, Vec2, Vec3 } from "../types.ts";
 
 /** Positions within this (mm) are one vertex. */

@@ -16,8 +16,9 @@ const mill = cutterOf("SSR-CH045-1000-Z4-TA");
 const parameters = cuttingParametersFor(mill, "aluminium-6061", vmc, "chamfering").parameters;
 const near = (actual: number, expected: number, tolerance = 1e-5) =>
   assert.ok(Math.abs(actual - expected) <= tolerance, `${actual} != ${expected}`);
-const nearPoint = (actual: readonly number[], expected: readonly number[]) =>
-  actual.forEach((v, i) => near(v, expected[i] as number));
+const nearPoint = (actual: readonly number[], expected: readonly number[]) => {
+  for (const [i, v] of actual.entries()) near(v, expected[i] as number);
+};
 
 /** Triangles with their own vertices per face, as tessellations give them, wound to face `normal`. */
 class Soup {

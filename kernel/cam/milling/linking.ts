@@ -89,11 +89,12 @@ export class ToolpathWriter {
   append(cut: Cut): void {
     const at = this.at;
     const start = cut.start;
-    let link: Vec3[] | null = null;
+    // a cut may link from where the last one ended at the same height, staying down
+    const link = at !== null && Math.abs(at[2] - start[2]) < 1e-9 ? (cut.linkFrom?.(at) ?? null) : null;
     if (at === null) {
       this.push({ kind: "rapid", to: [start[0], start[1], this.clearance_z] });
       this.descend(start);
-    } else if (Math.abs(at[2] - start[2]) < 1e-9 && (link = cut.linkFrom?.(at) ?? null) !== null) {
+    } else if (link !== null) {
       for (const to of link) this.push({ kind: "linear", to, feed: this.feeds.feed });
     } else {
       this.travel(at, start);

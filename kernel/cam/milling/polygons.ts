@@ -107,7 +107,7 @@ export function outersFirst(region: Paths64): Paths64 {
   const outerSign = Math.sign(areas.reduce((sum, a) => sum + a, 0)) || 1;
   const outers: Paths64 = [];
   const inners: Paths64 = [];
-  region.forEach((path, i) => (Math.sign(areas[i] as number) === outerSign ? outers : inners).push(path));
+  for (const [i, path] of region.entries()) (Math.sign(areas[i] as number) === outerSign ? outers : inners).push(path);
   return inners.length === 0 || outers.length === 0 ? region : [...outers, ...inners];
 }
 

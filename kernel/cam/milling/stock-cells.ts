@@ -31,7 +31,7 @@ const CENTRE_MM = 0.002;
 const CENTRE = CENTRE_MM * SCALE;
 
 /** A region over one cell: */
-export const enum Cover {
+export enum Cover {
   /** none of the cell */
   None = 0,
   /** some of it, not its centre */

@@ -9,7 +9,7 @@
  * operations dropped and setups left out are reported; what they leave undone shows up as holes,
  * faces or material.
  */
-import { roundNumber } from "../../geometry/vec3.ts";
+import { roundNumber } from "../../math/vec3.ts";
 import type { Completeness, SetupLeftOut, SharpCorner, ToolMissing } from "../plan-types.ts";
 
 /**

@@ -33,7 +33,7 @@
  * have had; the setups added here are checked the same way.
  */
 import type { Feature } from "../../features/recognition/types.ts";
-import { AXIS_DIRECTIONS, directionName, dot } from "../../geometry/vec3.ts";
+import { AXIS_DIRECTIONS, directionName, dot } from "../../math/vec3.ts";
 import type { Setup } from "../../features/setups/types.ts";
 import { boxToFrame, setupFrame, soupToFrame } from "../frames.ts";
 import type { Trough } from "../milling/troughs.ts";

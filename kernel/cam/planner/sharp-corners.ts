@@ -9,7 +9,7 @@
  * (simulation/thick-material.ts): the fillet the tool leaves touches each face r / tan(β / 2)
  * from the edge, β the free angle between the faces (90° in a pocket's corner: r).
  */
-import { roundNumber } from "../../geometry/vec3.ts";
+import { roundNumber } from "../../math/vec3.ts";
 import type { EdgeAnalysis } from "../../features/types.ts";
 import { toFrame } from "../frames.ts";
 import type { PlannedSetup, SharpCorner } from "../plan-types.ts";

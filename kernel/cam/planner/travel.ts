@@ -8,7 +8,7 @@
  * setups that fit still make what they reach. The API warns of it when the stock or the machine
  * is set (travelWarnings), before any plan.
  */
-import { AXIS_DIRECTIONS } from "../../geometry/vec3.ts";
+import { AXIS_DIRECTIONS } from "../../math/vec3.ts";
 import type { MachineArchetype } from "../../machines/archetypes.ts";
 import { boxToFrame, setupFrame } from "../frames.ts";
 import type { Box3, Vec3 } from "../types.ts";

@@ -7,7 +7,7 @@
  * of 1 mm radius across that setup: 74.7 mm² no flat end mill finishes from +Y, and from -Z it
  * is 24 mm deep in a slot no wider than its diameter.
  */
-import { distanceToLine, dot, normalise } from "../../geometry/vec3.ts";
+import { distanceToLine, dot, normalise } from "../../math/vec3.ts";
 import type { FaceAnalysis } from "../../features/types.ts";
 import { directionToFrame, toFrame } from "../frames.ts";
 import type { Trough } from "../milling/troughs.ts";

@@ -62,7 +62,7 @@ export class Cutting implements CellVisitor {
     // told before the cut: it may save the heights as they are (block-bounds.ts: undo)
     this.bounds.touched(i, j);
     // below the stock's bottom there is nothing to cut (a profile through to the table)
-    this.heights[k] = low > this.bottom ? low : this.bottom;
+    this.heights[k] = Math.max(low, this.bottom);
     const depth = (this.part[k] as number) - low;
     if (depth > this.tolerance) this.gouge.offer(depth, k, low, null);
   }
@@ -70,7 +70,7 @@ export class Cutting implements CellVisitor {
   visitRow(j: number, i0: number, i1: number, row: number, low: number, highTip: number): void {
     const stored = Math.fround(low);
     const ceiling = highTip + this.fluteLength + this.tolerance;
-    const cut = low > this.bottom ? low : this.bottom;
+    const cut = Math.max(low, this.bottom);
     for (let i = i0; i <= i1; i++) {
       const k = row + i;
       const h = this.heights[k] as number;

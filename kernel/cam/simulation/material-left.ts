@@ -36,7 +36,7 @@ export function materialLeft(field: HeightField, part: PartHeights, region?: { m
   for (let j = j0; j <= j1; j++) {
     for (let k = j * field.nx + i0, end = j * field.nx + i1; k <= end; k++) {
       const p = part.heights[k] as number;
-      const under = p > floor ? p : floor;
+      const under = Math.max(p, floor);
       const h = field.heights[k] as number;
       if (h > under) left += h - under;
       if (field.top > under) removable += field.top - under;

@@ -75,7 +75,7 @@ export const feed = (x: number, y: number, z: number): Move => ({ kind: "linear"
 
 /** Back and forth along x between x0 and x1 at each y, at height z. */
 export function zigzag(x0: number, x1: number, ys: number[], z: number): Move[] {
-  return ys.map((y, n) => (n % 2 === 0 ? [feed(x0, y, z), feed(x1, y, z)] : [feed(x1, y, z), feed(x0, y, z)])).flat();
+  return ys.flatMap((y, n) => (n % 2 === 0 ? [feed(x0, y, z), feed(x1, y, z)] : [feed(x1, y, z), feed(x0, y, z)]));
 }
 
 export function near(actual: number, expected: number, tolerance: number, what: string): void {

@@ -17,7 +17,7 @@
  * thick voxel lies along its outward normal within two voxels beyond the tolerance. Samples within
  * a sharp corner's fillet (`exclude`) are not counted as covered: no rotating tool takes it.
  */
-import { cross, distance, dot, length, sub } from "../../geometry/vec3.ts";
+import { cross, distance, dot, length, sub } from "../../math/vec3.ts";
 import type { Box3, TriangleSoup, Vec3 } from "../types.ts";
 import { SurfaceProximity } from "./surface-proximity.ts";
 import type { VoxelStock } from "./voxel-stock.ts";

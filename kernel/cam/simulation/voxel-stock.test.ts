@@ -1,4 +1,3 @@
-import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { setupFrame } from "../frames.ts";
 import type { Box3 } from "../types.ts";

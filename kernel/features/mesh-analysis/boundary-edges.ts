@@ -6,7 +6,7 @@ import type { CurveType, EdgeAnalysis, EdgeTopology, FaceAnalysis, Vec3, WireInf
 import type { Region } from "./region.ts";
 import { CircleFit } from "./cylinder-fit.ts";
 import { ConvexityVote } from "../graph.ts";
-import { add, cross, distance, dot, normalise, scale, sub } from "../../geometry/vec3.ts";
+import { add, cross, distance, dot, normalise, scale, sub } from "../../math/vec3.ts";
 import { normalOf, pointOf, type MeshGeometry } from "./mesh-geometry.ts";
 import { radialFrom } from "./linear-algebra.ts";
 
@@ -31,7 +31,10 @@ export function boundaryEdges(
   const addEdge = (a: number, b: number, h: number): void => {
     const key = `${a}:${b}`;
     let group = byPair.get(key);
-    if (group === undefined) byPair.set(key, (group = { a, b, edges: [] }));
+    if (group === undefined) {
+      group = { a, b, edges: [] };
+      byPair.set(key, group);
+    }
     group.edges.push({ h, a, b });
   };
   const nonManifoldDone = new Set<string>();
@@ -102,7 +105,10 @@ function chainsOf(geometry: MeshGeometry, edges: MeshEdge[]): MeshEdge[][] {
   for (const edge of edges) {
     const root = find(ends(edge)[0]);
     let chain = chains.get(root);
-    if (chain === undefined) chains.set(root, (chain = []));
+    if (chain === undefined) {
+      chain = [];
+      chains.set(root, chain);
+    }
     chain.push(edge);
   }
   return [...chains.values()];
@@ -275,7 +281,10 @@ function loopsOf(geometry: MeshGeometry, ids: number[], vertices: Map<number, nu
     if (first === undefined) continue;
     const root = find(first);
     let loop = loops.get(root);
-    if (loop === undefined) loops.set(root, (loop = []));
+    if (loop === undefined) {
+      loop = [];
+      loops.set(root, loop);
+    }
     loop.push(id);
   }
   const wires = [...loops.values()].map((loopEdges) => {

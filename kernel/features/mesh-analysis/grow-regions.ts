@@ -6,7 +6,7 @@
 import type { Region } from "./region.ts";
 import { CircleFit, fitCylinder } from "./cylinder-fit.ts";
 import { across, pointOf, type MeshGeometry } from "./mesh-geometry.ts";
-import { angleBetween, cross, dot, normalise } from "../../geometry/vec3.ts";
+import { angleBetween, cross, dot, normalise } from "../../math/vec3.ts";
 
 /** a triangle's normal is never trusted beyond this when judging planarity */
 const MAX_PLANAR_ANGLE_RAD = (5 * Math.PI) / 180;
@@ -224,7 +224,10 @@ export function mergeFreeForm(
   regions.forEach((_, index) => {
     const root = find(index);
     let group = groups.get(root);
-    if (group === undefined) groups.set(root, (group = []));
+    if (group === undefined) {
+      group = [];
+      groups.set(root, group);
+    }
     group.push(index);
   });
   const result: Region[] = [];
@@ -258,7 +261,10 @@ export function adoptDegenerate(geometry: MeshGeometry, regionOf: Int32Array, re
     for (let k = 0; k < 3; k++) {
       const v = geometry.corners[3 * t + k] as number;
       let list = byVertex.get(v);
-      if (list === undefined) byVertex.set(v, (list = []));
+      if (list === undefined) {
+        list = [];
+        byVertex.set(v, list);
+      }
       list.push(t);
     }
   }

@@ -1,6 +1,6 @@
 /** Small linear algebra for the fits: radial offsets, a basis round an axis, a 3 x 3 solve, an eigenvector. */
 import type { Vec3 } from "../types.ts";
-import { cross, dot, normalise, scale, sub } from "../../geometry/vec3.ts";
+import { cross, dot, normalise, scale, sub } from "../../math/vec3.ts";
 
 /** p's offset from the axis through `point` along unit `axis`, perpendicular to it */
 export function radialFrom(p: Vec3, point: Vec3, axis: Vec3): Vec3 {

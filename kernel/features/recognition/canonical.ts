@@ -16,7 +16,7 @@
  */
 import type { TriangleMesh } from "../../mesh/types.ts";
 import type { EdgeAnalysis, FaceAnalysis, PartAnalysis, Vec3 } from "../types.ts";
-import { add, cross, distance, dot, length, normalise, scale, sub } from "../../geometry/vec3.ts";
+import { add, cross, distance, dot, length, normalise, scale, sub } from "../../math/vec3.ts";
 
 const ANALYTIC = new Set(["plane", "cylinder", "cone", "sphere", "torus"]);
 const NORMAL_AGREEMENT = Math.cos((1 * Math.PI) / 180);

@@ -9,7 +9,7 @@
  */
 import type { FaceAnalysis, Vec3 } from "../types.ts";
 import type { Neighbour, PartIndex } from "./part-index.ts";
-import { add, cross, dot, normalise } from "../../geometry/vec3.ts";
+import { add, cross, dot, normalise } from "../../math/vec3.ts";
 
 export interface EdgeFeatureResult {
   class: "chamfer" | "round";

@@ -7,7 +7,7 @@
 import type { Vec3 } from "../types.ts";
 import type { PartIndex } from "./part-index.ts";
 import type { PrismaticResult } from "./prismatic.ts";
-import { dot } from "../../geometry/vec3.ts";
+import { dot } from "../../math/vec3.ts";
 
 export interface Classified {
   group: number[];

@@ -15,7 +15,7 @@
 import type { FaceAnalysis, Vec3 } from "../types.ts";
 import type { PartIndex } from "./part-index.ts";
 import type { HoleInfo } from "./types.ts";
-import { distanceToLine, dot, normalise, rounded, scale } from "../../geometry/vec3.ts";
+import { distanceToLine, dot, normalise, rounded, scale } from "../../math/vec3.ts";
 import { canonical } from "./interpret.ts";
 
 export interface HoleFeature {

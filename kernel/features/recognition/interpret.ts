@@ -7,7 +7,7 @@
  */
 import type { FaceAnalysis, Vec3 } from "../types.ts";
 import type { PartIndex } from "./part-index.ts";
-import { cross, dot, length, normalise, sub } from "../../geometry/vec3.ts";
+import { cross, dot, length, normalise, sub } from "../../math/vec3.ts";
 
 export type Role = "floor" | "wall" | "misfit";
 

@@ -5,7 +5,7 @@
 import type { Vec3 } from "../types.ts";
 import type { PartIndex } from "./part-index.ts";
 import { isCornerBlend, type PrismaticResult } from "./prismatic.ts";
-import { add, cross, dot, length, normalise, perpendicularPart, scale, sub } from "../../geometry/vec3.ts";
+import { add, cross, dot, length, normalise, perpendicularPart, scale, sub } from "../../math/vec3.ts";
 
 export interface PrismaticMeasures {
   access_direction: Vec3;

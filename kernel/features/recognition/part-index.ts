@@ -3,7 +3,7 @@
  * a face's outer boundary as an ordered loop of edges, and the tolerances.
  */
 import type { Convexity, EdgeAnalysis, FaceAdjacency, FaceAnalysis, PartAnalysis, Vec3 } from "../types.ts";
-import { cross, distance, dot, length, normalise, sub } from "../../geometry/vec3.ts";
+import { cross, distance, dot, length, normalise, sub } from "../../math/vec3.ts";
 
 export interface Neighbour {
   face: number;

@@ -14,7 +14,7 @@ import { perpendicularTo, readings, type Reading } from "./interpret.ts";
 import type { PartIndex } from "./part-index.ts";
 import { floorProfile, type Chain, type FloorProfile } from "./profile.ts";
 import type { FeatureClass } from "./types.ts";
-import { cross, distanceToLine, dot, length, normalise, sub } from "../../geometry/vec3.ts";
+import { cross, distanceToLine, dot, length, normalise, sub } from "../../math/vec3.ts";
 
 export interface PrismaticResult {
   class: FeatureClass;
@@ -39,7 +39,7 @@ export function classifyPrismatic(index: PartIndex, group: number[]): PrismaticR
       (best.misfits.length > 0 ? ` (faces ${best.misfits.join(", ")} fit no wall or floor)` : ""),
   ];
   if (best.kind === "floor") return classifyFloor(index, group, best, reasons);
-  return classifyThrough(index, group, best, reasons);
+  return classifyThrough(index, best, reasons);
 }
 
 function classifyFloor(index: PartIndex, group: number[], reading: Reading, reasons: string[]): PrismaticResult | null {
@@ -166,7 +166,7 @@ function classifyFloor(index: PartIndex, group: number[], reading: Reading, reas
   return result("rectangular_through_step", `R-fallback-step: one wall${extra}`);
 }
 
-function classifyThrough(index: PartIndex, group: number[], reading: Reading, reasons: string[]): PrismaticResult {
+function classifyThrough(index: PartIndex, reading: Reading, reasons: string[]): PrismaticResult {
   const walls = reading.walls;
   const wallSet = new Set(walls);
   const degree = new Map<number, number>();

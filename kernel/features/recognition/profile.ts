@@ -8,7 +8,7 @@
  */
 import type { Vec3 } from "../types.ts";
 import { isStraight, loopDirection, type LoopEdge, type PartIndex } from "./part-index.ts";
-import { cross, dot, normalise, scale } from "../../geometry/vec3.ts";
+import { cross, dot, normalise, scale } from "../../math/vec3.ts";
 
 export interface Chain {
   /** the faces the chain runs into, in loop order, each once */

@@ -164,6 +164,7 @@ describe("feature recognition on parts built with OCCT", () => {
     near(round.min_width_mm, 3, "round radius");
     const chamfer = only(recognition, "chamfer");
     near(chamfer.min_width_mm, 2 * Math.SQRT2, "chamfer width");
+    // biome-ignore lint/suspicious/noApproximativeNumericConstant: directions are answered rounded to 6 decimals
     assert.deepEqual(chamfer.access_direction, [0.707107, 0.707107, 0]);
     assert.ok(chamfer.reasons[0]?.includes("135 and 135 degrees"), chamfer.reasons.join(" | "));
   });

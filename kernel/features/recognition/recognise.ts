@@ -28,7 +28,7 @@ import { PartIndex } from "./part-index.ts";
 import { classifyPrismatic } from "./prismatic.ts";
 import { findStockFaces } from "./stock.ts";
 import type { FaceClass, Feature, Recognition, RecognitionOptions, RecognitionWarning } from "./types.ts";
-import { roundNumber, rounded } from "../../geometry/vec3.ts";
+import { roundNumber, rounded } from "../../math/vec3.ts";
 
 const DEFAULT_ANGLE_TOLERANCE = (0.5 * Math.PI) / 180;
 

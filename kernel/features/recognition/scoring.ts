@@ -69,7 +69,8 @@ export class Scorer {
   readonly confusion: Record<string, Record<string, number>> = {};
 
   add(truth: string, predicted: string): void {
-    const row = (this.confusion[truth] ??= {});
+    const row = this.confusion[truth] ?? {};
+    this.confusion[truth] = row;
     row[predicted] = (row[predicted] ?? 0) + 1;
   }
 

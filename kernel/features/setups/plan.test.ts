@@ -47,12 +47,7 @@ const without = (...names: string[]): SetupOptions => ({
 
 function faceWithNormal(analysis: PartAnalysis, normal: [number, number, number], z: number): number[] {
   return analysis.faces
-    .filter(
-      (f) =>
-        f.normal !== null &&
-        f.normal.every((c, i) => Math.abs(c - normal[i]!) < 1e-9) &&
-        Math.abs(f.centroid[2] - z) < 1e-6,
-    )
+    .filter((f) => f.normal?.every((c, i) => Math.abs(c - normal[i]!) < 1e-9) && Math.abs(f.centroid[2] - z) < 1e-6)
     .map((f) => f.id);
 }
 

@@ -21,7 +21,7 @@
  */
 import type { TriangleMesh } from "../../mesh/types.ts";
 import type { Recognition } from "../recognition/types.ts";
-import { AXIS_DIRECTIONS, cross, dot, length, normalise, sub } from "../../geometry/vec3.ts";
+import { AXIS_DIRECTIONS, cross, dot, length, normalise, sub } from "../../math/vec3.ts";
 import type { PartAnalysis, Vec3 } from "../types.ts";
 import { DirectionalRays } from "./raycast.ts";
 import type {

@@ -5,7 +5,7 @@
  */
 import type { TriangleMesh } from "../../mesh/types.ts";
 import type { Vec3 } from "../types.ts";
-import { cross, dot, normalise } from "../../geometry/vec3.ts";
+import { cross, dot, normalise } from "../../math/vec3.ts";
 
 const EPSILON = 1e-12;
 

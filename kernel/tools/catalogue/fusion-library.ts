@@ -260,7 +260,7 @@ function vendorDataOf(raw: Record<string, unknown>): Record<string, unknown> {
   return data;
 }
 
-function entryOf(raw: unknown, index: number, manufacturer: string): CatalogueEntry {
+function entryOf(raw: unknown, manufacturer: string): CatalogueEntry {
   if (!isRecord(raw)) throw new Skip("not an object");
   const fusionType = text(raw.type)?.toLowerCase();
   if (!fusionType) throw new Skip("no type");
@@ -358,7 +358,7 @@ export function parseFusionLibrary(input: string | unknown, options: FusionImpor
   const firstIndex = new Map<string, number>();
   library.data.forEach((raw, index) => {
     try {
-      const entry = entryOf(raw, index, manufacturer);
+      const entry = entryOf(raw, manufacturer);
       const earlier = firstIndex.get(entry.article_number);
       if (earlier !== undefined)
         throw new Skip(`duplicate article number ${entry.article_number} (first at index ${earlier})`);

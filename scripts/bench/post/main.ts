@@ -60,7 +60,7 @@ function writeLines(lines: Iterable<string>, sample?: () => void): Written {
   const started = performance.now();
   try {
     for (const line of lines) {
-      buffer += line + "\n";
+      buffer += `${line}\n`;
       blocks += 1;
       if (buffer.length >= CHUNK) {
         bytes += buffer.length;
