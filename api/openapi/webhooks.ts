@@ -4,11 +4,10 @@
  * test/api/quote-completeness.test.ts checks real deliveries against these schemas.
  */
 import { z } from "zod";
+import { Vec3Schema } from "../../kernel/math/vec3-schema.ts";
 import { Id, Timestamp } from "../schemas/common.ts";
 import { CamPlanningResult } from "../schemas/cam-planning.ts";
 import { EVENT_TYPES } from "../../webhooks/event-types.ts";
-
-const Vec3 = z.tuple([z.number(), z.number(), z.number()]);
 
 export const QuoteReadySummary = z
   .object({
@@ -30,7 +29,7 @@ export const QuoteReadySummary = z
       .nullable()
       .describe("the plan's completeness (the whole figures: data.result.completeness); null for a result without one"),
     setup_costs_dropped: z
-      .array(z.object({ setup_id: z.string(), name: z.string(), direction: Vec3 }))
+      .array(z.object({ setup_id: z.string(), name: z.string(), direction: Vec3Schema }))
       .describe(
         "per-setup cost overrides of earlier plans this plan has no setup of the same direction for (docs/quote.md)",
       ),

@@ -4,6 +4,7 @@
  * makes a new job, current from then on, with the one before on the undo stack.
  */
 import { z } from "zod";
+import { Vec3Schema } from "../../kernel/math/vec3-schema.ts";
 import { encodeJobFile, importJobFile } from "../../db/queries/job-files.ts";
 import { currentJob, newJobFrom } from "../../db/queries/jobs.ts";
 import { getWorkpiece } from "../../db/queries/workpieces.ts";
@@ -17,8 +18,6 @@ import { BooleanQuery, Id, idParams, NoQuery, Timestamp } from "../schemas/commo
 import { requestWarnings, snapshotTravel, stockTravelWarnings } from "./shared/project-inputs.ts";
 
 const ProjectParams = idParams("project_id");
-
-const Vec3 = z.tuple([z.number(), z.number(), z.number()]);
 
 const offset = (where: string) =>
   z
@@ -49,9 +48,9 @@ const Stock = z
       minus_z: z.number(),
       plus_z: z.number(),
     }),
-    min: Vec3.describe("corner of the stock box, mm [x, y, z]"),
-    max: Vec3.describe("opposite corner, mm [x, y, z]"),
-    size: Vec3.describe("max - min, mm [x, y, z]"),
+    min: Vec3Schema.describe("corner of the stock box, mm [x, y, z]"),
+    max: Vec3Schema.describe("opposite corner, mm [x, y, z]"),
+    size: Vec3Schema.describe("max - min, mm [x, y, z]"),
   })
   .meta({ id: "Stock" });
 
@@ -60,7 +59,9 @@ const StockSaved = z
     job_id: Id.describe("the new current job"),
     parent_job_id: Id.nullable().describe("the job before it, now on the undo stack"),
     stock: Stock,
-    workpiece_bbox: z.object({ min: Vec3, max: Vec3 }).describe("the part's bounding box the offsets are added to, mm"),
+    workpiece_bbox: z
+      .object({ min: Vec3Schema, max: Vec3Schema })
+      .describe("the part's bounding box the offsets are added to, mm"),
     warnings: requestWarnings.describe(
       "stock_exceeds_travel: per machine axis, the setups (the stock's six axis directions, and a plan's tilted ones) " +
         "the stock does not fit the project's machine in; planning leaves those setups out. Empty when it fits",

@@ -4,6 +4,7 @@
  * with a new job in one transaction. The project is checked first, in a short read of its own.
  */
 import { z } from "zod";
+import { Vec3Schema } from "../../kernel/math/vec3-schema.ts";
 import { getProject } from "../../db/queries/projects.ts";
 import { presignWorkpiece, saveWorkpiece } from "../../db/queries/workpieces.ts";
 import { API_BASE_PATH } from "../../http/base-path.ts";
@@ -17,8 +18,6 @@ import { Id, idParams, NoQuery, Timestamp } from "../schemas/common.ts";
 /** what a client is told to wait after geometry_busy: it has waited the queue bound already, and the threads are taken by files that may run a while */
 const GEOMETRY_BUSY_RETRY_AFTER_SECONDS = 10;
 
-const Vec3 = z.tuple([z.number(), z.number(), z.number()]);
-
 const WorkpieceUploaded = z
   .object({
     workpiece_id: Id,
@@ -27,7 +26,7 @@ const WorkpieceUploaded = z
     units_read: z
       .string()
       .describe('the length unit the file declared ("mm", "inch", ...; "unknown" for STL); values below are mm'),
-    bbox: z.object({ min: Vec3, max: Vec3, size: Vec3 }).describe("mm"),
+    bbox: z.object({ min: Vec3Schema, max: Vec3Schema, size: Vec3Schema }).describe("mm"),
     volume_mm3: z.number().nullable().describe("null when the part is not a closed solid"),
     face_count: z.number().int().describe("B-rep faces (0 for STL)"),
     triangle_count: z.number().int(),

@@ -6,7 +6,8 @@
  */
 import type { PlanSummary } from "../../kernel/job/plan.ts";
 import type { BoundingBoxStock } from "../../kernel/job/stock.ts";
-import type { JobSource, MachineSnapshot } from "../../kernel/job/types.ts";
+import type { JobSource } from "../../kernel/job/types.ts";
+import type { MachineSnapshot } from "../../kernel/machines/snapshot.ts";
 import type { Queryable } from "../request-transaction.ts";
 
 export interface JobRecord {

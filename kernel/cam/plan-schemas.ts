@@ -5,7 +5,7 @@
  * API's (snake_case); units as types.ts says (mm, mm/min, rpm, degrees).
  */
 import { z } from "zod";
-import { Vec3Schema } from "../job/types.ts";
+import { Vec3Schema } from "../math/vec3-schema.ts";
 import { Uuid } from "../tools/uuid.ts";
 
 export const Vec2Schema = z.tuple([z.number(), z.number()]);
@@ -225,7 +225,7 @@ export const PlannedSetupSchema = z.object({
   direction: Vec3Schema,
   /** the work coordinate system in workpiece coordinates (kernel/cam/frames.ts says where) */
   wcs: FrameSchema,
-  /** the register the machine's control selects for the setup (kernel/post/work-offsets.ts) */
+  /** the register the machine's control selects for the setup (kernel/machines/work-offsets.ts) */
   work_offset: z.string(),
   /** the stock box in the setup's frame */
   stock: Box3Schema,

@@ -16,7 +16,7 @@
  */
 import { randomUUID } from "node:crypto";
 import type { OpenCascadeInstance } from "opencascade.js/dist/node.js";
-import { workOffsetName } from "../post/work-offsets.ts";
+import { workOffsetName } from "../machines/work-offsets.ts";
 import { setupMachiningTime } from "./machining-time.ts";
 import { queuedShadows, type ShadowSource } from "./milling/shadows.ts";
 import { InProcessStock } from "./milling/stock.ts";

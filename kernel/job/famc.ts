@@ -15,7 +15,8 @@ import { createHash, createHmac } from "node:crypto";
 import { z } from "zod";
 import { decodeCamPlan, PlanFormatError, type CamPlan } from "./plan.ts";
 import { BoundingBoxStock } from "./stock.ts";
-import { JobSource, MachineSnapshot, WorkpieceMeta } from "./types.ts";
+import { MachineSnapshot } from "../machines/snapshot.ts";
+import { JobSource, WorkpieceMeta } from "./types.ts";
 
 export const FAMC_MAGIC = Buffer.from([0x89, 0x46, 0x41, 0x4d, 0x43, 0x0d, 0x0a, 0x1a]);
 /** 2: the CAM plan (section cam.plan). A server reads every supported version and writes the newest. */

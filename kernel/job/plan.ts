@@ -33,7 +33,7 @@ import {
 } from "../cam/plan-schemas.ts";
 import { blocksProblem, operationBlocks } from "../cam/planner/blocks.ts";
 import type { MachineArchetype } from "../machines/archetypes.ts";
-import { Vec3Schema } from "./types.ts";
+import { Vec3Schema } from "../math/vec3-schema.ts";
 
 export { PlanOptionsSchema };
 

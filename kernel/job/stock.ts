@@ -6,7 +6,7 @@
 import { z } from "zod";
 import type { BoundingBox } from "../mesh/types.ts";
 import type { Vec3 } from "../math/vec3.ts";
-import { Vec3Schema } from "./types.ts";
+import { Vec3Schema } from "../math/vec3-schema.ts";
 
 /** No offset may exceed this (mm): larger than any machine's travel we know, small enough to catch unit mistakes. */
 export const STOCK_OFFSET_MAX_MM = 1000;

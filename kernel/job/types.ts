@@ -1,25 +1,12 @@
 /**
  * What a CAM job holds besides its tree (the plan: setups, operations and toolpaths, in
- * plan.ts): the workpiece's description, the stock and the machine it was saved for.
+ * plan.ts): the workpiece's description, the stock and the machine it was saved for
+ * (kernel/machines/snapshot.ts).
  * Field names are the ones the API and the .famc file use (snake_case).
  */
 import { z } from "zod";
 import type { WorkpieceFormat } from "../geometry/types.ts";
-import type { Vec3 } from "../math/vec3.ts";
-
-export const Vec3Schema = z.tuple([z.number(), z.number(), z.number()]) satisfies z.ZodType<Vec3>;
-
-/** The machine as it was when the job was saved (sql: app_private.machine_snapshot). */
-export const MachineSnapshot = z.object({
-  product_id: z.string(),
-  name: z.string(),
-  control: z.string(),
-  travel_mm: Vec3Schema,
-  max_spindle_rpm: z.number(),
-  max_feed_mm_min: z.number(),
-  tool_slots: z.number().int(),
-});
-export type MachineSnapshot = z.infer<typeof MachineSnapshot>;
+import { Vec3Schema } from "../math/vec3-schema.ts";
 
 /** How a job came to be (sql: jobs.source); "plan": saved by the plan_cam task with its CAM plan. */
 export const JobSource = z.enum(["workpiece", "stock", "import", "plan"]);

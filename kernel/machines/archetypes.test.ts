@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { MachineSnapshot } from "../job/types.ts";
+import { MachineSnapshot } from "./snapshot.ts";
 import {
   findMachineArchetype,
   MACHINE_ARCHETYPES,

@@ -9,7 +9,7 @@
  * tool change, spindle, cost basis) feeds cycle-time, power and machine-hour-rate arithmetic.
  */
 import { z } from "zod";
-import type { MachineSnapshot } from "../job/types.ts";
+import type { MachineSnapshot } from "./snapshot.ts";
 
 /** The G-code dialect; the postprocessor is kernel/post/<control>.ts (sql: machines.control). */
 export const MachineControl = z.enum(["fanuc", "haas", "heidenhain", "sinumerik", "linuxcnc", "grbl"]);

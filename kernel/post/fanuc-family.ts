@@ -16,7 +16,7 @@ export interface FanucFamily {
   control: string;
   /** digits of the O number (Fanuc 4, Haas 5) */
   programDigits: number;
-  /** its work offsets in setup order (work-offsets.ts) */
+  /** its work offsets in setup order (kernel/machines/work-offsets.ts) */
   workOffsets: readonly string[];
   coolant: Record<Coolant, string>;
   /** blocks before G84 (Fanuc: M29 S for rigid tapping; Haas taps rigidly by default) */

@@ -7,7 +7,7 @@
  * 80 characters after it drops spaces and comments, so comments are kept short too.
  */
 import { commentText, listedWorkOffsets, type IsoDialect } from "./iso.ts";
-import { CONTROL_WORK_OFFSETS } from "./work-offsets.ts";
+import { CONTROL_WORK_OFFSETS } from "../machines/work-offsets.ts";
 const COMMENT_MAX = 60;
 
 export const grbl: IsoDialect = {

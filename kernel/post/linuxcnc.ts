@@ -6,7 +6,7 @@
  */
 import { commentText, COOLANT_CODES, listedWorkOffsets, tapPitch, type IsoDialect } from "./iso.ts";
 import { formatNumber } from "./numbers.ts";
-import { CONTROL_WORK_OFFSETS } from "./work-offsets.ts";
+import { CONTROL_WORK_OFFSETS } from "../machines/work-offsets.ts";
 
 export const linuxcnc: IsoDialect = {
   extension: ".ngc",

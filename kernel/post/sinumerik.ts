@@ -17,7 +17,7 @@
  */
 import { commentText, COOLANT_CODES, listedWorkOffsets, tapPitch, type IsoDialect } from "./iso.ts";
 import { formatNumber } from "./numbers.ts";
-import { CONTROL_WORK_OFFSETS } from "./work-offsets.ts";
+import { CONTROL_WORK_OFFSETS } from "../machines/work-offsets.ts";
 
 /** the 840D's tool identifiers are at most 32 characters */
 const TOOL_NAME_MAX = 32;

@@ -4,7 +4,7 @@ import { camPlanOf, type CamPlan } from "../job/plan.ts";
 import { findMachineArchetype, type MachineArchetype } from "../machines/archetypes.ts";
 import { fakePlanResult } from "../../test/support/fake-plan.ts";
 import { postSetup, PostError, POSTPROCESSORS } from "./index.ts";
-import { CONTROL_WORK_OFFSETS, workOffsetName } from "./work-offsets.ts";
+import { CONTROL_WORK_OFFSETS, workOffsetName } from "../machines/work-offsets.ts";
 
 const machine = findMachineArchetype("vmc-850-fanuc") as MachineArchetype;
 const plan = camPlanOf(fakePlanResult({ moves: 4 }), { include_face_milling: true, sort_by_height: false }, machine);

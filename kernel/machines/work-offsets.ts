@@ -3,6 +3,7 @@
  * its control's register i, and a setup past the last has none (its program is refused:
  * too_many_setups). The postprocessors write these registers and the planner names a setup's
  * work offset from the same table, so the plan, the API and the program say the same register.
+ * They are a fact of the machine's control, so they sit here, below both.
  */
 const G54_TO_G57 = ["G54", "G55", "G56", "G57"];
 const G54_TO_G59 = [...G54_TO_G57, "G58", "G59"];
