@@ -23,7 +23,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import type { Task } from "graphile-worker";
 import { z } from "zod";
 import { PlanCamPayload } from "../contracts/tasks.ts";
-import { unmetPlanningPrecondition } from "../contracts/planning-preconditions.ts";
+import { unmetPlanningPrecondition } from "../kernel/cam/planning-preconditions.ts";
 import type { PlanInput, PlanOptions } from "../kernel/cam/plan-types.ts";
 import {
   camPlanOf,

@@ -5,7 +5,7 @@
  * docs/automation.md describes queueing, cancellation, progress, the result and the failures.
  */
 import { z } from "zod";
-import { unmetPlanningPrecondition } from "../../contracts/planning-preconditions.ts";
+import { unmetPlanningPrecondition } from "../../kernel/cam/planning-preconditions.ts";
 import { planningPreconditions, startAutomationTask } from "../../db/queries/automation.ts";
 import { PlanOptionsSchema } from "../../kernel/job/plan.ts";
 import { DEFAULT_SURFACE_LIMIT_PCT } from "../../kernel/cam/planner/completeness.ts";

@@ -3,7 +3,7 @@
  * RLS), cancelling one, and what the plan_cam task reads of a project (a worker, as the owner
  * with the user's identity set: every query here names the user itself).
  */
-import type { PlanningFacts } from "../../contracts/planning-preconditions.ts";
+import type { PlanningFacts } from "../../kernel/cam/planning-preconditions.ts";
 import type { BoundingBoxStock } from "../../kernel/job/stock.ts";
 import type { Assembly } from "../../kernel/tools/assembly.ts";
 import { postgresBlobStore } from "../../storage/postgres.ts";

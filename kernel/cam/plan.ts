@@ -17,6 +17,7 @@
 import { randomUUID } from "node:crypto";
 import type { OpenCascadeInstance } from "opencascade.js/dist/node.js";
 import { workOffsetName } from "../machines/work-offsets.ts";
+import { EMPTY_LIBRARY } from "./planning-preconditions.ts";
 import { setupMachiningTime } from "./machining-time.ts";
 import { queuedShadows, type ShadowSource } from "./milling/shadows.ts";
 import { InProcessStock } from "./milling/stock.ts";
@@ -77,11 +78,7 @@ export function planCam(oc: OpenCascadeInstance, input: PlanInput, hooks: PlanHo
     hooks.progress(fraction);
   };
   checkpoint(0);
-  if (input.library.length === 0)
-    throw new PlanError(
-      "empty_library",
-      "the project's equipment library has no tools: add assemblies to it (or choose another library) and plan again",
-    );
+  if (input.library.length === 0) throw new PlanError(EMPTY_LIBRARY.code, EMPTY_LIBRARY.message);
   const { cutters, skipped } = cuttersFromLibrary(input.library);
   if (cutters.length === 0) {
     throw new PlanError(

@@ -1,7 +1,8 @@
 /**
  * What a project needs before its CAM planning can start. The API checks it before it queues a
  * planning (409 with the code), and the planning task checks it again when it runs, since the
- * project may have changed in between (the task fails with the code): one answer for both.
+ * project may have changed in between (the task fails with the code): one answer for both. The
+ * planner refuses an empty library with the same answer (plan.ts), for callers that skip both.
  */
 
 /** What the check reads of a project. */
@@ -26,6 +27,11 @@ export interface UnmetPrecondition {
   message: string;
 }
 
+export const EMPTY_LIBRARY: UnmetPrecondition = {
+  code: "empty_library",
+  message: "the project's equipment library has no tools; add assemblies to it before planning",
+};
+
 /** The first thing the project lacks, in the order a user sets them up; null when it has all. */
 export function unmetPlanningPrecondition(facts: PlanningFacts): UnmetPrecondition | null {
   if (!facts.hasWorkpiece)
@@ -45,10 +51,6 @@ export function unmetPlanningPrecondition(facts: PlanningFacts): UnmetPreconditi
       code: "library_missing",
       message: "the project has no equipment library; set library_id (PATCH /projects/{project_id})",
     };
-  if (facts.assemblies === 0)
-    return {
-      code: "empty_library",
-      message: "the project's equipment library has no tools; add assemblies to it before planning",
-    };
+  if (facts.assemblies === 0) return EMPTY_LIBRARY;
   return null;
 }
