@@ -14,7 +14,7 @@ import { geometryMetrics } from "../metrics/geometry.ts";
 import { createMetricsRegistry } from "../metrics/registry.ts";
 import { createGeometryPool } from "../geometry-pool/pool.ts";
 import { watchGeometryReadiness } from "../geometry-pool/readiness.ts";
-import { startWorkerRunner, type WorkerRunner } from "../workers/runner.ts";
+import { runnerTuning, startWorkerRunner, type WorkerRunner } from "../workers/runner.ts";
 
 const env = readEnv();
 const database = await openDatabase(env, (line) => log.debug({ component: "postgres" }, line));
@@ -45,10 +45,7 @@ await new Promise<void>((resolve) => server.listen(env.PORT, env.HOST, resolve))
 runner = await startWorkerRunner({
   ownerUrl: database.ownerUrl,
   services: { ...(geometry ? { geometry } : {}), publicBaseUrl: env.PUBLIC_BASE_URL },
-  concurrency: env.WORKER_CONCURRENCY,
-  heartbeatSeconds: env.WORKER_HEARTBEAT_SECONDS,
-  leaseStaleSeconds: env.WORKER_LEASE_STALE_SECONDS,
-  shutdownGraceSeconds: env.WORKER_SHUTDOWN_GRACE_SECONDS,
+  ...runnerTuning(env),
   metrics,
 });
 log.info({ url: `http://localhost:${env.PORT}/backend-api/api/public/v1`, tasks: runner.taskNames }, "swarf ready");

@@ -15,7 +15,7 @@ import { parseTaskNames } from "./args.ts";
 import { createGeometryPool } from "../geometry-pool/pool.ts";
 import { watchGeometryReadiness } from "../geometry-pool/readiness.ts";
 import { startWorkerHealthServer, type WorkerHealthServer } from "./health-server.ts";
-import { checkTaskNames, startWorkerRunner } from "./runner.ts";
+import { checkTaskNames, runnerTuning, startWorkerRunner } from "./runner.ts";
 
 const env = readEnv();
 let taskNames: string[] | undefined;
@@ -44,10 +44,7 @@ const runner = await startWorkerRunner({
   ownerUrl: database.ownerUrl,
   taskNames,
   services: { ...(geometry ? { geometry } : {}), publicBaseUrl: env.PUBLIC_BASE_URL },
-  concurrency: env.WORKER_CONCURRENCY,
-  heartbeatSeconds: env.WORKER_HEARTBEAT_SECONDS,
-  leaseStaleSeconds: env.WORKER_LEASE_STALE_SECONDS,
-  shutdownGraceSeconds: env.WORKER_SHUTDOWN_GRACE_SECONDS,
+  ...runnerTuning(env),
   metrics,
 });
 let health: WorkerHealthServer;

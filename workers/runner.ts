@@ -6,6 +6,7 @@ import EventEmitter from "node:events";
 import { Logger, run, type Runner, type Task, type WorkerEvents } from "graphile-worker";
 import pg from "pg";
 import type { Registry } from "prom-client";
+import type { Env } from "../config/env.ts";
 import { graphileLogFactory } from "../config/logger.ts";
 import { survivingLostConnections } from "../db/pools.ts";
 import { databaseMetrics } from "../metrics/database.ts";
@@ -30,6 +31,18 @@ export interface WorkerRunnerOptions {
   shutdownGraceSeconds?: number;
   /** the process's metrics: task runs, webhook attempts and the queue as the database has it */
   metrics?: Registry;
+}
+
+/** The runner's tuning as the environment sets it (WORKER_*), for the processes that start one. */
+export function runnerTuning(
+  env: Env,
+): Pick<WorkerRunnerOptions, "concurrency" | "heartbeatSeconds" | "leaseStaleSeconds" | "shutdownGraceSeconds"> {
+  return {
+    concurrency: env.WORKER_CONCURRENCY,
+    heartbeatSeconds: env.WORKER_HEARTBEAT_SECONDS,
+    leaseStaleSeconds: env.WORKER_LEASE_STALE_SECONDS,
+    shutdownGraceSeconds: env.WORKER_SHUTDOWN_GRACE_SECONDS,
+  };
 }
 
 export interface WorkerRunner {

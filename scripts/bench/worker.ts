@@ -14,7 +14,7 @@ import type { Task } from "graphile-worker";
 import { z } from "zod";
 import { readEnv } from "../../config/env.ts";
 import { trackedTask } from "../../tasks/runtime/tracked-task.ts";
-import { startWorkerRunner } from "../../workers/runner.ts";
+import { runnerTuning, startWorkerRunner } from "../../workers/runner.ts";
 import { failStartup, onShutdown, sendToParent } from "./child-runtime.ts";
 import { CHILD_ENV, requiredEnv } from "./protocol.ts";
 
@@ -38,9 +38,7 @@ try {
   const runner = await startWorkerRunner({
     ownerUrl: requiredEnv(CHILD_ENV.ownerUrl),
     extraTasks: { bench_noop: benchNoop, bench_plain: benchPlain },
-    concurrency: env.WORKER_CONCURRENCY,
-    heartbeatSeconds: env.WORKER_HEARTBEAT_SECONDS,
-    leaseStaleSeconds: env.WORKER_LEASE_STALE_SECONDS,
+    ...runnerTuning(env),
   });
   onShutdown(() => runner.stop());
   sendToParent({ type: "ready" });

@@ -3,6 +3,7 @@
  * drills after DIN 6537 (short and long), both 0.1 mm apart; NC spot drills; DIN 333 form A
  * centre drills; solid carbide H7 reamers.
  */
+import { centreDrillCut } from "./centre-drill.ts";
 import { DIN_333_A, DIN_338, DIN_6537_K, DIN_6537_L, rowFor } from "./dimension-tables.ts";
 import { articleDiameter, fmt, type CatalogueEntry } from "./entry.ts";
 import { rangeEntry } from "./range-entry.ts";
@@ -195,8 +196,7 @@ function centreDrills(): CatalogueEntry[] {
   const out: CatalogueEntry[] = [];
   for (const row of DIN_333_A) {
     for (const cobalt of [false, true]) {
-      // the countersink reaches the body's diameter this far from the tip
-      const depth = Math.round((row.pilotLength + (row.body - row.pilot) / 2 / Math.tan(Math.PI / 6)) * 100) / 100;
+      const cut = centreDrillCut(row);
       out.push(
         rangeEntry({
           article: `SSR-CD333A-${articleDiameter(row.pilot)}-${cobalt ? "HSCO" : "HSS"}`,
@@ -206,26 +206,11 @@ function centreDrills(): CatalogueEntry[] {
           material: cobalt ? "hss_cobalt" : "hss",
           coating: "uncoated",
           coolant: "external",
-          params: {
-            CuttingDiameter: row.body,
-            OverallLength: row.overall,
-            PointAngle: 60,
-            TipDiameter: row.pilot,
-            TipLength: row.pilotLength,
-            DepthOfCutMaximum: depth,
-            ShankDiameter: row.body,
-          },
+          params: cut.params,
           mount: erColletChuck(row.body),
-          reach: depth,
+          reach: cut.depth,
           standard: "DIN 333 A",
-          // speed at the body's edge: the pilot turns slower, as a centre drill should
-          preset: startingPreset({
-            workpiece: "steel",
-            cuttingSpeed: 20,
-            diameter: row.body,
-            coolant: "flood",
-            feed: { perRevolution: Math.max(0.02, row.pilot * 0.02) },
-          }),
+          preset: cut.preset,
         }),
       );
     }

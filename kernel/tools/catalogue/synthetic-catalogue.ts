@@ -10,6 +10,7 @@
 import type { CuttingPreset } from "../cutting-data.ts";
 import type { ToolMaterial, ToolParameters } from "../tool.ts";
 import type { ToolType } from "../tool-types.ts";
+import { centreDrillCut } from "./centre-drill.ts";
 import { DIN_333_A, METRIC_COARSE, METRIC_FINE } from "./dimension-tables.ts";
 import { articleDiameter, fmt, type CatalogueEntry } from "./entry.ts";
 import { rangeEntry } from "./range-entry.ts";
@@ -228,7 +229,7 @@ function spotDrillDraft(rng: Rng): Draft {
 
 function centreDrillDraft(rng: Rng): Draft {
   const row = pick(rng, DIN_333_A);
-  const depth = r2(row.pilotLength + (row.body - row.pilot) / 2 / Math.tan(Math.PI / 6));
+  const cut = centreDrillCut(row);
   return {
     type: "CentreDrill",
     code: "CD",
@@ -237,24 +238,10 @@ function centreDrillDraft(rng: Rng): Draft {
     flutes: 2,
     material: pick(rng, ["hss", "hss_cobalt"] as const),
     coating: "uncoated",
-    params: {
-      CuttingDiameter: row.body,
-      OverallLength: row.overall,
-      PointAngle: 60,
-      TipDiameter: row.pilot,
-      TipLength: row.pilotLength,
-      DepthOfCutMaximum: depth,
-      ShankDiameter: row.body,
-    },
-    reach: depth,
+    params: cut.params,
+    reach: cut.depth,
     mount: holderForShank(row.body, false),
-    preset: startingPreset({
-      workpiece: "steel",
-      cuttingSpeed: 20,
-      diameter: row.body,
-      coolant: "flood",
-      feed: { perRevolution: Math.max(0.02, row.pilot * 0.02) },
-    }),
+    preset: cut.preset,
   };
 }
 

@@ -13,7 +13,7 @@ import { createApp } from "../../../api/app.ts";
 import { readEnv } from "../../../config/env.ts";
 import { createPool } from "../../../db/pools.ts";
 import { createGeometryPool, type GeometryPool } from "../../../geometry-pool/pool.ts";
-import { startWorkerRunner, type WorkerRunner } from "../../../workers/runner.ts";
+import { runnerTuning, startWorkerRunner, type WorkerRunner } from "../../../workers/runner.ts";
 import { failStartup, onShutdown, sendToParent, serveForParent } from "../child-runtime.ts";
 import { CHILD_ENV, requiredEnv } from "../protocol.ts";
 
@@ -45,9 +45,7 @@ try {
   runner = await startWorkerRunner({
     ownerUrl: requiredEnv(CHILD_ENV.ownerUrl),
     services: { geometry: threads },
-    concurrency: env.WORKER_CONCURRENCY,
-    heartbeatSeconds: env.WORKER_HEARTBEAT_SECONDS,
-    leaseStaleSeconds: env.WORKER_LEASE_STALE_SECONDS,
+    ...runnerTuning(env),
   });
   const workers = runner;
   const app = createApp({
