@@ -150,7 +150,7 @@ export function wallPasses(request: MillingRequest, kind: OperationKind, outerOn
     while (left.length > 0) {
       const index = nearestStart(left, writer.position === null ? null : xy(writer.position));
       const piece = left.splice(index, 1)[0] as Path64;
-      const pass = wallPass(piece, z, radius, allowedGrown, free, parameters.feed_mm_min);
+      const pass = wallPass(piece, { z, radius, allowedGrown, free, feed: parameters.feed_mm_min });
       if (pass === null) {
         unentered.push({ at: vecOf(piece[0] as { x: number; y: number }), length: pathLength(piece) });
         continue;
@@ -201,6 +201,17 @@ export function wallPasses(request: MillingRequest, kind: OperationKind, outerOn
   };
 }
 
+/** Where a level's wall passes run and may start. */
+interface PassSpace {
+  z: number;
+  radius: number;
+  /** where the tool centre may go, grown by LINK_TOLERANCE_MM */
+  allowedGrown: Paths64;
+  /** where it touches no material: lead-ins start there */
+  free: Paths64;
+  feed: number;
+}
+
 interface WallPass {
   start: Vec3;
   moves: Move[];
@@ -208,26 +219,19 @@ interface WallPass {
   path: Path64;
 }
 
-/** One wall piece with its lead-in and lead-out; null when no lead-in starts in free space. */
 /**
+ * One wall piece with its lead-in and lead-out; null when no lead-in starts in free space.
  * A closed loop is tried from the middle of its longest edges in turn, an open piece from its
  * start and then a little further along each time (what is given up lies against stock the
  * lead-in could not start beside).
  */
-function wallPass(
-  piece: Path64,
-  z: number,
-  radius: number,
-  allowedGrown: Paths64,
-  free: Paths64,
-  feed: number,
-): WallPass | null {
+function wallPass(piece: Path64, space: PassSpace): WallPass | null {
   const first = piece[0] as { x: number; y: number };
   const last = piece[piece.length - 1] as { x: number; y: number };
   if (first.x === last.x && first.y === last.y) {
     for (let rank = 0; rank < START_TRIES; rank += 1) {
       const points = startOnEdge(piece, rank).map(vecOf);
-      const pass = passFrom([...points, ...overlap(points, OVERLAP_MM)], z, radius, allowedGrown, free, feed);
+      const pass = passFrom([...points, ...overlap(points, OVERLAP_MM)], space);
       if (pass !== null) return pass;
     }
     return null;
@@ -236,20 +240,14 @@ function wallPass(
   const length = pathLength(piece);
   for (const along of [0, 0.5, 1, 2, 4, 8, 16]) {
     if (length - along < MIN_WALL_PIECE_MM) break;
-    const pass = passFrom(along === 0 ? points : trimStart(points, along), z, radius, allowedGrown, free, feed);
+    const pass = passFrom(along === 0 ? points : trimStart(points, along), space);
     if (pass !== null) return pass;
   }
   return null;
 }
 
-function passFrom(
-  points: Vec2[],
-  z: number,
-  radius: number,
-  allowedGrown: Paths64,
-  free: Paths64,
-  feed: number,
-): WallPass | null {
+function passFrom(points: Vec2[], space: PassSpace): WallPass | null {
+  const { z, radius, allowedGrown, free, feed } = space;
   if (points.length < 2) return null;
   const s = points[0] as Vec2;
   const t0 = direction(s, points[1] as Vec2);
