@@ -18,6 +18,7 @@ import {
   refusal,
   requestWriter,
   unusableTool,
+  writtenOutcome,
   type MillingOutcome,
   type MillingRequest,
 } from "./operation.ts";
@@ -43,8 +44,7 @@ export function floorFinishing(request: MillingRequest): MillingOutcome {
   if (floors.length === 0) return refusal("the part has no floor (up-facing horizontal face) below the stock's top");
 
   const writer = requestWriter(request);
-  const clearance = writer.clearance_z;
-  const { cleared, skipped } = clearLevels(request, floors, writer, ({ z, material, windows, allowed }) => {
+  const found = clearLevels(request, floors, writer, ({ z, material, windows, allowed }) => {
     // where the tool's end touches the floor, and FLOOR_REACH_MM more to take in the wall
     // stock's foot (roughing's allowance_xy) and meet the air around, to come in from there
     const onFloor = intersection(allowed, offset(part.floorArea(z), radius + FLOOR_REACH_MM));
@@ -53,20 +53,14 @@ export function floorFinishing(request: MillingRequest): MillingOutcome {
     const target = union(onFloor, air);
     return components(target).filter((piece) => !isEmpty(intersection(piece, onFloor)));
   });
-  const moves = writer.finish();
-  if (!moves.some((move) => move.kind === "linear" || move.kind === "arc")) {
-    return refusal(
-      skipped[0]
-        ? `no floor could be finished: ${skipped[0].reason}`
-        : "no floor has stock left on it within the tool's reach",
-      skipped,
-    );
-  }
-  return {
-    operation: makeOperation(request, "floor_finishing", `Finishing floors with ${tool.name}`, clearance, moves),
-    reason: null,
-    cleared,
-    skipped,
-    notes: [],
-  };
+  const name = `Finishing floors with ${tool.name}`;
+  return writtenOutcome(
+    makeOperation(request, "floor_finishing", name, writer.clearance_z, writer.moves),
+    writer,
+    found,
+    {
+      failed: "no floor could be finished",
+      nothingNear: "no floor has stock left on it within the tool's reach",
+    },
+  );
 }

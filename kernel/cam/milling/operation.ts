@@ -66,6 +66,32 @@ export function unusableTool(tool: Cutter, parameters: CuttingParameters): strin
   return null;
 }
 
+/** Why a generator made nothing: `failed` and the first skipped region's reason, or `nothingNear` when none was skipped. */
+export interface NothingCut {
+  failed: string;
+  nothingNear: string;
+}
+
+/**
+ * What a generator that wrote its cuts through `writer` gives back: `operation` (made on
+ * writer.moves, which finish() completes) when a move cuts, the refusal `why` says otherwise.
+ */
+export function writtenOutcome(
+  operation: Operation,
+  writer: ToolpathWriter,
+  found: { cleared: ClearedLayer[]; skipped: SkippedRegion[] },
+  why: NothingCut,
+  notes: string[] = [],
+): MillingOutcome {
+  const { cleared, skipped } = found;
+  const moves = writer.finish();
+  if (!moves.some((move) => move.kind === "linear" || move.kind === "arc")) {
+    const first = skipped[0];
+    return refusal(first ? `${why.failed}: ${first.reason}` : why.nothingNear, skipped, notes);
+  }
+  return { operation, reason: null, cleared, skipped, notes };
+}
+
 export function makeOperation(
   request: MillingRequest,
   kind: OperationKind,

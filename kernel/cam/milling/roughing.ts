@@ -21,6 +21,7 @@ import {
   refusal,
   requestWriter,
   unusableTool,
+  writtenOutcome,
   type MillingOutcome,
   type MillingRequest,
 } from "./operation.ts";
@@ -55,16 +56,15 @@ function roughInLevels(request: MillingRequest, kind: OperationKind): MillingOut
     return refusal(`nothing lies between the stock's top (${top.toFixed(3)}) and the bottom (${bottom.toFixed(3)})`);
 
   const writer = requestWriter(request);
-  const clearance = writer.clearance_z;
   const label = kind === "roughing" ? "Roughing" : "Rest roughing";
   // the writer's moves, as they grow: what is written stays as it is
-  const operation = makeOperation(request, kind, `${label} with ${tool.name}`, clearance, writer.moves);
+  const operation = makeOperation(request, kind, `${label} with ${tool.name}`, writer.clearance_z, writer.moves);
   const notes: string[] = [];
   const unreachable: number[] = [];
   if (parameters.stepover_mm > 0.95 * tool.diameter)
     notes.push(`stepover ${parameters.stepover_mm} mm reduced to 95 % of the diameter`);
 
-  const { cleared, skipped } = clearLevels(
+  const found = clearLevels(
     request,
     levels,
     writer,
@@ -89,15 +89,17 @@ function roughInLevels(request: MillingRequest, kind: OperationKind): MillingOut
       `${range}: stock left but no position within reach (stock deeper than the stepdown above it, or the neck, shank or holder would touch)`,
     );
   }
-  const moves = writer.finish();
-  if (!moves.some((move) => move.kind === "linear" || move.kind === "arc")) {
-    const why =
-      skipped.length > 0
-        ? `every region with material was skipped: ${skipped[0]?.reason}`
-        : "no material is within the tool's reach";
-    return refusal(`nothing to ${kind === "roughing" ? "rough" : "rest rough"}: ${why}`, skipped, notes);
-  }
-  return { operation, reason: null, cleared, skipped, notes };
+  const verb = kind === "roughing" ? "rough" : "rest rough";
+  return writtenOutcome(
+    operation,
+    writer,
+    found,
+    {
+      failed: `nothing to ${verb}: every region with material was skipped`,
+      nothingNear: `nothing to ${verb}: no material is within the tool's reach`,
+    },
+    notes,
+  );
 }
 
 function fmt(z: number | undefined): string {

@@ -25,6 +25,7 @@ import {
   refusal,
   requestWriter,
   unusableTool,
+  writtenOutcome,
   type MillingOutcome,
   type MillingRequest,
   type SkippedRegion,
@@ -81,7 +82,6 @@ export function wallPasses(request: MillingRequest, kind: OperationKind, outerOn
   let stock = request.stock;
   let forgiving = request.stock;
   const writer = requestWriter(request);
-  const clearance = writer.clearance_z;
   const cleared: ClearedLayer[] = [];
   const skipped: SkippedRegion[] = [];
   const shadows = new ShadowsAhead(part, tool, levels, allowance, parameters.stepdown_mm);
@@ -184,21 +184,14 @@ export function wallPasses(request: MillingRequest, kind: OperationKind, outerOn
       ]);
     }
   }
-  const moves = writer.finish();
-  if (!moves.some((move) => move.kind === "linear" || move.kind === "arc")) {
-    return refusal(
-      skipped[0] ? `no wall pass could be made: ${skipped[0].reason}` : "no wall is within the tool's reach",
-      skipped,
-    );
-  }
   const label = kind === "contour" ? "Contouring the outer profile" : "Finishing walls";
-  return {
-    operation: makeOperation(request, kind, `${label} with ${tool.name}`, clearance, moves),
-    reason: null,
-    cleared,
-    skipped,
-    notes: [],
-  };
+  const operation = makeOperation(request, kind, `${label} with ${tool.name}`, writer.clearance_z, writer.moves);
+  return writtenOutcome(
+    operation,
+    writer,
+    { cleared, skipped },
+    { failed: "no wall pass could be made", nothingNear: "no wall is within the tool's reach" },
+  );
 }
 
 /** Where a level's wall passes run and may start. */
