@@ -19,9 +19,9 @@
  */
 import { CHAMFER_EDGE_CLEARANCE_MM, R_PLANE_CLEARANCE_MM } from "./depths.ts";
 import { cycleOperation, holeOperationName, uniqueFeatures, type HoleCycle } from "./drilling.ts";
+import type { CycleOperationInput } from "./drilling.ts";
 import { internalArcFeed } from "./helical.ts";
 import { nearestNeighbourOrder } from "./order.ts";
-import type { SetupHole } from "./setup-hole.ts";
 import { coneHeightAt } from "../cutter-shape.ts";
 import type { Cutter, CuttingParameters, Move, Operation, Vec2, Vec3 } from "../types.ts";
 import type { ChamferChain, ChamferEdges, Plane } from "./chamfer-edges.ts";
@@ -263,25 +263,13 @@ export function chamferOperation(input: ChamferInput): Operation {
   };
 }
 
-export interface CountersinkInput {
-  id: string;
-  cutter: Cutter;
-  parameters: CuttingParameters;
-  /** holes with a countersink */
-  holes: SetupHole[];
-  clearance_z: number;
-  material_top_z?: number;
-  start?: Vec2;
-  name?: string;
-}
-
 /** Whether the chamfer mill makes a countersink `diameter` wide in one plunge. */
 export function plungesCountersink(cutter: Cutter, diameter: number): boolean {
   return cutter.diameter / 2 >= diameter / 2 + CHAMFER_EDGE_CLEARANCE_MM - 1e-9;
 }
 
-/** Countersinks: plunged where the tool is wide enough, circled otherwise. */
-export function countersinkOperation(input: CountersinkInput): Operation {
+/** Countersinks (input.holes: each with one): plunged where the tool is wide enough, circled otherwise. */
+export function countersinkOperation(input: CycleOperationInput): Operation {
   const { cutter, parameters } = input;
   const sinks = input.holes.map((hole) => {
     if (!hole.countersink) throw new RangeError(`feature ${hole.feature_id} has no countersink`);
