@@ -106,30 +106,26 @@ function drillReach(need: HoleNeed, tipDepth: (c: Cutter) => number): Filter[] {
   ];
 }
 
+/** Orders cutters by how far their diameter is from the bore's, nearest first. */
+const nearerTheBore =
+  (need: HoleNeed) =>
+  (a: Cutter, b: Cutter): number =>
+    Math.abs(a.diameter - need.diameter_mm) - Math.abs(b.diameter - need.diameter_mm);
+
+const isDrill = (c: Cutter): boolean => c.tool_type === "Drill" && c.kind === "drill";
+
 const diameterFilter = (need: HoleNeed, below: number, above: number, what: string): Filter => ({
   limit: "diameter",
   keep: (c) => c.diameter >= need.diameter_mm - below && c.diameter <= need.diameter_mm + above,
   why: (before) => {
-    const nearest = [...before].sort(
-      (a, b) => Math.abs(a.diameter - need.diameter_mm) - Math.abs(b.diameter - need.diameter_mm),
-    )[0];
+    const nearest = [...before].sort(nearerTheBore(need))[0];
     return `its bore is ${mm(need.diameter_mm)} mm and ${what} must be ${mm(need.diameter_mm - below)} to ${mm(need.diameter_mm + above)} mm; the nearest is ${mm(nearest?.diameter ?? 0)} mm`;
   },
 });
 
 /** The drill nearest the bore's diameter within DRILL_UNDERSIZE_MM / DRILL_OVERSIZE_MM that reaches. */
 export function selectDrill(cutters: readonly Cutter[], need: HoleNeed): Selection {
-  return pick(
-    cutters,
-    (c) => c.tool_type === "Drill" && c.kind === "drill",
-    [
-      diameterFilter(need, DRILL_UNDERSIZE_MM, DRILL_OVERSIZE_MM, "a drill"),
-      ...drillReach(need, (c) => drillTipDepth(need, c).depth_mm),
-    ],
-    (a, b) => Math.abs(a.diameter - need.diameter_mm) - Math.abs(b.diameter - need.diameter_mm),
-    need.feature,
-    "drill",
-  );
+  return nearestToBore(cutters, need, isDrill, DRILL_UNDERSIZE_MM, DRILL_OVERSIZE_MM, "drill");
 }
 
 /** A reamer of the bore's size (REAMER_MATCH_MM) that reaches through; through holes only (a reamer's blunt front cannot finish a drilled blind bottom). */
@@ -141,16 +137,29 @@ export function selectReamer(cutters: readonly Cutter[], need: HoleNeed): Select
       [need.feature],
       `${featureName(need.feature)} is blind: it is not reamed (a reamer cannot reach a drilled hole's bottom)`,
     );
+  const isReamer = (c: Cutter) => c.tool_type === "Reamer";
+  return nearestToBore(cutters, need, isReamer, REAMER_MATCH_MM, REAMER_MATCH_MM, "reamer");
+}
+
+/**
+ * The tool of a kind (drill or reamer) nearest the bore's diameter, no more than `under` below
+ * and `over` above it, that reaches the drill's depth.
+ */
+function nearestToBore(
+  cutters: readonly Cutter[],
+  need: HoleNeed,
+  ofKind: (c: Cutter) => boolean,
+  under: number,
+  over: number,
+  kind: "drill" | "reamer",
+): Selection {
   return pick(
     cutters,
-    (c) => c.tool_type === "Reamer",
-    [
-      diameterFilter(need, REAMER_MATCH_MM, REAMER_MATCH_MM, "a reamer"),
-      ...drillReach(need, (c) => drillTipDepth(need, c).depth_mm),
-    ],
-    (a, b) => Math.abs(a.diameter - need.diameter_mm) - Math.abs(b.diameter - need.diameter_mm),
+    ofKind,
+    [diameterFilter(need, under, over, `a ${kind}`), ...drillReach(need, (c) => drillTipDepth(need, c).depth_mm)],
+    nearerTheBore(need),
     need.feature,
-    "reamer",
+    kind,
   );
 }
 
@@ -160,7 +169,7 @@ export function selectPredrill(cutters: readonly Cutter[], need: HoleNeed): Sele
   const predrilled = { ...need, diameter_mm: target };
   return pick(
     cutters,
-    (c) => c.tool_type === "Drill" && c.kind === "drill",
+    isDrill,
     [
       {
         limit: "diameter",
