@@ -176,32 +176,7 @@ export class HeightMap {
   }
 
   private samples(from: Vec3, move: Exclude<Move, { kind: "drill" }>): Vec3[] {
-    const step = this.cell / 2;
-    if (move.kind !== "arc") {
-      const length = Math.hypot(move.to[0] - from[0], move.to[1] - from[1], move.to[2] - from[2]);
-      const n = Math.max(1, Math.ceil(length / step));
-      return Array.from({ length: n }, (_, k) => {
-        const t = (k + 1) / n;
-        return [
-          from[0] + (move.to[0] - from[0]) * t,
-          from[1] + (move.to[1] - from[1]) * t,
-          from[2] + (move.to[2] - from[2]) * t,
-        ] as Vec3;
-      });
-    }
-    const [cx, cy] = move.centre;
-    const r = Math.hypot(from[0] - cx, from[1] - cy);
-    const a0 = Math.atan2(from[1] - cy, from[0] - cx);
-    const a1 = Math.atan2(move.to[1] - cy, move.to[0] - cx);
-    let sweep = move.clockwise ? a0 - a1 : a1 - a0;
-    sweep -= 2 * Math.PI * Math.floor(sweep / (2 * Math.PI));
-    if (sweep < 1e-9) sweep = 2 * Math.PI;
-    const n = Math.max(1, Math.ceil((sweep * r) / step));
-    return Array.from({ length: n }, (_, k) => {
-      const t = (k + 1) / n;
-      const a = a0 + (move.clockwise ? -1 : 1) * sweep * t;
-      return [cx + r * Math.cos(a), cy + r * Math.sin(a), from[2] + (move.to[2] - from[2]) * t] as Vec3;
-    });
+    return pointsAlong(from, move, this.cell / 2).slice(1);
   }
 
   /**
@@ -262,39 +237,39 @@ export function samplePath(moves: Move[], clearance: number, step = 0.25): Sampl
   const out: Sample[] = [];
   moves.forEach((move, index) => {
     if (move.kind === "drill") return;
-    if (move.kind === "arc") {
-      const [cx, cy] = move.centre;
-      const r = Math.hypot(at[0] - cx, at[1] - cy);
-      const a0 = Math.atan2(at[1] - cy, at[0] - cx);
-      const a1 = Math.atan2(move.to[1] - cy, move.to[0] - cx);
-      let sweep = move.clockwise ? a0 - a1 : a1 - a0;
-      sweep -= 2 * Math.PI * Math.floor(sweep / (2 * Math.PI));
-      if (sweep < 1e-9) sweep = 2 * Math.PI;
-      const n = Math.max(1, Math.ceil((sweep * r) / step));
-      for (let k = 0; k <= n; k += 1) {
-        const t = k / n;
-        const a = a0 + (move.clockwise ? -1 : 1) * sweep * t;
-        out.push({
-          point: [cx + r * Math.cos(a), cy + r * Math.sin(a), at[2] + (move.to[2] - at[2]) * t],
-          move: index,
-          kind: "arc",
-        });
-      }
-    } else {
-      const length = Math.hypot(move.to[0] - at[0], move.to[1] - at[1], move.to[2] - at[2]);
-      const n = Math.max(1, Math.ceil(length / step));
-      for (let k = 0; k <= n; k += 1) {
-        const t = k / n;
-        out.push({
-          point: [at[0] + (move.to[0] - at[0]) * t, at[1] + (move.to[1] - at[1]) * t, at[2] + (move.to[2] - at[2]) * t],
-          move: index,
-          kind: move.kind,
-        });
-      }
-    }
+    for (const point of pointsAlong(at, move, step)) out.push({ point, move: index, kind: move.kind });
     at = move.to;
   });
   return out;
+}
+
+/** Points along a move from `from`, the first `from` itself, no more than `step` apart (arcs followed as arcs). */
+function pointsAlong(from: Vec3, move: Exclude<Move, { kind: "drill" }>, step: number): Vec3[] {
+  if (move.kind !== "arc") {
+    const length = Math.hypot(move.to[0] - from[0], move.to[1] - from[1], move.to[2] - from[2]);
+    const n = Math.max(1, Math.ceil(length / step));
+    return Array.from({ length: n + 1 }, (_, k) => {
+      const t = k / n;
+      return [
+        from[0] + (move.to[0] - from[0]) * t,
+        from[1] + (move.to[1] - from[1]) * t,
+        from[2] + (move.to[2] - from[2]) * t,
+      ] as Vec3;
+    });
+  }
+  const [cx, cy] = move.centre;
+  const r = Math.hypot(from[0] - cx, from[1] - cy);
+  const a0 = Math.atan2(from[1] - cy, from[0] - cx);
+  const a1 = Math.atan2(move.to[1] - cy, move.to[0] - cx);
+  let sweep = move.clockwise ? a0 - a1 : a1 - a0;
+  sweep -= 2 * Math.PI * Math.floor(sweep / (2 * Math.PI));
+  if (sweep < 1e-9) sweep = 2 * Math.PI;
+  const n = Math.max(1, Math.ceil((sweep * r) / step));
+  return Array.from({ length: n + 1 }, (_, k) => {
+    const t = k / n;
+    const a = a0 + (move.clockwise ? -1 : 1) * sweep * t;
+    return [cx + r * Math.cos(a), cy + r * Math.sin(a), from[2] + (move.to[2] - from[2]) * t] as Vec3;
+  });
 }
 
 /** Distance from (x, y) to the nearest point of boxes whose top is above z (0 inside one). */
