@@ -33,6 +33,33 @@ export function perpendicularPart(a: Vec3, d: Vec3): Vec3 {
   return sub(a, scale(d, dot(a, d)));
 }
 
+/**
+ * A unit vector perpendicular to unit `d`: `d` crossed with whichever of X and Y is further from
+ * it, so the cross product never vanishes.
+ */
+export function perpendicularTo(d: Vec3): Vec3 {
+  const helper: Vec3 = Math.abs(d[0]) < 0.9 ? [1, 0, 0] : [0, 1, 0];
+  return normalise(cross(d, helper));
+}
+
+/** Two unit vectors perpendicular to unit `axis` and to each other: `u = perpendicularTo(axis)`, `v = axis x u`. */
+export function basisAround(axis: Vec3): [Vec3, Vec3] {
+  const u = perpendicularTo(axis);
+  return [u, cross(axis, u)];
+}
+
+/** The lowest and highest of `points` along `d` (dot products; +-Infinity for no points). */
+export function projectAlong(points: readonly Vec3[], d: Vec3): { min: number; max: number } {
+  let min = Infinity,
+    max = -Infinity;
+  for (const p of points) {
+    const t = dot(p, d);
+    if (t < min) min = t;
+    if (t > max) max = t;
+  }
+  return { min, max };
+}
+
 /** Distance of point `p` from the line through `origin` along unit `direction`. */
 export function distanceToLine(p: Vec3, origin: Vec3, direction: Vec3): number {
   return length(perpendicularPart(sub(p, origin), direction));

@@ -1,8 +1,8 @@
 /** Fitting a cylinder to triangles: its axis from their normals, its circle from their corners. */
 import type { Cylinder } from "./region.ts";
 import type { Vec3 } from "../types.ts";
-import { add, dot, scale } from "../../math/vec3.ts";
-import { basisAround, radialFrom, smallestEigenvector, solve3 } from "./linear-algebra.ts";
+import { add, basisAround, dot, scale } from "../../math/vec3.ts";
+import { radialFrom, smallestEigenvector, solve3 } from "./linear-algebra.ts";
 import { normalOf, pointOf, triangleCentroid, type MeshGeometry } from "./mesh-geometry.ts";
 
 /** Kasa's algebraic circle fit of points projected along `axis`, with running sums. */

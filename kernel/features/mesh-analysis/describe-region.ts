@@ -1,8 +1,7 @@
 /** A region as the FaceAnalysis a B-rep face would give: its surface, size and, for a cylinder, the turn it covers. */
 import type { FaceAnalysis, Sense, Vec3 } from "../types.ts";
 import type { Region } from "./region.ts";
-import { add, dot, normalise, scale, sub } from "../../math/vec3.ts";
-import { basisAround } from "./linear-algebra.ts";
+import { add, basisAround, dot, normalise, scale, sub } from "../../math/vec3.ts";
 import { pointOf, triangleCentroid, type MeshGeometry } from "./mesh-geometry.ts";
 
 export function describeRegion(geometry: MeshGeometry, region: Region, id: number): FaceAnalysis {

@@ -1,18 +1,11 @@
-/** Small linear algebra for the fits: radial offsets, a basis round an axis, a 3 x 3 solve, an eigenvector. */
+/** Small linear algebra for the fits: radial offsets, a 3 x 3 solve, an eigenvector. */
 import type { Vec3 } from "../types.ts";
-import { cross, dot, normalise, scale, sub } from "../../math/vec3.ts";
+import { dot, normalise, scale, sub } from "../../math/vec3.ts";
 
 /** p's offset from the axis through `point` along unit `axis`, perpendicular to it */
 export function radialFrom(p: Vec3, point: Vec3, axis: Vec3): Vec3 {
   const w = sub(p, point);
   return sub(w, scale(axis, dot(w, axis)));
-}
-
-/** two unit vectors perpendicular to unit `axis` and to each other */
-export function basisAround(axis: Vec3): [Vec3, Vec3] {
-  const helper: Vec3 = Math.abs(axis[0]) < 0.9 ? [1, 0, 0] : [0, 1, 0];
-  const e1 = normalise(cross(axis, helper));
-  return [e1, cross(axis, e1)];
 }
 
 /** Solves the 3 x 3 system m x = r (Gaussian elimination with pivoting); null if singular. */

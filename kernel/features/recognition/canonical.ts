@@ -16,7 +16,7 @@
  */
 import type { TriangleMesh } from "../../mesh/types.ts";
 import type { EdgeAnalysis, FaceAnalysis, PartAnalysis, Vec3 } from "../types.ts";
-import { add, cross, distance, dot, length, normalise, scale, sub } from "../../math/vec3.ts";
+import { add, basisAround, cross, distance, dot, length, normalise, scale, sub } from "../../math/vec3.ts";
 
 const ANALYTIC = new Set(["plane", "cylinder", "cone", "sphere", "torus"]);
 const NORMAL_AGREEMENT = Math.cos((1 * Math.PI) / 180);
@@ -130,8 +130,7 @@ function asCylinder(face: FaceAnalysis, data: FaceVertices, tolerance: number): 
   const axis = leastScattered(data.normals);
   if (axis === null || data.normals.some((m) => Math.abs(dot(m, axis)) > 0.02)) return null;
   // circle through the points projected across the axis (Kasa's algebraic fit)
-  const u = normalise(cross(axis, Math.abs(axis[0]) < 0.9 ? [1, 0, 0] : [0, 1, 0]));
-  const v = cross(axis, u);
+  const [u, v] = basisAround(axis);
   const xy = data.points.map((q) => [dot(q, u), dot(q, v)] as [number, number]);
   const fit = fitCircle(xy);
   if (fit === null || !(fit.r > tolerance)) return null;

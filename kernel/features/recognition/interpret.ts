@@ -7,7 +7,7 @@
  */
 import type { FaceAnalysis, Vec3 } from "../types.ts";
 import type { PartIndex } from "./part-index.ts";
-import { cross, dot, length, normalise, sub } from "../../math/vec3.ts";
+import { length, normalise, sub } from "../../math/vec3.ts";
 
 export type Role = "floor" | "wall" | "misfit";
 
@@ -165,21 +165,4 @@ export function canonical(d: Vec3): Vec3 {
     if (Math.abs(d[axis]) > 1e-9) return d[axis] > 0 ? d : [-d[0], -d[1], -d[2]];
   }
   return d;
-}
-
-/** A unit vector perpendicular to unit `d`. */
-export function perpendicularTo(d: Vec3): Vec3 {
-  const helper: Vec3 = Math.abs(d[0]) < 0.9 ? [1, 0, 0] : [0, 1, 0];
-  return normalise(cross(d, helper));
-}
-
-export function projectAlong(points: Vec3[], d: Vec3): { min: number; max: number } {
-  let min = Infinity,
-    max = -Infinity;
-  for (const p of points) {
-    const t = dot(p, d);
-    if (t < min) min = t;
-    if (t > max) max = t;
-  }
-  return { min, max };
 }

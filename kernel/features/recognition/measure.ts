@@ -5,7 +5,7 @@
 import type { Vec3 } from "../types.ts";
 import type { PartIndex } from "./part-index.ts";
 import { isCornerBlend, type PrismaticResult } from "./prismatic.ts";
-import { add, cross, dot, length, normalise, perpendicularPart, scale, sub } from "../../math/vec3.ts";
+import { add, cross, dot, length, normalise, perpendicularPart, projectAlong, scale, sub } from "../../math/vec3.ts";
 
 export interface PrismaticMeasures {
   access_direction: Vec3;
@@ -33,17 +33,7 @@ export function measurePrismatic(index: PartIndex, faces: number[], result: Pris
   const { reading, profile } = result;
   const d = reading.direction;
   const members = new Set(faces);
-  const along = (points: Vec3[]) => {
-    let min = Infinity,
-      max = -Infinity;
-    for (const p of points) {
-      const t = dot(p, d);
-      if (t < min) min = t;
-      if (t > max) max = t;
-    }
-    return { min, max };
-  };
-  const all = along(facePoints(index, faces));
+  const all = projectAlong(facePoints(index, faces), d);
   let depth: number;
   if (reading.kind === "floor") {
     const floorLevel = Math.min(...reading.floors.map((id) => dot(index.face(id).centroid, d)));

@@ -10,11 +10,11 @@
  * - walls only (no floor), closing a ring: a passage by wall count; an open run: a through slot.
  */
 import type { FaceAnalysis, Vec3 } from "../types.ts";
-import { perpendicularTo, readings, type Reading } from "./interpret.ts";
+import { readings, type Reading } from "./interpret.ts";
 import type { PartIndex } from "./part-index.ts";
 import { floorProfile, type Chain, type FloorProfile } from "./profile.ts";
 import type { FeatureClass } from "./types.ts";
-import { cross, distanceToLine, dot, length, normalise, sub } from "../../math/vec3.ts";
+import { cross, distanceToLine, dot, length, normalise, perpendicularTo, sub } from "../../math/vec3.ts";
 
 export interface PrismaticResult {
   class: FeatureClass;

@@ -5,7 +5,7 @@
  */
 import type { TriangleMesh } from "../../mesh/types.ts";
 import type { Vec3 } from "../types.ts";
-import { cross, dot, normalise } from "../../math/vec3.ts";
+import { basisAround, dot } from "../../math/vec3.ts";
 
 const EPSILON = 1e-12;
 
@@ -21,9 +21,7 @@ export class DirectionalRays {
     readonly mesh: TriangleMesh,
     readonly direction: Vec3,
   ) {
-    const helper: Vec3 = Math.abs(direction[0]) < 0.9 ? [1, 0, 0] : [0, 1, 0];
-    this.#u = normalise(cross(direction, helper));
-    this.#v = cross(direction, this.#u);
+    [this.#u, this.#v] = basisAround(direction);
     const count = mesh.indices.length / 3;
     const p = mesh.positions;
     const us = new Float64Array(p.length / 3),
