@@ -28,6 +28,7 @@ import { withOcctScope, type OcctScope } from "../geometry/occt-scope.ts";
 import { describeOcctException } from "../geometry/opencascade.ts";
 import { GeometryError } from "../geometry/types.ts";
 import { add, dot, normalise, scale, sub } from "../math/vec3.ts";
+import { stepTimer } from "../step-timer.ts";
 import { buildAdjacency, ConvexityVote, topologyWarnings, unionOfBoxes } from "./graph.ts";
 import { freeValue, ownValue, prepareValueRelease, statics, type FeatureStatics } from "./occt-support.ts";
 import type {
@@ -129,14 +130,7 @@ export function analyseSolid(
         { budgetMs: Math.round(deadline - started), stage, done, total },
       );
     };
-    const time = <T>(step: string, work: () => T): T => {
-      const t0 = performance.now();
-      try {
-        return work();
-      } finally {
-        timings[step] = (timings[step] ?? 0) + (performance.now() - t0);
-      }
-    };
+    const time = stepTimer(timings);
 
     const scratch: Scratch = {
       point: scope.own(new oc.gp_Pnt_1()),

@@ -29,6 +29,7 @@ import type { Region } from "./mesh-analysis/region.ts";
 import type { TriangleMesh } from "../mesh/types.ts";
 import { DEFAULT_BUDGET_MS } from "./analyse-brep.ts";
 import { GeometryError } from "../geometry/types.ts";
+import { stepTimer } from "../step-timer.ts";
 import { adoptDegenerate, growCylinders, growPlanes, mergeFreeForm } from "./mesh-analysis/grow-regions.ts";
 import { boundaryEdges } from "./mesh-analysis/boundary-edges.ts";
 import { buildAdjacency, topologyWarnings, unionOfBoxes } from "./graph.ts";
@@ -82,14 +83,7 @@ export function analyseMesh(mesh: TriangleMesh, options: MeshAnalysisOptions = {
       },
     );
   };
-  const time = <T>(step: string, work: () => T): T => {
-    const t0 = performance.now();
-    try {
-      return work();
-    } finally {
-      timings[step] = (timings[step] ?? 0) + (performance.now() - t0);
-    }
-  };
+  const time = stepTimer(timings);
 
   const geometry = time("topology", () => meshGeometry(mesh));
   const { triangleCount } = geometry;

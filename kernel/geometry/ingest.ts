@@ -18,6 +18,7 @@ import { readStep } from "./step.ts";
 import { readStl } from "./stl.ts";
 import { tessellate, type TessellateOptions } from "./tessellate.ts";
 import type { IngestedWorkpiece, WorkpieceFormat } from "./types.ts";
+import { stepTimer } from "../step-timer.ts";
 
 type Warning = IngestedWorkpiece["warnings"][number];
 
@@ -34,14 +35,7 @@ export function ingestWorkpiece(
   options: IngestOptions = {},
 ): IngestedWorkpiece {
   const timings = options.timings ?? {};
-  const time = <T>(step: string, work: () => T): T => {
-    const started = performance.now();
-    try {
-      return work();
-    } finally {
-      timings[step] = (timings[step] ?? 0) + (performance.now() - started);
-    }
-  };
+  const time = stepTimer(timings);
 
   const detected = time("detect", () => detectFormat(bytes));
   const format: WorkpieceFormat = detected === "stl-binary" || detected === "stl-ascii" ? "stl" : detected;
