@@ -29,6 +29,7 @@ import { describeOcctException } from "../geometry/opencascade.ts";
 import { GeometryError } from "../geometry/types.ts";
 import { add, dot, normalise, scale, sub } from "../math/vec3.ts";
 import { stepTimer } from "../step-timer.ts";
+import { emptyFace } from "./empty-face.ts";
 import { buildAdjacency, ConvexityVote, topologyWarnings, unionOfBoxes } from "./graph.ts";
 import { freeValue, ownValue, prepareValueRelease, statics, type FeatureStatics } from "./occt-support.ts";
 import type {
@@ -289,29 +290,6 @@ function surfaceTypeOf(oc: OpenCascadeInstance, surface: BRepAdaptor_Surface): S
   if (type === types.GeomAbs_SurfaceOfExtrusion) return "extrusion";
   if (type === types.GeomAbs_OffsetSurface) return "offset";
   return "other";
-}
-
-function emptyFace(id: number, stepEntity: number | null): FaceAnalysis {
-  return {
-    id,
-    stepEntity,
-    surface: "other",
-    area: 0,
-    centroid: [0, 0, 0],
-    bbox: { min: [0, 0, 0], max: [0, 0, 0] },
-    normal: null,
-    axis: null,
-    radius: null,
-    semiAngle: null,
-    minorRadius: null,
-    sense: null,
-    axialRange: null,
-    sweepAngle: null,
-    outerWires: 0,
-    innerWires: 0,
-    wires: [],
-    edges: [],
-  };
 }
 
 function xyz(value: { X(): number; Y(): number; Z(): number }): Vec3 {

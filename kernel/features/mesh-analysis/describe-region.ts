@@ -2,6 +2,7 @@
 import type { FaceAnalysis, Sense, Vec3 } from "../types.ts";
 import type { Region } from "./region.ts";
 import { add, basisAround, dot, normalise, scale, sub } from "../../math/vec3.ts";
+import { emptyFace } from "../empty-face.ts";
 import { pointOf, triangleCentroid, type MeshGeometry } from "./mesh-geometry.ts";
 
 export function describeRegion(geometry: MeshGeometry, region: Region, id: number): FaceAnalysis {
@@ -29,26 +30,8 @@ export function describeRegion(geometry: MeshGeometry, region: Region, id: numbe
     }
   }
   const centroid: Vec3 = area > 0 ? scale(weighted, 1 / area) : triangleCentroid(geometry, region.triangles[0] ?? 0);
-  const face: FaceAnalysis = {
-    id,
-    stepEntity: null,
-    surface: region.kind,
-    area,
-    centroid,
-    bbox: { min, max },
-    normal: null,
-    axis: null,
-    radius: null,
-    semiAngle: null,
-    minorRadius: null,
-    sense: null,
-    axialRange: null,
-    sweepAngle: null,
-    outerWires: 0,
-    innerWires: 0,
-    wires: [],
-    edges: [],
-  };
+  // emptyFace's key order, these four filled in
+  const face: FaceAnalysis = { ...emptyFace(id, null), surface: region.kind, area, centroid, bbox: { min, max } };
   if (region.kind === "plane") {
     face.normal = normalise(normalSum);
     region.normal = face.normal;
