@@ -184,23 +184,15 @@ interface Affine {
 
 function affineOf(transformation: { Value(row: number, column: number): number; IsNegative(): boolean }): Affine {
   // row-major 3 x 4: the linear part (with any scale) and the translation in the last column
-  const m: number[] = [];
-  for (let row = 1; row <= 3; row++)
-    for (let column = 1; column <= 4; column++) m.push(transformation.Value(row, column));
-  const [a, b, c, tx, d, e, f, ty, g, h, i, tz] = m as [
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
+  const row = (r: number): [number, number, number, number] => [
+    transformation.Value(r, 1),
+    transformation.Value(r, 2),
+    transformation.Value(r, 3),
+    transformation.Value(r, 4),
   ];
+  const [a, b, c, tx] = row(1);
+  const [d, e, f, ty] = row(2);
+  const [g, h, i, tz] = row(3);
   return {
     point: (x, y, z) => [a * x + b * y + c * z + tx, d * x + e * y + f * z + ty, g * x + h * y + i * z + tz],
     direction: (x, y, z) => {
