@@ -7,6 +7,7 @@
  */
 import type { TriangleMesh } from "../mesh/types.ts";
 import { meshBounds } from "../mesh/bounds.ts";
+import { triangleCross } from "../math/triangle.ts";
 import { edgeReport, signedVolume, turnedRound, weldByPosition } from "./mesh-metrics.ts";
 import { GeometryError, type IngestedWorkpiece } from "./types.ts";
 
@@ -209,15 +210,7 @@ function flatNormals(positions: Float32Array, indices: Uint32Array): Float32Arra
     const a = 3 * (indices[t] as number),
       b = 3 * (indices[t + 1] as number),
       c = 3 * (indices[t + 2] as number);
-    const ux = positions[b]! - positions[a]!,
-      uy = positions[b + 1]! - positions[a + 1]!,
-      uz = positions[b + 2]! - positions[a + 2]!;
-    const vx = positions[c]! - positions[a]!,
-      vy = positions[c + 1]! - positions[a + 1]!,
-      vz = positions[c + 2]! - positions[a + 2]!;
-    let nx = uy * vz - uz * vy,
-      ny = uz * vx - ux * vz,
-      nz = ux * vy - uy * vx;
+    let [nx, ny, nz] = triangleCross(positions, a, b, c);
     const length = Math.hypot(nx, ny, nz);
     if (length > 0) {
       nx /= length;

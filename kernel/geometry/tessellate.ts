@@ -10,6 +10,7 @@
  */
 import type { OpenCascadeInstance, Poly_Triangulation, TopoDS_Face, TopoDS_Shape } from "opencascade.js/dist/node.js";
 import type { BoundingBox, TriangleMesh } from "../mesh/types.ts";
+import { triangleCross } from "../math/triangle.ts";
 import { releaseOcctObject } from "./occt-release.ts";
 import { withOcctScope } from "./occt-scope.ts";
 import { subShapes } from "./topology.ts";
@@ -143,15 +144,7 @@ function normalsFromTriangles(positions: Float64Array, triangles: Uint32Array): 
     const a = 3 * triangles[t]!,
       b = 3 * triangles[t + 1]!,
       c = 3 * triangles[t + 2]!;
-    const ux = positions[b]! - positions[a]!,
-      uy = positions[b + 1]! - positions[a + 1]!,
-      uz = positions[b + 2]! - positions[a + 2]!;
-    const vx = positions[c]! - positions[a]!,
-      vy = positions[c + 1]! - positions[a + 1]!,
-      vz = positions[c + 2]! - positions[a + 2]!;
-    const nx = uy * vz - uz * vy,
-      ny = uz * vx - ux * vz,
-      nz = ux * vy - uy * vx;
+    const [nx, ny, nz] = triangleCross(positions, a, b, c);
     for (const v of [a, b, c]) {
       normals[v] = normals[v]! + nx;
       normals[v + 1] = normals[v + 1]! + ny;

@@ -16,6 +16,7 @@
  * thread).
  */
 import type { TriangleSoup } from "../types.ts";
+import { triangleCorners, type TriangleCorners } from "../../math/triangle.ts";
 import { centresWithin, type Grid } from "./height-field.ts";
 
 export interface PartHeights {
@@ -34,19 +35,9 @@ export function partHeights(grid: Grid, part: TriangleSoup): PartHeights {
   const { positions, indices } = part;
   let lowest = Infinity;
   let highest = -Infinity;
-  for (let t = 0; t + 2 < indices.length; t += 3) {
-    const a = 3 * (indices[t] as number),
-      b = 3 * (indices[t + 1] as number),
-      c = 3 * (indices[t + 2] as number);
-    const ax = positions[a] as number,
-      ay = positions[a + 1] as number,
-      az = positions[a + 2] as number;
-    const bx = positions[b] as number,
-      by = positions[b + 1] as number,
-      bz = positions[b + 2] as number;
-    const cx = positions[c] as number,
-      cy = positions[c + 1] as number,
-      cz = positions[c + 2] as number;
+  const corners: TriangleCorners = [0, 0, 0, 0, 0, 0, 0, 0, 0];
+  for (let t = 0; 3 * t + 2 < indices.length; t++) {
+    const [ax, ay, az, bx, by, bz, cx, cy, cz] = triangleCorners(positions, indices, t, corners);
     lowest = Math.min(lowest, az, bz, cz);
     highest = Math.max(highest, az, bz, cz);
     rasterise(grid, heights, ax, ay, az, bx, by, bz, cx, cy, cz);

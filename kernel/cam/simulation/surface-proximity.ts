@@ -10,6 +10,7 @@
  * triangle's plane within the triangle's box.
  */
 import type { Box3, TriangleSoup } from "../types.ts";
+import { triangleCorners, triangleCross, type TriangleCorners } from "../../math/triangle.ts";
 
 /** about this many grid cells at most (CSR arrays of a few MB) */
 const MAX_CELLS = 2_000_000;
@@ -74,28 +75,10 @@ export class SurfaceProximity {
     const [nx, ny, nz] = this.n;
     // a cell's half diagonal plus the radius: the plane test's reach
     const reach = (Math.sqrt(3) / 2) * s + r;
+    const corners: TriangleCorners = [0, 0, 0, 0, 0, 0, 0, 0, 0];
     for (let t = 0; t * 3 < idx.length; t += 1) {
-      const a = 3 * (idx[3 * t] as number),
-        b = 3 * (idx[3 * t + 1] as number),
-        c = 3 * (idx[3 * t + 2] as number);
-      const ax = p[a] as number,
-        ay = p[a + 1] as number,
-        az = p[a + 2] as number;
-      const bx = p[b] as number,
-        by = p[b + 1] as number,
-        bz = p[b + 2] as number;
-      const cx = p[c] as number,
-        cy = p[c + 1] as number,
-        cz = p[c + 2] as number;
-      const ux = bx - ax,
-        uy = by - ay,
-        uz = bz - az,
-        vx = cx - ax,
-        vy = cy - ay,
-        vz = cz - az;
-      let nX = uy * vz - uz * vy,
-        nY = uz * vx - ux * vz,
-        nZ = ux * vy - uy * vx;
+      const [ax, ay, az, bx, by, bz, cx, cy, cz] = triangleCorners(p, idx, t, corners);
+      let [nX, nY, nZ] = triangleCross(corners, 0, 3, 6);
       const length = Math.hypot(nX, nY, nZ);
       if (length > 0) {
         nX /= length;

@@ -16,6 +16,7 @@
  */
 import { frameYAxis } from "../frames.ts";
 import type { Box3, Frame, TriangleSoup } from "../types.ts";
+import { triangleCorners, type TriangleCorners } from "../../math/triangle.ts";
 import { heightAt, type HeightField } from "./height-field.ts";
 
 export const VOXEL_MIN_MM = 0.2;
@@ -48,19 +49,10 @@ export function voxelStock(box: Box3, part: TriangleSoup, maxVoxels = MAX_VOXELS
   const idx = part.indices;
   const cx = (i: number) => box.min[0] + (i + 0.5 + NUDGE_X) * d[0];
   const cy = (j: number) => box.min[1] + (j + 0.5 + NUDGE_Y) * d[1];
-  for (let t = 0; t < idx.length; t += 3) {
-    const a = 3 * (idx[t] as number),
-      b = 3 * (idx[t + 1] as number),
-      c = 3 * (idx[t + 2] as number);
-    const ax = p[a] as number,
-      ay = p[a + 1] as number,
-      az = p[a + 2] as number;
-    const bx = p[b] as number,
-      by = p[b + 1] as number,
-      bz = p[b + 2] as number;
-    const qx = p[c] as number,
-      qy = p[c + 1] as number,
-      qz = p[c + 2] as number;
+  const corners: TriangleCorners = [0, 0, 0, 0, 0, 0, 0, 0, 0];
+  for (let t = 0; 3 * t < idx.length; t++) {
+    // the third corner is q: cx and cy are the column centres
+    const [ax, ay, az, bx, by, bz, qx, qy, qz] = triangleCorners(p, idx, t, corners);
     const det = (bx - ax) * (qy - ay) - (qx - ax) * (by - ay);
     if (Math.abs(det) < 1e-12) continue; // vertical: a ray along Z does not cross it
     const i0 = Math.max(0, Math.ceil((Math.min(ax, bx, qx) - box.min[0]) / d[0] - 0.5 - NUDGE_X));

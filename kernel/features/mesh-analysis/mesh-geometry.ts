@@ -6,6 +6,7 @@
 import type { BoundingBox, Vec3 } from "../types.ts";
 import type { TriangleMesh } from "../../mesh/types.ts";
 import { weldByPosition } from "../../geometry/mesh-metrics.ts";
+import { pointDistance, triangleCross } from "../../math/triangle.ts";
 
 export interface MeshGeometry {
   triangleCount: number;
@@ -51,21 +52,9 @@ export function meshGeometry(mesh: TriangleMesh): MeshGeometry {
     const a = 3 * (corners[3 * t] as number),
       b = 3 * (corners[3 * t + 1] as number),
       c = 3 * (corners[3 * t + 2] as number);
-    const ux = points[b]! - points[a]!,
-      uy = points[b + 1]! - points[a + 1]!,
-      uz = points[b + 2]! - points[a + 2]!;
-    const vx = points[c]! - points[a]!,
-      vy = points[c + 1]! - points[a + 1]!,
-      vz = points[c + 2]! - points[a + 2]!;
-    const nx = uy * vz - uz * vy,
-      ny = uz * vx - ux * vz,
-      nz = ux * vy - uy * vx;
+    const [nx, ny, nz] = triangleCross(points, a, b, c);
     const length = Math.hypot(nx, ny, nz);
-    const longest = Math.max(
-      Math.hypot(ux, uy, uz),
-      Math.hypot(vx, vy, vz),
-      Math.hypot(points[c]! - points[b]!, points[c + 1]! - points[b + 1]!, points[c + 2]! - points[b + 2]!),
-    );
+    const longest = Math.max(pointDistance(points, a, b), pointDistance(points, a, c), pointDistance(points, b, c));
     areas[t] = length / 2;
     heights[t] = longest > 0 ? length / longest : 0;
     if (!(length > 0) || a === b || b === c || a === c) {
