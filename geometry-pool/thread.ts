@@ -9,7 +9,7 @@ import { threadId, workerData } from "node:worker_threads";
 import { inlineChecks, inlineShadows, planCam } from "../kernel/cam/plan.ts";
 import { ingestWorkpiece } from "../kernel/geometry/ingest.ts";
 import { describeOcctException, loadOpenCascade } from "../kernel/geometry/opencascade.ts";
-import { GeometryError } from "../kernel/geometry/types.ts";
+import { GeometryError } from "../kernel/geometry-error.ts";
 import { meshToGlb } from "../kernel/mesh/glb.ts";
 import { renderThumbnail } from "../kernel/mesh/thumbnail.ts";
 import { runPlanRequest } from "./plan-runner.ts";

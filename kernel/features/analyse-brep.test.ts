@@ -9,7 +9,7 @@ import { measureSolid } from "../geometry/measure.ts";
 import { withOcctScope } from "../geometry/occt-scope.ts";
 import { loadOpenCascade } from "../geometry/opencascade.ts";
 import { fixture, wasmBytesInUse } from "../geometry/test-support.ts";
-import { GeometryError } from "../geometry/types.ts";
+import { GeometryError } from "../geometry-error.ts";
 import { readStep } from "../geometry/step.ts";
 import { analyseSolid } from "./analyse-brep.ts";
 import { readStepWithEntities } from "./step-entities.ts";

@@ -26,7 +26,7 @@ import type {
 } from "opencascade.js/dist/node.js";
 import { withOcctScope, type OcctScope } from "../geometry/occt-scope.ts";
 import { describeOcctException } from "../geometry/opencascade.ts";
-import { GeometryError } from "../geometry/types.ts";
+import { GeometryError } from "../geometry-error.ts";
 import { add, dot, normalise, scale, sub } from "../math/vec3.ts";
 import { stepTimer } from "../step-timer.ts";
 import { emptyFace } from "./empty-face.ts";

@@ -28,7 +28,7 @@ import type { AnalysisOptions, AnalysisWarning, MeshAnalysis } from "./types.ts"
 import type { Region } from "./mesh-analysis/region.ts";
 import type { TriangleMesh } from "../mesh/types.ts";
 import { DEFAULT_BUDGET_MS } from "./analyse-brep.ts";
-import { GeometryError } from "../geometry/types.ts";
+import { GeometryError } from "../geometry-error.ts";
 import { stepTimer } from "../step-timer.ts";
 import { adoptDegenerate, growCylinders, growPlanes, mergeFreeForm } from "./mesh-analysis/grow-regions.ts";
 import { boundaryEdges } from "./mesh-analysis/boundary-edges.ts";

@@ -17,7 +17,7 @@ import {
   text,
   wasmBytesInUse,
 } from "../geometry/test-support.ts";
-import { GeometryError } from "../geometry/types.ts";
+import { GeometryError } from "../geometry-error.ts";
 import { analyseSolid } from "./analyse-brep.ts";
 import { analyseFile } from "./analyse-file.ts";
 import { readStepWithEntities } from "./step-entities.ts";

@@ -10,7 +10,7 @@ import { withOcctScope } from "./occt-scope.ts";
 import { loadOpenCascade } from "./opencascade.ts";
 import { readStep } from "./step.ts";
 import { box, compound, fixture, text } from "./test-support.ts";
-import { GeometryError } from "./types.ts";
+import { GeometryError } from "../geometry-error.ts";
 
 const oc = await loadOpenCascade();
 

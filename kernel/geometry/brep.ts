@@ -7,7 +7,7 @@ import { readBackOutputFile, withInputFile } from "./emscripten-file.ts";
 import { withOcctScope, type OcctScope } from "./occt-scope.ts";
 import { describeOcctException, takeOcctMessages } from "./opencascade.ts";
 import { singleSolid, type SingleSolid } from "./single-solid.ts";
-import { GeometryError } from "./types.ts";
+import { GeometryError } from "../geometry-error.ts";
 
 /** Reads `bytes`; the solid is owned by `scope`. */
 export function readBrep(oc: OpenCascadeInstance, bytes: Uint8Array, scope: OcctScope): SingleSolid {

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { detectFormat, formatNamedBy } from "./detect-format.ts";
 import { asciiStl, binaryStl, bytesOf, cubeCorners, fixture, pseudoRandomBytes } from "./test-support.ts";
-import { GeometryError } from "./types.ts";
+import { GeometryError } from "../geometry-error.ts";
 
 function refusal(code: string) {
   return (error: unknown) => error instanceof GeometryError && error.code === code;

@@ -8,7 +8,7 @@
  *   header with "solid" too.
  * - ASCII STL: "solid" followed by "facet" or "endsolid".
  */
-import { GeometryError } from "./types.ts";
+import { GeometryError } from "../geometry-error.ts";
 
 export type DetectedFormat = "step" | "brep" | "stl-binary" | "stl-ascii";
 

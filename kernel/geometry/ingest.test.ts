@@ -22,7 +22,8 @@ import {
   stepOf,
   wasmBytesInUse,
 } from "./test-support.ts";
-import { GeometryError, type IngestedWorkpiece } from "./types.ts";
+import { GeometryError } from "../geometry-error.ts";
+import type { IngestedWorkpiece } from "./types.ts";
 
 const oc = await loadOpenCascade();
 

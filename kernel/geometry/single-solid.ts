@@ -6,7 +6,8 @@
 import type { OpenCascadeInstance, TopoDS_Shape, TopoDS_Solid } from "opencascade.js/dist/node.js";
 import type { OcctScope } from "./occt-scope.ts";
 import { countSubShapes, subShapes } from "./topology.ts";
-import { GeometryError, type IngestedWorkpiece } from "./types.ts";
+import { GeometryError } from "../geometry-error.ts";
+import type { IngestedWorkpiece } from "./types.ts";
 
 type Warning = IngestedWorkpiece["warnings"][number];
 

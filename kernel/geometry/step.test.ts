@@ -18,7 +18,7 @@ import {
   stepOf,
   text,
 } from "./test-support.ts";
-import { GeometryError } from "./types.ts";
+import { GeometryError } from "../geometry-error.ts";
 
 const oc = await loadOpenCascade();
 

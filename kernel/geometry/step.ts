@@ -14,7 +14,8 @@ import { withOcctScope, type OcctScope } from "./occt-scope.ts";
 import { describeOcctException, takeOcctMessages } from "./opencascade.ts";
 import { singleSolid, type SingleSolid } from "./single-solid.ts";
 import { checkStepIntegrity, type StepIntegrity } from "./step-integrity.ts";
-import { GeometryError, type IngestedWorkpiece } from "./types.ts";
+import { GeometryError } from "../geometry-error.ts";
+import type { IngestedWorkpiece } from "./types.ts";
 
 type Warning = IngestedWorkpiece["warnings"][number];
 

@@ -4,7 +4,7 @@ import { meshBounds } from "../mesh/bounds.ts";
 import { signedVolume } from "./mesh-metrics.ts";
 import { parseAsciiStl, parseBinaryStl, readStl } from "./stl.ts";
 import { asciiStl, binaryStl, bytesOf, cubeCorners, fixture, sizeOf } from "./test-support.ts";
-import { GeometryError } from "./types.ts";
+import { GeometryError } from "../geometry-error.ts";
 
 function refusal(code: string) {
   return (error: unknown) => error instanceof GeometryError && error.code === code;

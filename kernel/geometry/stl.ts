@@ -9,7 +9,8 @@ import type { TriangleMesh } from "../mesh/types.ts";
 import { meshBounds } from "../mesh/bounds.ts";
 import { triangleCross } from "../math/triangle.ts";
 import { edgeReport, signedVolume, turnedRound, weldByPosition } from "./mesh-metrics.ts";
-import { GeometryError, type IngestedWorkpiece } from "./types.ts";
+import { GeometryError } from "../geometry-error.ts";
+import type { IngestedWorkpiece } from "./types.ts";
 
 type Warning = IngestedWorkpiece["warnings"][number];
 

@@ -29,6 +29,3 @@ export interface MeshDeflection {
   linearMm: number;
   angularRad: number;
 }
-
-// below geometry/ and mesh/, which both refuse input with it
-export { GeometryError } from "../geometry-error.ts";

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { GeometryError } from "../geometry/types.ts";
+import { GeometryError } from "../geometry-error.ts";
 import { checkMesh, unitNormals } from "./check.ts";
 import { boxMesh } from "./test-meshes.ts";
 import type { TriangleMesh } from "./types.ts";

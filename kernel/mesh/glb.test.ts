@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { validateBytes, type ValidationReport } from "gltf-validator";
-import { GeometryError } from "../geometry/types.ts";
+import { GeometryError } from "../geometry-error.ts";
 import { GLB_NODE_SCALE, MAX_FACE_ID, meshToGlb } from "./glb.ts";
 import { boxMesh, gridMesh, stripMesh } from "./test-meshes.ts";
 import type { TriangleMesh } from "./types.ts";

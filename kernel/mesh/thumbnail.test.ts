@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import sharp from "sharp";
-import { GeometryError } from "../geometry/types.ts";
+import { GeometryError } from "../geometry-error.ts";
 import type { Vec3 } from "../math/vec3.ts";
 import { meshBounds } from "./bounds.ts";
 import { BOX_FACES, boxMesh, sphereMesh } from "./test-meshes.ts";

@@ -22,7 +22,7 @@ import { parseArgs } from "node:util";
 import type { OpenCascadeInstance } from "opencascade.js/dist/node.js";
 import { detectFormat } from "../../kernel/geometry/detect-format.ts";
 import { describeOcctException, loadOpenCascade } from "../../kernel/geometry/opencascade.ts";
-import { GeometryError } from "../../kernel/geometry/types.ts";
+import { GeometryError } from "../../kernel/geometry-error.ts";
 import type { Feature } from "../../kernel/features/recognition/types.ts";
 import { recogniseFile, type RecognisedFile } from "../../kernel/features/setups/recognise-file.ts";
 import type { Setup, UnreachableFace } from "../../kernel/features/setups/types.ts";

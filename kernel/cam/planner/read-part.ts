@@ -12,7 +12,7 @@ import { recogniseFile } from "../../features/setups/recognise-file.ts";
 import type { SetupPlan } from "../../features/setups/types.ts";
 import type { PartAnalysis } from "../../features/types.ts";
 import { signedVolume, turnedRound } from "../../geometry/mesh-metrics.ts";
-import { GeometryError } from "../../geometry/types.ts";
+import { GeometryError } from "../../geometry-error.ts";
 import { PlanError, type PlanInput } from "../plan-types.ts";
 import type { TriangleSoup } from "../types.ts";
 import { setupTravelExcess } from "./travel.ts";

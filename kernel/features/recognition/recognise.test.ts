@@ -10,7 +10,7 @@ import { writeBrep } from "../../geometry/brep.ts";
 import { withOcctScope } from "../../geometry/occt-scope.ts";
 import { loadOpenCascade } from "../../geometry/opencascade.ts";
 import { binaryStl, cubeCorners, fixture } from "../../geometry/test-support.ts";
-import { GeometryError } from "../../geometry/types.ts";
+import { GeometryError } from "../../geometry-error.ts";
 import { analyseSolid } from "../analyse-brep.ts";
 import { recogniseFile } from "../setups/recognise-file.ts";
 import { fuse, makeBox, nurbs, shellWithout } from "../test-support.ts";
