@@ -8,7 +8,7 @@ import { DIN_333_A, DIN_338, DIN_6537_K, DIN_6537_L, rowFor } from "./dimension-
 import { articleDiameter, fmt, type CatalogueEntry } from "./entry.ts";
 import { rangeEntry } from "./range-entry.ts";
 import { erColletChuck } from "./standard-holders.ts";
-import { drillFeedPerRevolution, startingPreset } from "./starting-values.ts";
+import { drillFeedPerRevolution, reamerPreset, startingPreset } from "./starting-values.ts";
 import type { ToolMaterial } from "../tool.ts";
 
 /** d from first to last mm in steps of a tenth, as exact tenths (no 0.30000000000000004). */
@@ -245,13 +245,7 @@ function reamers(): CatalogueEntry[] {
       mount: erColletChuck(row.shank),
       reach: flute,
       standard: null,
-      preset: startingPreset({
-        workpiece: "steel",
-        cuttingSpeed: 40,
-        diameter: d,
-        coolant: "flood",
-        feed: { perRevolution: 0.1 + 0.01 * d },
-      }),
+      preset: reamerPreset(d),
     });
   });
 }

@@ -53,3 +53,14 @@ export function endMillFeedPerTooth(diameter: number, workpiece: "steel" | "alum
 export function drillFeedPerRevolution(diameter: number, carbide: boolean): number {
   return Math.min(0.4, Math.max(0.01, diameter * (carbide ? 0.02 : 0.015)));
 }
+
+/** A solid carbide reamer in steel: 40 m/min, 0.1 mm/rev and 0.01 more per mm of diameter. */
+export function reamerPreset(diameter: number): CuttingPreset {
+  return startingPreset({
+    workpiece: "steel",
+    cuttingSpeed: 40,
+    diameter,
+    coolant: "flood",
+    feed: { perRevolution: 0.1 + 0.01 * diameter },
+  });
+}

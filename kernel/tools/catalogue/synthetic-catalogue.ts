@@ -15,7 +15,7 @@ import { DIN_333_A, METRIC_COARSE, METRIC_FINE } from "./dimension-tables.ts";
 import { articleDiameter, fmt, type CatalogueEntry } from "./entry.ts";
 import { rangeEntry } from "./range-entry.ts";
 import { holderForShank, shellMillArbor, tappingChuck, type StandardHolder } from "./standard-holders.ts";
-import { drillFeedPerRevolution, endMillFeedPerTooth, startingPreset } from "./starting-values.ts";
+import { drillFeedPerRevolution, reamerPreset, endMillFeedPerTooth, startingPreset } from "./starting-values.ts";
 import { seededRandom } from "../../seeded-random.ts";
 
 export const SYNTHETIC_MANUFACTURERS = [
@@ -424,13 +424,7 @@ function reamerDraft(rng: Rng): Draft {
     },
     reach: length,
     mount: holderForShank(shank, false),
-    preset: startingPreset({
-      workpiece: "steel",
-      cuttingSpeed: 40,
-      diameter: d,
-      coolant: "flood",
-      feed: { perRevolution: 0.1 + 0.01 * d },
-    }),
+    preset: reamerPreset(d),
   };
 }
 
