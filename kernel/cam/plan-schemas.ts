@@ -216,6 +216,38 @@ export const BlockSchema = z.object({
   operation_ids: z.array(z.string()),
 });
 
+/**
+ * How a setup is held, as the setter needs it (issue 35): what holds it, the solids a tool must
+ * clear as boxes in the setup's frame (mm), and what is clamped. A vise gives two `jaws` (the
+ * fixed one first) and its parallels as `supports`; a fixture plate gives `clamps`.
+ */
+export const WorkholdingSummarySchema = z.object({
+  type: z.enum(["vise", "fixture_plate"]),
+  /** jaws machined to the part's profile hold it (only where the workholding allows them) */
+  soft_jaws: z.boolean(),
+  jaws: z.array(Box3Schema),
+  supports: z.array(Box3Schema),
+  clamps: z.array(Box3Schema),
+  /** the setup axis the jaws close along: "y" when they grip the faces across the setup's y */
+  grip_axis: z.enum(["x", "y"]),
+  /** how deep the jaws (or clamps) hold the stock, mm */
+  grip_mm: nonNegative,
+  /** the parallels' height; 0 when the stock stands on the vise's ways or the plate */
+  parallel_height_mm: nonNegative,
+  /** the jaw opening to set, mm; null for a fixture plate */
+  opening_mm: nonNegative.nullable(),
+  /** the stock's top above the jaws' (or clamps') top, mm */
+  stick_out_mm: z.number(),
+  clamped: z.object({
+    /** "the blank's two sides below the part", "faces 12 and 31, finished in setup 1" */
+    description: z.string(),
+    /** the blank (stock an earlier setup did not cut there) or faces of the part */
+    grips: z.enum(["stock", "part"]),
+    faces: ids,
+    features: ids,
+  }),
+});
+
 export const PlannedSetupSchema = z.object({
   id: z.string(),
   name: z.string(),
@@ -235,6 +267,8 @@ export const PlannedSetupSchema = z.object({
   operations: z.array(OperationSchema),
   tools: z.array(ToolSummarySchema),
   verification: VerificationSchema,
+  /** how the setup is held; absent in plans made before the planner clamped its setups */
+  workholding: WorkholdingSummarySchema.optional(),
 });
 
 export const WarningSchema = z.object({ code: z.string(), message: z.string() });

@@ -19,6 +19,7 @@ import type {
   BlockSchema,
   CompletenessSchema,
   PlannedSetupSchema,
+  WorkholdingSummarySchema,
   PlanOptionsSchema,
   PlanResultSchema,
   SetupLeftOutSchema,
@@ -140,6 +141,8 @@ export type BlockKind = z.infer<typeof BlockKindSchema>;
 /** Consecutive operations of a setup in one stage. */
 export type PlannedBlock = z.infer<typeof BlockSchema>;
 export type PlannedSetup = z.infer<typeof PlannedSetupSchema>;
+/** How a setup is held: its jaws, supports or clamps as boxes in its frame, and what they grip. */
+export type WorkholdingSummary = z.infer<typeof WorkholdingSummarySchema>;
 /** Something the plan does not machine, and why (a user can act on it). */
 export type Unmachined = z.infer<typeof UnmachinedSchema>;
 /** A sharp internal corner no rotating tool makes: listed, but not by itself a reason the plan is incomplete. */
