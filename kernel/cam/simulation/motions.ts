@@ -4,7 +4,9 @@
  * control runs them.
  */
 import type { DrillCycle, Move, Operation, Vec3 } from "../types.ts";
-import type { ArcPath } from "./sweep.ts";
+import type { Envelope } from "./cutter-profile.ts";
+import type { Grid } from "./height-field.ts";
+import { arcBounds, sweepArc, sweepLine, type ArcPath, type CellVisitor } from "./sweep.ts";
 
 export type Motion =
   | { kind: "line"; from: Vec3; to: Vec3; rapid: boolean; hole: number | null }
@@ -17,6 +19,43 @@ export const CHIP_BREAK_RETRACT_MM = 0.5;
 /** Arc ends further apart in radius than this are an arc whose radius changes along the way. */
 const RADIUS_MISMATCH_MM = 1e-3;
 const TWO_PI = 2 * Math.PI;
+
+/** How far an arc's chords may stray from it on this grid: a twentieth of a cell. */
+export function chordErrorOn(grid: Grid): number {
+  return Math.min(grid.dx, grid.dy) / 20;
+}
+
+/** The tip's lowest z during the motion: an envelope's base above it is the body's lowest point. */
+export function motionLowZ(motion: Motion): number {
+  return motion.kind === "line" ? Math.min(motion.from[2], motion.to[2]) : Math.min(motion.path.z0, motion.path.z1);
+}
+
+/** The motion's XY extent (the tip's path; an envelope reaches its own radius beyond it). */
+export function motionBox(motion: Motion): { xlo: number; xhi: number; ylo: number; yhi: number } {
+  if (motion.kind === "arc") {
+    const { min, max } = arcBounds(motion.path);
+    return { xlo: min[0], xhi: max[0], ylo: min[1], yhi: max[1] };
+  }
+  const { from, to } = motion;
+  return {
+    xlo: Math.min(from[0], to[0]),
+    xhi: Math.max(from[0], to[0]),
+    ylo: Math.min(from[1], to[1]),
+    yhi: Math.max(from[1], to[1]),
+  };
+}
+
+/** One motion's envelope over the grid's cells (sweep.ts); `skipStart` is sweepLine's, for lines. */
+export function sweepMotion(
+  grid: Grid,
+  motion: Motion,
+  envelope: Envelope,
+  visitor: CellVisitor,
+  skipStart = false,
+): void {
+  if (motion.kind === "line") sweepLine(grid, motion.from, motion.to, envelope, visitor, skipStart);
+  else sweepArc(grid, motion.path, envelope, visitor);
+}
 
 /**
  * Where the operation starts: its clearance plane over its first point, where the tool comes

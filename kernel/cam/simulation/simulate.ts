@@ -18,9 +18,8 @@ import {
   type HeightField,
 } from "./height-field.ts";
 import { materialLeft, type MaterialLeft } from "./material-left.ts";
-import { motionsOf, operationStart, type Motion } from "./motions.ts";
+import { chordErrorOn, motionBox, motionLowZ, motionsOf, operationStart, sweepMotion, type Motion } from "./motions.ts";
 import { partHeights, type PartHeights } from "./part-heights.ts";
-import { arcBounds, sweepArc, sweepLine, type CellVisitor } from "./sweep.ts";
 
 /** A cut into the part deeper than this is a gouge; material this far into a tool's path is touched. */
 export const DEFAULT_TOLERANCE_MM = 0.01;
@@ -160,7 +159,7 @@ export class SetupRun {
       tolerance,
     );
     this.grid = grid;
-    this.chordError = Math.min(grid.dx, grid.dy) / 20;
+    this.chordError = chordErrorOn(grid);
   }
 
   begin(header: OperationHeader): void {
@@ -311,8 +310,7 @@ class Machine {
     this.visitors.rapid.through.currentHole = hole;
     this.visitors.body.touch.currentHole = hole;
     const box = motionBox(motion);
-    const zLow =
-      motion.kind === "line" ? Math.min(motion.from[2], motion.to[2]) : Math.min(motion.path.z0, motion.path.z1);
+    const zLow = motionLowZ(motion);
     const reach = cutting.reach;
     // stale bounds are still upper bounds: enough to dismiss the move in the air
     const below = this.bounds.above(box.xlo - reach, box.xhi + reach, box.ylo - reach, box.yhi + reach, false, false);
@@ -331,9 +329,9 @@ class Machine {
     this.lastCut = level && motion.kind === "line" ? motion.to : null;
     const clear = this.bodiesClear;
     if (motion.rapid) {
-      if (zLow + cutting.base < below - this.tolerance) this.sweep(motion, cutting, this.visitors.rapid);
+      if (zLow + cutting.base < below - this.tolerance) sweepMotion(this.grid, motion, cutting, this.visitors.rapid);
     } else if (zLow + cutting.base < below) {
-      this.sweep(motion, cutting, this.visitors.cut, continues);
+      sweepMotion(this.grid, motion, cutting, this.visitors.cut, continues);
     }
     for (const { name, envelope } of bodies) {
       const r = envelope.reach,
@@ -344,28 +342,8 @@ class Machine {
       // continuing a level cut that touched nothing with its bodies, the cells round its start
       // were found clear of this body after the last cut, which this one leaves as they were
       // (after a contact they are checked again: each move in contact counts)
-      this.sweep(motion, envelope, this.visitors.body, continues && clear);
+      sweepMotion(this.grid, motion, envelope, this.visitors.body, continues && clear);
     }
     this.bodiesClear = this.visitors.body.touch.cell < 0;
   }
-
-  /** `skipStart`: a line continuing a level cut leaves out its start disc (sweep.ts) */
-  private sweep(motion: Motion, envelope: Envelope, visitor: CellVisitor, skipStart = false): void {
-    if (motion.kind === "line") sweepLine(this.grid, motion.from, motion.to, envelope, visitor, skipStart);
-    else sweepArc(this.grid, motion.path, envelope, visitor);
-  }
-}
-
-function motionBox(motion: Motion): { xlo: number; xhi: number; ylo: number; yhi: number } {
-  if (motion.kind === "arc") {
-    const { min, max } = arcBounds(motion.path);
-    return { xlo: min[0], xhi: max[0], ylo: min[1], yhi: max[1] };
-  }
-  const { from, to } = motion;
-  return {
-    xlo: Math.min(from[0], to[0]),
-    xhi: Math.max(from[0], to[0]),
-    ylo: Math.min(from[1], to[1]),
-    yhi: Math.max(from[1], to[1]),
-  };
 }
