@@ -8,6 +8,9 @@ import type { BodyName } from "./cutter-profile.ts";
 import type { BlockBounds } from "./block-bounds.ts";
 import { visitEachCell, type CellVisitor } from "./sweep.ts";
 
+/** A cut into the part deeper than this is a gouge; material this far into a tool's path is touched. */
+export const DEFAULT_TOLERANCE_MM = 0.01;
+
 /** The worst cell of one kind within one move: how deep, where, and the tool's z there. */
 export class Worst {
   depth = 0;
@@ -157,5 +160,41 @@ export class BodyCheck implements CellVisitor {
 
   rowThreshold(j: number, i0: number, i1: number): number {
     return this.bounds.rowAbove(j, i0, i1, true) - this.tolerance;
+  }
+}
+
+/**
+ * The workholding (fixtures.ts): the flutes or a body below the height of a jaw, parallel or
+ * clamp grown by its clearance, by more than the tolerance. It reads only the fixtures' static
+ * heights, never the stock: a vise is hit whether or not material stands in front of it, and a
+ * rapid is as bad as a cut there.
+ */
+export class FixtureCheck implements CellVisitor {
+  /** the envelope swept: a body, or null for the flutes */
+  body: BodyName | null = null;
+  readonly touch = new Worst();
+
+  constructor(
+    private readonly heights: Float32Array,
+    /** per row, the highest of its heights (-Infinity where the row meets no fixture) */
+    private readonly rowTops: Float32Array,
+    private readonly tolerance: number,
+  ) {}
+
+  visit(_i: number, _j: number, k: number, low: number): void {
+    const depth = (this.heights[k] as number) - low;
+    if (depth > this.tolerance) this.touch.offer(depth, k, low, this.body);
+  }
+
+  visitRow(j: number, i0: number, i1: number, row: number, low: number, highTip: number): void {
+    visitEachCell(this, j, i0, i1, row, low, highTip);
+  }
+
+  threshold(k: number): number {
+    return (this.heights[k] as number) - this.tolerance;
+  }
+
+  rowThreshold(j: number): number {
+    return (this.rowTops[j] as number) - this.tolerance;
   }
 }

@@ -5,7 +5,7 @@
  */
 import type { Box3, Move, Operation, TriangleSoup, Vec3, Verification } from "../types.ts";
 import { BlockBounds } from "./block-bounds.ts";
-import { BodyCheck, Cutting, RapidCheck, type Worst } from "./checks.ts";
+import { BodyCheck, Cutting, DEFAULT_TOLERANCE_MM, RapidCheck, type Worst } from "./checks.ts";
 import { cutterProfile, type BodyName, type Envelope } from "./cutter-profile.ts";
 import {
   cellCentre,
@@ -21,8 +21,6 @@ import { materialLeft, type MaterialLeft } from "./material-left.ts";
 import { chordErrorOn, motionBox, motionLowZ, motionsOf, operationStart, sweepMotion, type Motion } from "./motions.ts";
 import { partHeights, type PartHeights } from "./part-heights.ts";
 
-/** A cut into the part deeper than this is a gouge; material this far into a tool's path is touched. */
-export const DEFAULT_TOLERANCE_MM = 0.01;
 const DEFAULT_MAX_DETAILS = 20;
 
 export interface SimulateSetupInput {
