@@ -62,13 +62,22 @@ export interface PartSlicer {
 
 /**
  * The slicer of a part. `shadows`: where its shadows are made (default: in this thread, as they
- * are read); given the part's triangles, for a source that makes them elsewhere.
+ * are read); given the part's triangles, for a source that makes them elsewhere. `partTriangles`:
+ * how many of the soup's triangles, from the first, are the part (default: all). Those after them
+ * are solids the tool keeps out of, the workholding (planner/keep-out.ts): they cast shadows and
+ * count in topOver, but the part's extent, its floors and floor areas are the part's own, so no
+ * level goes below the part and none lands on a jaw's top.
  */
-export function createSlicer(soup: TriangleSoup, shadows?: (triangles: Triangles) => ShadowSource): PartSlicer {
+export function createSlicer(
+  soup: TriangleSoup,
+  shadows?: (triangles: Triangles) => ShadowSource,
+  partTriangles?: number,
+): PartSlicer {
   const triangles = readTriangles(soup);
   const source = (shadows ?? queuedShadows)(triangles);
-  const { top, bottom } = extent(triangles);
-  const floors = floorHeights(triangles);
+  const part = partTriangles ?? triangles.count;
+  const { top, bottom } = extent(triangles, part);
+  const floors = floorHeights(triangles, part);
   // triangles by highest corner, highest first, for topOver
   const byTop = Array.from({ length: triangles.count }, (_, i) => i).sort(
     (a, b) => (triangles.zmax[b] as number) - (triangles.zmax[a] as number),
@@ -91,7 +100,7 @@ export function createSlicer(soup: TriangleSoup, shadows?: (triangles: Triangles
 
   const floorArea = (z: number): Paths64 => {
     const pieces: Paths64 = [];
-    for (let t = 0; t < triangles.count; t += 1) {
+    for (let t = 0; t < part; t += 1) {
       if (
         Math.abs((triangles.zmax[t] as number) - z) > FLOOR_MERGE_MM ||
         Math.abs((triangles.zmin[t] as number) - z) > FLOOR_MERGE_MM
@@ -164,19 +173,21 @@ export function createSlicer(soup: TriangleSoup, shadows?: (triangles: Triangles
   };
 }
 
-function extent(triangles: Triangles): { top: number; bottom: number } {
+/** The highest and lowest z of the first `count` triangles. */
+function extent(triangles: Triangles, count: number): { top: number; bottom: number } {
   let top = -Infinity;
   let bottom = Infinity;
-  for (let t = 0; t < triangles.count; t += 1) {
+  for (let t = 0; t < count; t += 1) {
     top = Math.max(top, triangles.zmax[t] as number);
     bottom = Math.min(bottom, triangles.zmin[t] as number);
   }
   return { top, bottom };
 }
 
-function floorHeights(triangles: Triangles): number[] {
+/** The floors of the first `count` triangles. */
+function floorHeights(triangles: Triangles, count: number): number[] {
   const byHeight = new Map<number, number>();
-  for (let t = 0; t < triangles.count; t += 1) {
+  for (let t = 0; t < count; t += 1) {
     const lo = triangles.zmin[t] as number;
     const hi = triangles.zmax[t] as number;
     if (hi - lo > 1e-5) continue;

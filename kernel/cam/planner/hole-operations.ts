@@ -26,9 +26,18 @@ import {
   type HoleTools,
   type Refusal,
 } from "../tooling/select.ts";
-import type { Cutter, Operation, OperationKind } from "../types.ts";
+import { coneHeightAt } from "../cutter-shape.ts";
+import {
+  CHAMFER_EDGE_CLEARANCE_MM,
+  drillTipDepth,
+  spotDiameterFor,
+  spotTipDepth,
+  tapTipDepth,
+} from "../holes/depths.ts";
+import type { Box3, Cutter, Operation, OperationKind } from "../types.ts";
 import type { PlanInput } from "../plan-types.ts";
 import type { DraftOperations } from "./milling-operations.ts";
+import { holeBlocked, WORKHOLDING_KEEP_OUT_MM, type ToolDown } from "./keep-out.ts";
 import type { SetupPart } from "./setup-part.ts";
 
 type ToolRole = "spot" | "drill" | "reamer" | "end_mill" | "counterbore" | "countersink" | "tap";
@@ -51,6 +60,7 @@ export function holeOperations(
   nextId: () => string,
 ): HoleOperations {
   const draft: HoleOperations = { operations: [], unmachined: [], warnings: [], tools_missing: [], makers: new Map() };
+  const keepOut = setup.keepOut ?? [];
   // a refusal naming the tool that would have done is that tool missing; else it stands as it is
   const refused = (refusal: Refusal, feature: Feature): void => {
     const where = { features: [feature.id], faces: feature.faces };
@@ -90,15 +100,28 @@ export function holeOperations(
       drill_point_angle_deg: hole.drill_point_angle_deg,
     };
     const tools = selectHoleTools(cutters, need);
-    draft.makers.set(feature.id, tools.ok && tools.unmachined.length === 0 ? [] : null);
+    // a tool that would come into the workholding makes nothing of the hole here: it is left
+    // whole (a through hole is not made shorter) for a setup that reaches it without
+    const blocked = tools.ok && keepOut.length > 0 ? blockingTool(hole, tools, keepOut) : null;
+    draft.makers.set(feature.id, tools.ok && tools.unmachined.length === 0 && blocked === null ? [] : null);
     if (!tools.ok) {
       refused(tools, feature);
+      continue;
+    }
+    if (blocked !== null) {
+      draft.unmachined.push({
+        code: "workholding_blocks_hole",
+        message: `setup ${setup.name}: ${feature.class.replaceAll("_", " ")} ${feature.id} is not made: the ${blocked.tool.name} (${blocked.role}) would come within ${mm(WORKHOLDING_KEEP_OUT_MM)} mm of the workholding (z ${mm(blocked.box.min[2])} to ${mm(blocked.box.max[2])} with that clearance)`,
+        features: [feature.id],
+        faces: feature.faces,
+        volume_mm3: null,
+      });
       continue;
     }
     for (const refusal of tools.unmachined) refused(refusal, feature);
     draft.warnings.push(...tools.warnings);
     draft.tools_missing.push(...tools.missing);
-    for (const role of ["spot", "drill", "reamer", "end_mill", "counterbore", "countersink", "tap"] as const) {
+    for (const role of ROLES) {
       const tool = tools[role];
       if (tool === null) continue;
       const group = byRole.get(role) ?? new Map<Cutter, { hole: SetupHole; tools: HoleTools }[]>();
@@ -191,4 +214,60 @@ export function holeOperations(
     );
   }
   return draft;
+}
+
+const ROLES = ["spot", "drill", "reamer", "end_mill", "counterbore", "countersink", "tap"] as const;
+
+/** The first of a hole's tools that would come into a box of `keepOut`, and the box; null when none does. */
+function blockingTool(
+  hole: SetupHole,
+  tools: HoleTools,
+  keepOut: readonly Box3[],
+): { tool: Cutter; role: ToolRole; box: Box3 } | null {
+  for (const role of ROLES) {
+    const tool = tools[role];
+    if (tool === null) continue;
+    const down = toolDown(hole, role, tool, tools);
+    if (down === null) continue;
+    const box = holeBlocked(down, keepOut);
+    if (box !== null) return { tool, role, box };
+  }
+  return null;
+}
+
+/**
+ * Where a hole's tool of `role` goes, with the depths the operations cut to (holes/depths.ts):
+ * its axis, the radius it sweeps (a helical bore's the bore's; a countersink's orbit plus the
+ * tool's), its lowest tip.
+ */
+function toolDown(hole: SetupHole, role: ToolRole, tool: Cutter, tools: HoleTools): ToolDown | null {
+  const at = hole.at;
+  switch (role) {
+    case "spot": {
+      const spot = spotDiameterFor(tools.drill?.diameter ?? hole.diameter_mm, tool);
+      return { at, radius: tool.diameter / 2, tip_z: hole.top_z - spotTipDepth(tool, spot) };
+    }
+    case "drill":
+    case "reamer":
+      return { at, radius: tool.diameter / 2, tip_z: hole.top_z - drillTipDepth(hole, tool).depth_mm };
+    case "end_mill": {
+      const bore = boreForHole(hole);
+      return { at, radius: bore.diameter_mm / 2, tip_z: bore.bottom_z };
+    }
+    case "counterbore": {
+      const bore = counterboreFor(hole);
+      return bore === null ? null : { at, radius: bore.diameter_mm / 2, tip_z: bore.bottom_z };
+    }
+    case "countersink": {
+      if (hole.countersink === null) return null;
+      const rTop = tool.diameter / 2 - CHAMFER_EDGE_CLEARANCE_MM;
+      return {
+        at,
+        radius: hole.countersink.diameter_mm / 2 - rTop + tool.diameter / 2,
+        tip_z: hole.top_z - coneHeightAt(tool, rTop),
+      };
+    }
+    case "tap":
+      return { at, radius: tool.diameter / 2, tip_z: hole.top_z - tapTipDepth(hole, tool) };
+  }
 }

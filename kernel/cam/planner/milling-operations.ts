@@ -38,6 +38,7 @@ import { wallReach } from "../cutter-shape.ts";
 import type { Cutter, Operation, OperationKind, Vec3 } from "../types.ts";
 import type { OperationCheck, PlanInput, PlanStep, Unmachined } from "../plan-types.ts";
 import { holePlugs, mergeSoups } from "./hole-plugs.ts";
+import { boxSoup, inBand } from "./keep-out.ts";
 import type { SetupPart } from "./setup-part.ts";
 
 /** a rest tool is at most this fraction of the diameter of the tool before it (the smallest useful one always runs) */
@@ -142,7 +143,13 @@ export interface MillingJob {
 export function millingOperations(job: MillingJob): MillingDraft {
   const { setup } = job;
   const hooks = job.hooks ?? NO_HOOKS;
-  const slicer = createSlicer(mergeSoups(setup.soup, holePlugs(setup.holes)), hooks.shadows);
+  const part = mergeSoups(setup.soup, holePlugs(setup.holes));
+  // the workholding's boxes, after the part's triangles: solids the tools keep out of, no part
+  const keepOut = setup.keepOut ?? [];
+  const slicer =
+    keepOut.length === 0
+      ? createSlicer(part, hooks.shadows)
+      : createSlicer(mergeSoups(part, boxSoup(keepOut)), hooks.shadows, part.indices.length / 3);
   try {
     return millWith(slicer, {
       ...job,
@@ -258,6 +265,9 @@ function millWith(slicer: PartSlicer, job: Required<MillingJob>): MillingDraft {
   }
 
   const focus = setup.focus === null ? null : focusRects(setup, setup.focus);
+  const keepOut = setup.keepOut ?? [];
+  // the regions skipped beside the workholding: the clamped band, reported once for the setup
+  const band = { regions: 0, lowest: Infinity };
   // steps made and submitted, whose verdict is not yet taken: each with the stock it was made on
   const open: {
     index: number;
@@ -281,6 +291,11 @@ function millWith(slicer: PartSlicer, job: Required<MillingJob>): MillingDraft {
     });
     for (const clamp of entry.clamps) draft.warnings.push({ code: `feeds_${clamp.code}`, message: clamp.message });
     for (const region of outcome.skipped) {
+      if (keepOut.length > 0 && inBand(region.at, region.z, step.tool.diameter / 2, keepOut)) {
+        band.regions += 1;
+        band.lowest = Math.min(band.lowest, region.z);
+        continue;
+      }
       draft.unmachined.push({
         code: "region_not_reached",
         message: `setup ${setup.name}: ${step.kind.replace(/_/g, " ")} with ${step.tool.name} left a region of ${round(region.area_mm2)} mm² at z ${round(region.z)} (${round(region.at[0])}, ${round(region.at[1])}): ${region.reason}`,
@@ -354,6 +369,11 @@ function millWith(slicer: PartSlicer, job: Required<MillingJob>): MillingDraft {
     settle(SPECULATION_DEPTH);
   }
   settle(0);
+  if (band.regions > 0)
+    draft.warnings.push({
+      code: "clamped_band",
+      message: `setup ${setup.name}: ${band.regions} ${band.regions === 1 ? "region" : "regions"} beside the workholding, down to z ${round(band.lowest)}, left for a later setup (the jaws hold the stock there)`,
+    });
   draft.stock = stock;
   hooks.progress(1);
   return draft;

@@ -67,6 +67,12 @@ export interface SetupPart {
   addedFor: string | null;
   /** the troughs it makes with a ball end mill (troughs.ts): the first setup they open towards */
   troughs: Trough[];
+  /**
+   * what holds the stock, as boxes in the setup's frame already grown by the clearance to keep
+   * (keep-out.ts): milling keeps out of them, a hole whose tool would reach one is not made here;
+   * none (the default) when the setup is planned as if nothing held it
+   */
+  keepOut?: Box3[];
 }
 
 export interface SetupPartsInput {
