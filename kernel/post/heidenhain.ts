@@ -17,6 +17,7 @@
 import { CHIP_BREAK_RETRACT_MM, PECK_RETURN_CLEARANCE_MM } from "../cam/holes/cycles.ts";
 import { arcSweep } from "../cam/machining-time.ts";
 import type { DrillCycle, Vec3 } from "../cam/types.ts";
+import { clampingLines } from "./clamping-lines.ts";
 import { commentText, COOLANT_CODES, tapPitch } from "./iso.ts";
 import { ModalWords } from "./modal-words.ts";
 import type { Motion } from "./motion.ts";
@@ -34,6 +35,8 @@ const plain = (value: number): string => formatNumber(value, 3, false);
 export function* heidenhainProgram(stream: Iterable<Motion>, name: string): Generator<string> {
   let block = 0;
   const numbered = (text: string): string => `${String(block++)} ${text}`;
+  /** a comment block: `;` and printable text, at most 120 characters */
+  const remark = (text: string): string => numbered(`; ${commentText(text, 120)}`);
   const modal = new ModalWords(3, signedUnits, (units) => formatUnits(units, 3, false));
   /** the circle centre (CC) in force, in units */
   let pole: [number, number] | null = null;
@@ -70,11 +73,12 @@ export function* heidenhainProgram(stream: Iterable<Motion>, name: string): Gene
     switch (motion.kind) {
       case "program_start": {
         yield numbered(`BEGIN PGM ${name} MM`);
-        yield numbered(
-          `; ${commentText(`${motion.project} - setup ${motion.setup.index + 1} of ${motion.setup.count}: ${motion.setup.name}`, 120)}`,
+        yield remark(
+          `${motion.project} - setup ${motion.setup.index + 1} of ${motion.setup.count}: ${motion.setup.name}`,
         );
-        for (const t of motion.tools)
-          yield numbered(`; ${commentText(`T${t.number} D${plain(t.diameter)} ${t.name}`, 120)}`);
+        for (const t of motion.tools) yield remark(`T${t.number} D${plain(t.diameter)} ${t.name}`);
+        if (motion.workholding !== null)
+          for (const text of clampingLines(motion.workholding, plain)) yield remark(text);
         const [min, max] = [motion.stock.min, motion.stock.max];
         yield numbered(`BLK FORM 0.1 Z X${signed(min[0])} Y${signed(min[1])} Z${signed(min[2])}`);
         yield numbered(`BLK FORM 0.2 X${signed(max[0])} Y${signed(max[1])} Z${signed(max[2])}`);
@@ -83,12 +87,12 @@ export function* heidenhainProgram(stream: Iterable<Motion>, name: string): Gene
         break;
       }
       case "operation":
-        yield numbered(`; ${commentText(motion.name, 120)}`);
+        yield remark(motion.name);
         break;
       case "tool_change": {
         yield numbered("L Z+0 R0 FMAX M91");
         modal.tellAll([null, null, null]);
-        yield numbered(`; ${commentText(`${motion.tool.name}, stick-out ${plain(motion.tool.stick_out)}`, 120)}`);
+        yield remark(`${motion.tool.name}, stick-out ${plain(motion.tool.stick_out)}`);
         rpm = motion.spindle_rpm;
         yield numbered(`TOOL CALL ${motion.tool.number} Z S${Math.round(rpm)}`);
         pendingM.push("M3");

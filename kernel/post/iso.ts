@@ -15,6 +15,7 @@
  */
 import { expandDrillCycle } from "../cam/holes/cycles.ts";
 import type { DrillCycle, Vec3 } from "../cam/types.ts";
+import { clampingLines } from "./clamping-lines.ts";
 import { ModalWords } from "./modal-words.ts";
 import type { Coolant, Motion, ProgramStart, ToolCall } from "./motion.ts";
 import { formatNumber, formatUnits, toUnits } from "./numbers.ts";
@@ -110,6 +111,9 @@ export function* isoProgram(stream: Iterable<Motion>, dialect: IsoDialect): Gene
         );
         for (const t of motion.tools)
           yield dialect.comment(`T${t.number} D${formatNumber(t.diameter, 3, false)} ${t.name}`);
+        if (motion.workholding !== null)
+          for (const text of clampingLines(motion.workholding, (value) => formatNumber(value, decimals, false)))
+            yield dialect.comment(text);
         yield* dialect.safeStart;
         workOffset = dialect.workOffset(motion.setup.index);
         break;

@@ -17,6 +17,7 @@
  * expandDrillCycle (../cam/holes/cycles.ts), the same expansion the simulation verified.
  */
 import { arcSweep, firstPosition } from "../cam/machining-time.ts";
+import type { WorkholdingSummary } from "../cam/plan-types.ts";
 import type { DrillCycle, Move, Operation, Vec2, Vec3 } from "../cam/types.ts";
 import type { CamPlan } from "../job/plan.ts";
 
@@ -47,6 +48,8 @@ export interface ProgramStart {
   /** the stock box in the setup's frame (the work offset is at its top corner) */
   stock: { min: Vec3; max: Vec3 };
   tools: ToolCall[];
+  /** what holds the stock, for the setter's lines after the tool list; null: the plan does not say (nothing is written) */
+  workholding: WorkholdingSummary | null;
 }
 
 export type Motion =
@@ -81,6 +84,7 @@ export function* motionStream(plan: CamPlan, setupIndex: number, options: Stream
     setup: { name: setup.name, index: setup.index, count: plan.setups.length },
     stock: { min: setup.stock.min, max: setup.stock.max },
     tools: [...tools.values()],
+    workholding: setup.workholding ?? null,
   };
   let here: Vec3 | null = null;
   let toolNow: string | null = null;

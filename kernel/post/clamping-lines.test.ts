@@ -1,0 +1,108 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import type { WorkholdingSummary } from "../cam/plan-types.ts";
+import type { Box3 } from "../cam/types.ts";
+import { CLAMPING_LINE_MAX, clampingLines } from "./clamping-lines.ts";
+import { formatNumber } from "./numbers.ts";
+
+const threeDecimals = (value: number): string => formatNumber(value, 3, false);
+
+/** every figure as long as three decimals and a sign make it within a metre of the work offset */
+const WIDE = -999.999;
+
+function vise(overrides: Partial<WorkholdingSummary> = {}): WorkholdingSummary {
+  return {
+    type: "vise",
+    soft_jaws: false,
+    jaws: [
+      { min: [-30.25, 48.6, -72.5], max: [119.75, 68.6, -27.5] },
+      { min: [-30.25, -20, -72.5], max: [119.75, 0, -27.5] },
+    ],
+    supports: [],
+    clamps: [],
+    grip_axis: "y",
+    grip_mm: 5,
+    parallel_height_mm: 40,
+    opening_mm: 48.6,
+    stick_out_mm: 27.5,
+    clamped: { description: "the blank's two sides below the part", grips: "stock", faces: [], features: [] },
+    ...overrides,
+  };
+}
+
+describe("the setter's clamping lines", () => {
+  it("say what holds the stock, which faces, how deep, on what, how far out, and where the jaws are", () => {
+    assert.deepEqual(clampingLines(vise(), threeDecimals), [
+      "Vise, jaws 150 wide, set opening 48.6",
+      "Gripping the blank's two sides below the part",
+      "Jaws on Y- and Y+ faces, grip 5 deep",
+      "On parallels 40, stick-out 27.5 above the jaws",
+      "Jaw 1 X-30.25..119.75 Y48.6..68.6",
+      "Jaw 2 X-30.25..119.75 Y-20..0",
+      "Jaws Z-72.5..-27.5",
+    ]);
+  });
+
+  it("name the X faces, soft jaws and the ways when the setup is held so", () => {
+    const lines = clampingLines(
+      vise({
+        soft_jaws: true,
+        grip_axis: "x",
+        parallel_height_mm: 0,
+        jaws: [{ min: [-20, -50, -45], max: [0, 100, 0] }],
+      }),
+      threeDecimals,
+    );
+    assert.equal(lines[0], "Vise, soft jaws 150 wide, set opening 48.6");
+    assert.equal(lines[2], "Jaws on X- and X+ faces, grip 5 deep");
+    assert.equal(lines[3], "On the ways, stick-out 27.5 above the jaws");
+  });
+
+  it("give a fixture plate's clamps one by one", () => {
+    const lines = clampingLines(
+      vise({
+        type: "fixture_plate",
+        jaws: [],
+        clamps: [
+          { min: [-10, 5, -32.5], max: [40, 25, -12.5] },
+          { min: [60, 5, -32.5], max: [110, 25, -10] },
+        ],
+        parallel_height_mm: 0,
+        opening_mm: null,
+        clamped: { description: "the blank's edges", grips: "stock", faces: [], features: [] },
+      }),
+      threeDecimals,
+    );
+    assert.deepEqual(lines, [
+      "Fixture plate, 2 clamps",
+      "Gripping the blank's edges",
+      "Clamps grip 5 deep",
+      "On the plate, stick-out 27.5 above the clamps",
+      "Clamp 1 X-10..40 Y5..25",
+      "Clamp 2 X60..110 Y5..25",
+      "Clamps Z-32.5..-10",
+    ]);
+  });
+
+  it("fit the narrowest comment with the longest figures, wrapping a long description at a space", () => {
+    const box: Box3 = { min: [WIDE, WIDE, WIDE], max: [WIDE, WIDE, WIDE] };
+    const description = "faces 112, 131, 140 and 141 of the part, finished in setup 12 with the jaws on the other side";
+    for (const summary of [
+      vise({
+        soft_jaws: true,
+        jaws: [box, box],
+        grip_mm: 999.999,
+        parallel_height_mm: 999.999,
+        opening_mm: 999.999,
+        stick_out_mm: WIDE,
+        clamped: { description, grips: "part", faces: [112, 131], features: [] },
+      }),
+      vise({ type: "fixture_plate", clamps: Array.from({ length: 16 }, () => box), parallel_height_mm: 999.999 }),
+    ]) {
+      const lines = clampingLines(summary, threeDecimals);
+      for (const line of lines) assert.ok(line.length <= CLAMPING_LINE_MAX, `${line}: ${line.length} characters`);
+      if (summary.type === "vise")
+        assert.equal(lines.slice(1, 3).join(" "), `Gripping ${description}`, "every word of the description");
+    }
+  });
+});

@@ -1,0 +1,76 @@
+/**
+ * The setter's clamping lines in a program's header: what holds the stock, which faces it grips,
+ * how deep, what it stands on, how far it stands out, and where the jaws (or clamps) are in the
+ * setup's coordinates, so the part can be clamped, and the work offset checked against the jaws,
+ * from the header alone (issue 35). Written once here, as plain text; each control wraps every
+ * line in its own comment (iso.ts: the dialect's comment; heidenhain.ts: `;`), which also
+ * capitalises (Fanuc) and removes the characters that would end it.
+ *
+ * Every line fits CLAMPING_LINE_MAX for any box within a metre of the work offset (a range at
+ * three decimals, signs and all, is then at most 19 characters), so no control cuts one short;
+ * the summary's own words are wrapped to fit.
+ */
+import type { WorkholdingSummary } from "../cam/plan-types.ts";
+
+/** the narrowest comment a control shows in full (Fanuc's screens, Grbl): 60 characters */
+export const CLAMPING_LINE_MAX = 60;
+
+/**
+ * The lines for a setup held by `workholding`, each a comment's text; `number` writes a length as
+ * the control's words do (its decimals, no point on a whole number: it is read, not executed).
+ */
+export function clampingLines(workholding: WorkholdingSummary, number: (value: number) => string): string[] {
+  const vise = workholding.type === "vise";
+  const [one, all] = vise ? (["Jaw", "Jaws"] as const) : (["Clamp", "Clamps"] as const);
+  const boxes = vise ? workholding.jaws : workholding.clamps;
+  const grip = `grip ${number(workholding.grip_mm)} deep`;
+  const lines: string[] = [];
+  if (vise) {
+    // each jaw is as wide as the vise, along the axis the jaws do not close on
+    const along = workholding.grip_axis === "y" ? 0 : 1;
+    const jaw = workholding.jaws[0];
+    const width = jaw === undefined ? "" : ` ${number(jaw.max[along] - jaw.min[along])} wide`;
+    const opening = workholding.opening_mm === null ? "" : `, set opening ${number(workholding.opening_mm)}`;
+    lines.push(`Vise, ${workholding.soft_jaws ? "soft jaws" : "jaws"}${width}${opening}`);
+    lines.push(...wrapped(`Gripping ${workholding.clamped.description}`));
+    const axis = workholding.grip_axis.toUpperCase();
+    lines.push(`Jaws on ${axis}- and ${axis}+ faces, ${grip}`);
+  } else {
+    lines.push(`Fixture plate, ${workholding.clamps.length} clamps`);
+    lines.push(...wrapped(`Gripping ${workholding.clamped.description}`));
+    lines.push(`Clamps ${grip}`);
+  }
+  const seat =
+    workholding.parallel_height_mm > 0
+      ? `On parallels ${number(workholding.parallel_height_mm)}`
+      : vise
+        ? "On the ways"
+        : "On the plate";
+  lines.push(`${seat}, stick-out ${number(workholding.stick_out_mm)} above the ${all.toLowerCase()}`);
+  const range = (axis: string, low: number, high: number): string => `${axis}${number(low)}..${number(high)}`;
+  boxes.forEach((box, i) => {
+    lines.push(`${one} ${i + 1} ${range("X", box.min[0], box.max[0])} ${range("Y", box.min[1], box.max[1])}`);
+  });
+  // one height for them all: from the ways (or the plate) to the highest top, which a tool must clear
+  if (boxes.length > 0) {
+    const low = Math.min(...boxes.map((box) => box.min[2]));
+    const high = Math.max(...boxes.map((box) => box.max[2]));
+    lines.push(`${all} ${range("Z", low, high)}`);
+  }
+  return lines;
+}
+
+/** Words as lines of at most CLAMPING_LINE_MAX characters (a word longer than that is a line of its own). */
+function wrapped(text: string): string[] {
+  const lines: string[] = [];
+  let line = "";
+  for (const word of text.split(/\s+/)) {
+    if (word === "") continue;
+    if (line !== "" && line.length + 1 + word.length > CLAMPING_LINE_MAX) {
+      lines.push(line);
+      line = word;
+    } else line = line === "" ? word : `${line} ${word}`;
+  }
+  if (line !== "") lines.push(line);
+  return lines;
+}
