@@ -12,9 +12,10 @@ const options = { include_face_milling: true, sort_by_height: false };
  * rs274 has no G84 to check Fanuc's by.) A control's pecks start at R and come back down to its
  * own clearance over the last peck (LinuxCNC 0.254 mm, a Fanuc its parameter 5115), not where
  * ../cam/holes/cycles.ts models them, so pecking is checked for acceptance, not for its length.
+ * `workholding`: the setup held in a vise (fake-plan.ts, fakeViseHold).
  */
-export function everyMovePlan(pecks: boolean): CamPlan {
-  const fake = camPlanOf(fakePlanResult(), options, machine);
+export function everyMovePlan(pecks: boolean, workholding = false): CamPlan {
+  const fake = camPlanOf(fakePlanResult({ workholding }), options, machine);
   const setup = fake.setups[0] as CamPlan["setups"][number];
   const cycle = (kind: "drill" | "dwell" | "peck" | "chip_break", x: number): Move => ({
     kind: "drill",

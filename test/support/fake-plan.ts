@@ -2,11 +2,16 @@
  * A planner's result made up for tests (not a real plan of any part): two setups, from +Z and
  * from -Z, with a face milling, a pocket roughing with lines and arcs, and a peck drilling each
  * (three blocks a setup), so everything the job keeps and summarises has something in it.
- * `moves` sets how many cutting moves the roughing has (a large plan for size and speed checks).
+ * `moves` sets how many cutting moves the roughing has (a large plan for size and speed checks);
+ * `workholding` holds each setup in the Fanuc VMC's default vise (fakeViseHold).
  */
-import type { Completeness, PlanResult, PlannedSetup } from "../../kernel/cam/plan-types.ts";
+import type { Completeness, PlanResult, PlannedSetup, WorkholdingSummary } from "../../kernel/cam/plan-types.ts";
 import { operationBlocks } from "../../kernel/cam/planner/blocks.ts";
 import type { Box3, Cutter, Move, Operation, Vec3 } from "../../kernel/cam/types.ts";
+import { defaultWorkholding } from "../../kernel/workholding/defaults.ts";
+import { defaultGripMm, gripOnParallels } from "../../kernel/workholding/grip.ts";
+import type { MachineVise } from "../../kernel/workholding/schema.ts";
+import { viseLayout } from "../../kernel/workholding/vise-geometry.ts";
 
 export const FAKE_END_MILL_UUID = "0b6a4c9e-6f0e-4a36-9d2d-3f3c1c6f2a10";
 export const FAKE_DRILL_UUID = "5c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f";
@@ -195,14 +200,40 @@ export function fakeCompleteness(overrides: Partial<Completeness> = {}): Complet
   };
 }
 
+/**
+ * The stock (in the setup's frame) held as a planner would hold a blank: in vmc-850-fanuc's
+ * default vise, across y, over the default grip on the parallels that give it.
+ */
+export function fakeViseHold(stock: Box3): WorkholdingSummary {
+  const vise = defaultWorkholding("vmc-850-fanuc") as MachineVise;
+  const grip = gripOnParallels(vise, defaultGripMm(vise.jaw_height_mm));
+  if (grip === undefined) throw new RangeError("the default vise has no parallels for its default grip");
+  const layout = viseLayout(vise, stock, grip.grip_mm);
+  return {
+    type: "vise",
+    soft_jaws: false,
+    jaws: [layout.jaws.fixed, layout.jaws.moving],
+    supports: layout.supports,
+    clamps: [],
+    grip_axis: "y",
+    grip_mm: layout.grip_mm,
+    parallel_height_mm: layout.parallel_height_mm,
+    opening_mm: layout.opening_mm,
+    stick_out_mm: layout.stick_out_mm,
+    clamped: { description: "the blank's two sides below the part", grips: "stock", faces: [], features: [] },
+  };
+}
+
 export function fakePlanResult(
-  options: { moves?: number; stock?: Box3; completeness?: Completeness } = {},
+  options: { moves?: number; stock?: Box3; completeness?: Completeness; workholding?: boolean } = {},
 ): PlanResult {
   const moves = options.moves ?? 50;
   const stock: Box3 = options.stock ?? { min: [-2, -2, 0], max: [87.5, 46.6, 32.5] };
   const size: Vec3 = [stock.max[0] - stock.min[0], stock.max[1] - stock.min[1], stock.max[2] - stock.min[2]];
   const inFrame: Box3 = { min: [0, 0, -size[2]], max: [size[0], size[1], 0] };
-  const setups = [setup(0, [0, 0, 1], inFrame, moves), setup(1, [0, 0, -1], inFrame, moves)];
+  const setups = [setup(0, [0, 0, 1], inFrame, moves), setup(1, [0, 0, -1], inFrame, moves)].map((planned) =>
+    options.workholding === true ? { ...planned, workholding: fakeViseHold(planned.stock) } : planned,
+  );
   return {
     machining_time_s: setups.reduce((sum, s) => sum + s.machining_time_s, 0),
     warnings: [{ code: "thin_wall", message: "a wall of 0.8 mm (feature 9) may chatter" }],
