@@ -37,8 +37,8 @@ describe("the setter's clamping lines", () => {
       "Gripping the blank's two sides below the part",
       "Jaws on Y- and Y+ faces, grip 5 deep",
       "On parallels 40, stick-out 27.5 above the jaws",
-      "Jaw 1 X-30.25..119.75 Y48.6..68.6",
-      "Jaw 2 X-30.25..119.75 Y-20..0",
+      "Fixed jaw X-30.25..119.75 Y48.6..68.6",
+      "Moving jaw X-30.25..119.75 Y-20..0",
       "Jaws Z-72.5..-27.5",
     ]);
   });

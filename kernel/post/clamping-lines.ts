@@ -48,8 +48,10 @@ export function clampingLines(workholding: WorkholdingSummary, number: (value: n
         : "On the plate";
   lines.push(`${seat}, stick-out ${number(workholding.stick_out_mm)} above the ${all.toLowerCase()}`);
   const range = (axis: string, low: number, high: number): string => `${axis}${number(low)}..${number(high)}`;
+  // a vise's jaws come fixed first, then moving (WorkholdingSummarySchema): the setter knows which is which
+  const name = (i: number): string => (vise && i < 2 ? ["Fixed jaw", "Moving jaw"][i]! : `${one} ${i + 1}`);
   boxes.forEach((box, i) => {
-    lines.push(`${one} ${i + 1} ${range("X", box.min[0], box.max[0])} ${range("Y", box.min[1], box.max[1])}`);
+    lines.push(`${name(i)} ${range("X", box.min[0], box.max[0])} ${range("Y", box.min[1], box.max[1])}`);
   });
   // one height for them all: from the ways (or the plate) to the highest top, which a tool must clear
   if (boxes.length > 0) {
