@@ -149,6 +149,11 @@ export const VerificationSchema = z.object({
   rapids_through_material: z.number().int().nonnegative(),
   /** shank, neck or holder touching stock or part */
   holder_collisions: z.number().int().nonnegative(),
+  /**
+   * moves whose flutes, neck, shank or holder come within 1 mm of a jaw, parallel or clamp; only
+   * where the setup's workholding was simulated, absent otherwise (and in plans made before it)
+   */
+  workholding_collisions: z.number().int().nonnegative().optional(),
   /** material over the part (as seen from the setup's direction) after the setup */
   material_left_mm3: nonNegative,
   /** of the removable volume (stock over the part) */

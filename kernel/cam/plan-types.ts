@@ -13,6 +13,7 @@ import type { Box3, Operation, TriangleSoup, Verification } from "./types.ts";
 import type { ShadowSource } from "./milling/shadows.ts";
 import type { Triangles } from "./milling/triangles.ts";
 import type { ColumnTops } from "./simulation/carried-stock.ts";
+import type { FixtureBox } from "./simulation/fixtures.ts";
 import type { HeightField } from "./simulation/height-field.ts";
 import type {
   BlockKindSchema,
@@ -74,6 +75,13 @@ export interface SimulatedSetup {
   stock: Box3;
   soup: TriangleSoup;
   holes: SetupHole[];
+  /**
+   * What holds the stock: the raw jaw, parallel and clamp boxes in the setup's frame, named
+   * (simulation/fixtures.ts: fixtureBoxes). A move that comes near one drops its operation, and the
+   * verification counts `workholding_collisions`. Not given, the workholding is not simulated and
+   * the verification is as it was before it.
+   */
+  fixtures?: FixtureBox[];
 }
 
 /** A verdict on a submitted operation; "void": made on the stock of one dropped before it (planner/verify.ts). */

@@ -80,7 +80,15 @@ export class ThreadedChecks implements OperationCheck {
     const message: OpenMessage = {
       port: port2,
       signal: this.signal.buffer as SharedArrayBuffer,
-      setup: { name: setup.name, stock: setup.stock, soup: setup.soup, holes: setup.holes },
+      // the setup's own fields only (a SetupPart carries much more); fixtures only when given,
+      // so a setup without them reaches the thread as it did before them
+      setup: {
+        name: setup.name,
+        stock: setup.stock,
+        soup: setup.soup,
+        holes: setup.holes,
+        ...(setup.fixtures === undefined ? {} : { fixtures: setup.fixtures }),
+      },
       carried,
       cellSize,
     };

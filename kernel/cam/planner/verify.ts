@@ -1,7 +1,8 @@
 /**
  * Verification before saving: every operation of a setup runs, in order, through the stock
  * simulation (simulation/) on the stock the operations kept before it left. An operation that
- * gouges the part, rapids through material or touches anything with its shank or holder is
+ * gouges the part, rapids through material, touches anything with its shank or holder, or comes
+ * within 1 mm of the setup's workholding (its jaws, parallels and clamps, when given) is
  * dropped, and the next ones run on the stock without it; what it would have cut is then left
  * and reported. So a kept plan has no violation by construction, and the simulation says so.
  *
@@ -22,6 +23,7 @@
 import { BlockBounds } from "../simulation/block-bounds.ts";
 import { materialLeft } from "../simulation/material-left.ts";
 import { SetupRun, type OperationHeader, type Violation, type ViolationCounts } from "../simulation/simulate.ts";
+import { FIXTURE_CLEARANCE_MM, fixtureField, type FixtureField } from "../simulation/fixtures.ts";
 import { stockGrid, stockHeightField, type HeightField } from "../simulation/height-field.ts";
 import { partHeights, type PartHeights } from "../simulation/part-heights.ts";
 import type { Box3, Move, Operation, Verification } from "../types.ts";
@@ -64,6 +66,8 @@ export class SetupVerifier {
   private readonly field: HeightField;
   /** the field's bounds: each operation cuts the field itself, undone when it is not kept */
   private readonly bounds: BlockBounds;
+  /** the workholding's field, built once for all the setup's operations; null when none is given */
+  private readonly fixtureField: FixtureField | null;
   private running: SetupRun | null = null;
 
   /** `carried`: what the setups before this one left (carried-stock.ts); null, the whole stock box */
@@ -79,6 +83,13 @@ export class SetupVerifier {
     this.field = carried === null ? untouched : carriedField(carried, untouched, this.part);
     carveHoles(this.field, this.part, setup.holes);
     this.bounds = new BlockBounds(this.field, this.field.heights, this.part.heights);
+    this.fixtureField =
+      setup.fixtures === undefined
+        ? null
+        : fixtureField(
+            setup.fixtures.map((fixture) => fixture.box),
+            FIXTURE_CLEARANCE_MM,
+          );
   }
 
   /** Simulates the operation on the stock the kept ones left: kept (true) or dropped and reported (false). */
@@ -98,6 +109,8 @@ export class SetupVerifier {
       initial: this.field,
       partHeights: this.part,
       inPlace: this.bounds,
+      fixtures: this.setup.fixtures,
+      fixtureField: this.fixtureField ?? undefined,
     });
     run.begin(header);
     this.running = run;
@@ -116,7 +129,10 @@ export class SetupVerifier {
     // each operation runs alone on the stock kept so far: only the last stock kept is measured
     // (result), not the one after every operation, a pass over every cell each
     const { counts, violations } = running.endUnmeasured();
-    if (counts.gouges + counts.rapids_through_material + counts.holder_collisions > 0) {
+    if (
+      counts.gouges + counts.rapids_through_material + counts.holder_collisions + (counts.workholding_collisions ?? 0) >
+      0
+    ) {
       this.dropped.push({
         code: "operation_dropped",
         message: `setup ${this.setup.name}: ${operation.name} was dropped: ${describe(counts, violations)}; what it would have cut is left`,
@@ -144,6 +160,8 @@ export class SetupVerifier {
       gouges: 0,
       rapids_through_material: 0,
       holder_collisions: 0,
+      // counted only where the workholding was simulated: a setup without it is as before
+      ...(this.setup.fixtures === undefined ? {} : { workholding_collisions: 0 }),
       material_left_mm3: left.left_mm3,
       material_left_pct: left.left_pct,
     };
@@ -274,17 +292,29 @@ export class InlineChecks implements OperationCheck {
   close(): void {}
 }
 
+/**
+ * Why an operation was dropped: the counts of the stock's violations and where the first was, then
+ * the workholding's, with its own first position: "2 moves gouge the part (first at ...); 3 moves
+ * bring the holder within 1 mm of the fixed jaw (first at ...)".
+ */
 function describe(counts: ViolationCounts, violations: readonly Violation[]): string {
   const parts: string[] = [];
   if (counts.gouges > 0) parts.push(`${counts.gouges} moves gouge the part`);
   if (counts.rapids_through_material > 0) parts.push(`${counts.rapids_through_material} rapids run through material`);
   if (counts.holder_collisions > 0)
     parts.push(
-      `${counts.holder_collisions} moves bring the ${violations.find((v) => v.body !== null)?.body ?? "holder"} into material`,
+      `${counts.holder_collisions} moves bring the ${violations.find((v) => v.kind === "holder_collision" && v.body !== null)?.body ?? "holder"} into material`,
     );
-  const worst = violations[0];
-  const where = worst
-    ? ` (first at ${worst.position.map((v) => Math.round(v * 100) / 100).join(", ")}, ${Math.round(worst.depth_mm * 1000) / 1000} mm deep)`
+  const stock = parts.join(", ") + firstAt(violations.find((v) => v.kind !== "workholding_collision"));
+  const held = violations.find((v) => v.kind === "workholding_collision");
+  if (!counts.workholding_collisions || held === undefined) return stock;
+  const workholding = `${counts.workholding_collisions} moves bring the ${held.body ?? "cutter"} within ${FIXTURE_CLEARANCE_MM} mm of the ${held.fixture}${firstAt(held)}`;
+  return parts.length === 0 ? workholding : `${stock}; ${workholding}`;
+}
+
+/** " (first at x, y, z, d mm deep)", or nothing without a violation. */
+function firstAt(violation: Violation | undefined): string {
+  return violation
+    ? ` (first at ${violation.position.map((v) => Math.round(v * 100) / 100).join(", ")}, ${Math.round(violation.depth_mm * 1000) / 1000} mm deep)`
     : "";
-  return parts.join(", ") + where;
 }

@@ -8,13 +8,44 @@
  * and the stock's field, the carried stock and the material left all assume that grid.
  */
 import type { Box3, Operation, Vec3 } from "../types.ts";
-import { DEFAULT_TOLERANCE_MM, FixtureCheck } from "./checks.ts";
+import { DEFAULT_TOLERANCE_MM, FixtureCheck, type Worst } from "./checks.ts";
 import { cutterProfile, type BodyName, type CutterProfile, type Envelope } from "./cutter-profile.ts";
 import { cellCentre, centresWithin, stockGrid, type Grid } from "./height-field.ts";
 import { chordErrorOn, motionBox, motionLowZ, motionsOf, operationStart, sweepMotion, type Motion } from "./motions.ts";
 
 /** Cells of the fixture field (mm): coarser than the stock's, since the boxes are plain and the clearance 1 mm. */
 export const FIXTURE_CELL_MM = 0.25;
+
+/**
+ * How near a tool's solid may come to a jaw, parallel or clamp in the verification: the issue's
+ * "at least 1 mm away". The generators keep more (planner/keep-out.ts, 1.5 mm) so this holds.
+ */
+export const FIXTURE_CLEARANCE_MM = 1;
+
+/** A jaw, parallel or clamp as the simulation takes it: its raw box in the setup's frame, and what to call it. */
+export interface FixtureBox {
+  box: Box3;
+  /** "fixed jaw", "moving jaw", "parallel 1", "clamp 2": what a dropped operation's message names */
+  name: string;
+}
+
+/**
+ * A setup's workholding as named boxes, in the order its summary lists them: the jaws (fixed,
+ * then moving), the supports (parallels), then the clamps. The names travel with the boxes to the
+ * simulation thread, so a collision there is reported by name.
+ */
+export function fixtureBoxes(workholding: {
+  jaws: readonly Box3[];
+  supports: readonly Box3[];
+  clamps: readonly Box3[];
+}): FixtureBox[] {
+  const jawNames = ["fixed jaw", "moving jaw"];
+  return [
+    ...workholding.jaws.map((box, n) => ({ box, name: jawNames[n] ?? `jaw ${n + 1}` })),
+    ...workholding.supports.map((box, n) => ({ box, name: `parallel ${n + 1}` })),
+    ...workholding.clamps.map((box, n) => ({ box, name: `clamp ${n + 1}` })),
+  ];
+}
 
 export interface FixtureField extends Grid {
   /** row-major (j * nx + i): the highest box top plus the clearance near the cell's centre; -Infinity where none is */
@@ -170,17 +201,22 @@ export function workholdingCollisions(
     if (touch.cell < 0) return;
     result.moves++;
     if (result.worst !== null && touch.depth <= result.worst.depth_mm) return;
-    const [x, y] = cellCentre(field, touch.cell);
-    result.worst = {
-      move_index: index,
-      hole: touch.hole >= 0 ? touch.hole : null,
-      position: [x, y, touch.z],
-      depth_mm: touch.depth,
-      body: touch.body ?? "cutter",
-      box: fixtureBoxAt(field, touch.cell),
-    };
+    result.worst = fixtureCollision(field, touch, index);
   });
   return result;
+}
+
+/** A move's worst contact with the fixtures (`touch.cell` >= 0), as a collision at move `moveIndex`. */
+export function fixtureCollision(field: FixtureField, touch: Worst, moveIndex: number): FixtureCollision {
+  const [x, y] = cellCentre(field, touch.cell);
+  return {
+    move_index: moveIndex,
+    hole: touch.hole >= 0 ? touch.hole : null,
+    position: [x, y, touch.z],
+    depth_mm: touch.depth,
+    body: touch.body ?? "cutter",
+    box: fixtureBoxAt(field, touch.cell),
+  };
 }
 
 /**

@@ -1,6 +1,9 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { Box3, Move } from "../types.ts";
+import { TEST_VISE } from "../../workholding/test-support.ts";
+import { viseLayout } from "../../workholding/vise-geometry.ts";
+import { fixtureBoxes } from "./fixtures.ts";
 import { heightAt } from "./height-field.ts";
 import { SetupRun, simulateSetup } from "./simulate.ts";
 import { boxesSoup, cutter, feed, near, NO_PART, operation, rapid, zigzag } from "./test-support.ts";
@@ -396,5 +399,57 @@ describe("simulateSetup", () => {
     assert.ok(counts.gouges > 0 && material_left_mm3 > 0 && material_left_pct > 0);
     assert.deepEqual(violations, measured.violations);
     assert.deepEqual(run.field.heights, measured.field.heights);
+  });
+
+  describe("with the workholding", () => {
+    // the block held 5 mm deep in the test vise: the jaws' top at -15, the fixed jaw at y 40..60
+    const layout = viseLayout(TEST_VISE, stock, 5);
+    const fixtures = fixtureBoxes({
+      jaws: [layout.jaws.fixed, layout.jaws.moving],
+      supports: layout.supports,
+      clamps: [],
+    });
+    const pocket = operation(endMill, pocketMoves(8, 4));
+    // down beside the block's +y face, the tool's edge on it, 3 mm into the jaws' band
+    const intoTheJaw = operation(endMill, [rapid(10, 45, 5), feed(10, 45, -18), feed(50, 45, -18), rapid(50, 45, 5)]);
+
+    it("counts each move that comes within 1 mm of a box and names the box", () => {
+      const result = simulateSetup({ stock, part: pocketed, operations: [pocket, intoTheJaw], fixtures });
+      assert.equal(result.total.workholding_collisions, 3, "down, along and up");
+      assert.deepEqual(
+        result.operations.map((op) => op.workholding_collisions),
+        [0, 3],
+      );
+      const first = result.violations.find((v) => v.kind === "workholding_collision");
+      assert.equal(first?.fixture, "fixed jaw");
+      assert.equal(first?.body, null, "the flutes");
+      assert.equal(first?.move_index, 1);
+      near(first?.depth_mm ?? 0, -15 + 1 - -18, 1e-6, "below the jaw's top plus the clearance");
+      assert.ok(result.violations.every((v) => (v.kind === "workholding_collision") === (v.fixture !== undefined)));
+    });
+
+    it("changes nothing else: the stock, the other violations and counts are those of a run without it", () => {
+      const operations = [pocket, intoTheJaw];
+      const without = simulateSetup({ stock, part: pocketed, operations });
+      const withIt = simulateSetup({ stock, part: pocketed, operations, fixtures });
+      assert.deepEqual(Object.keys(without.total), [
+        "gouges",
+        "rapids_through_material",
+        "holder_collisions",
+        "material_left_mm3",
+        "material_left_pct",
+      ]);
+      assert.deepEqual(withIt.field, without.field);
+      assert.deepEqual(
+        withIt.violations.filter((v) => v.kind !== "workholding_collision"),
+        without.violations,
+      );
+      const { workholding_collisions: _total, ...total } = withIt.total;
+      assert.deepEqual(total, without.total);
+      assert.deepEqual(
+        withIt.operations.map(({ workholding_collisions: _op, ...op }) => op),
+        without.operations,
+      );
+    });
   });
 });

@@ -1,11 +1,12 @@
 /**
  * The stock simulation of one setup: every operation's moves in order over a height field of
  * the stock, checking each move for gouges, rapids through material and collisions of the
- * neck, shank and holder, and measuring the material left over the part.
+ * neck, shank and holder, and measuring the material left over the part. Given the setup's
+ * workholding (fixtures.ts), each move is also swept over the jaws, parallels and clamps.
  */
 import type { Box3, Move, Operation, TriangleSoup, Vec3, Verification } from "../types.ts";
 import { BlockBounds } from "./block-bounds.ts";
-import { BodyCheck, Cutting, DEFAULT_TOLERANCE_MM, RapidCheck, type Worst } from "./checks.ts";
+import { BodyCheck, Cutting, DEFAULT_TOLERANCE_MM, FixtureCheck, RapidCheck, type Worst } from "./checks.ts";
 import { cutterProfile, type BodyName, type Envelope } from "./cutter-profile.ts";
 import {
   cellCentre,
@@ -17,6 +18,14 @@ import {
   type Grid,
   type HeightField,
 } from "./height-field.ts";
+import {
+  FIXTURE_CLEARANCE_MM,
+  fixtureCollision,
+  fixtureField,
+  sweepFixtures,
+  type FixtureBox,
+  type FixtureField,
+} from "./fixtures.ts";
 import { materialLeft, type MaterialLeft } from "./material-left.ts";
 import { chordErrorOn, motionBox, motionLowZ, motionsOf, operationStart, sweepMotion, type Motion } from "./motions.ts";
 import { partHeights, type PartHeights } from "./part-heights.ts";
@@ -44,9 +53,17 @@ export interface SimulateSetupInput {
   inPlace?: BlockBounds;
   /** how many violations of each kind to describe (20); all are counted */
   maxDetails?: number;
+  /**
+   * The setup's jaws, parallels and clamps (raw boxes in its frame, named): each move is swept
+   * over them with FIXTURE_CLEARANCE_MM, and the counts gain `workholding_collisions`. Not given,
+   * nothing is checked against the workholding and the counts are as they were before it.
+   */
+  fixtures?: readonly FixtureBox[];
+  /** the field of these fixtures (fixtureField(boxes, FIXTURE_CLEARANCE_MM)) from an earlier run, to save building it again */
+  fixtureField?: FixtureField;
 }
 
-export type ViolationKind = "gouge" | "rapid_through_material" | "holder_collision";
+export type ViolationKind = "gouge" | "rapid_through_material" | "holder_collision" | "workholding_collision";
 
 export interface Violation {
   kind: ViolationKind;
@@ -59,8 +76,10 @@ export interface Violation {
   position: Vec3;
   /** how far below the part's top (gouge) or the material's top (rapid, collision) */
   depth_mm: number;
-  /** the body that touched, for a collision */
+  /** the body that touched, for a collision (for a workholding collision, null: the flutes) */
   body: BodyName | null;
+  /** for a workholding collision, the name of the box it came near (FixtureBox.name); absent otherwise */
+  fixture?: string;
 }
 
 export interface OperationVerification extends Verification {
@@ -94,6 +113,20 @@ export function simulateSetup(input: SimulateSetupInput): SetupSimulation {
 /** A run's violations, counted. */
 export type ViolationCounts = Omit<Verification, "material_left_mm3" | "material_left_pct">;
 
+/** No violation yet: `workholding_collisions` only where the workholding is checked, so a run without it counts as before. */
+function noViolations(withFixtures: boolean): ViolationCounts {
+  const counts: ViolationCounts = { gouges: 0, rapids_through_material: 0, holder_collisions: 0 };
+  if (withFixtures) counts.workholding_collisions = 0;
+  return counts;
+}
+
+/** The workholding in a run: its field, the check swept over it, and the boxes' names. */
+interface RunFixtures {
+  field: FixtureField;
+  check: FixtureCheck;
+  names: string[];
+}
+
 /** What a run needs of an operation before its moves. */
 export type OperationHeader = Pick<Operation, "id" | "tool" | "clearance_z">;
 
@@ -108,15 +141,19 @@ export class SetupRun {
   private readonly grid: Grid;
   private readonly machine: Machine;
   private readonly chordError: number;
+  private readonly tolerance: number;
   private readonly maxDetails: number;
+  /** null: the workholding is not checked */
+  private readonly fixtures: RunFixtures | null;
   private readonly violations: Violation[] = [];
   private readonly described: Record<ViolationKind, number> = {
     gouge: 0,
     rapid_through_material: 0,
     holder_collision: 0,
+    workholding_collision: 0,
   };
   private readonly operations: OperationVerification[] = [];
-  private readonly total = { gouges: 0, rapids_through_material: 0, holder_collisions: 0 };
+  private readonly total: ViolationCounts;
   private lastLeft: MaterialLeft | null = null;
   /** the operation running: its moves until its start is known, the tool's position, its counts */
   private current: {
@@ -158,6 +195,22 @@ export class SetupRun {
     );
     this.grid = grid;
     this.chordError = chordErrorOn(grid);
+    this.tolerance = tolerance;
+    if (input.fixtures === undefined) this.fixtures = null;
+    else {
+      const field =
+        input.fixtureField ??
+        fixtureField(
+          input.fixtures.map((fixture) => fixture.box),
+          FIXTURE_CLEARANCE_MM,
+        );
+      this.fixtures = {
+        field,
+        check: new FixtureCheck(field.heights, field.rowTops, tolerance),
+        names: input.fixtures.map((fixture) => fixture.name),
+      };
+    }
+    this.total = noViolations(this.fixtures !== null);
   }
 
   begin(header: OperationHeader): void {
@@ -171,7 +224,7 @@ export class SetupRun {
       waiting: [],
       at: null,
       moveIndex: 0,
-      counts: { gouges: 0, rapids_through_material: 0, holder_collisions: 0 },
+      counts: noViolations(this.fixtures !== null),
     };
   }
 
@@ -224,6 +277,8 @@ export class SetupRun {
     this.total.gouges += current.counts.gouges;
     this.total.rapids_through_material += current.counts.rapids_through_material;
     this.total.holder_collisions += current.counts.holder_collisions;
+    if (this.total.workholding_collisions !== undefined)
+      this.total.workholding_collisions += current.counts.workholding_collisions ?? 0;
     return { id: current.header.id, counts: current.counts };
   }
 
@@ -244,9 +299,13 @@ export class SetupRun {
   private move(current: NonNullable<SetupRun["current"]>, move: Move): void {
     const moveIndex = current.moveIndex++;
     const machine = this.machine;
+    const fixtures = this.fixtures;
     machine.clear();
+    fixtures?.check.touch.clear();
     for (const motion of motionsOf(move, current.at as Vec3, this.chordError)) {
       machine.run(motion, current.profile.cutting, current.profile.bodies);
+      // the workholding does not change with the cut: the order against the stock's sweeps is free
+      if (fixtures !== null) sweepFixtures(fixtures.field, fixtures.check, motion, current.profile, this.tolerance);
       current.at = motion.to;
     }
     for (const [kind, worst] of machine.worstByKind()) {
@@ -264,6 +323,22 @@ export class SetupRun {
           position: [x, y, worst.z],
           depth_mm: worst.depth,
           body: worst.body,
+        });
+      }
+    }
+    if (fixtures !== null && fixtures.check.touch.cell >= 0) {
+      current.counts.workholding_collisions = (current.counts.workholding_collisions ?? 0) + 1;
+      if (this.described.workholding_collision++ < this.maxDetails) {
+        const collision = fixtureCollision(fixtures.field, fixtures.check.touch, moveIndex);
+        this.violations.push({
+          kind: "workholding_collision",
+          operation_id: current.header.id,
+          move_index: moveIndex,
+          hole: collision.hole,
+          position: collision.position,
+          depth_mm: collision.depth_mm,
+          body: collision.body === "cutter" ? null : collision.body,
+          fixture: fixtures.names[collision.box] ?? `box ${collision.box}`,
         });
       }
     }
