@@ -30,6 +30,7 @@ function partC(): PlannedPart {
 }
 
 const part = partC();
+assert.ok(part.analysis.bbox !== null);
 const { min, max } = part.analysis.bbox;
 /** 2 mm around partC, `below` mm under it */
 const stockAround = (below: number): Box3 => ({
@@ -144,11 +145,9 @@ describe("a later setup's clamping on partC", () => {
       for (let j = 0; j < ny; j += 1)
         for (let i = 0; i < nx; i += 1) {
           const v = (k * ny + j) * nx + i;
-          const c = [0, 1, 2].map((a) => stock.min[a] + (([i, j, k][a] as number) + 0.5) * voxels.d[a]) as [
-            number,
-            number,
-            number,
-          ];
+          const c = [0, 1, 2].map(
+            (a) => (stock.min[a] as number) + (([i, j, k][a] as number) + 0.5) * (voxels.d[a] as number),
+          ) as [number, number, number];
           if (voxels.part[v] === 0 && !keep(...c)) voxels.removed[v] = 1;
         }
     const near = nearSurface(voxels, surfaceProximity(part.soup, stock, tolerance));
