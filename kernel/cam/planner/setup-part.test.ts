@@ -1,12 +1,11 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { recogniseFile } from "../../features/setups/recognise-file.ts";
 import type { Setup } from "../../features/setups/types.ts";
-import { fixture } from "../../geometry/test-support.ts";
 import { PART_C_STOCK } from "../milling/test-support.ts";
 import type { PlannedPart } from "./read-part.ts";
 import { findMachineArchetype, type MachineArchetype } from "../../machines/archetypes.ts";
 import { setupParts } from "./setup-part.ts";
+import { partCPlanned } from "./test-support.ts";
 
 const fitting = {
   stock: PART_C_STOCK,
@@ -14,22 +13,8 @@ const fitting = {
   machine: findMachineArchetype("vmc-850-fanuc") as MachineArchetype,
 };
 
-/** partC from its STL, as readPart gives it. */
-function partC(): PlannedPart {
-  const file = recogniseFile(undefined, fixture("partC.stl"));
-  assert.ok(file.setups !== null && file.mesh !== null);
-  return {
-    analysis: file.analysis,
-    recognition: file.recognition,
-    setups: file.setups,
-    soup: { positions: file.mesh.positions, indices: file.mesh.indices },
-    vertexFaces: file.mesh.faceIds,
-    warnings: [],
-  };
-}
-
 describe("a setup's focus", () => {
-  const part = partC();
+  const part = partCPlanned();
   const axisSetups = part.setups.setups;
   const alongAxes = new Set(axisSetups.flatMap((setup) => setup.reached));
   const faces = part.analysis.faces.map((face) => face.id);
