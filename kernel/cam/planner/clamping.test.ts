@@ -1,7 +1,5 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { recogniseFile } from "../../features/setups/recognise-file.ts";
-import { fixture } from "../../geometry/test-support.ts";
 import { findMachineArchetype, type MachineArchetype } from "../../machines/archetypes.ts";
 import { TEST_VISE } from "../../workholding/test-support.ts";
 import { toFrame } from "../frames.ts";
@@ -9,27 +7,14 @@ import type { WorkholdingSummary } from "../plan-types.ts";
 import { nearSurface, surfaceProximity, thickMaterialLeft } from "../simulation/thick-material.ts";
 import { voxelStock, type VoxelStock } from "../simulation/voxel-stock.ts";
 import type { Box3, TriangleSoup } from "../types.ts";
-import { type Clamping, firstClamping, laterClamping, WORKHOLDING_KEEP_OUT_MM } from "./clamping.ts";
+import { type Clamping, firstClamping, laterClamping, viseGrip, WORKHOLDING_KEEP_OUT_MM } from "./clamping.ts";
+import type { MachineVise } from "../../workholding/schema.ts";
 import { finishingTolerance } from "./completeness.ts";
 import { CUTTING_MESH_DEFLECTION_MM } from "./read-part.ts";
-import type { PlannedPart } from "./read-part.ts";
 import { type SetupPart, setupParts } from "./setup-part.ts";
+import { partCPlanned } from "./test-support.ts";
 
-/** partC from its STL, as readPart gives it (setup-part.test.ts reads it the same way). */
-function partC(): PlannedPart {
-  const file = recogniseFile(undefined, fixture("partC.stl"));
-  assert.ok(file.setups !== null && file.mesh !== null);
-  return {
-    analysis: file.analysis,
-    recognition: file.recognition,
-    setups: file.setups,
-    soup: { positions: file.mesh.positions, indices: file.mesh.indices },
-    vertexFaces: file.mesh.faceIds,
-    warnings: [],
-  };
-}
-
-const part = partC();
+const part = partCPlanned();
 assert.ok(part.analysis.bbox !== null);
 const { min, max } = part.analysis.bbox;
 /** 2 mm around partC, `below` mm under it */
@@ -51,20 +36,22 @@ function summaryOf(clamping: Clamping): WorkholdingSummary {
   return clamping.summary;
 }
 
+/** the grip the plan would hold partC with in TEST_VISE (5 mm on 40 mm parallels) */
+const GRIP_MM = (viseGrip(TEST_VISE) as NonNullable<ReturnType<typeof viseGrip>>).grip_mm;
+
+/** setup +Z of partC in stockAround(below), and its clamping in `vise` */
+function clampFirst(below: number, vise: MachineVise = TEST_VISE): { first: SetupPart; clamping: Clamping } {
+  const [first] = setupsIn(stockAround(below));
+  assert.ok(first !== undefined);
+  const partBottomZ = lowestZ(first.soup);
+  return { first, clamping: firstClamping({ ...first, partBottomZ, vise, gripMm: GRIP_MM }) };
+}
+
 describe("the first setup's clamping", () => {
   it("grips the blank's two sides across y over 5 mm when 8 mm of stock lie below the part", () => {
-    const stock = stockAround(8);
-    const [first] = setupsIn(stock);
-    assert.ok(first !== undefined);
+    const { first, clamping } = clampFirst(8);
     assert.equal(first.name, "+Z");
-    const summary = summaryOf(
-      firstClamping({
-        direction: first.direction,
-        stock: first.stock,
-        partBottomZ: lowestZ(first.soup),
-        vise: TEST_VISE,
-      }),
-    );
+    const summary = summaryOf(clamping);
     const [fixed, moving] = summary.jaws;
     assert.ok(fixed !== undefined && moving !== undefined);
     assert.equal(summary.grip_axis, "y");
@@ -81,14 +68,7 @@ describe("the first setup's clamping", () => {
   });
 
   it("says the stock needs 3.5 mm more along -Z with 3 mm below the part (5 + 1.5 - 3)", () => {
-    const [first] = setupsIn(stockAround(3));
-    assert.ok(first !== undefined);
-    const clamping = firstClamping({
-      direction: first.direction,
-      stock: first.stock,
-      partBottomZ: lowestZ(first.soup),
-      vise: TEST_VISE,
-    });
+    const { clamping } = clampFirst(3);
     assert.ok("problem" in clamping && clamping.problem.code === "stock_allowance_needed");
     assert.equal(clamping.problem.axis, "-Z");
     assert.ok(Math.abs(clamping.problem.missing_mm - 3.5) < 1e-5, `${clamping.problem.missing_mm}`);
@@ -99,14 +79,7 @@ describe("the first setup's clamping", () => {
   });
 
   it("is workholding_unavailable when the stock is wider than the opening on both axes", () => {
-    const [first] = setupsIn(stockAround(8));
-    assert.ok(first !== undefined);
-    const clamping = firstClamping({
-      direction: first.direction,
-      stock: first.stock,
-      partBottomZ: lowestZ(first.soup),
-      vise: { ...TEST_VISE, max_opening_mm: 40 },
-    });
+    const { clamping } = clampFirst(8, { ...TEST_VISE, max_opening_mm: 40 });
     assert.ok("problem" in clamping && clamping.problem.code === "workholding_unavailable");
     assert.match(clamping.problem.message, /wider than the vise's 40 mm opening/);
   });
@@ -114,7 +87,13 @@ describe("the first setup's clamping", () => {
   it("grips across x, the boxes swapped back, when the stock is too wide across y", () => {
     const stock: Box3 = { min: [0, 0, -30], max: [40, 100, 0] };
     const summary = summaryOf(
-      firstClamping({ direction: [0, 0, 1], stock, partBottomZ: -20, vise: { ...TEST_VISE, max_opening_mm: 60 } }),
+      firstClamping({
+        direction: [0, 0, 1],
+        stock,
+        partBottomZ: -20,
+        vise: { ...TEST_VISE, max_opening_mm: 60 },
+        gripMm: 5,
+      }),
     );
     const [fixed, moving] = summary.jaws;
     assert.ok(fixed !== undefined && moving !== undefined);
@@ -165,6 +144,7 @@ describe("a later setup's clamping on partC", () => {
       features: part.recognition.features,
       earlier: [first.name],
       vise: TEST_VISE,
+      gripMm: GRIP_MM,
     });
 
   it("grips the part's planar faces at y = 0 and y = 44.6 that setup +Z finished, the jaws on their planes", () => {
@@ -174,6 +154,8 @@ describe("a later setup's clamping on partC", () => {
     assert.equal(summary.grip_axis, "y");
     assert.equal(summary.clamped.grips, "part");
     assert.deepEqual(summary.clamped.faces, [1, 2]);
+    // partC's outer walls belong to no recognised feature
+    assert.deepEqual(summary.clamped.features, []);
     assert.equal(summary.clamped.description, "faces 1 and 2 of the part, finished in setup +Z");
     assert.equal(summary.soft_jaws, false);
     // the jaws touch the faces' planes (workpiece y = 0 and y = max, turned over into the frame)
@@ -200,15 +182,16 @@ describe("a later setup's clamping on partC", () => {
     assert.ok(Math.abs(moving.max[1] - turned.stock.min[1]) <= 1e-9);
   });
 
-  it("does not grip a side that still carries a skin of stock: it tries the faces there, then x", () => {
+  it("does not grip a side that still carries a skin of stock, nor partC's notched ends: workholding_unavailable", () => {
     // 1 mm of stock left outside the face at y = 0, over the part's length and height
-    const clamping = clampTurned(after((x, y, z) => z < bandTop || (y > -1 && y < 0 && x > 0 && x < max[0])));
-    if ("summary" in clamping) {
-      assert.equal(clamping.summary.grip_axis, "x");
-      assert.ok(clamping.summary.clamped.faces.length > 0);
-    } else {
-      assert.equal(clamping.problem.code, "workholding_unavailable");
-      assert.match(clamping.problem.message, /across y: .*across x: /);
-    }
+    const clamping = clampTurned(
+      after((x, y, z) => z < bandTop || (y > -1 && y < 0 && x > 0 && x < max[0] && z < max[2])),
+    );
+    assert.ok("problem" in clamping && clamping.problem.code === "workholding_unavailable");
+    // the skin is at the frame's +y (turned over, workpiece y runs the other way)
+    assert.match(clamping.problem.message, /across y: the \+y side's outermost material is stock left/);
+    // the end at x = 85.5 is two faces (14, 15) either side of a slot, each shorter than 20 mm
+    assert.match(clamping.problem.message, /across x: no planar face on the \+x side covers the 5 mm grip over 20 mm/);
+    for (const face of [1, 2, 3, 14, 15]) assert.ok(clamping.problem.faces.includes(face), `${face}`);
   });
 });

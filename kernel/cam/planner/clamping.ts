@@ -72,7 +72,11 @@ export type ClampingProblem = StockAllowanceNeeded | WorkholdingUnavailable;
 /** A setup's clamping, or why it has none that holds as asked. */
 export type Clamping = { summary: WorkholdingSummary } | { problem: ClampingProblem };
 
-/** The grip the vise gives by the grip rule (grip.ts), or undefined when its parallels give none. */
+/**
+ * The grip the vise gives by the grip rule (grip.ts), or undefined when its parallels give none
+ * (checkWorkholding refuses such a vise). The plan decides it once: the setups' order and the
+ * features under the jaws depend on it before any setup is clamped.
+ */
 export function viseGrip(vise: MachineVise): GripOnParallels | undefined {
   return gripOnParallels(vise, defaultGripMm(vise.jaw_height_mm));
 }
@@ -85,13 +89,13 @@ export interface FirstClampingInput {
   /** the part's lowest z in the setup's frame */
   partBottomZ: number;
   vise: MachineVise;
+  /** the grip the plan holds every setup with (viseGrip), mm */
+  gripMm: number;
 }
 
 /** The first setup's clamping: the blank's two sides over its lowest grip (see the header). */
 export function firstClamping(input: FirstClampingInput): Clamping {
-  const { stock, vise } = input;
-  const grip = viseGrip(vise);
-  if (grip === undefined) return unavailable(noGrip(vise), []);
+  const { stock, vise, gripMm } = input;
   const axis = fittingAxis([stock.max[1] - stock.min[1], stock.max[0] - stock.min[0]], vise);
   if (axis === null) {
     return unavailable(
@@ -100,8 +104,8 @@ export function firstClamping(input: FirstClampingInput): Clamping {
     );
   }
   const given = input.partBottomZ - stock.min[2];
-  const needed = grip.grip_mm + WORKHOLDING_KEEP_OUT_MM;
-  const layout = layoutAcross(axis, vise, stock, grip.grip_mm);
+  const needed = gripMm + WORKHOLDING_KEEP_OUT_MM;
+  const layout = layoutAcross(axis, vise, stock, gripMm);
   const clear = given >= needed;
   const summary = summaryOf(layout, axis, false, {
     description: clear
@@ -116,7 +120,7 @@ export function firstClamping(input: FirstClampingInput): Clamping {
   return {
     problem: {
       code: "stock_allowance_needed",
-      message: `the stock needs ${round2(needed - given)} mm more along ${workpieceAxis}: ${round2(given)} mm below the part, ${round2(needed)} mm needed to grip ${round2(grip.grip_mm)} mm and keep ${WORKHOLDING_KEEP_OUT_MM} mm clear of the part`,
+      message: `the stock needs ${round2(needed - given)} mm more along ${workpieceAxis}: ${round2(given)} mm below the part, ${round2(needed)} mm needed to grip ${round2(gripMm)} mm and keep ${WORKHOLDING_KEEP_OUT_MM} mm clear of the part`,
       axis: workpieceAxis,
       given_mm: given,
       needed_mm: needed,
@@ -140,6 +144,8 @@ export interface LaterClampingInput {
   /** the names of the setups kept before this one, in order ("+Z") */
   earlier: readonly string[];
   vise: MachineVise;
+  /** the grip the plan holds every setup with (viseGrip), mm */
+  gripMm: number;
 }
 
 /** The material left, seen in the setup's frame: its extent over all and in the grip band. */
@@ -166,16 +172,14 @@ interface Side {
 
 /** A later setup's clamping: the outermost material left in its grip band (see the header). */
 export function laterClamping(input: LaterClampingInput): Clamping {
-  const { setup, vise } = input;
-  const grip = viseGrip(vise);
-  if (grip === undefined) return unavailable(noGrip(vise), []);
-  const left = remaining(input.acrossSetups, setup.frame, grip.grip_mm);
+  const { setup, vise, gripMm } = input;
+  const left = remaining(input.acrossSetups, setup.frame, gripMm);
   if (left === null) return unavailable("no material is left to grip", []);
   // within a voxel of the part's lowest point the material's bottom is the part's own face,
   // which the stock stands on: its exact z rather than the voxels' reading of it
   const partLow = soupMinZ(setup.soup);
   const zLow = Math.abs(partLow - left.zLow) <= left.voxel[2] ? partLow : left.zLow;
-  const band: [number, number] = [zLow, zLow + grip.grip_mm];
+  const band: [number, number] = [zLow, zLow + gripMm];
   const faces = facesOf(setup.soup, setup.triangleFaces);
   const tried = new Set<number>();
   const reasons: string[] = [];
@@ -203,7 +207,7 @@ export function laterClamping(input: LaterClampingInput): Clamping {
     max[axis] = hi.at;
     min[other] = left.lo[other];
     max[other] = left.hi[other];
-    const layout = layoutAcross(name, vise, { min, max }, grip.grip_mm);
+    const layout = layoutAcross(name, vise, { min, max }, gripMm);
     const gripped = [...new Set([...lo.faces, ...hi.faces])].sort((a, b) => a - b);
     return {
       summary: summaryOf(layout, name, lo.soft || hi.soft, {
@@ -276,44 +280,47 @@ function unavailable(reason: string, faces: number[]): Clamping {
   };
 }
 
-function noGrip(vise: MachineVise): string {
-  return `no parallel of the vise's (${vise.parallel_heights_mm.join(", ")} mm, jaws ${vise.jaw_height_mm} mm) gives a grip of at least 3 mm`;
-}
-
 /**
  * What is left (every voxel not removed: the part and the stock around it) in the setup's
  * frame: the lowest and highest material, and the x and y extent of the material whose centre
  * lies in the lowest `gripMm`. Null when nothing is left.
  */
 function remaining(stock: VoxelStock, frame: Frame, gripMm: number): Remaining | null {
-  const axes: Vec3[] = [frame.x_axis, frameYAxis(frame), frame.z_axis];
-  const voxel = axes.map(
+  const voxel = [frame.x_axis, frameYAxis(frame), frame.z_axis].map(
     (a) => Math.abs(a[0]) * stock.d[0] + Math.abs(a[1]) * stock.d[1] + Math.abs(a[2]) * stock.d[2],
   ) as [number, number, number];
-  const [nx, ny, nz] = stock.n;
-  const centre = (v: number, a: 0 | 1 | 2): number => stock.box.min[a] + (v + 0.5) * stock.d[a] - frame.origin[a];
-  const Z = frame.z_axis;
   let zMin = Infinity;
   let zMax = -Infinity;
-  for (let k = 0; k < nz; k += 1) {
-    const z = centre(k, 2);
-    for (let j = 0; j < ny; j += 1) {
-      const y = centre(j, 1);
-      const row = (k * ny + j) * nx;
-      for (let i = 0; i < nx; i += 1) {
-        if (stock.removed[row + i] === 1) continue;
-        const qz = centre(i, 0) * Z[0] + y * Z[1] + z * Z[2];
-        if (qz < zMin) zMin = qz;
-        if (qz > zMax) zMax = qz;
-      }
-    }
-  }
+  forEachLeft(stock, frame, (_x, _y, z) => {
+    if (z < zMin) zMin = z;
+    if (z > zMax) zMax = z;
+  });
   if (zMin === Infinity) return null;
   const zLow = zMin - voxel[2] / 2;
   const top = zLow + gripMm;
   const lo: [number, number] = [Infinity, Infinity];
   const hi: [number, number] = [-Infinity, -Infinity];
-  const [X, Y] = axes as [Vec3, Vec3];
+  forEachLeft(stock, frame, (x, y, z) => {
+    if (z > top) return;
+    if (x < lo[0]) lo[0] = x;
+    if (x > hi[0]) hi[0] = x;
+    if (y < lo[1]) lo[1] = y;
+    if (y > hi[1]) hi[1] = y;
+  });
+  return {
+    zLow,
+    zHigh: zMax + voxel[2] / 2,
+    lo: [lo[0] - voxel[0] / 2, lo[1] - voxel[1] / 2],
+    hi: [hi[0] + voxel[0] / 2, hi[1] + voxel[1] / 2],
+    voxel,
+  };
+}
+
+/** Every voxel not removed, its centre in the setup's frame. */
+function forEachLeft(stock: VoxelStock, frame: Frame, visit: (x: number, y: number, z: number) => void): void {
+  const [X, Y, Z] = [frame.x_axis, frameYAxis(frame), frame.z_axis];
+  const [nx, ny, nz] = stock.n;
+  const centre = (v: number, a: 0 | 1 | 2): number => stock.box.min[a] + (v + 0.5) * stock.d[a] - frame.origin[a];
   for (let k = 0; k < nz; k += 1) {
     const z = centre(k, 2);
     for (let j = 0; j < ny; j += 1) {
@@ -322,24 +329,10 @@ function remaining(stock: VoxelStock, frame: Frame, gripMm: number): Remaining |
       for (let i = 0; i < nx; i += 1) {
         if (stock.removed[row + i] === 1) continue;
         const x = centre(i, 0);
-        const qz = x * Z[0] + y * Z[1] + z * Z[2];
-        if (qz > top) continue;
-        const qx = x * X[0] + y * X[1] + z * X[2];
-        const qy = x * Y[0] + y * Y[1] + z * Y[2];
-        if (qx < lo[0]) lo[0] = qx;
-        if (qx > hi[0]) hi[0] = qx;
-        if (qy < lo[1]) lo[1] = qy;
-        if (qy > hi[1]) hi[1] = qy;
+        visit(x * X[0] + y * X[1] + z * X[2], x * Y[0] + y * Y[1] + z * Y[2], x * Z[0] + y * Z[1] + z * Z[2]);
       }
     }
   }
-  return {
-    zLow,
-    zHigh: zMax + voxel[2] / 2,
-    lo: [lo[0] - voxel[0] / 2, lo[1] - voxel[1] / 2],
-    hi: [hi[0] + voxel[0] / 2, hi[1] + voxel[1] / 2],
-    voxel,
-  };
 }
 
 /** A part face in the setup's frame: its triangles, its bounds and, when planar, its normal. */
@@ -459,7 +452,7 @@ function sideOf(
   }
   return near.length > 0
     ? `no planar face on the ${sideName} side covers the ${round2(band[1] - band[0])} mm grip over ${round2(along)} mm along the jaws`
-    : `the ${sideName} side is neither the blank's face nor a part face`;
+    : `the ${sideName} side's outermost material is stock left, neither at the blank's face nor at a part face`;
 }
 
 /** No triangle of the face lies under material thicker than the tolerance (thick-material.ts). */
