@@ -135,7 +135,7 @@ describe("a later setup's clamping on partC", () => {
   /** setup +Z finished all above its jaws and their keep-out: the allowance band below is left */
   const bandTop = stock.min[2] + 5 + WORKHOLDING_KEEP_OUT_MM;
 
-  const clampTurned = (state: { voxels: VoxelStock; thick: Uint8Array }) =>
+  const clampTurned = (state: { voxels: VoxelStock; thick: Uint8Array }, vise: MachineVise = TEST_VISE) =>
     laterClamping({
       setup: turned,
       acrossSetups: state.voxels,
@@ -143,7 +143,7 @@ describe("a later setup's clamping on partC", () => {
       tolerance_mm: tolerance,
       features: part.recognition.features,
       earlier: [first.name],
-      vise: TEST_VISE,
+      vise,
       gripMm: GRIP_MM,
     });
 
@@ -193,5 +193,14 @@ describe("a later setup's clamping on partC", () => {
     // the end at x = 85.5 is two faces (14, 15) either side of a slot, each shorter than 20 mm
     assert.match(clamping.problem.message, /across x: no planar face on the \+x side covers the 5 mm grip over 20 mm/);
     for (const face of [1, 2, 3, 14, 15]) assert.ok(clamping.problem.faces.includes(face), `${face}`);
+  });
+
+  it("with soft jaws allowed, grips the notched end across x in jaws machined to its profile", () => {
+    const skin = after((x, y, z) => z < bandTop || (y > -1 && y < 0 && x > 0 && x < max[0] && z < max[2]));
+    const summary = summaryOf(clampTurned(skin, { ...TEST_VISE, soft_jaws_allowed: true }));
+    assert.equal(summary.grip_axis, "x");
+    assert.equal(summary.soft_jaws, true);
+    assert.ok(summary.clamped.faces.includes(3) && summary.clamped.faces.includes(15), `${summary.clamped.faces}`);
+    assert.match(summary.clamped.description, /soft jaws machined to its profile/);
   });
 });
