@@ -29,12 +29,9 @@ import type { WorkholdingSummary } from "../plan-types.ts";
 import { surfaceCovered } from "../simulation/thick-material.ts";
 import type { VoxelStock } from "../simulation/voxel-stock.ts";
 import type { Box3, Frame, TriangleSoup, Vec3 } from "../types.ts";
+import { WORKHOLDING_KEEP_OUT_MM } from "./keep-out.ts";
 import type { SetupPart } from "./setup-part.ts";
 
-/** what the stock simulation demands between the tool and a jaw, parallel or clamp (mm) */
-export const WORKHOLDING_CLEARANCE_MM = 1;
-/** what the generators keep from them: the clearance plus 0.5 mm for cell sampling and bookkeeping slack */
-export const WORKHOLDING_KEEP_OUT_MM = 1.5;
 /** how far from parallel the two gripped faces (and each face's triangles) may be */
 export const PARALLEL_TOLERANCE_DEG = 0.5;
 /** a gripped face runs at least this far along the jaws, or a third of the jaw width if less (mm) */
