@@ -8,6 +8,7 @@ import type { z } from "zod";
 import type { WorkpieceFormat } from "../geometry/types.ts";
 import type { MachineArchetype } from "../machines/archetypes.ts";
 import type { Assembly } from "../tools/assembly.ts";
+import type { Workholding } from "../workholding/schema.ts";
 import type { SetupHole } from "./holes/setup-hole.ts";
 import type { Box3, Operation, TriangleSoup, Verification } from "./types.ts";
 import type { ShadowSource } from "./milling/shadows.ts";
@@ -47,6 +48,12 @@ export interface PlanInput {
   /** the assemblies of the project's equipment library, in library order */
   library: Assembly[];
   options: PlanOptions;
+  /**
+   * what holds the stock: every setup is clamped in it (planner/hold-setup.ts), its tools keep
+   * clear of the jaws and the verification drops what comes near them; absent, the setups are
+   * planned as if nothing held the stock
+   */
+  workholding?: Workholding;
 }
 
 export interface PlanHooks {

@@ -23,6 +23,7 @@ import { queuedShadows, type ShadowSource } from "./milling/shadows.ts";
 import { InProcessStock } from "./milling/stock.ts";
 import type { Triangles } from "./milling/triangles.ts";
 import { carriedTops, type ColumnTops } from "./simulation/carried-stock.ts";
+import type { FixtureBox } from "./simulation/fixtures.ts";
 import { removeBySetup, voxelStock } from "./simulation/voxel-stock.ts";
 import {
   nearSurface,
@@ -47,6 +48,7 @@ import {
   type ToolSummary,
   type Unmachined,
   type VerifiedSetup,
+  type WorkholdingSummary,
 } from "./plan-types.ts";
 import type { Cutter, Move, Operation } from "./types.ts";
 import { operationBlocks } from "./planner/blocks.ts";
@@ -63,7 +65,9 @@ import {
   type HoleMakers,
 } from "./planner/completeness.ts";
 import { sharpCorners } from "./planner/sharp-corners.ts";
-import { holesNoSetupMakes, setupParts } from "./planner/setup-part.ts";
+import { holdSetup, viseHolding } from "./planner/hold-setup.ts";
+import { WORKHOLDING_KEEP_OUT_MM } from "./planner/keep-out.ts";
+import { holesNoSetupMakes, setupParts, type SetupPart } from "./planner/setup-part.ts";
 import { exceedsTravelUnmachined } from "./planner/setups-left-out.ts";
 import { InlineChecks, simulationCellSize, verifySetup } from "./planner/verify.ts";
 import { ThreadedChecks } from "./planner/verify-thread.ts";
@@ -98,7 +102,13 @@ export function planCam(oc: OpenCascadeInstance, input: PlanInput, hooks: PlanHo
     volume_mm3: null,
   }));
 
-  const fitting = setupParts(part, { stock: input.stock, endMills: cutters.filter(isEndMill), machine: input.machine });
+  const vise = viseHolding(input.workholding);
+  const fitting = setupParts(part, {
+    stock: input.stock,
+    endMills: cutters.filter(isEndMill),
+    machine: input.machine,
+    heldBandMm: vise === null ? 0 : vise.gripMm + WORKHOLDING_KEEP_OUT_MM,
+  });
   const setups = fitting.setups;
   const setupsLeftOut: SetupLeftOut[] = [...fitting.leftOut];
   if (setups.length === 0 && setupsLeftOut.length > 0) {
@@ -135,9 +145,30 @@ export function planCam(oc: OpenCascadeInstance, input: PlanInput, hooks: PlanHo
   const wanted: MissingTool[] = [];
   let counter = 0;
   const planned: PlannedSetup[] = [];
-  setups.forEach((setup, i) => {
+  setups.forEach((plain, i) => {
     const span = 0.85 / setups.length;
     const base = 0.1 + i * span;
+    let setup: SetupPart & { fixtures?: FixtureBox[] } = plain;
+    let workholding: WorkholdingSummary | null = null;
+    if (vise !== null) {
+      const held = holdSetup(plain, {
+        ...vise,
+        acrossSetups,
+        thick: latest?.thick ?? null,
+        toleranceMm: tolerance,
+        features: part.recognition.features,
+        earlier: planned.map((s) => s.name),
+      });
+      if ("leftOut" in held) {
+        setupsLeftOut.push(held.leftOut);
+        unmachined.push(held.unmachined);
+        checkpoint(base + span);
+        return;
+      }
+      setup = held.setup;
+      workholding = held.summary;
+      if (held.warning) warnings.push(held.warning);
+    }
     const nextId = () => `s${setup.index}-op${counter++}`;
     // the setup's share of the progress: 80 % milling, 20 % holes, each with its simulation
     const within = (from: number, to: number) => (fraction: number) =>
@@ -244,6 +275,7 @@ export function planCam(oc: OpenCascadeInstance, input: PlanInput, hooks: PlanHo
       blocks: operationBlocks(id, verified.operations),
       operations: verified.operations,
       tools: [...tools.values()],
+      ...(workholding === null ? {} : { workholding }),
       // material left: over the whole part after this setup and the ones before it
       verification: {
         ...verified.verification,

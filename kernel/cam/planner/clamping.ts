@@ -387,7 +387,8 @@ function corners(soup: TriangleSoup, t: number): [Vec3, Vec3, Vec3] {
   return [at(0), at(1), at(2)];
 }
 
-function soupMinZ(soup: TriangleSoup): number {
+/** The lowest z of a soup's vertices: a setup's part bottom in its frame. */
+export function soupMinZ(soup: TriangleSoup): number {
   let z = Infinity;
   for (let i = 2; i < soup.positions.length; i += 3) z = Math.min(z, soup.positions[i] as number);
   return z;

@@ -81,6 +81,12 @@ export interface SetupPartsInput {
   /** the library's end mills: whether a deep through feature gets a setup from each end */
   endMills: readonly Cutter[];
   machine: MachineTravel;
+  /**
+   * how far above the stock's bottom the first setup's jaws keep tools away (grip + keep-out,
+   * mm); 0 or absent when nothing holds the stock. When it reaches into the part, the part is
+   * turned over (-Z) to machine that band, as for stock below the part.
+   */
+  heldBandMm?: number;
 }
 
 export interface SetupsThatFit {
@@ -98,7 +104,7 @@ export function setupParts(part: PlannedPart, input: SetupPartsInput): SetupsTha
   const taken = new Set<number>();
   const triangleFaces = triangleFaceIds(part.vertexFaces, part.soup.indices);
   const leftOut: SetupLeftOut[] = part.setups.left_out.map((setup) => exceedsTravel(setup, setup.reason));
-  const ordered = orderedSetups(part, stock, input.endMills).filter((setup) => {
+  const ordered = orderedSetups(part, stock, input.endMills, input.heldBandMm ?? 0).filter((setup) => {
     const excess = setupTravelExcess(machine, setup.direction, stock);
     if (excess !== null) leftOut.push(exceedsTravel(setup, excess.message));
     return excess === null;
@@ -210,6 +216,7 @@ function orderedSetups(
   part: PlannedPart,
   stock: Box3,
   endMills: readonly Cutter[],
+  heldBandMm: number,
 ): (Setup & { addedFor: string | null })[] {
   const setups = part.setups.setups.map((setup) => ({ ...setup, addedFor: null as string | null }));
   const add = (name: string, direction: Vec3, addedFor: string) =>
@@ -218,8 +225,10 @@ function orderedSetups(
   const bottom = part.analysis.bbox?.min[2] ?? stock.min[2];
   if (!setups.some((s) => s.direction[2] > AXIS) && stock.max[2] > top + ALLOWANCE_MIN_MM)
     add("+Z", [0, 0, 1], "the stock above the part");
-  if (!setups.some((s) => s.direction[2] < -AXIS) && stock.min[2] < bottom - ALLOWANCE_MIN_MM)
-    add("-Z", [0, 0, -1], "the stock below the part");
+  if (!setups.some((s) => s.direction[2] < -AXIS)) {
+    if (stock.min[2] < bottom - ALLOWANCE_MIN_MM) add("-Z", [0, 0, -1], "the stock below the part");
+    else if (heldBandMm > 0 && stock.min[2] + heldBandMm > bottom) add("-Z", [0, 0, -1], "the band the first setup's jaws held");
+  }
   for (const { direction, feature } of otherEnds(part.recognition.features, endMills)) {
     if (setups.some((s) => dot(s.direction, direction) > AXIS)) continue;
     add(directionName(direction, 1 - AXIS), direction, `the far end of feature ${feature}`);

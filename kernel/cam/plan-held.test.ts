@@ -1,0 +1,96 @@
+/**
+ * partC planned in the vmc-850's default vise (issue 35): every setup says how it is held, the
+ * first grips the blank below the part, the turned-over ones grip what the setups before left,
+ * and no move of any kept operation comes within 1 mm of a jaw or a parallel. With too little
+ * stock below the part the plan says how much more it needs.
+ */
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { writeBrep } from "../geometry/brep.ts";
+import { withOcctScope } from "../geometry/occt-scope.ts";
+import { loadOpenCascade } from "../geometry/opencascade.ts";
+import { readStep } from "../geometry/step.ts";
+import { fixture } from "../geometry/test-support.ts";
+import { findMachineArchetype, type MachineArchetype } from "../machines/archetypes.ts";
+import { starterLibrary } from "../tools/catalogue/starter-library.ts";
+import { defaultWorkholding } from "../workholding/defaults.ts";
+import { planCam } from "./plan.ts";
+import type { PlanResult } from "./plan-types.ts";
+import { fixtureBoxes, fixtureField, workholdingCollisions } from "./simulation/fixtures.ts";
+import type { Box3 } from "./types.ts";
+
+const oc = await loadOpenCascade();
+const bytes = withOcctScope((scope) => writeBrep(oc, readStep(oc, fixture("partC.step"), scope).solid));
+const machine = findMachineArchetype("vmc-850-fanuc") as MachineArchetype;
+
+function planHeld(stock: Box3): PlanResult {
+  return planCam(
+    oc,
+    {
+      workpiece: { format: "step", bytes, bytes_format: "brep" },
+      stock,
+      machine,
+      material_id: "aluminium-6061",
+      library: starterLibrary(),
+      options: { include_face_milling: true, sort_by_height: false },
+      workholding: defaultWorkholding(machine.product_id),
+    },
+    { progress: () => {}, cancelled: () => false },
+  );
+}
+
+describe("a plan held in a vise", () => {
+  it("clamps every setup of partC, the blank below the part first, and keeps every move 1 mm from the vise", () => {
+    // partC spans z 0 to 30.53: 8 mm below grips 5 mm of blank with 3 mm to spare
+    const stock: Box3 = { min: [-2, -2, -8], max: [87.52, 46.62, 32.53] };
+    const plan = planHeld(stock);
+    assert.ok(plan.setups.length >= 2, plan.setups.map((s) => s.name).join(", "));
+    assert.equal(
+      plan.warnings.filter((w) => w.code === "stock_allowance_needed").length,
+      0,
+      JSON.stringify(plan.warnings),
+    );
+    const first = plan.setups[0]!;
+    const hold = first.workholding;
+    assert.ok(hold, "the first setup is held");
+    assert.equal(hold.type, "vise");
+    assert.equal(hold.clamped.grips, "stock");
+    assert.equal(hold.grip_mm, 5);
+    const [fixed, moving] = hold.jaws;
+    assert.ok(fixed && moving);
+    // the jaws close on the stock's faces across the setup's y
+    assert.ok(Math.abs(fixed.min[1] - first.stock.max[1]) < 1e-9);
+    assert.ok(Math.abs(moving.max[1] - first.stock.min[1]) < 1e-9);
+    assert.ok(Math.abs(fixed.max[2] - (first.stock.min[2] + 5)) < 1e-9);
+    for (const setup of plan.setups) {
+      const held = setup.workholding;
+      assert.ok(held, `setup ${setup.name} is held`);
+      assert.ok(held.grip_mm >= 3, setup.name);
+      assert.equal(setup.verification.workholding_collisions, 0, setup.name);
+      const field = fixtureField(
+        fixtureBoxes(held).map((f) => f.box),
+        1,
+      );
+      for (const operation of setup.operations) {
+        const collisions = workholdingCollisions(operation, field);
+        assert.equal(collisions.moves, 0, `${setup.name} ${operation.name}: ${JSON.stringify(collisions.worst)}`);
+      }
+    }
+  });
+
+  it("says how much more stock it needs below the part when the blank cannot be gripped clear of it", () => {
+    const plan = planHeld({ min: [-2, -2, -3], max: [87.52, 46.62, 32.53] });
+    const needed = plan.warnings.find((w) => w.code === "stock_allowance_needed");
+    assert.ok(needed, JSON.stringify(plan.warnings));
+    // 5 mm of grip and 1.5 mm kept clear of the part, 3 mm given
+    assert.match(needed.message, /3\.5 mm more along -Z/);
+    // the part is turned over for the band the jaws held: planned, or left out saying why the
+    // vise cannot hold it (the starter library reaches no deeper than 32 mm, so +Z leaves the
+    // faces -Z would grip unfinished)
+    const turned =
+      plan.setups.some((s) => s.direction[2] < -0.99) ||
+      plan.unmachined.some((u) => u.code === "workholding_unavailable" && u.message.startsWith("setup -Z"));
+    assert.ok(turned, JSON.stringify(plan.unmachined.map((u) => u.message)));
+    for (const setup of plan.setups) assert.equal(setup.verification.workholding_collisions, 0, setup.name);
+  });
+});

@@ -1,0 +1,142 @@
+/**
+ * A setup held in its vise (issue 35): the clamping that holds it (clamping.ts), the boxes its
+ * milling and holes keep out of (keep-out.ts: the jaws and parallels grown by the keep-out) and
+ * the solids its verification checks (simulation/fixtures.ts), or why no clamping holds it.
+ *
+ * The first setup to cut grips the blank; every later one grips what the setups before it left,
+ * as the voxel model across setups has it. A blank without the allowance below the part to grip
+ * it clear of the part is still gripped, with a `stock_allowance_needed` warning: the band its
+ * jaws cover is left to the turned-over setup (setup-part.ts adds -Z for it).
+ */
+import type { Feature } from "../../features/recognition/types.ts";
+import { MIN_GRIP_MM } from "../../workholding/grip.ts";
+import type { MachineVise, Workholding } from "../../workholding/schema.ts";
+import { PlanError, type SetupLeftOut, type Unmachined, type WorkholdingSummary } from "../plan-types.ts";
+import { fixtureBoxes, type FixtureBox } from "../simulation/fixtures.ts";
+import type { VoxelStock } from "../simulation/voxel-stock.ts";
+import type { Box3 } from "../types.ts";
+import { firstClamping, laterClamping, soupMinZ, viseGrip, type StockAllowanceNeeded } from "./clamping.ts";
+import { grownBox, WORKHOLDING_KEEP_OUT_MM } from "./keep-out.ts";
+import type { SetupPart } from "./setup-part.ts";
+
+/**
+ * The vise a plan holds its setups in and the grip it holds them with; null when the plan is
+ * given no workholding. A fixture plate, or a vise whose parallels give no grip of at least
+ * MIN_GRIP_MM, holds nothing the planner can plan: a PlanError saying so.
+ */
+export function viseHolding(workholding: Workholding | undefined): { vise: MachineVise; gripMm: number } | null {
+  if (workholding === undefined) return null;
+  if (workholding.kind !== "vise")
+    throw new PlanError(
+      "workholding_unavailable",
+      "the planner clamps setups in a machine vise; a fixture plate is not planned yet: plan with a vise",
+    );
+  const grip = viseGrip(workholding);
+  if (grip === undefined)
+    throw new PlanError(
+      "workholding_unavailable",
+      `no parallel of the vise's (${workholding.parallel_heights_mm.join(", ")} mm) gives a grip of at least ${MIN_GRIP_MM} mm in its ${workholding.jaw_height_mm} mm jaws`,
+    );
+  return { vise: workholding, gripMm: grip.grip_mm };
+}
+
+export interface HoldContext {
+  vise: MachineVise;
+  /** the grip every setup is held with (clamping.ts: viseGrip), mm */
+  gripMm: number;
+  acrossSetups: VoxelStock;
+  /** per voxel, material thicker than the tolerance after the setups kept so far; null before any */
+  thick: Uint8Array | null;
+  toleranceMm: number;
+  features: readonly Feature[];
+  /** the names of the setups kept before this one, in order */
+  earlier: readonly string[];
+}
+
+/** The setup with its keep-out and fixtures, the summary the plan reports, and a warning if any. */
+export interface HeldSetup {
+  setup: SetupPart & { keepOut: Box3[]; fixtures: FixtureBox[] };
+  summary: WorkholdingSummary;
+  warning: { code: string; message: string } | null;
+}
+
+/** A setup no clamping holds: left out, and what the plan says of it. */
+export interface UnheldSetup {
+  leftOut: SetupLeftOut;
+  unmachined: Unmachined;
+}
+
+export function holdSetup(setup: SetupPart, context: HoldContext): HeldSetup | UnheldSetup {
+  const { vise, gripMm } = context;
+  const clamping =
+    context.earlier.length === 0 || context.thick === null
+      ? firstClamping({
+          direction: setup.direction,
+          stock: setup.stock,
+          partBottomZ: soupMinZ(setup.soup),
+          vise,
+          gripMm,
+        })
+      : laterClamping({
+          setup,
+          acrossSetups: context.acrossSetups,
+          thick: context.thick,
+          tolerance_mm: context.toleranceMm,
+          features: context.features,
+          earlier: context.earlier,
+          vise,
+          gripMm,
+        });
+  const problem = "problem" in clamping ? clamping.problem : null;
+  if (problem?.code === "workholding_unavailable") {
+    const { message, faces } = problem;
+    return {
+      leftOut: {
+        name: setup.name,
+        direction: setup.direction,
+        reason: "workholding_unavailable",
+        message: `setup ${setup.name}: ${message}`,
+        features: setup.features.map((feature) => feature.id),
+        faces: setup.faces,
+      },
+      unmachined: {
+        code: "workholding_unavailable",
+        message: `setup ${setup.name} is left out: the vise cannot hold it: ${message}`,
+        features: setup.features.map((feature) => feature.id),
+        faces,
+        volume_mm3: null,
+      },
+    };
+  }
+  const summary = "summary" in clamping ? clamping.summary : (problem as StockAllowanceNeeded).summary;
+  const warning = problem === null ? null : { code: problem.code, message: `setup ${setup.name}: ${problem.message}` };
+  const solids = [...summary.jaws, ...summary.supports, ...summary.clamps];
+  return {
+    setup: {
+      ...setup,
+      keepOut: solids.map((box) => grownBox(box, WORKHOLDING_KEEP_OUT_MM)),
+      fixtures: fixtureBoxes(summary),
+    },
+    summary: reported(summary),
+    warning,
+  };
+}
+
+/** the summary as the plan reports it: micrometres, not the float32 noise of the part's mesh */
+function reported(summary: WorkholdingSummary): WorkholdingSummary {
+  const um = (value: number) => Math.round(value * 1000) / 1000;
+  const box = (b: Box3): Box3 => ({
+    min: [um(b.min[0]), um(b.min[1]), um(b.min[2])],
+    max: [um(b.max[0]), um(b.max[1]), um(b.max[2])],
+  });
+  return {
+    ...summary,
+    jaws: summary.jaws.map(box),
+    supports: summary.supports.map(box),
+    clamps: summary.clamps.map(box),
+    grip_mm: um(summary.grip_mm),
+    parallel_height_mm: um(summary.parallel_height_mm),
+    opening_mm: summary.opening_mm === null ? null : um(summary.opening_mm),
+    stick_out_mm: um(summary.stick_out_mm),
+  };
+}
