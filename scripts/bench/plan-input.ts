@@ -1,7 +1,7 @@
 /**
  * A fixture part as bench:cam and bench:post plan it: the workpiece as the planning task gets it
  * (a B-rep for a STEP file, an STL as it is), stock `stockMm` around the part's box and over its
- * top, face milling on, no sorting by height.
+ * top (and `belowMm` under its bottom), face milling on, no sorting by height.
  */
 import type { PlanInput } from "../../kernel/cam/plan-types.ts";
 import type { Box3 } from "../../kernel/cam/types.ts";
@@ -17,6 +17,8 @@ export const BENCH_PLAN_OPTIONS = { include_face_milling: true, sort_by_height: 
 
 export interface BenchPlanSettings {
   stockMm: number;
+  /** stock below the part's box (mm); 0 when absent */
+  belowMm?: number;
   machine: MachineArchetype;
   material: string;
   library: Assembly[];
@@ -32,7 +34,7 @@ export function benchPlanInput(
   const stl = detectFormat(original).startsWith("stl");
   const s = settings.stockMm;
   const stock: Box3 = {
-    min: [box.min[0] - s, box.min[1] - s, box.min[2]],
+    min: [box.min[0] - s, box.min[1] - s, box.min[2] - (settings.belowMm ?? 0)],
     max: [box.max[0] + s, box.max[1] + s, box.max[2] + s],
   };
   const bytes = stl ? original : withOcctScope((scope) => writeBrep(oc, readStep(oc, original, scope).solid));

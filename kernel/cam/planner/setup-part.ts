@@ -227,7 +227,8 @@ function orderedSetups(
     add("+Z", [0, 0, 1], "the stock above the part");
   if (!setups.some((s) => s.direction[2] < -AXIS)) {
     if (stock.min[2] < bottom - ALLOWANCE_MIN_MM) add("-Z", [0, 0, -1], "the stock below the part");
-    else if (heldBandMm > 0 && stock.min[2] + heldBandMm > bottom) add("-Z", [0, 0, -1], "the band the first setup's jaws held");
+    else if (heldBandMm > 0 && stock.min[2] + heldBandMm > bottom)
+      add("-Z", [0, 0, -1], "the band the first setup's jaws held");
   }
   for (const { direction, feature } of otherEnds(part.recognition.features, endMills)) {
     if (setups.some((s) => dot(s.direction, direction) > AXIS)) continue;

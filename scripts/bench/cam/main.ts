@@ -9,7 +9,10 @@
  * time, the verification (gouges, rapids through material, holder collisions: all must be 0),
  * the material left over the part after the last setup and the plan's completeness (status,
  * surface share under material left, holes not made, faces unreachable, operations dropped,
- * sharp corners; one line per part under the table). Aims: no violation anywhere, at least
+ * sharp corners; one line per part under the table). Each part is planned twice by default
+ * (BENCH_CAM_WORKHOLDING): as nothing held the stock, and held in the machine's default vise with
+ * BENCH_CAM_BELOW_MM of stock below the part, "<part> (vise)", with its clampings and grips beside
+ * the first (bench/cam/held.ts). Aims: no violation anywhere, at least
  * 97 % of the removable volume removed, under 20 s per NIST part. Progress on stderr, the table
  * on stdout, figures to BENCH_CAM_OUT. Exit 0 when every part was planned (aims met or not), 1
  * when one failed.
@@ -18,16 +21,18 @@ import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { inlineChecks, inlineShadows, planCam } from "../../../kernel/cam/plan.ts";
-import { PlanError, type Completeness, type PlanStep } from "../../../kernel/cam/plan-types.ts";
+import { PlanError, type Completeness, type PlanInput, type PlanStep } from "../../../kernel/cam/plan-types.ts";
 import { recogniseFile } from "../../../kernel/features/setups/recognise-file.ts";
-import { loadOpenCascade } from "../../../kernel/geometry/opencascade.ts";
+import { loadOpenCascade, type OpenCascadeInstance } from "../../../kernel/geometry/opencascade.ts";
 import { findMachineArchetype } from "../../../kernel/machines/archetypes.ts";
 import { starterLibrary } from "../../../kernel/tools/catalogue/starter-library.ts";
+import { defaultWorkholding } from "../../../kernel/workholding/defaults.ts";
 import { describeMachine, threadCpuSeconds } from "../cpu.ts";
 import { benchPlanInput } from "../plan-input.ts";
 import { writeJson } from "../report.ts";
 import { round } from "../stats.ts";
-import { readCamSettings } from "./settings.ts";
+import { heldFigures, heldLines, type HeldFigures, variants } from "./held.ts";
+import { type CamBenchSettings, readCamSettings } from "./settings.ts";
 
 export const CAM_AIMS = { maxLeftPct: 3, maxNistSeconds: 20 } as const;
 
@@ -58,6 +63,14 @@ interface PartFigures {
   steps: PlanStep[];
   /** planDigest of the plan's setups */
   plan_sha256: string;
+  /** held in the machine's default vise: each setup's grip, the warnings it gave; null: nothing held it */
+  held: HeldFigures | null;
+}
+
+interface PlanFailure {
+  part: string;
+  code: string;
+  message: string;
 }
 
 export async function main(): Promise<number> {
@@ -87,7 +100,7 @@ export async function main(): Promise<number> {
   );
 
   const rows: PartFigures[] = [];
-  const failures: { part: string; code: string; message: string }[] = [];
+  const failures: PlanFailure[] = [];
   for (const file of files) {
     const name = path.basename(file);
     const original = new Uint8Array(fs.readFileSync(file));
@@ -100,66 +113,23 @@ export async function main(): Promise<number> {
       failures.push({ part: name, code: "no_bbox", message: "the part has no box" });
       continue;
     }
-    const input = benchPlanInput(oc, original, box, {
-      stockMm: settings.stockMm,
-      machine,
-      material: settings.material,
-      library,
-    });
-    say(`${name}: planning`);
-    const t1 = performance.now();
-    const cpu0 = process.cpuUsage();
-    const planner0 = threadCpuSeconds();
-    try {
-      const steps: PlanStep[] = [];
-      const result = planCam(oc, input, {
-        progress: () => {},
-        cancelled: () => false,
-        ...(settings.simulationThread ? {} : { checks: inlineChecks, shadows: inlineShadows }),
-        step: (step) => {
-          steps.push(step);
-          if (settings.steps)
-            say(
-              `${name}: ${step.setup} ${step.kind}${step.tool ? ` (${step.tool})` : ""}: ${step.generate_s.toFixed(2)} s + ${step.verify_s.toFixed(2)} s simulated, ${step.moves} moves, ${step.kept}/${step.made} kept`,
-            );
-        },
+    for (const held of variants(settings.workholding)) {
+      const input = benchPlanInput(oc, original, box, {
+        stockMm: settings.stockMm,
+        belowMm: held ? settings.belowMm : 0,
+        machine,
+        material: settings.material,
+        library,
       });
-      const planSeconds = (performance.now() - t1) / 1000;
-      const cpu = process.cpuUsage(cpu0);
-      const planner1 = threadCpuSeconds();
-      const last = result.setups.at(-1);
-      const sum = (key: "gouges" | "rapids_through_material" | "holder_collisions") =>
-        result.setups.reduce((n, setup) => n + setup.verification[key], 0);
-      const left = last?.verification.material_left_pct ?? 100;
-      rows.push({
-        part: name,
-        read_s: round(readSeconds, 2),
-        plan_s: round(planSeconds, 1),
-        cpu_s: round((cpu.user + cpu.system) / 1e6, 1),
-        planner_s: planner0 === null || planner1 === null ? null : round(planner1 - planner0, 1),
-        ratio: round(planSeconds / readSeconds, 1),
-        setups: result.setups.length,
-        operations: result.setups.reduce((n, setup) => n + setup.operations.length, 0),
-        machining_time_s: result.machining_time_s,
-        gouges: sum("gouges"),
-        rapids_through_material: sum("rapids_through_material"),
-        holder_collisions: sum("holder_collisions"),
-        material_left_pct: round(left, 2),
-        removed_pct: round(100 - left, 2),
-        unmachined: result.unmachined.length,
-        completeness: result.completeness,
-        steps,
-        plan_sha256: planDigest(
-          result.setups,
-          settings.plansDir === null ? null : path.join(settings.plansDir, `${name}.json`),
-        ),
-      });
-      say(`${name}: ${round(planSeconds, 1)} s, ${result.setups.length} setups, ${round(100 - left, 2)} % removed`);
-    } catch (error) {
-      const code = error instanceof PlanError ? error.code : "crash";
-      const message = error instanceof Error ? error.message : String(error);
-      failures.push({ part: name, code, message });
-      say(`${name}: ${code}: ${message}`);
+      const part = held ? `${name} (vise)` : name;
+      const workholding = held ? defaultWorkholding(machine.product_id) : undefined;
+      if (held && workholding === undefined) {
+        failures.push({ part, code: "no_workholding", message: `${machine.product_id} has no default workholding` });
+        continue;
+      }
+      const row = planPart(oc, { ...input, ...(workholding ? { workholding } : {}) }, part, readSeconds, settings);
+      if ("code" in row) failures.push(row);
+      else rows.push(row);
     }
   }
 
@@ -205,14 +175,18 @@ export async function main(): Promise<number> {
   );
   out.push(row(header));
   for (const l of lines) out.push(row(l));
-  const clean = rows.every((r) => r.gouges + r.rapids_through_material + r.holder_collisions === 0);
+  const clean = rows.every(
+    (r) => r.gouges + r.rapids_through_material + r.holder_collisions + (r.held?.workholding_collisions ?? 0) === 0,
+  );
   const removed = rows.every((r) => r.material_left_pct <= CAM_AIMS.maxLeftPct);
   const nist = rows.filter((r) => r.part.startsWith("nist"));
   const fast = nist.every((r) => r.plan_s < CAM_AIMS.maxNistSeconds);
   // each NIST part's time, so a miss says which parts it is
   const nistTimes = nist.map((r) => `${r.part.split("_").slice(0, 3).join("_")} ${r.plan_s} s`).join(", ");
   out.push("\nAims:");
-  out.push(`  ${clean ? "met" : "missed"}: no gouge, rapid through material or holder collision on any part`);
+  out.push(
+    `  ${clean ? "met" : "missed"}: no gouge, rapid through material, holder collision or move near the vise on any part`,
+  );
   out.push(
     `  ${removed ? "met" : "missed"}: at least ${100 - CAM_AIMS.maxLeftPct} % of the removable volume removed on every part (lowest ${rows.length > 0 ? Math.min(...rows.map((r) => r.removed_pct)) : "-"} %)`,
   );
@@ -223,6 +197,7 @@ export async function main(): Promise<number> {
   );
   out.push("\nCompleteness:");
   for (const r of rows) out.push(`  ${r.part}: ${describeCompleteness(r.completeness)}`);
+  out.push(...heldLines(rows, settings.belowMm));
   if (failures.length > 0)
     out.push(
       `\n${failures.length} parts not planned: ${failures.map((f) => `${f.part} (${f.code}: ${f.message})`).join("; ")}`,
@@ -238,6 +213,73 @@ export async function main(): Promise<number> {
   });
   say(`figures written to ${settings.out}`);
   return failures.length > 0 ? 1 : 0;
+}
+
+/** One plan of one part, timed, or why it failed. */
+function planPart(
+  oc: OpenCascadeInstance,
+  input: PlanInput,
+  name: string,
+  readSeconds: number,
+  settings: CamBenchSettings,
+): PartFigures | PlanFailure {
+  say(`${name}: planning`);
+  const t1 = performance.now();
+  const cpu0 = process.cpuUsage();
+  const planner0 = threadCpuSeconds();
+  try {
+    const steps: PlanStep[] = [];
+    const result = planCam(oc, input, {
+      progress: () => {},
+      cancelled: () => false,
+      ...(settings.simulationThread ? {} : { checks: inlineChecks, shadows: inlineShadows }),
+      step: (step) => {
+        steps.push(step);
+        if (settings.steps)
+          say(
+            `${name}: ${step.setup} ${step.kind}${step.tool ? ` (${step.tool})` : ""}: ${step.generate_s.toFixed(2)} s + ${step.verify_s.toFixed(2)} s simulated, ${step.moves} moves, ${step.kept}/${step.made} kept`,
+          );
+      },
+    });
+    const planSeconds = (performance.now() - t1) / 1000;
+    const cpu = process.cpuUsage(cpu0);
+    const planner1 = threadCpuSeconds();
+    const last = result.setups.at(-1);
+    const sum = (key: "gouges" | "rapids_through_material" | "holder_collisions") =>
+      result.setups.reduce((n, setup) => n + setup.verification[key], 0);
+    const left = last?.verification.material_left_pct ?? 100;
+    const row: PartFigures = {
+      part: name,
+      read_s: round(readSeconds, 2),
+      plan_s: round(planSeconds, 1),
+      cpu_s: round((cpu.user + cpu.system) / 1e6, 1),
+      planner_s: planner0 === null || planner1 === null ? null : round(planner1 - planner0, 1),
+      ratio: round(planSeconds / readSeconds, 1),
+      setups: result.setups.length,
+      operations: result.setups.reduce((n, setup) => n + setup.operations.length, 0),
+      machining_time_s: result.machining_time_s,
+      gouges: sum("gouges"),
+      rapids_through_material: sum("rapids_through_material"),
+      holder_collisions: sum("holder_collisions"),
+      material_left_pct: round(left, 2),
+      removed_pct: round(100 - left, 2),
+      unmachined: result.unmachined.length,
+      completeness: result.completeness,
+      steps,
+      plan_sha256: planDigest(
+        result.setups,
+        settings.plansDir === null ? null : path.join(settings.plansDir, `${name}.json`),
+      ),
+      held: input.workholding === undefined ? null : heldFigures(result),
+    };
+    say(`${name}: ${round(planSeconds, 1)} s, ${result.setups.length} setups, ${round(100 - left, 2)} % removed`);
+    return row;
+  } catch (error) {
+    const code = error instanceof PlanError ? error.code : "crash";
+    const message = error instanceof Error ? error.message : String(error);
+    say(`${name}: ${code}: ${message}`);
+    return { part: name, code, message };
+  }
 }
 
 /** One line: status, reasons' codes, the material left and the lists' sizes. */
