@@ -85,50 +85,114 @@ export interface Rs274Run {
   calls: number;
 }
 
-/** Runs a program through rs274 and measures what it did. */
-export function runRs274(program: string): Rs274Run {
+/** One canonical motion rs274 reported, from where the one before it ended (setup frame, mm). */
+export type CanonicalMove = (
+  | { kind: "traverse" | "feed"; from: Vec3; to: Vec3 }
+  | { kind: "arc"; from: Vec3; to: Vec3; centre: [number, number]; sweep: number }
+) & {
+  /** the T number in the spindle (its SELECT_TOOL at the last CHANGE_TOOL); null before the first change */
+  tool: number | null;
+  /** the program's last comment before it (the post writes each operation's name as one) */
+  comment: string;
+  /** its canonical call's number in rs274's output, from 1 */
+  call: number;
+};
+
+export interface Rs274Reading {
+  /** rs274's exit status: 0 read to the end */
+  status: number | null;
+  /** the interpreter's complaint: the output's lines that are not canonical calls, and its stderr */
+  complaint: string;
+  moves: CanonicalMove[];
+  /** canonical calls it reported */
+  calls: number;
+}
+
+export interface Rs274Options {
+  /**
+   * every work offset (G54 to G59.3) this far below machine zero: G53 G0 Z0, the way home, then
+   * goes up as far as on a machine, not to the work offset's zero (default 0: offsets at zero)
+   */
+  workOffsetsBelowHomeMm?: number;
+}
+
+/** Runs a program through rs274 and reads its canonical motion back, in the program's coordinates. */
+export function readRs274(program: string, options: Rs274Options = {}): Rs274Reading {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "swarf-rs274-"));
   try {
     const file = path.join(dir, "program.ngc");
     const tools = path.join(dir, "tools.tbl");
     fs.writeFileSync(file, program);
     fs.writeFileSync(tools, Array.from({ length: 99 }, (_, i) => `T${i + 1} P${i + 1} Z0 D10 ;\n`).join(""));
+    const args = ["-t", tools];
+    const below = options.workOffsetsBelowHomeMm ?? 0;
+    if (below !== 0) {
+      // the interpreter keeps its parameters in inches: 5220 selects G54, 5223 + 20 k is offset k's Z
+      const offsets = Array.from({ length: 9 }, (_, k) => `${5223 + 20 * k} ${(-below / 25.4).toFixed(6)}`);
+      const vars = path.join(dir, "program.var");
+      fs.writeFileSync(vars, ["5220 1.000000", ...offsets, ""].join("\n"));
+      args.push("-v", vars);
+    }
     // its own HOME: LinuxCNC keeps the tool table it loads in $HOME/.tool.mmap, which two rs274
     // runs at once (the suite runs files two at a time) overwrote under each other ("Requested
     // tool 1 not found in the tool table")
-    const run = spawnSync(RS274, ["-t", tools, "-g", file], {
+    const run = spawnSync(RS274, [...args, "-g", file], {
       encoding: "utf8",
       maxBuffer: 1 << 30,
       env: { ...process.env, HOME: dir },
     });
-    const envelope = new Envelope();
+    const moves: CanonicalMove[] = [];
     let here: Vec3 = [0, 0, 0];
     let calls = 0;
+    let selected: number | null = null;
+    let tool: number | null = null;
+    let comment = "";
     for (const line of run.stdout.split("\n")) {
       const call = /N\.+\s+([A-Z_]+)\((.*)\)\s*$/.exec(line);
       if (!call) continue;
       calls += 1;
+      const at = { tool, comment, call: calls };
       const args = (call[2] as string).split(",").map((word) => Number(word));
-      if (call[1] === "STRAIGHT_TRAVERSE") here = [args[0] as number, args[1] as number, args[2] as number];
-      else if (call[1] === "STRAIGHT_FEED" || call[1] === "STRAIGHT_PROBE") {
+      if (call[1] === "STRAIGHT_TRAVERSE") {
         const to: Vec3 = [args[0] as number, args[1] as number, args[2] as number];
-        envelope.line(here, to);
+        moves.push({ kind: "traverse", from: here, to, ...at });
+        here = to;
+      } else if (call[1] === "STRAIGHT_FEED" || call[1] === "STRAIGHT_PROBE") {
+        const to: Vec3 = [args[0] as number, args[1] as number, args[2] as number];
+        moves.push({ kind: "feed", from: here, to, ...at });
         here = to;
       } else if (call[1] === "ARC_FEED") {
         // ARC_FEED(first_end, second_end, first_axis, second_axis, rotation, axis_end_point, ...) in the XY plane
         const [x, y, cx, cy, rotation, z] = args as [number, number, number, number, number, number];
         const to: Vec3 = [x, y, z];
-        envelope.arc(here, to, [cx, cy], arcSweepSigned(here, to, [cx, cy], rotation < 0, Math.abs(rotation) - 1));
+        const centre: [number, number] = [cx, cy];
+        const sweep = arcSweepSigned(here, to, centre, rotation < 0, Math.abs(rotation) - 1);
+        moves.push({ kind: "arc", from: here, to, centre, sweep, ...at });
         here = to;
+      } else if (call[1] === "SELECT_TOOL") selected = args[0] as number;
+      else if (call[1] === "CHANGE_TOOL") tool = selected;
+      else if (call[1] === "COMMENT") {
+        const text = /^"(.*)"$/.exec(call[2] as string)?.[1] ?? "";
+        if (!text.startsWith("interpreter:")) comment = text;
       }
     }
-    const ok = run.status === 0;
-    // the interpreter's complaint is the output's lines that are not canonical calls
     const complaint = run.stdout
       .split("\n")
       .filter((line) => line.trim() !== "" && !/^\s*\d+ N\.+/.test(line) && line !== "executing");
-    return { ok, error: ok ? "" : [...complaint, run.stderr].join(" ").trim(), envelope, calls };
+    return { status: run.status, complaint: [...complaint, run.stderr].join(" ").trim(), moves, calls };
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** Runs a program through rs274 and measures what it did. */
+export function runRs274(program: string): Rs274Run {
+  const read = readRs274(program);
+  const envelope = new Envelope();
+  for (const move of read.moves) {
+    if (move.kind === "feed") envelope.line(move.from, move.to);
+    else if (move.kind === "arc") envelope.arc(move.from, move.to, move.centre, move.sweep);
+  }
+  const ok = read.status === 0;
+  return { ok, error: ok ? "" : read.complaint, envelope, calls: read.calls };
 }
