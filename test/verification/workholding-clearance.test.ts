@@ -19,18 +19,17 @@ import { before, describe, it } from "node:test";
 import { planCam } from "../../kernel/cam/plan.ts";
 import type { PlanResult } from "../../kernel/cam/plan-types.ts";
 import type { Box3 } from "../../kernel/cam/types.ts";
-import { readBrep, writeBrep } from "../../kernel/geometry/brep.ts";
+import { readBrep } from "../../kernel/geometry/brep.ts";
 import { withOcctScope } from "../../kernel/geometry/occt-scope.ts";
 import { loadOpenCascade } from "../../kernel/geometry/opencascade.ts";
-import { readStep } from "../../kernel/geometry/step.ts";
 import { tessellate } from "../../kernel/geometry/tessellate.ts";
-import { fixture } from "../../kernel/geometry/test-support.ts";
 import { camPlanOf, type CamPlan } from "../../kernel/job/plan.ts";
 import { findMachineArchetype, type MachineArchetype } from "../../kernel/machines/archetypes.ts";
 import { meshBounds } from "../../kernel/mesh/bounds.ts";
 import { starterLibrary } from "../../kernel/tools/catalogue/starter-library.ts";
 import { defaultWorkholding } from "../../kernel/workholding/defaults.ts";
 import { rs274Missing } from "../support/rs274.ts";
+import { fixtureStep } from "../support/simchecked-part.ts";
 import {
   type FacedMesh,
   faceContacts,
@@ -64,7 +63,7 @@ interface Held {
 }
 
 function planHeld(oc: OpenCascadeInstance, name: string): Held {
-  const brep = withOcctScope((scope) => writeBrep(oc, readStep(oc, fixture(name), scope).solid));
+  const brep = fixtureStep(name)(oc);
   const mesh = withOcctScope((scope) => {
     const { solid } = readBrep(oc, brep, scope);
     return tessellate(oc, solid, 0, { linearDeflectionMm: MESH_DEFLECTION_MM }).mesh;
