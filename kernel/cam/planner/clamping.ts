@@ -1,7 +1,7 @@
 /**
  * How a setup is held in a vise (issue 35, items 2 and 4): which two faces the jaws close on,
  * how deep, and where the jaws and parallels stand, as the plan's WorkholdingSummary. Pure
- * functions, not called by planCam yet: planCam will clamp each setup before its toolpaths.
+ * functions; hold-setup.ts calls them for each setup before its toolpaths are made.
  *
  * The setup's frame (frames.ts): x along the jaws, y across them, z up the tool axis, the stock
  * at x, y >= 0, z <= 0. The jaws close across y, the frame's own; across x when the stock (or
