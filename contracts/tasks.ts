@@ -8,6 +8,7 @@
 import { z } from "zod";
 import type { PlanOptions } from "../kernel/cam/plan-types.ts";
 import { PlanOptionsSchema } from "../kernel/job/plan.ts";
+import { Workholding } from "../kernel/workholding/schema.ts";
 
 /** The CAM planning of a project (tasks/automated_cam_planning.ts), queued by POST .../automation/cam-planning. */
 export const PLAN_CAM_TASK_NAME = "automation.automated_cam_planning";
@@ -15,11 +16,16 @@ export const PLAN_CAM_WORKER_TASK = "plan_cam";
 /** one retry, for a thread or worker that died; a plan's own failures are never retried */
 export const PLAN_CAM_MAX_ATTEMPTS = 2;
 
-/** The task record's payload: the request's options (a payload written before the limit existed has none: the default). */
+/**
+ * The task record's payload: the request's options (a payload written before the limit existed
+ * has none: the default) and its workholding override (none in a payload written before it, or
+ * when the request sent none).
+ */
 export const PlanCamPayload = z.strictObject({
   include_face_milling: z.boolean(),
   sort_by_height: z.boolean(),
   completeness_surface_limit_pct: PlanOptionsSchema.shape.completeness_surface_limit_pct,
+  workholding: Workholding.optional(),
 }) satisfies z.ZodType<PlanOptions>;
 export type PlanCamPayload = z.infer<typeof PlanCamPayload>;
 

@@ -36,6 +36,7 @@ import {
 } from "../kernel/job/plan.ts";
 import type { BoundingBoxStock } from "../kernel/job/stock.ts";
 import { findMachineArchetype, type MachineArchetype } from "../kernel/machines/archetypes.ts";
+import type { Workholding } from "../kernel/workholding/schema.ts";
 import { liveProjectMachine, loadPlanningState, type PlanningState } from "../db/queries/automation.ts";
 import { newJobFrom } from "../db/queries/jobs.ts";
 import { carrySetupCostsToPlan } from "../db/queries/setup-cost-carry.ts";
@@ -96,10 +97,21 @@ interface PlannedFor {
   productId: string;
 }
 
+/**
+ * What holds the stock while the plan is made: the request's override when it sent one. For
+ * now a request without one plans every setup as if nothing held the stock, as before
+ * workholding existed; once plans clamp by default, the machine's default takes its place:
+ * `return payload.workholding ?? defaultWorkholding(machine.product_id);`
+ * (kernel/workholding/defaults.ts; undefined still for a machine without one).
+ */
+export function workholdingFor(payload: PlanCamPayload, _machine: MachineArchetype): Workholding | undefined {
+  return payload.workholding;
+}
+
 /** What the planner gets, checked; a TaskFailure for everything a user has to fix first. */
 function planInputOf(
   state: PlanningState | null,
-  options: PlanOptions,
+  payload: PlanCamPayload,
 ): { input: PlanInput; machine: MachineArchetype; plannedFor: PlannedFor } {
   if (!state) throw new TaskFailure("project_missing", "the project was deleted");
   const { workpiece, stock } = state;
@@ -147,9 +159,15 @@ function planInputOf(
       machine,
       material_id: state.materialId,
       library: state.library,
-      options,
+      options: planOptionsOf(payload),
+      workholding: workholdingFor(payload, machine),
     },
   };
+}
+
+/** The payload's planning options, without its workholding (the plan stores these as it was asked). */
+function planOptionsOf({ workholding: _, ...options }: PlanCamPayload): PlanOptions {
+  return options;
 }
 
 /** Writes progress on every new 10 % bucket and at least every intervalMs while it moves; one write at a time. */
@@ -207,7 +225,7 @@ export function planCamTask(geometry: GeometryPool, overrides: Partial<PlanCamSe
     let plan: CamPlan;
     let bytes: Buffer;
     try {
-      plan = camPlanOf(outcome.result, parsed.data, machine); // the operations timed on this machine
+      plan = camPlanOf(outcome.result, input.options, machine); // the operations timed on this machine
       bytes = encodeCamPlan(plan);
     } catch (error) {
       if (error instanceof PlanFormatError)

@@ -6,7 +6,10 @@
  */
 import { z } from "zod";
 import { unmetPlanningPrecondition } from "../../kernel/cam/planning-preconditions.ts";
-import { planningPreconditions, startAutomationTask } from "../../db/queries/automation.ts";
+import { workholdingProblems } from "../../kernel/cam/planning-workholding.ts";
+import { findMachineArchetype } from "../../kernel/machines/archetypes.ts";
+import { planningPreconditions, startAutomationTask, type PlanningRequestFacts } from "../../db/queries/automation.ts";
+import type { Workholding } from "../../kernel/workholding/schema.ts";
 import { PlanOptionsSchema } from "../../kernel/job/plan.ts";
 import { DEFAULT_SURFACE_LIMIT_PCT } from "../../kernel/cam/planner/completeness.ts";
 import {
@@ -20,6 +23,7 @@ import { API_BASE_PATH } from "../../http/base-path.ts";
 import { json } from "../reply.ts";
 import { defineRoute } from "../route.ts";
 import { Id, idParams, NoQuery } from "../schemas/common.ts";
+import { WorkholdingSchema } from "../schemas/workholding.ts";
 
 /**
  * The defaults are what a shop expects of a first plan (docs/automation.md): the stock's top
@@ -45,6 +49,12 @@ const CamPlanningBody = z
     completeness_surface_limit_pct: PlanOptionsSchema.shape.completeness_surface_limit_pct.describe(
       `an extension: the share of the part's surface (0 to 100 %) material thicker than the finishing tolerance may be left on before the plan's completeness is incomplete; ${DEFAULT_SURFACE_LIMIT_PCT} when not given (docs/automation.md)`,
     ),
+    workholding: WorkholdingSchema.optional().describe(
+      "an extension: what holds the stock (a machine vise or a fixture plate); every setup is then clamped in it, " +
+        "its tools keep clear of the jaws and the plan's setups say how they are held. It must hold the project's " +
+        "stock on its machine (400 invalid_workholding otherwise). Not given, the setups are planned as if nothing " +
+        "held the stock (docs/automation.md)",
+    ),
   })
   .meta({ id: "CamPlanningRequest" }) satisfies z.ZodType<PlanCamPayload, Partial<PlanCamPayload>>;
 
@@ -59,7 +69,11 @@ const CamPlanningStarted = z
       .optional()
       .describe("with queued: how many of the user's automation tasks are ahead of this one (queued or running)"),
     options: z
-      .object({ include_face_milling: z.boolean(), sort_by_height: z.boolean() })
+      .object({
+        include_face_milling: z.boolean(),
+        sort_by_height: z.boolean(),
+        workholding: WorkholdingSchema.optional().describe("the workholding override, when the request sent one"),
+      })
       .describe("the options the task plans with: as sent, the defaults for those not sent"),
   })
   .meta({ id: "CamPlanningStarted" });
@@ -99,6 +113,12 @@ export const automationRoutes = [
     },
     errors: [404, 409, 413, 415, 422],
     errorCodes: {
+      400:
+        "invalid_workholding: the workholding cannot hold the project's stock on its machine; details.fields names " +
+        "each field to change (body.workholding.max_opening_mm: the opening is narrower than the stock's narrower " +
+        "horizontal side; body.workholding.jaw_height_mm: the jaws, or the stock held in them, stand taller than " +
+        "the Z travel; body.workholding.parallel_heights_mm: no parallel leaves the grip the planner holds with; " +
+        "body.workholding.plate_*: the stock is larger than the plate, or the clamps too short or tall)",
       409:
         "automation_slot_busy (a planning of this project is queued or running; details.task_id), " +
         "workpiece_missing (upload a workpiece first), stock_missing (set the stock first), " +
@@ -118,6 +138,7 @@ export const automationRoutes = [
             : { project_id: projectId };
         throw new HttpError(409, unmet.code, unmet.message, details);
       }
+      if (body.workholding) refuseUnheldStock(body.workholding, facts);
       const started = await startAutomationTask(db, {
         projectId,
         taskName: PLAN_CAM_TASK_NAME,
@@ -137,7 +158,11 @@ export const automationRoutes = [
         );
       }
       const taskId = started.task.id;
-      const options = { include_face_milling: body.include_face_milling, sort_by_height: body.sort_by_height };
+      const options = {
+        include_face_milling: body.include_face_milling,
+        sort_by_height: body.sort_by_height,
+        ...(body.workholding ? { workholding: body.workholding } : {}),
+      };
       const answer: z.input<typeof CamPlanningStarted> =
         started.ahead > 0
           ? { task_id: taskId, queued: true, queue_position: started.ahead, options }
@@ -146,3 +171,20 @@ export const automationRoutes = [
     },
   }),
 ];
+
+/**
+ * A 400 when the override cannot hold the project's stock on its machine. A machine the planner
+ * does not know is left to the task, which fails with machine_unsupported as without an override.
+ */
+function refuseUnheldStock(workholding: Workholding, facts: PlanningRequestFacts): void {
+  const machine = findMachineArchetype(facts.productId);
+  if (!machine || !facts.stockSize) return;
+  const problems = workholdingProblems(workholding, { stockSize: facts.stockSize, travelZ: machine.travel_z_mm });
+  if (problems.length === 0) return;
+  throw new HttpError(
+    400,
+    "invalid_workholding",
+    `the workholding cannot hold the project's stock: ${problems.map((p) => p.message).join("; ")}`,
+    { fields: problems.map((p) => ({ field: `body.${p.field}`, code: p.code, message: p.message })) },
+  );
+}

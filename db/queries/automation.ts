@@ -17,17 +17,26 @@ export function automationQueueName(userId: string): string {
   return `automation:${userId}`;
 }
 
+/** What POST .../automation/cam-planning reads of a project: the preconditions, and what a workholding override must hold. */
+export interface PlanningRequestFacts extends PlanningFacts {
+  productId: string;
+  /** the stock box's size (mm); null without a stock */
+  stockSize: BoundingBoxStock["size"] | null;
+}
+
 /** What POST .../automation/cam-planning checks before it queues anything; null when the project is not the caller's (RLS). */
-export async function planningPreconditions(db: Queryable, projectId: string): Promise<PlanningFacts | null> {
+export async function planningPreconditions(db: Queryable, projectId: string): Promise<PlanningRequestFacts | null> {
   const { rows } = await db.query<{
     has_workpiece: boolean;
     has_stock: boolean;
+    stock: BoundingBoxStock | null;
     material_id: string | null;
     library_id: string | null;
     assemblies: number;
+    product_id: string;
   }>(
-    `select j.workpiece_id is not null as has_workpiece, j.stock is not null as has_stock,
-            p.material_id, l.id as library_id,
+    `select j.workpiece_id is not null as has_workpiece, j.stock is not null as has_stock, j.stock,
+            p.material_id, l.id as library_id, p.product_id,
             (select count(*)::int from app_public.library_assemblies a where a.library_id = l.id) as assemblies
        from app_public.projects p
        left join app_public.jobs j on j.id = p.current_job_id
@@ -43,6 +52,8 @@ export async function planningPreconditions(db: Queryable, projectId: string): P
     materialId: row.material_id,
     libraryId: row.library_id,
     assemblies: row.assemblies,
+    productId: row.product_id,
+    stockSize: row.stock?.size ?? null,
   };
 }
 
