@@ -227,30 +227,38 @@ export const BlockSchema = z.object({
  * fixed one first) and its parallels as `supports`; a fixture plate gives `clamps`.
  */
 export const WorkholdingSummarySchema = z.object({
-  type: z.enum(["vise", "fixture_plate"]),
-  /** jaws machined to the part's profile hold it (only where the workholding allows them) */
-  soft_jaws: z.boolean(),
-  jaws: z.array(Box3Schema),
-  supports: z.array(Box3Schema),
-  clamps: z.array(Box3Schema),
-  /** the setup axis the jaws close along: "y" when they grip the faces across the setup's y */
-  grip_axis: z.enum(["x", "y"]),
-  /** how deep the jaws (or clamps) hold the stock, mm */
-  grip_mm: nonNegative,
-  /** the parallels' height; 0 when the stock stands on the vise's ways or the plate */
-  parallel_height_mm: nonNegative,
-  /** the jaw opening to set, mm; null for a fixture plate */
-  opening_mm: nonNegative.nullable(),
-  /** the stock's top above the jaws' (or clamps') top, mm */
-  stick_out_mm: z.number(),
-  clamped: z.object({
-    /** "the blank's two sides below the part", "faces 12 and 31, finished in setup 1" */
-    description: z.string(),
-    /** the blank (stock an earlier setup did not cut there) or faces of the part */
-    grips: z.enum(["stock", "part"]),
-    faces: ids,
-    features: ids,
-  }),
+  type: z.enum(["vise", "fixture_plate"]).describe("what holds the setup"),
+  soft_jaws: z
+    .boolean()
+    .describe("jaws machined to the part's profile hold it (only where the workholding allows them)"),
+  jaws: z
+    .array(Box3Schema)
+    .describe("a vise's jaws, the fixed one first, as boxes {min, max} in the setup's WCS (mm); empty for a plate"),
+  supports: z
+    .array(Box3Schema)
+    .describe("the parallels the stock stands on, as boxes in the setup's WCS (mm); empty on the ways or a plate"),
+  clamps: z.array(Box3Schema).describe("a fixture plate's clamps, as boxes in the setup's WCS (mm); empty for a vise"),
+  grip_axis: z
+    .enum(["x", "y"])
+    .describe('the setup axis the jaws close along: "y" when they grip the faces across the setup\'s y'),
+  grip_mm: nonNegative.describe("how deep the jaws (or clamps) hold the stock, mm"),
+  parallel_height_mm: nonNegative.describe(
+    "the parallels' height, mm; 0 when the stock stands on the vise's ways or the plate",
+  ),
+  opening_mm: nonNegative.nullable().describe("the jaw opening to set, mm; null for a fixture plate"),
+  stick_out_mm: z.number().describe("the stock's top above the jaws' (or clamps') top, mm"),
+  clamped: z
+    .object({
+      description: z
+        .string()
+        .describe(
+          'what is clamped, in words: "the blank\'s two sides below the part", "faces 12 and 31, finished in setup 1"',
+        ),
+      grips: z.enum(["stock", "part"]).describe("the blank (stock no earlier setup cut there) or faces of the part"),
+      faces: ids.describe("the part faces the jaws hold (face ids); empty when they hold the blank"),
+      features: ids.describe("the recognised features those faces belong to"),
+    })
+    .describe("what the jaws or clamps hold"),
 });
 
 export const PlannedSetupSchema = z.object({

@@ -12,6 +12,10 @@
  * a version 1 or 2 document reads with completeness null: it was not measured when the plan was
  * made, and what is kept (the material left per setup counted a band along every wall) cannot
  * give it (docs/famc-format.md).
+ *
+ * A setup's workholding (issue 35) needed no new version: the setup schema has it as optional,
+ * a document without it (older, or planned without a workholding) reads as it always did, and a
+ * plan planned without one is the same bytes as before it existed.
  */
 import { gunzipSync, gzipSync } from "node:zlib";
 import { z } from "zod";
@@ -30,6 +34,7 @@ import {
   UnmachinedSchema,
   VerificationSchema,
   WarningSchema,
+  WorkholdingSummarySchema,
 } from "../cam/plan-schemas.ts";
 import { blocksProblem, operationBlocks } from "../cam/planner/blocks.ts";
 import type { MachineArchetype } from "../machines/archetypes.ts";
@@ -167,6 +172,10 @@ export const SetupSummarySchema = z.object({
   operations: z.array(OperationSummarySchema),
   tools: z.array(ToolSummarySchema),
   verification: VerificationSchema.describe("the stock simulation's findings after this setup"),
+  workholding: WorkholdingSummarySchema.nullable().describe(
+    "how the setup is held, as the setter needs it: the jaws, parallels or clamps as boxes in the setup's WCS (mm), " +
+      "the grip, the opening to set, what is clamped; null when the setup was planned without a workholding",
+  ),
 });
 export type SetupSummary = z.infer<typeof SetupSummarySchema>;
 
@@ -213,6 +222,7 @@ export function summarisePlan(plan: CamPlan): PlanSummary {
         })),
         tools: setup.tools,
         verification: setup.verification,
+        workholding: setup.workholding ?? null,
       };
     }),
   };
