@@ -1,14 +1,16 @@
 /**
  * The machines and materials libraries: what a user may pick as a project's product_id and
  * material_id, with what planning and quoting read from them (spindle, feeds, rapids, tool
- * change, cost basis; density, price, cutting data). Short lists, answered whole.
+ * change, cost basis, default workholding; density, price, cutting data). Short lists, answered whole.
  */
 import { z } from "zod";
 import { listMaterials, listUserMachines } from "../../db/queries/machines-materials.ts";
 import { CuttingDataEntry } from "../../kernel/materials/cutting-data.ts";
+import { defaultWorkholding } from "../../kernel/workholding/defaults.ts";
 import { json } from "../reply.ts";
 import { defineRoute } from "../route.ts";
 import { NoQuery } from "../schemas/common.ts";
+import { WorkholdingSchema } from "../schemas/workholding.ts";
 
 const nullableNumber = (description: string) => z.number().nullable().describe(description);
 
@@ -40,6 +42,10 @@ const Machine = z
         average_power_kw: z.number().nullable(),
       })
       .describe("inputs of a calculated machine hour rate"),
+    default_workholding: WorkholdingSchema.nullable().describe(
+      "what holds the stock on this machine unless a planning request says otherwise (its workholding): a vise " +
+        "for the mills, a fixture plate with clamps for the router; null for a machine without one",
+    ),
   })
   .meta({ id: "Machine" });
 
@@ -87,7 +93,9 @@ export const machineMaterialRoutes = [
       200: { description: "the machines", schema: z.object({ items: z.array(Machine) }).meta({ id: "MachineList" }) },
     },
     async handler({ db }) {
-      return json(200, { items: await listUserMachines(db) });
+      const machines = await listUserMachines(db);
+      const items = machines.map((m) => ({ ...m, default_workholding: defaultWorkholding(m.product_id) ?? null }));
+      return json(200, { items });
     },
   }),
   defineRoute({
