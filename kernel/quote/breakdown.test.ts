@@ -17,6 +17,7 @@ export const EXAMPLE: BreakdownInput = {
   mhr: { value: 60, source: "machine" },
   setups: SETUPS,
   completeness: null,
+  plan_warnings: [],
   setup_costs_dropped: [],
   setup_costs: mergeSetupCosts(
     SETUPS,
@@ -122,6 +123,26 @@ describe("the cost breakdown", () => {
     );
   });
 
+  it("repeats the plan's stock_allowance_needed warnings, millimetres and all, and no other plan warning", () => {
+    const needed =
+      "setup Setup 1 (+Z): the stock needs 3.5 mm more along -Z: 3 mm below the part, 6.5 mm needed to grip 5 mm and keep 1.5 mm clear of the part";
+    const b = computeBreakdown({
+      ...EXAMPLE,
+      completeness: INCOMPLETE,
+      plan_warnings: [
+        { code: "clamped_band", message: "setup Setup 1 (+Z): the band the jaws cover is left for setup -Z" },
+        { code: "stock_allowance_needed", message: needed },
+      ],
+    });
+    assert.deepEqual(
+      b.warnings.map((w) => w.code),
+      ["plan_incomplete", "stock_allowance_needed"],
+    );
+    assert.equal(b.warnings[1]!.message, `material is priced on too little stock: ${needed}`);
+    assert.match(b.warnings[1]!.message, /3\.5 mm more along -Z/);
+    assert.equal(s(b.total_price), "571.35", "the warning changes no amount");
+  });
+
   it("warns setup_cost_override_dropped for each override the planning dropped, naming its setup and direction", () => {
     const entry: SetupCostEntry = {
       is_fixed_price: "true",
@@ -203,6 +224,7 @@ function randomInput(seed: number): BreakdownInput {
     mhr: { value: g.decimal(400, 2), source: "machine" },
     setups: g.next() < 0.05 ? null : setups,
     completeness: null,
+    plan_warnings: [],
     setup_costs_dropped: [],
     setup_costs: mergeSetupCosts(setups, own, template),
     material,

@@ -49,6 +49,8 @@ export interface BreakdownInput {
   setups: readonly BreakdownSetup[] | null;
   /** the plan's completeness; null without a plan, or for a plan saved before plans carried one */
   completeness: Completeness | null;
+  /** the plan's warnings (jobs.plan_summary); empty without a plan. The quote repeats those that change its price */
+  plan_warnings: readonly { code: string; message: string }[];
   /** the overrides the planning of the current job dropped (setup-cost-carry.ts) */
   setup_costs_dropped: readonly DroppedSetupCost[];
   /** one per setup, in the setups' order (layers.ts mergeSetupCosts) */
@@ -135,6 +137,14 @@ export function computeBreakdown(input: BreakdownInput): Breakdown {
   // first: a quote of a plan that does not finish the part must not be sent unread
   const incomplete = planIncompleteMessage(input.completeness);
   if (incomplete) warnings.push({ code: "plan_incomplete", message: incomplete });
+  // the material is priced on the stock given, which the plan says is too small to grip
+  for (const warning of input.plan_warnings) {
+    if (warning.code === "stock_allowance_needed")
+      warnings.push({
+        code: "stock_allowance_needed",
+        message: `material is priced on too little stock: ${warning.message}`,
+      });
+  }
   if (input.setups === null) {
     warnings.push({
       code: "no_plan",

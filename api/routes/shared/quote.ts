@@ -85,6 +85,7 @@ export async function projectBreakdown(db: Queryable, projectId: string): Promis
     mhr: { value: mhr.value, source: mhr.source as MhrSource },
     setups,
     completeness,
+    plan_warnings: context.plan_summary?.warnings ?? [],
     // only the drops of the planning that saved the current job: a later job is a new situation
     setup_costs_dropped: quoteJob.setup_costs_dropped.filter((d) => d.job_id === context.current_job_id),
     setup_costs: mergeSetupCosts(setups ?? [], quoteJob.setup_costs, machine?.setup_costs ?? []),
