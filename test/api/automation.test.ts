@@ -338,6 +338,105 @@ describe("POST /projects/{project_id}/automation/cam-planning", () => {
   });
 });
 
+describe("POST /projects/{project_id}/automation/cam-planning with a workholding", () => {
+  const VISE = {
+    kind: "vise",
+    jaw_width_mm: 150,
+    jaw_height_mm: 45,
+    max_opening_mm: 225,
+    jaw_thickness_mm: 20,
+    parallel_heights_mm: [10, 20, 30, 40],
+    soft_jaws_allowed: false,
+  } as const;
+
+  /** the project's stock size (mm) and its machine's Z travel */
+  async function heldFacts(projectId: string): Promise<{ size: [number, number, number]; travelZ: number }> {
+    const { rows } = await db.owner.query<{ size: [number, number, number]; travel_z: number }>(
+      `select j.stock->'size' as size, m.travel_z_mm::float8 as travel_z
+         from app_public.projects p join app_public.jobs j on j.id = p.current_job_id
+         join app_public.machines m on m.product_id = p.product_id
+        where p.id = $1`,
+      [projectId],
+    );
+    return { size: rows[0]!.size, travelZ: rows[0]!.travel_z };
+  }
+
+  function fieldsOf(res: { body: ErrorBody }) {
+    return (res.body.detail.details.fields as { field: string; code: string }[]).map((f) => `${f.field} ${f.code}`);
+  }
+
+  it("takes a workholding the stock fits turned in the vise into the task's payload, and echoes it", async () => {
+    const key = await freshKey(alice);
+    const projectId = await planningProject(api, alice);
+    const { size } = await heldFacts(projectId);
+    const narrow = Math.min(size[0], size[1]);
+    assert.ok(Math.max(size[0], size[1]) > narrow + 2, "partC's stock is longer one way than the other");
+    // wider than the narrower side only: the stock is held turned that way
+    const workholding = { ...VISE, max_opening_mm: narrow + 1 };
+    const res = await start(key, projectId, { ...PLAN_OPTIONS, workholding });
+    assert.equal(res.status, 202, res.text);
+    assert.deepEqual(res.body.options, { ...PLAN_OPTIONS, workholding });
+    const { rows } = await db.owner.query("select payload from app_public.tasks where id = $1", [res.body.task_id]);
+    assert.deepEqual(rows[0]?.payload, { ...PLAN_OPTIONS, workholding });
+  });
+
+  it("refuses with 400 invalid_workholding, naming the field, an opening narrower than the stock's narrower side, jaws taller than the Z travel allows, or parallels that leave no grip, queueing nothing", async () => {
+    const key = await freshKey(alice);
+    const projectId = await planningProject(api, alice);
+    const { size, travelZ } = await heldFacts(projectId);
+    const narrow = Math.min(size[0], size[1]);
+    for (const [workholding, expected] of [
+      [{ ...VISE, max_opening_mm: narrow - 1 }, ["body.workholding.max_opening_mm opening_too_small"]],
+      [
+        { ...VISE, jaw_height_mm: travelZ + 10, parallel_heights_mm: [travelZ + 5] },
+        ["body.workholding.jaw_height_mm taller_than_z_travel"],
+      ],
+      [{ ...VISE, parallel_heights_mm: [10, 20] }, ["body.workholding.parallel_heights_mm no_grip_on_parallels"]],
+    ] as const) {
+      const res = await start(key, projectId, { ...PLAN_OPTIONS, workholding });
+      assert.equal(res.status, 400, res.text);
+      assert.equal(res.body.detail.code, "invalid_workholding");
+      assert.deepEqual(fieldsOf(res), expected, res.text);
+    }
+    assert.deepEqual(await tasksOf(projectId), []);
+  });
+
+  it("refuses a workholding that is not the schema's with the router's 400 invalid_parameter", async () => {
+    const key = await freshKey(alice);
+    const projectId = await planningProject(api, alice);
+    for (const [workholding, field] of [
+      [{ ...VISE, kind: "chuck" }, "body.workholding.kind"],
+      [{ ...VISE, jaw_height_mm: -5 }, "body.workholding.jaw_height_mm"],
+      [{ ...VISE, parallel_heights_mm: [45] }, "body.workholding.parallel_heights_mm"],
+      [{ ...VISE, colour: "blue" }, "body.workholding.colour"],
+    ] as const) {
+      const res = await start(key, projectId, { ...PLAN_OPTIONS, workholding });
+      assert.equal(res.status, 400, res.text);
+      assert.equal(res.body.detail.code, "invalid_parameter");
+      assert.ok(
+        (res.body.detail.details.fields as { field: string }[]).some((f) => f.field === field),
+        `${field}: ${res.text}`,
+      );
+    }
+    assert.deepEqual(await tasksOf(projectId), []);
+  });
+
+  it("still refuses missing scopes (403) and another user's project (404) with a workholding", async () => {
+    const projectId = await planningProject(api, alice);
+    const body = { ...PLAN_OPTIONS, workholding: VISE };
+    const scoped = await start(await alice.keyWith(SCOPES.filter((scope) => scope !== "cam:write")), projectId, body);
+    assert.equal(scoped.status, 403);
+    assert.equal(scoped.body.detail.code, "insufficient_scope");
+    const other = await start(await freshKey(bob), projectId, {
+      ...PLAN_OPTIONS,
+      workholding: { ...VISE, max_opening_mm: 1 },
+    });
+    assert.equal(other.status, 404, "not a 400 that tells bob about alice's stock");
+    assert.equal(other.body.detail.code, "not_found");
+    assert.deepEqual(await tasksOf(projectId), []);
+  });
+});
+
 describe("POST /tasks/{task_id}/cancel", () => {
   it("cancels a queued task at once: 200 cancelled, its queue job removed, who and when recorded, and the project's slot free", async () => {
     const key = await freshKey(alice);
