@@ -22,6 +22,7 @@ interface MachineItem {
   default_mhr: number;
   position: number;
   cost_basis: { purchase_price_eur: number };
+  default_workholding: { kind: string; max_opening_mm?: number; clamp_count?: number } | null;
 }
 interface MaterialItem {
   id: string;
@@ -80,6 +81,27 @@ describe("GET /libraries/machines", () => {
       new Set(res.body.items.map((m) => m.control)),
       new Set(["fanuc", "haas", "heidenhain", "sinumerik", "linuxcnc", "grbl"]),
     );
+  });
+
+  it("shows each machine's default workholding: a vise for the VMCs, a fixture plate for the router, null for a machine without one", async () => {
+    await db.owner.query(
+      `insert into app_public.machines (product_id, name, control, travel_x_mm, travel_y_mm, travel_z_mm, max_spindle_rpm, max_feed_mm_min, tool_slots, default_mhr)
+       values ('bob-own-mill', 'Bob only', 'linuxcnc', 500, 400, 300, 10000, 5000, 10, 40)`,
+    );
+    await db.owner.query(
+      "insert into app_public.user_machines (user_id, product_id, position) values ($1, 'bob-own-mill', 100)",
+      [bob.id],
+    );
+    const res = await api.request<{ items: MachineItem[] }>("GET", "/libraries/machines", { key: bob.key });
+    assert.equal(res.status, 200, res.text);
+    const byId = new Map(res.body.items.map((m) => [m.product_id, m.default_workholding]));
+    assert.equal(byId.get("vmc-850-fanuc")?.kind, "vise");
+    assert.equal(byId.get("vmc-850-fanuc")?.max_opening_mm, 225);
+    assert.equal(byId.get("router-450-grbl")?.kind, "fixture_plate");
+    assert.equal(byId.get("router-450-grbl")?.clamp_count, 4);
+    assert.equal(byId.get("bob-own-mill"), null);
+    for (const machine of res.body.items.filter((m) => m.product_id !== "bob-own-mill"))
+      assert.notEqual(machine.default_workholding, null, machine.product_id);
   });
 
   it("gives a new project the first machine of the list", async () => {
