@@ -25,6 +25,7 @@ import { createTestUser, type TestUser } from "../test/support/users.ts";
 import { createGeometryPool, type GeometryPool } from "../geometry-pool/pool.ts";
 import { startWorkerRunner, type WorkerRunner } from "../workers/runner.ts";
 import { PLAN_CAM_TASK_NAME } from "../contracts/tasks.ts";
+import { defaultWorkholding } from "../kernel/workholding/defaults.ts";
 import { planCamTask, type PlanCamResult } from "./automated_cam_planning.ts";
 
 const threadModule = new URL("../test/support/plan-test-thread.ts", import.meta.url).href;
@@ -129,7 +130,9 @@ describe("plan_cam", () => {
       "verification",
       "wcs",
       "work_offset",
+      "workholding",
     ]);
+    assert.equal(setup.workholding, null, "planned without a workholding: the request sent none");
     assert.deepEqual(setup.direction, [0, 0, 1]);
     assert.deepEqual(Object.keys(setup.blocks[0]!).sort(), ["id", "kind", "name", "operation_ids"]);
     assert.deepEqual(
@@ -167,6 +170,7 @@ describe("plan_cam", () => {
       material_id: PLANNING_MATERIAL,
       library: ["fake:success", "Drill"],
       options: { include_face_milling: false, sort_by_height: true },
+      workholding: null,
     });
     assert.ok((input.bytes as number) > 1000, "the STL as uploaded");
 
@@ -190,6 +194,17 @@ describe("plan_cam", () => {
     });
     const read = await api.request<{ result: unknown; status: string }>("GET", `/tasks/${taskId}`, { key: alice.key });
     assert.deepEqual(read.body.result, result);
+  });
+
+  it("hands the request's workholding to the planner beside the options, and none when the request sent none", async () => {
+    const workholding = defaultWorkholding("vmc-850-fanuc");
+    const projectId = await planningProject(api, alice, { library: ["fake:success"] });
+    const task = await finished(await startPlan(alice, projectId, { ...PLAN_OPTIONS, workholding }));
+    assert.equal(task.status, "success", JSON.stringify(task.error));
+    const result = task.result as PlanCamResult;
+    const input = JSON.parse(result.warnings.find((w) => w.code === "input")!.message) as Record<string, unknown>;
+    assert.deepEqual(input.workholding, workholding);
+    assert.deepEqual(input.options, PLAN_OPTIONS, "the workholding is not a plan option");
   });
 
   it("exports the plan in the job file (GET /projects/{id}/job) and imports it back (POST), storing its bytes once; a new stock drops it", async () => {

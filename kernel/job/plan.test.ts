@@ -70,6 +70,7 @@ describe("the plan a job keeps", () => {
       "verification",
       "wcs",
       "work_offset",
+      "workholding",
     ]);
     assert.deepEqual(Object.keys(setup.wcs).sort(), ["origin", "x_axis", "z_axis"]);
     assert.deepEqual(
@@ -97,6 +98,26 @@ describe("the plan a job keeps", () => {
     assert.equal(setup.tools.find((t) => t.number === 2)?.assembly_uuid, FAKE_DRILL_UUID);
     assert.equal(summary.machining_time_s, plan.machining_time_s);
     assert.ok(!JSON.stringify(summary).includes('"moves"'));
+  });
+
+  it("summarises each setup's workholding: null for a plan made without one, as planned for one made with one", () => {
+    const without = camPlanOf(fakePlanResult(), OPTIONS, MACHINE);
+    assert.ok(
+      without.setups.every((setup) => !("workholding" in setup)),
+      "nothing added to the stored plan",
+    );
+    assert.deepEqual(
+      summarisePlan(without).setups.map((setup) => setup.workholding),
+      [null, null],
+    );
+    const held = camPlanOf(fakePlanResult({ workholding: true }), OPTIONS, MACHINE);
+    const summary = summarisePlan(held);
+    assert.deepEqual(
+      summary.setups.map((setup) => setup.workholding),
+      held.setups.map((setup) => setup.workholding),
+    );
+    assert.equal(summary.setups[0]!.workholding?.type, "vise");
+    assert.deepEqual(decodeCamPlan(encodeCamPlan(held)), held, "version 3 carries it and reads it back");
   });
 
   it("stores a plan as gzip JSON that reads back equal, the same plan as the same bytes, and 100k moves in a small blob", (t) => {

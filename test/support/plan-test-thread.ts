@@ -44,6 +44,7 @@ function withInput(result: PlanResult, input: PlanInput): PlanResult {
     material_id: input.material_id,
     library: input.library.map((a) => a.name),
     options: input.options,
+    workholding: input.workholding ?? null,
   };
   return { ...result, warnings: [{ code: "input", message: JSON.stringify(seen) }, ...result.warnings] };
 }
