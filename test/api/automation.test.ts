@@ -12,6 +12,7 @@ import { createTestDatabase, type TestDatabase } from "../support/database.ts";
 import { PLAN_OPTIONS, planningProject, type PlanningStarted } from "../support/planning.ts";
 import { insertTaskRecord, readJob, readTaskRecord } from "../support/task-records.ts";
 import { createTestUser, type TestUser } from "../support/users.ts";
+import { TEST_VISE } from "../../kernel/workholding/test-support.ts";
 
 interface ErrorBody {
   detail: { code: string; message: string; details: Record<string, unknown> };
@@ -69,6 +70,16 @@ async function keyId(key: string): Promise<string> {
     parseApiKey(key)!.prefix,
   ]);
   return rows[0]!.id;
+}
+
+/** a 400 invalid_parameter whose details.fields names the field */
+function assertRefusedField(res: { status: number; text: string; body: ErrorBody }, field: string): void {
+  assert.equal(res.status, 400, res.text);
+  assert.equal(res.body.detail.code, "invalid_parameter");
+  assert.ok(
+    (res.body.detail.details.fields as { field: string }[]).some((f) => f.field === field),
+    `${field}: ${res.text}`,
+  );
 }
 
 describe("POST /projects/{project_id}/automation/cam-planning", () => {
@@ -144,13 +155,7 @@ describe("POST /projects/{project_id}/automation/cam-planning", () => {
       [[], "body"],
       [null, "body"],
     ] as const) {
-      const res = await start(key, projectId, body);
-      assert.equal(res.status, 400, JSON.stringify(body));
-      assert.equal(res.body.detail.code, "invalid_parameter");
-      assert.ok(
-        (res.body.detail.details.fields as { field: string }[]).some((f) => f.field === field),
-        `${field}: ${res.text}`,
-      );
+      assertRefusedField(await start(key, projectId, body), field);
     }
     assert.deepEqual(await tasksOf(projectId), []);
   });
@@ -339,15 +344,7 @@ describe("POST /projects/{project_id}/automation/cam-planning", () => {
 });
 
 describe("POST /projects/{project_id}/automation/cam-planning with a workholding", () => {
-  const VISE = {
-    kind: "vise",
-    jaw_width_mm: 150,
-    jaw_height_mm: 45,
-    max_opening_mm: 225,
-    jaw_thickness_mm: 20,
-    parallel_heights_mm: [10, 20, 30, 40],
-    soft_jaws_allowed: false,
-  } as const;
+  const VISE = TEST_VISE;
 
   /** the project's stock size (mm) and its machine's Z travel */
   async function heldFacts(projectId: string): Promise<{ size: [number, number, number]; travelZ: number }> {
@@ -410,13 +407,7 @@ describe("POST /projects/{project_id}/automation/cam-planning with a workholding
       [{ ...VISE, parallel_heights_mm: [45] }, "body.workholding.parallel_heights_mm"],
       [{ ...VISE, colour: "blue" }, "body.workholding.colour"],
     ] as const) {
-      const res = await start(key, projectId, { ...PLAN_OPTIONS, workholding });
-      assert.equal(res.status, 400, res.text);
-      assert.equal(res.body.detail.code, "invalid_parameter");
-      assert.ok(
-        (res.body.detail.details.fields as { field: string }[]).some((f) => f.field === field),
-        `${field}: ${res.text}`,
-      );
+      assertRefusedField(await start(key, projectId, { ...PLAN_OPTIONS, workholding }), field);
     }
     assert.deepEqual(await tasksOf(projectId), []);
   });

@@ -10,6 +10,7 @@ import { CUTTING_DATA } from "../../kernel/materials/cutting-data.ts";
 import { MATERIALS } from "../../kernel/materials/materials.ts";
 import { startTestApi, type TestApi } from "../support/api.ts";
 import { createTestDatabase, type TestDatabase } from "../support/database.ts";
+import { insertOwnMachine } from "../support/machines.ts";
 import { createTestUser, type TestUser } from "../support/users.ts";
 
 interface MachineItem {
@@ -84,14 +85,7 @@ describe("GET /libraries/machines", () => {
   });
 
   it("shows each machine's default workholding: a vise for the VMCs, a fixture plate for the router, null for a machine without one", async () => {
-    await db.owner.query(
-      `insert into app_public.machines (product_id, name, control, travel_x_mm, travel_y_mm, travel_z_mm, max_spindle_rpm, max_feed_mm_min, tool_slots, default_mhr)
-       values ('bob-own-mill', 'Bob only', 'linuxcnc', 500, 400, 300, 10000, 5000, 10, 40)`,
-    );
-    await db.owner.query(
-      "insert into app_public.user_machines (user_id, product_id, position) values ($1, 'bob-own-mill', 100)",
-      [bob.id],
-    );
+    await insertOwnMachine(db.owner, bob.id, "bob-own-mill", "Bob only");
     const res = await api.request<{ items: MachineItem[] }>("GET", "/libraries/machines", { key: bob.key });
     assert.equal(res.status, 200, res.text);
     const byId = new Map(res.body.items.map((m) => [m.product_id, m.default_workholding]));

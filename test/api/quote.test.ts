@@ -10,6 +10,7 @@ import ExcelJS from "exceljs";
 import { startTestApi, type TestApi } from "../support/api.ts";
 import { parseCsv } from "../support/csv.ts";
 import { createTestDatabase, type TestDatabase } from "../support/database.ts";
+import { insertOwnMachine } from "../support/machines.ts";
 import { createTestUser, type TestUser } from "../support/users.ts";
 
 interface ErrorBody {
@@ -731,14 +732,7 @@ describe("machine quote configuration and MHR", () => {
   });
 
   it("answers 404 for a machine that is not assigned to the user", async () => {
-    await db.owner.query(
-      `insert into app_public.machines (product_id, name, control, travel_x_mm, travel_y_mm, travel_z_mm, max_spindle_rpm, max_feed_mm_min, tool_slots, default_mhr)
-       values ('bob-quote-mill', 'Bob only', 'linuxcnc', 500, 400, 300, 10000, 5000, 10, 40)`,
-    );
-    await db.owner.query(
-      "insert into app_public.user_machines (user_id, product_id, position) values ($1, 'bob-quote-mill', 100)",
-      [bob.id],
-    );
+    await insertOwnMachine(db.owner, bob.id, "bob-quote-mill", "Bob only");
     for (const [method, p, body] of [
       ["GET", "/libraries/machines/bob-quote-mill/quote", undefined],
       ["PATCH", "/libraries/machines/bob-quote-mill/quote", { mhr_value: 1 }],

@@ -14,6 +14,7 @@ import { asUser } from "./as-user.ts";
 import type { TestApi } from "./api.ts";
 import type { TestDatabase } from "./database.ts";
 import { partC } from "./fixture-workpiece.ts";
+import { insertOwnMachine } from "./machines.ts";
 import { fileUpload } from "./multipart.ts";
 import { insertTaskRecord } from "./task-records.ts";
 import type { TestUser } from "./users.ts";
@@ -150,15 +151,7 @@ export async function createRouteFixtures(
   ids.article_number = encodeURIComponent(STANDARD_ENTRY.article_number);
   queries.searchCatalogue = "?q=drill";
   queries.exportQuote = "?format=csv&language=de";
-  await db.owner.query(
-    `insert into app_public.machines (product_id, name, control, travel_x_mm, travel_y_mm, travel_z_mm, max_spindle_rpm, max_feed_mm_min, tool_slots, default_mhr)
-     values ($1, 'Owner only', 'linuxcnc', 500, 400, 300, 10000, 5000, 10, 40)`,
-    [machine],
-  );
-  await db.owner.query("insert into app_public.user_machines (user_id, product_id, position) values ($1, $2, 100)", [
-    owner.id,
-    machine,
-  ]);
+  await insertOwnMachine(db.owner, owner.id, machine, "Owner only");
   ids.product_id = machine;
   const cost = await api.request("POST", `/libraries/machines/${machine}/quote/setup-costs`, {
     key: owner.key,
