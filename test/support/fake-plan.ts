@@ -7,6 +7,7 @@
  */
 import type { Completeness, PlanResult, PlannedSetup, WorkholdingSummary } from "../../kernel/cam/plan-types.ts";
 import { operationBlocks } from "../../kernel/cam/planner/blocks.ts";
+import { summaryOf } from "../../kernel/cam/planner/clamping.ts";
 import type { Box3, Cutter, Move, Operation, Vec3 } from "../../kernel/cam/types.ts";
 import { defaultWorkholding } from "../../kernel/workholding/defaults.ts";
 import { defaultGripMm, gripOnParallels } from "../../kernel/workholding/grip.ts";
@@ -208,20 +209,12 @@ export function fakeViseHold(stock: Box3): WorkholdingSummary {
   const vise = defaultWorkholding("vmc-850-fanuc") as MachineVise;
   const grip = gripOnParallels(vise, defaultGripMm(vise.jaw_height_mm));
   if (grip === undefined) throw new RangeError("the default vise has no parallels for its default grip");
-  const layout = viseLayout(vise, stock, grip.grip_mm);
-  return {
-    type: "vise",
-    soft_jaws: false,
-    jaws: [layout.jaws.fixed, layout.jaws.moving],
-    supports: layout.supports,
-    clamps: [],
-    grip_axis: "y",
-    grip_mm: layout.grip_mm,
-    parallel_height_mm: layout.parallel_height_mm,
-    opening_mm: layout.opening_mm,
-    stick_out_mm: layout.stick_out_mm,
-    clamped: { description: "the blank's two sides below the part", grips: "stock", faces: [], features: [] },
-  };
+  return summaryOf(viseLayout(vise, stock, grip.grip_mm), "y", false, {
+    description: "the blank's two sides below the part",
+    grips: "stock",
+    faces: [],
+    features: [],
+  });
 }
 
 export function fakePlanResult(

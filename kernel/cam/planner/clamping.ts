@@ -246,7 +246,8 @@ function layoutAcross(axis: "x" | "y", vise: MachineVise, box: Box3, gripMm: num
   };
 }
 
-function summaryOf(
+/** A vise's layout as the plan reports it, gripping across `axis`, with what it clamps. */
+export function summaryOf(
   layout: ViseLayout,
   axis: "x" | "y",
   soft: boolean,
