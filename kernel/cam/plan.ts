@@ -4,7 +4,8 @@
  *
  *   read the part, its features and setup directions          (planner/read-part.ts)  0 - 10 %
  *   leave out the setups the stock does not fit the machine in (planner/setup-part.ts)
- *   per setup: mill, make holes and chamfers                   (milling-, hole-operations.ts)
+ *   per setup: clamp it, when given a workholding              (planner/hold-setup.ts)
+ *              mill, make holes and chamfers                   (milling-, hole-operations.ts)
  *              simulating each operation as soon as it is     (verify.ts)          10 - 95 %
  *              made, dropping what violates
  *   leave out a setup without toolpaths, saying what it was for  (planner/no-toolpaths.ts)
