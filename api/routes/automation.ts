@@ -118,7 +118,7 @@ export const automationRoutes = [
         "each field to change (body.workholding.max_opening_mm: the opening is narrower than the stock's narrower " +
         "horizontal side; body.workholding.jaw_height_mm: the jaws, or the stock held in them, stand taller than " +
         "the Z travel; body.workholding.parallel_heights_mm: no parallel leaves the grip the planner holds with; " +
-        "body.workholding.plate_*: the stock is larger than the plate, or the clamps too short or tall)",
+        "body.workholding.kind: not_planned, a fixture plate, which the planner does not plan yet)",
       409:
         "automation_slot_busy (a planning of this project is queued or running; details.task_id), " +
         "workpiece_missing (upload a workpiece first), stock_missing (set the stock first), " +
@@ -173,10 +173,17 @@ export const automationRoutes = [
 ];
 
 /**
- * A 400 when the override cannot hold the project's stock on its machine. A machine the planner
- * does not know is left to the task, which fails with machine_unsupported as without an override.
+ * A 400 when the override cannot hold the project's stock on its machine, or is a fixture plate
+ * (the planner clamps in a vise only). A machine the planner does not know is left to the task,
+ * which fails with machine_unsupported as without an override.
  */
 function refuseUnheldStock(workholding: Workholding, facts: PlanningRequestFacts): void {
+  if (workholding.kind === "fixture_plate") {
+    const message = "the planner clamps setups in a machine vise; fixture plates are not planned yet";
+    throw new HttpError(400, "invalid_workholding", message, {
+      fields: [{ field: "body.workholding.kind", code: "not_planned", message }],
+    });
+  }
   const machine = findMachineArchetype(facts.productId);
   if (!machine || !facts.stockSize) return;
   const problems = workholdingProblems(workholding, { stockSize: facts.stockSize, travelZ: machine.travel_z_mm });
