@@ -14,8 +14,9 @@ import { fixture } from "../geometry/test-support.ts";
 import { findMachineArchetype, type MachineArchetype } from "../machines/archetypes.ts";
 import { starterLibrary } from "../tools/catalogue/starter-library.ts";
 import { defaultWorkholding } from "../workholding/defaults.ts";
+import type { MachineVise, Workholding } from "../workholding/schema.ts";
 import { planCam } from "./plan.ts";
-import type { PlanResult } from "./plan-types.ts";
+import { PlanError, type PlanResult } from "./plan-types.ts";
 import { fixtureBoxes, fixtureField, workholdingCollisions } from "./simulation/fixtures.ts";
 import type { Box3 } from "./types.ts";
 
@@ -23,7 +24,10 @@ const oc = await loadOpenCascade();
 const bytes = withOcctScope((scope) => writeBrep(oc, readStep(oc, fixture("partC.step"), scope).solid));
 const machine = findMachineArchetype("vmc-850-fanuc") as MachineArchetype;
 
-function planHeld(stock: Box3): PlanResult {
+function planHeld(
+  stock: Box3,
+  workholding: Workholding | undefined = defaultWorkholding(machine.product_id),
+): PlanResult {
   return planCam(
     oc,
     {
@@ -33,7 +37,7 @@ function planHeld(stock: Box3): PlanResult {
       material_id: "aluminium-6061",
       library: starterLibrary(),
       options: { include_face_milling: true, sort_by_height: false },
-      workholding: defaultWorkholding(machine.product_id),
+      workholding,
     },
     { progress: () => {}, cancelled: () => false },
   );
@@ -92,5 +96,17 @@ describe("a plan held in a vise", () => {
       plan.unmachined.some((u) => u.code === "workholding_unavailable" && u.message.startsWith("setup -Z"));
     assert.ok(turned, JSON.stringify(plan.unmachined.map((u) => u.message)));
     for (const setup of plan.setups) assert.equal(setup.verification.workholding_collisions, 0, setup.name);
+  });
+
+  it("refuses a part the vise holds in no setup with workholding_unavailable, saying why", () => {
+    // a 40 mm opening takes partC's 48.6 mm stock neither way round
+    const narrow = { ...(defaultWorkholding(machine.product_id) as MachineVise), max_opening_mm: 40 };
+    assert.throws(
+      () => planHeld({ min: [-2, -2, -8], max: [87.52, 46.62, 32.53] }, narrow),
+      (error: unknown) =>
+        error instanceof PlanError &&
+        error.code === "workholding_unavailable" &&
+        /wider than the vise's 40 mm opening/.test(error.message),
+    );
   });
 });

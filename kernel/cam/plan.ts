@@ -298,6 +298,16 @@ export function planCam(oc: OpenCascadeInstance, input: PlanInput, hooks: PlanHo
     (sum, s) => sum + s.operations.filter((o) => o.kind !== "face_milling").length,
     0,
   );
+  // a part the vise holds in no setup: that is why nothing is machined, whatever else is missing
+  if (planned.length === 0 && setupsLeftOut.some((s) => s.reason === "workholding_unavailable")) {
+    throw new PlanError(
+      "workholding_unavailable",
+      `the vise holds the part in no setup: ${setupsLeftOut
+        .map((s) => s.message)
+        .slice(0, 5)
+        .join("; ")}`,
+    );
+  }
   if (operationCount === 0) {
     const reasons = unmachined.filter((u) => u.code !== "face_unreachable").map((u) => u.message);
     throw new PlanError(
