@@ -12,6 +12,7 @@ import { createTestDatabase, type TestDatabase } from "../support/database.ts";
 import { PLAN_OPTIONS, planningProject, type PlanningStarted } from "../support/planning.ts";
 import { insertTaskRecord, readJob, readTaskRecord } from "../support/task-records.ts";
 import { createTestUser, type TestUser } from "../support/users.ts";
+import { defaultWorkholding } from "../../kernel/workholding/defaults.ts";
 import { TEST_VISE } from "../../kernel/workholding/test-support.ts";
 
 interface ErrorBody {
@@ -389,19 +390,7 @@ describe("POST /projects/{project_id}/automation/cam-planning with a workholding
         ["body.workholding.jaw_height_mm taller_than_z_travel"],
       ],
       [{ ...VISE, parallel_heights_mm: [10, 20] }, ["body.workholding.parallel_heights_mm no_grip_on_parallels"]],
-      [
-        {
-          kind: "fixture_plate",
-          plate_length_mm: 400,
-          plate_width_mm: 400,
-          plate_thickness_mm: 12,
-          clamp_length_mm: 50,
-          clamp_width_mm: 20,
-          clamp_height_mm: 20,
-          clamp_count: 4,
-        },
-        ["body.workholding.kind not_planned"],
-      ],
+      [defaultWorkholding("router-450-grbl"), ["body.workholding.kind not_planned"]],
     ] as const) {
       const res = await start(key, projectId, { ...PLAN_OPTIONS, workholding });
       assert.equal(res.status, 400, res.text);
