@@ -5,6 +5,7 @@
  * API's (snake_case); units as types.ts says (mm, mm/min, rpm, degrees).
  */
 import { z } from "zod";
+import type { Box3 } from "../math/box3.ts";
 import { Vec3Schema } from "../math/vec3-schema.ts";
 import { Uuid } from "../tools/uuid.ts";
 
@@ -15,7 +16,7 @@ const ids = z.array(z.number().int());
 /** An orthonormal frame given in the workpiece's coordinates; y is z x x. */
 export const FrameSchema = z.object({ origin: Vec3Schema, x_axis: Vec3Schema, z_axis: Vec3Schema });
 /** An axis-aligned box in some frame (the stock in a setup's frame, say). */
-export const Box3Schema = z.object({ min: Vec3Schema, max: Vec3Schema });
+export const Box3Schema = z.object({ min: Vec3Schema, max: Vec3Schema }) satisfies z.ZodType<Box3>;
 
 export const DrillCycleSchema = z.object({
   kind: z.literal("drill"),

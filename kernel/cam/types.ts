@@ -14,7 +14,6 @@
 
 import type { z } from "zod";
 import type {
-  Box3Schema,
   CutterKindSchema,
   CutterSchema,
   CuttingParametersSchema,
@@ -33,8 +32,7 @@ export type Vec2 = [number, number];
 /** An orthonormal frame given in the workpiece's coordinates; y is z x x. */
 export type Frame = z.infer<typeof FrameSchema>;
 
-/** An axis-aligned box in some frame (the stock in a setup's frame, say). */
-export type Box3 = z.infer<typeof Box3Schema>;
+export type { Box3 } from "../math/box3.ts";
 
 /**
  * A triangle soup in some frame: what milling slices and the simulation rasterises. Triangles

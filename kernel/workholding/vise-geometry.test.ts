@@ -1,12 +1,13 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { defaultWorkholding } from "./defaults.ts";
-import { type Box, PARALLEL_THICKNESS_MM, viseLayout } from "./vise-geometry.ts";
+import type { Box3 } from "../math/box3.ts";
+import { PARALLEL_THICKNESS_MM, viseLayout } from "./vise-geometry.ts";
 
 const vmcVise = defaultWorkholding("vmc-850-fanuc");
 assert.ok(vmcVise?.kind === "vise");
 // 100 x 80 x 50 mm, centred on x and y, its bottom at z = 0
-const stock: Box = { min: [-50, -40, 0], max: [50, 40, 50] };
+const stock: Box3 = { min: [-50, -40, 0], max: [50, 40, 50] };
 
 const near = (a: number, b: number, what: string) => assert.ok(Math.abs(a - b) <= 1e-9, `${what}: ${a} vs ${b}`);
 

@@ -4,14 +4,8 @@
  * opening the setter sets and how far the stock stands out above the jaws. The planner turns
  * these boxes into solids of the stock simulation and the setter's instructions.
  */
-import type { Vec3 } from "../math/vec3.ts";
+import type { Box3 } from "../math/box3.ts";
 import type { MachineVise } from "./schema.ts";
-
-/** an axis-aligned box, min below max on every axis (mm, setup frame) */
-export interface Box {
-  min: Vec3;
-  max: Vec3;
-}
 
 /**
  * How thick (across y) each parallel is. Precision parallel sets are 3-8 mm thick (the 1/8-inch
@@ -22,9 +16,9 @@ export const PARALLEL_THICKNESS_MM = 5;
 
 export interface ViseLayout {
   /** the fixed jaw against the stock's +y face, the moving jaw (the handle's side) against its -y face */
-  jaws: { fixed: Box; moving: Box };
+  jaws: { fixed: Box3; moving: Box3 };
   /** the two parallels under the stock, one along each jaw; none when the stock stands on the ways */
-  supports: Box[];
+  supports: Box3[];
   grip_mm: number;
   /** jaw height minus grip: the parallels the stock stands on (0: on the ways) */
   parallel_height_mm: number;
@@ -43,7 +37,7 @@ export interface ViseLayout {
  * that is not within (0, jaw height]: there is no layout to give, and checkWorkholding names
  * the field a request got wrong.
  */
-export function viseLayout(vise: MachineVise, stock: Box, gripMm: number): ViseLayout {
+export function viseLayout(vise: MachineVise, stock: Box3, gripMm: number): ViseLayout {
   if (!(stock.min[0] < stock.max[0] && stock.min[1] < stock.max[1] && stock.min[2] < stock.max[2]))
     throw new RangeError("the stock box is empty or inverted");
   if (!(gripMm > 0 && gripMm <= vise.jaw_height_mm))
@@ -60,7 +54,7 @@ export function viseLayout(vise: MachineVise, stock: Box, gripMm: number): ViseL
   const ways = z0 - parallelHeight;
   const t = vise.jaw_thickness_mm;
 
-  const supports: Box[] = [];
+  const supports: Box3[] = [];
   if (parallelHeight > 0) {
     // two bars, one inside each jaw face; they meet rather than cross on a stock narrower than two
     const p = Math.min(PARALLEL_THICKNESS_MM, (y1 - y0) / 2);

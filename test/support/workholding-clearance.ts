@@ -19,6 +19,7 @@
  * A negative margin is a sample that breaks the reading.
  */
 import { toFrame } from "../../kernel/cam/frames.ts";
+import { distanceToBoxXY } from "../../kernel/math/box3.ts";
 import type { Box3, Frame, Vec3 } from "../../kernel/cam/types.ts";
 import type { CamPlan } from "../../kernel/job/plan.ts";
 import { programText } from "./program-checks.ts";
@@ -76,10 +77,8 @@ const outside = (v: number, lo: number, hi: number): number => Math.max(lo - v, 
 
 /** The margins of a tool of `radius` with its tip at `p` to `box` (both readings; negative: too near). */
 export function margins(p: Vec3, radius: number, box: Box3): { solid: number; literal: number } {
-  const dx = outside(p[0], box.min[0], box.max[0]);
-  const dy = outside(p[1], box.min[1], box.max[1]);
   const dz = outside(p[2], box.min[2], box.max[2]);
-  const sideways = Math.hypot(dx, dy);
+  const sideways = distanceToBoxXY(box, p[0], p[1]);
   return {
     solid: Math.max(sideways - radius, p[2] - box.max[2]) - CLEARANCE_MM,
     literal: Math.hypot(sideways, dz) - radius - CLEARANCE_MM,

@@ -11,6 +11,7 @@
 import { cubeCorners, fixture } from "../../geometry/test-support.ts";
 import { readStl } from "../../geometry/stl.ts";
 import { setupFrame, soupToFrame } from "../frames.ts";
+import { distanceToBoxXY } from "../../math/box3.ts";
 import type { Box3, Cutter, CuttingParameters, Move, TriangleSoup, Vec3 } from "../types.ts";
 
 /** partC's stock: its bounding box with 3 mm round it and 2 mm under it. */
@@ -277,9 +278,7 @@ export function distanceToBoxesAbove(boxes: Box3[], x: number, y: number, z: num
   let best = Infinity;
   for (const box of boxes) {
     if (box.max[2] <= z + 1e-9) continue;
-    const dx = Math.max(box.min[0] - x, 0, x - box.max[0]);
-    const dy = Math.max(box.min[1] - y, 0, y - box.max[1]);
-    best = Math.min(best, Math.hypot(dx, dy));
+    best = Math.min(best, distanceToBoxXY(box, x, y));
   }
   return best;
 }

@@ -15,6 +15,7 @@ import { findMachineArchetype, type MachineArchetype } from "../../machines/arch
 import { starterLibrary } from "../../tools/catalogue/starter-library.ts";
 import { defaultWorkholding } from "../../workholding/defaults.ts";
 import { viseLayout } from "../../workholding/vise-geometry.ts";
+import { distanceToBoxXY } from "../../math/box3.ts";
 import { InProcessStock } from "../milling/stock.ts";
 import type { PlanInput } from "../plan-types.ts";
 import { cuttersFromLibrary } from "../tooling/cutter.ts";
@@ -133,9 +134,7 @@ function samples(from: Vec3, move: Move, step = 0.25): Vec3[] {
 
 /** How far the tool's cylinder (tip at `p`, radius r, going up) stays from the box: sideways or above its top. */
 function clearance(p: Vec3, r: number, box: Box3): number {
-  const dx = Math.max(box.min[0] - p[0], 0, p[0] - box.max[0]);
-  const dy = Math.max(box.min[1] - p[1], 0, p[1] - box.max[1]);
-  return Math.max(Math.hypot(dx, dy) - r, p[2] - box.max[2]);
+  return Math.max(distanceToBoxXY(box, p[0], p[1]) - r, p[2] - box.max[2]);
 }
 
 describe("partC's first setup held by the vise's jaws", () => {

@@ -12,6 +12,7 @@
  *   reported once per setup, not per level.
  * - A hole whose tool would come into a box is not made in the setup (holeBlocked).
  */
+import { distanceToBoxXY } from "../../math/box3.ts";
 import type { Box3, TriangleSoup, Vec2 } from "../types.ts";
 
 /**
@@ -57,13 +58,6 @@ export function boxSoup(boxes: readonly Box3[]): TriangleSoup {
   return { positions, indices };
 }
 
-/** How far `at` lies from the box's XY rectangle (0 inside it). */
-function distanceXY(at: Vec2, box: Box3): number {
-  const dx = Math.max(box.min[0] - at[0], 0, at[0] - box.max[0]);
-  const dy = Math.max(box.min[1] - at[1], 0, at[1] - box.max[1]);
-  return Math.hypot(dx, dy);
-}
-
 /**
  * Whether a region a generator skipped at height `z` lies in the clamped band: its point within
  * the tool's radius plus WORKHOLDING_KEEP_OUT_MM of a box's XY, below that box's top plus the same.
@@ -71,7 +65,9 @@ function distanceXY(at: Vec2, box: Box3): number {
  */
 export function inBand(at: Vec2, z: number, radius: number, keepOut: readonly Box3[]): boolean {
   return keepOut.some(
-    (box) => distanceXY(at, box) <= radius + WORKHOLDING_KEEP_OUT_MM && z < box.max[2] + WORKHOLDING_KEEP_OUT_MM,
+    (box) =>
+      distanceToBoxXY(box, at[0], at[1]) <= radius + WORKHOLDING_KEEP_OUT_MM &&
+      z < box.max[2] + WORKHOLDING_KEEP_OUT_MM,
   );
 }
 
@@ -88,5 +84,7 @@ export interface ToolDown {
  * to the rectangle, not its bounding square) when its tip goes below the box's top.
  */
 export function holeBlocked(tool: ToolDown, keepOut: readonly Box3[]): Box3 | null {
-  return keepOut.find((box) => distanceXY(tool.at, box) < tool.radius && tool.tip_z < box.max[2]) ?? null;
+  return (
+    keepOut.find((box) => distanceToBoxXY(box, tool.at[0], tool.at[1]) < tool.radius && tool.tip_z < box.max[2]) ?? null
+  );
 }

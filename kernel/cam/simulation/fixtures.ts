@@ -7,6 +7,7 @@
  * The stock's grid is not widened to hold the jaws: they stand outside the stock's footprint,
  * and the stock's field, the carried stock and the material left all assume that grid.
  */
+import { distanceToBoxXY } from "../../math/box3.ts";
 import type { Box3, Operation, Vec3 } from "../types.ts";
 import { DEFAULT_TOLERANCE_MM, FixtureCheck, type Worst } from "./checks.ts";
 import { cutterProfile, type BodyName, type CutterProfile, type Envelope } from "./cutter-profile.ts";
@@ -132,9 +133,7 @@ export function fixtureField(boxes: Box3[], clearanceMm: number, cellMm = FIXTUR
 
 /** Whether (x, y) lies within `distance` of the box's XY rectangle. */
 function isNear(box: Box3, x: number, y: number, distance: number): boolean {
-  const ox = Math.max(box.min[0] - x, 0, x - box.max[0]),
-    oy = Math.max(box.min[1] - y, 0, y - box.max[1]);
-  return ox * ox + oy * oy <= distance * distance;
+  return distanceToBoxXY(box, x, y) <= distance;
 }
 
 /** The box that gives cell `cell` its height (the highest near it), -1 where none is near. */

@@ -1,0 +1,13 @@
+/** The kernel's axis-aligned box, and how far a point lies from its footprint. */
+import type { Vec3 } from "./vec3.ts";
+
+/** An axis-aligned box in some frame (the stock in a setup's frame, a vise's jaw), min below max on every axis. */
+export interface Box3 {
+  min: Vec3;
+  max: Vec3;
+}
+
+/** How far (x, y) lies from the box's XY rectangle: 0 inside it, the corners rounded. */
+export function distanceToBoxXY(box: Box3, x: number, y: number): number {
+  return Math.hypot(Math.max(box.min[0] - x, 0, x - box.max[0]), Math.max(box.min[1] - y, 0, y - box.max[1]));
+}
