@@ -36,7 +36,6 @@ import {
 } from "../kernel/job/plan.ts";
 import type { BoundingBoxStock } from "../kernel/job/stock.ts";
 import { findMachineArchetype, type MachineArchetype } from "../kernel/machines/archetypes.ts";
-import type { Workholding } from "../kernel/workholding/schema.ts";
 import { liveProjectMachine, loadPlanningState, type PlanningState } from "../db/queries/automation.ts";
 import { newJobFrom } from "../db/queries/jobs.ts";
 import { carrySetupCostsToPlan } from "../db/queries/setup-cost-carry.ts";
@@ -97,17 +96,6 @@ interface PlannedFor {
   productId: string;
 }
 
-/**
- * What holds the stock while the plan is made: the request's override when it sent one. For
- * now a request without one plans every setup as if nothing held the stock, as before
- * workholding existed; once plans clamp by default, the machine's default takes its place:
- * `return payload.workholding ?? defaultWorkholding(machine.product_id);`
- * (kernel/workholding/defaults.ts; undefined still for a machine without one).
- */
-export function workholdingFor(payload: PlanCamPayload, _machine: MachineArchetype): Workholding | undefined {
-  return payload.workholding;
-}
-
 /** What the planner gets, checked; a TaskFailure for everything a user has to fix first. */
 function planInputOf(
   state: PlanningState | null,
@@ -160,7 +148,8 @@ function planInputOf(
       material_id: state.materialId,
       library: state.library,
       options: planOptionsOf(payload),
-      workholding: workholdingFor(payload, machine),
+      // the request's workholding, when it sent one: without, the setups are planned as if nothing held the stock
+      workholding: payload.workholding,
     },
   };
 }

@@ -7,6 +7,7 @@
 import { z } from "zod";
 import { unmetPlanningPrecondition } from "../../kernel/cam/planning-preconditions.ts";
 import { workholdingProblems } from "../../kernel/cam/planning-workholding.ts";
+import { FIXTURE_PLATE_NOT_PLANNED } from "../../kernel/cam/planner/hold-setup.ts";
 import { findMachineArchetype } from "../../kernel/machines/archetypes.ts";
 import { planningPreconditions, startAutomationTask, type PlanningRequestFacts } from "../../db/queries/automation.ts";
 import type { Workholding } from "../../kernel/workholding/schema.ts";
@@ -179,7 +180,7 @@ export const automationRoutes = [
  */
 function refuseUnheldStock(workholding: Workholding, facts: PlanningRequestFacts): void {
   if (workholding.kind === "fixture_plate") {
-    const message = "the planner clamps setups in a machine vise; fixture plates are not planned yet";
+    const message = FIXTURE_PLATE_NOT_PLANNED;
     throw new HttpError(400, "invalid_workholding", message, {
       fields: [{ field: "body.workholding.kind", code: "not_planned", message }],
     });

@@ -24,13 +24,13 @@ import type { SetupPart } from "./setup-part.ts";
  * given no workholding. A fixture plate, or a vise whose parallels give no grip of at least
  * MIN_GRIP_MM, holds nothing the planner can plan: a PlanError saying so.
  */
+/** Why a fixture plate holds nothing the planner plans: the planning request's 400 and the planner's refusal say it alike. */
+export const FIXTURE_PLATE_NOT_PLANNED =
+  "the planner clamps setups in a machine vise; fixture plates are not planned yet";
+
 export function viseHolding(workholding: Workholding | undefined): { vise: MachineVise; gripMm: number } | null {
   if (workholding === undefined) return null;
-  if (workholding.kind !== "vise")
-    throw new PlanError(
-      "workholding_unavailable",
-      "the planner clamps setups in a machine vise; a fixture plate is not planned yet: plan with a vise",
-    );
+  if (workholding.kind !== "vise") throw new PlanError("workholding_unavailable", FIXTURE_PLATE_NOT_PLANNED);
   const grip = viseGrip(workholding);
   if (grip === undefined)
     throw new PlanError(
