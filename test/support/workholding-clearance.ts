@@ -19,6 +19,7 @@
  * A negative margin is a sample that breaks the reading.
  */
 import { toFrame } from "../../kernel/cam/frames.ts";
+import { fixtureBoxes } from "../../kernel/cam/simulation/fixtures.ts";
 import { distanceToBoxXY } from "../../kernel/math/box3.ts";
 import type { Box3, Frame, Vec3 } from "../../kernel/cam/types.ts";
 import type { CamPlan } from "../../kernel/job/plan.ts";
@@ -31,20 +32,6 @@ export const SAMPLE_STEP_MM = 0.5;
 export const CLEARANCE_MM = 1;
 /** how far above the work offsets machine zero is put, mm */
 export const HOME_ABOVE_MM = 500;
-
-/** A workholding box with its name in the setup's summary: "jaw 1", "support 2", "clamp 1". */
-export interface NamedBox {
-  name: string;
-  box: Box3;
-}
-
-/** The setup's jaws, supports and clamps, named as the summary lists them. */
-export function workholdingBoxes(plan: CamPlan, setupIndex: number): NamedBox[] {
-  const held = plan.setups[setupIndex]?.workholding;
-  if (held === undefined) return [];
-  const named = (kind: string, boxes: Box3[]) => boxes.map((box, i) => ({ name: `${kind} ${i + 1}`, box }));
-  return [...named("jaw", held.jaws), ...named("support", held.supports), ...named("clamp", held.clamps)];
-}
 
 /** The tool positions along a motion, at most `step` apart, its start and end included. */
 export function* sampled(move: CanonicalMove, step = SAMPLE_STEP_MM): Generator<Vec3> {
@@ -117,7 +104,8 @@ export function programClearance(plan: CamPlan, setupIndex: number): ProgramClea
   const setup = plan.setups[setupIndex];
   if (setup === undefined) throw new RangeError(`no setup ${setupIndex}`);
   const radii = new Map(setup.tools.map((tool) => [tool.number, tool.diameter_mm / 2]));
-  const boxes = workholdingBoxes(plan, setupIndex);
+  // the jaws, supports and clamps, named as the simulation names them ("fixed jaw", "parallel 1")
+  const boxes = setup.workholding === undefined ? [] : fixtureBoxes(setup.workholding);
   const read = readRs274(programText(plan, setupIndex, "linuxcnc"), { workOffsetsBelowHomeMm: HOME_ABOVE_MM });
   const found: ProgramClearance = {
     status: read.status,
