@@ -148,8 +148,8 @@ function planInputOf(
       material_id: state.materialId,
       library: state.library,
       options: planOptionsOf(payload),
-      // the request's workholding, when it sent one: without, the setups are planned as if nothing held the stock
-      workholding: payload.workholding,
+      // the request's workholding, when it sent one: without, the machine's default holds the stock
+      ...(payload.workholding === undefined ? {} : { workholding: payload.workholding }),
     },
   };
 }

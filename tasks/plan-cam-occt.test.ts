@@ -122,7 +122,7 @@ async function stepProject(library: (string | Assembly)[] = ["End mill"], part =
   assert.equal(upload.status, 201, upload.text);
   const stock = await api.request("POST", `/projects/${projectId}/stock/bounding-box`, {
     key: alice.key,
-    body: { minus_x: 2, plus_x: 2, minus_y: 2, plus_y: 2, minus_z: 0, plus_z: 5 },
+    body: { minus_x: 2, plus_x: 2, minus_y: 2, plus_y: 2, minus_z: 8, plus_z: 5 },
   });
   assert.equal(stock.status, 200, stock.text);
   return projectId;
@@ -165,7 +165,7 @@ describe("plan_cam on the service's geometry thread", () => {
       `/projects/${projectId}/stock/bounding-box`,
       {
         key: alice.key,
-        body: { minus_x: 2, plus_x: 20, minus_y: 2, plus_y: 2, minus_z: 0, plus_z: 5 },
+        body: { minus_x: 2, plus_x: 20, minus_y: 2, plus_y: 2, minus_z: 8, plus_z: 5 },
       },
     );
     assert.deepEqual(

@@ -1,5 +1,5 @@
 /**
- * The README's first run in the kernel: partC.step in the README's stock (2 mm round, 3 mm
+ * The README's first run in the kernel: partC.step in the README's stock (2 mm round, 8 mm
  * below, 5 mm above) with a new user's default library and the 6 mm end mill the README adds.
  * No end mill of that library reaches the stock's whole depth, and the finishing tool was then
  * picked from an empty list (the planner failed on the README's own steps).
@@ -29,7 +29,7 @@ describe("the README's first run", () => {
       oc,
       {
         workpiece: { format: "step", bytes, bytes_format: "brep" },
-        stock: { min: [-2, -2, -3], max: [87.52, 46.62, 32.53] },
+        stock: { min: [-2, -2, -8], max: [87.52, 46.62, 32.53] },
         machine: findMachineArchetype("vmc-850-fanuc") as MachineArchetype,
         material_id: "aluminium-6061",
         library,

@@ -260,6 +260,16 @@ export const WorkholdingSummarySchema = z.object({
       features: ids.describe("the recognised features those faces belong to"),
     })
     .describe("what the jaws or clamps hold"),
+  orientation: z
+    .object({
+      up: z.string().describe('the part\'s side towards the spindle, as a workpiece axis: "+Z", "-Y"'),
+      right: z.string().describe("the part's side towards the machine's +X (the setup's x)"),
+      back: z
+        .string()
+        .describe("the part's side towards the machine's +Y (the setup's y): the fixed jaw's when gripping across y"),
+    })
+    .optional()
+    .describe("how the part lies in the workholding, in its own sides; absent in plans made before it was given"),
 });
 
 export const PlannedSetupSchema = z.object({
@@ -285,7 +295,16 @@ export const PlannedSetupSchema = z.object({
   workholding: WorkholdingSummarySchema.optional(),
 });
 
-export const WarningSchema = z.object({ code: z.string(), message: z.string() });
+export const WarningSchema = z.object({
+  code: z.string(),
+  message: z.string(),
+  details: z
+    .record(z.string(), z.union([z.string(), z.number()]))
+    .optional()
+    .describe(
+      'the warning\'s figures, by code: stock_allowance_needed gives `axis` (the workpiece axis the stock must grow along, "-Z"), `given_mm`, `needed_mm` and `missing_mm`',
+    ),
+});
 
 /** Something the plan does not machine, and why (a user can act on it). */
 export const UnmachinedSchema = z.object({
@@ -332,14 +351,20 @@ export const SetupLeftOutSchema = z.object({
 
 /**
  * How complete the plan is, in figures. `incomplete` when any hole is not made, any face is
- * unreachable, or material thicker than the finishing tolerance is left (sharp corners aside) on
- * more than `material_left.surface_limit_pct` of the part's surface. The task still succeeds: the
+ * unreachable, a setup is left out because the workholding cannot hold it, or material thicker
+ * than the finishing tolerance is left (sharp corners aside) on more than
+ * `material_left.surface_limit_pct` of the part's surface. The task still succeeds: the
  * plan is what the library and the part allow, and this says what it lacks.
  */
 export const CompletenessSchema = z.object({
   status: z.enum(["complete", "incomplete"]),
   reasons: z
-    .array(z.object({ code: z.enum(["material_left", "hole_not_made", "face_unreachable"]), message: z.string() }))
+    .array(
+      z.object({
+        code: z.enum(["material_left", "hole_not_made", "face_unreachable", "workholding_unavailable"]),
+        message: z.string(),
+      }),
+    )
     .describe("one per failed criterion, with its figures; empty when complete"),
   material_left: z.object({
     volume_mm3: nonNegative.describe("material left thicker than tolerance_mm"),

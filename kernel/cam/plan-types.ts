@@ -29,6 +29,7 @@ import type {
   ToolMissingSchema,
   ToolSummarySchema,
   UnmachinedSchema,
+  WarningSchema,
 } from "./plan-schemas.ts";
 
 /** How the planner was asked to plan (plan-schemas.ts says what each option does). */
@@ -50,10 +51,11 @@ export interface PlanInput {
   options: PlanOptions;
   /**
    * what holds the stock: every setup is clamped in it (planner/hold-setup.ts), its tools keep
-   * clear of the jaws and the verification drops what comes near them; absent, the setups are
-   * planned as if nothing held the stock
+   * clear of the jaws and the verification drops what comes near them. Absent, the machine's
+   * default (workholding/defaults.ts); null, the setups are planned as if nothing held the stock
+   * (the benchmarks' comparison, and tests of geometry the jaws would only hide)
    */
-  workholding?: Workholding;
+  workholding?: Workholding | null;
 }
 
 export interface PlanHooks {
@@ -160,6 +162,8 @@ export type PlannedSetup = z.infer<typeof PlannedSetupSchema>;
 export type WorkholdingSummary = z.infer<typeof WorkholdingSummarySchema>;
 /** Something the plan does not machine, and why (a user can act on it). */
 export type Unmachined = z.infer<typeof UnmachinedSchema>;
+
+export type PlanWarning = z.infer<typeof WarningSchema>;
 /** A sharp internal corner no rotating tool makes: listed, but not by itself a reason the plan is incomplete. */
 export type SharpCorner = z.infer<typeof SharpCornerSchema>;
 /** A tool the plan would have used had the library held it. */

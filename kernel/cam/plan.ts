@@ -4,7 +4,7 @@
  *
  *   read the part, its features and setup directions          (planner/read-part.ts)  0 - 10 %
  *   leave out the setups the stock does not fit the machine in (planner/setup-part.ts)
- *   per setup: clamp it, when given a workholding              (planner/hold-setup.ts)
+ *   per setup: clamp it in the machine's vise, or the one given (planner/hold-setup.ts)
  *              mill, make holes and chamfers                   (milling-, hole-operations.ts)
  *              simulating each operation as soon as it is     (verify.ts)          10 - 95 %
  *              made, dropping what violates
@@ -18,6 +18,7 @@
 import { randomUUID } from "node:crypto";
 import type { OpenCascadeInstance } from "opencascade.js/dist/node.js";
 import { workOffsetName } from "../machines/work-offsets.ts";
+import { defaultWorkholding } from "../workholding/defaults.ts";
 import { EMPTY_LIBRARY } from "./planning-preconditions.ts";
 import { setupMachiningTime } from "./machining-time.ts";
 import { queuedShadows, type ShadowSource } from "./milling/shadows.ts";
@@ -78,9 +79,16 @@ import { ThreadedShadows } from "./planner/shadow-thread.ts";
 const PLAIN_WORK_OFFSETS = 6;
 
 export function planCam(oc: OpenCascadeInstance, input: PlanInput, hooks: PlanHooks): PlanResult {
+  let reported = 0;
+  const report = (fraction: number) => {
+    // a setup left out skips its share at once: progress still moves in steps of at most 10 %
+    for (let step = reported + 0.1; step < fraction; step += 0.1) hooks.progress(step);
+    hooks.progress(fraction);
+    reported = fraction;
+  };
   const checkpoint = (fraction: number) => {
     if (hooks.cancelled()) throw new PlanCancelled();
-    hooks.progress(fraction);
+    report(fraction);
   };
   checkpoint(0);
   if (input.library.length === 0) throw new PlanError(EMPTY_LIBRARY.code, EMPTY_LIBRARY.message);
@@ -103,7 +111,9 @@ export function planCam(oc: OpenCascadeInstance, input: PlanInput, hooks: PlanHo
     volume_mm3: null,
   }));
 
-  const vise = viseHolding(input.workholding);
+  const vise = viseHolding(
+    input.workholding === undefined ? defaultWorkholding(input.machine.product_id) : (input.workholding ?? undefined),
+  );
   const fitting = setupParts(part, {
     stock: input.stock,
     endMills: cutters.filter(isEndMill),
@@ -173,7 +183,7 @@ export function planCam(oc: OpenCascadeInstance, input: PlanInput, hooks: PlanHo
     const nextId = () => `s${setup.index}-op${counter++}`;
     // the setup's share of the progress: 80 % milling, 20 % holes, each with its simulation
     const within = (from: number, to: number) => (fraction: number) =>
-      hooks.progress(base + span * (from + (to - from) * fraction));
+      report(base + span * (from + (to - from) * fraction));
     // the setup starts from what the ones before it left (carried-stock.ts), not the whole box
     const carried = i === 0 ? null : carriedTops(acrossSetups, setup.frame);
     const start = carried === null ? new InProcessStock(setup.stock) : carriedStock(setup.stock, carried);
@@ -354,7 +364,7 @@ export function planCam(oc: OpenCascadeInstance, input: PlanInput, hooks: PlanHo
     setups_left_out: setupsLeftOut,
     sharp_corners: corners.corners,
   });
-  hooks.progress(1);
+  report(1);
   return {
     machining_time_s: round1(planned.reduce((sum, s) => sum + s.machining_time_s, 0)),
     warnings: dedupe(warnings),

@@ -58,6 +58,18 @@ describe("the setter's clamping lines", () => {
     assert.equal(lines[3], "On the ways, stick-out 27.5 above the jaws");
   });
 
+  it("say which way round the part goes in, in its own sides, and which side the fixed jaw takes", () => {
+    const orientation = { up: "-Y", right: "+X", back: "+Z" };
+    assert.deepEqual(clampingLines(vise({ orientation }), threeDecimals).slice(0, 3), [
+      "Vise, jaws 150 wide, set opening 48.6",
+      "Part -Y side up, +X to the right, +Z to the back",
+      "Fixed jaw on the part's +Z side",
+    ]);
+    // across x the fixed jaw is on the right (vise-geometry.ts, swapped)
+    const across = clampingLines(vise({ orientation, grip_axis: "x" }), threeDecimals);
+    assert.equal(across[2], "Fixed jaw on the part's +X side");
+  });
+
   it("give a fixture plate's clamps one by one", () => {
     const lines = clampingLines(
       vise({

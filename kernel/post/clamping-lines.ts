@@ -32,11 +32,13 @@ export function clampingLines(workholding: WorkholdingSummary, number: (value: n
     const width = jaw === undefined ? "" : ` ${number(jaw.max[along] - jaw.min[along])} wide`;
     const opening = workholding.opening_mm === null ? "" : `, set opening ${number(workholding.opening_mm)}`;
     lines.push(`Vise, ${workholding.soft_jaws ? "soft jaws" : "jaws"}${width}${opening}`);
+    lines.push(...orientationLines(workholding));
     lines.push(...wrapped(`Gripping ${workholding.clamped.description}`));
     const axis = workholding.grip_axis.toUpperCase();
     lines.push(`Jaws on ${axis}- and ${axis}+ faces, ${grip}`);
   } else {
     lines.push(`Fixture plate, ${workholding.clamps.length} clamps`);
+    lines.push(...orientationLines(workholding));
     lines.push(...wrapped(`Gripping ${workholding.clamped.description}`));
     lines.push(`Clamps ${grip}`);
   }
@@ -59,6 +61,19 @@ export function clampingLines(workholding: WorkholdingSummary, number: (value: n
     const high = Math.max(...boxes.map((box) => box.max[2]));
     lines.push(`${all} ${range("Z", low, high)}`);
   }
+  return lines;
+}
+
+/**
+ * How the part lies, in its own sides, so the setter turns it the right way before clamping:
+ * "Part +Z side up, +X to the right, +Y to the back", then the side the fixed jaw takes.
+ */
+function orientationLines(workholding: WorkholdingSummary): string[] {
+  const o = workholding.orientation;
+  if (o === undefined) return [];
+  const lines = wrapped(`Part ${o.up} side up, ${o.right} to the right, ${o.back} to the back`);
+  if (workholding.type === "vise")
+    lines.push(...wrapped(`Fixed jaw on the part's ${workholding.grip_axis === "y" ? o.back : o.right} side`));
   return lines;
 }
 

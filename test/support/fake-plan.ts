@@ -209,12 +209,14 @@ export function fakeViseHold(stock: Box3): WorkholdingSummary {
   const vise = defaultWorkholding("vmc-850-fanuc") as MachineVise;
   const grip = gripOnParallels(vise, defaultGripMm(vise.jaw_height_mm));
   if (grip === undefined) throw new RangeError("the default vise has no parallels for its default grip");
-  return summaryOf(viseLayout(vise, stock, grip.grip_mm), "y", false, {
+  const summary = summaryOf(viseLayout(vise, stock, grip.grip_mm), "y", false, {
     description: "the blank's two sides below the part",
     grips: "stock",
     faces: [],
     features: [],
   });
+  // the fake setup is +Z with the workpiece's axes (hold-setup.ts: orientationOf)
+  return { ...summary, orientation: { up: "+Z", right: "+X", back: "+Y" } };
 }
 
 export function fakePlanResult(

@@ -16,7 +16,7 @@ import { partC } from "./fixture-workpiece.ts";
 import type { TestUser } from "./users.ts";
 
 export const PLANNING_MATERIAL = "aluminium-6061";
-export const STOCK_OFFSETS = { minus_x: 2, plus_x: 2, minus_y: 2, plus_y: 2, minus_z: 0, plus_z: 5 };
+export const STOCK_OFFSETS = { minus_x: 2, plus_x: 2, minus_y: 2, plus_y: 2, minus_z: 8, plus_z: 5 };
 
 const STANDARD_RANGE = generateStandardRange();
 const STANDARD_ASSEMBLY = STANDARD_RANGE[0]!.assembly;

@@ -42,10 +42,13 @@ const FIELD_DEPTH_MM = 0.05;
 
 const OPTIONS = { include_face_milling: true, sort_by_height: false };
 
-/** The stock the planning tests give a part: 2 mm round it, 5 mm on top (test/support/planning.ts). */
+/**
+ * The stock the planning tests give a part (test/support/planning.ts): 2 mm round it, 5 mm on
+ * top and 8 mm below, where the vise grips the blank clear of the part.
+ */
 export function stockAround(part: Box3): Box3 {
   return {
-    min: [part.min[0] - 2, part.min[1] - 2, part.min[2]],
+    min: [part.min[0] - 2, part.min[1] - 2, part.min[2] - 8],
     max: [part.max[0] + 2, part.max[1] + 2, part.max[2] + 5],
   };
 }

@@ -34,8 +34,10 @@ import type { SetupPart } from "./setup-part.ts";
 
 /** how far from parallel the two gripped faces (and each face's triangles) may be */
 export const PARALLEL_TOLERANCE_DEG = 0.5;
-/** a gripped face runs at least this far along the jaws, or a third of the jaw width if less (mm) */
+/** a gripped face runs at least this far along the jaws, or a third of the jaw width if less (mm), */
 export const MIN_CONTACT_LENGTH_MM = 20;
+/** or, on material shorter than that along the jaws, this share of its length there */
+export const SMALL_PART_CONTACT_SHARE = 0.8;
 
 /** positions are float32: a face "covering" the band is judged with this slack (mm) */
 const GEOMETRY_SLACK_MM = 1e-3;
@@ -418,7 +420,12 @@ function sideOf(
   // the voxels tile the stock box: the blank's own face is still there
   if (Math.abs(extent - stockFace) <= voxel / 2) return { at: stockFace, faces: [], normal: outward, soft: false };
   const other = axis === 1 ? 0 : 1;
-  const along = Math.min(MIN_CONTACT_LENGTH_MM, vise.jaw_width_mm / 3);
+  // a part shorter than that along the jaws is gripped over most of its length (a 10 mm cube)
+  const along = Math.min(
+    MIN_CONTACT_LENGTH_MM,
+    vise.jaw_width_mm / 3,
+    SMALL_PART_CONTACT_SHARE * ((left.hi[other] as number) - (left.lo[other] as number)),
+  );
   // faces reaching the band within a voxel of the extent: the ones a jaw there would touch
   const near = faces.filter(
     (face) =>

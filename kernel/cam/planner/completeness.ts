@@ -4,10 +4,11 @@
  * operations the verification dropped, the tools and setups left out, the sharp corners, and the
  * material left thicker than the finishing tolerance (simulation/thick-material.ts).
  *
- * `incomplete` when any hole is not made, any face is unreachable, or the material left covers
- * more than the limit's share of the part's surface (sharp corners aside). Tools missing,
- * operations dropped and setups left out are reported; what they leave undone shows up as holes,
- * faces or material.
+ * `incomplete` when any hole is not made, any face is unreachable, a setup is left out because
+ * the workholding holds it nowhere (a machinist would need another fixture, whatever the
+ * material figures say), or the material left covers more than the limit's share of the part's
+ * surface (sharp corners aside). Tools missing, operations dropped and setups left out for other
+ * reasons are reported; what they leave undone shows up as holes, faces or material.
  */
 import { roundNumber } from "../../math/vec3.ts";
 import type { Completeness, SetupLeftOut, SharpCorner, ToolMissing } from "../plan-types.ts";
@@ -67,6 +68,13 @@ export function completenessOf(findings: CompletenessFindings): Completeness {
     reasons.push({
       code: "face_unreachable",
       message: `${faces.length} ${faces.length === 1 ? "face is" : "faces are"} reached from no setup (face ${faces.join(", ")})`,
+    });
+  }
+  const unheld = findings.setups_left_out.filter((s) => s.reason === "workholding_unavailable");
+  if (unheld.length > 0) {
+    reasons.push({
+      code: "workholding_unavailable",
+      message: `${unheld.length} ${unheld.length === 1 ? "setup is" : "setups are"} left out, the workholding holding ${unheld.length === 1 ? "it" : "them"} nowhere (setup ${unheld.map((s) => s.name).join(", ")})`,
     });
   }
   const surface = roundNumber(material.surface_pct, 2);

@@ -11,10 +11,18 @@
 import type { Feature } from "../../features/recognition/types.ts";
 import { MIN_GRIP_MM } from "../../workholding/grip.ts";
 import type { MachineVise, Workholding } from "../../workholding/schema.ts";
-import { PlanError, type SetupLeftOut, type Unmachined, type WorkholdingSummary } from "../plan-types.ts";
+import {
+  PlanError,
+  type PlanWarning,
+  type SetupLeftOut,
+  type Unmachined,
+  type WorkholdingSummary,
+} from "../plan-types.ts";
 import { fixtureBoxes, type FixtureBox } from "../simulation/fixtures.ts";
 import type { VoxelStock } from "../simulation/voxel-stock.ts";
-import type { Box3 } from "../types.ts";
+import { directionName } from "../../math/vec3.ts";
+import { frameYAxis } from "../frames.ts";
+import type { Box3, Frame } from "../types.ts";
 import { firstClamping, laterClamping, soupMinZ, viseGrip, type StockAllowanceNeeded } from "./clamping.ts";
 import { grownBox, WORKHOLDING_KEEP_OUT_MM } from "./keep-out.ts";
 import type { SetupPart } from "./setup-part.ts";
@@ -57,7 +65,7 @@ export interface HoldContext {
 export interface HeldSetup {
   setup: SetupPart & { keepOut: Box3[]; fixtures: FixtureBox[] };
   summary: WorkholdingSummary;
-  warning: { code: string; message: string } | null;
+  warning: PlanWarning | null;
 }
 
 /** A setup no clamping holds: left out, and what the plan says of it. */
@@ -109,7 +117,20 @@ export function holdSetup(setup: SetupPart, context: HoldContext): HeldSetup | U
     };
   }
   const summary = "summary" in clamping ? clamping.summary : (problem as StockAllowanceNeeded).summary;
-  const warning = problem === null ? null : { code: problem.code, message: `setup ${setup.name}: ${problem.message}` };
+  const warning: PlanWarning | null =
+    problem === null
+      ? null
+      : {
+          code: problem.code,
+          message: `setup ${setup.name}: ${problem.message}`,
+          details: {
+            setup: setup.name,
+            axis: problem.axis,
+            given_mm: um(problem.given_mm),
+            needed_mm: um(problem.needed_mm),
+            missing_mm: um(problem.missing_mm),
+          },
+        };
   const solids = [...summary.jaws, ...summary.supports, ...summary.clamps];
   return {
     setup: {
@@ -117,14 +138,13 @@ export function holdSetup(setup: SetupPart, context: HoldContext): HeldSetup | U
       keepOut: solids.map((box) => grownBox(box, WORKHOLDING_KEEP_OUT_MM)),
       fixtures: fixtureBoxes(summary),
     },
-    summary: reported(summary),
+    summary: { ...reported(summary), orientation: orientationOf(setup.frame) },
     warning,
   };
 }
 
 /** the summary as the plan reports it: micrometres, not the float32 noise of the part's mesh */
 function reported(summary: WorkholdingSummary): WorkholdingSummary {
-  const um = (value: number) => Math.round(value * 1000) / 1000;
   const box = (b: Box3): Box3 => ({
     min: [um(b.min[0]), um(b.min[1]), um(b.min[2])],
     max: [um(b.max[0]), um(b.max[1]), um(b.max[2])],
@@ -138,5 +158,19 @@ function reported(summary: WorkholdingSummary): WorkholdingSummary {
     parallel_height_mm: um(summary.parallel_height_mm),
     opening_mm: summary.opening_mm === null ? null : um(summary.opening_mm),
     stick_out_mm: um(summary.stick_out_mm),
+  };
+}
+
+/** micrometres: the figures a plan reports, not the float32 noise of the part's mesh */
+function um(value: number): number {
+  return Math.round(value * 1000) / 1000;
+}
+
+/** the part's sides up, to the right and to the back, as the setter turns it into the vise */
+function orientationOf(frame: Frame): NonNullable<WorkholdingSummary["orientation"]> {
+  return {
+    up: directionName(frame.z_axis),
+    right: directionName(frame.x_axis),
+    back: directionName(frameYAxis(frame)),
   };
 }

@@ -122,12 +122,13 @@ export async function main(): Promise<number> {
         library,
       });
       const part = held ? `${name} (vise)` : name;
-      const workholding = held ? defaultWorkholding(machine.product_id) : undefined;
-      if (held && workholding === undefined) {
+      // unheld: null, as if nothing held the stock (the planner would otherwise take the machine's default)
+      const workholding = held ? defaultWorkholding(machine.product_id) : null;
+      if (workholding === undefined) {
         failures.push({ part, code: "no_workholding", message: `${machine.product_id} has no default workholding` });
         continue;
       }
-      const row = planPart(oc, { ...input, ...(workholding ? { workholding } : {}) }, part, readSeconds, settings);
+      const row = planPart(oc, { ...input, workholding }, part, readSeconds, settings);
       if ("code" in row) failures.push(row);
       else rows.push(row);
     }
@@ -270,7 +271,7 @@ function planPart(
         result.setups,
         settings.plansDir === null ? null : path.join(settings.plansDir, `${name}.json`),
       ),
-      held: input.workholding === undefined ? null : heldFigures(result),
+      held: input.workholding ? heldFigures(result) : null,
     };
     say(`${name}: ${round(planSeconds, 1)} s, ${result.setups.length} setups, ${round(100 - left, 2)} % removed`);
     return row;
