@@ -412,7 +412,7 @@ describe("plan_cam", () => {
     assert.equal(tooLarge.error?.code, "part_exceeds_travel");
     assert.match(
       tooLarge.error!.message,
-      /^the stock \(1087\.5 x 1046\.6 x 1027\.5 mm\) does not fit the travel of .* \(X 850, Y 500, Z \d+ mm\) in any orientation/,
+      /^the stock \(1087\.5 x 1046\.6 x 1035\.5 mm\) does not fit the travel of .* \(X 850, Y 500, Z \d+ mm\) in any orientation/,
     );
 
     const open = await planningProject(api, alice);

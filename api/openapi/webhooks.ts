@@ -4,6 +4,7 @@
  * test/api/quote-completeness.test.ts checks real deliveries against these schemas.
  */
 import { z } from "zod";
+import { CompletenessReasonSchema } from "../../kernel/cam/plan-schemas.ts";
 import { Vec3Schema } from "../../kernel/math/vec3-schema.ts";
 import { Id, Timestamp } from "../schemas/common.ts";
 import { CamPlanningResult } from "../schemas/cam-planning.ts";
@@ -21,9 +22,7 @@ export const QuoteReadySummary = z
       .object({
         status: z.enum(["complete", "incomplete"]),
         reasons: z
-          .array(
-            z.object({ code: z.enum(["material_left", "hole_not_made", "face_unreachable"]), message: z.string() }),
-          )
+          .array(CompletenessReasonSchema)
           .describe("why the plan is incomplete, each with its figures; empty when complete"),
       })
       .nullable()

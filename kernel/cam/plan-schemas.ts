@@ -349,6 +349,12 @@ export const SetupLeftOutSchema = z.object({
   faces: ids,
 });
 
+/** One failed criterion of completeness, with its figures in words. */
+export const CompletenessReasonSchema = z.object({
+  code: z.enum(["material_left", "hole_not_made", "face_unreachable", "workholding_unavailable"]),
+  message: z.string(),
+});
+
 /**
  * How complete the plan is, in figures. `incomplete` when any hole is not made, any face is
  * unreachable, a setup is left out because the workholding cannot hold it, or material thicker
@@ -359,12 +365,7 @@ export const SetupLeftOutSchema = z.object({
 export const CompletenessSchema = z.object({
   status: z.enum(["complete", "incomplete"]),
   reasons: z
-    .array(
-      z.object({
-        code: z.enum(["material_left", "hole_not_made", "face_unreachable", "workholding_unavailable"]),
-        message: z.string(),
-      }),
-    )
+    .array(CompletenessReasonSchema)
     .describe("one per failed criterion, with its figures; empty when complete"),
   material_left: z.object({
     volume_mm3: nonNegative.describe("material left thicker than tolerance_mm"),

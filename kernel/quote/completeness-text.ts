@@ -12,6 +12,8 @@ const WORDS = {
   en: {
     hole: (n: number) => (n === 1 ? "1 hole not made" : `${n} holes not made`),
     face: (n: number) => (n === 1 ? "1 face unreachable" : `${n} faces unreachable`),
+    unheld: (n: number) =>
+      n === 1 ? "1 setup the workholding cannot hold" : `${n} setups the workholding cannot hold`,
     material: (surface: string, limit: string, volume: string, removable: string) =>
       `${surface} % of the part's surface under material left (limit ${limit} %; ${volume} mm³, ${removable} % of the removable volume)`,
     warning: "the plan is incomplete",
@@ -20,6 +22,8 @@ const WORDS = {
   de: {
     hole: (n: number) => (n === 1 ? "1 Bohrung nicht gefertigt" : `${n} Bohrungen nicht gefertigt`),
     face: (n: number) => (n === 1 ? "1 Fläche nicht erreichbar" : `${n} Flächen nicht erreichbar`),
+    unheld: (n: number) =>
+      n === 1 ? "1 Aufspannung, die das Spannmittel nicht hält" : `${n} Aufspannungen, die das Spannmittel nicht hält`,
     material: (surface: string, limit: string, volume: string, removable: string) =>
       `${surface} % der Teiloberfläche unter Restmaterial (Grenze ${limit} %; ${volume} mm³, ${removable} % des zu zerspanenden Volumens)`,
     warning: "der Plan ist unvollständig",
@@ -47,6 +51,8 @@ export function incompletenessFigures(completeness: Completeness, language: Text
         return words.hole(completeness.holes_not_made.length);
       case "face_unreachable":
         return words.face(completeness.faces_unreachable.length);
+      case "workholding_unavailable":
+        return words.unheld(completeness.setups_left_out.filter((s) => s.reason === "workholding_unavailable").length);
       case "material_left": {
         const m = completeness.material_left;
         return words.material(
