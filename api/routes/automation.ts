@@ -7,7 +7,6 @@
 import { z } from "zod";
 import { unmetPlanningPrecondition } from "../../kernel/cam/planning-preconditions.ts";
 import { workholdingProblems } from "../../kernel/cam/planning-workholding.ts";
-import { FIXTURE_PLATE_NOT_PLANNED } from "../../kernel/cam/planner/hold-setup.ts";
 import { findMachineArchetype } from "../../kernel/machines/archetypes.ts";
 import { planningPreconditions, startAutomationTask, type PlanningRequestFacts } from "../../db/queries/automation.ts";
 import type { Workholding } from "../../kernel/workholding/schema.ts";
@@ -51,8 +50,9 @@ const CamPlanningBody = z
       `an extension: the share of the part's surface (0 to 100 %) material thicker than the finishing tolerance may be left on before the plan's completeness is incomplete; ${DEFAULT_SURFACE_LIMIT_PCT} when not given (docs/automation.md)`,
     ),
     workholding: WorkholdingSchema.optional().describe(
-      "an extension: what holds the stock (a machine vise or a fixture plate); every setup is then clamped in it, " +
-        "its tools keep clear of the jaws and the plan's setups say how they are held. It must hold the project's " +
+      "an extension: what holds the stock (a machine vise, or a fixture plate with edge clamps); every setup is " +
+        "then clamped in it, its tools keep clear of the jaws, parallels, clamps and plate, and the plan's setups " +
+        "say how they are held. It must hold the project's " +
         "stock on its machine (400 invalid_workholding otherwise). Not given, the setups are planned as if nothing " +
         "held the stock (docs/automation.md)",
     ),
@@ -119,7 +119,10 @@ export const automationRoutes = [
         "each field to change (body.workholding.max_opening_mm: the opening is narrower than the stock's narrower " +
         "horizontal side; body.workholding.jaw_height_mm: the jaws, or the stock held in them, stand taller than " +
         "the Z travel; body.workholding.parallel_heights_mm: no parallel leaves the grip the planner holds with; " +
-        "body.workholding.kind: not_planned, a fixture plate, which the planner does not plan yet)",
+        "body.workholding.plate_length_mm or plate_width_mm: the stock's footprint does not fit on the plate either " +
+        "way round; body.workholding.clamp_height_mm: clamps under 3 mm tall, or the plate and its clamps or " +
+        "stock stand taller than the Z travel; body.workholding.plate_thickness_mm: the plate and the stock on it " +
+        "stand taller than the Z travel)",
       409:
         "automation_slot_busy (a planning of this project is queued or running; details.task_id), " +
         "workpiece_missing (upload a workpiece first), stock_missing (set the stock first), " +
@@ -174,17 +177,11 @@ export const automationRoutes = [
 ];
 
 /**
- * A 400 when the override cannot hold the project's stock on its machine, or is a fixture plate
- * (the planner clamps in a vise only). A machine the planner does not know is left to the task,
- * which fails with machine_unsupported as without an override.
+ * A 400 when the override (a vise or a fixture plate) cannot hold the project's stock on its
+ * machine. A machine the planner does not know is left to the task, which fails with
+ * machine_unsupported as without an override.
  */
 function refuseUnheldStock(workholding: Workholding, facts: PlanningRequestFacts): void {
-  if (workholding.kind === "fixture_plate") {
-    const message = FIXTURE_PLATE_NOT_PLANNED;
-    throw new HttpError(400, "invalid_workholding", message, {
-      fields: [{ field: "body.workholding.kind", code: "not_planned", message }],
-    });
-  }
   const machine = findMachineArchetype(facts.productId);
   if (!machine || !facts.stockSize) return;
   const problems = workholdingProblems(workholding, { stockSize: facts.stockSize, travelZ: machine.travel_z_mm });

@@ -67,7 +67,8 @@ import {
   type HoleMakers,
 } from "./planner/completeness.ts";
 import { sharpCorners } from "./planner/sharp-corners.ts";
-import { holdSetup, viseHolding } from "./planner/hold-setup.ts";
+import { holdSetup } from "./planner/hold-setup.ts";
+import { holderOf } from "./planner/holders.ts";
 import { WORKHOLDING_KEEP_OUT_MM } from "./planner/keep-out.ts";
 import { holesNoSetupMakes, setupParts, type SetupPart } from "./planner/setup-part.ts";
 import { exceedsTravelUnmachined } from "./planner/setups-left-out.ts";
@@ -111,14 +112,14 @@ export function planCam(oc: OpenCascadeInstance, input: PlanInput, hooks: PlanHo
     volume_mm3: null,
   }));
 
-  const vise = viseHolding(
+  const holder = holderOf(
     input.workholding === undefined ? defaultWorkholding(input.machine.product_id) : (input.workholding ?? undefined),
   );
   const fitting = setupParts(part, {
     stock: input.stock,
     endMills: cutters.filter(isEndMill),
     machine: input.machine,
-    heldBandMm: vise === null ? 0 : vise.gripMm + WORKHOLDING_KEEP_OUT_MM,
+    heldBandMm: holder === null ? 0 : holder.gripMm + WORKHOLDING_KEEP_OUT_MM,
   });
   const setups = fitting.setups;
   const setupsLeftOut: SetupLeftOut[] = [...fitting.leftOut];
@@ -161,9 +162,9 @@ export function planCam(oc: OpenCascadeInstance, input: PlanInput, hooks: PlanHo
     const base = 0.1 + i * span;
     let setup: SetupPart & { fixtures?: FixtureBox[] } = plain;
     let workholding: WorkholdingSummary | null = null;
-    if (vise !== null) {
+    if (holder !== null) {
       const held = holdSetup(plain, {
-        ...vise,
+        holder,
         acrossSetups,
         thick: latest?.thick ?? null,
         toleranceMm: tolerance,

@@ -48,4 +48,14 @@ describe("workholdingProblems", () => {
     const problems = workholdingProblems(TEST_PLATE, { stockSize: [350, 350, 30], travelZ: 100 });
     assert.deepEqual(fields(problems), ["workholding.plate_width_mm stock_larger_than_plate"]);
   });
+
+  it("names the clamps' height when they are too low to grip or stand taller than the Z travel", () => {
+    const low = workholdingProblems({ ...TEST_PLATE, clamp_height_mm: 2 }, { stockSize: [100, 50, 30], travelZ: 100 });
+    assert.deepEqual(fields(low), ["workholding.clamp_height_mm grip_too_shallow"]);
+    const tall = workholdingProblems(
+      { ...TEST_PLATE, clamp_height_mm: 90 },
+      { stockSize: [100, 50, 30], travelZ: 100 },
+    );
+    assert.deepEqual(fields(tall), ["workholding.clamp_height_mm taller_than_z_travel"]);
+  });
 });

@@ -5,14 +5,15 @@
  * later (the faces an earlier setup left); this is what the stock and the machine alone decide.
  *
  * The stock is held as the first setup holds it (planner/clamping.ts: firstClamping): standing on
- * its Z, turned in the vise or on the plate whichever way fits. So a vise's opening must take the
- * stock's narrower horizontal side, and a plate must take its footprint one way or the other.
+ * its Z, turned in the vise or on the plate whichever way fits (planner/holders.ts). So a vise's
+ * opening must take the stock's narrower horizontal side, and a plate must take its footprint one
+ * way or the other.
  */
 import type { Vec3 } from "../math/vec3.ts";
-import { DEFAULT_GRIP_MM, defaultGripMm, MIN_GRIP_MM } from "../workholding/grip.ts";
+import { defaultGripMm, MIN_GRIP_MM } from "../workholding/grip.ts";
 import type { Workholding } from "../workholding/schema.ts";
 import { checkWorkholding, type WorkholdingProblem, type WorkholdingProblemCode } from "../workholding/validate.ts";
-import { viseGrip } from "./planner/clamping.ts";
+import { viseGrip } from "./planner/holders.ts";
 
 /** checkWorkholding's problems, and a vise whose parallels give no grip the planner holds with */
 export type OverrideProblem = Omit<WorkholdingProblem, "code"> & {
@@ -44,12 +45,12 @@ export function workholdingProblems(workholding: Workholding, { stockSize, trave
 
 /**
  * The grip the planner would hold the stock with. A request cannot state one: a vise grips as
- * the planner's grip rule and the setter's parallels give (clamping.ts: viseGrip), and a vise
- * whose parallels give none is the problem; a plate's clamps reach the default grip over the
- * stock's edge.
+ * the planner's grip rule and the setter's parallels give (holders.ts: viseGrip), and a vise
+ * whose parallels give none is the problem; a plate's edge clamps grip over their height
+ * (checkWorkholding names clamps too low to hold).
  */
 function gripFor(workholding: Workholding): number | OverrideProblem {
-  if (workholding.kind === "fixture_plate") return DEFAULT_GRIP_MM;
+  if (workholding.kind === "fixture_plate") return workholding.clamp_height_mm;
   const grip = viseGrip(workholding);
   if (grip !== undefined) return grip.grip_mm;
   const wanted = defaultGripMm(workholding.jaw_height_mm);

@@ -110,7 +110,7 @@ describe("the plan a job keeps", () => {
       summarisePlan(without).setups.map((setup) => setup.workholding),
       [null, null],
     );
-    const held = camPlanOf(fakePlanResult({ workholding: true }), OPTIONS, MACHINE);
+    const held = camPlanOf(fakePlanResult({ workholding: "vise" }), OPTIONS, MACHINE);
     const summary = summarisePlan(held);
     assert.deepEqual(
       summary.setups.map((setup) => setup.workholding),

@@ -70,29 +70,32 @@ describe("the setter's clamping lines", () => {
     assert.equal(across[2], "Fixed jaw on the part's +X side");
   });
 
-  it("give a fixture plate's clamps one by one", () => {
+  it("give a fixture plate's size, its edge clamps one by one and the plate's place", () => {
     const lines = clampingLines(
       vise({
         type: "fixture_plate",
         jaws: [],
+        supports: [{ min: [-150, -180, -44.5], max: [250, 220, -32.5] }],
         clamps: [
-          { min: [-10, 5, -32.5], max: [40, 25, -12.5] },
-          { min: [60, 5, -32.5], max: [110, 25, -10] },
+          { min: [20, 46.6, -32.5], max: [40, 96.6, -12.5] },
+          { min: [20, -50, -32.5], max: [40, 0, -12.5] },
         ],
+        grip_mm: 20,
         parallel_height_mm: 0,
         opening_mm: null,
-        clamped: { description: "the blank's edges", grips: "stock", faces: [], features: [] },
+        stick_out_mm: 12.5,
       }),
       threeDecimals,
     );
     assert.deepEqual(lines, [
-      "Fixture plate, 2 clamps",
-      "Gripping the blank's edges",
-      "Clamps grip 5 deep",
-      "On the plate, stick-out 27.5 above the clamps",
-      "Clamp 1 X-10..40 Y5..25",
-      "Clamp 2 X60..110 Y5..25",
-      "Clamps Z-32.5..-10",
+      "Fixture plate 400 x 400, 2 edge clamps 20 high",
+      "Gripping the blank's two sides below the part",
+      "Clamps on Y- and Y+ faces, grip 20 deep",
+      "On the plate, stick-out 12.5 above the clamps",
+      "Plate X-150..250 Y-180..220",
+      "Clamp 1 X20..40 Y46.6..96.6",
+      "Clamp 2 X20..40 Y-50..0",
+      "Clamps Z-32.5..-12.5",
     ]);
   });
 
@@ -109,7 +112,12 @@ describe("the setter's clamping lines", () => {
         stick_out_mm: WIDE,
         clamped: { description, grips: "part", faces: [112, 131], features: [] },
       }),
-      vise({ type: "fixture_plate", clamps: Array.from({ length: 16 }, () => box), parallel_height_mm: 999.999 }),
+      vise({
+        type: "fixture_plate",
+        supports: [{ min: [WIDE, WIDE, WIDE], max: [999.999, 999.999, WIDE] }],
+        clamps: Array.from({ length: 16 }, () => ({ min: box.min, max: [WIDE, WIDE, 999.999] as Box3["max"] })),
+        parallel_height_mm: 999.999,
+      }),
     ]) {
       const lines = clampingLines(summary, threeDecimals);
       for (const line of lines) assert.ok(line.length <= CLAMPING_LINE_MAX, `${line}: ${line.length} characters`);

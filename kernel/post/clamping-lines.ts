@@ -37,10 +37,17 @@ export function clampingLines(workholding: WorkholdingSummary, number: (value: n
     const axis = workholding.grip_axis.toUpperCase();
     lines.push(`Jaws on ${axis}- and ${axis}+ faces, ${grip}`);
   } else {
-    lines.push(`Fixture plate, ${workholding.clamps.length} clamps`);
+    // the plate is the one support; each clamp as tall as the others
+    const plate = workholding.supports[0];
+    const clamp = workholding.clamps[0];
+    const size =
+      plate === undefined ? "" : ` ${number(plate.max[0] - plate.min[0])} x ${number(plate.max[1] - plate.min[1])}`;
+    const high = clamp === undefined ? "" : ` ${number(clamp.max[2] - clamp.min[2])} high`;
+    lines.push(...wrapped(`Fixture plate${size}, ${workholding.clamps.length} edge clamps${high}`));
     lines.push(...orientationLines(workholding));
     lines.push(...wrapped(`Gripping ${workholding.clamped.description}`));
-    lines.push(`Clamps ${grip}`);
+    const axis = workholding.grip_axis.toUpperCase();
+    lines.push(`Clamps on ${axis}- and ${axis}+ faces, ${grip}`);
   }
   const seat =
     workholding.parallel_height_mm > 0
@@ -52,10 +59,14 @@ export function clampingLines(workholding: WorkholdingSummary, number: (value: n
   const range = (axis: string, low: number, high: number): string => `${axis}${number(low)}..${number(high)}`;
   // a vise's jaws come fixed first, then moving (WorkholdingSummarySchema): the setter knows which is which
   const name = (i: number): string => (vise && i < 2 ? ["Fixed jaw", "Moving jaw"][i]! : `${one} ${i + 1}`);
+  if (!vise && workholding.supports[0] !== undefined) {
+    const plate = workholding.supports[0];
+    lines.push(`Plate ${range("X", plate.min[0], plate.max[0])} ${range("Y", plate.min[1], plate.max[1])}`);
+  }
   boxes.forEach((box, i) => {
     lines.push(`${name(i)} ${range("X", box.min[0], box.max[0])} ${range("Y", box.min[1], box.max[1])}`);
   });
-  // one height for them all: from the ways (or the plate) to the highest top, which a tool must clear
+  // one height for them all: from the ways (or the plate's top) to the highest top, which a tool must clear
   if (boxes.length > 0) {
     const low = Math.min(...boxes.map((box) => box.min[2]));
     const high = Math.max(...boxes.map((box) => box.max[2]));

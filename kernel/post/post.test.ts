@@ -240,35 +240,43 @@ describe("every control's program of the plan with every kind of move", () => {
  * The setter's clamping lines (clamping-lines.ts): a setup held in a vise gets them right after
  * its tool list, each control in its own comments, and nothing else in the program changes (the
  * program without them is the golden file above, Heidenhain's blocks numbered on). The lines
- * themselves are golden files too (golden/clamping.<control>.txt).
+ * themselves are golden files too (golden/clamping.<control>.txt for a vise,
+ * golden/clamping-plate.<control>.txt for a fixture plate).
  */
-describe("every control's program of a setup held in a vise", () => {
+describe("every control's program of a setup held in a vise or on a fixture plate", () => {
   const bare = (line: string): string => line.replace(/^\d+ /, "");
-  for (const postprocessor of POSTPROCESSORS) {
-    it(`has the clamping lines after the tool list, and is otherwise the program without, in ${postprocessor}`, () => {
-      const without = programText(everyMovePlan(false), 0, postprocessor).split("\n");
-      const held = programText(everyMovePlan(false, true), 0, postprocessor).split("\n");
-      const tools = everyMovePlan(false).setups[0]!.tools;
-      const last = without.findIndex((line) => /T2 D6\.8/i.test(line));
-      assert.equal(tools.length, 2);
-      assert.ok(last > 0, "the tool list ends with T2");
-      const added = held.length - without.length;
-      assert.ok(added > 0, "lines were added");
-      const lines = held.slice(last + 1, last + 1 + added);
-      assert.deepEqual(
-        [...held.slice(0, last + 1), ...held.slice(last + 1 + added)].map(bare),
-        without.map(bare),
-        "the rest of the program is unchanged",
-      );
-      const text = `${lines.join("\n")}\n`;
-      const file = new URL(`./golden/clamping.${postprocessor}.txt`, import.meta.url);
-      if (process.env.SWARF_UPDATE_GOLDEN === "1") fs.writeFileSync(file, text);
-      assert.equal(text, fs.readFileSync(file, "utf8"));
-    });
+  for (const [hold, golden] of [
+    ["vise", "clamping"],
+    ["fixture_plate", "clamping-plate"],
+  ] as const) {
+    for (const postprocessor of POSTPROCESSORS) {
+      it(`has the clamping lines of a ${hold} after the tool list, and is otherwise the program without, in ${postprocessor}`, () => {
+        const without = programText(everyMovePlan(false), 0, postprocessor).split("\n");
+        const held = programText(everyMovePlan(false, hold), 0, postprocessor).split("\n");
+        const tools = everyMovePlan(false).setups[0]!.tools;
+        const last = without.findIndex((line) => /T2 D6\.8/i.test(line));
+        assert.equal(tools.length, 2);
+        assert.ok(last > 0, "the tool list ends with T2");
+        const added = held.length - without.length;
+        assert.ok(added > 0, "lines were added");
+        const lines = held.slice(last + 1, last + 1 + added);
+        assert.deepEqual(
+          [...held.slice(0, last + 1), ...held.slice(last + 1 + added)].map(bare),
+          without.map(bare),
+          "the rest of the program is unchanged",
+        );
+        const text = `${lines.join("\n")}\n`;
+        const file = new URL(`./golden/${golden}.${postprocessor}.txt`, import.meta.url);
+        if (process.env.SWARF_UPDATE_GOLDEN === "1") fs.writeFileSync(file, text);
+        assert.equal(text, fs.readFileSync(file, "utf8"));
+      });
 
-    it(`runs as planned with the clamping lines, in ${postprocessor}`, { skip: skipFor(postprocessor) }, () => {
-      assertRunsAsPlanned(everyMovePlan(false, true), 0, postprocessor);
-    });
+      it(`runs as planned with the clamping lines of a ${hold}, in ${postprocessor}`, {
+        skip: skipFor(postprocessor),
+      }, () => {
+        assertRunsAsPlanned(everyMovePlan(false, hold), 0, postprocessor);
+      });
+    }
   }
 });
 

@@ -36,9 +36,10 @@ export const MachineVise = z
 export type MachineVise = z.infer<typeof MachineVise>;
 
 /**
- * A fixture plate bolted to the table with strap or toe clamps pressing the stock down by its
- * edges. Each clamp is modelled as a box: its footprint (length along its reach onto the stock,
- * width across it) and its height above the plate.
+ * A fixture plate bolted to the table, the stock standing on it, held by low-profile edge clamps
+ * (Mitee-Bite or Talon type) that press on two opposite faces over their height above the plate.
+ * Each clamp is modelled as a box: its footprint (length out from the face it presses, width
+ * along that face) and its height above the plate (plate-geometry.ts lays them out).
  */
 export const FixturePlate = z.strictObject({
   kind: z.literal("fixture_plate"),
@@ -48,11 +49,11 @@ export const FixturePlate = z.strictObject({
   plate_width_mm: mm,
   /** tooling plates are 10-50 mm thick; beyond 200 mm it is a riser, a fixture of its own */
   plate_thickness_mm: z.number().positive().max(200),
-  /** the clamp's footprint along its reach, towards and over the stock */
+  /** the clamp's footprint out from the face it presses */
   clamp_length_mm: mm,
-  /** the clamp's footprint across its reach */
+  /** the clamp's footprint along the face it presses */
   clamp_width_mm: mm,
-  /** the clamp's top above the plate */
+  /** the clamp's top above the plate: it grips the stock over this height */
   clamp_height_mm: mm,
   clamp_count: z.number().int().min(2).max(16),
 });

@@ -77,10 +77,9 @@ describe("checkWorkholding: a fixture plate", () => {
     assert.deepEqual(found(clampsTaller), [["workholding.clamp_height_mm", "taller_than_z_travel"]]);
   });
 
-  it("names clamp_length_mm for a grip longer than the clamp, grip_mm for one under 3 mm", () => {
-    assert.deepEqual(found(checkWorkholding(plate, { ...fine, gripMm: 51 })), [
-      ["workholding.clamp_length_mm", "grip_longer_than_clamp"],
+  it("names clamp_height_mm for clamps under 3 mm tall: they grip over their height", () => {
+    assert.deepEqual(found(checkWorkholding({ ...plate, clamp_height_mm: 2 }, fine)), [
+      ["workholding.clamp_height_mm", "grip_too_shallow"],
     ]);
-    assert.deepEqual(found(checkWorkholding(plate, { ...fine, gripMm: 1 })), [["grip_mm", "grip_too_shallow"]]);
   });
 });

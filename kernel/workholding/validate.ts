@@ -12,8 +12,7 @@ export type WorkholdingProblemCode =
   | "taller_than_z_travel"
   | "grip_deeper_than_jaws"
   | "grip_too_shallow"
-  | "stock_larger_than_plate"
-  | "grip_longer_than_clamp";
+  | "stock_larger_than_plate";
 
 export interface WorkholdingProblem {
   /** the request field to change, e.g. "workholding.max_opening_mm"; "grip_mm" for the grip asked */
@@ -29,7 +28,7 @@ export interface WorkholdingCheckContext {
   stockSize: Vec3;
   /** the machine's Z travel (mm) */
   machineTravelZ: number;
-  /** how deep the jaws grip the stock, or how far a clamp reaches over its edge (mm) */
+  /** how deep a vise's jaws grip the stock (mm); a plate's edge clamps grip over their own height */
   gripMm: number;
 }
 
@@ -40,18 +39,21 @@ export interface WorkholdingCheckContext {
  * on must fit within the Z travel for any tool to reach over them.
  */
 export function checkWorkholding(workholding: Workholding, context: WorkholdingCheckContext): WorkholdingCheck {
-  const problems = [
-    ...gripShallowness(context.gripMm),
-    ...(workholding.kind === "vise" ? viseProblems(workholding, context) : plateProblems(workholding, context)),
-  ];
+  const problems =
+    workholding.kind === "vise"
+      ? [...gripShallowness(context.gripMm, "grip_mm"), ...viseProblems(workholding, context)]
+      : [
+          ...gripShallowness(workholding.clamp_height_mm, "workholding.clamp_height_mm"),
+          ...plateProblems(workholding, context),
+        ];
   return problems.length === 0 ? { ok: true } : { ok: false, problems };
 }
 
-function gripShallowness(gripMm: number): WorkholdingProblem[] {
+function gripShallowness(gripMm: number, field: string): WorkholdingProblem[] {
   if (gripMm >= MIN_GRIP_MM) return [];
   return [
     {
-      field: "grip_mm",
+      field,
       code: "grip_too_shallow",
       message: `a grip of ${gripMm} mm is under the ${MIN_GRIP_MM} mm that holds stock against the cut`,
     },
@@ -86,7 +88,7 @@ function viseProblems(vise: MachineVise, { stockSize, machineTravelZ, gripMm }: 
   return problems;
 }
 
-function plateProblems(plate: FixturePlate, { stockSize, machineTravelZ, gripMm }: WorkholdingCheckContext) {
+function plateProblems(plate: FixturePlate, { stockSize, machineTravelZ }: WorkholdingCheckContext) {
   const problems: WorkholdingProblem[] = [];
   for (const [axis, field, size] of [
     [0, "plate_length_mm", plate.plate_length_mm],
@@ -98,12 +100,6 @@ function plateProblems(plate: FixturePlate, { stockSize, machineTravelZ, gripMm 
         code: "stock_larger_than_plate",
         message: `the plate is ${size} mm along ${"xy"[axis]}, the stock ${stockSize[axis]} mm`,
       });
-  if (gripMm > plate.clamp_length_mm)
-    problems.push({
-      field: "workholding.clamp_length_mm",
-      code: "grip_longer_than_clamp",
-      message: `a clamp ${plate.clamp_length_mm} mm long cannot reach ${gripMm} mm over the stock`,
-    });
   const top = Math.max(plate.clamp_height_mm, stockSize[2]);
   const stack = plate.plate_thickness_mm + top;
   if (stack > machineTravelZ)

@@ -1,7 +1,7 @@
 import type { Move } from "../../kernel/cam/types.ts";
 import { camPlanOf, type CamPlan } from "../../kernel/job/plan.ts";
 import { findMachineArchetype, type MachineArchetype } from "../../kernel/machines/archetypes.ts";
-import { fakePlanResult } from "./fake-plan.ts";
+import { type FakeHold, fakePlanResult } from "./fake-plan.ts";
 
 const machine = findMachineArchetype("vmc-850-fanuc") as MachineArchetype;
 const options = { include_face_milling: true, sort_by_height: false };
@@ -12,9 +12,9 @@ const options = { include_face_milling: true, sort_by_height: false };
  * rs274 has no G84 to check Fanuc's by.) A control's pecks start at R and come back down to its
  * own clearance over the last peck (LinuxCNC 0.254 mm, a Fanuc its parameter 5115), not where
  * ../cam/holes/cycles.ts models them, so pecking is checked for acceptance, not for its length.
- * `workholding`: the setup held in a vise (fake-plan.ts, fakeViseHold).
+ * `workholding`: the setup held in a vise or on a fixture plate (fake-plan.ts, fakeViseHold, fakePlateHold).
  */
-export function everyMovePlan(pecks: boolean, workholding = false): CamPlan {
+export function everyMovePlan(pecks: boolean, workholding: FakeHold = null): CamPlan {
   const fake = camPlanOf(fakePlanResult({ workholding }), options, machine);
   const setup = fake.setups[0] as CamPlan["setups"][number];
   const cycle = (kind: "drill" | "dwell" | "peck" | "chip_break", x: number): Move => ({

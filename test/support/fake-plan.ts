@@ -3,16 +3,17 @@
  * from -Z, with a face milling, a pocket roughing with lines and arcs, and a peck drilling each
  * (three blocks a setup), so everything the job keeps and summarises has something in it.
  * `moves` sets how many cutting moves the roughing has (a large plan for size and speed checks);
- * `workholding` holds each setup in the Fanuc VMC's default vise (fakeViseHold).
+ * `workholding` holds each setup in the Fanuc VMC's default vise (fakeViseHold) or on the
+ * router's default fixture plate (fakePlateHold).
  */
 import type { Completeness, PlanResult, PlannedSetup, WorkholdingSummary } from "../../kernel/cam/plan-types.ts";
 import { operationBlocks } from "../../kernel/cam/planner/blocks.ts";
 import { summaryOf } from "../../kernel/cam/planner/clamping.ts";
+import { plateHolder, viseHolder } from "../../kernel/cam/planner/holders.ts";
 import type { Box3, Cutter, Move, Operation, Vec3 } from "../../kernel/cam/types.ts";
 import { defaultWorkholding } from "../../kernel/workholding/defaults.ts";
 import { defaultGripMm, gripOnParallels } from "../../kernel/workholding/grip.ts";
-import type { MachineVise } from "../../kernel/workholding/schema.ts";
-import { viseLayout } from "../../kernel/workholding/vise-geometry.ts";
+import type { FixturePlate, MachineVise } from "../../kernel/workholding/schema.ts";
 
 export const FAKE_END_MILL_UUID = "0b6a4c9e-6f0e-4a36-9d2d-3f3c1c6f2a10";
 export const FAKE_DRILL_UUID = "5c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f";
@@ -209,25 +210,42 @@ export function fakeViseHold(stock: Box3): WorkholdingSummary {
   const vise = defaultWorkholding("vmc-850-fanuc") as MachineVise;
   const grip = gripOnParallels(vise, defaultGripMm(vise.jaw_height_mm));
   if (grip === undefined) throw new RangeError("the default vise has no parallels for its default grip");
-  const summary = summaryOf(viseLayout(vise, stock, grip.grip_mm), "y", false, {
-    description: "the blank's two sides below the part",
-    grips: "stock",
-    faces: [],
-    features: [],
-  });
-  // the fake setup is +Z with the workpiece's axes (hold-setup.ts: orientationOf)
-  return { ...summary, orientation: { up: "+Z", right: "+X", back: "+Y" } };
+  const summary = summaryOf(viseHolder(vise, grip.grip_mm).layout(stock, "y"), "y", false, BLANK);
+  return { ...summary, orientation: FAKE_ORIENTATION };
 }
 
+/** The stock held on router-450-grbl's default fixture plate, its edge clamps on the faces across y. */
+export function fakePlateHold(stock: Box3): WorkholdingSummary {
+  const plate = defaultWorkholding("router-450-grbl") as FixturePlate;
+  const summary = summaryOf(plateHolder(plate).layout(stock, "y"), "y", false, BLANK);
+  return { ...summary, orientation: FAKE_ORIENTATION };
+}
+
+/** the fake setup is +Z with the workpiece's axes (hold-setup.ts: orientationOf) */
+const FAKE_ORIENTATION = { up: "+Z", right: "+X", back: "+Y" };
+
+const BLANK: WorkholdingSummary["clamped"] = {
+  description: "the blank's two sides below the part",
+  grips: "stock",
+  faces: [],
+  features: [],
+};
+
+export type FakeHold = "vise" | "fixture_plate" | null;
+
 export function fakePlanResult(
-  options: { moves?: number; stock?: Box3; completeness?: Completeness; workholding?: boolean } = {},
+  options: { moves?: number; stock?: Box3; completeness?: Completeness; workholding?: FakeHold } = {},
 ): PlanResult {
   const moves = options.moves ?? 50;
   const stock: Box3 = options.stock ?? { min: [-2, -2, 0], max: [87.5, 46.6, 32.5] };
   const size: Vec3 = [stock.max[0] - stock.min[0], stock.max[1] - stock.min[1], stock.max[2] - stock.min[2]];
   const inFrame: Box3 = { min: [0, 0, -size[2]], max: [size[0], size[1], 0] };
   const setups = [setup(0, [0, 0, 1], inFrame, moves), setup(1, [0, 0, -1], inFrame, moves)].map((planned) =>
-    options.workholding === true ? { ...planned, workholding: fakeViseHold(planned.stock) } : planned,
+    options.workholding === "vise"
+      ? { ...planned, workholding: fakeViseHold(planned.stock) }
+      : options.workholding === "fixture_plate"
+        ? { ...planned, workholding: fakePlateHold(planned.stock) }
+        : planned,
   );
   return {
     machining_time_s: setups.reduce((sum, s) => sum + s.machining_time_s, 0),

@@ -7,7 +7,8 @@ import type { WorkholdingSummary } from "../plan-types.ts";
 import { nearSurface, surfaceProximity, thickMaterialLeft } from "../simulation/thick-material.ts";
 import { voxelStock, type VoxelStock } from "../simulation/voxel-stock.ts";
 import type { Box3, TriangleSoup } from "../types.ts";
-import { type Clamping, firstClamping, laterClamping, viseGrip } from "./clamping.ts";
+import { type Clamping, firstClamping, laterClamping } from "./clamping.ts";
+import { viseGrip, viseHolder } from "./holders.ts";
 import { WORKHOLDING_KEEP_OUT_MM } from "./keep-out.ts";
 import type { MachineVise } from "../../workholding/schema.ts";
 import { finishingTolerance } from "./completeness.ts";
@@ -45,7 +46,7 @@ function clampFirst(below: number, vise: MachineVise = TEST_VISE): { first: Setu
   const [first] = setupsIn(stockAround(below));
   assert.ok(first !== undefined);
   const partBottomZ = lowestZ(first.soup);
-  return { first, clamping: firstClamping({ ...first, partBottomZ, vise, gripMm: GRIP_MM }) };
+  return { first, clamping: firstClamping({ ...first, partBottomZ, holder: viseHolder(vise, GRIP_MM) }) };
 }
 
 describe("the first setup's clamping", () => {
@@ -92,8 +93,7 @@ describe("the first setup's clamping", () => {
         direction: [0, 0, 1],
         stock,
         partBottomZ: -20,
-        vise: { ...TEST_VISE, max_opening_mm: 60 },
-        gripMm: 5,
+        holder: viseHolder({ ...TEST_VISE, max_opening_mm: 60 }, 5),
       }),
     );
     const [fixed, moving] = summary.jaws;
@@ -144,8 +144,7 @@ describe("a later setup's clamping on partC", () => {
       tolerance_mm: tolerance,
       features: part.recognition.features,
       earlier: [first.name],
-      vise,
-      gripMm: GRIP_MM,
+      holder: viseHolder(vise, GRIP_MM),
     });
 
   it("grips the part's planar faces at y = 0 and y = 44.6 that setup +Z finished, the jaws on their planes", () => {

@@ -1,12 +1,13 @@
 /**
- * How a setup is held in a vise (issue 35, items 2 and 4): which two faces the jaws close on,
- * how deep, and where the jaws and parallels stand, as the plan's WorkholdingSummary. Pure
- * functions; hold-setup.ts calls them for each setup before its toolpaths are made.
+ * How a setup is held (issue 35, items 2 and 4): which two faces the jaws (or a plate's edge
+ * clamps) close on, how deep, and where the holder's solids stand, as the plan's
+ * WorkholdingSummary. Pure functions; hold-setup.ts calls them for each setup before its
+ * toolpaths are made. What differs between a vise and a plate is the Holder (holders.ts): its
+ * grip, what it takes across, its layout; the choice of faces is the same.
  *
  * The setup's frame (frames.ts): x along the jaws, y across them, z up the tool axis, the stock
  * at x, y >= 0, z <= 0. The jaws close across y, the frame's own; across x when the stock (or
- * what is left of it) is wider than the opening across y. An x grip is laid out with x and y
- * swapped and swapped back in every box: the WCS stays the setup's, the setter reads the header.
+ * what is left of it) is wider than the holder takes across y.
  *
  * - The first setup (firstClamping) grips the blank's two sides over its lowest `grip` mm. The
  *   generators will keep WORKHOLDING_KEEP_OUT_MM from the jaws, so the blank holds without the
@@ -21,24 +22,17 @@
  */
 import type { Feature } from "../../features/recognition/types.ts";
 import { cross, directionName, dot, length, scale } from "../../math/vec3.ts";
-import { defaultGripMm, gripOnParallels, type GripOnParallels } from "../../workholding/grip.ts";
-import type { MachineVise } from "../../workholding/schema.ts";
-import { viseLayout, type ViseLayout } from "../../workholding/vise-geometry.ts";
 import { frameYAxis, fromFrame } from "../frames.ts";
 import type { WorkholdingSummary } from "../plan-types.ts";
 import { surfaceCovered } from "../simulation/thick-material.ts";
 import type { VoxelStock } from "../simulation/voxel-stock.ts";
 import type { Box3, Frame, TriangleSoup, Vec3 } from "../types.ts";
+import { type Holder, type HolderLayout, SMALL_PART_CONTACT_SHARE } from "./holders.ts";
 import { WORKHOLDING_KEEP_OUT_MM } from "./keep-out.ts";
 import type { SetupPart } from "./setup-part.ts";
 
 /** how far from parallel the two gripped faces (and each face's triangles) may be */
 export const PARALLEL_TOLERANCE_DEG = 0.5;
-/** a gripped face runs at least this far along the jaws, or a third of the jaw width if less (mm), */
-export const MIN_CONTACT_LENGTH_MM = 20;
-/** or, on material shorter than that along the jaws, this share of its length there */
-export const SMALL_PART_CONTACT_SHARE = 0.8;
-
 /** positions are float32: a face "covering" the band is judged with this slack (mm) */
 const GEOMETRY_SLACK_MM = 1e-3;
 const COS_PARALLEL = Math.cos((PARALLEL_TOLERANCE_DEG * Math.PI) / 180);
@@ -58,7 +52,7 @@ export interface StockAllowanceNeeded {
   summary: WorkholdingSummary;
 }
 
-/** No pair of faces the vise can hold. */
+/** No pair of faces the holder can hold. */
 export interface WorkholdingUnavailable {
   code: "workholding_unavailable";
   message: string;
@@ -71,15 +65,6 @@ export type ClampingProblem = StockAllowanceNeeded | WorkholdingUnavailable;
 /** A setup's clamping, or why it has none that holds as asked. */
 export type Clamping = { summary: WorkholdingSummary } | { problem: ClampingProblem };
 
-/**
- * The grip the vise gives by the grip rule (grip.ts), or undefined when its parallels give none
- * (checkWorkholding refuses such a vise). The plan decides it once: the setups' order and the
- * features under the jaws depend on it before any setup is clamped.
- */
-export function viseGrip(vise: MachineVise): GripOnParallels | undefined {
-  return gripOnParallels(vise, defaultGripMm(vise.jaw_height_mm));
-}
-
 export interface FirstClampingInput {
   /** the setup's tool axis (workpiece coordinates): names the axis the stock must grow along */
   direction: Vec3;
@@ -87,29 +72,23 @@ export interface FirstClampingInput {
   stock: Box3;
   /** the part's lowest z in the setup's frame */
   partBottomZ: number;
-  vise: MachineVise;
-  /** the grip the plan holds every setup with (viseGrip), mm */
-  gripMm: number;
+  holder: Holder;
 }
 
 /** The first setup's clamping: the blank's two sides over its lowest grip (see the header). */
 export function firstClamping(input: FirstClampingInput): Clamping {
-  const { stock, vise, gripMm } = input;
-  const axis = fittingAxis([stock.max[1] - stock.min[1], stock.max[0] - stock.min[0]], vise);
-  if (axis === null) {
-    return unavailable(
-      `the stock (${round2(stock.max[0] - stock.min[0])} x ${round2(stock.max[1] - stock.min[1])} mm) is wider than the vise's ${vise.max_opening_mm} mm opening across both axes`,
-      [],
-    );
-  }
+  const { stock, holder } = input;
+  const gripMm = holder.gripMm;
+  const axis = (["y", "x"] as const).find((a) => holder.refusal(stock, a) === null);
+  if (axis === undefined) return unavailable(holder, holder.refusesBlank(stock), []);
   const given = input.partBottomZ - stock.min[2];
   const needed = gripMm + WORKHOLDING_KEEP_OUT_MM;
-  const layout = layoutAcross(axis, vise, stock, gripMm);
+  const layout = holder.layout(stock, axis);
   const clear = given >= needed;
   const summary = summaryOf(layout, axis, false, {
     description: clear
       ? "the blank's two sides below the part"
-      : `the blank's two sides, the jaws reaching ${round2(needed - given)} mm within the part's keep-out`,
+      : `the blank's two sides, the ${layout.type === "vise" ? "jaws" : "clamps"} reaching ${round2(needed - given)} mm within the part's keep-out`,
     grips: "stock",
     faces: [],
     features: [],
@@ -142,9 +121,7 @@ export interface LaterClampingInput {
   features: readonly Feature[];
   /** the names of the setups kept before this one, in order ("+Z") */
   earlier: readonly string[];
-  vise: MachineVise;
-  /** the grip the plan holds every setup with (viseGrip), mm */
-  gripMm: number;
+  holder: Holder;
 }
 
 /** The material left, seen in the setup's frame: its extent over all and in the grip band. */
@@ -171,9 +148,10 @@ interface Side {
 
 /** A later setup's clamping: the outermost material left in its grip band (see the header). */
 export function laterClamping(input: LaterClampingInput): Clamping {
-  const { setup, vise, gripMm } = input;
+  const { setup, holder } = input;
+  const gripMm = holder.gripMm;
   const left = remaining(input.acrossSetups, setup.frame, gripMm);
-  if (left === null) return unavailable("no material is left to grip", []);
+  if (left === null) return unavailable(holder, "no material is left to grip", []);
   // within a voxel of the part's lowest point the material's bottom is the part's own face,
   // which the stock stands on: its exact z rather than the voxels' reading of it
   const partLow = soupMinZ(setup.soup);
@@ -194,11 +172,6 @@ export function laterClamping(input: LaterClampingInput): Clamping {
       reasons.push(`across ${name}: the two sides are not parallel within ${PARALLEL_TOLERANCE_DEG} degrees`);
       continue;
     }
-    const opening = hi.at - lo.at;
-    if (opening > vise.max_opening_mm) {
-      reasons.push(`across ${name}: ${round2(opening)} mm is wider than the vise's ${vise.max_opening_mm} mm opening`);
-      continue;
-    }
     const other = axis === 1 ? 0 : 1;
     const min: Vec3 = [0, 0, zLow];
     const max: Vec3 = [0, 0, left.zHigh];
@@ -206,7 +179,12 @@ export function laterClamping(input: LaterClampingInput): Clamping {
     max[axis] = hi.at;
     min[other] = left.lo[other];
     max[other] = left.hi[other];
-    const layout = layoutAcross(name, vise, { min, max }, gripMm);
+    const refusal = holder.refusal({ min, max }, name);
+    if (refusal !== null) {
+      reasons.push(`across ${name}: ${refusal}`);
+      continue;
+    }
+    const layout = holder.layout({ min, max }, name);
     const gripped = [...new Set([...lo.faces, ...hi.faces])].sort((a, b) => a - b);
     return {
       summary: summaryOf(layout, name, lo.soft || hi.soft, {
@@ -221,46 +199,25 @@ export function laterClamping(input: LaterClampingInput): Clamping {
     };
   }
   return unavailable(
+    holder,
     reasons.join("; "),
     [...tried].sort((a, b) => a - b),
   );
 }
 
-/** Across y if the stock's width fits the opening, else across x, else null. */
-function fittingAxis([acrossY, acrossX]: [number, number], vise: MachineVise): "x" | "y" | null {
-  if (acrossY <= vise.max_opening_mm) return "y";
-  if (acrossX <= vise.max_opening_mm) return "x";
-  return null;
-}
-
-function swapped(box: Box3): Box3 {
-  return { min: [box.min[1], box.min[0], box.min[2]], max: [box.max[1], box.max[0], box.max[2]] };
-}
-
-/** viseLayout across `axis`: for x, the box is laid out with x and y swapped and every box swapped back. */
-function layoutAcross(axis: "x" | "y", vise: MachineVise, box: Box3, gripMm: number): ViseLayout {
-  if (axis === "y") return viseLayout(vise, box, gripMm);
-  const layout = viseLayout(vise, swapped(box), gripMm);
-  return {
-    ...layout,
-    jaws: { fixed: swapped(layout.jaws.fixed), moving: swapped(layout.jaws.moving) },
-    supports: layout.supports.map(swapped),
-  };
-}
-
-/** A vise's layout as the plan reports it, gripping across `axis`, with what it clamps. */
+/** A holder's layout as the plan reports it, gripping across `axis`, with what it clamps. */
 export function summaryOf(
-  layout: ViseLayout,
+  layout: HolderLayout,
   axis: "x" | "y",
   soft: boolean,
   clamped: WorkholdingSummary["clamped"],
 ): WorkholdingSummary {
   return {
-    type: "vise",
+    type: layout.type,
     soft_jaws: soft,
-    jaws: [layout.jaws.fixed, layout.jaws.moving],
+    jaws: layout.jaws,
     supports: layout.supports,
-    clamps: [],
+    clamps: layout.clamps,
     grip_axis: axis,
     grip_mm: layout.grip_mm,
     parallel_height_mm: layout.parallel_height_mm,
@@ -270,11 +227,11 @@ export function summaryOf(
   };
 }
 
-function unavailable(reason: string, faces: number[]): Clamping {
+function unavailable(holder: Holder, reason: string, faces: number[]): Clamping {
   return {
     problem: {
       code: "workholding_unavailable",
-      message: `no pair of faces the vise can hold: ${reason}${faces.length > 0 ? ` (faces tried: ${faces.join(", ")})` : ""}`,
+      message: `no pair of faces the ${holder.name} can hold: ${reason}${faces.length > 0 ? ` (faces tried: ${faces.join(", ")})` : ""}`,
       faces,
     },
   };
@@ -410,7 +367,7 @@ function sideOf(
   sign: -1 | 1,
   tried: Set<number>,
 ): Side | string {
-  const { setup, vise } = input;
+  const { setup, holder } = input;
   const outward: Vec3 = [0, 0, 0];
   outward[axis] = sign;
   const extent = sign < 0 ? left.lo[axis] : left.hi[axis];
@@ -420,10 +377,9 @@ function sideOf(
   // the voxels tile the stock box: the blank's own face is still there
   if (Math.abs(extent - stockFace) <= voxel / 2) return { at: stockFace, faces: [], normal: outward, soft: false };
   const other = axis === 1 ? 0 : 1;
-  // a part shorter than that along the jaws is gripped over most of its length (a 10 mm cube)
+  // a part shorter than the holder's contact along the side is gripped over most of its length (a 10 mm cube)
   const along = Math.min(
-    MIN_CONTACT_LENGTH_MM,
-    vise.jaw_width_mm / 3,
+    holder.contactMm,
     SMALL_PART_CONTACT_SHARE * ((left.hi[other] as number) - (left.lo[other] as number)),
   );
   // faces reaching the band within a voxel of the extent: the ones a jaw there would touch
@@ -450,7 +406,7 @@ function sideOf(
     const on = finished.filter((face) => Math.abs(plane(face) - at) <= GEOMETRY_SLACK_MM);
     return { at, faces: on.map((f) => f.id), normal: (on[0] as FaceGeometry).normal as Vec3, soft: false };
   }
-  if (vise.soft_jaws_allowed && near.length > 0) {
+  if (holder.softJawsAllowed && near.length > 0) {
     return { at: extent, faces: near.map((f) => f.id), normal: outward, soft: true };
   }
   if (planar.length > 0) {

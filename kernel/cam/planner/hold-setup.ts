@@ -1,57 +1,29 @@
 /**
- * A setup held in its vise (issue 35): the clamping that holds it (clamping.ts), the boxes its
- * milling and holes keep out of (keep-out.ts: the jaws and parallels grown by the keep-out) and
- * the solids its verification checks (simulation/fixtures.ts), or why no clamping holds it.
+ * A setup held in its vise or on its fixture plate (issue 35): the clamping that holds it
+ * (clamping.ts), the boxes its milling and holes keep out of (keep-out.ts: the jaws and
+ * parallels, or the clamps and the plate, grown by the keep-out) and the solids its verification
+ * checks (simulation/fixtures.ts), or why no clamping holds it.
  *
  * The first setup to cut grips the blank; every later one grips what the setups before it left,
  * as the voxel model across setups has it. A blank without the allowance below the part to grip
  * it clear of the part is still gripped, with a `stock_allowance_needed` warning: the band its
- * jaws cover is left to the turned-over setup (setup-part.ts adds -Z for it).
+ * jaws or clamps cover is left to the turned-over setup (setup-part.ts adds -Z for it).
  */
 import type { Feature } from "../../features/recognition/types.ts";
-import { MIN_GRIP_MM } from "../../workholding/grip.ts";
-import type { MachineVise, Workholding } from "../../workholding/schema.ts";
-import {
-  PlanError,
-  type PlanWarning,
-  type SetupLeftOut,
-  type Unmachined,
-  type WorkholdingSummary,
-} from "../plan-types.ts";
-import { fixtureBoxes, type FixtureBox } from "../simulation/fixtures.ts";
-import type { VoxelStock } from "../simulation/voxel-stock.ts";
 import { directionName } from "../../math/vec3.ts";
 import { frameYAxis } from "../frames.ts";
+import type { PlanWarning, SetupLeftOut, Unmachined, WorkholdingSummary } from "../plan-types.ts";
+import { fixtureBoxes, type FixtureBox } from "../simulation/fixtures.ts";
+import type { VoxelStock } from "../simulation/voxel-stock.ts";
 import type { Box3, Frame } from "../types.ts";
-import { firstClamping, laterClamping, soupMinZ, viseGrip, type StockAllowanceNeeded } from "./clamping.ts";
+import { firstClamping, laterClamping, soupMinZ, type StockAllowanceNeeded } from "./clamping.ts";
+import type { Holder } from "./holders.ts";
 import { grownBox, WORKHOLDING_KEEP_OUT_MM } from "./keep-out.ts";
 import type { SetupPart } from "./setup-part.ts";
 
-/**
- * The vise a plan holds its setups in and the grip it holds them with; null when the plan is
- * given no workholding. A fixture plate, or a vise whose parallels give no grip of at least
- * MIN_GRIP_MM, holds nothing the planner can plan: a PlanError saying so.
- */
-/** Why a fixture plate holds nothing the planner plans: the planning request's 400 and the planner's refusal say it alike. */
-export const FIXTURE_PLATE_NOT_PLANNED =
-  "the planner clamps setups in a machine vise; fixture plates are not planned yet";
-
-export function viseHolding(workholding: Workholding | undefined): { vise: MachineVise; gripMm: number } | null {
-  if (workholding === undefined) return null;
-  if (workholding.kind !== "vise") throw new PlanError("workholding_unavailable", FIXTURE_PLATE_NOT_PLANNED);
-  const grip = viseGrip(workholding);
-  if (grip === undefined)
-    throw new PlanError(
-      "workholding_unavailable",
-      `no parallel of the vise's (${workholding.parallel_heights_mm.join(", ")} mm) gives a grip of at least ${MIN_GRIP_MM} mm in its ${workholding.jaw_height_mm} mm jaws`,
-    );
-  return { vise: workholding, gripMm: grip.grip_mm };
-}
-
 export interface HoldContext {
-  vise: MachineVise;
-  /** the grip every setup is held with (clamping.ts: viseGrip), mm */
-  gripMm: number;
+  /** the vise or plate every setup is held with (holders.ts: holderOf) */
+  holder: Holder;
   acrossSetups: VoxelStock;
   /** per voxel, material thicker than the tolerance after the setups kept so far; null before any */
   thick: Uint8Array | null;
@@ -75,15 +47,14 @@ export interface UnheldSetup {
 }
 
 export function holdSetup(setup: SetupPart, context: HoldContext): HeldSetup | UnheldSetup {
-  const { vise, gripMm } = context;
+  const { holder } = context;
   const clamping =
     context.earlier.length === 0 || context.thick === null
       ? firstClamping({
           direction: setup.direction,
           stock: setup.stock,
           partBottomZ: soupMinZ(setup.soup),
-          vise,
-          gripMm,
+          holder,
         })
       : laterClamping({
           setup,
@@ -92,8 +63,7 @@ export function holdSetup(setup: SetupPart, context: HoldContext): HeldSetup | U
           tolerance_mm: context.toleranceMm,
           features: context.features,
           earlier: context.earlier,
-          vise,
-          gripMm,
+          holder,
         });
   const problem = "problem" in clamping ? clamping.problem : null;
   if (problem?.code === "workholding_unavailable") {
@@ -109,7 +79,7 @@ export function holdSetup(setup: SetupPart, context: HoldContext): HeldSetup | U
       },
       unmachined: {
         code: "workholding_unavailable",
-        message: `setup ${setup.name} is left out: the vise cannot hold it: ${message}`,
+        message: `setup ${setup.name} is left out: the ${holder.name} cannot hold it: ${message}`,
         features: setup.features.map((feature) => feature.id),
         faces,
         volume_mm3: null,

@@ -26,16 +26,17 @@ export const FIXTURE_CLEARANCE_MM = 1;
 /** A jaw, parallel or clamp as the simulation takes it: its raw box in the setup's frame, and what to call it. */
 export interface FixtureBox {
   box: Box3;
-  /** "fixed jaw", "moving jaw", "parallel 1", "clamp 2": what a dropped operation's message names */
+  /** "fixed jaw", "moving jaw", "parallel 1", "fixture plate", "clamp 2": what a dropped operation's message names */
   name: string;
 }
 
 /**
  * A setup's workholding as named boxes, in the order its summary lists them: the jaws (fixed,
- * then moving), the supports (parallels), then the clamps. The names travel with the boxes to the
- * simulation thread, so a collision there is reported by name.
+ * then moving), the supports (a vise's parallels, or the fixture plate), then the clamps. The
+ * names travel with the boxes to the simulation thread, so a collision there is reported by name.
  */
 export function fixtureBoxes(workholding: {
+  type?: "vise" | "fixture_plate";
   jaws: readonly Box3[];
   supports: readonly Box3[];
   clamps: readonly Box3[];
@@ -43,7 +44,10 @@ export function fixtureBoxes(workholding: {
   const jawNames = ["fixed jaw", "moving jaw"];
   return [
     ...workholding.jaws.map((box, n) => ({ box, name: jawNames[n] ?? `jaw ${n + 1}` })),
-    ...workholding.supports.map((box, n) => ({ box, name: `parallel ${n + 1}` })),
+    ...workholding.supports.map((box, n) => ({
+      box,
+      name: workholding.type === "fixture_plate" ? "fixture plate" : `parallel ${n + 1}`,
+    })),
     ...workholding.clamps.map((box, n) => ({ box, name: `clamp ${n + 1}` })),
   ];
 }
