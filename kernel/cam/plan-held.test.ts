@@ -6,41 +6,23 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { writeBrep } from "../geometry/brep.ts";
-import { withOcctScope } from "../geometry/occt-scope.ts";
 import { loadOpenCascade } from "../geometry/opencascade.ts";
-import { readStep } from "../geometry/step.ts";
-import { fixture } from "../geometry/test-support.ts";
 import { findMachineArchetype, type MachineArchetype } from "../machines/archetypes.ts";
-import { starterLibrary } from "../tools/catalogue/starter-library.ts";
 import { defaultWorkholding } from "../workholding/defaults.ts";
 import type { MachineVise, Workholding } from "../workholding/schema.ts";
-import { planCam } from "./plan.ts";
 import { PlanError, type PlanResult } from "./plan-types.ts";
-import { fixtureBoxes, fixtureField, workholdingCollisions } from "./simulation/fixtures.ts";
+import { assertHeldClear, fixtureBrep, planHeld as planHeldOn } from "./test-support.ts";
 import type { Box3 } from "./types.ts";
 
 const oc = await loadOpenCascade();
-const bytes = withOcctScope((scope) => writeBrep(oc, readStep(oc, fixture("partC.step"), scope).solid));
+const bytes = fixtureBrep(oc, "partC.step");
 const machine = findMachineArchetype("vmc-850-fanuc") as MachineArchetype;
 
 function planHeld(
   stock: Box3,
   workholding: Workholding | undefined = defaultWorkholding(machine.product_id),
 ): PlanResult {
-  return planCam(
-    oc,
-    {
-      workpiece: { format: "step", bytes, bytes_format: "brep" },
-      stock,
-      machine,
-      material_id: "aluminium-6061",
-      library: starterLibrary(),
-      options: { include_face_milling: true, sort_by_height: false },
-      workholding,
-    },
-    { progress: () => {}, cancelled: () => false },
-  );
+  return planHeldOn(oc, bytes, stock, machine, workholding);
 }
 
 describe("a plan held in a vise", () => {
@@ -66,20 +48,7 @@ describe("a plan held in a vise", () => {
     assert.ok(Math.abs(fixed.min[1] - first.stock.max[1]) < 1e-9);
     assert.ok(Math.abs(moving.max[1] - first.stock.min[1]) < 1e-9);
     assert.ok(Math.abs(fixed.max[2] - (first.stock.min[2] + 5)) < 1e-9);
-    for (const setup of plan.setups) {
-      const held = setup.workholding;
-      assert.ok(held, `setup ${setup.name} is held`);
-      assert.ok(held.grip_mm >= 3, setup.name);
-      assert.equal(setup.verification.workholding_collisions, 0, setup.name);
-      const field = fixtureField(
-        fixtureBoxes(held).map((f) => f.box),
-        1,
-      );
-      for (const operation of setup.operations) {
-        const collisions = workholdingCollisions(operation, field);
-        assert.equal(collisions.moves, 0, `${setup.name} ${operation.name}: ${JSON.stringify(collisions.worst)}`);
-      }
-    }
+    assertHeldClear(plan, "vise");
   });
 
   it("says how much more stock it needs below the part when the blank cannot be gripped clear of it", () => {

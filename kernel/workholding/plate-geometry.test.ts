@@ -40,6 +40,18 @@ describe("plateLayout", () => {
     );
   });
 
+  it("sets no more clamps on a face than fit side by side over its middle 80 %", () => {
+    // 40 mm long faces: 32 mm take one 20 mm clamp; eight clamps asked for
+    const layout = plateLayout({ ...routerPlate, clamp_count: 8 }, { min: [0, 0, 0], max: [40, 30, 10] }, 1);
+    assert.deepEqual(
+      layout.clamps.map((c) => [c.min[0], c.max[0], c.min[1]]),
+      [
+        [10, 30, 30],
+        [10, 30, -50],
+      ],
+    );
+  });
+
   it("refuses an empty stock", () => {
     assert.throws(() => plateLayout(routerPlate, { min: [0, 0, 0], max: [10, 0, 10] }, 1), RangeError);
   });

@@ -26,7 +26,9 @@ export interface PlateLayout {
 /**
  * The plate holding `stock` with its clamps on the stock's two faces across `axis` (0: the x
  * faces, 1: the y faces). clamp_count clamps, half on each face and the odd one on the high
- * (fixed) face, each centred on an equal share of the face's middle CLAMPED_SHARE_OF_SIDE;
+ * (fixed) face, each centred on an equal share of the face's middle CLAMPED_SHARE_OF_SIDE
+ * (on a face too short for them side by side there, as many as fit, one at least: a setter
+ * cannot set two clamps in one place);
  * clamp_width_mm along the face, clamp_length_mm out from it, from the plate's top up
  * clamp_height_mm. The plate is plate_length_mm along x and plate_width_mm along y. Throws a
  * RangeError for an empty stock box; whether the stock fits on the plate is the caller's
@@ -60,9 +62,10 @@ export function plateLayout(plate: FixturePlate, stock: Box3, axis: 0 | 1): Plat
       return { min, max };
     });
   const low = Math.floor(plate.clamp_count / 2);
+  const room = Math.max(1, Math.floor((length * CLAMPED_SHARE_OF_SIDE) / plate.clamp_width_mm));
   return {
     plate: plateBox,
-    clamps: [...onSide(plate.clamp_count - low, true), ...onSide(low, false)],
+    clamps: [...onSide(Math.min(plate.clamp_count - low, room), true), ...onSide(Math.min(low, room), false)],
     grip_mm: plate.clamp_height_mm,
     stick_out_mm: stock.max[2] - top,
   };

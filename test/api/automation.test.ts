@@ -13,7 +13,7 @@ import { PLAN_OPTIONS, planningProject, type PlanningStarted } from "../support/
 import { insertTaskRecord, readJob, readTaskRecord } from "../support/task-records.ts";
 import { createTestUser, type TestUser } from "../support/users.ts";
 import { defaultWorkholding } from "../../kernel/workholding/defaults.ts";
-import { TEST_VISE } from "../../kernel/workholding/test-support.ts";
+import { TEST_PLATE, TEST_VISE } from "../../kernel/workholding/test-support.ts";
 
 interface ErrorBody {
   detail: { code: string; message: string; details: Record<string, unknown> };
@@ -378,7 +378,18 @@ describe("POST /projects/{project_id}/automation/cam-planning with a workholding
     assert.deepEqual(rows[0]?.payload, { ...PLAN_OPTIONS, workholding });
   });
 
-  it("refuses with 400 invalid_workholding, naming the field, an opening narrower than the stock's narrower side, jaws taller than the Z travel allows, or parallels that leave no grip, queueing nothing", async () => {
+  it("takes a fixture plate the stock's footprint fits on into the task's payload, and echoes it", async () => {
+    const key = await freshKey(alice);
+    const projectId = await planningProject(api, alice);
+    const workholding = defaultWorkholding("router-450-grbl");
+    const res = await start(key, projectId, { ...PLAN_OPTIONS, workholding });
+    assert.equal(res.status, 202, res.text);
+    assert.deepEqual(res.body.options, { ...PLAN_OPTIONS, workholding });
+    const { rows } = await db.owner.query("select payload from app_public.tasks where id = $1", [res.body.task_id]);
+    assert.deepEqual(rows[0]?.payload, { ...PLAN_OPTIONS, workholding });
+  });
+
+  it("refuses with 400 invalid_workholding, naming the field, an opening narrower than the stock's narrower side, jaws taller than the Z travel allows, parallels that leave no grip, a plate smaller than the stock's footprint, clamps too low or too tall, queueing nothing", async () => {
     const key = await freshKey(alice);
     const projectId = await planningProject(api, alice);
     const { size, travelZ } = await heldFacts(projectId);
@@ -390,7 +401,15 @@ describe("POST /projects/{project_id}/automation/cam-planning with a workholding
         ["body.workholding.jaw_height_mm taller_than_z_travel"],
       ],
       [{ ...VISE, parallel_heights_mm: [10, 20] }, ["body.workholding.parallel_heights_mm no_grip_on_parallels"]],
-      [defaultWorkholding("router-450-grbl"), ["body.workholding.kind not_planned"]],
+      [
+        { ...TEST_PLATE, plate_length_mm: narrow - 1, plate_width_mm: narrow - 1 },
+        [
+          "body.workholding.plate_length_mm stock_larger_than_plate",
+          "body.workholding.plate_width_mm stock_larger_than_plate",
+        ],
+      ],
+      [{ ...TEST_PLATE, clamp_height_mm: travelZ }, ["body.workholding.clamp_height_mm taller_than_z_travel"]],
+      [{ ...TEST_PLATE, clamp_height_mm: 2 }, ["body.workholding.clamp_height_mm grip_too_shallow"]],
     ] as const) {
       const res = await start(key, projectId, { ...PLAN_OPTIONS, workholding });
       assert.equal(res.status, 400, res.text);

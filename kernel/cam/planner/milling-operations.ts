@@ -372,7 +372,7 @@ function millWith(slicer: PartSlicer, job: Required<MillingJob>): MillingDraft {
   if (band.regions > 0)
     draft.warnings.push({
       code: "clamped_band",
-      message: `setup ${setup.name}: ${band.regions} ${band.regions === 1 ? "region" : "regions"} beside the workholding, down to z ${round(band.lowest)}, left for a later setup (the jaws hold the stock there)`,
+      message: `setup ${setup.name}: ${band.regions} ${band.regions === 1 ? "region" : "regions"} beside the workholding, down to z ${round(band.lowest)}, left for a later setup (the jaws or clamps hold the stock there)`,
     });
   draft.stock = stock;
   hooks.progress(1);
