@@ -1,6 +1,6 @@
 /**
- * What the tests of plans held in a workholding share (plan-held.test.ts, plan-plate.test.ts): a
- * fixture part as the planner reads it, its planning with a workholding, and the checks every
+ * What the tests of whole plans share (plan-held.test.ts, plan-plate.test.ts, whole-blank.test.ts):
+ * a fixture part as the planner reads it, its planning with a workholding or none, and the checks every
  * held plan must pass: each setup held, and no move of any kept operation within 1 mm of a jaw,
  * parallel, clamp or plate, as the verification said and as the fixture field says again.
  */
@@ -14,7 +14,7 @@ import type { MachineArchetype } from "../machines/archetypes.ts";
 import { starterLibrary } from "../tools/catalogue/starter-library.ts";
 import type { Workholding } from "../workholding/schema.ts";
 import { planCam } from "./plan.ts";
-import type { PlanResult, WorkholdingSummary } from "./plan-types.ts";
+import type { PlanInput, PlanResult, WorkholdingSummary } from "./plan-types.ts";
 import { fixtureBoxes, fixtureField, workholdingCollisions } from "./simulation/fixtures.ts";
 import type { Box3 } from "./types.ts";
 
@@ -23,7 +23,25 @@ export function fixtureBrep(oc: OpenCascadeInstance, name: string): Uint8Array {
   return withOcctScope((scope) => writeBrep(oc, readStep(oc, fixture(name), scope).solid));
 }
 
-/** The part planned in aluminium with the starter library, held by `workholding` on `machine`. */
+/** The planning of a part in aluminium with the starter library, held by `workholding` (none: nothing holds it). */
+export function aluminiumInput(
+  bytes: Uint8Array,
+  stock: Box3,
+  machine: MachineArchetype,
+  workholding?: Workholding,
+): PlanInput {
+  return {
+    workpiece: { format: "step", bytes, bytes_format: "brep" },
+    stock,
+    machine,
+    material_id: "aluminium-6061",
+    library: starterLibrary(),
+    options: { include_face_milling: true, sort_by_height: false },
+    ...(workholding === undefined ? {} : { workholding }),
+  };
+}
+
+/** The part planned as aluminiumInput has it. */
 export function planHeld(
   oc: OpenCascadeInstance,
   bytes: Uint8Array,
@@ -31,19 +49,10 @@ export function planHeld(
   machine: MachineArchetype,
   workholding: Workholding | undefined,
 ): PlanResult {
-  return planCam(
-    oc,
-    {
-      workpiece: { format: "step", bytes, bytes_format: "brep" },
-      stock,
-      machine,
-      material_id: "aluminium-6061",
-      library: starterLibrary(),
-      options: { include_face_milling: true, sort_by_height: false },
-      workholding,
-    },
-    { progress: () => {}, cancelled: () => false },
-  );
+  return planCam(oc, aluminiumInput(bytes, stock, machine, workholding), {
+    progress: () => {},
+    cancelled: () => false,
+  });
 }
 
 /**

@@ -13,7 +13,6 @@ import { readStep } from "../geometry/step.ts";
 import { fixture } from "../geometry/test-support.ts";
 import { cut, makeBox } from "../features/test-support.ts";
 import { findMachineArchetype, type MachineArchetype } from "../machines/archetypes.ts";
-import { starterLibrary } from "../tools/catalogue/starter-library.ts";
 import { boxToFrame, soupToFrame } from "./frames.ts";
 import { inlineChecks, inlineShadows, planCam } from "./plan.ts";
 import type { PlanInput, PlanResult, PlannedSetup } from "./plan-types.ts";
@@ -21,22 +20,14 @@ import { readPart } from "./planner/read-part.ts";
 import { simulationCellSize } from "./planner/verify.ts";
 import { simulateSetup } from "./simulation/simulate.ts";
 import { removeBySetup, stockLeft, voxelStock, type VoxelStock } from "./simulation/voxel-stock.ts";
+import { aluminiumInput } from "./test-support.ts";
 import type { Box3 } from "./types.ts";
 
 const oc = await loadOpenCascade();
 const machine = findMachineArchetype("vmc-850-fanuc") as MachineArchetype;
 const hooks = { progress: () => {}, cancelled: () => false, checks: inlineChecks, shadows: inlineShadows };
 
-function input(bytes: Uint8Array, stock: Box3): PlanInput {
-  return {
-    workpiece: { format: "step", bytes, bytes_format: "brep" },
-    stock,
-    machine,
-    material_id: "aluminium-6061",
-    library: starterLibrary(),
-    options: { include_face_milling: true, sort_by_height: false },
-  };
-}
+const input = (bytes: Uint8Array, stock: Box3): PlanInput => aluminiumInput(bytes, stock, machine);
 
 /** The plan's operations replayed on the stock, setup after setup: what they removed, as voxels. */
 function replayed(planned: PlanInput, result: PlanResult): VoxelStock {
