@@ -369,16 +369,22 @@ describe("per-setup cost overrides across re-plans (the tiny library's project)"
     const overrides = (await api.request<QuoteJob>("GET", `/projects/${projectId}/quote/job`, { key: alice.key })).body
       .setup_costs;
     const current = second;
-    // a 20 mm end mill reaches nothing from one of partC's sides, so that setup goes; and the
-    // stock changes first, so the job before the re-plan has no plan of its own
+    // on the desktop router (100 mm of Z travel) a stock 110.6 mm along Y is too deep from -Y,
+    // so that setup goes; and the stock changes last, so the job before the re-plan has no
+    // plan of its own
     const library = await newLibrary("Large tools", [catalogueAssembly("CentreCuttingEndMill", 20)]);
     assert.equal(
-      (await api.request("PATCH", `/projects/${projectId}`, { key: alice.key, body: { library_id: library } })).status,
+      (
+        await api.request("PATCH", `/projects/${projectId}`, {
+          key: alice.key,
+          body: { library_id: library, product_id: "router-450-grbl" },
+        })
+      ).status,
       200,
     );
     const stock = await api.request("POST", `/projects/${projectId}/stock/bounding-box`, {
       key: alice.key,
-      body: { ...STOCK_OFFSETS, plus_z: 6 },
+      body: { ...STOCK_OFFSETS, plus_y: 62, plus_z: 6 },
     });
     assert.equal(stock.status, 200, stock.text);
     const replanned = await plan(projectId);
