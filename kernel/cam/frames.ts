@@ -11,6 +11,7 @@
  * from +X or -X the x axis is the workpiece's Y.
  */
 import { cross, dot, length, normalise, scale, sub } from "../math/vec3.ts";
+import { boxCorners } from "../math/box3.ts";
 import type { Box3, Frame, TriangleSoup, Vec3 } from "./types.ts";
 
 /** `a` scaled to length 1; a frame axis of no length is a caller's mistake, not a zero axis. */
@@ -61,17 +62,9 @@ export function directionToFrame(frame: Frame, direction: Vec3): Vec3 {
   return [dot(direction, frame.x_axis), dot(direction, y), dot(direction, frame.z_axis)];
 }
 
-/** The corners of a box. */
-function corners(box: Box3): Vec3[] {
-  const out: Vec3[] = [];
-  for (const x of [box.min[0], box.max[0]])
-    for (const y of [box.min[1], box.max[1]]) for (const z of [box.min[2], box.max[2]]) out.push([x, y, z]);
-  return out;
-}
-
 /** The box of `box`'s corners in `frame` (exact for axis-aligned frames, enclosing otherwise). */
 export function boxToFrame(frame: Frame, box: Box3): Box3 {
-  const points = corners(box).map((corner) => toFrame(frame, corner));
+  const points = boxCorners(box).map((corner) => toFrame(frame, corner));
   const min: Vec3 = [Infinity, Infinity, Infinity];
   const max: Vec3 = [-Infinity, -Infinity, -Infinity];
   for (const p of points) {

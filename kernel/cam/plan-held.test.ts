@@ -57,13 +57,50 @@ describe("a plan held in a vise", () => {
     assert.ok(needed, JSON.stringify(plan.warnings));
     // 5 mm of grip and 1.5 mm kept clear of the part, 3 mm given
     assert.match(needed.message, /3\.5 mm more along -Z/);
-    // the part is turned over for the band the jaws held: planned, or left out saying why the
-    // vise cannot hold it (the starter library reaches no deeper than 32 mm, so +Z leaves the
-    // faces -Z would grip unfinished)
-    const turned =
-      plan.setups.some((s) => s.direction[2] < -0.99) ||
-      plan.unmachined.some((u) => u.code === "workholding_unavailable" && u.message.startsWith("setup -Z"));
-    assert.ok(turned, JSON.stringify(plan.unmachined.map((u) => u.message)));
+    // turned over for the band the jaws held, and every setup held: the turned-over ones grip
+    // faces +Z finished where their band crosses them (the skin +Z's jaws kept lies below it)
+    assert.deepEqual(
+      plan.setups.map((s) => s.name),
+      ["+Z", "-Z", "-Y", "+X", "-X", "+Y"],
+    );
+    assert.deepEqual(
+      plan.unmachined.filter((u) => u.code === "workholding_unavailable"),
+      [],
+    );
+    const turned = plan.setups[1]?.workholding;
+    assert.ok(turned);
+    assert.equal(turned.clamped.grips, "part");
+    assert.equal(turned.clamped.description, "the part's -Y and +Y sides (faces 1 and 4), finished in setup +Z");
+    for (const setup of plan.setups) assert.equal(setup.verification.workholding_collisions, 0, setup.name);
+  });
+
+  it("turns a part first held from a side over to that side's opposite for the band its jaws held (NIST CTC-01)", () => {
+    // 804 x 454 mm of stock: the vise takes it from no side but its narrow ones, -Y first
+    const ctc = fixtureBrep(oc, "nist_ctc_01_asme1_ap242-e1.stp");
+    const plan = planHeldOn(
+      oc,
+      ctc,
+      { min: [-402, -227, -108], max: [402, 227, 52] },
+      machine,
+      defaultWorkholding(machine.product_id),
+    );
+    assert.deepEqual(
+      plan.setups.map((s) => s.name),
+      ["-Y", "+Y"],
+    );
+    // 2 mm beyond the part along +Y, the grip needs 6.5
+    const needed = plan.warnings.find((w) => w.code === "stock_allowance_needed");
+    assert.match(needed?.message ?? "", /4\.5 mm more along \+Y/);
+    const [first, turned] = plan.setups.map((s) => s.workholding);
+    assert.equal(
+      first?.clamped.description,
+      "the blank's -Z and +Z sides, the jaws reaching 4.5 mm within the part's keep-out",
+    );
+    assert.equal(turned?.clamped.grips, "part");
+    assert.match(
+      turned?.clamped.description ?? "",
+      /^the part's -Z and \+Z sides \(faces [\d, and]+\), finished in setup -Y$/,
+    );
     for (const setup of plan.setups) assert.equal(setup.verification.workholding_collisions, 0, setup.name);
   });
 

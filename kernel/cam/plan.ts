@@ -67,7 +67,7 @@ import {
   type HoleMakers,
 } from "./planner/completeness.ts";
 import { sharpCorners } from "./planner/sharp-corners.ts";
-import { holdSetup } from "./planner/hold-setup.ts";
+import { gripsBlank, holdSetup } from "./planner/hold-setup.ts";
 import { holderOf } from "./planner/holders.ts";
 import { WORKHOLDING_KEEP_OUT_MM } from "./planner/keep-out.ts";
 import { holesNoSetupMakes, setupParts, type SetupPart } from "./planner/setup-part.ts";
@@ -120,6 +120,7 @@ export function planCam(oc: OpenCascadeInstance, input: PlanInput, hooks: PlanHo
     endMills: cutters.filter(isEndMill),
     machine: input.machine,
     heldBandMm: holder === null ? 0 : holder.gripMm + WORKHOLDING_KEEP_OUT_MM,
+    ...(holder === null ? {} : { gripsBlank: gripsBlank(holder) }),
   });
   const setups = fitting.setups;
   const setupsLeftOut: SetupLeftOut[] = [...fitting.leftOut];

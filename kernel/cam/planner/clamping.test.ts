@@ -116,8 +116,10 @@ describe("a later setup's clamping on partC", () => {
   // as planCam measures material left, for 0.25 mm simulation cells
   const tolerance = finishingTolerance(0.25, CUTTING_MESH_DEFLECTION_MM);
 
+  /** a voxel model and its material thicker than `tolerance` */
+  type State = { voxels: VoxelStock; thick: Uint8Array; tolerance: number };
   /** the voxel model as if `keep` voxels (workpiece centre) were all the first setup left of the stock */
-  function after(keep: (x: number, y: number, z: number) => boolean): { voxels: VoxelStock; thick: Uint8Array } {
+  function after(keep: (x: number, y: number, z: number) => boolean, within = tolerance): State {
     // a coarse model (0.7 mm voxels): nearSurface over the plan's 8 million takes minutes
     const voxels = voxelStock(stock, part.soup, 400_000);
     const [nx, ny, nz] = voxels.n;
@@ -130,18 +132,18 @@ describe("a later setup's clamping on partC", () => {
           ) as [number, number, number];
           if (voxels.part[v] === 0 && !keep(...c)) voxels.removed[v] = 1;
         }
-    const near = nearSurface(voxels, surfaceProximity(part.soup, stock, tolerance));
-    return { voxels, thick: thickMaterialLeft(voxels, near).thick };
+    const near = nearSurface(voxels, surfaceProximity(part.soup, stock, within));
+    return { voxels, thick: thickMaterialLeft(voxels, near).thick, tolerance: within };
   }
   /** setup +Z finished all above its jaws and their keep-out: the allowance band below is left */
   const bandTop = stock.min[2] + 5 + WORKHOLDING_KEEP_OUT_MM;
 
-  const clampTurned = (state: { voxels: VoxelStock; thick: Uint8Array }, vise: MachineVise = TEST_VISE) =>
+  const clampTurned = (state: State, vise: MachineVise = TEST_VISE) =>
     laterClamping({
       setup: turned,
       acrossSetups: state.voxels,
       thick: state.thick,
-      tolerance_mm: tolerance,
+      tolerance_mm: state.tolerance,
       features: part.recognition.features,
       earlier: [first.name],
       holder: viseHolder(vise, GRIP_MM),
@@ -156,7 +158,8 @@ describe("a later setup's clamping on partC", () => {
     assert.deepEqual(summary.clamped.faces, [1, 2]);
     // partC's outer walls belong to no recognised feature
     assert.deepEqual(summary.clamped.features, []);
-    assert.equal(summary.clamped.description, "faces 1 and 2 of the part, finished in setup +Z");
+    // named as the setter finds them on the part, turned over or not
+    assert.equal(summary.clamped.description, "the part's -Y and +Y sides (faces 1 and 2), finished in setup +Z");
     assert.equal(summary.soft_jaws, false);
     // the jaws touch the faces' planes (workpiece y = 0 and y = max, turned over into the frame)
     const planes = [0, max[1]].map((y) => toFrame(turned.frame, [0, y, 0])[1]).sort((a, b) => a - b);
@@ -182,25 +185,61 @@ describe("a later setup's clamping on partC", () => {
     assert.ok(Math.abs(moving.max[1] - turned.stock.min[1]) <= 1e-9);
   });
 
-  it("does not grip a side that still carries a skin of stock, nor partC's notched ends: workholding_unavailable", () => {
-    // 1 mm of stock left outside the face at y = 0, over the part's length and height
-    const clamping = clampTurned(
-      after((x, y, z) => z < bandTop || (y > -1 && y < 0 && x > 0 && x < max[0] && z < max[2])),
+  it("grips faces finished where the band crosses them, though the first setup's jaws kept stock beside them below", () => {
+    // a blank 3 mm below the part: +Z's jaws and their keep-out kept the stock up to z = 3.5, beside the part too
+    const summary = summaryOf(clampTurned(after((_x, _y, z) => z < 3.5)));
+    assert.equal(summary.clamped.grips, "part");
+    assert.deepEqual(summary.clamped.faces, [1, 2]);
+    assert.equal(summary.grip_mm, 5);
+  });
+
+  it("does not grip the blank's face where too little of it is left in the band", () => {
+    // a 10 mm piece of the blank's face at workpiece y = -2, in the turned setup's band
+    const clamping = clampTurned(after((x, y, z) => z < bandTop || (y < -1.5 && z > max[2] - 3 && x < 10)));
+    assert.ok("problem" in clamping && clamping.problem.code === "workholding_unavailable", JSON.stringify(clamping));
+    assert.match(
+      clamping.problem.message,
+      /the blank's face left on the \+y side covers less than 3 mm of the 5 mm grip over 20 mm/,
     );
+  });
+
+  /** 1 mm of stock left outside the face at y = 0, over the part's length and height */
+  const ySkin = (x: number, y: number, z: number) => y > -1 && y < 0 && x > 0 && x < max[0] && z < max[2];
+  /**
+   * 0.3 mm over partC's end at x = 85.5: a layer of voxels whose centres lie 0.15 mm out, thicker
+   * than a finishing tolerance of 0.05 mm (the plan's, about 0.17 mm here, would call it finished)
+   */
+  const xSkin = (x: number, y: number, z: number) =>
+    x > max[0] && x < max[0] + 0.3 && y > 0 && y < max[1] && z < max[2];
+  const FINE_MM = 0.05;
+
+  it("grips partC's notched end by its two pieces either side of the slot, one plane, when a skin keeps the y sides", () => {
+    const summary = summaryOf(clampTurned(after((x, y, z) => z < bandTop || ySkin(x, y, z))));
+    assert.equal(summary.grip_axis, "x");
+    assert.equal(summary.soft_jaws, false);
+    // the end at x = 85.5 is two faces (14, 15), each shorter than 20 mm, together longer
+    assert.deepEqual(summary.clamped.faces, [3, 14, 15]);
+    assert.equal(summary.clamped.description, "the part's -X and +X sides (faces 3, 14 and 15), finished in setup +Z");
+    const [fixed, moving] = summary.jaws;
+    assert.ok(fixed !== undefined && moving !== undefined);
+    assert.ok(Math.abs(fixed.min[0] - toFrame(turned.frame, [max[0], 0, 0])[0]) <= 1e-4, `${fixed.min[0]}`);
+  });
+
+  it("does not grip a side that still carries a skin of stock, nor faces under material: workholding_unavailable", () => {
+    const clamping = clampTurned(after((x, y, z) => z < bandTop || ySkin(x, y, z) || xSkin(x, y, z), FINE_MM));
     assert.ok("problem" in clamping && clamping.problem.code === "workholding_unavailable");
     // the skin is at the frame's +y (turned over, workpiece y runs the other way)
     assert.match(clamping.problem.message, /across y: the \+y side's outermost material is stock left/);
-    // the end at x = 85.5 is two faces (14, 15) either side of a slot, each shorter than 20 mm
-    assert.match(clamping.problem.message, /across x: no planar face on the \+x side covers the 5 mm grip over 20 mm/);
-    for (const face of [1, 2, 3, 14, 15]) assert.ok(clamping.problem.faces.includes(face), `${face}`);
+    assert.match(clamping.problem.message, /across x: the \+x side's faces 14, 15 still carry material thicker than/);
+    for (const face of [14, 15]) assert.ok(clamping.problem.faces.includes(face), `${face}`);
   });
 
-  it("with soft jaws allowed, grips the notched end across x in jaws machined to its profile", () => {
-    const skin = after((x, y, z) => z < bandTop || (y > -1 && y < 0 && x > 0 && x < max[0] && z < max[2]));
-    const summary = summaryOf(clampTurned(skin, { ...TEST_VISE, soft_jaws_allowed: true }));
+  it("with soft jaws allowed, grips the end under material in jaws machined to its profile", () => {
+    const skins = after((x, y, z) => z < bandTop || ySkin(x, y, z) || xSkin(x, y, z), FINE_MM);
+    const summary = summaryOf(clampTurned(skins, { ...TEST_VISE, soft_jaws_allowed: true }));
     assert.equal(summary.grip_axis, "x");
     assert.equal(summary.soft_jaws, true);
     assert.ok(summary.clamped.faces.includes(3) && summary.clamped.faces.includes(15), `${summary.clamped.faces}`);
-    assert.match(summary.clamped.description, /soft jaws machined to its profile/);
+    assert.match(summary.clamped.description, /soft jaws machined to their profile/);
   });
 });

@@ -16,13 +16,17 @@
  *   have: the band then covers part of the part, left for the turned-over setup).
  * - A later setup (laterClamping) grips what the setups before it left: the outermost material
  *   in the band of its lowest `grip` mm, read from the voxel model across setups. A side at the
- *   stock box's face grips the blank there; any other side snaps to a planar part face at that
- *   extent (its plane exactly, so the jaws touch it), which must be finished (no material
- *   thicker than the tolerance on it). Soft jaws, when allowed, take a side no planar face gives.
+ *   stock box's face grips the blank there, where enough of the blank's own face is left; any
+ *   other side snaps to the part's outermost plane at that extent (its plane exactly, so the
+ *   jaws touch it), all its coplanar pieces together, finished where the band crosses them (no
+ *   material thicker than the tolerance there), each reaching MIN_GRIP_MM up the band (sideOf).
+ *   The grip reported is how far up the band the jaws touch. Soft jaws, when allowed, take a
+ *   side no planar face gives. Words name the sides as the workpiece's ("the part's -Y side").
  */
 import type { Feature } from "../../features/recognition/types.ts";
 import { cross, directionName, dot, length, scale } from "../../math/vec3.ts";
-import { frameYAxis, fromFrame } from "../frames.ts";
+import { MIN_GRIP_MM } from "../../workholding/grip.ts";
+import { frameYAxis, fromFrame, setupAxes } from "../frames.ts";
 import type { WorkholdingSummary } from "../plan-types.ts";
 import { surfaceCovered } from "../simulation/thick-material.ts";
 import type { VoxelStock } from "../simulation/voxel-stock.ts";
@@ -85,10 +89,13 @@ export function firstClamping(input: FirstClampingInput): Clamping {
   const needed = gripMm + WORKHOLDING_KEEP_OUT_MM;
   const layout = holder.layout(stock, axis);
   const clear = given >= needed;
+  const across = setupAxes(input.direction)[axis];
+  const [low, high] = [directionName(scale(across, -1)), directionName(across)].sort(bySide);
+  const sides = `the blank's ${low} and ${high} sides`;
   const summary = summaryOf(layout, axis, false, {
     description: clear
-      ? "the blank's two sides below the part"
-      : `the blank's two sides, the ${layout.type === "vise" ? "jaws" : "clamps"} reaching ${round2(needed - given)} mm within the part's keep-out`,
+      ? `${sides} below the part`
+      : `${sides}, the ${layout.type === "vise" ? "jaws" : "clamps"} reaching ${round2(needed - given)} mm within the part's keep-out`,
     grips: "stock",
     faces: [],
     features: [],
@@ -133,6 +140,11 @@ interface Remaining {
   hi: [number, number];
   /** per frame axis: a voxel's extent along it */
   voxel: [number, number, number];
+  /**
+   * per side (sideKey): the band's material in the stock box's outermost layer of voxels there,
+   * the blank's own face: its extent up the band (z) and along the jaws; null where none is left
+   */
+  blank: ({ z: [number, number]; along: [number, number] } | null)[];
 }
 
 /** One side's contact: the plane the jaw touches, and what it grips there. */
@@ -144,13 +156,15 @@ interface Side {
   normal: Vec3;
   /** not planar: soft jaws machined to the part's profile */
   soft: boolean;
+  /** how far up the band the jaw touches it, mm */
+  depth: number;
 }
 
 /** A later setup's clamping: the outermost material left in its grip band (see the header). */
 export function laterClamping(input: LaterClampingInput): Clamping {
   const { setup, holder } = input;
   const gripMm = holder.gripMm;
-  const left = remaining(input.acrossSetups, setup.frame, gripMm);
+  const left = remaining(input.acrossSetups, setup.frame, setup.stock, gripMm);
   if (left === null) return unavailable(holder, "no material is left to grip", []);
   // within a voxel of the part's lowest point the material's bottom is the part's own face,
   // which the stock stands on: its exact z rather than the voxels' reading of it
@@ -186,17 +200,17 @@ export function laterClamping(input: LaterClampingInput): Clamping {
     }
     const layout = holder.layout({ min, max }, name);
     const gripped = [...new Set([...lo.faces, ...hi.faces])].sort((a, b) => a - b);
-    return {
-      summary: summaryOf(layout, name, lo.soft || hi.soft, {
-        description: clampedWords(lo, hi, input.earlier),
-        grips: gripped.length > 0 ? "part" : "stock",
-        faces: gripped,
-        features: input.features
-          .filter((f) => f.faces.some((face) => gripped.includes(face)))
-          .map((f) => f.id)
-          .sort((a, b) => a - b),
-      }),
-    };
+    const summary = summaryOf(layout, name, lo.soft || hi.soft, {
+      description: clampedWords(lo, hi, setup.frame, input.earlier),
+      grips: gripped.length > 0 ? "part" : "stock",
+      faces: gripped,
+      features: input.features
+        .filter((f) => f.faces.some((face) => gripped.includes(face)))
+        .map((f) => f.id)
+        .sort((a, b) => a - b),
+    });
+    // the jaws reach the band's top; they hold as deep as they touch (a face may end within the band)
+    return { summary: { ...summary, grip_mm: Math.min(layout.grip_mm, lo.depth, hi.depth) } };
   }
   return unavailable(
     holder,
@@ -239,10 +253,11 @@ function unavailable(holder: Holder, reason: string, faces: number[]): Clamping 
 
 /**
  * What is left (every voxel not removed: the part and the stock around it) in the setup's
- * frame: the lowest and highest material, and the x and y extent of the material whose centre
- * lies in the lowest `gripMm`. Null when nothing is left.
+ * frame: the lowest and highest material, the x and y extent of the material whose centre lies
+ * in the lowest `gripMm`, and what of that lies in the stock box's outermost layers. Null when
+ * nothing is left.
  */
-function remaining(stock: VoxelStock, frame: Frame, gripMm: number): Remaining | null {
+function remaining(stock: VoxelStock, frame: Frame, box: Box3, gripMm: number): Remaining | null {
   const voxel = [frame.x_axis, frameYAxis(frame), frame.z_axis].map(
     (a) => Math.abs(a[0]) * stock.d[0] + Math.abs(a[1]) * stock.d[1] + Math.abs(a[2]) * stock.d[2],
   ) as [number, number, number];
@@ -257,20 +272,47 @@ function remaining(stock: VoxelStock, frame: Frame, gripMm: number): Remaining |
   const top = zLow + gripMm;
   const lo: [number, number] = [Infinity, Infinity];
   const hi: [number, number] = [-Infinity, -Infinity];
+  const blank: Remaining["blank"] = [null, null, null, null];
+  const inLayer = (side: number, along: number, z: number) => {
+    const layer = blank[side];
+    if (layer === null || layer === undefined) blank[side] = { z: [z, z], along: [along, along] };
+    else {
+      layer.z = [Math.min(layer.z[0], z), Math.max(layer.z[1], z)];
+      layer.along = [Math.min(layer.along[0], along), Math.max(layer.along[1], along)];
+    }
+  };
   forEachLeft(stock, frame, (x, y, z) => {
     if (z > top) return;
     if (x < lo[0]) lo[0] = x;
     if (x > hi[0]) hi[0] = x;
     if (y < lo[1]) lo[1] = y;
     if (y > hi[1]) hi[1] = y;
+    if (x - box.min[0] < voxel[0]) inLayer(sideKey(0, -1), y, z);
+    if (box.max[0] - x < voxel[0]) inLayer(sideKey(0, 1), y, z);
+    if (y - box.min[1] < voxel[1]) inLayer(sideKey(1, -1), x, z);
+    if (box.max[1] - y < voxel[1]) inLayer(sideKey(1, 1), x, z);
   });
+  // centres to voxel faces
+  const grown = (layer: Remaining["blank"][number], along: number): Remaining["blank"][number] =>
+    layer === null || layer === undefined
+      ? null
+      : {
+          z: [layer.z[0] - voxel[2] / 2, layer.z[1] + voxel[2] / 2],
+          along: [layer.along[0] - along / 2, layer.along[1] + along / 2],
+        };
   return {
     zLow,
     zHigh: zMax + voxel[2] / 2,
     lo: [lo[0] - voxel[0] / 2, lo[1] - voxel[1] / 2],
     hi: [hi[0] + voxel[0] / 2, hi[1] + voxel[1] / 2],
     voxel,
+    blank: blank.map((layer, side) => grown(layer, side < 2 ? voxel[1] : voxel[0])),
   };
+}
+
+/** A side's index in Remaining.blank: -x, +x, -y, +y. */
+function sideKey(axis: 0 | 1, sign: -1 | 1): number {
+  return 2 * axis + (sign < 0 ? 0 : 1);
 }
 
 /** Every voxel not removed, its centre in the setup's frame. */
@@ -357,6 +399,13 @@ export function soupMinZ(soup: TriangleSoup): number {
 /**
  * The contact on one side (`sign` -1: the low side along `axis`, +1: the high side), or why
  * there is none. Adds the faces it looked at to `tried`.
+ *
+ * At the stock box's face the jaw grips the blank, where the blank's own face is left up at
+ * least MIN_GRIP_MM of the band and MIN_CONTACT_LENGTH_MM along the jaws. Elsewhere it grips the
+ * part's outermost plane in the band: every planar face there, coplanar pieces together (partC's
+ * end either side of its slot), reaching at least MIN_GRIP_MM up the band and together spanning
+ * the contact length, each finished where the band crosses it (what lies outside the band, such
+ * as the skin a first setup's jaws kept, the jaws never touch).
  */
 function sideOf(
   input: LaterClampingInput,
@@ -374,60 +423,128 @@ function sideOf(
   const stockFace = sign < 0 ? setup.stock.min[axis] : setup.stock.max[axis];
   const voxel = left.voxel[axis] as number;
   const sideName = `${sign < 0 ? "-" : "+"}${axis === 1 ? "y" : "x"}`;
-  // the voxels tile the stock box: the blank's own face is still there
-  if (Math.abs(extent - stockFace) <= voxel / 2) return { at: stockFace, faces: [], normal: outward, soft: false };
   const other = axis === 1 ? 0 : 1;
   // a part shorter than the holder's contact along the side is gripped over most of its length (a 10 mm cube)
   const along = Math.min(
     holder.contactMm,
     SMALL_PART_CONTACT_SHARE * ((left.hi[other] as number) - (left.lo[other] as number)),
   );
-  // faces reaching the band within a voxel of the extent: the ones a jaw there would touch
+  const needs = `${MIN_GRIP_MM} mm of the ${round2(band[1] - band[0])} mm grip over ${round2(along)} mm along the jaws`;
+  // the voxels tile the stock box: the blank's own face is still there
+  if (Math.abs(extent - stockFace) <= voxel / 2) {
+    const layer = left.blank[sideKey(axis, sign)];
+    const depth = layer ? Math.min(layer.z[1], band[1]) - Math.max(layer.z[0], band[0]) : 0;
+    if (layer && depth >= MIN_GRIP_MM - GEOMETRY_SLACK_MM && layer.along[1] - layer.along[0] >= along)
+      return { at: stockFace, faces: [], normal: outward, soft: false, depth };
+    return `the blank's face left on the ${sideName} side covers less than ${needs}`;
+  }
+  // a face within this of the outermost material is at it: the voxels read a plane up to a
+  // voxel out, and material thinner than the tolerance may be left on a finished face
+  const reach = Math.max(voxel, voxel / 2 + input.tolerance_mm);
+  const plane = (face: FaceGeometry) => (sign < 0 ? face.min[axis] : face.max[axis]) as number;
   const near = faces.filter(
-    (face) =>
-      face.min[2] <= band[1] &&
-      face.max[2] >= band[0] &&
-      Math.abs((sign < 0 ? face.min[axis] : face.max[axis]) - extent) <= voxel,
+    (face) => face.min[2] <= band[1] && face.max[2] >= band[0] && Math.abs(plane(face) - extent) <= reach,
   );
   for (const face of near) tried.add(face.id);
-  const planar = near.filter(
-    (face) =>
-      face.normal !== null &&
-      dot(face.normal, outward) >= COS_PARALLEL &&
-      face.min[2] <= band[0] + GEOMETRY_SLACK_MM &&
-      face.max[2] >= band[1] - GEOMETRY_SLACK_MM &&
-      (face.max[other] as number) - (face.min[other] as number) >= along,
+  const soft = (): Side | null =>
+    holder.softJawsAllowed && near.length > 0
+      ? { at: extent, faces: near.map((f) => f.id), normal: outward, soft: true, depth: band[1] - band[0] }
+      : null;
+  const facing = near.filter((face) => face.normal !== null && dot(face.normal, outward) >= COS_PARALLEL);
+  if (facing.length === 0) {
+    return (
+      soft() ??
+      (near.length > 0
+        ? `no planar face on the ${sideName} side covers ${needs}`
+        : `the ${sideName} side's outermost material is stock left, neither at the blank's face nor at a part face`)
+    );
+  }
+  // the outermost plane: a jaw touches it first, and nothing of the part may stand out of it in the band
+  const at = sign < 0 ? Math.min(...facing.map(plane)) : Math.max(...facing.map(plane));
+  const inBand = near.map((face) => ({ face, polygons: clippedToBand(setup.soup, face, band) }));
+  const beyond = inBand
+    .filter(({ polygons }) =>
+      polygons.some((polygon) => polygon.some((p) => sign * ((p[axis] as number) - at) > GEOMETRY_SLACK_MM)),
+    )
+    .sort((a, b) => a.face.id - b.face.id);
+  const pieces = inBand.filter(
+    ({ face, polygons }) =>
+      facing.includes(face) && Math.abs(plane(face) - at) <= GEOMETRY_SLACK_MM && polygons.length > 0,
   );
-  const finished = planar.filter((face) => isFinished(input, face));
-  if (finished.length > 0) {
-    // the outermost plane: a jaw touches it first
-    const plane = (face: FaceGeometry) => (sign < 0 ? face.min[axis] : face.max[axis]) as number;
-    const at = sign < 0 ? Math.min(...finished.map(plane)) : Math.max(...finished.map(plane));
-    const on = finished.filter((face) => Math.abs(plane(face) - at) <= GEOMETRY_SLACK_MM);
-    return { at, faces: on.map((f) => f.id), normal: (on[0] as FaceGeometry).normal as Vec3, soft: false };
+  const unfinished = pieces
+    .filter(({ polygons }) => !isFinished(input, polygons))
+    .sort((a, b) => a.face.id - b.face.id);
+  const holding = pieces
+    .map(({ face, polygons }) => ({ face, ...spanOf(polygons, other) }))
+    .filter((piece) => piece.depth >= MIN_GRIP_MM - GEOMETRY_SLACK_MM);
+  const from = Math.min(...holding.map((piece) => piece.along[0]));
+  const to = Math.max(...holding.map((piece) => piece.along[1]));
+  if (beyond.length === 0 && unfinished.length === 0 && holding.length > 0 && to - from >= along) {
+    return {
+      at,
+      faces: holding.map(({ face }) => face.id).sort((a, b) => a - b),
+      normal: (holding[0] as { face: FaceGeometry }).face.normal as Vec3,
+      soft: false,
+      depth: Math.max(...holding.map((piece) => piece.depth)),
+    };
   }
-  if (holder.softJawsAllowed && near.length > 0) {
-    return { at: extent, faces: near.map((f) => f.id), normal: outward, soft: true };
-  }
-  if (planar.length > 0) {
-    return `the ${sideName} side's faces ${planar.map((f) => f.id).join(", ")} still carry material thicker than ${input.tolerance_mm} mm`;
-  }
-  return near.length > 0
-    ? `no planar face on the ${sideName} side covers the ${round2(band[1] - band[0])} mm grip over ${round2(along)} mm along the jaws`
-    : `the ${sideName} side's outermost material is stock left, neither at the blank's face nor at a part face`;
+  const fallback = soft();
+  if (fallback !== null) return fallback;
+  if (beyond.length > 0)
+    return `the ${sideName} side's faces ${beyond.map(({ face }) => face.id).join(", ")} stand out of its outermost plane`;
+  if (unfinished.length > 0)
+    return `the ${sideName} side's faces ${unfinished.map(({ face }) => face.id).join(", ")} still carry material thicker than ${input.tolerance_mm} mm`;
+  return `no planar face on the ${sideName} side covers ${needs}`;
 }
 
-/** No triangle of the face lies under material thicker than the tolerance (thick-material.ts). */
-function isFinished(input: LaterClampingInput, face: FaceGeometry): boolean {
-  const { frame, soup } = input.setup;
-  const positions = new Float32Array(face.triangles.length * 9);
-  face.triangles.forEach((t, n) => {
-    const [a, b, c] = corners(soup, t);
-    positions.set(fromFrame(frame, a), 9 * n);
-    positions.set(fromFrame(frame, b), 9 * n + 3);
-    positions.set(fromFrame(frame, c), 9 * n + 6);
+/** A face's triangles cut to the band (frame z within it): the part of the face a jaw there can touch. */
+function clippedToBand(soup: TriangleSoup, face: FaceGeometry, band: [number, number]): Vec3[][] {
+  const polygons: Vec3[][] = [];
+  for (const t of face.triangles) {
+    let polygon: Vec3[] = corners(soup, t);
+    polygon = clipped(polygon, (p) => (p[2] as number) - band[0]);
+    polygon = clipped(polygon, (p) => band[1] - (p[2] as number));
+    if (polygon.length >= 3) polygons.push(polygon);
+  }
+  return polygons;
+}
+
+/** The part of a convex polygon where `inside` is not negative (one plane of Sutherland-Hodgman). */
+function clipped(polygon: readonly Vec3[], inside: (p: Vec3) => number): Vec3[] {
+  const out: Vec3[] = [];
+  polygon.forEach((p, i) => {
+    const q = polygon[(i + 1) % polygon.length] as Vec3;
+    const [a, b] = [inside(p), inside(q)];
+    if (a >= 0) out.push(p);
+    if (a >= 0 !== b >= 0) {
+      const t = a / (a - b);
+      out.push([p[0] + t * (q[0] - p[0]), p[1] + t * (q[1] - p[1]), p[2] + t * (q[2] - p[2])]);
+    }
   });
-  const indices = Uint32Array.from({ length: face.triangles.length * 3 }, (_, i) => i);
+  return out;
+}
+
+/** How far up (z) and along the frame axis `other` polygons reach. */
+function spanOf(polygons: readonly Vec3[][], other: 0 | 1): { depth: number; along: [number, number] } {
+  const points = polygons.flat();
+  const z = points.map((p) => p[2]);
+  const along = points.map((p) => p[other] as number);
+  return { depth: Math.max(...z) - Math.min(...z), along: [Math.min(...along), Math.max(...along)] };
+}
+
+/** No part of the polygons (a face cut to the band) lies under material thicker than the tolerance (thick-material.ts). */
+function isFinished(input: LaterClampingInput, polygons: readonly Vec3[][]): boolean {
+  const { frame } = input.setup;
+  const triangles = polygons.flatMap((polygon) =>
+    polygon.slice(2).map((p, i) => [polygon[0] as Vec3, polygon[i + 1] as Vec3, p]),
+  );
+  const positions = new Float32Array(triangles.length * 9);
+  triangles.forEach((triangle, n) => {
+    triangle.forEach((p, m) => {
+      positions.set(fromFrame(frame, p), 9 * n + 3 * m);
+    });
+  });
+  const indices = Uint32Array.from({ length: triangles.length * 3 }, (_, i) => i);
   const covered = surfaceCovered(input.acrossSetups, input.thick, {
     soup: { positions, indices },
     tolerance_mm: input.tolerance_mm,
@@ -436,15 +553,51 @@ function isFinished(input: LaterClampingInput, face: FaceGeometry): boolean {
   return covered.covered_mm2 === 0;
 }
 
-/** "faces 1 and 2 of the part, finished in setup +Z", "the blank's -y side and face 12 of the part, ..." */
-function clampedWords(lo: Side, hi: Side, earlier: readonly string[]): string {
+/**
+ * The gripped sides in the workpiece's terms, as the setter finds them on the part: "the part's
+ * -Y and +Y sides (faces 1 and 2), finished in setup +Z", "the blank's -X side and the part's
+ * +X side (face 12), ...", "the blank's -Y and +Y sides, left by the setups before".
+ */
+function clampedWords(lo: Side, hi: Side, frame: Frame, earlier: readonly string[]): string {
+  const [first, second] = [lo, hi]
+    .map((side) => ({ side, name: workpieceSide(frame, side.normal) }))
+    .sort((a, b) => bySide(a.name, b.name)) as [NamedSide, NamedSide];
   const faces = [...new Set([...lo.faces, ...hi.faces])].sort((a, b) => a - b);
-  if (faces.length === 0) return "the blank's two sides, left by the setups before";
-  const named = faces.length === 1 ? `face ${faces[0]}` : `faces ${faces.slice(0, -1).join(", ")} and ${faces.at(-1)}`;
+  const soft = lo.soft || hi.soft ? " in soft jaws machined to their profile" : "";
+  if (faces.length === 0) return `the blank's ${first.name} and ${second.name} sides, left by the setups before`;
+  const named = (ids: readonly number[]) =>
+    ids.length === 1 ? `face ${ids[0]}` : `faces ${ids.slice(0, -1).join(", ")} and ${ids.at(-1)}`;
   const by = earlier.length === 0 ? "" : `, finished in setup${earlier.length > 1 ? "s" : ""} ${earlier.join(", ")}`;
-  const soft = lo.soft || hi.soft ? " in soft jaws machined to its profile" : "";
-  const blank = lo.faces.length === 0 || hi.faces.length === 0 ? "the blank's side and " : "";
-  return `${blank}${named} of the part${by}${soft}`;
+  const both =
+    first.side.faces.length > 0 && second.side.faces.length > 0
+      ? `the part's ${first.name} and ${second.name} sides (${named(faces)})`
+      : [first, second]
+          .map(({ side, name }) =>
+            side.faces.length === 0 ? `the blank's ${name} side` : `the part's ${name} side (${named(side.faces)})`,
+          )
+          .join(" and ");
+  return `${both}${by}${soft}`;
+}
+
+interface NamedSide {
+  side: Side;
+  name: string;
+}
+
+/** Sides named in reading order: "-Y" before "+Y", X before Y. */
+function bySide(a: string, b: string): number {
+  const key = (name: string) => `${name.slice(1)}${name.startsWith("-") ? 0 : 1}`;
+  return key(a).localeCompare(key(b));
+}
+
+/** A frame direction named as the workpiece's axis it lies along ("+Y"). */
+function workpieceSide(frame: Frame, normal: Vec3): string {
+  const y = frameYAxis(frame);
+  const along = [0, 1, 2].map(
+    (m) =>
+      normal[0] * (frame.x_axis[m] as number) + normal[1] * (y[m] as number) + normal[2] * (frame.z_axis[m] as number),
+  ) as Vec3;
+  return directionName(along, 1 - COS_PARALLEL);
 }
 
 function round2(value: number): number {

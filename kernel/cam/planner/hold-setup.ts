@@ -7,7 +7,8 @@
  * The first setup to cut grips the blank; every later one grips what the setups before it left,
  * as the voxel model across setups has it. A blank without the allowance below the part to grip
  * it clear of the part is still gripped, with a `stock_allowance_needed` warning: the band its
- * jaws or clamps cover is left to the turned-over setup (setup-part.ts adds -Z for it).
+ * jaws or clamps cover is left to the turned-over setup (setup-part.ts adds it: the setup opposite the
+ * first one held, -Z after +Z).
  */
 import type { Feature } from "../../features/recognition/types.ts";
 import { directionName } from "../../math/vec3.ts";
@@ -15,11 +16,22 @@ import { frameYAxis } from "../frames.ts";
 import type { PlanWarning, SetupLeftOut, Unmachined, WorkholdingSummary } from "../plan-types.ts";
 import { fixtureBoxes, type FixtureBox } from "../simulation/fixtures.ts";
 import type { VoxelStock } from "../simulation/voxel-stock.ts";
-import type { Box3, Frame } from "../types.ts";
+import type { Box3, Frame, Vec3 } from "../types.ts";
 import { firstClamping, laterClamping, soupMinZ, type StockAllowanceNeeded } from "./clamping.ts";
 import type { Holder } from "./holders.ts";
 import { grownBox, WORKHOLDING_KEEP_OUT_MM } from "./keep-out.ts";
 import type { SetupPart } from "./setup-part.ts";
+
+/**
+ * Whether the holder grips the blank in a setup along `direction` whose stock box (in the setup's
+ * frame) is `stock`: the first clamping's answer, whatever the allowance below the part.
+ */
+export function gripsBlank(holder: Holder): (direction: Vec3, stock: Box3) => boolean {
+  return (direction, stock) => {
+    const clamping = firstClamping({ direction, stock, partBottomZ: stock.min[2], holder });
+    return !("problem" in clamping && clamping.problem.code === "workholding_unavailable");
+  };
+}
 
 export interface HoldContext {
   /** the vise or plate every setup is held with (holders.ts: holderOf) */

@@ -11,8 +11,10 @@
  * kept its whole allowance (46 % of the removable volume of a 100 x 60 x 30 block in a stock
  * also 5 mm wider on every side). Such an added setup has no features of its own: it faces its
  * allowance off (without include_face_milling its roughing takes it) and mills what it reaches
- * as any setup does. And a deep milled through feature gets a setup from each of its ends
- * (otherEnds).
+ * as any setup does. Held in a vise, the first setup held grips the blank's lowest band in its
+ * own frame; when that band reaches into the part, the setup opposite it is added to machine it
+ * turned over: -Z after +Z, +Y after a first -Y (a blank too wide for the vise from above). And
+ * a deep milled through feature gets a setup from each of its ends (otherEnds).
  *
  * A tilted setup (a feature's own direction) is there for the faces no setup along the
  * workpiece's axes reaches whole: its focus, those it reaches whole and the split faces it
@@ -33,8 +35,9 @@
  * have had; the setups added here are checked the same way.
  */
 import type { Feature } from "../../features/recognition/types.ts";
-import { AXIS_DIRECTIONS, directionName, dot } from "../../math/vec3.ts";
+import { AXIS_DIRECTIONS, directionName, dot, projectAlong, scale } from "../../math/vec3.ts";
 import type { Setup } from "../../features/setups/types.ts";
+import { boxCorners } from "../../math/box3.ts";
 import { boxToFrame, setupFrame, soupToFrame } from "../frames.ts";
 import type { Trough } from "../milling/troughs.ts";
 import { halfFromItsEnd, holeInSetup, type SetupHole } from "../holes/setup-hole.ts";
@@ -84,9 +87,16 @@ export interface SetupPartsInput {
   /**
    * how far above the stock's bottom the first setup's jaws keep tools away (grip + keep-out,
    * mm); 0 or absent when nothing holds the stock. When it reaches into the part, the part is
-   * turned over (-Z) to machine that band, as for stock below the part.
+   * turned over to machine that band: the setup opposite the first one held (-Z after +Z), as
+   * for stock below the part.
    */
   heldBandMm?: number;
+  /**
+   * whether the workholding grips the blank in a setup along `direction` (its stock box in the
+   * setup's frame): the first setup that fits the machine and is held is the one whose band the
+   * turned-over setup machines; absent, the first that fits
+   */
+  gripsBlank?: (direction: Vec3, stock: Box3) => boolean;
 }
 
 export interface SetupsThatFit {
@@ -104,7 +114,7 @@ export function setupParts(part: PlannedPart, input: SetupPartsInput): SetupsTha
   const taken = new Set<number>();
   const triangleFaces = triangleFaceIds(part.vertexFaces, part.soup.indices);
   const leftOut: SetupLeftOut[] = part.setups.left_out.map((setup) => exceedsTravel(setup, setup.reason));
-  const ordered = orderedSetups(part, stock, input.endMills, input.heldBandMm ?? 0).filter((setup) => {
+  const ordered = orderedSetups(part, input).filter((setup) => {
     const excess = setupTravelExcess(machine, setup.direction, stock);
     if (excess !== null) leftOut.push(exceedsTravel(setup, excess.message));
     return excess === null;
@@ -212,12 +222,8 @@ const OTHER_END_MIN_WIDTH_MM = 1.5;
 const DEEP_RATIO = 3;
 
 /** The setup plan's setups and the ones added to it (with what each is for), in shop order. */
-function orderedSetups(
-  part: PlannedPart,
-  stock: Box3,
-  endMills: readonly Cutter[],
-  heldBandMm: number,
-): (Setup & { addedFor: string | null })[] {
+function orderedSetups(part: PlannedPart, input: SetupPartsInput): (Setup & { addedFor: string | null })[] {
+  const { stock, endMills, machine } = input;
   const setups = part.setups.setups.map((setup) => ({ ...setup, addedFor: null as string | null }));
   const add = (name: string, direction: Vec3, addedFor: string) =>
     setups.push({ index: setups.length, name, direction, faces: [], reached: [], features: [], addedFor });
@@ -225,20 +231,38 @@ function orderedSetups(
   const bottom = part.analysis.bbox?.min[2] ?? stock.min[2];
   if (!setups.some((s) => s.direction[2] > AXIS) && stock.max[2] > top + ALLOWANCE_MIN_MM)
     add("+Z", [0, 0, 1], "the stock above the part");
-  if (!setups.some((s) => s.direction[2] < -AXIS)) {
-    if (stock.min[2] < bottom - ALLOWANCE_MIN_MM) add("-Z", [0, 0, -1], "the stock below the part");
-    else if (heldBandMm > 0 && stock.min[2] + heldBandMm > bottom)
-      add("-Z", [0, 0, -1], "the band the first setup's jaws held");
+  if (!setups.some((s) => s.direction[2] < -AXIS) && stock.min[2] < bottom - ALLOWANCE_MIN_MM)
+    add("-Z", [0, 0, -1], "the stock below the part");
+  const rank = (s: Setup) => (s.direction[2] > AXIS ? 0 : s.direction[2] < -AXIS ? 1 : 2);
+  const inOrder = () =>
+    setups
+      .map((setup, order) => ({ setup, order }))
+      .sort((a, b) => rank(a.setup) - rank(b.setup) || a.order - b.order)
+      .map(({ setup }) => setup);
+  const band = input.heldBandMm ?? 0;
+  // the first setup held grips the blank's lowest band in its own frame; if that reaches into
+  // the part, the setup opposite it (turned over) machines it
+  const first =
+    band > 0
+      ? inOrder().find(
+          (s) =>
+            setupTravelExcess(machine, s.direction, stock) === null &&
+            (input.gripsBlank?.(s.direction, boxToFrame(setupFrame(s.direction, stock), stock)) ?? true),
+        )
+      : undefined;
+  if (first !== undefined) {
+    const opposite = scale(first.direction, -1);
+    const partBox = part.analysis.bbox ?? stock;
+    // how far the stock reaches beyond the part on the side the first setup's jaws hold
+    const allowance = projectAlong(boxCorners(stock), opposite).max - projectAlong(boxCorners(partBox), opposite).max;
+    if (!setups.some((s) => dot(s.direction, opposite) > AXIS) && band > allowance)
+      add(directionName(opposite, 1 - AXIS), opposite, "the band the first setup's jaws held");
   }
   for (const { direction, feature } of otherEnds(part.recognition.features, endMills)) {
     if (setups.some((s) => dot(s.direction, direction) > AXIS)) continue;
     add(directionName(direction, 1 - AXIS), direction, `the far end of feature ${feature}`);
   }
-  const rank = (s: Setup) => (s.direction[2] > AXIS ? 0 : s.direction[2] < -AXIS ? 1 : 2);
-  return setups
-    .map((setup, order) => ({ setup, order }))
-    .sort((a, b) => rank(a.setup) - rank(b.setup) || a.order - b.order)
-    .map(({ setup }, index) => ({ ...setup, index }));
+  return inOrder().map((setup, index) => ({ ...setup, index }));
 }
 
 /**
