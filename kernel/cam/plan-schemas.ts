@@ -253,7 +253,7 @@ export const WorkholdingSummarySchema = z.object({
       description: z
         .string()
         .describe(
-          'what is clamped, in words: "the blank\'s two sides below the part", "faces 12 and 31, finished in setup 1"',
+          'what is clamped, in words, the sides named as the workpiece\'s: "the blank\'s -Y and +Y sides below the part", "the part\'s -Z and +Z sides (faces 12 and 31), finished in setup +X"',
         ),
       grips: z.enum(["stock", "part"]).describe("the blank (stock no earlier setup cut there) or faces of the part"),
       faces: ids.describe("the part faces the jaws hold (face ids); empty when they hold the blank"),

@@ -110,9 +110,12 @@ function told(setup: string, n: Nearest | null): string {
 function contactsOf(held: Held, index: number): JawContact[] {
   const setup = held.plan.setups[index]!;
   const hold = setup.workholding!;
-  return hold.clamped.grips === "stock"
-    ? stockContacts(hold.jaws, hold.grip_axis, setup.stock)
-    : faceContacts(hold.jaws, hold.grip_axis, setup.wcs, held.mesh, hold.clamped.faces);
+  const blank = stockContacts(hold.jaws, hold.grip_axis, setup.stock);
+  if (hold.clamped.grips === "stock") return blank;
+  // a jaw on the blank's face beside part faces on the other side has no part face of its own
+  return faceContacts(hold.jaws, hold.grip_axis, setup.wcs, held.mesh, hold.clamped.faces).map((contact, i) =>
+    contact.gap_mm === Infinity ? (blank[i] as JawContact) : contact,
+  );
 }
 
 const missing = rs274Missing();

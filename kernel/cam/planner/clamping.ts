@@ -174,6 +174,9 @@ export function laterClamping(input: LaterClampingInput): Clamping {
   const faces = facesOf(setup.soup, setup.triangleFaces);
   const tried = new Set<number>();
   const reasons: string[] = [];
+  // both ways round: hard jaws before soft ones, then the deeper grip, across y when even
+  let best: WorkholdingSummary | null = null;
+  const rank = (summary: WorkholdingSummary) => (summary.soft_jaws ? 0 : 1e6) + summary.grip_mm;
   for (const axis of [1, 0] as const) {
     const lo = sideOf(input, faces, left, band, axis, -1, tried);
     const hi = sideOf(input, faces, left, band, axis, 1, tried);
@@ -210,8 +213,10 @@ export function laterClamping(input: LaterClampingInput): Clamping {
         .sort((a, b) => a - b),
     });
     // the jaws reach the band's top; they hold as deep as they touch (a face may end within the band)
-    return { summary: { ...summary, grip_mm: Math.min(layout.grip_mm, lo.depth, hi.depth) } };
+    const held = { ...summary, grip_mm: Math.min(layout.grip_mm, lo.depth, hi.depth) };
+    if (best === null || rank(held) > rank(best) + GEOMETRY_SLACK_MM) best = held;
   }
+  if (best !== null) return { summary: best };
   return unavailable(
     holder,
     reasons.join("; "),
