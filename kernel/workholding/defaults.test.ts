@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { MACHINE_ARCHETYPES } from "../machines/archetypes.ts";
-import { defaultWorkholding } from "./defaults.ts";
+import { defaultWorkholding, tableWorkholding } from "./defaults.ts";
 import { defaultGripMm, gripOnParallels } from "./grip.ts";
-import { Workholding } from "./schema.ts";
+import { FixturePlate, Workholding } from "./schema.ts";
 import { checkWorkholding } from "./validate.ts";
 
 describe("defaultWorkholding", () => {
@@ -48,5 +48,29 @@ describe("defaultWorkholding", () => {
     const w = defaultWorkholding("vmc-850-fanuc")!;
     assert.ok(Object.isFrozen(w));
     assert.ok(w.kind === "vise" && Object.isFrozen(w.parallel_heights_mm));
+  });
+});
+
+describe("tableWorkholding", () => {
+  it("gives every seeded machine its table with edge clamps, larger than what its default takes across", () => {
+    for (const m of MACHINE_ARCHETYPES) {
+      const table = tableWorkholding(m.product_id);
+      assert.ok(table, `${m.product_id} has no table`);
+      assert.equal(FixturePlate.safeParse(table).success, true, m.product_id);
+      assert.ok(Object.isFrozen(table), m.product_id);
+      const w = defaultWorkholding(m.product_id)!;
+      const across = w.kind === "vise" ? w.max_opening_mm : Math.min(w.plate_length_mm, w.plate_width_mm);
+      assert.ok(Math.max(table.plate_length_mm, table.plate_width_mm) > across, m.product_id);
+      // low-profile clamps: a 10 mm grip needs 11.5 mm of stock below the part
+      assert.equal(table.clamp_height_mm, 10, m.product_id);
+    }
+    assert.equal(tableWorkholding("no-such-machine"), undefined);
+  });
+
+  it("holds NIST CTC-01's 808 x 458 mm blank on the VMC 850's 1000 x 500 mm table", () => {
+    const table = tableWorkholding("vmc-850-fanuc")!;
+    assert.deepEqual([table.plate_length_mm, table.plate_width_mm, table.clamp_count], [1000, 500, 8]);
+    const check = checkWorkholding(table, { stockSize: [808, 458, 160], machineTravelZ: 550, gripMm: 10 });
+    assert.deepEqual(check, { ok: true });
   });
 });
