@@ -227,6 +227,14 @@ describe("plan_cam on the service's geometry thread", () => {
     await assertProgramsRun(projectId);
   });
 
+  // the setups no workholding of the vmc-850 holds with the walk-through stock: turned over, each
+  // part stands on its top, whose lowest 5 mm (the vise's grip) or 10 mm (the table clamps') has no
+  // pair of finished parallel faces; what those setups would have cut is the material left
+  const leftOutForWorkholding: Record<string, string[]> = {
+    "nist_ctc_01_asme1_ap242-e1.stp": ["-Z"],
+    "nist_stc_06_asme1_ap242-e3.stp": ["-X", "-Y", "+Y", "-Z"],
+  };
+
   // the other fixture parts, end to end as a client sends them: a mesh, and the NIST test parts
   for (const name of [
     "partC.stl",
@@ -247,13 +255,31 @@ describe("plan_cam on the service's geometry thread", () => {
       assert.ok(result.setups.length >= 2, `setups: ${result.setups.map((s) => s.name).join(", ")}`);
       for (const setup of result.setups) {
         const v = setup.verification;
-        assert.deepEqual([v.gouges, v.rapids_through_material, v.holder_collisions], [0, 0, 0], setup.name);
+        assert.deepEqual(
+          [v.gouges, v.rapids_through_material, v.holder_collisions, v.workholding_collisions],
+          [0, 0, 0, 0],
+          setup.name,
+        );
+        // the vise where it opens wide enough, else the machine's table
+        assert.ok(setup.workholding, `setup ${setup.name} is held`);
       }
-      const left = result.setups.at(-1)?.verification.material_left_pct ?? 100;
-      assert.ok(left < 10, `${left} % of the removable volume left`);
-      assert.ok(result.unmachined.some((u) => u.code === "material_left"));
       const completeness = result.completeness;
       assert.ok(completeness, "the task result says how complete the plan is");
+      const unheld = completeness.setups_left_out.filter((s) => s.reason === "workholding_unavailable");
+      assert.deepEqual(
+        unheld.map((s) => s.name).sort(),
+        [...(leftOutForWorkholding[name] ?? [])].sort(),
+        unheld.map((s) => s.message).join("\n"),
+      );
+      for (const out of unheld) assert.match(out.message, /the vise can hold.*the table's clamps can hold/, out.name);
+      const left = result.setups.at(-1)?.verification.material_left_pct ?? 100;
+      if (unheld.length === 0) assert.ok(left < 10, `${left} % of the removable volume left`);
+      else
+        assert.ok(
+          completeness.reasons.some((r) => r.code === "workholding_unavailable"),
+          "completeness says why",
+        );
+      assert.ok(result.unmachined.some((u) => u.code === "material_left"));
       const unreachable = result.unmachined.filter((u) => u.code === "face_unreachable").flatMap((u) => u.faces);
       assert.ok(
         unreachable.every((face) => completeness.faces_unreachable.includes(face)),

@@ -1,12 +1,12 @@
 /**
  * The machines and materials libraries: what a user may pick as a project's product_id and
  * material_id, with what planning and quoting read from them (spindle, feeds, rapids, tool
- * change, cost basis, default workholding; density, price, cutting data). Short lists, answered whole.
+ * change, cost basis, default workholding and table; density, price, cutting data). Short lists, answered whole.
  */
 import { z } from "zod";
 import { listMaterials, listUserMachines } from "../../db/queries/machines-materials.ts";
 import { CuttingDataEntry } from "../../kernel/materials/cutting-data.ts";
-import { defaultWorkholding } from "../../kernel/workholding/defaults.ts";
+import { defaultWorkholding, tableWorkholding } from "../../kernel/workholding/defaults.ts";
 import { json } from "../reply.ts";
 import { defineRoute } from "../route.ts";
 import { NoQuery } from "../schemas/common.ts";
@@ -45,6 +45,12 @@ const Machine = z
     default_workholding: WorkholdingSchema.nullable().describe(
       "what holds the stock on this machine unless a planning request says otherwise (its workholding): a vise " +
         "for the mills, a fixture plate with clamps for the router; null for a machine without one",
+    ),
+    table_workholding: WorkholdingSchema.nullable().describe(
+      "the machine's table with low-profile edge clamps, as a fixture_plate the table's size: where the default " +
+        "workholding, or a request's override, cannot hold a setup (a blank wider than the vise opens, no two " +
+        "parallel faces to grip), the planner tries the table before it leaves the setup out; the setup's " +
+        "workholding.type is then machine_table. null for a machine without one",
     ),
   })
   .meta({ id: "Machine" });
@@ -94,7 +100,11 @@ export const machineMaterialRoutes = [
     },
     async handler({ db }) {
       const machines = await listUserMachines(db);
-      const items = machines.map((m) => ({ ...m, default_workholding: defaultWorkholding(m.product_id) ?? null }));
+      const items = machines.map((m) => ({
+        ...m,
+        default_workholding: defaultWorkholding(m.product_id) ?? null,
+        table_workholding: tableWorkholding(m.product_id) ?? null,
+      }));
       return json(200, { items });
     },
   }),

@@ -1,10 +1,11 @@
 /**
  * Parts planned on a fixture plate with edge clamps (issue 35): partC on the desktop router's
- * default plate, and NIST CTC-01, too wide for any vise, on a large plate on the vmc-850. Every
- * setup stands on the plate, its clamps closing on the blank or on faces an earlier setup
- * finished (within 0.1 mm), and no move comes within 1 mm of a clamp or the plate.
+ * default plate, and NIST CTC-01, too wide for any vise, on a large plate on the vmc-850 and on
+ * the vmc-850's own table where its default vise cannot hold it. Every setup stands on the plate
+ * or table, its clamps closing on the blank or on faces an earlier setup finished (within
+ * 0.1 mm), and no move comes within 1 mm of a clamp or the plate.
  *
- * Heavy: CTC-01 plans in 30 to 60 s.
+ * Heavy: CTC-01 plans in 20 to 60 s.
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
@@ -17,7 +18,7 @@ import { findMachineArchetype, type MachineArchetype } from "../machines/archety
 import { meshBounds } from "../mesh/bounds.ts";
 import { defaultWorkholding } from "../workholding/defaults.ts";
 import type { Workholding } from "../workholding/schema.ts";
-import type { PlanResult } from "./plan-types.ts";
+import type { PlanResult, WorkholdingSummary } from "./plan-types.ts";
 import { assertHeldClear, fixtureBrep, planHeld } from "./test-support.ts";
 import type { Box3 } from "./types.ts";
 
@@ -25,13 +26,21 @@ const oc = await loadOpenCascade();
 
 /** stock below the part: the clamps' 20 mm and 1.5 mm kept clear of the part, rounded up */
 const BELOW_MM = 22;
+/** the same for the machine tables' 10 mm clamps */
+const BELOW_TABLE_CLAMPS_MM = 12;
 
 interface Planned {
   plan: PlanResult;
   mesh: { positions: Float32Array; faceIds: Uint32Array };
 }
 
-function planOnPlate(name: string, productId: string, workholding: Workholding, belowMm = BELOW_MM): Planned {
+/** `workholding` undefined: the machine's default, then its table */
+function planOnPlate(
+  name: string,
+  productId: string,
+  workholding: Workholding | undefined,
+  belowMm = BELOW_MM,
+): Planned {
   const bytes = fixtureBrep(oc, name);
   // planar faces are meshed exactly: the clamps' contact is measured on the faces themselves
   const mesh = withOcctScope((scope) => tessellate(oc, readBrep(oc, bytes, scope).solid, 0).mesh);
@@ -44,14 +53,14 @@ function planOnPlate(name: string, productId: string, workholding: Workholding, 
   return { plan: planHeld(oc, bytes, stock, machine, workholding), mesh };
 }
 
-/** every setup on its plate, the first on the blank, each clamp within 0.1 mm of what it grips */
-function assertClampedOnPlate({ plan, mesh }: Planned): void {
-  assertHeldClear(plan, "fixture_plate");
+/** every setup on its plate (or table), the first on the blank, each clamp within 0.1 mm of what it grips */
+function assertClampedOnPlate({ plan, mesh }: Planned, type: WorkholdingSummary["type"] = "fixture_plate"): void {
+  assertHeldClear(plan, type);
   assert.equal(plan.setups[0]?.workholding?.clamped.grips, "stock", "the first setup grips the blank");
   for (const setup of plan.setups) {
     const hold = setup.workholding!;
     assert.deepEqual([hold.jaws, hold.opening_mm, hold.parallel_height_mm], [[], null, 0], setup.name);
-    assert.equal(hold.supports.length, 1, `${setup.name}: the plate`);
+    assert.equal(hold.supports.length, 1, `${setup.name}: the plate or table`);
     const plateTop = hold.supports[0]!.max[2];
     for (const clamp of hold.clamps)
       assert.equal(clamp.min[2], plateTop, `${setup.name}: the clamps stand on the plate`);
@@ -97,5 +106,25 @@ describe("a plan held on a fixture plate", () => {
     const first = planned.plan.setups[0]!;
     assert.equal(first.workholding?.clamps.length, 8);
     assertClampedOnPlate(planned);
+  });
+
+  it("holds NIST CTC-01 on the vmc-850's table where its vise opens too little, naming both for a setup neither holds", () => {
+    const planned = planOnPlate("nist_ctc_01_asme1_ap242-e1.stp", "vmc-850-fanuc", undefined, BELOW_TABLE_CLAMPS_MM);
+    const { plan } = planned;
+    assert.ok(plan.setups.length >= 2, plan.setups.map((s) => s.name).join(", "));
+    // the 808 x 458 mm blank across x: its clamps 50 mm out each side stand on the 1000 x 500 mm table
+    const first = plan.setups[0]!.workholding!;
+    assert.equal(first.grip_axis, "x");
+    assert.deepEqual([first.clamps.length, first.grip_mm], [8, 10]);
+    const table = first.supports[0]!;
+    assert.deepEqual([table.max[0] - table.min[0], table.max[1] - table.min[1]], [1000, 500]);
+    assert.deepEqual(
+      plan.warnings.filter((w) => w.code === "stock_allowance_needed"),
+      [],
+    );
+    assertClampedOnPlate(planned, "machine_table");
+    for (const out of plan.completeness.setups_left_out.filter((s) => s.reason === "workholding_unavailable")) {
+      assert.match(out.message, /the vise can hold.*the table's clamps can hold/, out.name);
+    }
   });
 });

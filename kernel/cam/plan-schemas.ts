@@ -225,10 +225,16 @@ export const BlockSchema = z.object({
 /**
  * How a setup is held, as the setter needs it (issue 35): what holds it, the solids a tool must
  * clear as boxes in the setup's frame (mm), and what is clamped. A vise gives two `jaws` (the
- * fixed one first) and its parallels as `supports`; a fixture plate gives `clamps`.
+ * fixed one first) and its parallels as `supports`; a fixture plate, or the machine's table,
+ * gives itself as the one `supports` box and its `clamps`.
  */
 export const WorkholdingSummarySchema = z.object({
-  type: z.enum(["vise", "fixture_plate"]).describe("what holds the setup"),
+  type: z
+    .enum(["vise", "fixture_plate", "machine_table"])
+    .describe(
+      "what holds the setup: the machine's workholding (a vise or a fixture plate), or its table with edge clamps " +
+        "where that cannot",
+    ),
   soft_jaws: z
     .boolean()
     .describe("jaws machined to the part's profile hold it (only where the workholding allows them)"),

@@ -4,7 +4,7 @@
  *
  *   read the part, its features and setup directions          (planner/read-part.ts)  0 - 10 %
  *   leave out the setups the stock does not fit the machine in (planner/setup-part.ts)
- *   per setup: clamp it in the machine's vise, or the one given (planner/hold-setup.ts)
+ *   per setup: clamp it in the machine's vise, or the one given, else on its table (planner/hold-setup.ts)
  *              mill, make holes and chamfers                   (milling-, hole-operations.ts)
  *              simulating each operation as soon as it is     (verify.ts)          10 - 95 %
  *              made, dropping what violates
@@ -18,7 +18,7 @@
 import { randomUUID } from "node:crypto";
 import type { OpenCascadeInstance } from "opencascade.js/dist/node.js";
 import { workOffsetName } from "../machines/work-offsets.ts";
-import { defaultWorkholding } from "../workholding/defaults.ts";
+import { defaultWorkholding, tableWorkholding } from "../workholding/defaults.ts";
 import { EMPTY_LIBRARY } from "./planning-preconditions.ts";
 import { setupMachiningTime } from "./machining-time.ts";
 import { queuedShadows, type ShadowSource } from "./milling/shadows.ts";
@@ -68,7 +68,7 @@ import {
 } from "./planner/completeness.ts";
 import { sharpCorners } from "./planner/sharp-corners.ts";
 import { gripsBlank, holdSetup } from "./planner/hold-setup.ts";
-import { holderOf } from "./planner/holders.ts";
+import { blankHolder, holdersOf } from "./planner/holders.ts";
 import { WORKHOLDING_KEEP_OUT_MM } from "./planner/keep-out.ts";
 import { holesNoSetupMakes, setupParts, type SetupPart } from "./planner/setup-part.ts";
 import { exceedsTravelUnmachined } from "./planner/setups-left-out.ts";
@@ -112,15 +112,17 @@ export function planCam(oc: OpenCascadeInstance, input: PlanInput, hooks: PlanHo
     volume_mm3: null,
   }));
 
-  const holder = holderOf(
+  const holders = holdersOf(
     input.workholding === undefined ? defaultWorkholding(input.machine.product_id) : (input.workholding ?? undefined),
+    tableWorkholding(input.machine.product_id),
   );
+  const bandHolder = blankHolder(holders, input.stock);
   const fitting = setupParts(part, {
     stock: input.stock,
     endMills: cutters.filter(isEndMill),
     machine: input.machine,
-    heldBandMm: holder === null ? 0 : holder.gripMm + WORKHOLDING_KEEP_OUT_MM,
-    ...(holder === null ? {} : { gripsBlank: gripsBlank(holder) }),
+    heldBandMm: bandHolder === undefined ? 0 : bandHolder.gripMm + WORKHOLDING_KEEP_OUT_MM,
+    ...(holders.length === 0 ? {} : { gripsBlank: gripsBlank(holders) }),
   });
   const setups = fitting.setups;
   const setupsLeftOut: SetupLeftOut[] = [...fitting.leftOut];
@@ -163,9 +165,9 @@ export function planCam(oc: OpenCascadeInstance, input: PlanInput, hooks: PlanHo
     const base = 0.1 + i * span;
     let setup: SetupPart & { fixtures?: FixtureBox[] } = plain;
     let workholding: WorkholdingSummary | null = null;
-    if (holder !== null) {
+    if (holders.length > 0) {
       const held = holdSetup(plain, {
-        holder,
+        holders,
         acrossSetups,
         thick: latest?.thick ?? null,
         toleranceMm: tolerance,
@@ -310,11 +312,11 @@ export function planCam(oc: OpenCascadeInstance, input: PlanInput, hooks: PlanHo
     (sum, s) => sum + s.operations.filter((o) => o.kind !== "face_milling").length,
     0,
   );
-  // a part the vise holds in no setup: that is why nothing is machined, whatever else is missing
+  // a part held in no setup: that is why nothing is machined, whatever else is missing
   if (planned.length === 0 && setupsLeftOut.some((s) => s.reason === "workholding_unavailable")) {
     throw new PlanError(
       "workholding_unavailable",
-      `the vise holds the part in no setup: ${setupsLeftOut
+      `${holders.length > 1 ? `neither the ${holders.map((h) => h.name).join(" nor the ")} hold the part in any setup` : `the ${holders[0]?.name} holds the part in no setup`}: ${setupsLeftOut
         .map((s) => s.message)
         .slice(0, 5)
         .join("; ")}`,

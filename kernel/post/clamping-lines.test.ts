@@ -99,6 +99,30 @@ describe("the setter's clamping lines", () => {
     ]);
   });
 
+  it("name the machine's table where the workholding could not hold the setup", () => {
+    const lines = clampingLines(
+      vise({
+        type: "machine_table",
+        jaws: [],
+        supports: [{ min: [-96, -21, -57.5], max: [904, 479, -32.5] }],
+        clamps: [{ min: [808, 200, -32.5], max: [858, 220, -22.5] }],
+        grip_axis: "x",
+        grip_mm: 10,
+        parallel_height_mm: 0,
+        opening_mm: null,
+        stick_out_mm: 22.5,
+      }),
+      threeDecimals,
+    );
+    assert.deepEqual(lines.slice(0, 5), [
+      "Machine table 1000 x 500, 1 edge clamps 10 high",
+      "Gripping the blank's two sides below the part",
+      "Clamps on X- and X+ faces, grip 10 deep",
+      "On the table, stick-out 22.5 above the clamps",
+      "Table X-96..904 Y-21..479",
+    ]);
+  });
+
   it("fit the narrowest comment with the longest figures, wrapping a long description at a space", () => {
     const box: Box3 = { min: [WIDE, WIDE, WIDE], max: [WIDE, WIDE, WIDE] };
     const description = "faces 112, 131, 140 and 141 of the part, finished in setup 12 with the jaws on the other side";

@@ -21,6 +21,9 @@ export const CLAMPING_LINE_MAX = 60;
  */
 export function clampingLines(workholding: WorkholdingSummary, number: (value: number) => string): string[] {
   const vise = workholding.type === "vise";
+  // the machine's table, where the workholding could not hold the setup, is laid out as a plate
+  const [surface, seatedOn] =
+    workholding.type === "machine_table" ? ["Machine table", "table"] : ["Fixture plate", "plate"];
   const [one, all] = vise ? (["Jaw", "Jaws"] as const) : (["Clamp", "Clamps"] as const);
   const boxes = vise ? workholding.jaws : workholding.clamps;
   const grip = `grip ${number(workholding.grip_mm)} deep`;
@@ -43,7 +46,7 @@ export function clampingLines(workholding: WorkholdingSummary, number: (value: n
     const size =
       plate === undefined ? "" : ` ${number(plate.max[0] - plate.min[0])} x ${number(plate.max[1] - plate.min[1])}`;
     const high = clamp === undefined ? "" : ` ${number(clamp.max[2] - clamp.min[2])} high`;
-    lines.push(...wrapped(`Fixture plate${size}, ${workholding.clamps.length} edge clamps${high}`));
+    lines.push(...wrapped(`${surface}${size}, ${workholding.clamps.length} edge clamps${high}`));
     lines.push(...orientationLines(workholding));
     lines.push(...wrapped(`Gripping ${workholding.clamped.description}`));
     const axis = workholding.grip_axis.toUpperCase();
@@ -54,14 +57,15 @@ export function clampingLines(workholding: WorkholdingSummary, number: (value: n
       ? `On parallels ${number(workholding.parallel_height_mm)}`
       : vise
         ? "On the ways"
-        : "On the plate";
+        : `On the ${seatedOn}`;
   lines.push(`${seat}, stick-out ${number(workholding.stick_out_mm)} above the ${all.toLowerCase()}`);
   const range = (axis: string, low: number, high: number): string => `${axis}${number(low)}..${number(high)}`;
   // a vise's jaws come fixed first, then moving (WorkholdingSummarySchema): the setter knows which is which
   const name = (i: number): string => (vise && i < 2 ? ["Fixed jaw", "Moving jaw"][i]! : `${one} ${i + 1}`);
   if (!vise && workholding.supports[0] !== undefined) {
     const plate = workholding.supports[0];
-    lines.push(`Plate ${range("X", plate.min[0], plate.max[0])} ${range("Y", plate.min[1], plate.max[1])}`);
+    const name = seatedOn === "table" ? "Table" : "Plate";
+    lines.push(`${name} ${range("X", plate.min[0], plate.max[0])} ${range("Y", plate.min[1], plate.max[1])}`);
   }
   boxes.forEach((box, i) => {
     lines.push(`${name(i)} ${range("X", box.min[0], box.max[0])} ${range("Y", box.min[1], box.max[1])}`);

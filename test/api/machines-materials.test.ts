@@ -24,6 +24,7 @@ interface MachineItem {
   position: number;
   cost_basis: { purchase_price_eur: number };
   default_workholding: { kind: string; max_opening_mm?: number; clamp_count?: number } | null;
+  table_workholding: { kind: string; plate_length_mm?: number; plate_width_mm?: number; clamp_count?: number } | null;
 }
 interface MaterialItem {
   id: string;
@@ -84,7 +85,7 @@ describe("GET /libraries/machines", () => {
     );
   });
 
-  it("shows each machine's default workholding: a vise for the VMCs, a fixture plate for the router, null for a machine without one", async () => {
+  it("shows each machine's default workholding (a vise for the VMCs, a fixture plate for the router) and its table, null for a machine without them", async () => {
     await insertOwnMachine(db.owner, bob.id, "bob-own-mill", "Bob only");
     const res = await api.request<{ items: MachineItem[] }>("GET", "/libraries/machines", { key: bob.key });
     assert.equal(res.status, 200, res.text);
@@ -96,6 +97,14 @@ describe("GET /libraries/machines", () => {
     assert.equal(byId.get("bob-own-mill"), null);
     for (const machine of res.body.items.filter((m) => m.product_id !== "bob-own-mill"))
       assert.notEqual(machine.default_workholding, null, machine.product_id);
+    // the table, where the default cannot hold a setup
+    const tables = new Map(res.body.items.map((m) => [m.product_id, m.table_workholding]));
+    const vmc = tables.get("vmc-850-fanuc");
+    assert.deepEqual(
+      [vmc?.kind, vmc?.plate_length_mm, vmc?.plate_width_mm, vmc?.clamp_count],
+      ["fixture_plate", 1000, 500, 8],
+    );
+    assert.equal(tables.get("bob-own-mill"), null);
   });
 
   it("gives a new project the first machine of the list", async () => {

@@ -1,8 +1,9 @@
 /**
- * A setup held in its vise or on its fixture plate (issue 35): the clamping that holds it
+ * A setup held in its vise or on its fixture plate, else on the machine's table (issue 35): the
+ * first holder whose clamping holds it
  * (clamping.ts), the boxes its milling and holes keep out of (keep-out.ts: the jaws and
  * parallels, or the clamps and the plate, grown by the keep-out) and the solids its verification
- * checks (simulation/fixtures.ts), or why no clamping holds it.
+ * checks (simulation/fixtures.ts), or why no holder's clamping holds it, each holder's reason.
  *
  * The first setup to cut grips the blank; every later one grips what the setups before it left,
  * as the voxel model across setups has it. A blank without the allowance below the part to grip
@@ -17,25 +18,26 @@ import type { PlanWarning, SetupLeftOut, Unmachined, WorkholdingSummary } from "
 import { fixtureBoxes, type FixtureBox } from "../simulation/fixtures.ts";
 import type { VoxelStock } from "../simulation/voxel-stock.ts";
 import type { Box3, Frame, Vec3 } from "../types.ts";
-import { firstClamping, laterClamping, soupMinZ, type StockAllowanceNeeded } from "./clamping.ts";
+import { type Clamping, firstClamping, laterClamping, soupMinZ, type StockAllowanceNeeded } from "./clamping.ts";
 import type { Holder } from "./holders.ts";
 import { grownBox, WORKHOLDING_KEEP_OUT_MM } from "./keep-out.ts";
 import type { SetupPart } from "./setup-part.ts";
 
 /**
- * Whether the holder grips the blank in a setup along `direction` whose stock box (in the setup's
- * frame) is `stock`: the first clamping's answer, whatever the allowance below the part.
+ * Whether one of the holders grips the blank in a setup along `direction` whose stock box (in
+ * the setup's frame) is `stock`: the first clamping's answer, whatever the allowance below the part.
  */
-export function gripsBlank(holder: Holder): (direction: Vec3, stock: Box3) => boolean {
-  return (direction, stock) => {
-    const clamping = firstClamping({ direction, stock, partBottomZ: stock.min[2], holder });
-    return !("problem" in clamping && clamping.problem.code === "workholding_unavailable");
-  };
+export function gripsBlank(holders: readonly Holder[]): (direction: Vec3, stock: Box3) => boolean {
+  return (direction, stock) =>
+    holders.some((holder) => {
+      const clamping = firstClamping({ direction, stock, partBottomZ: stock.min[2], holder });
+      return !("problem" in clamping && clamping.problem.code === "workholding_unavailable");
+    });
 }
 
 export interface HoldContext {
-  /** the vise or plate every setup is held with (holders.ts: holderOf) */
-  holder: Holder;
+  /** the vise or plate, then the table, tried in turn for each setup (holders.ts: holdersOf) */
+  holders: readonly Holder[];
   acrossSetups: VoxelStock;
   /** per voxel, material thicker than the tolerance after the setups kept so far; null before any */
   thick: Uint8Array | null;
@@ -58,47 +60,61 @@ export interface UnheldSetup {
   unmachined: Unmachined;
 }
 
+/** The setup held by the first of the context's holders that can, or left out with every one's reason. */
 export function holdSetup(setup: SetupPart, context: HoldContext): HeldSetup | UnheldSetup {
-  const { holder } = context;
-  const clamping =
-    context.earlier.length === 0 || context.thick === null
-      ? firstClamping({
-          direction: setup.direction,
-          stock: setup.stock,
-          partBottomZ: soupMinZ(setup.soup),
-          holder,
-        })
-      : laterClamping({
-          setup,
-          acrossSetups: context.acrossSetups,
-          thick: context.thick,
-          tolerance_mm: context.toleranceMm,
-          features: context.features,
-          earlier: context.earlier,
-          holder,
-        });
-  const problem = "problem" in clamping ? clamping.problem : null;
-  if (problem?.code === "workholding_unavailable") {
-    const { message, faces } = problem;
-    return {
-      leftOut: {
-        name: setup.name,
-        direction: setup.direction,
-        reason: "workholding_unavailable",
-        message: `setup ${setup.name}: ${message}`,
-        features: setup.features.map((feature) => feature.id),
-        faces: setup.faces,
-      },
-      unmachined: {
-        code: "workholding_unavailable",
-        message: `setup ${setup.name} is left out: the ${holder.name} cannot hold it: ${message}`,
-        features: setup.features.map((feature) => feature.id),
-        faces,
-        volume_mm3: null,
-      },
-    };
+  const refusals: { holder: Holder; message: string; faces: number[] }[] = [];
+  for (const holder of context.holders) {
+    const clamping = clampingWith(holder, setup, context);
+    if ("summary" in clamping) return held(setup, clamping.summary, null);
+    const { problem } = clamping;
+    if (problem.code === "stock_allowance_needed") return held(setup, problem.summary, problem);
+    refusals.push({ holder, message: problem.message, faces: problem.faces });
   }
-  const summary = "summary" in clamping ? clamping.summary : (problem as StockAllowanceNeeded).summary;
+  const features = setup.features.map((feature) => feature.id);
+  const message = refusals.map((r) => r.message).join("; ");
+  const why = refusals.map(
+    (r, n) => `${n === 0 ? "the" : "nor the"} ${r.holder.name}${n === 0 ? " cannot hold it" : ""}: ${r.message}`,
+  );
+  return {
+    leftOut: {
+      name: setup.name,
+      direction: setup.direction,
+      reason: "workholding_unavailable",
+      message: `setup ${setup.name}: ${message}`,
+      features,
+      faces: setup.faces,
+    },
+    unmachined: {
+      code: "workholding_unavailable",
+      message: `setup ${setup.name} is left out: ${why.join("; ")}`,
+      features,
+      faces: [...new Set(refusals.flatMap((r) => r.faces))].sort((a, b) => a - b),
+      volume_mm3: null,
+    },
+  };
+}
+
+function clampingWith(holder: Holder, setup: SetupPart, context: HoldContext): Clamping {
+  return context.earlier.length === 0 || context.thick === null
+    ? firstClamping({
+        direction: setup.direction,
+        stock: setup.stock,
+        partBottomZ: soupMinZ(setup.soup),
+        holder,
+      })
+    : laterClamping({
+        setup,
+        acrossSetups: context.acrossSetups,
+        thick: context.thick,
+        tolerance_mm: context.toleranceMm,
+        features: context.features,
+        earlier: context.earlier,
+        holder,
+      });
+}
+
+/** The setup held as `summary` says: its keep-out, fixtures and summary, with the stock it lacks if any. */
+function held(setup: SetupPart, summary: WorkholdingSummary, problem: StockAllowanceNeeded | null): HeldSetup {
   const warning: PlanWarning | null =
     problem === null
       ? null

@@ -1,8 +1,8 @@
 /**
  * What clamping.ts asks of a workholding, whatever it is: how deep it grips, what it can take
  * across, and where its solids stand. A vise grips with its two jaws on parallels; a fixture
- * plate with its edge clamps, the stock standing on the plate. The first and later clampings
- * (which faces to grip, whether the stock allows the grip) are the same for both.
+ * plate, or the machine's table, with its edge clamps, the stock standing on it. The first and
+ * later clampings (which faces to grip, whether the stock allows the grip) are the same for all.
  */
 import { defaultGripMm, type GripOnParallels, gripOnParallels, MIN_GRIP_MM } from "../../workholding/grip.ts";
 import { plateLayout } from "../../workholding/plate-geometry.ts";
@@ -61,6 +61,29 @@ export function holderOf(workholding: Workholding | undefined): Holder | null {
       `no parallel of the vise's (${workholding.parallel_heights_mm.join(", ")} mm) gives a grip of at least ${MIN_GRIP_MM} mm in its ${workholding.jaw_height_mm} mm jaws`,
     );
   return viseHolder(workholding, grip.grip_mm);
+}
+
+/**
+ * The holders a plan tries for each setup, in order: its workholding's (holderOf), then the
+ * machine's table with edge clamps, which a machine has whatever stands on it, so a request's
+ * override keeps it too. Empty when the plan is given no workholding: nothing holds it, not even
+ * the table.
+ */
+export function holdersOf(workholding: Workholding | undefined, table: FixturePlate | undefined): Holder[] {
+  const primary = holderOf(workholding);
+  if (primary === null) return [];
+  return table === undefined ? [primary] : [primary, plateHolder(table, "table")];
+}
+
+/**
+ * The holder that will grip the blank `stock` (across y or x): the first of `holders` that takes
+ * it, else the first. The setups' order depends on its grip (setup-part.ts: the band it
+ * covers) before any setup is clamped.
+ */
+export function blankHolder(holders: readonly Holder[], stock: Box3): Holder | undefined {
+  return (
+    holders.find((holder) => holder.refusal(stock, "y") === null || holder.refusal(stock, "x") === null) ?? holders[0]
+  );
 }
 
 /**
@@ -126,34 +149,39 @@ function layoutAcross(axis: "x" | "y", vise: MachineVise, box: Box3, gripMm: num
 
 /**
  * A fixture plate with edge clamps: they grip over their height, on the two faces across the
- * axis, and the plate takes whatever stands on it, the plate's length along the frame's x or,
- * when only that fits, along its y (the stock turned on it: the route's check takes it either
- * way too). A gripped face must be as long as a clamp is wide, or 20 mm.
+ * axis, and the plate takes what stands on it with a clamp's length to spare on both faces
+ * across the axis (a clamp stands on the plate). A plate may be bolted down either way round, so
+ * its length lies along the frame's x or, when only that fits, along its y (the route's check
+ * takes it either way too); the machine's table cannot be turned (`on: "table"`). A gripped
+ * face must be as long as a clamp is wide, or 20 mm.
  */
-export function plateHolder(plate: FixturePlate): Holder {
-  const size = `${plate.plate_length_mm} x ${plate.plate_width_mm} mm plate`;
+export function plateHolder(plate: FixturePlate, on: "plate" | "table" = "plate"): Holder {
+  const size = `${plate.plate_length_mm} x ${plate.plate_width_mm} mm ${on}`;
   const turned: FixturePlate = {
     ...plate,
     plate_length_mm: plate.plate_width_mm,
     plate_width_mm: plate.plate_length_mm,
   };
-  const laid = (box: Box3): FixturePlate | null =>
-    [plate, turned].find((p) => extent(box, "x") <= p.plate_length_mm && extent(box, "y") <= p.plate_width_mm) ?? null;
+  const ways = on === "plate" ? [plate, turned] : [plate];
+  const room = (box: Box3, axis: "x" | "y", across: "x" | "y") =>
+    extent(box, across) + (axis === across ? 2 * plate.clamp_length_mm : 0);
+  const laid = (box: Box3, axis: "x" | "y"): FixturePlate | null =>
+    ways.find((p) => room(box, axis, "x") <= p.plate_length_mm && room(box, axis, "y") <= p.plate_width_mm) ?? null;
   return {
-    name: "plate's clamps",
+    name: `${on}'s clamps`,
     gripMm: plate.clamp_height_mm,
     softJawsAllowed: false,
     contactMm: Math.min(MIN_CONTACT_LENGTH_MM, plate.clamp_width_mm),
-    refusal: (box) =>
-      laid(box) !== null
+    refusal: (box, axis) =>
+      laid(box, axis) !== null
         ? null
-        : `${round2(extent(box, "x"))} x ${round2(extent(box, "y"))} mm does not fit on the ${size}`,
+        : `${round2(extent(box, "x"))} x ${round2(extent(box, "y"))} mm with clamps ${plate.clamp_length_mm} mm out on its ${axis} faces does not fit on the ${size}`,
     refusesBlank: (stock) =>
-      `the stock (${round2(extent(stock, "x"))} x ${round2(extent(stock, "y"))} mm) does not fit on the ${size}`,
+      `the stock (${round2(extent(stock, "x"))} x ${round2(extent(stock, "y"))} mm) with its clamps does not fit on the ${size}`,
     layout: (box, axis) => {
-      const layout = plateLayout(laid(box) ?? plate, box, axis === "x" ? 0 : 1);
+      const layout = plateLayout(laid(box, axis) ?? plate, box, axis === "x" ? 0 : 1);
       return {
-        type: "fixture_plate",
+        type: on === "plate" ? "fixture_plate" : "machine_table",
         jaws: [],
         supports: [layout.plate],
         clamps: layout.clamps,

@@ -36,7 +36,7 @@ export interface FixtureBox {
  * names travel with the boxes to the simulation thread, so a collision there is reported by name.
  */
 export function fixtureBoxes(workholding: {
-  type?: "vise" | "fixture_plate";
+  type?: "vise" | "fixture_plate" | "machine_table";
   jaws: readonly Box3[];
   supports: readonly Box3[];
   clamps: readonly Box3[];
@@ -46,7 +46,12 @@ export function fixtureBoxes(workholding: {
     ...workholding.jaws.map((box, n) => ({ box, name: jawNames[n] ?? `jaw ${n + 1}` })),
     ...workholding.supports.map((box, n) => ({
       box,
-      name: workholding.type === "fixture_plate" ? "fixture plate" : `parallel ${n + 1}`,
+      name:
+        workholding.type === "fixture_plate"
+          ? "fixture plate"
+          : workholding.type === "machine_table"
+            ? "machine table"
+            : `parallel ${n + 1}`,
     })),
     ...workholding.clamps.map((box, n) => ({ box, name: `clamp ${n + 1}` })),
   ];
