@@ -227,12 +227,17 @@ describe("plan_cam on the service's geometry thread", () => {
     await assertProgramsRun(projectId);
   });
 
-  // the setups no workholding of the vmc-850 holds with the walk-through stock: turned over, each
-  // part stands on its top, whose lowest 5 mm (the vise's grip) or 10 mm (the table clamps') has no
-  // pair of finished parallel faces; what those setups would have cut is the material left
-  const leftOutForWorkholding: Record<string, string[]> = {
-    "nist_ctc_01_asme1_ap242-e1.stp": ["-Z"],
-    "nist_stc_06_asme1_ap242-e3.stp": ["-X", "-Y", "+Y", "-Z"],
+  // what the vmc-850's vise, else its table, leaves unheld of each part with the walk-through
+  // stock (2 mm around, 8 mm below): setups whose lowest 5 mm (the vise's grip) or 10 mm (the
+  // table clamps') has no pair of finished parallel faces, as the turned-over NIST parts stand on
+  // their tops; and the material left (% of the removable volume), most of it what those setups
+  // would cut (planned unheld, CTC-01 leaves 2.3 %, STC-06 5.7 %)
+  const held: Record<string, { leftOut: string[]; maxLeftPct: number }> = {
+    "partC.stl": { leftOut: ["+X", "+Y", "-Z"], maxLeftPct: 14 },
+    "nist_ftc_10_asme1_ap242-e2.stp": { leftOut: ["+X", "-X", "-Y", "-Z"], maxLeftPct: 34 },
+    // too wide for the vise: every setup on the table
+    "nist_ctc_01_asme1_ap242-e1.stp": { leftOut: ["-Z"], maxLeftPct: 30 },
+    "nist_stc_06_asme1_ap242-e3.stp": { leftOut: ["-X", "-Y", "+Y", "-Z"], maxLeftPct: 18 },
   };
 
   // the other fixture parts, end to end as a client sends them: a mesh, and the NIST test parts
@@ -265,20 +270,20 @@ describe("plan_cam on the service's geometry thread", () => {
       }
       const completeness = result.completeness;
       assert.ok(completeness, "the task result says how complete the plan is");
+      const expected = held[name]!;
       const unheld = completeness.setups_left_out.filter((s) => s.reason === "workholding_unavailable");
       assert.deepEqual(
         unheld.map((s) => s.name).sort(),
-        [...(leftOutForWorkholding[name] ?? [])].sort(),
+        [...expected.leftOut].sort(),
         unheld.map((s) => s.message).join("\n"),
       );
       for (const out of unheld) assert.match(out.message, /the vise can hold.*the table's clamps can hold/, out.name);
+      assert.ok(
+        completeness.reasons.some((r) => r.code === "workholding_unavailable"),
+        "completeness says why",
+      );
       const left = result.setups.at(-1)?.verification.material_left_pct ?? 100;
-      if (unheld.length === 0) assert.ok(left < 10, `${left} % of the removable volume left`);
-      else
-        assert.ok(
-          completeness.reasons.some((r) => r.code === "workholding_unavailable"),
-          "completeness says why",
-        );
+      assert.ok(left < expected.maxLeftPct, `${left} % of the removable volume left`);
       assert.ok(result.unmachined.some((u) => u.code === "material_left"));
       const unreachable = result.unmachined.filter((u) => u.code === "face_unreachable").flatMap((u) => u.faces);
       assert.ok(
@@ -287,11 +292,11 @@ describe("plan_cam on the service's geometry thread", () => {
       );
       assert.equal(completeness.status === "complete", completeness.reasons.length === 0);
       if (name.startsWith("nist_ftc")) {
-        // its four 7 mm bores, 75 mm long and counterbored from both ends, are drilled half from each end
-        for (const side of ["+Z", "-Z"]) {
-          const kinds = result.setups.find((s) => s.name === side)?.operations.map((o) => o.kind) ?? [];
-          assert.ok(kinds.includes("drilling") && kinds.includes("helical_boring"), `${side}: ${kinds.join(", ")}`);
-        }
+        // its four 7 mm bores, 75 mm long and counterbored from both ends, are drilled from +Z; the
+        // other half is -Z's, which no workholding holds (above): those holes are reported not made
+        const kinds = result.setups.find((s) => s.name === "+Z")?.operations.map((o) => o.kind) ?? [];
+        assert.ok(kinds.includes("drilling") && kinds.includes("helical_boring"), `+Z: ${kinds.join(", ")}`);
+        assert.ok(completeness.reasons.some((r) => r.code === "hole_not_made"));
       }
       const current = await db.owner.query("select current_job_id from app_public.projects where id = $1", [projectId]);
       assert.equal(current.rows[0].current_job_id, result.job_id);

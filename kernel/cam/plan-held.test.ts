@@ -2,7 +2,8 @@
  * partC planned in the vmc-850's default vise (issue 35): every setup says how it is held, the
  * first grips the blank below the part, the turned-over ones grip what the setups before left,
  * and no move of any kept operation comes within 1 mm of a jaw or a parallel. With too little
- * stock below the part the plan says how much more it needs.
+ * stock below the part the plan says how much more it needs; what the vise cannot take goes on
+ * the machine's table.
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
@@ -17,6 +18,8 @@ import type { Box3 } from "./types.ts";
 const oc = await loadOpenCascade();
 const bytes = fixtureBrep(oc, "partC.step");
 const machine = findMachineArchetype("vmc-850-fanuc") as MachineArchetype;
+/** a 40 mm opening takes partC's 48.6 mm stock neither way round */
+const narrow = { ...(defaultWorkholding(machine.product_id) as MachineVise), max_opening_mm: 40 };
 
 function planHeld(
   stock: Box3,
@@ -104,11 +107,17 @@ describe("a plan held in a vise", () => {
     for (const setup of plan.setups) assert.equal(setup.verification.workholding_collisions, 0, setup.name);
   });
 
-  it("refuses a part the vise holds in no setup with workholding_unavailable, saying why", () => {
-    // a 40 mm opening takes partC's 48.6 mm stock neither way round
-    const narrow = { ...(defaultWorkholding(machine.product_id) as MachineVise), max_opening_mm: 40 };
+  it("keeps the machine's table behind a request's vise: what the vise cannot take, the table holds", () => {
+    const plan = planHeld({ min: [-2, -2, -8], max: [87.52, 46.62, 32.53] }, narrow);
+    assert.equal(plan.setups[0]?.workholding?.type, "machine_table", "the blank is wider than the vise opens");
+    assert.equal(plan.setups[0]?.workholding?.grip_mm, 10);
+    assertHeldClear(plan, ["vise", "machine_table"]);
+  });
+
+  it("refuses a part the vise holds in no setup on a machine without a table, with workholding_unavailable, saying why", () => {
+    const ownMill = { ...machine, product_id: "own-mill" };
     assert.throws(
-      () => planHeld({ min: [-2, -2, -8], max: [87.52, 46.62, 32.53] }, narrow),
+      () => planHeldOn(oc, bytes, { min: [-2, -2, -8], max: [87.52, 46.62, 32.53] }, ownMill, narrow),
       (error: unknown) =>
         error instanceof PlanError &&
         error.code === "workholding_unavailable" &&

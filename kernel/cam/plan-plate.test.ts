@@ -54,7 +54,10 @@ function planOnPlate(
 }
 
 /** every setup on its plate (or table), the first on the blank, each clamp within 0.1 mm of what it grips */
-function assertClampedOnPlate({ plan, mesh }: Planned, type: WorkholdingSummary["type"] = "fixture_plate"): void {
+function assertClampedOnPlate(
+  { plan, mesh }: Planned,
+  type: WorkholdingSummary["type"] | readonly WorkholdingSummary["type"][] = "fixture_plate",
+): void {
   assertHeldClear(plan, type);
   assert.equal(plan.setups[0]?.workholding?.clamped.grips, "stock", "the first setup grips the blank");
   for (const setup of plan.setups) {
@@ -88,7 +91,13 @@ describe("a plan held on a fixture plate", () => {
     assert.equal(hold.grip_mm, 20);
     // the summary is in micrometres
     assert.ok(Math.abs(hold.supports[0]!.max[2] - first.stock.min[2]) <= 1e-3, "the plate's top is the stock's bottom");
-    assertClampedOnPlate(planned);
+    // +Y has no face covering the plate's 20 mm clamps: the router's bed, its clamps 10 mm tall, holds it
+    assertClampedOnPlate(planned, ["fixture_plate", "machine_table"]);
+    assert.deepEqual(
+      plan.setups.filter((s) => s.workholding?.type === "machine_table").map((s) => [s.name, s.workholding?.grip_mm]),
+      [["+Y", 10]],
+      plan.setups.map((s) => s.name).join(", "),
+    );
   });
 
   it("holds NIST CTC-01, too wide for a vise, on a 1000 x 600 plate with eight clamps on the vmc-850", () => {
@@ -112,7 +121,7 @@ describe("a plan held on a fixture plate", () => {
     const planned = planOnPlate("nist_ctc_01_asme1_ap242-e1.stp", "vmc-850-fanuc", undefined, BELOW_TABLE_CLAMPS_MM);
     const { plan } = planned;
     assert.ok(plan.setups.length >= 2, plan.setups.map((s) => s.name).join(", "));
-    // the 808 x 458 mm blank across x: its clamps 50 mm out each side stand on the 1000 x 500 mm table
+    // the 804 x 454 mm blank across x: its clamps 50 mm out each side stand on the 1000 x 500 mm table
     const first = plan.setups[0]!.workholding!;
     assert.equal(first.grip_axis, "x");
     assert.deepEqual([first.clamps.length, first.grip_mm], [8, 10]);

@@ -56,16 +56,20 @@ export function planHeld(
 }
 
 /**
- * Every setup held by a workholding of `type`, at least 3 mm deep, and no move of its kept
+ * Every setup held by a workholding of `type` (or of one of the types), at least 3 mm deep, and no move of its kept
  * operations within 1 mm of the workholding's boxes: the plan's verification says 0, and each
  * operation swept again over the boxes' own field finds none.
  */
-export function assertHeldClear(plan: PlanResult, type: WorkholdingSummary["type"]): void {
+export function assertHeldClear(
+  plan: PlanResult,
+  type: WorkholdingSummary["type"] | readonly WorkholdingSummary["type"][],
+): void {
+  const types: readonly WorkholdingSummary["type"][] = typeof type === "string" ? [type] : type;
   assert.ok(plan.setups.length > 0, "no setup was planned");
   for (const setup of plan.setups) {
     const held = setup.workholding;
     assert.ok(held, `setup ${setup.name} is held`);
-    assert.equal(held.type, type, setup.name);
+    assert.ok(types.includes(held.type), `${setup.name}: ${held.type}`);
     assert.ok(held.grip_mm >= 3, setup.name);
     assert.equal(setup.verification.workholding_collisions, 0, setup.name);
     const field = fixtureField(

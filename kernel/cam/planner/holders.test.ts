@@ -27,7 +27,7 @@ describe("holdersOf", () => {
 
   it("grips a blank wider than the vise opens on the table, and a narrow one in the vise", () => {
     const holders = holdersOf(defaultWorkholding("vmc-850-fanuc"), vmcTable);
-    assert.equal(blankHolder(holders, box(808, 458))?.name, "table's clamps");
+    assert.equal(blankHolder(holders, box(804, 454))?.name, "table's clamps");
     assert.equal(blankHolder(holders, box(300, 200))?.name, "vise");
     assert.equal(blankHolder([], box(10, 10)), undefined);
   });
@@ -36,10 +36,10 @@ describe("holdersOf", () => {
 describe("plateHolder", () => {
   it("keeps room on the plate for the clamps on the faces it grips", () => {
     const table = plateHolder(vmcTable, "table");
-    // 458 + 2 x 50 mm of clamps across y is more than the 500 mm table; across x 908 fits its 1000
-    assert.match(table.refusal(box(808, 458), "y") ?? "", /does not fit on the 1000 x 500 mm table/);
-    assert.equal(table.refusal(box(808, 458), "x"), null);
-    const layout = table.layout(box(808, 458), "x");
+    // 454 + 2 x 50 mm of clamps across y is more than the 500 mm table; across x 904 fits its 1000
+    assert.match(table.refusal(box(804, 454), "y") ?? "", /does not fit on the 1000 x 500 mm table/);
+    assert.equal(table.refusal(box(804, 454), "x"), null);
+    const layout = table.layout(box(804, 454), "x");
     assert.equal(layout.type, "machine_table");
     for (const clamp of layout.clamps) {
       const support = layout.supports[0]!;
