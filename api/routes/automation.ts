@@ -53,8 +53,10 @@ const CamPlanningBody = z
       "an extension: what holds the stock (a machine vise, or a fixture plate with edge clamps); every setup is " +
         "then clamped in it, its tools keep clear of the jaws, parallels, clamps and plate, and the plan's setups " +
         "say how they are held. It must hold the project's " +
-        "stock on its machine (400 invalid_workholding otherwise). Not given, the setups are planned as if nothing " +
-        "held the stock (docs/automation.md)",
+        "stock on its machine (400 invalid_workholding otherwise). Not given, the machine's default_workholding " +
+        "holds it (GET /libraries/machines). Either way a setup it cannot hold is clamped on the machine's table " +
+        "(table_workholding there; the setup's workholding.type machine_table) before it is left out " +
+        "(docs/automation.md)",
     ),
   })
   .meta({ id: "CamPlanningRequest" }) satisfies z.ZodType<PlanCamPayload, Partial<PlanCamPayload>>;
