@@ -1,7 +1,8 @@
 /**
- * Every fixture part planned in the vmc-850's default vise (issue 35, "Done when"): every setup is
- * held, in the vise or, where it opens too little (NIST CTC-01, STC-06), on the machine's table; its LinuxCNC program, read back by rs274, keeps every tool 1 mm clear of every jaw,
- * support and clamp (test/support/workholding-clearance.ts says how it is measured, under two
+ * Every fixture part, and the MFCAD models the planner's tests plan, planned on the vmc-850
+ * (issue 35, "Done when"): every setup is held, in the vise or, where it opens too little (NIST
+ * CTC-01, STC-06), on the machine's table; its LinuxCNC program, read back by rs274, keeps every
+ * tool 1 mm clear of every jaw, support and clamp (test/support/workholding-clearance.ts says how it is measured, under two
  * readings); and the jaws close on what they grip, at least 3 mm deep. The stock is the
  * verification tests' (2 mm round the part, 5 mm on top) with 8 mm below the part to grip.
  *
@@ -19,7 +20,6 @@ import { before, describe, it } from "node:test";
 import { planCam } from "../../kernel/cam/plan.ts";
 import type { PlanResult } from "../../kernel/cam/plan-types.ts";
 import type { Box3 } from "../../kernel/cam/types.ts";
-import { readBrep } from "../../kernel/geometry/brep.ts";
 import { withOcctScope } from "../../kernel/geometry/occt-scope.ts";
 import { loadOpenCascade } from "../../kernel/geometry/opencascade.ts";
 import { tessellate } from "../../kernel/geometry/tessellate.ts";
@@ -29,7 +29,10 @@ import { meshBounds } from "../../kernel/mesh/bounds.ts";
 import { starterLibrary } from "../../kernel/tools/catalogue/starter-library.ts";
 import { defaultWorkholding } from "../../kernel/workholding/defaults.ts";
 import { rs274Missing } from "../support/rs274.ts";
-import { fixtureStep } from "../support/simchecked-part.ts";
+import { fixtureStep, type PartSource } from "../support/simchecked-part.ts";
+import { mfcadStep } from "../../kernel/features/test-support.ts";
+import { readBrep, writeBrep } from "../../kernel/geometry/brep.ts";
+import { readStep } from "../../kernel/geometry/step.ts";
 import {
   type FacedMesh,
   faceContacts,
@@ -40,11 +43,18 @@ import {
   stockContacts,
 } from "../support/workholding-clearance.ts";
 
-const PARTS = [
-  "partC.step",
-  "nist_ctc_01_asme1_ap242-e1.stp",
-  "nist_ftc_10_asme1_ap242-e2.stp",
-  "nist_stc_06_asme1_ap242-e3.stp",
+/** the fixture parts, and the MFCAD models the planner's own tests plan (kernel/cam/plan.test.ts) */
+const PARTS: [string, PartSource][] = [
+  ...[
+    "partC.step",
+    "nist_ctc_01_asme1_ap242-e1.stp",
+    "nist_ftc_10_asme1_ap242-e2.stp",
+    "nist_stc_06_asme1_ap242-e3.stp",
+  ].map((name): [string, PartSource] => [name, fixtureStep(name)]),
+  ...["0-5-19", "0-1-5-7-11-23"].map((model): [string, PartSource] => [
+    `MFCAD ${model}`,
+    (oc) => withOcctScope((scope) => writeBrep(oc, readStep(oc, mfcadStep(model), scope).solid)),
+  ]),
 ];
 const OPTIONS = { include_face_milling: true, sort_by_height: false };
 /** stock below the part for the first setup's jaws: 5 mm of grip, 1.5 mm kept clear of the part */
@@ -62,8 +72,8 @@ interface Held {
   seconds: number;
 }
 
-function planHeld(oc: OpenCascadeInstance, name: string): Held {
-  const brep = fixtureStep(name)(oc);
+function planHeld(oc: OpenCascadeInstance, source: PartSource): Held {
+  const brep = source(oc);
   const mesh = withOcctScope((scope) => {
     const { solid } = readBrep(oc, brep, scope);
     return tessellate(oc, solid, 0, { linearDeflectionMm: MESH_DEFLECTION_MM }).mesh;
@@ -121,12 +131,12 @@ function contactsOf(held: Held, index: number): JawContact[] {
 
 const missing = rs274Missing();
 
-for (const name of PARTS) {
-  describe(`${name} held in the vmc-850's default vise, its programs read back by rs274`, { skip: missing }, () => {
+for (const [name, source] of PARTS) {
+  describe(`${name} held on the vmc-850, its programs read back by rs274`, { skip: missing }, () => {
     let held: Held;
     const clearances = new Map<string, ProgramClearance>();
     before(async () => {
-      held = planHeld(await loadOpenCascade(), name);
+      held = planHeld(await loadOpenCascade(), source);
       console.log(
         `${name}: planned in ${held.seconds.toFixed(1)} s, setups ${held.plan.setups.map((s) => s.name).join(", ")}; ` +
           `warnings ${[...new Set(held.result.warnings.map((w) => w.code))].join(", ") || "none"}`,
