@@ -10,8 +10,8 @@
  * the material left over the part after the last setup and the plan's completeness (status,
  * surface share under material left, holes not made, faces unreachable, operations dropped,
  * sharp corners; one line per part under the table). Each part is planned twice by default
- * (BENCH_CAM_WORKHOLDING): as nothing held the stock, and held in the machine's default vise with
- * BENCH_CAM_BELOW_MM of stock below the part, "<part> (vise)", with its clampings and grips beside
+ * (BENCH_CAM_WORKHOLDING): as nothing held the stock, and held in the machine's workholding (its
+ * vise, else its table) with BENCH_CAM_BELOW_MM of stock below the part, "<part> (held)", with its clampings and grips beside
  * the first (bench/cam/held.ts). Aims: no violation anywhere, at least
  * 97 % of the removable volume removed, under 20 s per NIST part. Progress on stderr, the table
  * on stdout, figures to BENCH_CAM_OUT. Exit 0 when every part was planned (aims met or not), 1
@@ -63,7 +63,7 @@ interface PartFigures {
   steps: PlanStep[];
   /** planDigest of the plan's setups */
   plan_sha256: string;
-  /** held in the machine's default vise: each setup's grip, the warnings it gave; null: nothing held it */
+  /** held in the machine's workholding: each setup's grip, the warnings it gave; null: nothing held it */
   held: HeldFigures | null;
 }
 
@@ -121,7 +121,7 @@ export async function main(): Promise<number> {
         material: settings.material,
         library,
       });
-      const part = held ? `${name} (vise)` : name;
+      const part = held ? `${name} (held)` : name;
       // unheld: null, as if nothing held the stock (the planner would otherwise take the machine's default)
       const workholding = held ? defaultWorkholding(machine.product_id) : null;
       if (workholding === undefined) {
@@ -186,7 +186,7 @@ export async function main(): Promise<number> {
   const nistTimes = nist.map((r) => `${r.part.split("_").slice(0, 3).join("_")} ${r.plan_s} s`).join(", ");
   out.push("\nAims:");
   out.push(
-    `  ${clean ? "met" : "missed"}: no gouge, rapid through material, holder collision or move near the vise on any part`,
+    `  ${clean ? "met" : "missed"}: no gouge, rapid through material, holder collision or move near the workholding on any part`,
   );
   out.push(
     `  ${removed ? "met" : "missed"}: at least ${100 - CAM_AIMS.maxLeftPct} % of the removable volume removed on every part (lowest ${rows.length > 0 ? Math.min(...rows.map((r) => r.removed_pct)) : "-"} %)`,

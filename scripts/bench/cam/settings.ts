@@ -23,11 +23,11 @@ const Settings = z.object({
   /** where the JSON figures go; outside the repository */
   BENCH_CAM_OUT: z.string().min(1).default(path.join(os.tmpdir(), "swarf-bench-cam-results.json")),
   /**
-   * both: each part planned as today (nothing holds the stock) and held in the machine's default
-   * vise, side by side; none or vise: one of the two
+   * both: each part planned as if nothing held the stock and held in the machine's workholding
+   * (its vise, else its table), side by side; none or held: one of the two
    */
-  BENCH_CAM_WORKHOLDING: z.enum(["both", "none", "vise"]).default("both"),
-  /** stock below the part for a plan held in the vise, mm (5 mm grip + 1.5 mm kept clear + 1.5) */
+  BENCH_CAM_WORKHOLDING: z.enum(["both", "none", "held"]).default("both"),
+  /** stock below the part for a held plan, mm (5 mm grip + 1.5 mm kept clear + 1.5) */
   BENCH_CAM_BELOW_MM: z.coerce.number().min(0).max(100).default(8),
   /** a folder to keep each plan's digested JSON in (<part>.json); unset: none kept */
   BENCH_CAM_PLANS_DIR: z.string().min(1).optional(),
@@ -45,7 +45,7 @@ export interface CamBenchSettings {
   simulationThread: boolean;
   out: string;
   plansDir: string | null;
-  workholding: "both" | "none" | "vise";
+  workholding: "both" | "none" | "held";
   belowMm: number;
 }
 
