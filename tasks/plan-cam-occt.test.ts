@@ -271,6 +271,7 @@ describe("plan_cam on the service's geometry thread", () => {
       const completeness = result.completeness;
       assert.ok(completeness, "the task result says how complete the plan is");
       const expected = held[name]!;
+      console.log("PROBE", name, JSON.stringify({ out: completeness.setups_left_out.map((s) => [s.name, s.reason]), left: result.setups.at(-1)?.verification.material_left_pct, status: completeness.status, reasons: completeness.reasons.map((r) => r.code), setups: result.setups.map((s) => `${s.name}:${s.workholding?.type}`) }));
       const unheld = completeness.setups_left_out.filter((s) => s.reason === "workholding_unavailable");
       assert.deepEqual(
         unheld.map((s) => s.name).sort(),

@@ -194,7 +194,8 @@ for (const [name, source] of PARTS) {
           // soft jaws are machined to the faces' profile: only their outermost point is on the plane
           if (!hold.soft_jaws)
             assert.ok(c.gap_mm <= CONTACT_MM, `${setup.name} ${c.jaw}: ${mm(c.gap_mm)} mm from what it grips`);
-          assert.ok(c.height_mm >= MIN_GRIP_MM - 1e-6, `${setup.name} ${c.jaw}: holds ${mm(c.height_mm)} mm high`);
+          // to the part mesh's float32 precision, as the planner judges it (clamping.ts: GEOMETRY_SLACK_MM)
+          assert.ok(c.height_mm >= MIN_GRIP_MM - 1e-3, `${setup.name} ${c.jaw}: holds ${mm(c.height_mm)} mm high`);
         }
       }
     });

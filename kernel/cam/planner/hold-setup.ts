@@ -29,6 +29,7 @@ import type { SetupPart } from "./setup-part.ts";
  */
 export function gripsBlank(holders: readonly Holder[]): (direction: Vec3, stock: Box3) => boolean {
   return (direction, stock) =>
+    tiltMessage(direction) === null &&
     holders.some((holder) => {
       const clamping = firstClamping({ direction, stock, partBottomZ: stock.min[2], holder });
       return !("problem" in clamping && clamping.problem.code === "workholding_unavailable");
@@ -63,7 +64,8 @@ export interface UnheldSetup {
 /** The setup held by the first of the context's holders that can, or left out with every one's reason. */
 export function holdSetup(setup: SetupPart, context: HoldContext): HeldSetup | UnheldSetup {
   const refusals: { holder: Holder; message: string; faces: number[] }[] = [];
-  for (const holder of context.holders) {
+  const tilted = tiltMessage(setup.direction);
+  for (const holder of tilted === null ? context.holders : []) {
     const clamping = clampingWith(holder, setup, context);
     if ("summary" in clamping) return held(setup, clamping.summary, null);
     const { problem } = clamping;
@@ -71,10 +73,13 @@ export function holdSetup(setup: SetupPart, context: HoldContext): HeldSetup | U
     refusals.push({ holder, message: problem.message, faces: problem.faces });
   }
   const features = setup.features.map((feature) => feature.id);
-  const message = refusals.map((r) => r.message).join("; ");
-  const why = refusals.map(
-    (r, n) => `${n === 0 ? "the" : "nor the"} ${r.holder.name}${n === 0 ? " cannot hold it" : ""}: ${r.message}`,
-  );
+  const message = tilted ?? refusals.map((r) => r.message).join("; ");
+  const why =
+    tilted === null
+      ? refusals.map(
+          (r, n) => `${n === 0 ? "the" : "nor the"} ${r.holder.name}${n === 0 ? " cannot hold it" : ""}: ${r.message}`,
+        )
+      : [tilted];
   return {
     leftOut: {
       name: setup.name,
@@ -92,6 +97,19 @@ export function holdSetup(setup: SetupPart, context: HoldContext): HeldSetup | U
       volume_mm3: null,
     },
   };
+}
+
+/**
+ * Why a setup whose tool axis lies along no workpiece axis is held by none of the holders, or
+ * null: the vise, plate and table hold the blank square to the table, and a part tilted for a
+ * chamfer or an inclined face stands in a sine vise or on an angle plate, which the planner does
+ * not model. Laying the jaws out in the tilted setup's frame would put them where they are not.
+ */
+function tiltMessage(direction: Vec3): string | null {
+  const along = Math.max(...direction.map(Math.abs));
+  if (along > 1 - 1e-6) return null;
+  const degrees = Math.round((Math.acos(Math.min(1, along)) * 180) / Math.PI);
+  return `the part stands tilted ${degrees} degrees from every workpiece axis: it needs a sine vise or an angle plate, which the planner does not model`;
 }
 
 function clampingWith(holder: Holder, setup: SetupPart, context: HoldContext): Clamping {
