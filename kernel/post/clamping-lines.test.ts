@@ -58,6 +58,19 @@ describe("the setter's clamping lines", () => {
     assert.equal(lines[3], "On the ways, stick-out 27.5 above the jaws");
   });
 
+  it("set the faces gripped off with commas, as every control's comment keeps them", () => {
+    const clamped = {
+      description: "the part's -Y and +Y sides (faces 1 and 4), finished in setup +Z",
+      grips: "part" as const,
+      faces: [1, 4],
+      features: [],
+    };
+    assert.deepEqual(clampingLines(vise({ clamped }), threeDecimals).slice(1, 3), [
+      "Gripping the part's -Y and +Y sides, faces 1 and 4, finished",
+      "in setup +Z",
+    ]);
+  });
+
   it("say which way round the part goes in, in its own sides, and which side the fixed jaw takes", () => {
     const orientation = { up: "-Y", right: "+X", back: "+Z" };
     assert.deepEqual(clampingLines(vise({ orientation }), threeDecimals).slice(0, 3), [

@@ -36,7 +36,7 @@ export function clampingLines(workholding: WorkholdingSummary, number: (value: n
     const opening = workholding.opening_mm === null ? "" : `, set opening ${number(workholding.opening_mm)}`;
     lines.push(`Vise, ${workholding.soft_jaws ? "soft jaws" : "jaws"}${width}${opening}`);
     lines.push(...orientationLines(workholding));
-    lines.push(...wrapped(`Gripping ${workholding.clamped.description}`));
+    lines.push(...wrapped(`Gripping ${inComment(workholding.clamped.description)}`));
     const axis = workholding.grip_axis.toUpperCase();
     lines.push(`Jaws on ${axis}- and ${axis}+ faces, ${grip}`);
   } else {
@@ -48,7 +48,7 @@ export function clampingLines(workholding: WorkholdingSummary, number: (value: n
     const high = clamp === undefined ? "" : ` ${number(clamp.max[2] - clamp.min[2])} high`;
     lines.push(...wrapped(`${surface}${size}, ${workholding.clamps.length} edge clamps${high}`));
     lines.push(...orientationLines(workholding));
-    lines.push(...wrapped(`Gripping ${workholding.clamped.description}`));
+    lines.push(...wrapped(`Gripping ${inComment(workholding.clamped.description)}`));
     const axis = workholding.grip_axis.toUpperCase();
     lines.push(`Clamps on ${axis}- and ${axis}+ faces, ${grip}`);
   }
@@ -90,6 +90,15 @@ function orientationLines(workholding: WorkholdingSummary): string[] {
   if (workholding.type === "vise")
     lines.push(...wrapped(`Fixed jaw on the part's ${workholding.grip_axis === "y" ? o.back : o.right} side`));
   return lines;
+}
+
+/**
+ * The description as a comment can carry it: Fanuc-type controls end a comment at ")" and the
+ * dialects drop parentheses, so "sides (faces 1 and 4), finished" would read "sides faces 1 and
+ * 4 , finished"; set off with commas instead.
+ */
+function inComment(description: string): string {
+  return description.replace(/ \(([^()]*)\)/g, ", $1");
 }
 
 /** Words as lines of at most CLAMPING_LINE_MAX characters (a word longer than that is a line of its own). */
