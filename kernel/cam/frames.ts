@@ -62,6 +62,17 @@ export function directionToFrame(frame: Frame, direction: Vec3): Vec3 {
   return [dot(direction, frame.x_axis), dot(direction, y), dot(direction, frame.z_axis)];
 }
 
+/** A direction of the setup's coordinates in the workpiece's: directionToFrame undone. */
+export function directionFromFrame(frame: Frame, direction: Vec3): Vec3 {
+  const y = frameYAxis(frame);
+  return [0, 1, 2].map(
+    (m) =>
+      direction[0] * (frame.x_axis[m] as number) +
+      direction[1] * (y[m] as number) +
+      direction[2] * (frame.z_axis[m] as number),
+  ) as Vec3;
+}
+
 /** The box of `box`'s corners in `frame` (exact for axis-aligned frames, enclosing otherwise). */
 export function boxToFrame(frame: Frame, box: Box3): Box3 {
   const points = boxCorners(box).map((corner) => toFrame(frame, corner));

@@ -7,6 +7,11 @@ export interface Box3 {
   max: Vec3;
 }
 
+/** Whether the box has volume: min strictly below max on every axis (not empty, not inverted). */
+export function hasVolume(box: Box3): boolean {
+  return box.min[0] < box.max[0] && box.min[1] < box.max[1] && box.min[2] < box.max[2];
+}
+
 /** How far (x, y) lies from the box's XY rectangle: 0 inside it, the corners rounded. */
 export function distanceToBoxXY(box: Box3, x: number, y: number): number {
   return Math.hypot(Math.max(box.min[0] - x, 0, x - box.max[0]), Math.max(box.min[1] - y, 0, y - box.max[1]));

@@ -86,6 +86,11 @@ export const AXIS_DIRECTIONS: readonly { name: string; direction: Vec3 }[] = [
   { name: "-Z", direction: [0, 0, -1] },
 ];
 
+/** Whether the unit vector `d` lies along one of the six axis directions, within `tolerance` of its cosine. */
+export function isAxisDirection(d: Vec3, tolerance = 1e-6): boolean {
+  return Math.max(Math.abs(d[0]), Math.abs(d[1]), Math.abs(d[2])) > 1 - tolerance;
+}
+
 /** "+Z" for an axis direction, else the rounded components. */
 export function directionName(d: Vec3, tolerance = 1e-6): string {
   for (const axis of AXIS_DIRECTIONS) if (dot(axis.direction, d) > 1 - tolerance) return axis.name;

@@ -35,10 +35,6 @@ export function clampingLines(workholding: WorkholdingSummary, number: (value: n
     const width = jaw === undefined ? "" : ` ${number(jaw.max[along] - jaw.min[along])} wide`;
     const opening = workholding.opening_mm === null ? "" : `, set opening ${number(workholding.opening_mm)}`;
     lines.push(`Vise, ${workholding.soft_jaws ? "soft jaws" : "jaws"}${width}${opening}`);
-    lines.push(...orientationLines(workholding));
-    lines.push(...wrapped(`Gripping ${inComment(workholding.clamped.description)}`));
-    const axis = workholding.grip_axis.toUpperCase();
-    lines.push(`Jaws on ${axis}- and ${axis}+ faces, ${grip}`);
   } else {
     // the plate is the one support; each clamp as tall as the others
     const plate = workholding.supports[0];
@@ -47,11 +43,11 @@ export function clampingLines(workholding: WorkholdingSummary, number: (value: n
       plate === undefined ? "" : ` ${number(plate.max[0] - plate.min[0])} x ${number(plate.max[1] - plate.min[1])}`;
     const high = clamp === undefined ? "" : ` ${number(clamp.max[2] - clamp.min[2])} high`;
     lines.push(...wrapped(`${surface}${size}, ${workholding.clamps.length} edge clamps${high}`));
-    lines.push(...orientationLines(workholding));
-    lines.push(...wrapped(`Gripping ${inComment(workholding.clamped.description)}`));
-    const axis = workholding.grip_axis.toUpperCase();
-    lines.push(`Clamps on ${axis}- and ${axis}+ faces, ${grip}`);
   }
+  lines.push(...orientationLines(workholding));
+  lines.push(...wrapped(`Gripping ${inComment(workholding.clamped.description)}`));
+  const axis = workholding.grip_axis.toUpperCase();
+  lines.push(`${all} on ${axis}- and ${axis}+ faces, ${grip}`);
   const seat =
     workholding.parallel_height_mm > 0
       ? `On parallels ${number(workholding.parallel_height_mm)}`
@@ -64,8 +60,8 @@ export function clampingLines(workholding: WorkholdingSummary, number: (value: n
   const name = (i: number): string => (vise && i < 2 ? ["Fixed jaw", "Moving jaw"][i]! : `${one} ${i + 1}`);
   if (!vise && workholding.supports[0] !== undefined) {
     const plate = workholding.supports[0];
-    const name = seatedOn === "table" ? "Table" : "Plate";
-    lines.push(`${name} ${range("X", plate.min[0], plate.max[0])} ${range("Y", plate.min[1], plate.max[1])}`);
+    const label = seatedOn === "table" ? "Table" : "Plate";
+    lines.push(`${label} ${range("X", plate.min[0], plate.max[0])} ${range("Y", plate.min[1], plate.max[1])}`);
   }
   boxes.forEach((box, i) => {
     lines.push(`${name(i)} ${range("X", box.min[0], box.max[0])} ${range("Y", box.min[1], box.max[1])}`);

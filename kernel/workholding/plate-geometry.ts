@@ -6,7 +6,7 @@
  * gripping the stock over their own height, so a plate is a vise with many short jaws and the
  * plate for its parallels.
  */
-import type { Box3 } from "../math/box3.ts";
+import { type Box3, hasVolume } from "../math/box3.ts";
 import type { FixturePlate } from "./schema.ts";
 
 /** The clamps keep to the middle of each side: a clamp at a corner would press on little. */
@@ -35,8 +35,7 @@ export interface PlateLayout {
  * question (validate.ts names the field a request got wrong).
  */
 export function plateLayout(plate: FixturePlate, stock: Box3, axis: 0 | 1): PlateLayout {
-  if (!(stock.min[0] < stock.max[0] && stock.min[1] < stock.max[1] && stock.min[2] < stock.max[2]))
-    throw new RangeError("the stock box is empty or inverted");
+  if (!hasVolume(stock)) throw new RangeError("the stock box is empty or inverted");
   const along = axis === 0 ? 1 : 0;
   const bottom = stock.min[2];
   const top = bottom + plate.clamp_height_mm;

@@ -4,7 +4,7 @@
  * opening the setter sets and how far the stock stands out above the jaws. The planner turns
  * these boxes into solids of the stock simulation and the setter's instructions.
  */
-import type { Box3 } from "../math/box3.ts";
+import { type Box3, hasVolume } from "../math/box3.ts";
 import type { MachineVise } from "./schema.ts";
 
 /**
@@ -38,8 +38,7 @@ export interface ViseLayout {
  * the field a request got wrong.
  */
 export function viseLayout(vise: MachineVise, stock: Box3, gripMm: number): ViseLayout {
-  if (!(stock.min[0] < stock.max[0] && stock.min[1] < stock.max[1] && stock.min[2] < stock.max[2]))
-    throw new RangeError("the stock box is empty or inverted");
+  if (!hasVolume(stock)) throw new RangeError("the stock box is empty or inverted");
   if (!(gripMm > 0 && gripMm <= vise.jaw_height_mm))
     throw new RangeError(`a grip of ${gripMm} mm is not within the jaws' ${vise.jaw_height_mm} mm`);
 

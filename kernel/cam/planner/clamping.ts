@@ -24,9 +24,9 @@
  *   side no planar face gives. Words name the sides as the workpiece's ("the part's -Y side").
  */
 import type { Feature } from "../../features/recognition/types.ts";
-import { cross, directionName, dot, length, scale } from "../../math/vec3.ts";
+import { cross, directionName, dot, length, roundNumber, scale } from "../../math/vec3.ts";
 import { MIN_GRIP_MM } from "../../workholding/grip.ts";
-import { frameYAxis, fromFrame, setupAxes } from "../frames.ts";
+import { directionFromFrame, frameYAxis, fromFrame, setupAxes } from "../frames.ts";
 import type { WorkholdingSummary } from "../plan-types.ts";
 import { surfaceCovered } from "../simulation/thick-material.ts";
 import type { VoxelStock } from "../simulation/voxel-stock.ts";
@@ -95,7 +95,7 @@ export function firstClamping(input: FirstClampingInput): Clamping {
   const summary = summaryOf(layout, axis, false, {
     description: clear
       ? `${sides} below the part`
-      : `${sides}, the ${layout.type === "vise" ? "jaws" : "clamps"} reaching ${round2(needed - given)} mm within the part's keep-out`,
+      : `${sides}, the ${layout.type === "vise" ? "jaws" : "clamps"} reaching ${roundNumber(needed - given, 2)} mm within the part's keep-out`,
     grips: "stock",
     faces: [],
     features: [],
@@ -105,7 +105,7 @@ export function firstClamping(input: FirstClampingInput): Clamping {
   return {
     problem: {
       code: "stock_allowance_needed",
-      message: `the stock needs ${round2(needed - given)} mm more along ${workpieceAxis}: ${round2(given)} mm below the part, ${round2(needed)} mm needed to grip ${round2(gripMm)} mm and keep ${WORKHOLDING_KEEP_OUT_MM} mm clear of the part`,
+      message: `the stock needs ${roundNumber(needed - given, 2)} mm more along ${workpieceAxis}: ${roundNumber(given, 2)} mm below the part, ${roundNumber(needed, 2)} mm needed to grip ${roundNumber(gripMm, 2)} mm and keep ${WORKHOLDING_KEEP_OUT_MM} mm clear of the part`,
       axis: workpieceAxis,
       given_mm: given,
       needed_mm: needed,
@@ -434,7 +434,7 @@ function sideOf(
     holder.contactMm,
     SMALL_PART_CONTACT_SHARE * ((left.hi[other] as number) - (left.lo[other] as number)),
   );
-  const needs = `${MIN_GRIP_MM} mm of the ${round2(band[1] - band[0])} mm grip over ${round2(along)} mm along the jaws`;
+  const needs = `${MIN_GRIP_MM} mm of the ${roundNumber(band[1] - band[0], 2)} mm grip over ${roundNumber(along, 2)} mm along the jaws`;
   // the voxels tile the stock box: the blank's own face is still there
   if (Math.abs(extent - stockFace) <= voxel / 2) {
     const layer = left.blank[sideKey(axis, sign)];
@@ -597,14 +597,5 @@ function bySide(a: string, b: string): number {
 
 /** A frame direction named as the workpiece's axis it lies along ("+Y"). */
 function workpieceSide(frame: Frame, normal: Vec3): string {
-  const y = frameYAxis(frame);
-  const along = [0, 1, 2].map(
-    (m) =>
-      normal[0] * (frame.x_axis[m] as number) + normal[1] * (y[m] as number) + normal[2] * (frame.z_axis[m] as number),
-  ) as Vec3;
-  return directionName(along, 1 - COS_PARALLEL);
-}
-
-function round2(value: number): number {
-  return Math.round(value * 100) / 100;
+  return directionName(directionFromFrame(frame, normal), 1 - COS_PARALLEL);
 }

@@ -12,7 +12,7 @@
  * first one held, -Z after +Z).
  */
 import type { Feature } from "../../features/recognition/types.ts";
-import { directionName } from "../../math/vec3.ts";
+import { directionName, isAxisDirection, roundNumber } from "../../math/vec3.ts";
 import { frameYAxis } from "../frames.ts";
 import type { PlanWarning, SetupLeftOut, Unmachined, WorkholdingSummary } from "../plan-types.ts";
 import { fixtureBoxes, type FixtureBox } from "../simulation/fixtures.ts";
@@ -106,8 +106,8 @@ export function holdSetup(setup: SetupPart, context: HoldContext): HeldSetup | U
  * not model. Laying the jaws out in the tilted setup's frame would put them where they are not.
  */
 function tiltMessage(direction: Vec3): string | null {
+  if (isAxisDirection(direction)) return null;
   const along = Math.max(...direction.map(Math.abs));
-  if (along > 1 - 1e-6) return null;
   const degrees = Math.round((Math.acos(Math.min(1, along)) * 180) / Math.PI);
   return `the part stands tilted ${degrees} degrees from every workpiece axis: it needs a sine vise or an angle plate, which the planner does not model`;
 }
@@ -179,7 +179,7 @@ function reported(summary: WorkholdingSummary): WorkholdingSummary {
 
 /** micrometres: the figures a plan reports, not the float32 noise of the part's mesh */
 function um(value: number): number {
-  return Math.round(value * 1000) / 1000;
+  return roundNumber(value, 3);
 }
 
 /** the part's sides up, to the right and to the back, as the setter turns it into the vise */

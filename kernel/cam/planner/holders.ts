@@ -4,6 +4,7 @@
  * plate, or the machine's table, with its edge clamps, the stock standing on it. The first and
  * later clampings (which faces to grip, whether the stock allows the grip) are the same for all.
  */
+import { roundNumber } from "../../math/vec3.ts";
 import { defaultGripMm, type GripOnParallels, gripOnParallels, MIN_GRIP_MM } from "../../workholding/grip.ts";
 import { plateLayout } from "../../workholding/plate-geometry.ts";
 import type { FixturePlate, MachineVise, Workholding } from "../../workholding/schema.ts";
@@ -44,7 +45,7 @@ export interface Holder {
  * whose parallels give no grip of at least MIN_GRIP_MM, or clamps lower than that, hold nothing:
  * a PlanError saying so.
  */
-export function holderOf(workholding: Workholding | undefined): Holder | null {
+function holderOf(workholding: Workholding | undefined): Holder | null {
   if (workholding === undefined) return null;
   if (workholding.kind === "fixture_plate") {
     if (workholding.clamp_height_mm < MIN_GRIP_MM)
@@ -110,10 +111,10 @@ export function viseHolder(vise: MachineVise, gripMm: number): Holder {
     contactMm: Math.min(MIN_CONTACT_LENGTH_MM, vise.jaw_width_mm / 3),
     refusal: (box, axis) =>
       extent(box, axis) > vise.max_opening_mm
-        ? `${round2(extent(box, axis))} mm is wider than the vise's ${vise.max_opening_mm} mm opening`
+        ? `${roundNumber(extent(box, axis), 2)} mm is wider than the vise's ${vise.max_opening_mm} mm opening`
         : null,
     refusesBlank: (stock) =>
-      `the stock (${round2(extent(stock, "x"))} x ${round2(extent(stock, "y"))} mm) is wider than the vise's ${vise.max_opening_mm} mm opening across both axes`,
+      `the stock (${roundNumber(extent(stock, "x"), 2)} x ${roundNumber(extent(stock, "y"), 2)} mm) is wider than the vise's ${vise.max_opening_mm} mm opening across both axes`,
     layout: (box, axis) => viseSummaryLayout(layoutAcross(axis, vise, box, gripMm)),
   };
 }
@@ -175,9 +176,9 @@ export function plateHolder(plate: FixturePlate, on: "plate" | "table" = "plate"
     refusal: (box, axis) =>
       laid(box, axis) !== null
         ? null
-        : `${round2(extent(box, "x"))} x ${round2(extent(box, "y"))} mm with clamps ${plate.clamp_length_mm} mm out on its ${axis} faces does not fit on the ${size}`,
+        : `${roundNumber(extent(box, "x"), 2)} x ${roundNumber(extent(box, "y"), 2)} mm with clamps ${plate.clamp_length_mm} mm out on its ${axis} faces does not fit on the ${size}`,
     refusesBlank: (stock) =>
-      `the stock (${round2(extent(stock, "x"))} x ${round2(extent(stock, "y"))} mm) with its clamps does not fit on the ${size}`,
+      `the stock (${roundNumber(extent(stock, "x"), 2)} x ${roundNumber(extent(stock, "y"), 2)} mm) with its clamps does not fit on the ${size}`,
     layout: (box, axis) => {
       const layout = plateLayout(laid(box, axis) ?? plate, box, axis === "x" ? 0 : 1);
       return {
@@ -192,8 +193,4 @@ export function plateHolder(plate: FixturePlate, on: "plate" | "table" = "plate"
       };
     },
   };
-}
-
-function round2(value: number): number {
-  return Math.round(value * 100) / 100;
 }

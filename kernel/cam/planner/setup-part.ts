@@ -35,7 +35,7 @@
  * have had; the setups added here are checked the same way.
  */
 import type { Feature } from "../../features/recognition/types.ts";
-import { AXIS_DIRECTIONS, directionName, dot, projectAlong, scale } from "../../math/vec3.ts";
+import { directionName, dot, isAxisDirection, projectAlong, scale } from "../../math/vec3.ts";
 import type { Setup } from "../../features/setups/types.ts";
 import { boxCorners } from "../../math/box3.ts";
 import { boxToFrame, setupFrame, soupToFrame } from "../frames.ts";
@@ -299,4 +299,4 @@ function otherEnds(features: readonly Feature[], endMills: readonly Cutter[]): {
   return ends;
 }
 
-const isAxis = (d: Vec3): boolean => AXIS_DIRECTIONS.some((axis) => dot(axis.direction, d) > AXIS);
+const isAxis = (d: Vec3): boolean => isAxisDirection(d, 1 - AXIS);

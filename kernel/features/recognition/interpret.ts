@@ -7,7 +7,7 @@
  */
 import type { FaceAnalysis, Vec3 } from "../types.ts";
 import type { PartIndex } from "./part-index.ts";
-import { length, normalise, sub } from "../../math/vec3.ts";
+import { isAxisDirection, length, normalise, sub } from "../../math/vec3.ts";
 
 export type Role = "floor" | "wall" | "misfit";
 
@@ -46,10 +46,6 @@ export function roleOf(index: PartIndex, face: FaceAnalysis, d: Vec3, allowFloor
     }
   }
   return "misfit";
-}
-
-function isAxis(d: Vec3): boolean {
-  return Math.max(Math.abs(d[0]), Math.abs(d[1]), Math.abs(d[2])) > 1 - 1e-6;
 }
 
 /** Every reading of `group` worth considering, best first. */
@@ -121,7 +117,7 @@ function evaluate(
     misfits,
     fit: explained / total,
     prism: prismScore(index, walls, direction),
-    aligned: isAxis(direction),
+    aligned: isAxisDirection(direction),
     floorArea,
   };
 }
