@@ -4,16 +4,12 @@
  * so a program always matches the limits its toolpaths were planned within.
  */
 import { z } from "zod";
-import { currentJob } from "../../db/queries/jobs.ts";
-import { getProject } from "../../db/queries/projects.ts";
-import { postgresBlobStore } from "../../storage/postgres.ts";
-import { decodeCamPlan } from "../../kernel/job/plan.ts";
-import { findMachineArchetype } from "../../kernel/machines/archetypes.ts";
 import { postSetup, PostError } from "../../kernel/post/index.ts";
-import { HttpError, notFound } from "../../http/errors/index.ts";
+import { HttpError } from "../../http/errors/index.ts";
 import { bytes } from "../reply.ts";
 import { defineRoute } from "../route.ts";
-import { idParams } from "../schemas/common.ts";
+import { BooleanQuery, idParams } from "../schemas/common.ts";
+import { plannedJob } from "./shared/planned-job.ts";
 
 const PostQuery = z.strictObject({
   setup_index: z
@@ -21,6 +17,11 @@ const PostQuery = z.strictObject({
     .regex(/^\d{1,4}$/, { error: "a whole number from 0" })
     .transform(Number)
     .describe("zero-based index of the setup in the current job (the order the shop runs them)"),
+  optional_stop: BooleanQuery.optional().describe(
+    "an extension: an optional stop (M01; M1 on LinuxCNC, Sinumerik and Heidenhain) before every tool change after " +
+      "the first, so the setter can look at the last tool's work with the optional-stop switch on; default true. " +
+      "Grbl stops at every change anyway (M0)",
+  ),
 });
 
 /** the status a PostError answers with: the job (not the request) is what the control cannot take */
@@ -67,28 +68,12 @@ export const postRoutes = [
       501: "postprocessor_unavailable: the machine's control has no postprocessor in this build",
     },
     async handler({ db, params, query }) {
-      const current = await currentJob(db, params.project_id);
-      const project = current ? await getProject(db, params.project_id) : null;
-      if (!current || !project) throw notFound("project", params.project_id);
-      const job = current.job;
-      if (!job)
-        throw new HttpError(404, "job_missing", "the project has no CAM job yet; upload a workpiece first", {
-          project_id: params.project_id,
-        });
-      if (!job.plan) {
-        throw new HttpError(
-          409,
-          "no_toolpaths",
-          "the current job has no toolpaths; run POST /projects/{project_id}/automation/cam-planning first",
-          { job_id: job.id },
-        );
-      }
-      const blob = await postgresBlobStore.get(db, job.plan.blobId);
-      if (!blob) throw new Error(`job ${job.id}: its plan blob ${job.plan.blobId} is missing`);
-      const plan = decodeCamPlan(blob.bytes);
-      const postprocessor = findMachineArchetype(job.machine.product_id)?.postprocessor ?? job.machine.control;
+      const { job, plan, postprocessor, context } = await plannedJob(db, params.project_id);
       try {
-        const program = postSetup(plan, query.setup_index, postprocessor, { project: project.name });
+        const program = postSetup(plan, query.setup_index, postprocessor, {
+          ...context,
+          optionalStop: query.optional_stop ?? true,
+        });
         const text = Buffer.from(programText(program.lines), "latin1");
         return bytes(
           200,

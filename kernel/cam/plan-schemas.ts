@@ -197,6 +197,8 @@ export const ToolSummarySchema = z.object({
   name: z.string(),
   tool_type: z.string(),
   diameter_mm: z.number().positive(),
+  /** the holder's name (the assembly's holder); null without one; absent in plans made before it was kept */
+  holder: z.string().nullable().optional(),
 });
 
 /**

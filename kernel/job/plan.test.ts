@@ -70,6 +70,7 @@ describe("the plan a job keeps", () => {
       "verification",
       "wcs",
       "work_offset",
+      "work_offset_origin",
       "workholding",
     ]);
     assert.deepEqual(Object.keys(setup.wcs).sort(), ["origin", "x_axis", "z_axis"]);

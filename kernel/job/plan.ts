@@ -39,6 +39,7 @@ import {
 import { blocksProblem, operationBlocks } from "../cam/planner/blocks.ts";
 import type { MachineArchetype } from "../machines/archetypes.ts";
 import { Vec3Schema } from "../math/vec3-schema.ts";
+import { cycleTimeS, setupTools, workOffsetFacts } from "./setup-facts.ts";
 
 export { PlanOptionsSchema };
 
@@ -152,6 +153,20 @@ const OperationSummarySchema = z.object({
 /** An operation as the task result lists it (the job file keeps the moves). */
 export type OperationSummary = z.infer<typeof OperationSummarySchema>;
 
+/** A tool of a setup as the task result shows it: the job's number and what the setter sets it up by. */
+const SetupToolSummarySchema = ToolSummarySchema.extend({
+  holder: z
+    .string()
+    .nullable()
+    .describe("the holder's name; null when the assembly has none (or the plan predates it)"),
+  corner_radius_mm: nonNegative.describe("an extension, as the rest below: the cutter's corner radius"),
+  flutes: z.number().int().nonnegative(),
+  stick_out_mm: nonNegative.describe("tip to the holder's nose"),
+  deepest_z_mm: z
+    .number()
+    .describe("the lowest point its tip reaches in the setup, in the setup's WCS (Z0 the stock's top)"),
+});
+
 /** A setup as the task result (and jobs.plan_summary) shows it: no moves, no cutter details. */
 export const SetupSummarySchema = z.object({
   id: z.string(),
@@ -163,6 +178,9 @@ export const SetupSummarySchema = z.object({
       "origin + p.x * x_axis + p.y * (z_axis x x_axis) + p.z * z_axis on the part",
   ),
   work_offset: z.string().describe("G54, G55, ..."),
+  work_offset_origin: z
+    .string()
+    .describe("an extension: where the work offset's origin is on the stock, in the words the program header uses"),
   machining_time_s: nonNegative.describe("the whole setup, tool changes included"),
   blocks: z
     .array(BlockSummarySchema)
@@ -170,7 +188,11 @@ export const SetupSummarySchema = z.object({
       "the setup's operations grouped into the shop's stages, in the order they run: every operation in exactly one block",
     ),
   operations: z.array(OperationSummarySchema),
-  tools: z.array(ToolSummarySchema),
+  tools: z
+    .array(SetupToolSummarySchema)
+    .describe(
+      "the setup's tools in the order it first uses them: the same table the program header and setup sheet show",
+    ),
   verification: VerificationSchema.describe("the stock simulation's findings after this setup"),
   workholding: WorkholdingSummarySchema.nullable().describe(
     "how the setup is held, as the setter needs it: the jaws, parallels or clamps as boxes in the setup's WCS (mm), " +
@@ -205,7 +227,8 @@ export function summarisePlan(plan: CamPlan): PlanSummary {
         direction: setup.direction,
         wcs: setup.wcs,
         work_offset: setup.work_offset,
-        machining_time_s: setup.machining_time_s,
+        work_offset_origin: workOffsetFacts(setup, "").origin,
+        machining_time_s: cycleTimeS(setup),
         blocks: setup.blocks.map((block) => ({
           id: block.id,
           name: block.name,
@@ -220,7 +243,18 @@ export function summarisePlan(plan: CamPlan): PlanSummary {
           features: operation.features,
           machining_time_s: operation.machining_time_s,
         })),
-        tools: setup.tools,
+        tools: setupTools(plan, setup.index).map((tool) => ({
+          number: tool.number,
+          assembly_uuid: tool.assembly_uuid,
+          name: tool.name,
+          tool_type: tool.tool_type,
+          diameter_mm: tool.diameter_mm,
+          corner_radius_mm: tool.corner_radius_mm,
+          flutes: tool.flutes,
+          stick_out_mm: tool.stick_out_mm,
+          holder: tool.holder,
+          deepest_z_mm: tool.deepest_z,
+        })),
         verification: setup.verification,
         workholding: setup.workholding ?? null,
       };

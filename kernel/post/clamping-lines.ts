@@ -98,7 +98,7 @@ function inComment(description: string): string {
 }
 
 /** Words as lines of at most CLAMPING_LINE_MAX characters (a word longer than that is a line of its own). */
-function wrapped(text: string): string[] {
+export function wrapped(text: string): string[] {
   const lines: string[] = [];
   let line = "";
   for (const word of text.split(/\s+/)) {

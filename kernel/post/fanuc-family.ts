@@ -37,9 +37,10 @@ export function fanucFamily(family: FanucFamily): IsoDialect {
     wholeWithPoint: true,
     workOffset: listedWorkOffsets(family.control, family.workOffsets),
     home: ["G91 G28 Z0.", "G90"],
-    toolChange: (tool, comment) => [
+    optionalStop: "M01",
+    toolChange: (tool, comments) => [
       `T${tool.number} M6`,
-      comment(`${tool.name}, stick-out ${formatNumber(tool.stick_out, 3, false)}`),
+      ...comments(`${tool.name}, stick-out ${formatNumber(tool.stick_out, 3, false)}`),
     ],
     lengthCompensation: true,
     safeStart: ["G21", "G90 G94 G17 G40 G49 G80"],

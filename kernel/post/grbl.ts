@@ -1,7 +1,7 @@
 /**
  * Grbl 1.1: a hobby and router control with no tool changer, no tool table and no canned cycles.
- * A tool change is a stop: the spindle and coolant off, the spindle up, a (MSG,...) naming the
- * next tool, which Grbl shows its sender, and M0; the operator changes the tool, touches off its
+ * A tool change is a stop: the spindle and coolant off (iso.ts), the spindle up, a (MSG,...)
+ * naming the next tool, which Grbl shows its sender, and M0; the operator changes the tool, touches off its
  * Z and resumes. No G43 (the touch-off is the length). Every drill cycle is written as its moves,
  * the very ones the simulation verified. Six work offsets (G54 to G59). Grbl's line buffer holds
  * 80 characters after it drops spaces and comments, so comments are kept short too.
@@ -19,9 +19,9 @@ export const grbl: IsoDialect = {
   wholeWithPoint: false,
   workOffset: listedWorkOffsets("Grbl", CONTROL_WORK_OFFSETS.grbl),
   home: ["G53 G0 Z0"],
+  // the change is a stop of its own
+  optionalStop: null,
   toolChange: (tool) => [
-    "M5",
-    "M9",
     `(MSG,${commentText(`Load T${tool.number} ${tool.name}, touch off Z, resume`, COMMENT_MAX)})`,
     "M0",
   ],

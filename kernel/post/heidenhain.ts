@@ -9,7 +9,9 @@
  * 203 UNIVERSAL DRILLING (chip breaking) and 207 RIGID TAPPING, each hole an L to it with M99.
  * Spindle and coolant M functions ride on the next L blocks, one a block (after a tool change:
  * M3 on the move over the first point, the coolant's on the move down to its clearance, as the
- * older TNCs take one M function a block); M91 moves in machine coordinates
+ * older TNCs take one M function a block); before every tool change after the first, M5 and M9
+ * each a block of its own, and after the way home M1, the optional stop, when asked; M91 moves
+ * in machine coordinates
  * (home: Z+0); M30 on a STOP block ends the program (spindle and coolant off with it).
  * Cycle parameters follow their CYCL DEF on lines of their own, each ended with "~" but the last
  * (the TNC 640's file form).
@@ -17,8 +19,9 @@
 import { CHIP_BREAK_RETRACT_MM, PECK_RETURN_CLEARANCE_MM } from "../cam/holes/cycles.ts";
 import { arcSweep } from "../cam/machining-time.ts";
 import type { DrillCycle, Vec3 } from "../cam/types.ts";
-import { clampingLines } from "./clamping-lines.ts";
-import { commentText, COOLANT_CODES, tapPitch } from "./iso.ts";
+import { wrapped } from "./clamping-lines.ts";
+import { headerLines } from "./header-lines.ts";
+import { commentText, COOLANT_CODES, tapPitch, type ProgramOptions } from "./iso.ts";
 import { ModalWords } from "./modal-words.ts";
 import type { Motion } from "./motion.ts";
 import { formatNumber, formatUnits, toUnits } from "./numbers.ts";
@@ -32,7 +35,7 @@ const signed = (value: number): string => signedUnits(toUnits(value, 3));
 const plain = (value: number): string => formatNumber(value, 3, false);
 
 /** The program of a motion stream in Klartext, block by block; `name` the program's (its file's) name. */
-export function* heidenhainProgram(stream: Iterable<Motion>, name: string): Generator<string> {
+export function* heidenhainProgram(stream: Iterable<Motion>, name: string, options: ProgramOptions): Generator<string> {
   let block = 0;
   const numbered = (text: string): string => `${String(block++)} ${text}`;
   /** a comment block: `;` and printable text, at most 120 characters */
@@ -73,12 +76,7 @@ export function* heidenhainProgram(stream: Iterable<Motion>, name: string): Gene
     switch (motion.kind) {
       case "program_start": {
         yield numbered(`BEGIN PGM ${name} MM`);
-        yield remark(
-          `${motion.project} - setup ${motion.setup.index + 1} of ${motion.setup.count}: ${motion.setup.name}`,
-        );
-        for (const t of motion.tools) yield remark(`T${t.number} D${plain(t.diameter)} ${t.name}`);
-        if (motion.workholding !== null)
-          for (const text of clampingLines(motion.workholding, plain)) yield remark(text);
+        for (const text of headerLines(motion, plain)) yield remark(text);
         const [min, max] = [motion.stock.min, motion.stock.max];
         yield numbered(`BLK FORM 0.1 Z X${signed(min[0])} Y${signed(min[1])} Z${signed(min[2])}`);
         yield numbered(`BLK FORM 0.2 X${signed(max[0])} Y${signed(max[1])} Z${signed(max[2])}`);
@@ -87,18 +85,28 @@ export function* heidenhainProgram(stream: Iterable<Motion>, name: string): Gene
         break;
       }
       case "operation":
-        yield remark(motion.name);
+        for (const text of wrapped(motion.name)) yield remark(text);
         break;
       case "tool_change": {
+        if (!motion.first) {
+          yield numbered("M5");
+          yield numbered("M9");
+        }
         yield numbered("L Z+0 R0 FMAX M91");
+        if (!motion.first && options.optionalStop) yield numbered("M1");
         modal.tellAll([null, null, null]);
-        yield remark(`${motion.tool.name}, stick-out ${plain(motion.tool.stick_out)}`);
+        for (const text of wrapped(`${motion.tool.name}, stick-out ${plain(motion.tool.stick_out)}`))
+          yield remark(text);
         rpm = motion.spindle_rpm;
         yield numbered(`TOOL CALL ${motion.tool.number} Z S${Math.round(rpm)}`);
         pendingM.push("M3");
-        approach = motion.first;
         break;
       }
+      case "approach":
+        // the spindle's M3 and the coolant's code wait for these two moves
+        approach = motion.to;
+        yield* approached();
+        break;
       case "spindle":
         if (Math.round(motion.rpm) !== Math.round(rpm)) yield numbered(`TOOL CALL Z S${Math.round(motion.rpm)}`);
         rpm = motion.rpm;

@@ -8,9 +8,9 @@ import { fanuc } from "./fanuc.ts";
 import { grbl } from "./grbl.ts";
 import { haas } from "./haas.ts";
 import { HEIDENHAIN_EXTENSION, heidenhainProgram } from "./heidenhain.ts";
-import { isoProgram, type IsoDialect } from "./iso.ts";
+import { isoProgram, type IsoDialect, type ProgramOptions } from "./iso.ts";
 import { linuxcnc } from "./linuxcnc.ts";
-import { motionStream, type Motion } from "./motion.ts";
+import { motionStream, type Motion, type StreamOptions } from "./motion.ts";
 import { sinumerik } from "./sinumerik.ts";
 import { PostError } from "./post-error.ts";
 
@@ -21,13 +21,13 @@ interface Postprocessor {
   extension: string;
   /** throws PostError when the control cannot hold the setup (its work offsets run out) */
   checkSetup(index: number): void;
-  program(stream: Iterable<Motion>, name: string): Iterable<string>;
+  program(stream: Iterable<Motion>, name: string, options: ProgramOptions): Iterable<string>;
 }
 
 const iso = (dialect: IsoDialect): Postprocessor => ({
   extension: dialect.extension,
   checkSetup: (index) => void dialect.workOffset(index),
-  program: (stream) => isoProgram(stream, dialect),
+  program: (stream, _name, options) => isoProgram(stream, dialect, options),
 });
 
 const WRITERS: Record<string, Postprocessor> = {
@@ -62,15 +62,19 @@ export function holdsSetup(postprocessor: string, index: number): boolean {
   }
 }
 
+/** What a program names beyond its plan, and how it is written. */
+export interface PostContext extends Omit<StreamOptions, "control">, Partial<ProgramOptions> {}
+
 /**
  * The program of setup `setupIndex` (0-based) for `postprocessor`. Throws PostError for a setup
  * the plan lacks, a plan without toolpaths there, or a postprocessor this build does not have.
+ * The optional stop before each tool change is on unless `context.optionalStop` is false.
  */
 export function postSetup(
   plan: CamPlan,
   setupIndex: number,
   postprocessor: string,
-  names: { project: string },
+  context: PostContext,
 ): PostedProgram {
   const writer = WRITERS[postprocessor];
   if (writer === undefined)
@@ -89,10 +93,12 @@ export function postSetup(
     throw new PostError("no_toolpaths", `setup ${setupIndex} (${setup.name}) has no toolpaths`);
   // refused before the first line is sent
   writer.checkSetup(setup.index);
-  const stem = `${fileStem(names.project)}_${fileStem(setup.name)}`;
+  const stem = `${fileStem(context.project)}_${fileStem(setup.name)}`;
+  const stream = () => motionStream(plan, setupIndex, { ...context, control: postprocessor });
+  const options: ProgramOptions = { optionalStop: context.optionalStop ?? true };
   return {
     filename: `${stem}${writer.extension}`,
-    lines: { [Symbol.iterator]: () => writer.program(motionStream(plan, setupIndex, names), stem)[Symbol.iterator]() },
+    lines: { [Symbol.iterator]: () => writer.program(stream(), stem, options)[Symbol.iterator]() },
   };
 }
 

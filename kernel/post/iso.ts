@@ -7,15 +7,18 @@
  *
  * Words are modal and written only when they change: the motion G code, each axis, F. Every block
  * is one line; the stream's events map to blocks as:
- *   tool_change  -> the way home, the dialect's change (T M6), then G0 over the first point and
- *                   G43 down to its clearance (G0 where the control has no tool lengths)
+ *   tool_change  -> after the first tool: spindle and coolant off, the way home, the optional
+ *                   stop (when asked); then the dialect's change (T M6)
+ *   approach     -> after the change's spindle and coolant: G0 over the first point and G43
+ *                   down to its clearance (G0 where the control has no tool lengths)
  *   drill        -> G99 G81/G82/G83/G73 (R at retract_z) with one block per further hole, G80;
  *                   the moves themselves where the control has no canned cycles
  *   arc          -> G2/G3 with I J from the arc's start (incremental, G91.1's default)
  */
 import { expandDrillCycle } from "../cam/holes/cycles.ts";
 import type { DrillCycle, Vec3 } from "../cam/types.ts";
-import { clampingLines } from "./clamping-lines.ts";
+import { wrapped } from "./clamping-lines.ts";
+import { headerLines } from "./header-lines.ts";
 import { ModalWords } from "./modal-words.ts";
 import type { Coolant, Motion, ProgramStart, ToolCall } from "./motion.ts";
 import { formatNumber, formatUnits, toUnits } from "./numbers.ts";
@@ -36,8 +39,10 @@ export interface IsoDialect {
   workOffset(index: number): string;
   /** blocks that take the spindle up to its tool change height */
   home: string[];
-  /** the blocks that change to `tool` (T M6 where there is a changer) */
-  toolChange(tool: ToolCall, comment: (text: string) => string): string[];
+  /** the optional stop before a tool change (M01); null where the change itself stops (Grbl's M0) */
+  optionalStop: string | null;
+  /** the blocks that change to `tool` (T M6 where there is a changer); `comments` wraps text into comment lines */
+  toolChange(tool: ToolCall, comments: (text: string) => string[]): string[];
   /** G43 H with the tool's number after a change: false where the control has no tool table (the operator touches off) */
   lengthCompensation: boolean;
   /** the blocks after the header that set units and every modal group to a known state */
@@ -83,8 +88,14 @@ export function listedWorkOffsets(control: string, codes: readonly string[]): (i
   };
 }
 
+/** How a program is written beyond its control's dialect. */
+export interface ProgramOptions {
+  /** an optional stop (M01) before every tool change after the first, for the setter to look at the last tool's work */
+  optionalStop: boolean;
+}
+
 /** The program of a motion stream in an ISO dialect, line by line. */
-export function* isoProgram(stream: Iterable<Motion>, dialect: IsoDialect): Generator<string> {
+export function* isoProgram(stream: Iterable<Motion>, dialect: IsoDialect, options: ProgramOptions): Generator<string> {
   const { decimals, wholeWithPoint } = dialect;
   const n = (value: number): string => formatNumber(value, decimals, wholeWithPoint);
   let motionCode = "";
@@ -94,6 +105,8 @@ export function* isoProgram(stream: Iterable<Motion>, dialect: IsoDialect): Gene
   let workOffset = "";
 
   const block = (...words: string[]): string => words.filter((word) => word.length > 0).join(" ");
+  // text longer than a comment line goes on as many as it needs, never cut
+  const comments = (text: string): string[] => wrapped(text).map(dialect.comment);
   const moveBlock = (code: string, to: Vec3, feedText = ""): string | null => {
     const words = modal.axes(to);
     if (words === "") return null;
@@ -106,32 +119,35 @@ export function* isoProgram(stream: Iterable<Motion>, dialect: IsoDialect): Gene
     switch (motion.kind) {
       case "program_start": {
         yield* dialect.programHead(motion);
-        yield dialect.comment(
-          `${motion.project} - setup ${motion.setup.index + 1} of ${motion.setup.count}: ${motion.setup.name}`,
-        );
-        for (const t of motion.tools)
-          yield dialect.comment(`T${t.number} D${formatNumber(t.diameter, 3, false)} ${t.name}`);
-        if (motion.workholding !== null)
-          for (const text of clampingLines(motion.workholding, (value) => formatNumber(value, decimals, false)))
-            yield dialect.comment(text);
+        for (const text of headerLines(motion, (value) => formatNumber(value, decimals, false)))
+          yield dialect.comment(text);
         yield* dialect.safeStart;
         workOffset = dialect.workOffset(motion.setup.index);
         break;
       }
       case "operation":
-        yield dialect.comment(motion.name);
+        yield* comments(motion.name);
         break;
       case "tool_change": {
-        const tool = motion.tool;
+        // the last tool's spindle and coolant stop before it goes home (a control without a
+        // changer stops them in its own change too)
+        if (!motion.first) {
+          yield "M5";
+          yield dialect.coolant.off;
+        }
         yield* dialect.home;
-        yield* dialect.toolChange(tool, dialect.comment);
-        // over the first point, then down to its clearance with the tool's length
-        // after a change of tool the control is told every axis again
+        if (!motion.first && options.optionalStop && dialect.optionalStop !== null) yield dialect.optionalStop;
+        yield* dialect.toolChange(motion.tool, comments);
+        break;
+      }
+      case "approach": {
+        // over the first point, then down to its clearance with the tool's length; after a
+        // change of tool the control is told every axis again
         motionCode = "G0";
         modal.tellAll([null, null, null]);
-        const [x, y, z] = motion.first;
+        const [x, y, z] = motion.to;
         yield block("G0 G90", workOffset, modal.tell(0, x), modal.tell(1, y));
-        yield dialect.lengthCompensation ? `G43 ${modal.tell(2, z)} H${tool.number}` : `G0 ${modal.tell(2, z)}`;
+        yield dialect.lengthCompensation ? `G43 ${modal.tell(2, z)} H${motion.tool.number}` : `G0 ${modal.tell(2, z)}`;
         break;
       }
       case "spindle":

@@ -17,9 +17,10 @@ export const linuxcnc: IsoDialect = {
   wholeWithPoint: false,
   workOffset: listedWorkOffsets("LinuxCNC", CONTROL_WORK_OFFSETS.linuxcnc),
   home: ["G53 G0 Z0"],
-  toolChange: (tool, comment) => [
+  optionalStop: "M1",
+  toolChange: (tool, comments) => [
     `T${tool.number} M6`,
-    comment(`${tool.name}, stick-out ${formatNumber(tool.stick_out, 4, false)}`),
+    ...comments(`${tool.name}, stick-out ${formatNumber(tool.stick_out, 4, false)}`),
   ],
   lengthCompensation: true,
   safeStart: ["G21", "G90 G94 G17 G40 G49 G80"],

@@ -9,10 +9,11 @@
  *   over ARC_AS_LINE_RADIUS_MM is a line (a control rejects or misreads both: the end point's
  *   rounding moves the centre of a nearly straight arc by millimetres), and so is one of zero
  *   radius;
- * - tool changes: only when the assembly changes, with the operation's spindle speed and
- *   coolant after it, and the first move of the new tool a rapid over its first point at the
- *   operation's clearance height (the tool comes from the tool change position, above
- *   everything).
+ * - tool changes: only when the assembly changes; after it the operation's spindle speed and
+ *   coolant, and only then the approach: a rapid over the operation's first point and down to
+ *   its clearance height (the tool comes from the tool change position, above everything), so
+ *   the spindle turns and the coolant runs before the tool comes near the stock;
+ * - the header's facts (kernel/job/setup-facts.ts), the same the setup sheet and the quote show.
  * Drill cycles stay cycles: a control that has no canned cycles expands them with
  * expandDrillCycle (../cam/holes/cycles.ts), the same expansion the simulation verified.
  */
@@ -20,6 +21,17 @@ import { arcSweep, firstPosition } from "../cam/machining-time.ts";
 import type { WorkholdingSummary } from "../cam/plan-types.ts";
 import type { DrillCycle, Move, Operation, Vec2, Vec3 } from "../cam/types.ts";
 import type { CamPlan } from "../job/plan.ts";
+import {
+  cycleTimeS,
+  setupTools,
+  setupTurnWords,
+  stockFacts,
+  workOffsetFacts,
+  type SetupTool,
+  type StockFacts,
+  type WorkOffsetFacts,
+} from "../job/setup-facts.ts";
+import type { Box3 } from "../math/box3.ts";
 
 type StoredSetup = CamPlan["setups"][number];
 
@@ -31,7 +43,7 @@ export const ARC_AS_LINE_RADIUS_MM = 5000;
 export type Coolant = Operation["parameters"]["coolant"];
 
 export interface ToolCall {
-  /** T number: the setup's tool list numbers them in order of first use */
+  /** T number, the same in every setup of the job (and the H and D registers) */
   number: number;
   name: string;
   diameter: number;
@@ -50,13 +62,34 @@ export interface ProgramStart {
   tools: ToolCall[];
   /** what holds the stock, for the setter's lines after the tool list; null: the plan does not say (nothing is written) */
   workholding: WorkholdingSummary | null;
+  /** what the header tells the setter (header-lines.ts) */
+  facts: HeaderFacts;
+}
+
+/** The setter's facts of the setup, each from kernel/job/setup-facts.ts. */
+export interface HeaderFacts {
+  /** the workpiece's file name; null when not known */
+  part: string | null;
+  /** the material's name; null when not known */
+  material: string | null;
+  /** how the part is turned from the way it was modelled */
+  turn: string;
+  work_offset: WorkOffsetFacts;
+  stock: StockFacts;
+  cycle_time_s: number;
+  tools: SetupTool[];
 }
 
 export type Motion =
   | ProgramStart
   | { kind: "operation"; name: string }
-  /** `first`: over the operation's first point at its clearance; `spindle_rpm`: the speed the spindle event right after sets */
-  | { kind: "tool_change"; tool: ToolCall; first: Vec3; spindle_rpm: number }
+  /**
+   * `first`: the first tool change of the program (nothing to stop before it); `spindle_rpm`: the
+   * speed the spindle event right after sets
+   */
+  | { kind: "tool_change"; tool: ToolCall; first: boolean; spindle_rpm: number }
+  /** after a tool change, its spindle and coolant: over the operation's first point `to`, at its clearance */
+  | { kind: "approach"; tool: ToolCall; to: Vec3 }
   | { kind: "spindle"; rpm: number }
   | { kind: "coolant"; mode: Coolant }
   | { kind: "rapid"; from: Vec3; to: Vec3 }
@@ -68,8 +101,17 @@ export type Motion =
 /** The events that move the tool along the toolpath. */
 type MoveMotion = Extract<Motion, { kind: "rapid" | "linear" | "arc" | "drill" }>;
 
+/** What the program's header names beyond the plan. */
 export interface StreamOptions {
   project: string;
+  /** the workpiece's file name */
+  part?: string | null;
+  /** the material's name */
+  material?: string | null;
+  /** the part's bounding box in workpiece coordinates, for where it sits in the stock */
+  partBox?: Box3 | null;
+  /** the machine's postprocessor: the work offset's name depends on it */
+  control: string;
 }
 
 /** The setup's program as motion events, start to end. */
@@ -85,24 +127,34 @@ export function* motionStream(plan: CamPlan, setupIndex: number, options: Stream
     stock: { min: setup.stock.min, max: setup.stock.max },
     tools: [...tools.values()],
     workholding: setup.workholding ?? null,
+    facts: {
+      part: options.part ?? null,
+      material: options.material ?? null,
+      turn: setupTurnWords(setup),
+      work_offset: workOffsetFacts(setup, options.control),
+      stock: stockFacts(setup, options.partBox ?? null),
+      cycle_time_s: cycleTimeS(setup),
+      tools: setupTools(plan, setupIndex),
+    },
   };
   let here: Vec3 | null = null;
   let toolNow: string | null = null;
   let spindle = 0;
   let coolant: Coolant | null = null;
+  let approach: Vec3 | null = null;
   for (const operation of setup.operations) {
     if (operation.moves.length === 0) continue;
     const tool = tools.get(operation.tool.assembly_uuid);
     if (tool === undefined) throw new RangeError(`operation ${operation.id} uses a tool the setup does not list`);
     yield { kind: "operation", name: operation.name };
     if (toolNow !== operation.tool.assembly_uuid) {
-      const first = firstPosition(operation);
-      yield { kind: "tool_change", tool, first, spindle_rpm: operation.parameters.spindle_rpm };
+      yield { kind: "tool_change", tool, first: toolNow === null, spindle_rpm: operation.parameters.spindle_rpm };
       toolNow = operation.tool.assembly_uuid;
+      approach = firstPosition(operation);
       // spindle and coolant are told again after every change (a control without a changer stops both for it)
       spindle = 0;
       coolant = null;
-      here = first;
+      here = approach;
     }
     if (operation.parameters.spindle_rpm !== spindle) {
       spindle = operation.parameters.spindle_rpm;
@@ -111,6 +163,10 @@ export function* motionStream(plan: CamPlan, setupIndex: number, options: Stream
     if (operation.parameters.coolant !== coolant) {
       coolant = operation.parameters.coolant;
       yield { kind: "coolant", mode: coolant };
+    }
+    if (approach !== null) {
+      yield { kind: "approach", tool, to: approach };
+      approach = null;
     }
     for (const move of operation.moves) {
       const from: Vec3 = here ?? firstPosition(operation);

@@ -31,10 +31,11 @@ export const sinumerik: IsoDialect = {
   wholeWithPoint: false,
   workOffset: listedWorkOffsets("The 840D", CONTROL_WORK_OFFSETS.sinumerik),
   home: ["SUPA G0 Z0 D0"],
-  toolChange: (tool, comment) => [
+  optionalStop: "M1",
+  toolChange: (tool, comments) => [
     `T="${toolName(tool.name)}" M6`,
     "D1",
-    comment(`T${tool.number}: ${tool.name}, stick-out ${formatNumber(tool.stick_out, 3, false)}`),
+    ...comments(`T${tool.number}: ${tool.name}, stick-out ${formatNumber(tool.stick_out, 3, false)}`),
   ],
   lengthCompensation: false,
   safeStart: ["G71", "G17 G90 G94 G40"],

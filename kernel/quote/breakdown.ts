@@ -11,6 +11,7 @@
  *   tax             = net_price * tax                              -> total_price
  *   unit_price      = net_price / quantity (net, rounded to cents; informative)
  */
+import { cycleTimeS, jobCycleTimeS } from "../job/setup-facts.ts";
 import type { Completeness } from "../cam/plan-types.ts";
 import { planIncompleteMessage } from "./completeness-text.ts";
 import { allocateCents, cents, dec, HUNDRED, percentOf, sum, ZERO, type Decimal, type DecimalInput } from "./money.ts";
@@ -158,7 +159,7 @@ export function computeBreakdown(input: BreakdownInput): Breakdown {
   // exact amounts for the order, by line
   const exact: { kind: LineKind; label: string; ref: string | null; value: Decimal }[] = [];
   const setupExact = setups.map((setup, i) => {
-    const hours = dec(setup.machining_time_s).dividedBy(SECONDS_PER_HOUR);
+    const hours = dec(cycleTimeS(setup)).dividedBy(SECONDS_PER_HOUR);
     const machining = hours.times(mhr).times(quantity);
     const resolved = input.setup_costs[i];
     const entry = resolved?.entry ?? null;
@@ -260,12 +261,12 @@ export function computeBreakdown(input: BreakdownInput): Breakdown {
     currency: "EUR",
     quantity,
     mhr: { value: mhr, source: input.mhr.source },
-    machining_time_s: setups.reduce((a, s) => a + s.machining_time_s, 0),
+    machining_time_s: jobCycleTimeS(setups),
     setups: setupExact.map(({ setup, entry, fixed, rate, fixPrice, source }) => ({
       setup_id: setup.id,
       name: setup.name,
       index: setup.index,
-      machining_time_s: setup.machining_time_s,
+      machining_time_s: cycleTimeS(setup),
       machining_cost: lines.find((l) => l.kind === "machining" && l.ref === setup.id)!.amount,
       setup_cost: {
         name: entry?.name ?? "",

@@ -100,7 +100,7 @@ const SIGNED = /^[+-]\d+(\.\d+)?$/;
 
 /**
  * Sinumerik 840D, Siemens mode: ";" comments; G71 and G17 G90 G94 G40; T="name" M6 and D1;
- * SUPA G0 Z0 D0; S.. M3; M5 M7 M8 M9 M30; G0 to G3 (G54 to G57, G505 to G599, G90 with the
+ * SUPA G0 Z0 D0; S.. M3; M1 M5 M7 M8 M9 M30; G0 to G3 (G54 to G57, G505 to G599, G90 with the
  * first) with X Y Z (absolute), I J (from the start) and F; F alone before a modal call; MCALL
  * CYCLE81 to 84 (...), then its holes as G0 X Y, then MCALL.
  */
@@ -120,7 +120,7 @@ export function readSinumerik(program: string): Rs274Run {
   let call: Omit<DrillCycle, "at" | "feed"> | null = null;
   return follow(program, (line, f) => {
     if (line === ";" || line.startsWith("; ")) return;
-    if (["G71", "G17 G90 G94 G40", "D1"].includes(line) || /^M(5|7|8|9|30)$/.test(line) || /^S\d+ M3$/.test(line))
+    if (["G71", "G17 G90 G94 G40", "D1"].includes(line) || /^M(1|5|7|8|9|30)$/.test(line) || /^S\d+ M3$/.test(line))
       return;
     if (/^T="[\x20\x21\x23-\x7e]{1,32}" M6$/.test(line)) {
       tool = true;
@@ -199,7 +199,7 @@ function sinumerikCycle(kind: string, parameters: string[]): Omit<DrillCycle, "a
  * with one name, ";" comments, BLK FORM 0.1/0.2, CYCL DEF 247/200/203/207, TOOL CALL, L with
  * signed X Y Z, R0, FMAX or F and at most one M, L Z+0 R0 FMAX M91 (home), CC, C with DR, CP
  * with IPA (turning as DR says), IZ and DR, CYCL DEF 200/203/205/207 with their Q parameters,
- * holes as L X Y R0 FMAX M99, STOP M30.
+ * holes as L X Y R0 FMAX M99, M5, M9 and M1 blocks of their own, STOP M30.
  */
 export function readHeidenhain(program: string): Rs274Run {
   const grammar = {
@@ -247,7 +247,8 @@ export function readHeidenhain(program: string): Rs274Run {
       ended = true;
       return;
     }
-    if (block.startsWith("; ") || block === "STOP M30") return;
+    // comments, the end, and the spindle, coolant and optional stop before a tool change
+    if (block.startsWith("; ") || block === "STOP M30" || /^M(1|5|9)$/.test(block)) return;
     if (
       /^BLK FORM 0\.1 Z X[+-][\d.]+ Y[+-][\d.]+ Z[+-][\d.]+$/.test(block) ||
       /^BLK FORM 0\.2 X[+-][\d.]+ Y[+-][\d.]+ Z[+-][\d.]+$/.test(block)

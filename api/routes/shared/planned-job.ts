@@ -1,0 +1,86 @@
+/**
+ * The project's current job with its plan, for what is made from a plan (programs, setup
+ * sheets): the plan decoded, the postprocessor of the machine it was planned for, and what the
+ * documents name beyond the plan (the project, the part's file, the material, the part's box).
+ * One lookup, so every such route answers a missing project, job or plan the same way.
+ */
+import type { Queryable } from "../../../db/request-transaction.ts";
+import { currentJob, type JobRecord } from "../../../db/queries/jobs.ts";
+import { materialNames } from "../../../db/queries/machines-materials.ts";
+import { getProject } from "../../../db/queries/projects.ts";
+import { getWorkpiece } from "../../../db/queries/workpieces.ts";
+import { HttpError, notFound } from "../../../http/errors/index.ts";
+import { decodeCamPlan, type CamPlan } from "../../../kernel/job/plan.ts";
+import { findMachineArchetype } from "../../../kernel/machines/archetypes.ts";
+import type { Box3 } from "../../../kernel/math/box3.ts";
+import { postgresBlobStore } from "../../../storage/postgres.ts";
+
+/** What a program or a setup sheet names beyond the plan. */
+export interface PlanContext {
+  project: string;
+  /** the workpiece's file name as uploaded */
+  part: string | null;
+  /** the material's name */
+  material: string | null;
+  /** the part's bounding box in workpiece coordinates: the job's stock less its offsets */
+  partBox: Box3 | null;
+}
+
+export interface PlannedJob {
+  job: JobRecord;
+  plan: CamPlan;
+  /** the machine's postprocessor, which names its control's words */
+  postprocessor: string;
+  context: PlanContext;
+}
+
+/**
+ * The project's current job and its plan. 404 for a project that is not the caller's (or is
+ * gone) and job_missing before a workpiece; 409 no_toolpaths before planning.
+ */
+export async function plannedJob(db: Queryable, projectId: string): Promise<PlannedJob> {
+  const current = await currentJob(db, projectId);
+  const project = current ? await getProject(db, projectId) : null;
+  if (!current || !project) throw notFound("project", projectId);
+  const job = current.job;
+  if (!job)
+    throw new HttpError(404, "job_missing", "the project has no CAM job yet; upload a workpiece first", {
+      project_id: projectId,
+    });
+  if (!job.plan) {
+    throw new HttpError(
+      409,
+      "no_toolpaths",
+      "the current job has no toolpaths; run POST /projects/{project_id}/automation/cam-planning first",
+      { job_id: job.id },
+    );
+  }
+  const blob = await postgresBlobStore.get(db, job.plan.blobId);
+  if (!blob) throw new Error(`job ${job.id}: its plan blob ${job.plan.blobId} is missing`);
+  const workpiece = job.workpieceId ? await getWorkpiece(db, job.workpieceId) : null;
+  const material = project.material_id
+    ? ((await materialNames(db)).find((row) => row.id === project.material_id)?.name ?? project.material_id)
+    : null;
+  return {
+    job,
+    plan: decodeCamPlan(blob.bytes),
+    postprocessor: findMachineArchetype(job.machine.product_id)?.postprocessor ?? job.machine.control,
+    context: {
+      project: project.name,
+      part: workpiece?.meta.original_filename ?? null,
+      material,
+      partBox: partBoxOf(job),
+    },
+  };
+}
+
+/** The stock's box less its offsets: the part's bounding box. */
+function partBoxOf(job: JobRecord): Box3 | null {
+  const stock = job.stock;
+  if (stock === null) return null;
+  const { offsets, min, max } = stock;
+  return {
+    min: [min[0] + offsets.minus_x, min[1] + offsets.minus_y, min[2] + offsets.minus_z],
+    max: [max[0] - offsets.plus_x, max[1] - offsets.plus_y, max[2] - offsets.plus_z],
+  };
+}
