@@ -31,7 +31,10 @@ import { fixture } from "../../kernel/geometry/test-support.ts";
 import { camPlanOf, type CamPlan } from "../../kernel/job/plan.ts";
 import { findMachineArchetype, type MachineArchetype } from "../../kernel/machines/archetypes.ts";
 import { starterLibrary } from "../../kernel/tools/catalogue/starter-library.ts";
+import { workOffsetFacts } from "../../kernel/job/setup-facts.ts";
+import { holdsSetup, postSetup } from "../../kernel/post/index.ts";
 import { writeFineStl } from "./fine-stl.ts";
+import { headerProblems, toolChangeProblems, toolNumberProblems } from "./setter-checks.ts";
 import { keepingVerification, leftAsSimcheck, materialBeyond, ourStock, simcheckStock } from "./our-fields.ts";
 import { axisAligned, simcheckMissing, simcheckSetups, type SimcheckReport } from "./simcheck.ts";
 
@@ -67,6 +70,8 @@ interface SetupFinding {
 
 interface Checked {
   plan: CamPlan;
+  /** the part's bounding box, workpiece coordinates */
+  part: Box3;
   result: PlanResult;
   setups: SetupFinding[];
   seconds: { plan: number; simcheck: number };
@@ -138,6 +143,7 @@ function check(oc: OpenCascadeInstance, source: PartSource, stockOf: (part: Box3
     });
     return {
       plan,
+      part: box,
       result,
       setups: findings,
       seconds: { plan: (checking - planning) / 1000, simcheck: (performance.now() - checking) / 1000 },
@@ -208,6 +214,29 @@ export function describeSimcheckedPart(
         const what = `${s.name}: ${s.only.simcheck_mm3.toFixed(1)} mm³ left by simcheck's simulation and not by ours, ${s.only.ours_mm3.toFixed(1)} mm³ the other way; tilted setups before it removed ${s.unseen_mm3.toFixed(1)} mm³`;
         assert.ok(s.only.simcheck_mm3 <= MATERIAL_AGREEMENT_MM3 + s.unseen_mm3, what);
         if (s.first) assert.ok(s.only.ours_mm3 <= MATERIAL_AGREEMENT_MM3, what);
+      }
+    });
+
+    it("writes programs a setter can trust: one T number a tool, the origin and stock named, spindle and coolant on first", () => {
+      for (const control of ["fanuc", "heidenhain", "sinumerik"]) {
+        const programs = checked.plan.setups
+          .filter((setup) => holdsSetup(control, setup.index))
+          .map((setup) => {
+            const text = [
+              ...postSetup(checked.plan, setup.index, control, { project: name, partBox: checked.part }).lines,
+            ].join("\n");
+            const problems = [
+              ...headerProblems(text, workOffsetFacts(setup, control).code),
+              ...toolChangeProblems(
+                text,
+                setup.operations.every((operation) => operation.parameters.coolant !== "off"),
+              ),
+            ];
+            assert.deepEqual(problems, [], `${control}, ${setup.name}`);
+            return text;
+          });
+        assert.ok(programs.length > 1, `${control}: more than one setup's program`);
+        assert.deepEqual(toolNumberProblems(programs), [], control);
       }
     });
   });
