@@ -3,6 +3,7 @@ import { describe, it } from "node:test";
 import {
   assemblyCuttingTool,
   assemblyGaugeLength,
+  assemblyHolderName,
   assemblyHolders,
   assemblyStickOut,
   assemblyViolations,
@@ -129,5 +130,32 @@ describe("validateAssembly", () => {
         "components.4 type",
       ],
     );
+  });
+
+  it("takes a pocket number 1..9999, a whole number, and says what is wrong with any other", () => {
+    const numbered = (pocket_number: unknown) => ({ ...assembly([holder(colletChuck), tool(endMill)]), pocket_number });
+    for (const good of [1, 12, 9999]) {
+      const result = validateAssembly(numbered(good));
+      assert.equal(result.ok && result.assembly.pocket_number, good);
+    }
+    const refusals = [0, -3, 2.5, "12", 10000, null, Number.NaN].map((bad) =>
+      assemblyViolations(numbered(bad)).map((v) => `${v.field} ${v.rule}: ${v.message}`),
+    );
+    assert.deepEqual(refusals, [
+      ["pocket_number range: must be within 1..9999, is 0"],
+      ["pocket_number range: must be within 1..9999, is -3"],
+      ["pocket_number integer: must be a whole number, is 2.5"],
+      ["pocket_number type: must be a whole number 1..9999, the tool's T number in the magazine"],
+      ["pocket_number range: must be within 1..9999, is 10000"],
+      ["pocket_number type: must be a whole number 1..9999, the tool's T number in the magazine"],
+      ["pocket_number type: must be a whole number 1..9999, the tool's T number in the magazine"],
+    ]);
+  });
+
+  it("names the holder by its first adaptive item, or none", () => {
+    const held = validateAssembly(assembly([holder(colletChuck), holder(extension), tool(endMill)]));
+    const bare = validateAssembly(assembly([tool(endMill)]));
+    assert.ok(held.ok && bare.ok);
+    assert.deepEqual([assemblyHolderName(held.assembly), assemblyHolderName(bare.assembly)], [colletChuck.name, null]);
   });
 });

@@ -6,6 +6,9 @@
  *
  * Each component is checked with its own validator (holder.ts, tool.ts) under its path, so an
  * assembly's answer names every problem of every component at once.
+ *
+ * `pocket_number` is the tool's T number in the shop's magazine (an extension of the spec): the
+ * planner gives the assembly that number in every setup of a job (kernel/cam/planner/tool-numbers.ts).
  */
 import { z } from "zod";
 import { Holder, holderViolations } from "./holder.ts";
@@ -30,19 +33,48 @@ export type AssemblyComponent = z.infer<typeof AssemblyComponent>;
 /** Longer stacks than this are not assemblies but mistakes. */
 export const MAX_COMPONENTS = 20;
 
+/** The highest T number: four digits is what the controls we post for take. */
+export const MAX_POCKET_NUMBER = 9999;
+
 export const Assembly = z.strictObject({
   uuid: Uuid,
   name: z.string().trim().min(1).max(200),
   manufacturer: z.string().trim().min(1).max(200).optional(),
   description: z.string().max(2000).optional(),
+  pocket_number: z
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_POCKET_NUMBER)
+    .optional()
+    .describe(
+      "an extension: the tool's T number in the shop's magazine. The planner gives the assembly this T number, and so " +
+        "its length and radius offsets (H, D), in every setup of a job; unique within a library. A Fusion 360 " +
+        "library's post-process number becomes it on import",
+    ),
   components: z.array(AssemblyComponent).min(1).max(MAX_COMPONENTS),
 });
 export type Assembly = z.infer<typeof Assembly>;
 
 export type AssemblyValidation = { ok: true; assembly: Assembly } | { ok: false; violations: Violation[] };
 
-/** The assembly without its components: they are checked one by one below. */
-const AssemblyShell = Assembly.extend({ components: z.array(z.unknown()).min(1).max(MAX_COMPONENTS) });
+/** The assembly without its components and pocket number: they are checked on their own below. */
+const AssemblyShell = Assembly.extend({
+  pocket_number: z.unknown().optional(),
+  components: z.array(z.unknown()).min(1).max(MAX_COMPONENTS),
+});
+
+/** A whole number 1..MAX_POCKET_NUMBER, said in the shop's words rather than zod's. */
+export function pocketNumberViolations(value: unknown, field = "pocket_number"): Violation[] {
+  if (value === undefined) return [];
+  const range = `1..${MAX_POCKET_NUMBER}`;
+  if (typeof value !== "number" || !Number.isFinite(value))
+    return [{ field, rule: "type", message: `must be a whole number ${range}, the tool's T number in the magazine` }];
+  if (!Number.isInteger(value)) return [{ field, rule: "integer", message: `must be a whole number, is ${value}` }];
+  if (value < 1 || value > MAX_POCKET_NUMBER)
+    return [{ field, rule: "range", message: `must be within ${range}, is ${value}` }];
+  return [];
+}
 
 interface ComponentFacts {
   index: number;
@@ -169,6 +201,7 @@ function stackViolations(components: ComponentFacts[]): Violation[] {
 export function assemblyViolations(input: unknown): Violation[] {
   const parsed = AssemblyShell.safeParse(input);
   const violations = parsed.success ? [] : violationsFromZod(parsed.error, input);
+  if (isRecord(input)) violations.push(...pocketNumberViolations(input.pocket_number));
   const list: unknown[] = isRecord(input) && Array.isArray(input.components) ? input.components : [];
   const components = list.map((component, index) => componentFacts(component, index, violations));
   for (const { index, type } of components) {
@@ -196,6 +229,11 @@ export function assemblyCuttingTool(assembly: Assembly): Tool | undefined {
 /** The holders, extensions and adapters, spindle side first. */
 export function assemblyHolders(assembly: Assembly): Holder[] {
   return assembly.components.flatMap((c) => (c.component_type === "adaptive_item" ? [c.adaptive_item] : []));
+}
+
+/** The holder's name (the first adaptive item, spindle side); null when the assembly has none. */
+export function assemblyHolderName(assembly: Assembly): string | null {
+  return assemblyHolders(assembly)[0]?.name ?? null;
 }
 
 /** How far the tool sticks out of the last holder's nose (mm): its LengthBelowHolder. */
