@@ -10,6 +10,7 @@
  */
 import { z } from "zod";
 import {
+  assemblyInPocket,
   deleteAssembly,
   getAssembly,
   insertAssembly,
@@ -28,6 +29,7 @@ import {
   type LibraryRow,
   type LibrarySummaryRow,
 } from "../../db/queries/equipment-libraries.ts";
+import type { Queryable } from "../../db/request-transaction.ts";
 import { deleteOrphans, lockEquipment, removedComponents, saveComponents } from "../../db/queries/equipment-sync.ts";
 import {
   Assembly as KernelAssembly,
@@ -35,6 +37,7 @@ import {
   MAX_COMPONENTS,
   validateAssembly,
 } from "../../kernel/tools/assembly.ts";
+import { duplicatePocketNumbers, pocketNumberTaken } from "../../kernel/tools/pocket-numbers.ts";
 import { isUuid } from "../../kernel/tools/uuid.ts";
 import { isRecord, type Violation } from "../../kernel/tools/violation.ts";
 import { HttpError, invalidParameter, notFound } from "../../http/errors/index.ts";
@@ -123,7 +126,15 @@ function assemblyListViolations(input: unknown): Violation[] {
       else out.push({ field: `${index}.uuid`, rule: "unique", message: `is also the uuid of assemblies.${first}` });
     }
   });
+  out.push(...duplicatePocketNumbers(input));
   return out;
+}
+
+/** A 400 at body.pocket_number when another assembly of the library has the number the assembly takes. */
+async function refuseTakenPocket(db: Queryable, libraryId: string, assembly: KernelAssembly): Promise<void> {
+  if (assembly.pocket_number === undefined) return;
+  const other = await assemblyInPocket(db, libraryId, assembly.pocket_number, assembly.uuid);
+  if (other) throw invalidBody([pocketNumberTaken(assembly, other, "the library's assembly")]);
 }
 
 /** A valid uuid standing in for the one a PATCH body need not send (the path gives it). */
@@ -139,7 +150,7 @@ function assemblyPatchViolations(input: unknown): Violation[] {
   const out: Violation[] = [];
   if (Object.keys(input).length === 0) out.push({ field: "", rule: "non_empty", message: "send at least one field" });
   const probe: Record<string, unknown> = { uuid: PROBE_UUID, name: "probe", components: [], ...input };
-  for (const key of ["manufacturer", "description"]) if (probe[key] === null) delete probe[key];
+  for (const key of ["manufacturer", "description", "pocket_number"]) if (probe[key] === null) delete probe[key];
   const sentComponents = Object.hasOwn(input, "components");
   out.push(
     ...assemblyViolations(probe).filter(
@@ -166,6 +177,11 @@ const AssemblyPatch = kernelChecked(
       name: KernelAssembly.shape.name.optional(),
       manufacturer: KernelAssembly.shape.manufacturer.unwrap().nullable().optional().describe("null removes it"),
       description: KernelAssembly.shape.description.unwrap().nullable().optional().describe("null removes it"),
+      pocket_number: KernelAssembly.shape.pocket_number
+        .unwrap()
+        .nullable()
+        .optional()
+        .describe(`${KernelAssembly.shape.pocket_number.description}; null removes it`),
       components: AssemblySchema.shape.components.optional().describe("replaces the whole list when sent"),
       ...assumedAndWarningFields,
     })
@@ -326,7 +342,7 @@ export const equipmentLibraryRoutes = [
     summary: "Create an equipment library",
     description:
       "Each assembly is validated (every component's rules and the stacking rules, all violations at once, " +
-      "as body.library.assemblies.<n>.<path>); assembly uuids must be unique within the library. is_default=true " +
+      "as body.library.assemblies.<n>.<path>); assembly uuids and pocket numbers must be unique within the library. is_default=true " +
       "moves the user's default here. The standalone holder and tool libraries are not changed.",
     tag: TAG,
     scopes: ["equipment:write"],
@@ -410,7 +426,8 @@ export const equipmentLibraryRoutes = [
     operationId: "createAssembly",
     summary: "Add an assembly to an equipment library (as its last slot)",
     description:
-      "The body is an assembly with a client-supplied uuid, validated with every component and stacking rule. " +
+      "The body is an assembly with a client-supplied uuid, validated with every component and stacking rule; its " +
+      "pocket_number, when given, must not be another assembly's of the library (400 unique at body.pocket_number). " +
       "With add_to_library=true each component is also saved in the user's holder or tool library by its uuid " +
       "(inserted, or the existing entry of that uuid made equal to it); assemblies elsewhere holding that uuid are not changed. " +
       "Components with only the spec's fields are accepted: they are stored as given, and the answer lists under assumed " +
@@ -431,6 +448,7 @@ export const equipmentLibraryRoutes = [
       await lockEquipment(db);
       const library = await getLibrary(db, params.library_id, { lock: true });
       if (!library) throw notFound("equipment library", params.library_id);
+      await refuseTakenPocket(db, library.id, body);
       const row = await insertAssembly(db, library.id, body);
       if (!row) {
         throw new HttpError(409, "assembly_exists", `the library holds an assembly ${body.uuid} already`, {
@@ -448,8 +466,8 @@ export const equipmentLibraryRoutes = [
     operationId: "updateAssembly",
     summary: "Change an assembly; fields not sent stay as they are",
     description:
-      "name, manufacturer, description (null removes the last two) and components (replaced whole when sent); " +
-      "the result is validated as a whole assembly. With sync_library=true every component of the result is " +
+      "name, manufacturer, description, pocket_number (null removes the last three) and components (replaced whole " +
+      "when sent); the result is validated as a whole assembly, its pocket number unique within the library. With sync_library=true every component of the result is " +
       "saved in the user's holder or tool library (upsert by uuid), and the components the edit removed are " +
       "deleted from those libraries unless an assembly of the user (in any library) still holds them.",
     tag: TAG,
@@ -474,6 +492,7 @@ export const equipmentLibraryRoutes = [
       }
       const checked = validateAssembly(mergePatch(row.body, body));
       if (!checked.ok) throw invalidBody(checked.violations);
+      await refuseTakenPocket(db, row.library_id, { ...checked.assembly, uuid: row.id });
       const updated = (await updateAssembly(db, row.library_id, { ...checked.assembly, uuid: row.id }))!;
       if (query.sync_library ?? false) {
         await saveComponents(db, updated.body.components);

@@ -46,6 +46,26 @@ export async function getAssembly(
   return rows[0] ?? null;
 }
 
+/**
+ * The library's assembly, other than `exceptId`, whose pocket number is `pocketNumber`: the
+ * number a new or changed assembly would share (callers hold the equipment lock).
+ */
+export async function assemblyInPocket(
+  db: Queryable,
+  libraryId: string,
+  pocketNumber: number,
+  exceptId: string,
+): Promise<Pick<Assembly, "uuid" | "name" | "pocket_number"> | null> {
+  const { rows } = await db.query<{ uuid: string; name: string }>(
+    `select id as uuid, name from app_public.library_assemblies
+      where library_id = $1 and id <> $3 and body -> 'pocket_number' = to_jsonb($2::int)
+      order by position limit 1`,
+    [libraryId, pocketNumber, exceptId],
+  );
+  const row = rows[0];
+  return row ? { ...row, pocket_number: pocketNumber } : null;
+}
+
 /** Appends the assembly to the library. Null when the library holds an assembly of that uuid already. */
 export async function insertAssembly(
   db: Queryable,
