@@ -186,6 +186,42 @@ describe("parseFusionLibrary", () => {
     assert.equal(entry("FX-2B-0600").tool.tool_parameters.CornerRadius, 3);
   });
 
+  it("makes the post-process number the assembly's pocket number, where it is a T number", () => {
+    assert.deepEqual(
+      imported.entries.map((e) => [e.article_number, e.assembly.pocket_number]),
+      [
+        ["FX-3F-1000", 1],
+        // Fusion's 0 is no number
+        ["FX-2B-0600", undefined],
+        ["FX-DR-0850-5D", undefined],
+        ["FX-TP-M8", undefined],
+        ["FX-CH-500-90", undefined],
+        ["FX-FM-063", 12],
+        ["55555555-6666-4777-8888-999900001111", undefined],
+        ["FX-CD-A25", undefined],
+      ],
+    );
+    // the number stays in vendor_data too, with the offsets Fusion keeps beside it
+    const kept = entry("FX-FM-063").tool.vendor_data?.["post-process"] as Record<string, unknown> | undefined;
+    assert.deepEqual([kept?.number, kept?.["length-offset"]], [12, 12]);
+    const numbered = (number: unknown) =>
+      parseFusionLibrary(
+        {
+          data: [
+            {
+              type: "drill",
+              unit: "millimeters",
+              "product-id": "D5",
+              geometry: { DC: 5, OAL: 62, LCF: 26 },
+              "post-process": { number },
+            },
+          ],
+        },
+        { manufacturer: "M" },
+      ).entries[0]?.assembly.pocket_number;
+    assert.deepEqual([7, 9999, 10000, 2.5, -3, "7", null].map(numbered), [7, 9999, ...Array(5).fill(undefined)]);
+  });
+
   it("gives imported entries ids that come back on the next import", () => {
     const again = parseFusionLibrary(JSON.parse(SAMPLE), { manufacturer: "Fixture Tools" });
     assert.deepEqual(again, imported);

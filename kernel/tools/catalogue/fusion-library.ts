@@ -4,7 +4,8 @@
  * "drill", "tap right hand"...), `unit` ("millimeters" or "inches"), `geometry` (DC, LCF, OAL,
  * SFDM, NOF, RE, SIG, TA, TP, LB, shoulder-length/-diameter, tip-diameter...), `product-id`,
  * `description`, `guid`, `BMC`, `holder` ({description, vendor, product-id, unit, segments:
- * [{height, lower-diameter, upper-diameter}]}) and `start-values.presets`.
+ * [{height, lower-diameter, upper-diameter}]}), `start-values.presets` and `post-process`
+ * ({number, length-offset, diameter-offset, turret, ...}: the tool's T number in the library).
  *
  * Inches become mm (lengths, pitches, feeds; cutting speed ft/min becomes m/min). Entries of a
  * type we do not model, or that fail validation, are skipped with the reason, not fatal: a
@@ -12,7 +13,7 @@
  * The manufacturer is the caller's (`catalogue import <file> --manufacturer NAME`): the files'
  * own `vendor` fields are often empty or the distributor's.
  */
-import { validateAssembly, type Assembly } from "../assembly.ts";
+import { MAX_POCKET_NUMBER, validateAssembly, type Assembly } from "../assembly.ts";
 import { CUTTING_DATA_TOLERANCE, type CoolantMode, type CuttingPreset } from "../cutting-data.ts";
 import type { Holder, HolderSegment } from "../holder.ts";
 import type { Tool, ToolMaterial, ToolParameters } from "../tool.ts";
@@ -251,6 +252,17 @@ function holderOf(raw: unknown, toolFactor: number, manufacturer: string): (Hold
   return holder;
 }
 
+/**
+ * The tool's T number in the library (`post-process.number`) as the assembly's pocket number;
+ * undefined where Fusion has none (it writes 0) or one no control takes.
+ */
+function pocketNumberOf(postProcess: unknown): number | undefined {
+  const number = isRecord(postProcess) ? finiteNumber(postProcess.number) : undefined;
+  return number !== undefined && Number.isInteger(number) && number >= 1 && number <= MAX_POCKET_NUMBER
+    ? number
+    : undefined;
+}
+
 /** What the file carries that we do not model, kept for a round trip. */
 function vendorDataOf(raw: Record<string, unknown>): Record<string, unknown> {
   const data: Record<string, unknown> = { source: "fusion360" };
@@ -305,10 +317,12 @@ function entryOf(raw: unknown, manufacturer: string): CatalogueEntry {
   if (presets.length > 0) tool.cutting_data = presets;
 
   const holder = holderOf(raw.holder, factor, manufacturer);
+  const pocket = pocketNumberOf(raw["post-process"]);
   const assembly: Assembly = {
     uuid: catalogueUuid("assembly", manufacturer, article),
     name: holder ? `${tool.name} in ${holder.name}` : tool.name,
     manufacturer,
+    ...(pocket === undefined ? {} : { pocket_number: pocket }),
     components: [
       ...(holder ? [{ component_type: "adaptive_item" as const, adaptive_item: holder }] : []),
       { component_type: "parametric_cutting_tool" as const, parametric_cutting_tool: tool },
