@@ -191,14 +191,26 @@ export const PlanOptionsSchema = z.object({
 
 /** A tool as a setup's result lists it. */
 export const ToolSummarySchema = z.object({
-  /** T number in the setup's program: 1, 2, ... in order of first use */
-  number: z.number().int().positive(),
+  number: z
+    .number()
+    .int()
+    .positive()
+    .describe(
+      "T number in the job: the same tool has the same number in every setup (and so its H and D registers); the " +
+        "assembly's pocket_number when its library gives one, else the lowest number no pocket number takes, in the " +
+        "order the job first uses its tools",
+    ),
   assembly_uuid: z.string(),
   name: z.string(),
   tool_type: z.string(),
   diameter_mm: z.number().positive(),
-  /** the holder's name (the assembly's holder); null without one; absent in plans made before it was kept */
-  holder: z.string().nullable().optional(),
+  holder: z
+    .string()
+    .nullable()
+    .optional()
+    .describe(
+      "the holder's name (the assembly's first adaptive item); null when the assembly has none; absent in plans made before it was given",
+    ),
 });
 
 /**
@@ -310,7 +322,9 @@ export const WarningSchema = z.object({
     .record(z.string(), z.union([z.string(), z.number()]))
     .optional()
     .describe(
-      'the warning\'s figures, by code: stock_allowance_needed gives `axis` (the workpiece axis the stock must grow along, "-Z"), `given_mm`, `needed_mm` and `missing_mm`',
+      'the warning\'s figures, by code: stock_allowance_needed gives `axis` (the workpiece axis the stock must grow along, "-Z"), `given_mm`, `needed_mm` and `missing_mm`; ' +
+        "tool_number_conflict (two assemblies of the job with one pocket number) gives `number`, the one used first that keeps it " +
+        "(`kept_assembly_uuid`, `kept_name`) and the other (`renumbered_assembly_uuid`, `renumbered_name`) with its number in the job, `renumbered_to`",
     ),
 });
 

@@ -46,7 +46,7 @@ export interface PlanInput {
   stock: Box3;
   machine: MachineArchetype;
   material_id: string;
-  /** the assemblies of the project's equipment library, in library order */
+  /** the assemblies of the project's equipment library, in library order (their pocket numbers are the job's T numbers) */
   library: Assembly[];
   options: PlanOptions;
   /**

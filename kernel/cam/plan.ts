@@ -9,7 +9,8 @@
  *              simulating each operation as soon as it is     (verify.ts)          10 - 95 %
  *              made, dropping what violates
  *   leave out a setup without toolpaths, saying what it was for  (planner/no-toolpaths.ts)
- *   number tools, group operations into blocks, time the setups, list what is left  100 %
+ *   group operations into blocks, time the setups, list what is left              100 %
+ *   number the job's tools once, the same T in every setup     (planner/tool-numbers.ts)
  *
  * Cancellation is checked between stages and between operations; a cancelled
  * plan throws PlanCancelled and keeps nothing. A plan that machines nothing at all is a failure
@@ -47,12 +48,11 @@ import {
   type PlanResult,
   type SetupLeftOut,
   type SimulatedSetup,
-  type ToolSummary,
   type Unmachined,
   type VerifiedSetup,
   type WorkholdingSummary,
 } from "./plan-types.ts";
-import type { Cutter, Move, Operation } from "./types.ts";
+import type { Move, Operation } from "./types.ts";
 import { operationBlocks } from "./planner/blocks.ts";
 import { holeOperations } from "./planner/hole-operations.ts";
 import { hasToolpaths, withoutToolpaths } from "./planner/no-toolpaths.ts";
@@ -67,6 +67,7 @@ import {
   type HoleMakers,
 } from "./planner/completeness.ts";
 import { sharpCorners } from "./planner/sharp-corners.ts";
+import { jobToolNumbers } from "./planner/tool-numbers.ts";
 import { gripsBlank, holdSetup } from "./planner/hold-setup.ts";
 import { blankHolder, holdersOf } from "./planner/holders.ts";
 import { WORKHOLDING_KEEP_OUT_MM } from "./planner/keep-out.ts";
@@ -275,7 +276,6 @@ export function planCam(oc: OpenCascadeInstance, input: PlanInput, hooks: PlanHo
     latest = left;
     checkpoint(base + span);
     const time = setupMachiningTime(verified.operations, input.machine);
-    const tools = numberTools(verified.operations);
     // a CAM setup entity UUID: quote jobs key their setup costs by it (spec: setup_costs)
     const id = randomUUID();
     planned.push({
@@ -289,7 +289,8 @@ export function planCam(oc: OpenCascadeInstance, input: PlanInput, hooks: PlanHo
       machining_time_s: round1(time.total_s),
       blocks: operationBlocks(id, verified.operations),
       operations: verified.operations,
-      tools: [...tools.values()],
+      // the job's numbers, given once every setup is planned (below)
+      tools: [],
       ...(workholding === null ? {} : { workholding }),
       // material left: over the whole part after this setup and the ones before it
       verification: {
@@ -299,6 +300,12 @@ export function planCam(oc: OpenCascadeInstance, input: PlanInput, hooks: PlanHo
       },
     });
   });
+
+  const numbered = jobToolNumbers({ setups: planned.map((s) => s.operations), library: input.library });
+  planned.forEach((setup, i) => {
+    setup.tools = numbered.setups[i] ?? [];
+  });
+  warnings.push(...numbered.warnings);
 
   if (planned.length > PLAIN_WORK_OFFSETS) {
     const name = (index: number) => workOffsetName(input.machine.postprocessor, index);
@@ -389,23 +396,6 @@ const threadedShadows = (triangles: Triangles): ShadowSource => new ThreadedShad
 
 /** The part's shadows made in the planner's own thread as they are read (where a second core is not to be used). */
 export const inlineShadows = queuedShadows;
-
-/** T numbers in the order tools are first used in the setup. */
-function numberTools(operations: readonly Operation[]): Map<string, ToolSummary> {
-  const tools = new Map<string, ToolSummary>();
-  for (const operation of operations) {
-    const tool: Cutter = operation.tool;
-    if (tools.has(tool.assembly_uuid)) continue;
-    tools.set(tool.assembly_uuid, {
-      number: tools.size + 1,
-      assembly_uuid: tool.assembly_uuid,
-      name: tool.name,
-      tool_type: tool.tool_type,
-      diameter_mm: tool.diameter,
-    });
-  }
-  return tools;
-}
 
 /** Highest cutting first (stable): an operation's height is the highest z it feeds at. */
 function sortByHeight(operations: readonly Operation[]): Operation[] {

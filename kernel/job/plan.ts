@@ -15,7 +15,8 @@
  *
  * A setup's workholding (issue 35) needed no new version: the setup schema has it as optional,
  * a document without it (older, or planned without a workholding) reads as it always did, and a
- * plan planned without one is the same bytes as before it existed.
+ * plan planned without one is the same bytes as before it existed. Nor did a tool's holder: it
+ * is optional, and absent in older documents.
  */
 import { gunzipSync, gzipSync } from "node:zlib";
 import { z } from "zod";
@@ -146,7 +147,10 @@ const OperationSummarySchema = z.object({
   id: z.string(),
   kind: OperationKindSchema,
   name: z.string(),
-  tool_number: z.number().int().describe("the tool's number in the setup's tools (its T number)"),
+  tool_number: z
+    .number()
+    .int()
+    .describe("the tool's T number (its number in the setup's tools): the same for the same tool in every setup"),
   features: z.array(z.number().int()).describe("recognised features it machines"),
   machining_time_s: nonNegative.describe("its moves at the machine's feeds and rapids, without tool changes"),
 });
@@ -191,7 +195,8 @@ export const SetupSummarySchema = z.object({
   tools: z
     .array(SetupToolSummarySchema)
     .describe(
-      "the setup's tools in the order it first uses them: the same table the program header and setup sheet show",
+      "the tools the setup uses, in the order it first uses them, each with its T number in the job (the same tool " +
+        "has the same number in every setup): the table the program header and the setup sheet show",
     ),
   verification: VerificationSchema.describe("the stock simulation's findings after this setup"),
   workholding: WorkholdingSummarySchema.nullable().describe(
