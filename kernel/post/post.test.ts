@@ -331,3 +331,39 @@ describe("our own readers of Sinumerik and Heidenhain programs", () => {
     );
   });
 });
+
+/**
+ * Comments by each control's rules: printable ASCII, nothing that would end one early, and no
+ * longer than the control shows (Fanuc's, Haas's and Grbl's screens 60 characters, Sinumerik
+ * and Heidenhain 120, LinuxCNC 200); long names go on as many lines as they need, never cut.
+ */
+describe("every control's comments", () => {
+  const LONGEST: Record<string, number> = {
+    fanuc: 60,
+    haas: 60,
+    grbl: 60,
+    sinumerik: 120,
+    heidenhain: 120,
+    linuxcnc: 200,
+  };
+  const project = "Bracket for the left-hand hydraulic valve body (rev B), customer order 2026-11-0042";
+  for (const postprocessor of POSTPROCESSORS) {
+    it(`keep to ${postprocessor}'s rules, and wrap a long project name instead of cutting it`, () => {
+      const text = programText(everyMovePlan(false, "vise"), 0, postprocessor, project);
+      const comments = text
+        .split("\n")
+        .map((line) => line.replace(/^\d+ /, ""))
+        .flatMap((line) =>
+          line.startsWith(";") ? [line.slice(1).trim()] : [...line.matchAll(/\(([^()]*)\)/g)].map((m) => m[1]!),
+        );
+      assert.ok(comments.length > 10);
+      for (const comment of comments) {
+        assert.ok(comment.length <= LONGEST[postprocessor]!, `${comment.length} characters: ${comment}`);
+        assert.match(comment, /^[\x20-\x7e]*$/, comment);
+      }
+      // every word of the project's name is there, in order, across the header's first lines
+      const words = comments.join(" ").toUpperCase();
+      assert.ok(words.includes("CUSTOMER ORDER 2026-11-0042"), "the name's end is not cut off");
+    });
+  }
+});
