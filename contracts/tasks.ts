@@ -17,14 +17,15 @@ export const PLAN_CAM_WORKER_TASK = "plan_cam";
 export const PLAN_CAM_MAX_ATTEMPTS = 2;
 
 /**
- * The task record's payload: the request's options (a payload written before the limit existed
- * has none: the default) and its workholding override (none in a payload written before it, or
+ * The task record's payload: the request's options (a payload written before the limit or the
+ * rapid clearance existed has none: the default) and its workholding override (none in a payload written before it, or
  * when the request sent none).
  */
 export const PlanCamPayload = z.strictObject({
   include_face_milling: z.boolean(),
   sort_by_height: z.boolean(),
   completeness_surface_limit_pct: PlanOptionsSchema.shape.completeness_surface_limit_pct,
+  rapid_clearance_mm: PlanOptionsSchema.shape.rapid_clearance_mm,
   workholding: Workholding.optional(),
 }) satisfies z.ZodType<PlanOptions>;
 export type PlanCamPayload = z.infer<typeof PlanCamPayload>;

@@ -12,6 +12,7 @@ import { planningPreconditions, startAutomationTask, type PlanningRequestFacts }
 import type { Workholding } from "../../kernel/workholding/schema.ts";
 import { PlanOptionsSchema } from "../../kernel/job/plan.ts";
 import { DEFAULT_SURFACE_LIMIT_PCT } from "../../kernel/cam/planner/completeness.ts";
+import { RAPID_CLEARANCE_MM } from "../../kernel/cam/milling/linking.ts";
 import {
   PLAN_CAM_MAX_ATTEMPTS,
   PLAN_CAM_TASK_NAME,
@@ -48,6 +49,9 @@ const CamPlanningBody = z
       ),
     completeness_surface_limit_pct: PlanOptionsSchema.shape.completeness_surface_limit_pct.describe(
       `an extension: the share of the part's surface (0 to 100 %) material thicker than the finishing tolerance may be left on before the plan's completeness is incomplete; ${DEFAULT_SURFACE_LIMIT_PCT} when not given (docs/automation.md)`,
+    ),
+    rapid_clearance_mm: PlanOptionsSchema.shape.rapid_clearance_mm.describe(
+      `an extension: how far the rapids keep from the stock's faces and the material left, sideways and below, in mm (0 to 50); ${RAPID_CLEARANCE_MM} when not given. Closer descents are fed (docs/automation.md)`,
     ),
     workholding: WorkholdingSchema.optional().describe(
       "an extension: what holds the stock (a machine vise, or a fixture plate with edge clamps); every setup is " +

@@ -187,6 +187,11 @@ export const PlanOptionsSchema = z.object({
    * DEFAULT_SURFACE_LIMIT_PCT when not given
    */
   completeness_surface_limit_pct: z.number().min(0).max(100).optional(),
+  /**
+   * how far rapids keep from the stock and the material left, sideways and below (mm); the
+   * milling's RAPID_CLEARANCE_MM (2) when not given
+   */
+  rapid_clearance_mm: z.number().min(0).max(50).optional(),
 });
 
 /** A tool as a setup's result lists it. */

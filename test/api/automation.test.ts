@@ -190,6 +190,29 @@ describe("POST /projects/{project_id}/automation/cam-planning", () => {
     });
   });
 
+  it("takes rapid_clearance_mm (0 to 50) into the task's options, and refuses a negative or absurd one with 400", async () => {
+    const key = await freshKey(alice);
+    const projectId = await planningProject(api, alice);
+    for (const clearance of [-0.5, 50.5, "2", null]) {
+      const res = await start(key, projectId, { ...PLAN_OPTIONS, rapid_clearance_mm: clearance });
+      assert.equal(res.status, 400, `${JSON.stringify(clearance)}: ${res.text}`);
+      assert.equal(res.body.detail.code, "invalid_parameter");
+      assert.ok(
+        (res.body.detail.details.fields as { field: string }[]).some((f) => f.field === "body.rapid_clearance_mm"),
+        res.text,
+      );
+    }
+    assert.deepEqual(await tasksOf(projectId), []);
+    const res = await start(key, projectId, {
+      include_face_milling: true,
+      sort_by_height: false,
+      rapid_clearance_mm: 3,
+    });
+    assert.equal(res.status, 202, res.text);
+    const { rows } = await db.owner.query("select payload from app_public.tasks where id = $1", [res.body.task_id]);
+    assert.deepEqual(rows[0]?.payload, { include_face_milling: true, sort_by_height: false, rapid_clearance_mm: 3 });
+  });
+
   it("refuses a key without automation:run, and one without cam:write, with 403 naming the scope", async () => {
     const projectId = await planningProject(api, alice);
     for (const missing of ["automation:run", "cam:write"] as const) {

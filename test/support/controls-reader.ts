@@ -8,7 +8,7 @@
  */
 import { expandDrillCycle } from "../../kernel/cam/holes/cycles.ts";
 import type { DrillCycle, Vec3 } from "../../kernel/cam/types.ts";
-import { arcSweepSigned, Envelope, type Rs274Run } from "./rs274.ts";
+import { arcSweepSigned, Envelope, type CanonicalMove, type Rs274Run } from "./rs274.ts";
 
 class ReadError extends Error {}
 
@@ -18,16 +18,31 @@ class ReadError extends Error {}
  */
 const ARC_END_TOLERANCE_MM = 0.00508;
 
-/** The motion a program commands, followed into an envelope. */
+/**
+ * Where a control's move to machine Z0 (Heidenhain's M91 home) leaves the tool, in the program's
+ * coordinates: far above the work, as on a machine whose work offset lies that far below home.
+ */
+export const HOME_Z_MM = 500;
+
+/** The motion a program commands, followed into an envelope and, as rs274 reports it, into moves. */
 class Follower {
   here: Vec3 = [0, 0, 0];
   readonly envelope = new Envelope();
+  readonly moves: CanonicalMove[] = [];
+  /** the tool number in the spindle, null before the first */
+  tool: number | null = null;
+  comment = "";
   calls = 0;
 
   move(to: Vec3, feed: boolean): void {
     if (feed) this.envelope.line(this.here, to);
+    this.moves.push({ kind: feed ? "feed" : "traverse", from: this.here, to, ...this.stamp() });
     this.here = to;
+  }
+
+  private stamp(): Pick<CanonicalMove, "tool" | "comment" | "call"> {
     this.calls += 1;
+    return { tool: this.tool, comment: this.comment, call: this.calls };
   }
 
   arc(to: Vec3, centre: [number, number], sweep: number): void {
@@ -38,8 +53,8 @@ class Follower {
         `an arc's radius at its end (${r1.toFixed(4)}) is not its radius at its start (${r0.toFixed(4)})`,
       );
     this.envelope.arc(this.here, to, centre, sweep);
+    this.moves.push({ kind: "arc", from: this.here, to, centre, sweep, ...this.stamp() });
     this.here = to;
-    this.calls += 1;
   }
 
   cycle(cycle: DrillCycle): void {
@@ -48,8 +63,11 @@ class Follower {
   }
 }
 
+/** A control's program read by our own reader: its judgement and the moves it commands. */
+export type ControlReading = Rs274Run & { moves: CanonicalMove[] };
+
 /** Reads a program line by line with `readLine`; the first ReadError ends it, naming its line. */
-function follow(program: string, readLine: (line: string, follower: Follower) => void): Rs274Run {
+function follow(program: string, readLine: (line: string, follower: Follower) => void): ControlReading {
   const follower = new Follower();
   const lines = program.endsWith("\n") ? program.slice(0, -1).split("\n") : program.split("\n");
   for (let i = 0; i < lines.length; i += 1) {
@@ -62,10 +80,11 @@ function follow(program: string, readLine: (line: string, follower: Follower) =>
         error: `line ${i + 1} "${lines[i]}": ${error.message}`,
         envelope: follower.envelope,
         calls: follower.calls,
+        moves: follower.moves,
       };
     }
   }
-  return { ok: true, error: "", envelope: follower.envelope, calls: follower.calls };
+  return { ok: true, error: "", envelope: follower.envelope, calls: follower.calls, moves: follower.moves };
 }
 
 /**
@@ -104,7 +123,7 @@ const SIGNED = /^[+-]\d+(\.\d+)?$/;
  * first) with X Y Z (absolute), I J (from the start) and F; F alone before a modal call; MCALL
  * CYCLE81 to 84 (...), then its holes as G0 X Y, then MCALL.
  */
-export function readSinumerik(program: string): Rs274Run {
+export function readSinumerik(program: string): ControlReading {
   const grammar = {
     G: /^(0|1|2|3|5[4-7]|90|5\d\d)$/,
     X: DECIMAL,
@@ -201,7 +220,7 @@ function sinumerikCycle(kind: string, parameters: string[]): Omit<DrillCycle, "a
  * with IPA (turning as DR says), IZ and DR, CYCL DEF 200/203/205/207 with their Q parameters,
  * holes as L X Y R0 FMAX M99, M5, M9 and M1 blocks of their own, STOP M30.
  */
-export function readHeidenhain(program: string): Rs274Run {
+export function readHeidenhain(program: string): ControlReading {
   const grammar = {
     X: SIGNED,
     Y: SIGNED,
@@ -247,8 +266,12 @@ export function readHeidenhain(program: string): Rs274Run {
       ended = true;
       return;
     }
-    // comments, the end, and the spindle, coolant and optional stop before a tool change
-    if (block.startsWith("; ") || block === "STOP M30" || /^M(1|5|9)$/.test(block)) return;
+    if (block.startsWith("; ")) {
+      f.comment = block.slice(2);
+      return;
+    }
+    // the end, and the spindle, coolant and optional stop before a tool change
+    if (block === "STOP M30" || /^M(1|5|9)$/.test(block)) return;
     if (
       /^BLK FORM 0\.1 Z X[+-][\d.]+ Y[+-][\d.]+ Z[+-][\d.]+$/.test(block) ||
       /^BLK FORM 0\.2 X[+-][\d.]+ Y[+-][\d.]+ Z[+-][\d.]+$/.test(block)
@@ -262,12 +285,15 @@ export function readHeidenhain(program: string): Rs274Run {
       definition = { cycle: defined.slice(1).find((g) => g !== undefined) as string, q: new Map(), open: true };
       return;
     }
-    if (/^TOOL CALL (\d+ )?Z S\d+$/.test(block)) {
-      tool = tool || /^TOOL CALL \d+ /.test(block);
+    const call = /^TOOL CALL (?:(\d+) )?Z S\d+$/.exec(block);
+    if (call) {
+      tool = tool || call[1] !== undefined;
+      if (call[1] !== undefined) f.tool = Number(call[1]);
       return;
     }
     if (block === "L Z+0 R0 FMAX M91") {
       // machine Z0: above everything; the next positioning names its axes
+      f.move([f.here[0], f.here[1], HOME_Z_MM], false);
       return;
     }
     const cc = /^CC X([+-][\d.]+) Y([+-][\d.]+)$/.exec(block);

@@ -35,6 +35,7 @@ import { workOffsetFacts } from "../../kernel/job/setup-facts.ts";
 import { holdsSetup, postSetup } from "../../kernel/post/index.ts";
 import { writeFineStl } from "./fine-stl.ts";
 import { headerProblems, toolChangeProblems, toolNumberProblems } from "./setter-checks.ts";
+import { planCloseRapids, programMoves, RAPID_CLEARANCE_MM, replaySetup, setupCutters } from "./rapid-clearance.ts";
 import { keepingVerification, leftAsSimcheck, materialBeyond, ourStock, simcheckStock } from "./our-fields.ts";
 import { axisAligned, simcheckMissing, simcheckSetups, type SimcheckReport } from "./simcheck.ts";
 
@@ -206,6 +207,24 @@ export function describeSimcheckedPart(
         );
         const verification = checked.result.setups.find((setup) => setup.name === s.name)?.verification;
         assert.deepEqual([verification?.gouges, verification?.rapids_through_material], [0, 0], s.name);
+      }
+    });
+
+    it(`keeps every rapid ${RAPID_CLEARANCE_MM} mm from the stock box and the stock left, read from the Fanuc programs (and the first setup's Heidenhain one)`, () => {
+      const { plan } = checked;
+      const found = [...planCloseRapids(plan, (i) => programMoves(plan, i, "fanuc"))].map(
+        ([setup, replayed]) => [`fanuc ${setup}`, replayed] as const,
+      );
+      const first = plan.setups[0]!;
+      const heidenhain = replaySetup({
+        stock: first.stock,
+        tools: setupCutters(plan, 0),
+        moves: programMoves(plan, 0, "heidenhain"),
+      });
+      for (const [program, replayed] of [...found, [`heidenhain ${first.name}`, heidenhain] as const]) {
+        console.log(`  ${program}: ${replayed.judged} rapids judged, ${replayed.close.length} too close`);
+        assert.ok(replayed.judged > 0, program);
+        assert.deepEqual(replayed.close.slice(0, 5), [], `${program}: ${replayed.close.length} rapids too close`);
       }
     });
 

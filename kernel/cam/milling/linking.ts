@@ -7,17 +7,19 @@
  * - same level, and the cut gives a feed link to its start that cuts nothing and stays in the
  *   allowed region (a straight line, or back along the pass just cut and then straight): stay
  *   down and feed there;
- * - otherwise retract straight up to a safe height (RETRACT_MARGIN_MM above the highest material,
- *   part or stock, within the tool's radius of the straight line between the two points, never
- *   above the clearance plane), rapid across, rapid down to APPROACH_MM above the material at the
- *   start and feed the rest of the way. "Within the radius" is within the radius + CLEARANCE_MM,
- *   so a rapid never grazes a wall of stock it runs beside. The neck, shank and holder where
- *   they are wider than the cut (levels.ts) cross at their height above the tip, each
- *   RETRACT_MARGIN_MM above the material within its radius + BODY_CLEARANCE_MM of the line.
+ * - otherwise retract straight up to a safe height (the rapid clearance above the highest
+ *   material, part or stock, within the tool's radius + the rapid clearance of the straight line
+ *   between the two points, never above the clearance plane), rapid across, rapid down to the
+ *   rapid clearance above the material within the tool's radius + the rapid clearance of the
+ *   start (or APPROACH_MM above the start, when that is higher) and feed the rest of the way. The
+ *   neck, shank and holder where they are wider than the cut (levels.ts) cross at their height
+ *   above the tip, each RETRACT_MARGIN_MM above the material within its radius +
+ *   BODY_CLEARANCE_MM of the line.
  *
- * Rapids therefore never go below the highest stock they cross. The heights come from the stock
- * as it was when the current level began: material only goes away during a level, so they are on
- * the safe side.
+ * Rapids therefore keep the rapid clearance (RAPID_CLEARANCE_MM, 2 mm, unless the plan's
+ * rapid_clearance_mm says otherwise) from all material, sideways and below: a blank a little
+ * larger than its box is not met at rapid speed. The heights come from the stock as it was when
+ * the current level began: material only goes away during a level, so they are on the safe side.
  */
 import type { Cutter, Move, Vec2, Vec3 } from "../types.ts";
 import { BODY_CLEARANCE_MM, wideBodies, type WideBody } from "./levels.ts";
@@ -28,6 +30,8 @@ import type { InProcessStock } from "./stock.ts";
 
 export const RETRACT_MARGIN_MM = 1;
 export const APPROACH_MM = 1;
+/** how far a rapid keeps from all material, sideways and below, unless the plan says otherwise */
+export const RAPID_CLEARANCE_MM = 2;
 /**
  * A rapid's corridor is a polygon this coarse (its chords this far inside the true round ends),
  * grown by as much: it covers the tool's reach and at most this much beyond. At the fine arc
@@ -61,6 +65,15 @@ export interface Feeds {
   plunge: number;
 }
 
+export interface WriterOptions {
+  /** where rapids go up to, and the operation ends */
+  clearance_z: number;
+  feeds: Feeds;
+  heights: Heights;
+  /** how far rapids keep from all material (RAPID_CLEARANCE_MM) */
+  rapid_clearance_mm?: number;
+}
+
 export class ToolpathWriter {
   readonly moves: Move[] = [];
   heights: Heights;
@@ -70,15 +83,17 @@ export class ToolpathWriter {
   /** where rapids go up to, and the operation ends */
   readonly clearance_z: number;
   private readonly feeds: Feeds;
+  private readonly rapidClearance: number;
   /** how many times the tool went up and across */
   retracts = 0;
 
-  constructor(cutter: Cutter, clearance_z: number, feeds: Feeds, heights: Heights) {
+  constructor(cutter: Cutter, options: WriterOptions) {
     this.radius = cutter.diameter / 2;
     this.bodies = wideBodies(cutter);
-    this.clearance_z = clearance_z;
-    this.feeds = feeds;
-    this.heights = heights;
+    this.clearance_z = options.clearance_z;
+    this.feeds = options.feeds;
+    this.heights = options.heights;
+    this.rapidClearance = options.rapid_clearance_mm ?? RAPID_CLEARANCE_MM;
   }
 
   get position(): Vec3 | null {
@@ -115,8 +130,8 @@ export class ToolpathWriter {
       [to[0], to[1]],
     ]);
     const corridor = (radius: number) => sweep([path], radius + CORRIDOR_TOLERANCE_MM, CORRIDOR_TOLERANCE_MM);
-    const top = this.heights.over(corridor(this.radius + CLEARANCE_MM));
-    let safe = Math.min(this.clearance_z, Math.max(top + RETRACT_MARGIN_MM, from[2], to[2]));
+    const top = this.heights.over(corridor(this.radius + this.reach()));
+    let safe = Math.min(this.clearance_z, Math.max(top + this.rapidClearance, from[2], to[2]));
     // the neck, shank and holder go across too, `from` above the tip: each as high above the
     // material within its reach of the line (a 1 mm tool's 6 mm shank 6 mm up)
     let widest = this.radius;
@@ -134,14 +149,30 @@ export class ToolpathWriter {
     this.descend(to);
   }
 
-  /** From straight above `to`, down to it: rapid to just above the material, then feed. */
+  /**
+   * Sideways, how far beyond the radius rapids look for material: the rapid clearance, less what
+   * the corridors' chords may reach beyond it, so a face mill turning exactly the clearance
+   * outside the stock does not see it; at least CLEARANCE_MM (a wall of stock a rapid runs beside).
+   */
+  private reach(): number {
+    return Math.max(CLEARANCE_MM, this.rapidClearance - CORRIDOR_TOLERANCE_MM);
+  }
+
+  /**
+   * From straight above `to`, down to it: rapid to the rapid clearance above the material within
+   * its reach, feed on through the air beside it (a wall the tool descends along) to APPROACH_MM
+   * above the material under the tool, and plunge the rest.
+   */
   private descend(to: Vec3): void {
     const here = this.at as Vec3;
-    // the exact disc: a descent beside a wall 0.01 mm beyond the reach would stop above the wall
+    // exact discs: a descent beside a wall 0.01 mm beyond the reach would stop above the wall
     // (coarse like the corridors, partC's machining took 1.3 minutes longer)
-    const top = this.heights.over(disk([to[0], to[1]], this.radius + CLEARANCE_MM));
-    const approach = Math.max(top, to[2]) + APPROACH_MM;
+    const near = this.heights.over(disk([to[0], to[1]], this.radius + this.reach()));
+    const approach = Math.max(near + this.rapidClearance, to[2] + APPROACH_MM);
     if (approach < here[2]) this.push({ kind: "rapid", to: [to[0], to[1], approach] });
+    const under = this.heights.over(disk([to[0], to[1]], this.radius + CLEARANCE_MM));
+    const plunge = Math.max(under, to[2]) + APPROACH_MM;
+    if (plunge < (this.at as Vec3)[2]) this.push({ kind: "linear", to: [to[0], to[1], plunge], feed: this.feeds.feed });
     if (to[2] < (this.at as Vec3)[2]) this.push({ kind: "linear", to, feed: this.feeds.plunge });
   }
 

@@ -15,6 +15,11 @@ import type { ClearedLayer, InProcessStock } from "./stock.ts";
 /** the clearance plane: this far above the stock's top */
 export const CLEARANCE_ABOVE_STOCK_MM = 5;
 
+/** The clearance plane over a stock's top: CLEARANCE_ABOVE_STOCK_MM, or the rapid clearance when that is more. */
+export function clearancePlane(stockTop: number, rapidClearanceMm = 0): number {
+  return stockTop + Math.max(CLEARANCE_ABOVE_STOCK_MM, rapidClearanceMm);
+}
+
 export interface MillingRequest {
   /** the part in the setup's frame: createSlicer(soupToFrame(frame, soup)) */
   part: PartSlicer;
@@ -36,6 +41,8 @@ export interface MillingRequest {
    * simulation can run them while the next levels are made (planner/verify-thread.ts)
    */
   onMoves?: (operation: Operation) => void;
+  /** how far rapids keep from all material (linking.ts RAPID_CLEARANCE_MM when not given) */
+  rapid_clearance_mm?: number;
 }
 
 /** A region left unmachined, and why. */
@@ -111,13 +118,13 @@ export function makeOperation(
   };
 }
 
-/** The request's toolpath writer: its tool and feeds, rapids up to CLEARANCE_ABOVE_STOCK_MM over the stock's top. */
+/** The request's toolpath writer: its tool and feeds, rapids up to the clearance plane over the stock's top. */
 export function requestWriter(request: MillingRequest): ToolpathWriter {
   const { part, tool, parameters, stock } = request;
-  return new ToolpathWriter(
-    tool,
-    stock.top_z + CLEARANCE_ABOVE_STOCK_MM,
-    { feed: parameters.feed_mm_min, plunge: parameters.plunge_feed_mm_min },
-    materialHeights(part, stock),
-  );
+  return new ToolpathWriter(tool, {
+    clearance_z: clearancePlane(stock.top_z, request.rapid_clearance_mm),
+    feeds: { feed: parameters.feed_mm_min, plunge: parameters.plunge_feed_mm_min },
+    heights: materialHeights(part, stock),
+    ...(request.rapid_clearance_mm === undefined ? {} : { rapid_clearance_mm: request.rapid_clearance_mm }),
+  });
 }

@@ -190,9 +190,12 @@ describe("roughing entries", () => {
     const plunges = verticalDescents(operation.moves, operation.clearance_z).filter(
       ({ to, kind }) => kind === "linear" && to[0] > 30 && to[0] < 39 && to[1] > 20 && to[1] < 29,
     );
-    assert.equal(plunges.length, 1, JSON.stringify(plunges));
-    const plunge = plunges[0] as { to: Vec3 };
-    assert.equal(plunge.to[2], -3);
+    // a rapid to the rapid clearance over the material (z -2), a feed to 1 mm over it, the plunge
+    assert.deepEqual(
+      plunges.map(({ to }) => to[2]),
+      [-1, -3],
+      JSON.stringify(plunges),
+    );
     const report = new HeightMap(STOCK, small).run(operation.moves, RADIUS, operation.clearance_z);
     assert.equal(report.gouges, 0);
     assert.equal(report.rapidsIntoMaterial, 0);

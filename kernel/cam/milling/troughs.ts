@@ -9,7 +9,7 @@
  */
 import type { Move, Vec3 } from "../types.ts";
 import {
-  CLEARANCE_ABOVE_STOCK_MM,
+  clearancePlane,
   makeOperation,
   refusal,
   unusableTool,
@@ -53,7 +53,7 @@ export function troughFinishing(request: MillingRequest, troughs: readonly Troug
   if (unusable) return refusal(unusable);
   if (tool.kind !== "ball") return refusal(`${tool.name} is no ball end mill`);
   const r = tool.diameter / 2;
-  const clearance = request.stock.top_z + CLEARANCE_ABOVE_STOCK_MM;
+  const clearance = clearancePlane(request.stock.top_z, request.rapid_clearance_mm);
   const moves: Move[] = [];
   let position: Vec3 | null = null;
   const go = (to: Vec3, feed: number) => {

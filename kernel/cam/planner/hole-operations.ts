@@ -5,7 +5,8 @@
  * order (holes/order.ts).
  *
  * Between holes the tool travels at the R plane over the highest stock the milling left: safe
- * over any material in between, at the price of a few millimetres of extra travel per hole.
+ * over any material in between, at the price of a few millimetres of extra travel per hole. The
+ * R plane is R_PLANE_CLEARANCE_MM (2 mm) over it, or the plan's rapid clearance when that is more.
  */
 import type { Feature } from "../../features/recognition/types.ts";
 import { chamferEdges } from "../holes/chamfer-edges.ts";
@@ -13,7 +14,7 @@ import { chamferOperation, chamferPaths, countersinkOperation } from "../holes/c
 import { drillingOperation, spotDrillingOperation, tappingOperation } from "../holes/drilling.ts";
 import { boreForHole, counterboreFor, helicalBoringOperation } from "../holes/helical.ts";
 import type { SetupHole } from "../holes/setup-hole.ts";
-import { CLEARANCE_ABOVE_STOCK_MM } from "../milling/operation.ts";
+import { clearancePlane } from "../milling/operation.ts";
 import type { InProcessStock } from "../milling/stock.ts";
 import { cuttingParametersFor } from "../tooling/feeds.ts";
 import { missingChamferMill, toolMissingEntry } from "../tooling/missing.ts";
@@ -30,6 +31,7 @@ import { coneHeightAt } from "../cutter-shape.ts";
 import {
   CHAMFER_EDGE_CLEARANCE_MM,
   drillTipDepth,
+  R_PLANE_CLEARANCE_MM,
   spotDiameterFor,
   spotTipDepth,
   tapTipDepth,
@@ -71,11 +73,15 @@ export function holeOperations(
     draft.unmachined.push(toolMissingEntry(refusal.missing, where, refusal.message));
     draft.tools_missing.push(refusal.missing);
   };
-  const clearance = setup.stock.max[2] + CLEARANCE_ABOVE_STOCK_MM;
+  const rapidClearance = input.options.rapid_clearance_mm;
+  const clearance = clearancePlane(setup.stock.max[2], rapidClearance);
   const materialTop = Math.min(stock.highest(), setup.stock.max[2]);
+  // the R planes stand R_PLANE_CLEARANCE_MM over the highest material; a larger rapid clearance
+  // lifts them by the difference, so the rapids between holes keep it too
+  const lift = Math.max(0, (rapidClearance ?? 0) - R_PLANE_CLEARANCE_MM);
   const common = {
     clearance_z: clearance,
-    material_top_z: Number.isFinite(materialTop) ? materialTop : setup.stock.max[2],
+    material_top_z: (Number.isFinite(materialTop) ? materialTop : setup.stock.max[2]) + lift,
   };
   const params = (tool: Cutter, kind: OperationKind) => {
     const result = cuttingParametersFor(tool, input.material_id, input.machine, kind);

@@ -357,6 +357,9 @@ function millWith(slicer: PartSlicer, job: Required<MillingJob>): MillingDraft {
       id: nextId(),
       features: milled.map((f) => f.id),
       onMoves,
+      ...(input.options.rapid_clearance_mm === undefined
+        ? {}
+        : { rapid_clearance_mm: input.options.rapid_clearance_mm }),
       ...(step.name ? { name: step.name } : {}),
       ...(focus === null ? {} : { focus }),
     });
