@@ -161,56 +161,33 @@ describe("POST /projects/{project_id}/automation/cam-planning", () => {
     assert.deepEqual(await tasksOf(projectId), []);
   });
 
-  it("takes completeness_surface_limit_pct (0 to 100) into the task's options, and refuses one outside that range or not a number with 400", async () => {
+  /** A numeric option: each of `refused` is 400 naming the field and queues nothing; `taken` goes into the task's payload. */
+  async function assertNumericOption(field: string, refused: unknown[], taken: number): Promise<void> {
     const key = await freshKey(alice);
     const projectId = await planningProject(api, alice);
-    for (const limit of [-0.1, 100.5, "1", null]) {
-      const res = await start(key, projectId, { ...PLAN_OPTIONS, completeness_surface_limit_pct: limit });
-      assert.equal(res.status, 400, `${JSON.stringify(limit)}: ${res.text}`);
+    for (const value of refused) {
+      const res = await start(key, projectId, { ...PLAN_OPTIONS, [field]: value });
+      assert.equal(res.status, 400, `${JSON.stringify(value)}: ${res.text}`);
       assert.equal(res.body.detail.code, "invalid_parameter");
       assert.ok(
-        (res.body.detail.details.fields as { field: string }[]).some(
-          (f) => f.field === "body.completeness_surface_limit_pct",
-        ),
+        (res.body.detail.details.fields as { field: string }[]).some((f) => f.field === `body.${field}`),
         res.text,
       );
     }
     assert.deepEqual(await tasksOf(projectId), []);
-    const res = await start(key, projectId, {
-      include_face_milling: true,
-      sort_by_height: false,
-      completeness_surface_limit_pct: 2.5,
-    });
+    const body = { include_face_milling: true, sort_by_height: false, [field]: taken };
+    const res = await start(key, projectId, body);
     assert.equal(res.status, 202, res.text);
     const { rows } = await db.owner.query("select payload from app_public.tasks where id = $1", [res.body.task_id]);
-    assert.deepEqual(rows[0]?.payload, {
-      include_face_milling: true,
-      sort_by_height: false,
-      completeness_surface_limit_pct: 2.5,
-    });
+    assert.deepEqual(rows[0]?.payload, body);
+  }
+
+  it("takes completeness_surface_limit_pct (0 to 100) into the task's options, and refuses one outside that range or not a number with 400", async () => {
+    await assertNumericOption("completeness_surface_limit_pct", [-0.1, 100.5, "1", null], 2.5);
   });
 
   it("takes rapid_clearance_mm (0 to 50) into the task's options, and refuses a negative or absurd one with 400", async () => {
-    const key = await freshKey(alice);
-    const projectId = await planningProject(api, alice);
-    for (const clearance of [-0.5, 50.5, "2", null]) {
-      const res = await start(key, projectId, { ...PLAN_OPTIONS, rapid_clearance_mm: clearance });
-      assert.equal(res.status, 400, `${JSON.stringify(clearance)}: ${res.text}`);
-      assert.equal(res.body.detail.code, "invalid_parameter");
-      assert.ok(
-        (res.body.detail.details.fields as { field: string }[]).some((f) => f.field === "body.rapid_clearance_mm"),
-        res.text,
-      );
-    }
-    assert.deepEqual(await tasksOf(projectId), []);
-    const res = await start(key, projectId, {
-      include_face_milling: true,
-      sort_by_height: false,
-      rapid_clearance_mm: 3,
-    });
-    assert.equal(res.status, 202, res.text);
-    const { rows } = await db.owner.query("select payload from app_public.tasks where id = $1", [res.body.task_id]);
-    assert.deepEqual(rows[0]?.payload, { include_face_milling: true, sort_by_height: false, rapid_clearance_mm: 3 });
+    await assertNumericOption("rapid_clearance_mm", [-0.5, 50.5, "2", null], 3);
   });
 
   it("refuses a key without automation:run, and one without cam:write, with 403 naming the scope", async () => {
