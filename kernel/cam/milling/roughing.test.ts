@@ -7,6 +7,8 @@ import { SCALE } from "./polygons.ts";
 import { createSlicer } from "./slicer.ts";
 import { roughing } from "./roughing.ts";
 import { InProcessStock } from "./stock.ts";
+import { replaySetup } from "../../../test/support/rapid-clearance.ts";
+import { arcSweepSigned, type CanonicalMove } from "../../../test/support/rs274.ts";
 import {
   boxesSoup,
   cutting,
@@ -199,6 +201,43 @@ describe("roughing entries", () => {
     const report = new HeightMap(STOCK, small).run(operation.moves, RADIUS, operation.clearance_z);
     assert.equal(report.gouges, 0);
     assert.equal(report.rapidsIntoMaterial, 0);
+  });
+});
+
+describe("a rapid clearance other than the default", () => {
+  /** The operation's moves as a control reads them, tool 1, from its clearance plane over its first point. */
+  function canonical(operation: Operation): CanonicalMove[] {
+    const first = operation.moves[0] as Exclude<Move, { kind: "drill" }>;
+    let here: Vec3 = [first.to[0], first.to[1], operation.clearance_z];
+    return operation.moves.map((move, call): CanonicalMove => {
+      if (move.kind === "drill") throw new Error("no drill cycles in a roughing");
+      const at = { from: here, to: move.to, tool: 1, comment: "", call };
+      const read: CanonicalMove =
+        move.kind === "arc"
+          ? {
+              kind: "arc",
+              centre: move.centre,
+              sweep: arcSweepSigned(here, move.to, move.centre, move.clockwise),
+              ...at,
+            }
+          : { kind: move.kind === "rapid" ? "traverse" : "feed", ...at };
+      here = move.to;
+      return read;
+    });
+  }
+
+  it("lifts the clearance plane and keeps every rapid that far from the material", () => {
+    const tool = endMill(2 * RADIUS);
+    const request = { part: createSlicer(boxesSoup(POCKETED_BLOCK)), tool, parameters: cutting(ALLOWANCE) };
+    const wide = operationOf(roughing({ ...request, stock: new InProcessStock(STOCK), rapid_clearance_mm: 6 }));
+    assert.equal(wide.clearance_z, STOCK.max[2] + 6);
+    const tools = new Map([[1, tool]]);
+    const judged = replaySetup({ stock: STOCK, tools, moves: canonical(wide), clearance: 6 });
+    assert.ok(judged.judged > 0);
+    assert.deepEqual(judged.close, []);
+    // the default's rapids come nearer than 6 mm
+    const usual = operationOf(roughing({ ...request, stock: new InProcessStock(STOCK) }));
+    assert.ok(replaySetup({ stock: STOCK, tools, moves: canonical(usual), clearance: 6 }).close.length > 0);
   });
 });
 
