@@ -19,6 +19,9 @@
  *                                                        count, each skipped tool on stderr
  *   features FILE... [--json]                            part understanding (no database): one
  *                                                        JSON line per file (scripts/cli/features.ts)
+ *   setup-sheet <project_id> [--pdf] [--paper a4|letter] [--out FILE]
+ *                                                        the project's setup sheet, HTML on stdout;
+ *                                                        a PDF needs --out or stdout not a terminal
  *
  * Exit status: 0 done, 1 failed (the reason on stderr), 2 usage.
  */
@@ -36,12 +39,14 @@ import { createTask } from "../db/queries/tasks.ts";
 import { addStarterAssemblies, createUser, findUserByEmail, findUserLibrary } from "../db/queries/users.ts";
 import { workpieceOwner } from "../db/queries/workpieces.ts";
 import { withTransaction, withUserTransaction } from "../db/request-transaction.ts";
+import { projectOwner } from "../db/queries/projects.ts";
 import { upsertCatalogueEntries } from "../db/seed/catalogue.ts";
 import { STANDARD_MANUFACTURER } from "../kernel/tools/catalogue/entry.ts";
 import { FusionLibraryError, parseFusionLibrary } from "../kernel/tools/catalogue/fusion-library.ts";
 import { isUuid } from "../kernel/tools/uuid.ts";
 import { TESSELLATE_TASK_NAME, TESSELLATE_WORKER_TASK, TessellatePayload } from "../contracts/tasks.ts";
 import { runFeaturesCommand } from "./cli/features.ts";
+import { writeSetupSheet } from "./cli/setup-sheet.ts";
 
 class UsageError extends Error {}
 class CommandError extends Error {}
@@ -54,7 +59,8 @@ const USAGE = `usage:
   cli key revoke <prefix>
   cli workpiece tessellate <workpiece_id> [--linear-deflection MM] [--angular-deflection DEG]
   cli catalogue import <file> --manufacturer NAME
-  cli features FILE... [--json]`;
+  cli features FILE... [--json]
+  cli setup-sheet <project_id> [--pdf] [--paper a4|letter] [--out FILE]`;
 
 interface Options {
   "empty-library"?: boolean;
@@ -64,9 +70,13 @@ interface Options {
   "linear-deflection"?: string;
   "angular-deflection"?: string;
   manufacturer?: string;
+  pdf?: boolean;
+  paper?: string;
+  out?: string;
 }
 
-type Command = (db: pg.Client, args: string[], options: Options) => Promise<string>;
+/** resolves to what to print, or null when the command wrote its output itself */
+type Command = (db: pg.Client, args: string[], options: Options) => Promise<string | null>;
 
 const commands: Record<string, Command> = {
   async "user create"(db, [email], options) {
@@ -204,6 +214,29 @@ const commands: Record<string, Command> = {
   },
 };
 
+/** commands of one word, their arguments after it */
+const singleCommands: Record<string, Command> = {
+  async "setup-sheet"(db, [projectId, ...extra], options) {
+    if (!projectId || !isUuid(projectId) || extra.length > 0)
+      throw new UsageError("setup-sheet needs one project id (a UUID)");
+    const paper = options.paper ?? "a4";
+    if (paper !== "a4" && paper !== "letter")
+      throw new UsageError(`setup-sheet: --paper is a4 or letter, not "${paper}"`);
+    if (options.pdf && options.out === undefined && process.stdout.isTTY)
+      throw new UsageError("setup-sheet --pdf writes a binary file: give --out FILE, or redirect stdout");
+    const owner = await projectOwner(db, projectId.toLowerCase());
+    if (!owner) throw new CommandError(`no live project has the id ${projectId}`);
+    // the project's current job without a plan, and the like, fail with the API's message
+    return writeSetupSheet(db, {
+      projectId: projectId.toLowerCase(),
+      userId: owner.userId,
+      format: options.pdf ? "pdf" : "html",
+      paper,
+      out: options.out ?? null,
+    });
+  },
+};
+
 async function requireUser(db: pg.Client, email: string | undefined) {
   if (!email) throw new UsageError("an email address is needed");
   const user = await findUserByEmail(db, email);
@@ -239,6 +272,9 @@ async function main(argv: string[]): Promise<number> {
         "linear-deflection": { type: "string" },
         "angular-deflection": { type: "string" },
         manufacturer: { type: "string" },
+        pdf: { type: "boolean" },
+        paper: { type: "string" },
+        out: { type: "string" },
         help: { type: "boolean", short: "h" },
       },
     });
@@ -247,7 +283,9 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
   const [group, verb, ...rest] = parsed.positionals;
-  const command = commands[`${group} ${verb}`];
+  const single = group === undefined ? undefined : singleCommands[group];
+  const command = commands[`${group} ${verb}`] ?? single;
+  const args = command === single ? parsed.positionals.slice(1) : rest;
   if (parsed.values.help || !command) {
     process.stderr.write(`${USAGE}\n`);
     return parsed.values.help ? 0 : 2;
@@ -258,7 +296,8 @@ async function main(argv: string[]): Promise<number> {
     database = await openDatabase(readEnv());
     db = new pg.Client({ connectionString: database.ownerUrl });
     await db.connect();
-    process.stdout.write(`${await command(db, rest, parsed.values)}\n`);
+    const output = await command(db, args, parsed.values);
+    if (output !== null) process.stdout.write(`${output}\n`);
     return 0;
   } catch (error) {
     if (error instanceof UsageError) {

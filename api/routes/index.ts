@@ -11,6 +11,7 @@ import { machineMaterialRoutes } from "./machines-materials.ts";
 import { projectRoutes } from "./projects.ts";
 import { quoteMachineRoutes } from "./quote-machines.ts";
 import { quoteRoutes } from "./quote.ts";
+import { setupSheetRoutes } from "./setup-sheet.ts";
 import { taskRoutes } from "./tasks.ts";
 import { webhookRoutes } from "./webhooks.ts";
 import { workpieceRoutes } from "./workpiece.ts";
@@ -20,6 +21,7 @@ export const routes: readonly RouteSpec[] = [
   ...workpieceRoutes,
   ...jobRoutes,
   ...postRoutes,
+  ...setupSheetRoutes,
   ...automationRoutes,
   ...taskRoutes,
   ...fileRoutes,

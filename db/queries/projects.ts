@@ -76,6 +76,15 @@ export async function getProject(db: Queryable, id: string): Promise<ProjectRow 
   return rows[0] ?? null;
 }
 
+/** For operators (owner connection, which RLS does not bind): whose live project this is; null for none. */
+export async function projectOwner(db: Queryable, id: string): Promise<{ userId: string } | null> {
+  const { rows } = await db.query<{ user_id: string }>(
+    "select user_id from app_public.projects where id = $1 and deleted_at is null",
+    [id],
+  );
+  return rows[0] ? { userId: rows[0].user_id } : null;
+}
+
 export async function listProjects(db: Queryable, limit: number, beforeSeq?: number): Promise<ProjectRow[]> {
   const { rows } = await db.query<ProjectRow>({
     name: "list_projects",

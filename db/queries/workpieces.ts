@@ -113,6 +113,20 @@ export async function workpieceOwner(db: Queryable, id: string): Promise<{ userI
   return rows[0] ? { userId: rows[0].user_id, projectId: rows[0].project_id } : null;
 }
 
+/**
+ * The workpiece's mesh (binary glTF, kernel/mesh/glb.ts) as the tessellate task stored it; null
+ * when it has none yet (an imported job file without one) or the workpiece is not the caller's.
+ */
+export async function workpieceMesh(
+  db: Queryable,
+  id: string,
+  store: BlobStore = postgresBlobStore,
+): Promise<Uint8Array | null> {
+  const workpiece = await getWorkpiece(db, id);
+  if (workpiece?.blobs.mesh == null) return null;
+  return (await store.get(db, workpiece.blobs.mesh))?.bytes ?? null;
+}
+
 /** The bytes of a workpiece, as the kernel produced them. */
 export interface WorkpieceFiles {
   original: Uint8Array;

@@ -8,16 +8,13 @@ import assert from "node:assert/strict";
 import { request } from "node:http";
 import { after, before, describe, it } from "node:test";
 import { gunzipSync } from "node:zlib";
-import { newJobFrom } from "../../db/queries/jobs.ts";
-import { camPlanOf, encodeCamPlan, PLAN_CONTENT_TYPE, summarisePlan, type CamPlan } from "../../kernel/job/plan.ts";
+import { camPlanOf, type CamPlan } from "../../kernel/job/plan.ts";
 import { findMachineArchetype, type MachineArchetype } from "../../kernel/machines/archetypes.ts";
-import { postgresBlobStore } from "../../storage/postgres.ts";
 import { startTestApi, type TestApi } from "../support/api.ts";
-import { asUser } from "../support/as-user.ts";
 import { createTestDatabase, type TestDatabase } from "../support/database.ts";
 import { everyMovePlan } from "../support/every-move-plan.ts";
 import { fakePlanResult } from "../support/fake-plan.ts";
-import { PLAN_OPTIONS, planningProject } from "../support/planning.ts";
+import { PLAN_OPTIONS, planningProject, projectWithPlan } from "../support/planning.ts";
 import { assertRunsAsPlanned, fanucForRs274, programText } from "../support/program-checks.ts";
 import { rs274Missing, runRs274 } from "../support/rs274.ts";
 import { createTestUser, type TestUser } from "../support/users.ts";
@@ -43,17 +40,8 @@ after(async () => {
 });
 
 /** a project of alice's (workpiece and stock) whose current job holds `plan`, as the planning task saves one */
-async function plannedProject(plan: CamPlan, name = "Bracket (rev B)"): Promise<string> {
-  const projectId = await planningProject(api, alice, { name });
-  await asUser(api.pool, alice, async (client) => {
-    const blob = await postgresBlobStore.put(client, encodeCamPlan(plan), PLAN_CONTENT_TYPE);
-    await newJobFrom(client, projectId, () => ({
-      source: "plan",
-      plan: { blobId: blob.id, summary: summarisePlan(plan) },
-    }));
-  });
-  return projectId;
-}
+const plannedProject = (plan: CamPlan, name = "Bracket (rev B)"): Promise<string> =>
+  projectWithPlan(api, alice, plan, { name });
 
 const post = (projectId: string, query: string, headers: Record<string, string> = {}) =>
   api.request<ErrorBody>("POST", `/projects/${projectId}/post/run${query}`, { key: alice.key, headers });

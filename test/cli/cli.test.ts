@@ -3,8 +3,11 @@
  * (DATABASE_URL = the owner connection), its keys checked through the real API.
  */
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { SCOPES } from "../../auth/scopes.ts";
 import { repoRoot } from "../../config/env.ts";
@@ -15,6 +18,8 @@ import { asUser } from "../support/as-user.ts";
 import { partC } from "../support/fixture-workpiece.ts";
 import { createTestUser } from "../support/users.ts";
 import { createTestDatabase, type TestDatabase } from "../support/database.ts";
+import { everyMovePlan } from "../support/every-move-plan.ts";
+import { planningProject, projectWithPlan } from "../support/planning.ts";
 
 const KEY_LINE = /^[a-z2-7]{4,32}_live_[A-Z2-7]{40}$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -496,6 +501,45 @@ describe("cli workpiece tessellate", () => {
       const res = await cli("workpiece", "tessellate", ...args);
       assert.equal(res.code, 2, args.join(" "));
       assert.match(res.stderr, /workpiece tessellate/);
+    }
+  });
+});
+
+describe("cli setup-sheet", { concurrency: true }, () => {
+  it("writes a planned project's setup sheet: HTML on stdout, a PDF with --pdf to --out or down a pipe", async () => {
+    const owner = await createTestUser(db.owner, "sheet");
+    const projectId = await projectWithPlan(api, owner, everyMovePlan(false, "vise"), { name: "Sheet" });
+    const html = await cli("setup-sheet", projectId);
+    assert.equal(html.code, 0, html.stderr);
+    assert.match(html.stdout, /^<!DOCTYPE html>/);
+    assert.match(html.stdout, /<h2>Setup 1 of 1: /);
+    assert.match(html.stdout, /Setup sheet: Sheet/);
+
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "cli-sheet-"));
+    const file = path.join(dir, "sheet.pdf");
+    const pdf = await cli("setup-sheet", projectId, "--pdf", "--paper", "letter", "--out", file);
+    assert.equal(pdf.code, 0, pdf.stderr);
+    assert.match(pdf.stdout, new RegExp(`^wrote ${file} \\(\\d+ bytes, job [0-9a-f-]{36}\\)\n$`));
+    assert.match(execFileSync("pdfinfo", [file], { encoding: "utf8" }), /Page size:\s+612 x 792 pts \(letter\)/);
+    fs.rmSync(dir, { recursive: true });
+
+    const piped = await cli("setup-sheet", projectId, "--pdf");
+    assert.equal(piped.code, 0, piped.stderr);
+    assert.ok(piped.stdout.startsWith("%PDF-"));
+  });
+
+  it("exits 1 for a project without a plan or none live, 2 for a bad project id or paper", async () => {
+    const owner = await createTestUser(db.owner, "sheetless");
+    const unplanned = await cli("setup-sheet", await planningProject(api, owner));
+    assert.equal(unplanned.code, 1);
+    assert.match(unplanned.stderr, /no toolpaths/);
+    const none = await cli("setup-sheet", "00000000-0000-4000-8000-000000000000");
+    assert.equal(none.code, 1);
+    assert.match(none.stderr, /no live project has the id/);
+    for (const args of [[], ["not-a-uuid"], ["00000000-0000-4000-8000-000000000000", "--paper", "a3"]]) {
+      const res = await cli("setup-sheet", ...args);
+      assert.equal(res.code, 2, args.join(" "));
+      assert.match(res.stderr, /setup-sheet/);
     }
   });
 });

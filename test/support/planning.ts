@@ -7,9 +7,12 @@
  */
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
+import { newJobFrom } from "../../db/queries/jobs.ts";
 import { saveWorkpiece } from "../../db/queries/workpieces.ts";
+import { encodeCamPlan, PLAN_CONTENT_TYPE, summarisePlan, type CamPlan } from "../../kernel/job/plan.ts";
 import type { Assembly } from "../../kernel/tools/assembly.ts";
 import { generateStandardRange } from "../../kernel/tools/catalogue/standard-range.ts";
+import { postgresBlobStore } from "../../storage/postgres.ts";
 import type { TestApi } from "./api.ts";
 import { asUser } from "./as-user.ts";
 import { partC } from "./fixture-workpiece.ts";
@@ -93,6 +96,24 @@ export async function planningProject(
 }
 
 export const PLAN_OPTIONS = { include_face_milling: true, sort_by_height: false };
+
+/** A planning project (planningProject) whose current job holds `plan`, saved as the planning task saves one. */
+export async function projectWithPlan(
+  api: TestApi,
+  user: TestUser,
+  plan: CamPlan,
+  options: PlanningProjectOptions = {},
+): Promise<string> {
+  const projectId = await planningProject(api, user, options);
+  await asUser(api.pool, user, async (client) => {
+    const blob = await postgresBlobStore.put(client, encodeCamPlan(plan), PLAN_CONTENT_TYPE);
+    await newJobFrom(client, projectId, () => ({
+      source: "plan",
+      plan: { blobId: blob.id, summary: summarisePlan(plan) },
+    }));
+  });
+  return projectId;
+}
 
 export interface PlanningStarted {
   task_id: string;
