@@ -8,14 +8,7 @@
  * not of a client, so a file this cannot read throws a plain Error naming what is wrong.
  */
 import type { TriangleSoup } from "../cam/types.ts";
-
-const GLB_MAGIC = 0x46546c67; // "glTF"
-const CHUNK_JSON = 0x4e4f534a; // "JSON"
-const CHUNK_BIN = 0x004e4942; // "BIN\0"
-const FLOAT = 5126;
-const UNSIGNED_SHORT = 5123;
-const UNSIGNED_INT = 5125;
-const TRIANGLES = 4;
+import { GLB } from "./glb.ts";
 
 interface Accessor {
   bufferView?: number;
@@ -42,16 +35,16 @@ export function readGlbTriangles(glb: Uint8Array): TriangleSoup {
   const { gltf, bin } = glbChunks(glb);
   const primitive = gltf.meshes?.[0]?.primitives?.[0];
   if (primitive === undefined) throw new Error("the GLB has no mesh primitive");
-  if ((primitive.mode ?? TRIANGLES) !== TRIANGLES) throw new Error("the GLB's primitive is not triangles");
+  if ((primitive.mode ?? GLB.triangles) !== GLB.triangles) throw new Error("the GLB's primitive is not triangles");
   const positionIndex = primitive.attributes?.POSITION;
   if (positionIndex === undefined || primitive.indices === undefined)
     throw new Error("the GLB's primitive has no POSITION or no indices");
-  const positionAccessor = accessor(gltf, positionIndex, "VEC3", [FLOAT]);
-  const indexAccessor = accessor(gltf, primitive.indices, "SCALAR", [UNSIGNED_SHORT, UNSIGNED_INT]);
+  const positionAccessor = accessor(gltf, positionIndex, "VEC3", [GLB.float]);
+  const indexAccessor = accessor(gltf, primitive.indices, "SCALAR", [GLB.unsignedShort, GLB.unsignedInt]);
   const positions = new Float32Array(positionAccessor.count * 3);
   const positionView = view(gltf, bin, positionAccessor, 12);
   for (let i = 0; i < positions.length; i += 1) positions[i] = positionView.getFloat32(i * 4, true);
-  const short = indexAccessor.componentType === UNSIGNED_SHORT;
+  const short = indexAccessor.componentType === GLB.unsignedShort;
   const indexView = view(gltf, bin, indexAccessor, short ? 2 : 4);
   const indices = new Uint32Array(indexAccessor.count);
   for (let i = 0; i < indices.length; i += 1) {
@@ -66,14 +59,14 @@ export function readGlbTriangles(glb: Uint8Array): TriangleSoup {
 function glbChunks(glb: Uint8Array): { gltf: Gltf; bin: Uint8Array } {
   if (glb.byteLength < 28) throw new Error("the GLB is shorter than its header");
   const data = new DataView(glb.buffer, glb.byteOffset, glb.byteLength);
-  if (data.getUint32(0, true) !== GLB_MAGIC) throw new Error("not a GLB: its magic is not glTF");
+  if (data.getUint32(0, true) !== GLB.magic) throw new Error("not a GLB: its magic is not glTF");
   const jsonLength = data.getUint32(12, true);
-  if (data.getUint32(16, true) !== CHUNK_JSON || 20 + jsonLength + 8 > glb.byteLength)
+  if (data.getUint32(16, true) !== GLB.chunkJson || 20 + jsonLength + 8 > glb.byteLength)
     throw new Error("the GLB's first chunk is not its JSON");
   const gltf = JSON.parse(new TextDecoder().decode(glb.subarray(20, 20 + jsonLength))) as Gltf;
   const binStart = 20 + jsonLength;
   const binLength = data.getUint32(binStart, true);
-  if (data.getUint32(binStart + 4, true) !== CHUNK_BIN || binStart + 8 + binLength > glb.byteLength)
+  if (data.getUint32(binStart + 4, true) !== GLB.chunkBin || binStart + 8 + binLength > glb.byteLength)
     throw new Error("the GLB's second chunk is not its BIN");
   return { gltf, bin: glb.subarray(binStart + 8, binStart + 8 + binLength) };
 }

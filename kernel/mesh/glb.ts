@@ -39,15 +39,18 @@ export const MAX_FACE_ID = 2 ** 24;
 /** Node scale from the accessors' millimetres to glTF's metres. */
 export const GLB_NODE_SCALE = 0.001;
 
-const GLB_MAGIC = 0x46546c67; // "glTF"
-const CHUNK_JSON = 0x4e4f534a; // "JSON"
-const CHUNK_BIN = 0x004e4942; // "BIN\0"
-const FLOAT = 5126;
-const UNSIGNED_SHORT = 5123;
-const UNSIGNED_INT = 5125;
+/** The container's and glTF's numbers, which glb-read.ts reads back. */
+export const GLB = {
+  magic: 0x46546c67, // "glTF"
+  chunkJson: 0x4e4f534a, // "JSON"
+  chunkBin: 0x004e4942, // "BIN\0"
+  float: 5126,
+  unsignedShort: 5123,
+  unsignedInt: 5125,
+  triangles: 4,
+} as const;
 const ARRAY_BUFFER = 34962;
 const ELEMENT_ARRAY_BUFFER = 34963;
-const TRIANGLES = 4;
 const LITTLE_ENDIAN = os.endianness() === "LE";
 
 /** The first vertex count that needs 32-bit indices (index 65535 is the restart value). */
@@ -111,7 +114,7 @@ export function meshToGlb(mesh: TriangleMesh, options: GlbOptions = {}): Uint8Ar
             attributes: { POSITION: 0, NORMAL: 1, _FACE_ID: 2 },
             indices: 3,
             material: 0,
-            mode: TRIANGLES,
+            mode: GLB.triangles,
           },
         ],
         extras: { faceCount, vertexCount, triangleCount },
@@ -124,12 +127,19 @@ export function meshToGlb(mesh: TriangleMesh, options: GlbOptions = {}): Uint8Ar
       },
     ],
     accessors: [
-      { bufferView: 0, componentType: FLOAT, count: vertexCount, type: "VEC3", min: bounds.min, max: bounds.max },
-      { bufferView: 1, componentType: FLOAT, count: vertexCount, type: "VEC3" },
-      { bufferView: 2, componentType: FLOAT, count: vertexCount, type: "SCALAR", min: [minFaceId], max: [maxFaceId] },
+      { bufferView: 0, componentType: GLB.float, count: vertexCount, type: "VEC3", min: bounds.min, max: bounds.max },
+      { bufferView: 1, componentType: GLB.float, count: vertexCount, type: "VEC3" },
+      {
+        bufferView: 2,
+        componentType: GLB.float,
+        count: vertexCount,
+        type: "SCALAR",
+        min: [minFaceId],
+        max: [maxFaceId],
+      },
       {
         bufferView: 3,
-        componentType: shortIndices ? UNSIGNED_SHORT : UNSIGNED_INT,
+        componentType: shortIndices ? GLB.unsignedShort : GLB.unsignedInt,
         count: indices.length,
         type: "SCALAR",
       },
@@ -145,16 +155,16 @@ export function meshToGlb(mesh: TriangleMesh, options: GlbOptions = {}): Uint8Ar
 
   const out = new Uint8Array(total);
   const view = new DataView(out.buffer);
-  view.setUint32(0, GLB_MAGIC, true);
+  view.setUint32(0, GLB.magic, true);
   view.setUint32(4, 2, true);
   view.setUint32(8, total, true);
   view.setUint32(12, jsonLength, true);
-  view.setUint32(16, CHUNK_JSON, true);
+  view.setUint32(16, GLB.chunkJson, true);
   out.set(json, 20);
   out.fill(0x20, 20 + json.byteLength, 20 + jsonLength); // JSON chunk padding: spaces
   const binStart = 20 + jsonLength;
   view.setUint32(binStart, binLength, true);
-  view.setUint32(binStart + 4, CHUNK_BIN, true);
+  view.setUint32(binStart + 4, GLB.chunkBin, true);
   for (const [i, part] of parts.entries()) {
     writeLittleEndian(out, view, binStart + 8 + (bufferViews[i]?.byteOffset ?? 0), part.data); // padding stays 0
   }

@@ -34,7 +34,7 @@ export function setupSheetHtml(sheet: SetupSheet): string {
 
 function setupSection(page: SetupPage, index: number): string {
   return [
-    '<section class="setup">',
+    `<section class="setup" id="setup-${index + 1}">`,
     `<h2>${escapeXml(page.heading)}</h2>`,
     '<div class="setup-top">',
     "<figure>",

@@ -145,7 +145,7 @@ describe("the setup sheet of partC", () => {
       assert.ok(text.includes(` ${tool.number} ${tool.type_words} `), `T${tool.number}`);
     for (const [i] of plan.setups.entries()) for (const fact of setupFacts(i)) assert.ok(text.includes(fact), fact);
     assert.ok(text.includes("Setup sheet: Bracket <rev B>"), "the project's name, escaped");
-    assert.equal(html.match(/<section class="setup">/g)?.length, plan.setups.length);
+    assert.equal(html.match(/<section class="setup" id="setup-\d+">/g)?.length, plan.setups.length);
     assert.equal(html.match(/<svg /g)?.length, plan.setups.length, "a picture per setup");
     assert.match(html, /@page/);
     assert.match(html, /\.setup \{ break-before: page;/);

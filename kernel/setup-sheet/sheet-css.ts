@@ -25,6 +25,7 @@ th, td { padding: 0.8mm 1.4mm; vertical-align: top; text-align: left; }
 .grid thead th { background: #e8ebef; border-bottom: 1pt solid #888; font-size: 7.5pt; }
 .grid tbody tr:nth-child(even) td { background: #f6f7f9; }
 .grid tbody td { border-bottom: 0.5pt solid #e2e4e8; }
+.tools td:nth-child(2), .operations td:nth-child(2) { white-space: nowrap; }
 .grid tfoot td { border-top: 1pt solid #888; font-weight: bold; }
 .setup { break-before: page; page-break-before: always; }
 .setup-top { display: flex; gap: 4mm; align-items: flex-start; }

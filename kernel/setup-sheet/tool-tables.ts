@@ -54,7 +54,8 @@ function toolCells(tool: JobTool): string[] {
     mm(tool.corner_radius_mm),
     String(tool.flutes),
     mm(tool.stick_out_mm),
-    tool.holder ?? "none",
+    // no holder on the assembly, or a plan made before holders were kept
+    tool.holder ?? "–",
   ];
 }
 

@@ -18,7 +18,8 @@ export function workholdingRows(w: WorkholdingSummary): FactRow[] {
   const o = w.orientation;
   if (o !== undefined) {
     rows.push({ label: "Part lies", value: `${o.up} side up, ${o.right} to the right, ${o.back} to the back` });
-    if (vise) rows.push({ label: "Fixed jaw", value: `on the part's ${w.grip_axis === "y" ? o.back : o.right} side` });
+    if (vise)
+      rows.push({ label: "Fixed jaw side", value: `the part's ${w.grip_axis === "y" ? o.back : o.right} side` });
   }
   rows.push({ label: "Gripping", value: w.clamped.description });
   const axis = w.grip_axis.toUpperCase();
@@ -29,11 +30,12 @@ export function workholdingRows(w: WorkholdingSummary): FactRow[] {
   rows.push({ label: "Stick-out", value: `${mm(w.stick_out_mm)} mm above the ${all.toLowerCase()}` });
   const plate = w.supports[0];
   if (!vise && plate !== undefined)
-    rows.push({ label: w.type === "machine_table" ? "Table" : "Plate", value: place(plate) });
+    rows.push({ label: w.type === "machine_table" ? "Table at" : "Plate at", value: place(plate) });
   const boxes = vise ? w.jaws : w.clamps;
   // a vise's jaws come fixed first, then moving (the plan's summary says so)
   boxes.forEach((box, i) => {
-    rows.push({ label: vise && i < 2 ? ["Fixed jaw", "Moving jaw"][i]! : `${one} ${i + 1}`, value: place(box) });
+    const name = vise && i < 2 ? ["Fixed jaw", "Moving jaw"][i]! : `${one} ${i + 1}`;
+    rows.push({ label: `${name} at`, value: place(box) });
   });
   return rows;
 }

@@ -13,13 +13,10 @@ import { SCOPES } from "../../auth/scopes.ts";
 import { formatDuration, jobTools, workOffsetFacts } from "../../kernel/job/setup-facts.ts";
 import { startTestApi, type TestApi } from "../support/api.ts";
 import { createTestDatabase, type TestDatabase } from "../support/database.ts";
+import type { ErrorBody } from "../support/error-body.ts";
 import { everyMovePlan } from "../support/every-move-plan.ts";
 import { planningProject, projectWithPlan } from "../support/planning.ts";
 import { createTestUser, type TestUser } from "../support/users.ts";
-
-interface ErrorBody {
-  detail: { code: string; message: string; details: Record<string, unknown>; request_id: string };
-}
 
 let db: TestDatabase;
 let api: TestApi;
