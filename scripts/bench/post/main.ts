@@ -15,17 +15,12 @@
  * independent of the program's length. Exit 0 when every program was written (aims met or not).
  */
 import fs from "node:fs";
-import path from "node:path";
-import { planCam } from "../../../kernel/cam/plan.ts";
 import type { Move } from "../../../kernel/cam/types.ts";
-import { recogniseFile } from "../../../kernel/features/setups/recognise-file.ts";
-import { loadOpenCascade } from "../../../kernel/geometry/opencascade.ts";
-import { camPlanOf, type CamPlan } from "../../../kernel/job/plan.ts";
+import type { CamPlan } from "../../../kernel/job/plan.ts";
 import { findMachineArchetype, type MachineArchetype } from "../../../kernel/machines/archetypes.ts";
 import { holdsSetup, postSetup, POSTPROCESSORS } from "../../../kernel/post/index.ts";
-import { starterLibrary } from "../../../kernel/tools/catalogue/starter-library.ts";
 import { describeMachine } from "../cpu.ts";
-import { benchPlanInput } from "../plan-input.ts";
+import { planFixture } from "../fixture-plan.ts";
 import { table, writeJson } from "../report.ts";
 import { round } from "../stats.ts";
 import { readPostSettings } from "./settings.ts";
@@ -143,34 +138,10 @@ interface Row {
   memory_mb: number;
 }
 
-async function fixturePlan(
-  settings: ReturnType<typeof readPostSettings>,
-  machine: MachineArchetype,
-): Promise<{ name: string; plan: CamPlan }> {
-  const file = fs.readdirSync(settings.partsDir).find((f) => f.includes(settings.part) && /\.(step|stp|stl)$/i.test(f));
-  if (file === undefined)
-    throw new Error(`bench:post: no fixture part matching ${settings.part} in ${settings.partsDir}`);
-  const original = new Uint8Array(fs.readFileSync(path.join(settings.partsDir, file)));
-  const oc = await loadOpenCascade();
-  const box = recogniseFile(oc, original).analysis.bbox;
-  if (box === null) throw new Error(`bench:post: ${file} has no box`);
-  const input = benchPlanInput(oc, original, box, {
-    stockMm: 2,
-    machine,
-    material: "aluminium-6061",
-    library: starterLibrary(),
-  });
-  say(`${file}: planning (outside the timing)`);
-  const started = performance.now();
-  const result = planCam(oc, input, { progress: () => {}, cancelled: () => false });
-  say(`${file}: planned in ${round((performance.now() - started) / 1000, 1)} s`);
-  return { name: file, plan: camPlanOf(result, input.options, machine) };
-}
-
 export async function main(): Promise<number> {
   const settings = readPostSettings();
   const machine = findMachineArchetype("vmc-850-fanuc") as MachineArchetype;
-  const { name, plan } = await fixturePlan(settings, machine);
+  const { name, plan } = await planFixture({ partsDir: settings.partsDir, part: settings.part, machine, say });
   const moves = (p: CamPlan): number =>
     p.setups.reduce((n, setup) => n + setup.operations.reduce((m, operation) => m + operation.moves.length, 0), 0);
   const small = withToolpath(plan, syntheticMoves(Math.round(settings.moves / 10)));
