@@ -12,14 +12,14 @@ export function operationsTable(operations: readonly OperationFacts[]): Table {
   return {
     columns: [
       { title: "#", align: "right", weight: 3 },
-      { title: "Strategy", align: "left", weight: 12 },
+      { title: "Strategy", align: "left", weight: 11 },
       { title: "T", align: "right", weight: 3 },
-      { title: "Stepdown", align: "right", weight: 6 },
-      { title: "Stepover", align: "right", weight: 6 },
+      { title: "Stepdown", align: "right", weight: 7.5 },
+      { title: "Stepover", align: "right", weight: 7.5 },
       { title: "Allowance XY / Z", align: "right", weight: 8 },
       { title: "Spindle rpm", align: "right", weight: 6 },
       { title: "Feed mm/min", align: "right", weight: 6 },
-      { title: "Z range", align: "right", weight: 10 },
+      { title: "Z range", align: "right", weight: 9 },
       { title: "Cut mm", align: "right", weight: 6 },
       { title: "Rapid mm", align: "right", weight: 6 },
       { title: "Cut time", align: "right", weight: 8 },
