@@ -112,8 +112,8 @@ const roundMm = (value: number): number => Math.round(value * 1000) / 1000 + 0;
 
 /**
  * How the part is turned from the way it was modelled (its +Z up, +X to the right), in words:
- * "as modelled, +Z side up", "turned over about X, -Z side up", "a quarter turn about Y, +X side up", or, for a turn no
- * single axis names, the sides that face up and right.
+ * "as modelled, +Z side up", "turned over about X, -Z side up", "a quarter turn about Y, +X
+ * side up", or, for a turn no single axis names, the sides that face up and right.
  */
 export function setupTurnWords(setup: Pick<StoredSetup, "direction" | "wcs">): string {
   const up = setup.direction;
