@@ -4,11 +4,8 @@
  * program header and the quote also show must read here as kernel/job/setup-facts.ts gives it.
  */
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { before, describe, it } from "node:test";
+import { htmlText, readPdf, setupSheetFacts, setupSheetToolWords } from "../../test/support/setup-sheet-text.ts";
 import { stockAround } from "../../test/support/simchecked-part.ts";
 import { planHeld } from "../cam/test-support.ts";
 import { ingestWorkpiece } from "../geometry/ingest.ts";
@@ -16,13 +13,13 @@ import { loadOpenCascade } from "../geometry/opencascade.ts";
 import { fixture } from "../geometry/test-support.ts";
 import { operationFacts, setupTotals } from "../job/operation-facts.ts";
 import { camPlanOf, type CamPlan } from "../job/plan.ts";
-import { formatDuration, jobTools, setupTools, stockFacts, workOffsetFacts } from "../job/setup-facts.ts";
+import { formatDuration, jobTools, setupTools } from "../job/setup-facts.ts";
 import { findMachineArchetype, type MachineArchetype } from "../machines/archetypes.ts";
 import type { Box3 } from "../math/box3.ts";
 import { meshToGlb } from "../mesh/glb.ts";
 import { readGlbTriangles } from "../mesh/glb-read.ts";
 import { setupSheet } from "./document.ts";
-import { mm, size } from "./format.ts";
+import { mm } from "./format.ts";
 import { setupSheetHtml } from "./html.ts";
 import { setupSheetPdf } from "./pdf.ts";
 import type { SetupSheet } from "./sheet-types.ts";
@@ -55,37 +52,10 @@ before(async () => {
     jobId: null,
   });
   html = setupSheetHtml(sheet);
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "setup-sheet-"));
-  const file = path.join(dir, "sheet.pdf");
-  fs.writeFileSync(file, await setupSheetPdf(sheet));
-  pdfInfo = execFileSync("pdfinfo", [file], { encoding: "utf8" });
-  pdfText = execFileSync("pdftotext", [file, "-"], { encoding: "utf8" }).replace(/\s+/g, " ");
-  fs.rmSync(dir, { recursive: true });
+  ({ info: pdfInfo, text: pdfText } = readPdf(await setupSheetPdf(sheet)));
 });
 
-/** the facts every form of the sheet must give for each setup, as setup-facts.ts words them */
-function setupFacts(index: number): string[] {
-  const setup = plan.setups[index]!;
-  const offset = workOffsetFacts(setup, "fanuc");
-  return [
-    offset.code,
-    offset.origin,
-    size(stockFacts(setup, partBox).stock_mm),
-    formatDuration(setup.machining_time_s),
-  ];
-}
-
-/** the HTML's text: tags dropped, entities read, white space made one space */
-function htmlText(): string {
-  return html
-    .replace(/<svg[\s\S]*?<\/svg>/g, " ")
-    .replace(/<[^>]+>/g, " ")
-    .replace(/&lt;/g, "<")
-    .replace(/&gt;/g, ">")
-    .replace(/&#39;/g, "'")
-    .replace(/&amp;/g, "&")
-    .replace(/\s+/g, " ");
-}
+const setupFacts = (index: number): string[] => setupSheetFacts(plan, index, "fanuc", partBox);
 
 describe("the setup sheet of partC", () => {
   it("has a page for every setup of the plan, numbered n of N", () => {
@@ -140,7 +110,7 @@ describe("the setup sheet of partC", () => {
   });
 
   it("as HTML names every T number, each setup's work offset and origin, stock size and cycle time, with nothing outside it", () => {
-    const text = htmlText();
+    const text = htmlText(html);
     for (const tool of jobTools(plan))
       assert.ok(text.includes(` ${tool.number} ${tool.type_words} `), `T${tool.number}`);
     for (const [i] of plan.setups.entries()) for (const fact of setupFacts(i)) assert.ok(text.includes(fact), fact);
@@ -157,16 +127,13 @@ describe("the setup sheet of partC", () => {
     assert.match(pdfInfo, /Page size:\s+595\.\d+ x 841\.\d+ pts \(A4\)/);
     const pages = Number(/Pages:\s+(\d+)/.exec(pdfInfo)?.[1]);
     assert.ok(pages >= 1 + plan.setups.length, `${pages} pages`);
-    for (const tool of jobTools(plan))
-      assert.ok(pdfText.includes(`${tool.number} ${tool.type_words}`), `T${tool.number}`);
+    for (const words of setupSheetToolWords(plan)) assert.ok(pdfText.includes(words), words);
     for (const [i] of plan.setups.entries()) for (const fact of setupFacts(i)) assert.ok(pdfText.includes(fact), fact);
     assert.ok(pdfText.includes(`page ${pages} of ${pages}`));
   });
 
   it("prints the PDF on Letter when asked", async () => {
-    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "setup-sheet-")), "letter.pdf");
-    fs.writeFileSync(file, await setupSheetPdf(sheet, "letter"));
-    assert.match(execFileSync("pdfinfo", [file], { encoding: "utf8" }), /Page size:\s+612 x 792 pts \(letter\)/);
-    fs.rmSync(path.dirname(file), { recursive: true });
+    const { info } = readPdf(await setupSheetPdf(sheet, "letter"));
+    assert.match(info, /Page size:\s+612 x 792 pts \(letter\)/);
   });
 });

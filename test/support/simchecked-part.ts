@@ -33,7 +33,11 @@ import { findMachineArchetype, type MachineArchetype } from "../../kernel/machin
 import { starterLibrary } from "../../kernel/tools/catalogue/starter-library.ts";
 import { workOffsetFacts } from "../../kernel/job/setup-facts.ts";
 import { holdsSetup, postSetup } from "../../kernel/post/index.ts";
+import { setupSheet } from "../../kernel/setup-sheet/document.ts";
+import { setupSheetHtml } from "../../kernel/setup-sheet/html.ts";
+import { setupSheetPdf } from "../../kernel/setup-sheet/pdf.ts";
 import { writeFineStl } from "./fine-stl.ts";
+import { htmlText, readPdf, setupSheetFacts, setupSheetToolWords } from "./setup-sheet-text.ts";
 import { headerProblems, toolChangeProblems, toolNumberProblems } from "./setter-checks.ts";
 import { planCloseRapids, programMoves, RAPID_CLEARANCE_MM, replaySetup, setupCutters } from "./rapid-clearance.ts";
 import { keepingVerification, leftAsSimcheck, materialBeyond, ourStock, simcheckStock } from "./our-fields.ts";
@@ -256,6 +260,34 @@ export function describeSimcheckedPart(
           });
         assert.ok(programs.length > 1, `${control}: more than one setup's program`);
         assert.deepEqual(toolNumberProblems(programs), [], control);
+      }
+    });
+
+    it("gives a setup sheet whose HTML and PDF name every T number, each setup's origin, stock size and cycle time", async () => {
+      const machine = findMachineArchetype("vmc-850-fanuc") as MachineArchetype;
+      const sheet = setupSheet({
+        plan: checked.plan,
+        project: name,
+        part: name,
+        material: "aluminium-6061",
+        partBox: checked.part,
+        machine,
+        postprocessor: machine.postprocessor,
+        mesh: null,
+        jobId: null,
+      });
+      const html = htmlText(setupSheetHtml(sheet));
+      const pdf = readPdf(await setupSheetPdf(sheet));
+      assert.match(pdf.info, /Pages:\s+\d+/);
+      const facts = [
+        ...setupSheetToolWords(checked.plan),
+        ...checked.plan.setups.flatMap((setup) =>
+          setupSheetFacts(checked.plan, setup.index, machine.postprocessor, checked.part),
+        ),
+      ];
+      for (const fact of facts) {
+        assert.ok(html.includes(fact), `the HTML names ${fact}`);
+        assert.ok(pdf.text.includes(fact), `the PDF names ${fact}`);
       }
     });
   });
