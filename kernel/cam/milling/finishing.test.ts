@@ -225,6 +225,56 @@ describe("finishing a pocketed block after roughing", () => {
   });
 });
 
+describe("finishing a pocket's walls in several levels", () => {
+  it("stays down from a level to the next on the same wall: into the pocket every other level at most", () => {
+    const part = createSlicer(boxesSoup(POCKETED_BLOCK));
+    let stock = new InProcessStock(STOCK);
+    const faced = operationOf(
+      faceMilling({ part, stock, tool: endMill(20), parameters: cutting({ stepover_mm: 14, stepdown_mm: 1.5 }) }),
+    );
+    stock = stock.withCleared(
+      faceMilling({ part, stock, tool: endMill(20), parameters: cutting({ stepover_mm: 14, stepdown_mm: 1.5 }) })
+        .cleared,
+    );
+    const roughOutcome = roughing({
+      part,
+      stock,
+      tool: endMill(8),
+      parameters: cutting({ allowance_xy_mm: ROUGH_ALLOWANCE, allowance_z_mm: 0 }),
+    });
+    stock = stock.withCleared(roughOutcome.cleared);
+    const walls = operationOf(
+      wallFinishing({ part, stock, tool: finisher, parameters: cutting({ stepdown_mm: 2, stepover_mm: 0.5 }) }),
+    );
+    const inPocket = (p: Vec3) =>
+      p[0] > POCKET.min[0] && p[0] < POCKET.max[0] && p[1] > POCKET.min[1] && p[1] < POCKET.max[1];
+    let at: Vec3 = [0, 0, walls.clearance_z];
+    let entries = 0;
+    const levels = new Set<number>();
+    for (const move of walls.moves) {
+      if (move.kind === "drill") continue;
+      if (inPocket(move.to) && move.to[2] < -2 && !(inPocket(at) && at[2] < -2)) entries += 1;
+      if (inPocket(move.to) && move.kind === "linear") levels.add(move.to[2]);
+      at = move.to;
+    }
+    // the outer walls and the pocket's take turns being first at a level: the one the tool is at
+    // the end of goes on down, the other is gone into from above
+    assert.ok(levels.size >= 4, `the pocket's walls at ${[...levels].join(", ")}`);
+    assert.ok(entries <= levels.size / 2, `${entries} ways into the pocket for ${levels.size} levels`);
+    const simulated = simulateSetup({
+      stock: STOCK,
+      part: boxesSoup(POCKETED_BLOCK),
+      operations: [faced, operationOf(roughOutcome), walls],
+      cellSize: 0.2,
+    });
+    assert.deepEqual(
+      [simulated.total.gouges, simulated.total.rapids_through_material, simulated.total.holder_collisions],
+      [0, 0, 0],
+      JSON.stringify(simulated.violations.slice(0, 3)),
+    );
+  });
+});
+
 describe("finishing walls deeper than the flutes with a shank as wide as the cut", () => {
   it("keeps the shank clear of the walls above the flutes, and the simulation finds no contact", () => {
     const part = createSlicer(boxesSoup(POCKETED_BLOCK));

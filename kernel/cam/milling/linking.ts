@@ -4,9 +4,11 @@
  * Every cut starts where the tool may come straight down in air (a point no material touches at
  * the cut's level, or above the material top for helix and ramp entries). From the previous cut:
  *
- * - same level, and the cut gives a feed link to its start that cuts nothing and stays in the
- *   allowed region (a straight line, or back along the pass just cut and then straight): stay
- *   down and feed there;
+ * - same level or a level above (the level before: stay down between levels), and the cut gives a
+ *   feed link to its start that cuts nothing and stays in the allowed region at the cut's level
+ *   (a straight line, or back along the pass just cut and then straight): stay down and feed
+ *   there. A link that is clear at the cut's level is clear above it (the material it is checked
+ *   against is all the material above the level), so from the level above it ramps straight down;
  * - otherwise retract straight up to a safe height (the rapid clearance above the highest
  *   material, part or stock, within the tool's radius + the rapid clearance of the straight line
  *   between the two points, never above the clearance plane), rapid across, rapid down to the
@@ -21,7 +23,7 @@
  * larger than its box is not met at rapid speed. The heights come from the stock as it was when
  * the current level began: material only goes away during a level, so they are on the safe side.
  */
-import type { Cutter, Move, Vec2, Vec3 } from "../types.ts";
+import type { Box3, Cutter, Move, Vec2, Vec3 } from "../types.ts";
 import { BODY_CLEARANCE_MM, wideBodies, type WideBody } from "./levels.ts";
 import { disk, pathOf, simplifyOpen, sweep, vecOf, type Path64, type Paths64 } from "./polygons.ts";
 import type { PartSlicer } from "./slicer.ts";
@@ -54,8 +56,9 @@ export interface Cut {
   start: Vec3;
   moves: Move[];
   /**
-   * From `from` at the same level, the points the tool may feed through to `start` (ending with
-   * it) cutting nothing and staying in bounds, or null when it must go up and over.
+   * From `from` at the same level or above it, the points the tool may feed through to `start`
+   * (ending with it) cutting nothing and staying in bounds at the cut's level, or null when it
+   * must go up and over.
    */
   linkFrom?: (from: Vec3) => Vec3[] | null;
 }
@@ -63,6 +66,8 @@ export interface Cut {
 export interface Feeds {
   feed: number;
   plunge: number;
+  /** through air known to be cleared (AIR_FEED_FACTOR, ../tooling/feeds.ts); the cutting feed when not given */
+  air?: number;
 }
 
 export interface WriterOptions {
@@ -72,6 +77,8 @@ export interface WriterOptions {
   heights: Heights;
   /** how far rapids keep from all material (RAPID_CLEARANCE_MM) */
   rapid_clearance_mm?: number;
+  /** the stock box: beside its outer faces air moves keep the cutting feed (none: everywhere) */
+  box?: Box3;
 }
 
 export class ToolpathWriter {
@@ -82,8 +89,9 @@ export class ToolpathWriter {
   private readonly bodies: readonly WideBody[];
   /** where rapids go up to, and the operation ends */
   readonly clearance_z: number;
-  private readonly feeds: Feeds;
+  private readonly feeds: Required<Feeds>;
   private readonly rapidClearance: number;
+  private readonly box: Box3 | null;
   /** how many times the tool went up and across */
   retracts = 0;
 
@@ -91,7 +99,8 @@ export class ToolpathWriter {
     this.radius = cutter.diameter / 2;
     this.bodies = wideBodies(cutter);
     this.clearance_z = options.clearance_z;
-    this.feeds = options.feeds;
+    this.feeds = { ...options.feeds, air: options.feeds.air ?? options.feeds.feed };
+    this.box = options.box ?? null;
     this.heights = options.heights;
     this.rapidClearance = options.rapid_clearance_mm ?? RAPID_CLEARANCE_MM;
   }
@@ -104,15 +113,11 @@ export class ToolpathWriter {
   append(cut: Cut): void {
     const at = this.at;
     const start = cut.start;
-    // a cut may link from where the last one ended at the same height, staying down
-    const link = at !== null && Math.abs(at[2] - start[2]) < 1e-9 ? (cut.linkFrom?.(at) ?? null) : null;
     if (at === null) {
       this.push({ kind: "rapid", to: [start[0], start[1], this.clearance_z] });
-      this.descend(start);
-    } else if (link !== null) {
-      for (const to of link) this.push({ kind: "linear", to, feed: this.feeds.feed });
+      for (const move of this.descent(start)) this.push(move);
     } else {
-      this.travel(at, start);
+      for (const move of this.linkMoves(at, cut)) this.push(move);
     }
     for (const move of cut.moves) this.push(move);
   }
@@ -124,7 +129,38 @@ export class ToolpathWriter {
     return this.moves;
   }
 
-  private travel(from: Vec3, to: Vec3): void {
+  /**
+   * From `at` to the cut's start: the cut's feed link when it gives one (at its level: always;
+   * from a level above: when it takes less feed time than going up and over, rapids counted as
+   * free), otherwise up, across and down.
+   */
+  private linkMoves(at: Vec3, cut: Cut): Move[] {
+    const start = cut.start;
+    // a cut may link from where the last one ended at its height or above (the level before)
+    const link = at[2] > start[2] - 1e-9 ? (cut.linkFrom?.(at) ?? null) : null;
+    if (link !== null) {
+      const fed = this.fedLink(at, link);
+      if (at[2] - start[2] < 1e-9) return fed;
+      const over = this.travel(at, start);
+      if (feedSeconds(at, fed) <= feedSeconds(at, over)) return fed;
+      this.retracts += 1;
+      return over;
+    }
+    this.retracts += 1;
+    return this.travel(at, start);
+  }
+
+  /** A link's points as feeds: at the cutting feed, and down into the cut's level at the air feed where that may be used. */
+  private fedLink(at: Vec3, points: readonly Vec3[]): Move[] {
+    let here = at;
+    return points.map((to): Move => {
+      const feed = to[2] < here[2] && this.inAir(here, to) ? this.feeds.air : this.feeds.feed;
+      here = to;
+      return { kind: "linear", to, feed };
+    });
+  }
+
+  private travel(from: Vec3, to: Vec3): Move[] {
     const path: Path64 = pathOf([
       [from[0], from[1]],
       [to[0], to[1]],
@@ -143,10 +179,10 @@ export class ToolpathWriter {
       if (below + RETRACT_MARGIN_MM > safe + body.from)
         safe = Math.min(this.clearance_z, below + RETRACT_MARGIN_MM - body.from);
     }
-    if (from[2] < safe) this.push({ kind: "rapid", to: [from[0], from[1], safe] });
-    if (from[0] !== to[0] || from[1] !== to[1]) this.push({ kind: "rapid", to: [to[0], to[1], safe] });
-    this.retracts += 1;
-    this.descend(to);
+    const moves: Move[] = [];
+    if (from[2] < safe) moves.push({ kind: "rapid", to: [from[0], from[1], safe] });
+    if (from[0] !== to[0] || from[1] !== to[1]) moves.push({ kind: "rapid", to: [to[0], to[1], safe] });
+    return [...moves, ...this.descent(to, [to[0], to[1], Math.max(safe, from[2])])];
   }
 
   /**
@@ -159,21 +195,49 @@ export class ToolpathWriter {
   }
 
   /**
-   * From straight above `to`, down to it: rapid to the rapid clearance above the material within
-   * its reach, feed on through the air beside it (a wall the tool descends along) to APPROACH_MM
-   * above the material under the tool, and plunge the rest.
+   * From `here`, straight above `to`, down to it: rapid to the rapid clearance above the material
+   * within its reach, feed on through the air beside it (a wall the tool descends along) to
+   * APPROACH_MM above the material under the tool, and plunge the rest.
    */
-  private descend(to: Vec3): void {
-    const here = this.at as Vec3;
+  private descent(to: Vec3, here: Vec3 = [to[0], to[1], this.clearance_z]): Move[] {
+    const moves: Move[] = [];
     // exact discs: a descent beside a wall 0.01 mm beyond the reach would stop above the wall
     // (coarse like the corridors, partC's machining took 1.3 minutes longer)
     const near = this.heights.over(disk([to[0], to[1]], this.radius + this.reach()));
     const approach = Math.max(near + this.rapidClearance, to[2] + APPROACH_MM);
-    if (approach < here[2]) this.push({ kind: "rapid", to: [to[0], to[1], approach] });
+    let z = here[2];
+    if (approach < z) {
+      moves.push({ kind: "rapid", to: [to[0], to[1], approach] });
+      z = approach;
+    }
     const under = this.heights.over(disk([to[0], to[1]], this.radius + CLEARANCE_MM));
     const plunge = Math.max(under, to[2]) + APPROACH_MM;
-    if (plunge < (this.at as Vec3)[2]) this.push({ kind: "linear", to: [to[0], to[1], plunge], feed: this.feeds.feed });
-    if (to[2] < (this.at as Vec3)[2]) this.push({ kind: "linear", to, feed: this.feeds.plunge });
+    if (plunge < z) {
+      const feed = this.inAir([to[0], to[1], z], to) ? this.feeds.air : this.feeds.feed;
+      moves.push({ kind: "linear", to: [to[0], to[1], plunge], feed });
+      z = plunge;
+    }
+    if (to[2] < z) moves.push({ kind: "linear", to, feed: this.feeds.plunge });
+    return moves;
+  }
+
+  /**
+   * Whether the tool may go from `a` to `b` at the air feed: both ends at least the rapid
+   * clearance inside the stock box's sides (away from its outer faces, where an oversize blank
+   * may stand) and at or below its top (the material there is what the toolpaths left).
+   */
+  private inAir(a: Vec3, b: Vec3): boolean {
+    const box = this.box;
+    if (box === null || this.feeds.air === this.feeds.feed) return false;
+    const inset = this.radius + this.rapidClearance;
+    return [a, b].every(
+      (p) =>
+        p[2] <= box.max[2] &&
+        p[0] >= box.min[0] + inset &&
+        p[0] <= box.max[0] - inset &&
+        p[1] >= box.min[1] + inset &&
+        p[1] <= box.max[1] - inset,
+    );
   }
 
   private push(move: Move): void {
@@ -185,6 +249,19 @@ export class ToolpathWriter {
     }
     this.moves.push(move);
   }
+}
+
+/** The seconds a sequence of moves from `from` spends at a feed (rapids counted as free). */
+function feedSeconds(from: Vec3, moves: readonly Move[]): number {
+  let here = from;
+  let seconds = 0;
+  for (const move of moves) {
+    if (move.kind === "drill") continue;
+    if (move.kind === "linear")
+      seconds += (Math.hypot(move.to[0] - here[0], move.to[1] - here[1], move.to[2] - here[2]) / move.feed) * 60;
+    here = move.to;
+  }
+  return seconds;
 }
 
 /** Linear feeds along a polyline at height z (collinear points dropped), from its 2nd point. */

@@ -85,6 +85,8 @@ export function wallPasses(request: MillingRequest, kind: OperationKind, outerOn
   const cleared: ClearedLayer[] = [];
   const skipped: SkippedRegion[] = [];
   const shadows = new ShadowsAhead(part, tool, levels, allowance, parameters.stepdown_mm);
+  // the pass the tool is at the end of
+  let last: (WallPass & { end: Vec3 }) | null = null;
   for (const [i, z] of levels.entries()) {
     shadows.before(i);
     const shadow = part.shadow(z);
@@ -146,21 +148,29 @@ export function wallPasses(request: MillingRequest, kind: OperationKind, outerOn
     writer.heights = materialHeights(part, stock);
     const sweeps: Paths64[] = [];
     const unentered: { at: Vec2; length: number }[] = [];
-    const left = [...pieces];
-    while (left.length > 0) {
-      const index = nearestStart(left, writer.position === null ? null : xy(writer.position));
-      const piece = left.splice(index, 1)[0] as Path64;
+    const left: WallPass[] = [];
+    for (const piece of pieces) {
       const pass = wallPass(piece, { z, radius, allowedGrown, free, feed: parameters.feed_mm_min });
-      if (pass === null) {
-        unentered.push({ at: vecOf(piece[0] as { x: number; y: number }), length: pathLength(piece) });
-        continue;
-      }
+      if (pass !== null) left.push(pass);
+      else unentered.push({ at: vecOf(piece[0] as { x: number; y: number }), length: pathLength(piece) });
+    }
+    while (left.length > 0) {
+      // the pass starting nearest: from the level above, most often the same wall's (stay down)
+      const pass = left.splice(nearestStart(left, writer.position), 1)[0] as WallPass;
+      const before = last;
       const cut: Cut = {
         start: pass.start,
         moves: pass.moves,
-        linkFrom: (from: Vec3) => (segmentIn(xy(from), xy(pass.start), freeGrown) ? [pass.start] : null),
+        linkFrom: (from: Vec3) => {
+          if (segmentIn(xy(from), xy(pass.start), freeGrown)) return [pass.start];
+          // from the level above, back along the pass just cut there to its start, and down
+          // beside it: the next level's pass on the same wall starts below that start
+          if (before === null || !sameXy(from, before.end) || from[2] <= pass.start[2]) return null;
+          return segmentIn(xy(before.start), xy(pass.start), freeGrown) ? [...backAlong(before), pass.start] : null;
+        },
       };
       writer.append(cut);
+      last = { ...pass, end: writer.position as Vec3 };
       sweeps.push(sweepCleared([pass.path], radius));
     }
     const first = unentered[0];
@@ -348,6 +358,17 @@ function overlap(points: Vec2[], length: number): Vec2[] {
   return out;
 }
 
+/** The way back along a pass from its end to its start, at its level, as the tool swept it (lead arcs as their chords). */
+function backAlong(pass: WallPass): Vec3[] {
+  const z = pass.start[2];
+  const points = pass.path.map((p) => vecOf(p)).reverse();
+  return [...points.slice(1, -1).map((p): Vec3 => [p[0], p[1], z]), pass.start];
+}
+
+function sameXy(a: Vec3, b: Vec3): boolean {
+  return a[0] === b[0] && a[1] === b[1];
+}
+
 function direction(a: Vec2, b: Vec2): Vec2 {
   const d = Math.hypot(b[0] - a[0], b[1] - a[1]);
   return d > 0 ? [(b[0] - a[0]) / d, (b[1] - a[1]) / d] : [1, 0];
@@ -369,18 +390,15 @@ function firstPoint(paths: Paths64): Vec2 | null {
   return p === undefined ? null : vecOf(p);
 }
 
-function nearestStart(pieces: Paths64, from: Vec2 | null): number {
+function nearestStart(passes: readonly WallPass[], from: Vec3 | null): number {
   if (from === null) return 0;
   let best = 0;
   let bestD = Infinity;
-  pieces.forEach((piece, index) => {
-    for (const q of piece) {
-      const p = vecOf(q);
-      const d = (p[0] - from[0]) ** 2 + (p[1] - from[1]) ** 2;
-      if (d < bestD) {
-        bestD = d;
-        best = index;
-      }
+  passes.forEach((pass, index) => {
+    const d = (pass.start[0] - from[0]) ** 2 + (pass.start[1] - from[1]) ** 2;
+    if (d < bestD) {
+      bestD = d;
+      best = index;
     }
   });
   return best;
