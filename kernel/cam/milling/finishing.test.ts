@@ -32,6 +32,41 @@ function operationOf(outcome: MillingOutcome): Operation {
   return outcome.operation;
 }
 
+/** The stock simulation of the pocketed block finds no gouge, rapid through material or holder collision. */
+function assertSimulatedClean(operations: Operation[]): void {
+  const simulated = simulateSetup({ stock: STOCK, part: boxesSoup(POCKETED_BLOCK), operations, cellSize: 0.2 });
+  assert.deepEqual(
+    [simulated.total.gouges, simulated.total.rapids_through_material, simulated.total.holder_collisions],
+    [0, 0, 0],
+    JSON.stringify(simulated.violations.slice(0, 3)),
+  );
+}
+
+/** The pocketed block faced with a 20 mm end mill and roughed with an 8 mm one, leaving ROUGH_ALLOWANCE on the walls. */
+function facedAndRoughed(allowanceZ: number) {
+  const part = createSlicer(boxesSoup(POCKETED_BLOCK));
+  const facing = {
+    part,
+    stock: new InProcessStock(STOCK),
+    tool: endMill(20),
+    parameters: cutting({ stepover_mm: 14, stepdown_mm: 1.5 }),
+  };
+  const faceOutcome = faceMilling(facing);
+  const faced = facing.stock.withCleared(faceOutcome.cleared);
+  const roughOutcome = roughing({
+    part,
+    stock: faced,
+    tool: endMill(8),
+    parameters: cutting({ allowance_xy_mm: ROUGH_ALLOWANCE, allowance_z_mm: allowanceZ }),
+  });
+  return {
+    part,
+    stock: faced.withCleared(roughOutcome.cleared),
+    faced: operationOf(faceOutcome),
+    rough: operationOf(roughOutcome),
+  };
+}
+
 /** Linear moves at constant height, as (from, to) pairs. */
 function levelMoves(moves: Move[]): [Vec3, Vec3][] {
   const out: [Vec3, Vec3][] = [];
@@ -226,28 +261,15 @@ describe("finishing a pocketed block after roughing", () => {
 });
 
 describe("finishing a pocket's walls in several levels", () => {
+  const { part, stock, faced, rough } = facedAndRoughed(0);
+  const parameters = cutting({ stepdown_mm: 2, stepover_mm: 0.5 });
+  const walls = operationOf(wallFinishing({ part, stock, tool: finisher, parameters }));
+  const AIR = 3 * parameters.feed_mm_min;
+  const fast = operationOf(wallFinishing({ part, stock, tool: finisher, parameters, air_feed_mm_min: AIR }));
+  const inPocket = (p: Vec3) =>
+    p[0] > POCKET.min[0] && p[0] < POCKET.max[0] && p[1] > POCKET.min[1] && p[1] < POCKET.max[1];
+
   it("stays down from a level to the next on the same wall: into the pocket every other level at most", () => {
-    const part = createSlicer(boxesSoup(POCKETED_BLOCK));
-    let stock = new InProcessStock(STOCK);
-    const faced = operationOf(
-      faceMilling({ part, stock, tool: endMill(20), parameters: cutting({ stepover_mm: 14, stepdown_mm: 1.5 }) }),
-    );
-    stock = stock.withCleared(
-      faceMilling({ part, stock, tool: endMill(20), parameters: cutting({ stepover_mm: 14, stepdown_mm: 1.5 }) })
-        .cleared,
-    );
-    const roughOutcome = roughing({
-      part,
-      stock,
-      tool: endMill(8),
-      parameters: cutting({ allowance_xy_mm: ROUGH_ALLOWANCE, allowance_z_mm: 0 }),
-    });
-    stock = stock.withCleared(roughOutcome.cleared);
-    const walls = operationOf(
-      wallFinishing({ part, stock, tool: finisher, parameters: cutting({ stepdown_mm: 2, stepover_mm: 0.5 }) }),
-    );
-    const inPocket = (p: Vec3) =>
-      p[0] > POCKET.min[0] && p[0] < POCKET.max[0] && p[1] > POCKET.min[1] && p[1] < POCKET.max[1];
     let at: Vec3 = [0, 0, walls.clearance_z];
     let entries = 0;
     const levels = new Set<number>();
@@ -261,38 +283,46 @@ describe("finishing a pocket's walls in several levels", () => {
     // the end of goes on down, the other is gone into from above
     assert.ok(levels.size >= 4, `the pocket's walls at ${[...levels].join(", ")}`);
     assert.ok(entries <= levels.size / 2, `${entries} ways into the pocket for ${levels.size} levels`);
-    const simulated = simulateSetup({
-      stock: STOCK,
-      part: boxesSoup(POCKETED_BLOCK),
-      operations: [faced, operationOf(roughOutcome), walls],
-      cellSize: 0.2,
-    });
-    assert.deepEqual(
-      [simulated.total.gouges, simulated.total.rapids_through_material, simulated.total.holder_collisions],
-      [0, 0, 0],
-      JSON.stringify(simulated.violations.slice(0, 3)),
+    assertSimulatedClean([faced, rough, walls]);
+  });
+
+  it("feeds through cleared air at the air feed, cutting nothing there, and keeps the cutting feed beside the stock's faces", () => {
+    const inset = R + 2;
+    let air = 0;
+    let besideFaces = 0;
+    for (const move of fast.moves) {
+      if (move.kind !== "linear") continue;
+      const inside =
+        move.to[0] >= STOCK.min[0] + inset &&
+        move.to[0] <= STOCK.max[0] - inset &&
+        move.to[1] >= STOCK.min[1] + inset &&
+        move.to[1] <= STOCK.max[1] - inset;
+      if (move.feed === AIR) {
+        assert.ok(inside && move.to[2] <= STOCK.max[2], `an air feed to ${move.to}`);
+        air += 1;
+      } else if (!inside && move.to[2] < -2) besideFaces += 1;
+    }
+    assert.ok(air >= 2, `${air} air feeds`);
+    assert.ok(besideFaces > 0);
+    // the air feeds as rapids: the height map finds none through material
+    const map = new HeightMap(STOCK, POCKETED_BLOCK);
+    map.run(faced.moves, 10, faced.clearance_z);
+    map.run(rough.moves, 4, fast.clearance_z);
+    const asRapids = fast.moves.map(
+      (move): Move => (move.kind === "linear" && move.feed === AIR ? { kind: "rapid", to: move.to } : move),
     );
+    const report = map.run(asRapids, R, fast.clearance_z);
+    assert.deepEqual([report.gouges, report.rapidsIntoMaterial], [0, 0]);
+    // the last millimetre down to a start no material stands over is air too
+    const plunges = (operation: Operation) =>
+      operation.moves.filter((move) => move.kind === "linear" && move.feed === parameters.plunge_feed_mm_min).length;
+    assert.ok(plunges(fast) < plunges(walls), `${plunges(fast)} plunges, ${plunges(walls)} without the air feed`);
   });
 });
 
 describe("finishing walls deeper than the flutes with a shank as wide as the cut", () => {
   it("keeps the shank clear of the walls above the flutes, and the simulation finds no contact", () => {
-    const part = createSlicer(boxesSoup(POCKETED_BLOCK));
-    let stock = new InProcessStock(STOCK);
-    const faceOutcome = faceMilling({
-      part,
-      stock,
-      tool: endMill(20),
-      parameters: cutting({ stepover_mm: 14, stepdown_mm: 1.5 }),
-    });
-    stock = stock.withCleared(faceOutcome.cleared);
-    const roughOutcome = roughing({
-      part,
-      stock,
-      tool: endMill(8),
-      parameters: cutting({ allowance_xy_mm: ROUGH_ALLOWANCE, allowance_z_mm: 0.2 }),
-    });
-    stock = stock.withCleared(roughOutcome.cleared);
+    const { part, stock, faced, rough } = facedAndRoughed(0.2);
     // 18 mm of flutes, a 6 mm shank above them, walls 20 mm deep
     const short = endMill(2 * R, { flute_length: 18 });
     const walls = operationOf(
@@ -312,17 +342,7 @@ describe("finishing walls deeper than the flutes with a shank as wide as the cut
     }
     assert.ok((atWall.get(-16) ?? 0) > 100, "the walls are finished down to where the shank would meet them");
     assert.equal(atWall.get(-22) ?? 0, 0);
-    const simulated = simulateSetup({
-      stock: STOCK,
-      part: boxesSoup(POCKETED_BLOCK),
-      operations: [operationOf(faceOutcome), operationOf(roughOutcome), walls],
-      cellSize: 0.2,
-    });
-    assert.deepEqual(
-      [simulated.total.gouges, simulated.total.rapids_through_material, simulated.total.holder_collisions],
-      [0, 0, 0],
-      JSON.stringify(simulated.violations.slice(0, 3)),
-    );
+    assertSimulatedClean([faced, rough, walls]);
   });
 });
 

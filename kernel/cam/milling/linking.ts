@@ -8,7 +8,8 @@
  *   feed link to its start that cuts nothing and stays in the allowed region at the cut's level
  *   (a straight line, or back along the pass just cut and then straight): stay down and feed
  *   there. A link that is clear at the cut's level is clear above it (the material it is checked
- *   against is all the material above the level), so from the level above it ramps straight down;
+ *   against is all the material above the level), so from the level above it ramps straight down
+ *   (taken when it costs less feed time than going up and over);
  * - otherwise retract straight up to a safe height (the rapid clearance above the highest
  *   material, part or stock, within the tool's radius + the rapid clearance of the straight line
  *   between the two points, never above the clearance plane), rapid across, rapid down to the
@@ -22,6 +23,11 @@
  * rapid_clearance_mm says otherwise) from all material, sideways and below: a blank a little
  * larger than its box is not met at rapid speed. The heights come from the stock as it was when
  * the current level began: material only goes away during a level, so they are on the safe side.
+ *
+ * Air moves (the descents' feeds and the links' ramps down) go at the air feed (Feeds.air) where
+ * the model's air is all there is: below the stock box's top and the rapid clearance inside its
+ * sides, where no oversize blank can stand; a descent there to a start no material under the tool
+ * stands above needs no plunge. Elsewhere they keep the cutting feed.
  */
 import type { Box3, Cutter, Move, Vec2, Vec3 } from "../types.ts";
 import { BODY_CLEARANCE_MM, wideBodies, type WideBody } from "./levels.ts";
@@ -212,13 +218,25 @@ export class ToolpathWriter {
     }
     const under = this.heights.over(disk([to[0], to[1]], this.radius + CLEARANCE_MM));
     const plunge = Math.max(under, to[2]) + APPROACH_MM;
-    if (plunge < z) {
-      const feed = this.inAir([to[0], to[1], z], to) ? this.feeds.air : this.feeds.feed;
-      moves.push({ kind: "linear", to: [to[0], to[1], plunge], feed });
+    // through the air at the air feed, after the cutting feed down to the stock box's top: all
+    // the way when no material under the tool stands above the start
+    const airEnd = under <= to[2] ? to[2] : plunge;
+    const top = this.airTop();
+    if (airEnd < z && airEnd <= top && this.inAir([to[0], to[1], Math.min(z, top)], to)) {
+      if (top < z) moves.push({ kind: "linear", to: [to[0], to[1], top], feed: this.feeds.feed });
+      moves.push({ kind: "linear", to: [to[0], to[1], airEnd], feed: this.feeds.air });
+      z = airEnd;
+    } else if (plunge < z) {
+      moves.push({ kind: "linear", to: [to[0], to[1], plunge], feed: this.feeds.feed });
       z = plunge;
     }
     if (to[2] < z) moves.push({ kind: "linear", to, feed: this.feeds.plunge });
     return moves;
+  }
+
+  /** Where air moves may begin: the stock box's top (none: anywhere). */
+  private airTop(): number {
+    return this.box === null ? Infinity : this.box.max[2];
   }
 
   /**

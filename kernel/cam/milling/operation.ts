@@ -43,6 +43,8 @@ export interface MillingRequest {
   onMoves?: (operation: Operation) => void;
   /** how far rapids keep from all material (linking.ts RAPID_CLEARANCE_MM when not given) */
   rapid_clearance_mm?: number;
+  /** the feed through air known to be cleared (../tooling/feeds.ts airFeed); the cutting feed when not given */
+  air_feed_mm_min?: number;
 }
 
 /** A region left unmachined, and why. */
@@ -118,13 +120,18 @@ export function makeOperation(
   };
 }
 
-/** The request's toolpath writer: its tool and feeds, rapids up to the clearance plane over the stock's top. */
+/** The request's toolpath writer: its tool and feeds, rapids up to the clearance plane over the stock's top, the stock box's faces kept at the cutting feed. */
 export function requestWriter(request: MillingRequest): ToolpathWriter {
   const { part, tool, parameters, stock } = request;
   return new ToolpathWriter(tool, {
     clearance_z: clearancePlane(stock.top_z, request.rapid_clearance_mm),
-    feeds: { feed: parameters.feed_mm_min, plunge: parameters.plunge_feed_mm_min },
+    feeds: {
+      feed: parameters.feed_mm_min,
+      plunge: parameters.plunge_feed_mm_min,
+      ...(request.air_feed_mm_min === undefined ? {} : { air: request.air_feed_mm_min }),
+    },
     heights: materialHeights(part, stock),
+    box: stock.box,
     ...(request.rapid_clearance_mm === undefined ? {} : { rapid_clearance_mm: request.rapid_clearance_mm }),
   });
 }

@@ -31,7 +31,7 @@ import { troughFinishing, type Trough } from "../milling/troughs.ts";
 import { SCALE, type Rect64 } from "../milling/polygons.ts";
 import { mergeOverlapping } from "../milling/regions.ts";
 import { InProcessStock } from "../milling/stock.ts";
-import { cuttingParametersFor, ROUGHING_ALLOWANCE } from "../tooling/feeds.ts";
+import { airFeed, cuttingParametersFor, ROUGHING_ALLOWANCE } from "../tooling/feeds.ts";
 import { missingEndMill, toolMissingEntry, type MissingTool } from "../tooling/missing.ts";
 import { mm, selectEndMill, selectFaceMill, type FeatureRef } from "../tooling/select.ts";
 import { wallReach } from "../cutter-shape.ts";
@@ -360,6 +360,7 @@ function millWith(slicer: PartSlicer, job: Required<MillingJob>): MillingDraft {
       ...(input.options.rapid_clearance_mm === undefined
         ? {}
         : { rapid_clearance_mm: input.options.rapid_clearance_mm }),
+      air_feed_mm_min: airFeed(parameters.feed_mm_min, input.machine),
       ...(step.name ? { name: step.name } : {}),
       ...(focus === null ? {} : { focus }),
     });

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { findMachineArchetype, type MachineArchetype } from "../../machines/archetypes.ts";
 import { cuttingData } from "../../materials/cutting-data.ts";
-import { cuttingParametersFor, PLUNGE_FEED_FRACTION, ROUGHING_ALLOWANCE } from "./feeds.ts";
+import { airFeed, cuttingParametersFor, PLUNGE_FEED_FRACTION, ROUGHING_ALLOWANCE } from "./feeds.ts";
 import { cutterOf } from "./test-library.ts";
 
 function machine(id: string): MachineArchetype {
@@ -113,5 +113,12 @@ describe("cutting parameters", () => {
     assert.equal(face.coolant, "air");
     // a 45° face mill's ap is 3 % of D, its ae 70 %
     assert.deepEqual([face.stepdown_mm, face.stepover_mm], [1.89, 44.1]);
+  });
+
+  it("feeds through cleared air at three times the cutting feed, within the machine's max feed", () => {
+    assert.equal(airFeed(168, vmc), 504);
+    assert.equal(airFeed(4000, vmc), vmc.max_feed_mm_min);
+    // never slower than the cutting feed, even at the machine's limit
+    assert.equal(airFeed(vmc.max_feed_mm_min, vmc), vmc.max_feed_mm_min);
   });
 });

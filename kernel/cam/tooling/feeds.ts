@@ -15,6 +15,16 @@ import { isCarbide } from "../cutter-shape.ts";
 
 /** A straight plunge or ramp feeds at this fraction of the cutting feed: end teeth are weaker than the side's (makers say 25-50 %). */
 export const PLUNGE_FEED_FRACTION = 0.3;
+/**
+ * Air moves (a descent beside a wall, a link down to the next level) where the stock model says
+ * the tool meets nothing, away from the stock box's outer faces, feed at this multiple of the
+ * cutting feed (within the machine's max feed). Not faster: what the tool could meet there is a
+ * wall left a little thicker than the model, met radially and lightly at three times the feed
+ * per tooth; at the machine's max feed a 1 mm end mill would take some 60 times its chip.
+ * With the starter library on the vmc-850, partC's machining 18,274 s at the cutting feed and
+ * 15,978 s at this one, NIST FTC-10's 8,140 s and 7,461 s.
+ */
+export const AIR_FEED_FACTOR = 3;
 /** A floor pass steps over this fraction of the diameter: it takes the floor allowance axially, its stepover is a raster across the floor. */
 export const FLOOR_STEPOVER_FRACTION = 0.7;
 /**
@@ -69,6 +79,11 @@ export interface FeedResult {
   clamps: FeedClamp[];
   /** what cutting data answered (clamped), for reports */
   conditions: CuttingConditions;
+}
+
+/** The feed of air moves for a cutting feed on a machine (AIR_FEED_FACTOR). */
+export function airFeed(feed: number, machine: MachineArchetype): number {
+  return Math.max(feed, Math.min(machine.max_feed_mm_min, round1(feed * AIR_FEED_FACTOR)));
 }
 
 const HOLEMAKING: ReadonlySet<OperationKind> = new Set<OperationKind>(["spot_drilling", "drilling", "tapping"]);
