@@ -130,6 +130,7 @@ describe("plan_cam", () => {
       "verification",
       "wcs",
       "work_offset",
+      "work_offset_origin",
       "workholding",
     ]);
     assert.equal(setup.workholding, null, "planned without a workholding: the request sent none");

@@ -16,7 +16,7 @@ import { fileUpload } from "../test/support/multipart.ts";
 import type { Assembly } from "../kernel/tools/assembly.ts";
 import { catalogueAssembly, PLAN_OPTIONS, planningProject, type PlanningStarted } from "../test/support/planning.ts";
 import { POSTPROCESSORS } from "../kernel/post/index.ts";
-import { assertRunsAsPlanned, judgedByRs274, programText } from "../test/support/program-checks.ts";
+import { assertRunsAsPlanned, judgedByRs274, programBlocks, programText } from "../test/support/program-checks.ts";
 import { rs274Missing } from "../test/support/rs274.ts";
 import { waitForTask } from "../test/support/task-records.ts";
 import { createTestUser, type TestUser } from "../test/support/users.ts";
@@ -94,7 +94,16 @@ async function assertProgramsRun(projectId: string): Promise<void> {
     downloaded.push(res.text);
   }
   downloaded.forEach((text, s) => {
-    assert.equal(text, programText(plan, s, "fanuc", project.body.name), "the route writes the kernel's Fanuc program");
+    assert.deepEqual(
+      programBlocks(text),
+      programBlocks(programText(plan, s, "fanuc", project.body.name)),
+      "the route writes the kernel's Fanuc program",
+    );
+    assert.match(
+      text,
+      /^\(PART X [\d.]+, Y [\d.]+, Z [\d.]+, STOCK BEYOND IT:\)$/m,
+      "the header places the part in the stock",
+    );
     for (const postprocessor of POSTPROCESSORS)
       if (!(judgedByRs274(postprocessor) && rs274Missing())) assertRunsAsPlanned(plan, s, postprocessor);
   });

@@ -15,7 +15,7 @@ import { createTestDatabase, type TestDatabase } from "../support/database.ts";
 import { everyMovePlan } from "../support/every-move-plan.ts";
 import { fakePlanResult } from "../support/fake-plan.ts";
 import { PLAN_OPTIONS, planningProject, projectWithPlan } from "../support/planning.ts";
-import { assertRunsAsPlanned, fanucForRs274, programText } from "../support/program-checks.ts";
+import { assertRunsAsPlanned, fanucForRs274, programBlocks, programText } from "../support/program-checks.ts";
 import { rs274Missing, runRs274 } from "../support/rs274.ts";
 import { createTestUser, type TestUser } from "../support/users.ts";
 
@@ -162,9 +162,11 @@ describe("a downloaded program through rs274", { skip: rs274Missing() }, () => {
     assertRunsAsPlanned(plan, 0, "fanuc");
     const projectId = await plannedProject(plan);
     const res = await post(projectId, "?setup_index=0");
-    // the header names what only the project knows (its material, the part's place in the stock)
-    const blocks = (text: string) => text.split("\n").filter((line) => !line.startsWith("("));
-    assert.deepEqual(blocks(res.text), blocks(programText(plan, 0, "fanuc")), "the route sends the kernel's program");
+    assert.deepEqual(
+      programBlocks(res.text),
+      programBlocks(programText(plan, 0, "fanuc")),
+      "the route sends the kernel's program",
+    );
     assert.match(res.text, /^\(MATERIAL EN AW-6061 T6 ALUMINIUM\)$/m);
   });
 });

@@ -69,6 +69,15 @@ export function planEnvelope(plan: CamPlan, setupIndex: number): Envelope {
 }
 
 /** The setup's program as one text, as the route sends it for a project of this name. */
+/**
+ * A program's blocks without its comments: what the control executes. The route's header names
+ * what only the project knows (the part's file, its material, where it sits in the stock), so a
+ * program written from the plan alone differs from the route's in comments only.
+ */
+export function programBlocks(text: string): string[] {
+  return text.split("\n").filter((line) => !line.startsWith("("));
+}
+
 export function programText(
   plan: CamPlan,
   setupIndex: number,
