@@ -4,10 +4,6 @@
  * a vise, over partC.stl's mesh; kernel/setup-sheet/setup-sheet.test.ts reads a real plan's sheet.
  */
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { SCOPES } from "../../auth/scopes.ts";
 import { formatDuration, jobTools, workOffsetFacts } from "../../kernel/job/setup-facts.ts";
@@ -15,6 +11,7 @@ import { startTestApi, type TestApi } from "../support/api.ts";
 import { createTestDatabase, type TestDatabase } from "../support/database.ts";
 import type { ErrorBody } from "../support/error-body.ts";
 import { everyMovePlan } from "../support/every-move-plan.ts";
+import { readPdf } from "../support/setup-sheet-text.ts";
 import { planningProject, projectWithPlan } from "../support/planning.ts";
 import { createTestUser, type TestUser } from "../support/users.ts";
 
@@ -47,20 +44,6 @@ function namedFacts(): string[] {
   return [offset.code, offset.origin, formatDuration(setup.machining_time_s)];
 }
 
-function pdfRead(bytes: Buffer): { info: string; text: string } {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "setup-sheet-"));
-  try {
-    const file = path.join(dir, "sheet.pdf");
-    fs.writeFileSync(file, bytes);
-    return {
-      info: execFileSync("pdfinfo", [file], { encoding: "utf8" }),
-      text: execFileSync("pdftotext", [file, "-"], { encoding: "utf8" }).replace(/\s+/g, " "),
-    };
-  } finally {
-    fs.rmSync(dir, { recursive: true });
-  }
-}
-
 describe("GET /projects/{project_id}/setup-sheet", () => {
   it("answers HTML by default, inline and named after the project, naming the tools, the work offset and the cycle time", async () => {
     const res = await sheet(planned);
@@ -82,12 +65,12 @@ describe("GET /projects/{project_id}/setup-sheet", () => {
     assert.equal(a4.headers.get("content-type"), "application/pdf");
     assert.equal(a4.headers.get("content-disposition"), `inline; filename="setup-sheet_${planned}.pdf"`);
     assert.equal(a4.bytes.subarray(0, 5).toString("latin1"), "%PDF-");
-    const read = pdfRead(a4.bytes);
+    const read = readPdf(a4.bytes);
     assert.match(read.info, /Page size:\s+595\.\d+ x 841\.\d+ pts \(A4\)/);
     for (const fact of namedFacts()) assert.ok(read.text.includes(fact), fact);
     for (const tool of jobTools(plan)) assert.ok(read.text.includes(`${tool.number} ${tool.type_words}`));
     const letter = await sheet(planned, "?format=pdf&paper=letter");
-    assert.match(pdfRead(letter.bytes).info, /Page size:\s+612 x 792 pts \(letter\)/);
+    assert.match(readPdf(letter.bytes).info, /Page size:\s+612 x 792 pts \(letter\)/);
   });
 
   it("answers 400 invalid_parameter for an unknown format or paper, a repeated one, or a parameter it does not know", async () => {
