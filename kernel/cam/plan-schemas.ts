@@ -161,6 +161,24 @@ export const VerificationSchema = z.object({
   material_left_pct: nonNegative,
 });
 
+/**
+ * How hard an operation's tool worked, as the stock simulation measured it on the stock before
+ * each cutting move (simulation/engagement.ts): the radial engagement is the arc of the tool's
+ * circumference in material ahead of it, as an angle and as its width across the travel (ae); the
+ * axial depth (ap) is how far below the material's top the tip cuts. Maxima and 99th percentiles
+ * over the length cut in material; entries (ramps, helices, plunges) are not measured.
+ */
+export const EngagementSchema = z.object({
+  radial_max_mm: nonNegative.describe("the widest radial engagement (ae) of any stretch cut, mm"),
+  radial_p99_mm: nonNegative.describe("the radial engagement 99 % of the length cut stays within, mm"),
+  radial_max_pct: nonNegative.describe("radial_max_mm as a percentage of the tool's diameter (a slot: 100)"),
+  radial_p99_pct: nonNegative.describe("radial_p99_mm as a percentage of the tool's diameter"),
+  angle_max_deg: nonNegative.describe("the largest arc of the circumference in material, degrees (a slot: 180)"),
+  angle_p99_deg: nonNegative.describe("the arc 99 % of the length cut stays within, degrees"),
+  axial_max_mm: nonNegative.describe("the deepest cut (ap) below the material's top, mm, at most the flute length"),
+  cutting_length_mm: nonNegative.describe("the length of the moves measured that cut material, mm"),
+});
+
 export const OperationSchema = z.object({
   /** stable within a plan: "s0-op3" */
   id: z.string(),
@@ -174,6 +192,11 @@ export const OperationSchema = z.object({
   /** clearance plane: rapids above it are free; the operation starts and ends there */
   clearance_z: z.number(),
   moves: z.array(MoveSchema),
+  /**
+   * the engagement the stock simulation measured for it when it was kept; absent when none of
+   * its measured moves cut material (drilling) and in plans made before it was measured
+   */
+  engagement: EngagementSchema.optional(),
 });
 
 export const PlanOptionsSchema = z.object({
@@ -329,7 +352,9 @@ export const WarningSchema = z.object({
     .describe(
       'the warning\'s figures, by code: stock_allowance_needed gives `axis` (the workpiece axis the stock must grow along, "-Z"), `given_mm`, `needed_mm` and `missing_mm`; ' +
         "tool_number_conflict (two assemblies of the job with one pocket number) gives `number`, the one used first that keeps it " +
-        "(`kept_assembly_uuid`, `kept_name`) and the other (`renumbered_assembly_uuid`, `renumbered_name`) with its number in the job, `renumbered_to`",
+        "(`kept_assembly_uuid`, `kept_name`) and the other (`renumbered_assembly_uuid`, `renumbered_name`) with its number in the job, `renumbered_to`; " +
+        "engagement_over_target (a roughing or rest roughing whose measured radial engagement's 99th percentile exceeds the stepover by more than 10 %) gives " +
+        "`operation_id`, `setup`, `p99_mm`, `p99_pct` (of the tool's diameter), `max_mm` and `target_mm`",
     ),
 });
 

@@ -18,6 +18,7 @@ import type {
   CutterSchema,
   CuttingParametersSchema,
   DrillCycleSchema,
+  EngagementSchema,
   FrameSchema,
   MoveSchema,
   OperationKindSchema,
@@ -56,5 +57,7 @@ export type OperationKind = z.infer<typeof OperationKindSchema>;
 /** Speeds, feeds and engagement of an operation (what the postprocessor and the quote read). */
 export type CuttingParameters = z.infer<typeof CuttingParametersSchema>;
 export type Operation = z.infer<typeof OperationSchema>;
+/** An operation's radial and axial engagement, as the stock simulation measured it. */
+export type Engagement = z.infer<typeof EngagementSchema>;
 /** What the stock simulation found (per setup, and summed for a plan). */
 export type Verification = z.infer<typeof VerificationSchema>;

@@ -10,7 +10,8 @@ import { arcBounds, sweepArc, sweepLine, type ArcPath, type CellVisitor } from "
 
 export type Motion =
   | { kind: "line"; from: Vec3; to: Vec3; rapid: boolean; hole: number | null }
-  | { kind: "arc"; path: ArcPath; to: Vec3; rapid: false; hole: null };
+  /** `path` runs counter-clockwise; a clockwise move travels it from its end */
+  | { kind: "arc"; path: ArcPath; to: Vec3; clockwise: boolean; rapid: false; hole: null };
 
 /** G83 rapids back down to this far above the last peck's depth before feeding again. */
 export const PECK_CLEARANCE_MM = 0.5;
@@ -101,7 +102,7 @@ function arcMotions(move: Extract<Move, { kind: "arc" }>, from: Vec3, chordError
     const path: ArcPath = move.clockwise
       ? { centre: [cx, cy], radius: r0, start: a1, sweep, z0: to[2], z1: from[2] }
       : { centre: [cx, cy], radius: r0, start: a0, sweep, z0: from[2], z1: to[2] };
-    return [{ kind: "arc", path, to, rapid: false, hole: null }];
+    return [{ kind: "arc", path, to, clockwise: move.clockwise, rapid: false, hole: null }];
   }
   // a radius that changes along the arc: chords, each no further than chordError from the curve
   const radius = Math.max(r0, r1);

@@ -4,10 +4,11 @@
  * neck, shank and holder, and measuring the material left over the part. Given the setup's
  * workholding (fixtures.ts), each move is also swept over the jaws, parallels and clamps.
  */
-import type { Box3, Move, Operation, TriangleSoup, Vec3, Verification } from "../types.ts";
+import type { Box3, Engagement, Move, Operation, TriangleSoup, Vec3, Verification } from "../types.ts";
 import { BlockBounds } from "./block-bounds.ts";
 import { BodyCheck, Cutting, DEFAULT_TOLERANCE_MM, FixtureCheck, RapidCheck, type Worst } from "./checks.ts";
 import { cutterProfile, type BodyName, type Envelope } from "./cutter-profile.ts";
+import { EngagementMeter } from "./engagement.ts";
 import {
   cellCentre,
   cloneHeightField,
@@ -84,6 +85,8 @@ export interface Violation {
 
 export interface OperationVerification extends Verification {
   operation_id: string;
+  /** its cutting moves' engagement (engagement.ts); null when none met material */
+  engagement: Engagement | null;
 }
 
 export interface SetupSimulation {
@@ -163,6 +166,7 @@ export class SetupRun {
     at: Vec3 | null;
     moveIndex: number;
     counts: ViolationCounts;
+    engagement: EngagementMeter;
   } | null = null;
 
   constructor(input: Omit<SimulateSetupInput, "operations">) {
@@ -218,6 +222,13 @@ export class SetupRun {
     const profile = cutterProfile(header.tool);
     this.machine.cut.fluteLength = profile.fluteLength;
     this.machine.lastCut = null;
+    const engagement = new EngagementMeter({
+      field: this.field,
+      cutting: profile.cutting,
+      fluteLength: profile.fluteLength,
+      tolerance: this.tolerance,
+    });
+    this.machine.engagement = engagement;
     this.current = {
       header,
       profile,
@@ -225,6 +236,7 @@ export class SetupRun {
       at: null,
       moveIndex: 0,
       counts: noViolations(this.fixtures !== null),
+      engagement,
     };
   }
 
@@ -247,7 +259,7 @@ export class SetupRun {
 
   /** The operation's counts and the material left after it. */
   end(): OperationVerification {
-    const { id, counts } = this.close();
+    const { id, counts, engagement } = this.close();
     const left = materialLeft(this.field, this.part);
     this.lastLeft = left;
     const verification = {
@@ -255,6 +267,7 @@ export class SetupRun {
       ...counts,
       material_left_mm3: left.left_mm3,
       material_left_pct: left.left_pct,
+      engagement,
     };
     this.operations.push(verification);
     return verification;
@@ -265,21 +278,22 @@ export class SetupRun {
    * and the violations found so far. For a caller that runs each operation alone and measures
    * only the stock it keeps in the end (planner/verify.ts); result() is not for such a run.
    */
-  endUnmeasured(): { counts: ViolationCounts; violations: Violation[] } {
-    const { counts } = this.close();
-    return { counts, violations: [...this.violations] };
+  endUnmeasured(): { counts: ViolationCounts; violations: Violation[]; engagement: Engagement | null } {
+    const { counts, engagement } = this.close();
+    return { counts, violations: [...this.violations], engagement };
   }
 
-  private close(): { id: string; counts: ViolationCounts } {
+  private close(): { id: string; counts: ViolationCounts; engagement: Engagement | null } {
     const current = this.current;
     if (current === null) throw new Error("no operation has begun");
     this.current = null;
+    this.machine.engagement = null;
     this.total.gouges += current.counts.gouges;
     this.total.rapids_through_material += current.counts.rapids_through_material;
     this.total.holder_collisions += current.counts.holder_collisions;
     if (this.total.workholding_collisions !== undefined)
       this.total.workholding_collisions += current.counts.workholding_collisions ?? 0;
-    return { id: current.header.id, counts: current.counts };
+    return { id: current.header.id, counts: current.counts, engagement: current.engagement.summary() };
   }
 
   result(): SetupSimulation {
@@ -351,6 +365,8 @@ class Machine {
   lastCut: Vec3 | null = null;
   /** no body touched anything during the move so far, or the last one (Worst is per move) */
   bodiesClear = true;
+  /** the running operation's engagement, measured on each cutting motion before it cuts */
+  engagement: EngagementMeter | null = null;
 
   constructor(
     private readonly grid: Grid,
@@ -404,6 +420,8 @@ class Machine {
     if (motion.rapid) {
       if (zLow + cutting.base < below - this.tolerance) sweepMotion(this.grid, motion, cutting, this.visitors.rapid);
     } else if (zLow + cutting.base < below) {
+      // a motion whose flutes stay above all material near it cuts nothing and engages nothing
+      this.engagement?.measure(motion);
       sweepMotion(this.grid, motion, cutting, this.visitors.cut, continues);
     }
     for (const { name, envelope } of bodies) {
