@@ -10,7 +10,7 @@ import type { MachineArchetype } from "../machines/archetypes.ts";
 import type { Assembly } from "../tools/assembly.ts";
 import type { Workholding } from "../workholding/schema.ts";
 import type { SetupHole } from "./holes/setup-hole.ts";
-import type { Box3, Operation, TriangleSoup, Verification } from "./types.ts";
+import type { Box3, Engagement, Operation, TriangleSoup, Verification } from "./types.ts";
 import type { ShadowSource } from "./milling/shadows.ts";
 import type { Triangles } from "./milling/triangles.ts";
 import type { ColumnTops } from "./simulation/carried-stock.ts";
@@ -105,6 +105,8 @@ export interface Judgement {
 export interface VerifiedSetup {
   operations: Operation[];
   verification: Verification;
+  /** the kept operations' engagement as the simulation measured it, by operation id (none: nothing cut) */
+  engagement: Record<string, Engagement>;
   /** the setup's stock after its last kept operation */
   field: HeightField;
   dropped: Unmachined[];

@@ -192,6 +192,21 @@ describe("the CAM planner", () => {
       result.setups.some((s) => s.operations.some((o) => o.kind === "helical_boring" && o.features.includes(0))),
       "the flat-bottomed 3.8 mm hole bored to its bottom",
     );
+    // every roughing of the first setup, cutting the blank, carries the engagement the simulation
+    // measured (a later one may cut only air over what the setups before took: the stock it plans
+    // on is never thinner than the truth); offset clearing enters its pockets at full width, and
+    // each roughing whose p99 is over its stepover is a warning
+    const isRoughing = (o: { kind: string }) => o.kind === "roughing" || o.kind === "rest_roughing";
+    const first = result.setups[0]?.operations.filter(isRoughing) ?? [];
+    assert.ok(first.length > 0 && first.every((o) => (o.engagement?.cutting_length_mm ?? 0) > 0));
+    assert.equal(first[0]?.engagement?.angle_max_deg, 180);
+    const roughing = result.setups.flatMap((s) => s.operations).filter(isRoughing);
+    const over = roughing.filter((o) => (o.engagement?.radial_p99_mm ?? 0) > 1.1 * o.parameters.stepover_mm);
+    assert.ok(over.length > 0);
+    assert.deepEqual(
+      result.warnings.filter((w) => w.code === "engagement_over_target").map((w) => w.details?.operation_id),
+      over.map((o) => o.id),
+    );
     // the starter library has every tool the plan would use: none is missing
     assert.deepEqual(c.tools_missing, []);
     assert.deepEqual(
@@ -283,6 +298,10 @@ describe("the CAM planner", () => {
     // setup ids are fresh UUIDs, and a remade operation takes the next operation id
     const comparable = (result: PlanResult) => ({
       ...result,
+      // the warnings naming an operation by its id, without it (a remade operation takes the next id)
+      warnings: result.warnings.map((w) =>
+        w.details?.operation_id === undefined ? w : { ...w, message: "", details: { ...w.details, operation_id: "" } },
+      ),
       setups: result.setups.map(({ id: _id, blocks, operations, ...setup }) => ({
         ...setup,
         blocks: blocks.map((block) => ({ kind: block.kind, name: block.name, operations: block.operation_ids.length })),

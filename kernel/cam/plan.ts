@@ -54,6 +54,7 @@ import {
 } from "./plan-types.ts";
 import type { Move, Operation } from "./types.ts";
 import { operationBlocks } from "./planner/blocks.ts";
+import { engagementWarnings, withEngagement } from "./planner/engagement-targets.ts";
 import { holeOperations } from "./planner/hole-operations.ts";
 import { hasToolpaths, withoutToolpaths } from "./planner/no-toolpaths.ts";
 import { carriedStock } from "./planner/carried-stock.ts";
@@ -276,6 +277,8 @@ export function planCam(oc: OpenCascadeInstance, input: PlanInput, hooks: PlanHo
     latest = left;
     checkpoint(base + span);
     const time = setupMachiningTime(verified.operations, input.machine);
+    const operations = withEngagement(verified.operations, verified.engagement);
+    warnings.push(...engagementWarnings(setup.name, operations));
     // a CAM setup entity UUID: quote jobs key their setup costs by it (spec: setup_costs)
     const id = randomUUID();
     planned.push({
@@ -288,7 +291,7 @@ export function planCam(oc: OpenCascadeInstance, input: PlanInput, hooks: PlanHo
       stock: setup.stock,
       machining_time_s: round1(time.total_s),
       blocks: operationBlocks(id, verified.operations),
-      operations: verified.operations,
+      operations,
       // the job's numbers, given once every setup is planned (below)
       tools: [],
       ...(workholding === null ? {} : { workholding }),

@@ -25,6 +25,7 @@ import type { PlannedBlock, PlanOptions, PlanResult } from "../cam/plan-types.ts
 import {
   BlockKindSchema,
   CompletenessSchema,
+  EngagementSchema,
   FrameSchema,
   OperationKindSchema,
   OperationSchema,
@@ -153,6 +154,15 @@ const OperationSummarySchema = z.object({
     .describe("the tool's T number (its number in the setup's tools): the same for the same tool in every setup"),
   features: z.array(z.number().int()).describe("recognised features it machines"),
   machining_time_s: nonNegative.describe("its moves at the machine's feeds and rapids, without tool changes"),
+  engagement: EngagementSchema.nullable()
+    .optional()
+    .describe(
+      "an extension: how hard its tool worked, as the stock simulation measured it on the stock before each cutting " +
+        "move (radial engagement as width and arc, axial depth; maxima and 99th percentiles by length cut); null when " +
+        "none of its measured moves cut material (drilling) or the plan was made before engagement was measured, " +
+        "absent in results summarised before then. " +
+        "Roughing whose 99th percentile exceeds the stepover by more than 10 % is an engagement_over_target warning",
+    ),
 });
 /** An operation as the task result lists it (the job file keeps the moves). */
 export type OperationSummary = z.infer<typeof OperationSummarySchema>;
@@ -247,6 +257,7 @@ export function summarisePlan(plan: CamPlan): PlanSummary {
           tool_number: numbers.get(operation.tool.assembly_uuid) ?? 0,
           features: operation.features,
           machining_time_s: operation.machining_time_s,
+          engagement: operation.engagement ?? null,
         })),
         tools: setupTools(plan, setup.index).map((tool) => ({
           number: tool.number,

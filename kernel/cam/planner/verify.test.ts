@@ -85,6 +85,10 @@ describe("speculative verification", () => {
     // the planner's own operations, not copies
     assert.equal(threaded.result.operations[1], holeLike);
     assert.deepEqual(threaded.result.operations, inline.result.operations);
+    // the kept ones' engagement, none of the dropped one's: the first level slots into the block
+    assert.deepEqual(Object.keys(inline.result.engagement), [first.id, holeLike.id]);
+    assert.equal(inline.result.engagement[first.id]?.angle_max_deg, 180);
+    assert.deepEqual(threaded.result.engagement, inline.result.engagement);
     assert.deepEqual(threaded.result.dropped, inline.result.dropped);
     assert.deepEqual(threaded.result.verification, inline.result.verification);
     assert.deepEqual(threaded.result.field, inline.result.field);

@@ -26,7 +26,7 @@ import { SetupRun, type OperationHeader, type Violation, type ViolationCounts } 
 import { FIXTURE_CLEARANCE_MM, fixtureField, type FixtureField } from "../simulation/fixtures.ts";
 import { stockGrid, stockHeightField, type HeightField } from "../simulation/height-field.ts";
 import { partHeights, type PartHeights } from "../simulation/part-heights.ts";
-import type { Box3, Move, Operation, Verification } from "../types.ts";
+import type { Box3, Engagement, Move, Operation, Verification } from "../types.ts";
 import type { Judgement, OperationCheck, SimulatedSetup, Unmachined, VerifiedSetup } from "../plan-types.ts";
 import type { ColumnTops } from "../simulation/carried-stock.ts";
 import { carveHoles } from "./carve-holes.ts";
@@ -61,6 +61,7 @@ export interface VerifyOptions {
 export class SetupVerifier {
   readonly cellSize: number;
   private readonly kept: Operation[] = [];
+  private readonly engagement: Record<string, Engagement> = {};
   private readonly dropped: Unmachined[] = [];
   private readonly part: PartHeights;
   private readonly field: HeightField;
@@ -128,7 +129,7 @@ export class SetupVerifier {
     this.running = null;
     // each operation runs alone on the stock kept so far: only the last stock kept is measured
     // (result), not the one after every operation, a pass over every cell each
-    const { counts, violations } = running.endUnmeasured();
+    const { counts, violations, engagement } = running.endUnmeasured();
     if (
       counts.gouges + counts.rapids_through_material + counts.holder_collisions + (counts.workholding_collisions ?? 0) >
       0
@@ -144,6 +145,7 @@ export class SetupVerifier {
       return false;
     }
     this.kept.push(operation);
+    if (engagement !== null) this.engagement[operation.id] = engagement;
     return true;
   }
 
@@ -168,6 +170,7 @@ export class SetupVerifier {
     return {
       operations: [...this.kept],
       verification,
+      engagement: { ...this.engagement },
       field: this.field,
       dropped: [...this.dropped],
       cellSize: this.cellSize,

@@ -12,7 +12,8 @@
  * every pass of a ball meets all round), and the widest of the three counts. The arc is found on 33 points and each edge of it refined by bisection,
  * so its ends are known to a fifth of a degree; the points are taken a cell's half diagonal inside
  * the circle, so the cells the tool itself cut along the same path (the cell centres within its
- * radius) never read as material, and a pass repeating another reads nothing.
+ * radius) never read as material, and a pass repeating another reads nothing; an engagement
+ * narrower than that half diagonal is what the grid leaves along a wall, and reads as none.
  *
  * The width ae is the engaged arc's extent across the direction of travel: a slot is the
  * diameter, a side step of 1 mm with the wall beside it is 1 mm (arc 36.9° for a 10 mm tool).
@@ -172,7 +173,8 @@ export class EngagementMeter {
         width = Math.max(width, this.lateralHigh - this.lateralLow);
       }
     }
-    if (arc <= 0) return;
+    // narrower than the cells resolve: what the grid leaves along a wall, not a cut
+    if (arc <= 0 || width < this.inset) return;
     this.weights.push(weight);
     this.arcs.push(arc);
     this.widths.push(width);

@@ -9,7 +9,8 @@
  * time, the verification (gouges, rapids through material, holder collisions: all must be 0),
  * the material left over the part after the last setup and the plan's completeness (status,
  * surface share under material left, holes not made, faces unreachable, operations dropped,
- * sharp corners; one line per part under the table). Each part is planned twice by default
+ * sharp corners; one line per part under the table) and each roughing operation's measured radial
+ * engagement (maximum and p99) against its target. Each part is planned twice by default
  * (BENCH_CAM_WORKHOLDING): as nothing held the stock, and held in the machine's workholding (its
  * vise, else its table) with BENCH_CAM_BELOW_MM of stock below the part, "<part> (held)", with its clampings and grips beside
  * the first (bench/cam/held.ts). Aims: no violation anywhere, at least
@@ -31,6 +32,7 @@ import { describeMachine, threadCpuSeconds } from "../cpu.ts";
 import { benchPlanInput } from "../plan-input.ts";
 import { writeJson } from "../report.ts";
 import { round } from "../stats.ts";
+import { engagementLines, type RoughingEngagement, roughingEngagement } from "./engagement.ts";
 import { heldFigures, heldLines, type HeldFigures, variants } from "./held.ts";
 import { type CamBenchSettings, readCamSettings } from "./settings.ts";
 
@@ -65,6 +67,8 @@ interface PartFigures {
   plan_sha256: string;
   /** held in the machine's workholding: each setup's grip, the warnings it gave; null: nothing held it */
   held: HeldFigures | null;
+  /** each roughing and rest roughing operation's measured engagement against its target */
+  engagement: RoughingEngagement[];
 }
 
 interface PlanFailure {
@@ -199,6 +203,7 @@ export async function main(): Promise<number> {
   out.push("\nCompleteness:");
   for (const r of rows) out.push(`  ${r.part}: ${describeCompleteness(r.completeness)}`);
   out.push(...heldLines(rows, settings.belowMm));
+  out.push(...engagementLines(rows));
   if (failures.length > 0)
     out.push(
       `\n${failures.length} parts not planned: ${failures.map((f) => `${f.part} (${f.code}: ${f.message})`).join("; ")}`,
@@ -272,6 +277,7 @@ function planPart(
         settings.plansDir === null ? null : path.join(settings.plansDir, `${name}.json`),
       ),
       held: input.workholding ? heldFigures(result) : null,
+      engagement: roughingEngagement(result),
     };
     say(`${name}: ${round(planSeconds, 1)} s, ${result.setups.length} setups, ${round(100 - left, 2)} % removed`);
     return row;

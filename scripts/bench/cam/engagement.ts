@@ -1,0 +1,70 @@
+/**
+ * bench:cam's engagement figures: each roughing and rest roughing operation's radial engagement
+ * as the stock simulation measured it (maximum and 99th percentile, mm and % of the diameter),
+ * its deepest cut, and its target (the stepover), marked where the 99th percentile is over it by
+ * more than the margin the plan warns at.
+ */
+import { ENGAGEMENT_MARGIN, engagementTarget } from "../../../kernel/cam/planner/engagement-targets.ts";
+import type { PlanResult } from "../../../kernel/cam/plan-types.ts";
+
+export interface RoughingEngagement {
+  setup: string;
+  operation: string;
+  kind: string;
+  tool: string;
+  target_mm: number | null;
+  max_mm: number;
+  max_pct: number;
+  p99_mm: number;
+  p99_pct: number;
+  axial_max_mm: number;
+  over_target: boolean;
+}
+
+export function roughingEngagement(result: PlanResult): RoughingEngagement[] {
+  return result.setups.flatMap((setup) =>
+    setup.operations.flatMap((operation) => {
+      const measured = operation.engagement;
+      if (measured === undefined || (operation.kind !== "roughing" && operation.kind !== "rest_roughing")) return [];
+      const target = engagementTarget(operation);
+      return [
+        {
+          setup: setup.name,
+          operation: operation.id,
+          kind: operation.kind,
+          tool: operation.tool.name,
+          target_mm: target,
+          max_mm: measured.radial_max_mm,
+          max_pct: measured.radial_max_pct,
+          p99_mm: measured.radial_p99_mm,
+          p99_pct: measured.radial_p99_pct,
+          axial_max_mm: measured.axial_max_mm,
+          over_target: target !== null && measured.radial_p99_mm > target * (1 + ENGAGEMENT_MARGIN),
+        },
+      ];
+    }),
+  );
+}
+
+/** One line per roughing operation, under a heading per part. */
+export function engagementLines(
+  rows: readonly { part: string; engagement: readonly RoughingEngagement[] }[],
+): string[] {
+  const lines: string[] = [];
+  for (const row of rows) {
+    if (row.engagement.length === 0) continue;
+    const over = row.engagement.filter((e) => e.over_target).length;
+    lines.push(`  ${row.part}: ${over} of ${row.engagement.length} over their target`);
+    for (const e of row.engagement)
+      lines.push(
+        `    ${e.setup} ${e.operation} ${e.kind} ${e.tool}: max ${e.max_mm} mm (${e.max_pct} %), p99 ${e.p99_mm} mm ` +
+          `(${e.p99_pct} %), ap ${e.axial_max_mm} mm; target ${e.target_mm ?? "-"} mm${e.over_target ? ", over" : ""}`,
+      );
+  }
+  return lines.length === 0
+    ? []
+    : [
+        `\nRadial engagement of roughing (measured; over: p99 above the stepover by more than ${ENGAGEMENT_MARGIN * 100} %):`,
+        ...lines,
+      ];
+}
