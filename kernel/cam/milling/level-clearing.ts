@@ -6,7 +6,8 @@
  * the stock, so the next level knows what is left.
  */
 import type { Vec2 } from "../types.ts";
-import { clearRegion, LINK_TOLERANCE_MM } from "./clearing.ts";
+import { clearRegionAdaptive } from "./adaptive/clear-adaptive.ts";
+import { clearRegion, LINK_TOLERANCE_MM, type ClearResult, type ClearSpec } from "./clearing.ts";
 import { materialHeights, xy, type ToolpathWriter } from "./linking.ts";
 import type { MillingRequest, SkippedRegion } from "./operation.ts";
 import { contains, difference, distanceToBoundary, offset, union, type Paths64, type Rect64 } from "./polygons.ts";
@@ -43,6 +44,11 @@ export function clearLevels(
   let stock = request.stock;
   const cleared: ClearedLayer[] = [];
   const skipped: SkippedRegion[] = [];
+  const adaptive = request.adaptive;
+  const clear =
+    adaptive === undefined
+      ? clearRegion
+      : (spec: ClearSpec): ClearResult => clearRegionAdaptive({ ...spec, ...adaptive });
   const shadows = new ShadowsAhead(part, tool, levels, parameters.allowance_xy_mm, parameters.stepdown_mm);
   for (const [index, z] of levels.entries()) {
     shadows.before(index);
@@ -65,7 +71,7 @@ export function clearLevels(
     while (pieces.length > 0) {
       const at = nearest(pieces, writer.position === null ? null : xy(writer.position));
       const region = pieces.splice(at, 1)[0] as Paths64;
-      const result = clearRegion({
+      const result = clear({
         z,
         region,
         allowedGrown,

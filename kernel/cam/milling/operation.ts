@@ -43,6 +43,12 @@ export interface MillingRequest {
   onMoves?: (operation: Operation) => void;
   /** how far rapids keep from all material (linking.ts RAPID_CLEARANCE_MM when not given) */
   rapid_clearance_mm?: number;
+  /**
+   * Clear each region by adaptive paths (adaptive/clear-adaptive.ts) at this target engagement,
+   * the entry and the passes along the walls at the base feed (adaptive/parameters.ts
+   * adaptiveCut); default: offset passes (clearing.ts)
+   */
+  adaptive?: { engagement_mm: number; base_feed_mm_min: number };
   /** the feed through air known to be cleared (../tooling/feeds.ts airFeed); the cutting feed when not given */
   air_feed_mm_min?: number;
 }

@@ -56,9 +56,10 @@ function roughInLevels(request: MillingRequest, kind: OperationKind): MillingOut
     return refusal(`nothing lies between the stock's top (${top.toFixed(3)}) and the bottom (${bottom.toFixed(3)})`);
 
   const writer = requestWriter(request);
-  const label = kind === "roughing" ? "Roughing" : "Rest roughing";
+  const label = `${request.adaptive ? "Adaptive " : ""}${kind === "roughing" ? "roughing" : "rest roughing"}`;
+  const title = label.charAt(0).toUpperCase() + label.slice(1);
   // the writer's moves, as they grow: what is written stays as it is
-  const operation = makeOperation(request, kind, `${label} with ${tool.name}`, writer.clearance_z, writer.moves);
+  const operation = makeOperation(request, kind, `${title} with ${tool.name}`, writer.clearance_z, writer.moves);
   const notes: string[] = [];
   const unreachable: number[] = [];
   if (parameters.stepover_mm > 0.95 * tool.diameter)
