@@ -18,7 +18,7 @@ export const PLAN_CAM_MAX_ATTEMPTS = 2;
 
 /**
  * The task record's payload: the request's options (a payload written before the limit or the
- * rapid clearance existed has none: the default) and its workholding override (none in a payload written before it, or
+ * rapid clearance or the clearing existed has none: the default) and its workholding override (none in a payload written before it, or
  * when the request sent none).
  */
 export const PlanCamPayload = z.strictObject({
@@ -26,6 +26,7 @@ export const PlanCamPayload = z.strictObject({
   sort_by_height: z.boolean(),
   completeness_surface_limit_pct: PlanOptionsSchema.shape.completeness_surface_limit_pct,
   rapid_clearance_mm: PlanOptionsSchema.shape.rapid_clearance_mm,
+  clearing: PlanOptionsSchema.shape.clearing,
   workholding: Workholding.optional(),
 }) satisfies z.ZodType<PlanOptions>;
 export type PlanCamPayload = z.infer<typeof PlanCamPayload>;

@@ -53,6 +53,12 @@ const CamPlanningBody = z
     rapid_clearance_mm: PlanOptionsSchema.shape.rapid_clearance_mm.describe(
       `an extension: how far the rapids keep from the stock's faces and the material left, sideways and below, in mm (0 to 50); ${RAPID_CLEARANCE_MM} when not given. Closer descents are fed (docs/automation.md)`,
     ),
+    clearing: PlanOptionsSchema.shape.clearing.describe(
+      'an extension: how roughing clears each level: "offset" (passes a stepover apart), "adaptive" (paths that hold ' +
+        "the tool's radial engagement near 10 % of its diameter at its rated depth of cut, the feed raised for the thin " +
+        'chip; the operation is named "Adaptive roughing with ...") or "auto" (the planner\'s choice: offset for now). ' +
+        '"auto" when not given (docs/cam-planning.md)',
+    ),
     workholding: WorkholdingSchema.optional().describe(
       "an extension: what holds the stock (a machine vise, or a fixture plate with edge clamps); every setup is " +
         "then clamped in it, its tools keep clear of the jaws, parallels, clamps and plate, and the plan's setups " +

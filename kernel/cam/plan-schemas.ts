@@ -215,6 +215,12 @@ export const PlanOptionsSchema = z.object({
    * milling's RAPID_CLEARANCE_MM (2) when not given
    */
   rapid_clearance_mm: z.number().min(0).max(50).optional(),
+  /**
+   * how roughing clears each level: "offset" passes a stepover apart, "adaptive" paths holding
+   * the tool's radial engagement (milling/adaptive/), "auto" the planner's choice (offset for
+   * now); "auto" when not given
+   */
+  clearing: z.enum(["auto", "adaptive", "offset"]).optional(),
 });
 
 /** A tool as a setup's result lists it. */

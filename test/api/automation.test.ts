@@ -161,8 +161,8 @@ describe("POST /projects/{project_id}/automation/cam-planning", () => {
     assert.deepEqual(await tasksOf(projectId), []);
   });
 
-  /** A numeric option: each of `refused` is 400 naming the field and queues nothing; `taken` goes into the task's payload. */
-  async function assertNumericOption(field: string, refused: unknown[], taken: number): Promise<void> {
+  /** An option: each of `refused` is 400 naming the field and queues nothing; `taken` goes into the task's payload. */
+  async function assertOption(field: string, refused: unknown[], taken: number | string): Promise<void> {
     const key = await freshKey(alice);
     const projectId = await planningProject(api, alice);
     for (const value of refused) {
@@ -183,11 +183,15 @@ describe("POST /projects/{project_id}/automation/cam-planning", () => {
   }
 
   it("takes completeness_surface_limit_pct (0 to 100) into the task's options, and refuses one outside that range or not a number with 400", async () => {
-    await assertNumericOption("completeness_surface_limit_pct", [-0.1, 100.5, "1", null], 2.5);
+    await assertOption("completeness_surface_limit_pct", [-0.1, 100.5, "1", null], 2.5);
   });
 
   it("takes rapid_clearance_mm (0 to 50) into the task's options, and refuses a negative or absurd one with 400", async () => {
-    await assertNumericOption("rapid_clearance_mm", [-0.5, 50.5, "2", null], 3);
+    await assertOption("rapid_clearance_mm", [-0.5, 50.5, "2", null], 3);
+  });
+
+  it("takes clearing (auto, adaptive or offset) into the task's options, and refuses any other value with 400", async () => {
+    await assertOption("clearing", ["trochoidal", "", 1, null], "adaptive");
   });
 
   it("refuses a key without automation:run, and one without cam:write, with 403 naming the scope", async () => {

@@ -35,7 +35,8 @@ import { airFeed, cuttingParametersFor, ROUGHING_ALLOWANCE } from "../tooling/fe
 import { missingEndMill, toolMissingEntry, type MissingTool } from "../tooling/missing.ts";
 import { mm, selectEndMill, selectFaceMill, type FeatureRef } from "../tooling/select.ts";
 import { wallReach } from "../cutter-shape.ts";
-import type { Cutter, Operation, OperationKind, Vec3 } from "../types.ts";
+import type { Cutter, CuttingParameters, Operation, OperationKind, Vec3 } from "../types.ts";
+import { adaptiveCut, type AdaptiveCut } from "../milling/adaptive/parameters.ts";
 import type { OperationCheck, PlanInput, PlanStep, Unmachined } from "../plan-types.ts";
 import { holePlugs, mergeSoups } from "./hole-plugs.ts";
 import { boxSoup, inBand } from "./keep-out.ts";
@@ -346,6 +347,7 @@ function millWith(slicer: PartSlicer, job: Required<MillingJob>): MillingDraft {
       step.kind,
       step.kind === "rest_roughing" ? { allowance_xy_mm: restAllowance(step.tool) } : {},
     );
+    const adaptive = adaptiveRoughing(step.kind, input, step.tool, parameters);
     const generating = performance.now();
     // a roughing's levels go to the simulation as they are made
     const onMoves = verifier === null ? undefined : (operation: Operation) => verifier.stream(operation, true);
@@ -353,14 +355,17 @@ function millWith(slicer: PartSlicer, job: Required<MillingJob>): MillingDraft {
       part: slicer,
       stock,
       tool: step.tool,
-      parameters,
+      parameters: adaptive?.parameters ?? parameters,
+      ...(adaptive === null
+        ? {}
+        : { adaptive: { engagement_mm: adaptive.engagement_mm, base_feed_mm_min: adaptive.base_feed_mm_min } }),
       id: nextId(),
       features: milled.map((f) => f.id),
       onMoves,
       ...(input.options.rapid_clearance_mm === undefined
         ? {}
         : { rapid_clearance_mm: input.options.rapid_clearance_mm }),
-      air_feed_mm_min: airFeed(parameters.feed_mm_min, input.machine),
+      air_feed_mm_min: airFeed((adaptive?.parameters ?? parameters).feed_mm_min, input.machine),
       ...(step.name ? { name: step.name } : {}),
       ...(focus === null ? {} : { focus }),
     });
@@ -381,6 +386,21 @@ function millWith(slicer: PartSlicer, job: Required<MillingJob>): MillingDraft {
   draft.stock = stock;
   hooks.progress(1);
   return draft;
+}
+
+/**
+ * The adaptive cut of a roughing step when the plan asks for adaptive clearing (options.clearing);
+ * null for offset passes. "auto" is offset: adaptive clearing does not yet predict less time on
+ * the fixture parts (docs/cam-planning.md, Clearing). Rest roughing stays offset.
+ */
+function adaptiveRoughing(
+  kind: OperationKind,
+  input: PlanInput,
+  tool: Cutter,
+  parameters: CuttingParameters,
+): AdaptiveCut | null {
+  if (kind !== "roughing" || input.options.clearing !== "adaptive") return null;
+  return adaptiveCut(tool, parameters, input.machine.max_feed_mm_min);
 }
 
 const ALONG = 0.999;
