@@ -97,6 +97,9 @@ for (const [name, boxes] of [
       const p99 = paths[Math.floor(0.99 * paths.length)] as number;
       assert.ok(p50 > 0.8 * TARGET && p50 <= TARGET * 1.05, `median ${p50}`);
       assert.ok(p99 <= 1.2 * TARGET, `p99 ${p99}`);
+      console.log(
+        `${name}: engagement along the adaptive paths median ${p50.toFixed(2)}, p99 ${p99.toFixed(2)}, max ${(paths.at(-1) as number).toFixed(2)}; everything ${report.samples.reduce((a, b) => Math.max(a, b), 0).toFixed(2)} (target ${TARGET})`,
+      );
     });
   });
 }

@@ -10,7 +10,7 @@
  */
 import type { Box3, Move, Vec3 } from "../../types.ts";
 
-const ARC_SAMPLES = 360;
+const ARC_SAMPLES = 720;
 
 export interface EngagementReport {
   /** radial engagement (mm) at each point of level feed that cut, in path order */
