@@ -40,7 +40,7 @@ export function fanucFamily(family: FanucFamily): IsoDialect {
     optionalStop: "M01",
     toolChange: (tool, comments) => [
       `T${tool.number} M6`,
-      ...comments(`${tool.name}, stick-out ${formatNumber(tool.stick_out, 3, false)}`),
+      ...comments(`${tool.name}, stick-out ${formatNumber(tool.stick_out_mm, 3, false)}`),
     ],
     lengthCompensation: true,
     safeStart: ["G21", "G90 G94 G17 G40 G49 G80"],

@@ -95,7 +95,7 @@ export function* heidenhainProgram(stream: Iterable<Motion>, name: string, optio
         yield numbered("L Z+0 R0 FMAX M91");
         if (!motion.first && options.optionalStop) yield numbered("M1");
         modal.tellAll([null, null, null]);
-        for (const text of wrapped(`${motion.tool.name}, stick-out ${plain(motion.tool.stick_out)}`))
+        for (const text of wrapped(`${motion.tool.name}, stick-out ${plain(motion.tool.stick_out_mm)}`))
           yield remark(text);
         rpm = motion.spindle_rpm;
         yield numbered(`TOOL CALL ${motion.tool.number} Z S${Math.round(rpm)}`);

@@ -20,7 +20,7 @@ export const linuxcnc: IsoDialect = {
   optionalStop: "M1",
   toolChange: (tool, comments) => [
     `T${tool.number} M6`,
-    ...comments(`${tool.name}, stick-out ${formatNumber(tool.stick_out, 4, false)}`),
+    ...comments(`${tool.name}, stick-out ${formatNumber(tool.stick_out_mm, 4, false)}`),
   ],
   lengthCompensation: true,
   safeStart: ["G21", "G90 G94 G17 G40 G49 G80"],

@@ -33,8 +33,6 @@ import {
 } from "../job/setup-facts.ts";
 import type { Box3 } from "../math/box3.ts";
 
-type StoredSetup = CamPlan["setups"][number];
-
 /** arcs flatter than this (mm between the chord's middle and the arc) are written as lines */
 export const ARC_AS_LINE_SAGITTA_MM = 0.001;
 /** arcs wider than this radius (mm) are written as lines */
@@ -42,14 +40,8 @@ export const ARC_AS_LINE_RADIUS_MM = 5000;
 
 export type Coolant = Operation["parameters"]["coolant"];
 
-export interface ToolCall {
-  /** T number, the same in every setup of the job (and the H and D registers) */
-  number: number;
-  name: string;
-  diameter: number;
-  /** tip to the holder's nose (mm), for the comment a setter reads */
-  stick_out: number;
-}
+/** A tool as a program calls it: the setup's tool from the header's tool list (its number is the job's T, H and D). */
+export type ToolCall = SetupTool;
 
 export interface ProgramStart {
   kind: "program_start";
@@ -59,7 +51,6 @@ export interface ProgramStart {
   setup: { name: string; index: number; count: number };
   /** the stock box in the setup's frame (the work offset is at its top corner) */
   stock: { min: Vec3; max: Vec3 };
-  tools: ToolCall[];
   /** what holds the stock, for the setter's lines after the tool list; null: the plan does not say (nothing is written) */
   workholding: WorkholdingSummary | null;
   /** what the header tells the setter (header-lines.ts) */
@@ -119,13 +110,13 @@ export function* motionStream(plan: CamPlan, setupIndex: number, options: Stream
   const setup = plan.setups[setupIndex];
   if (setup === undefined)
     throw new RangeError(`setup ${setupIndex} is not in the plan (it has ${plan.setups.length})`);
-  const tools = toolCalls(setup);
+  const listed = setupTools(plan, setupIndex);
+  const tools = new Map(listed.map((tool) => [tool.assembly_uuid, tool]));
   yield {
     kind: "program_start",
     project: options.project,
     setup: { name: setup.name, index: setup.index, count: plan.setups.length },
     stock: { min: setup.stock.min, max: setup.stock.max },
-    tools: [...tools.values()],
     workholding: setup.workholding ?? null,
     facts: {
       part: options.part ?? null,
@@ -134,7 +125,7 @@ export function* motionStream(plan: CamPlan, setupIndex: number, options: Stream
       work_offset: workOffsetFacts(setup, options.control),
       stock: stockFacts(setup, options.partBox ?? null),
       cycle_time_s: cycleTimeS(setup),
-      tools: setupTools(plan, setupIndex),
+      tools: listed,
     },
   };
   let here: Vec3 | null = null;
@@ -177,21 +168,6 @@ export function* motionStream(plan: CamPlan, setupIndex: number, options: Stream
     }
   }
   yield { kind: "program_end" };
-}
-
-/** The setup's tools by assembly, numbered as its tool list numbers them. */
-function toolCalls(setup: StoredSetup): Map<string, ToolCall> {
-  const calls = new Map<string, ToolCall>();
-  for (const summary of setup.tools) {
-    const cutter = setup.operations.find((operation) => operation.tool.assembly_uuid === summary.assembly_uuid)?.tool;
-    calls.set(summary.assembly_uuid, {
-      number: summary.number,
-      name: summary.name,
-      diameter: summary.diameter_mm,
-      stick_out: cutter?.stick_out ?? 0,
-    });
-  }
-  return calls;
 }
 
 /** Where a drill cycle leaves the tool: at R over its last hole (G99). */

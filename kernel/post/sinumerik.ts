@@ -35,7 +35,7 @@ export const sinumerik: IsoDialect = {
   toolChange: (tool, comments) => [
     `T="${toolName(tool.name)}" M6`,
     "D1",
-    ...comments(`T${tool.number}: ${tool.name}, stick-out ${formatNumber(tool.stick_out, 3, false)}`),
+    ...comments(`T${tool.number}: ${tool.name}, stick-out ${formatNumber(tool.stick_out_mm, 3, false)}`),
   ],
   lengthCompensation: false,
   safeStart: ["G71", "G17 G90 G94 G40"],
