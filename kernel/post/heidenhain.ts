@@ -49,19 +49,18 @@ export function* heidenhainProgram(stream: Iterable<Motion>, name: string, optio
   // one M function a block (older TNCs take no more), the first one waiting
   const mAfter = (text: string): string => (pendingM.length === 0 ? text : `${text} ${pendingM.shift() as string}`);
   const withM = (words: string[]): string => mAfter(words.filter((word) => word !== "").join(" "));
-  // after a tool change: over the first point at its clearance, XY first, spindle and coolant on the way
-  let approach: Vec3 | null = null;
-  function* approached(): Generator<string> {
-    if (approach !== null) {
-      const [x, y, z] = approach;
-      approach = null;
-      modal.tellAll([x, y, null]);
-      yield numbered(withM(["L", `X${signed(x)}`, `Y${signed(y)}`, "R0", "FMAX"]));
-      modal.tellAll([x, y, z]);
-      yield numbered(withM(["L", `Z${signed(z)}`, "R0", "FMAX"]));
-    }
-    // M functions still waiting, each on a block that stays where the tool is
+  // M functions still waiting, each on a block that stays where the tool is
+  function* waitingM(): Generator<string> {
     while (pendingM.length > 0) yield numbered(withM(["L", `Z${signedUnits(modal.told[2] ?? 0)}`, "R0", "FMAX"]));
+  }
+  // after a tool change: over the first point at its clearance, XY first, the spindle's M3 and
+  // the coolant's code riding on these two moves
+  function* approached([x, y, z]: Vec3): Generator<string> {
+    modal.tellAll([x, y, null]);
+    yield numbered(withM(["L", `X${signed(x)}`, `Y${signed(y)}`, "R0", "FMAX"]));
+    modal.tellAll([x, y, z]);
+    yield numbered(withM(["L", `Z${signed(z)}`, "R0", "FMAX"]));
+    yield* waitingM();
   }
   // the one block of most programs, built without an array
   const line = (to: Vec3, rapid: boolean, feedRate = 0): string | null => {
@@ -103,9 +102,7 @@ export function* heidenhainProgram(stream: Iterable<Motion>, name: string, optio
         break;
       }
       case "approach":
-        // the spindle's M3 and the coolant's code wait for these two moves
-        approach = motion.to;
-        yield* approached();
+        yield* approached(motion.to);
         break;
       case "spindle":
         if (Math.round(motion.rpm) !== Math.round(rpm)) yield numbered(`TOOL CALL Z S${Math.round(motion.rpm)}`);
@@ -115,19 +112,19 @@ export function* heidenhainProgram(stream: Iterable<Motion>, name: string, optio
         pendingM.push(COOLANT_CODES[motion.mode]);
         break;
       case "rapid": {
-        if (approach !== null || pendingM.length > 0) yield* approached();
+        if (pendingM.length > 0) yield* waitingM();
         const text = line(motion.to, true);
         if (text !== null) yield text;
         break;
       }
       case "linear": {
-        if (approach !== null || pendingM.length > 0) yield* approached();
+        if (pendingM.length > 0) yield* waitingM();
         const text = line(motion.to, false, motion.feed);
         if (text !== null) yield text;
         break;
       }
       case "arc": {
-        if (approach !== null || pendingM.length > 0) yield* approached();
+        if (pendingM.length > 0) yield* waitingM();
         const cx = toUnits(motion.centre[0], 3);
         const cy = toUnits(motion.centre[1], 3);
         if (pole === null || pole[0] !== cx || pole[1] !== cy) {
@@ -159,7 +156,7 @@ export function* heidenhainProgram(stream: Iterable<Motion>, name: string, optio
         break;
       }
       case "drill":
-        if (approach !== null || pendingM.length > 0) yield* approached();
+        if (pendingM.length > 0) yield* waitingM();
         yield* drillBlocks(motion.cycle, motion.from);
         break;
       case "program_end":
