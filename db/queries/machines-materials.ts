@@ -88,6 +88,12 @@ export async function materialNames(db: Queryable): Promise<{ id: string; name: 
   return rows;
 }
 
+/** A material's name; null when no material the caller may use has the id. */
+export async function materialName(db: Queryable, id: string): Promise<string | null> {
+  const { rows } = await db.query<{ name: string }>("select name from app_public.materials where id = $1", [id]);
+  return rows[0]?.name ?? null;
+}
+
 export interface MachineTravelRow {
   name: string;
   travel_x_mm: number;

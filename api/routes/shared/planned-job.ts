@@ -6,7 +6,7 @@
  */
 import type { Queryable } from "../../../db/request-transaction.ts";
 import { currentJob, type JobRecord } from "../../../db/queries/jobs.ts";
-import { materialNames } from "../../../db/queries/machines-materials.ts";
+import { materialName } from "../../../db/queries/machines-materials.ts";
 import { getProject } from "../../../db/queries/projects.ts";
 import { getWorkpiece } from "../../../db/queries/workpieces.ts";
 import { HttpError, notFound } from "../../../http/errors/index.ts";
@@ -22,7 +22,7 @@ export interface PlanContext {
   part: string | null;
   /** the material's name */
   material: string | null;
-  /** the part's bounding box in workpiece coordinates: the job's stock less its offsets */
+  /** the part's bounding box in workpiece coordinates (the workpiece's, which the stock is grown from) */
   partBox: Box3 | null;
 }
 
@@ -58,9 +58,7 @@ export async function plannedJob(db: Queryable, projectId: string): Promise<Plan
   const blob = await postgresBlobStore.get(db, job.plan.blobId);
   if (!blob) throw new Error(`job ${job.id}: its plan blob ${job.plan.blobId} is missing`);
   const workpiece = job.workpieceId ? await getWorkpiece(db, job.workpieceId) : null;
-  const material = project.material_id
-    ? ((await materialNames(db)).find((row) => row.id === project.material_id)?.name ?? project.material_id)
-    : null;
+  const material = project.material_id ? ((await materialName(db, project.material_id)) ?? project.material_id) : null;
   return {
     job,
     plan: decodeCamPlan(blob.bytes),
@@ -69,18 +67,7 @@ export async function plannedJob(db: Queryable, projectId: string): Promise<Plan
       project: project.name,
       part: workpiece?.meta.original_filename ?? null,
       material,
-      partBox: partBoxOf(job),
+      partBox: workpiece?.meta.bbox ?? null,
     },
-  };
-}
-
-/** The stock's box less its offsets: the part's bounding box. */
-function partBoxOf(job: JobRecord): Box3 | null {
-  const stock = job.stock;
-  if (stock === null) return null;
-  const { offsets, min, max } = stock;
-  return {
-    min: [min[0] + offsets.minus_x, min[1] + offsets.minus_y, min[2] + offsets.minus_z],
-    max: [max[0] - offsets.plus_x, max[1] - offsets.plus_y, max[2] - offsets.plus_z],
   };
 }
