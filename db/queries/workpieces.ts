@@ -114,15 +114,14 @@ export async function workpieceOwner(db: Queryable, id: string): Promise<{ userI
 }
 
 /**
- * The workpiece's mesh (binary glTF, kernel/mesh/glb.ts) as the tessellate task stored it; null
- * when it has none yet (an imported job file without one) or the workpiece is not the caller's.
+ * A workpiece's mesh (binary glTF, kernel/mesh/glb.ts) as the tessellate task stored it; null
+ * when there is no workpiece or it has no mesh yet (an imported job file without one).
  */
 export async function workpieceMesh(
   db: Queryable,
-  id: string,
+  workpiece: WorkpieceRecord | null,
   store: BlobStore = postgresBlobStore,
 ): Promise<Uint8Array | null> {
-  const workpiece = await getWorkpiece(db, id);
   if (workpiece?.blobs.mesh == null) return null;
   return (await store.get(db, workpiece.blobs.mesh))?.bytes ?? null;
 }

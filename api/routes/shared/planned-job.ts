@@ -8,7 +8,7 @@ import type { Queryable } from "../../../db/request-transaction.ts";
 import { currentJob, type JobRecord } from "../../../db/queries/jobs.ts";
 import { materialName } from "../../../db/queries/machines-materials.ts";
 import { getProject } from "../../../db/queries/projects.ts";
-import { getWorkpiece } from "../../../db/queries/workpieces.ts";
+import { getWorkpiece, type WorkpieceRecord } from "../../../db/queries/workpieces.ts";
 import { HttpError, notFound } from "../../../http/errors/index.ts";
 import { decodeCamPlan, type CamPlan } from "../../../kernel/job/plan.ts";
 import { findMachineArchetype } from "../../../kernel/machines/archetypes.ts";
@@ -28,6 +28,8 @@ export interface PlanContext {
 
 export interface PlannedJob {
   job: JobRecord;
+  /** the job's workpiece; null for a job without one */
+  workpiece: WorkpieceRecord | null;
   plan: CamPlan;
   /** the machine's postprocessor, which names its control's words */
   postprocessor: string;
@@ -61,6 +63,7 @@ export async function plannedJob(db: Queryable, projectId: string): Promise<Plan
   const material = project.material_id ? ((await materialName(db, project.material_id)) ?? project.material_id) : null;
   return {
     job,
+    workpiece,
     plan: decodeCamPlan(blob.bytes),
     postprocessor: findMachineArchetype(job.machine.product_id)?.postprocessor ?? job.machine.control,
     context: {

@@ -35,7 +35,7 @@ export async function setupSheetFile(
   projectId: string,
   options: { format: SheetFormat; paper: Paper },
 ): Promise<SetupSheetFile> {
-  const { job, plan, postprocessor, context } = await plannedJob(db, projectId);
+  const { job, workpiece, plan, postprocessor, context } = await plannedJob(db, projectId);
   const machine = findMachineArchetype(job.machine.product_id);
   if (machine === undefined) {
     throw new HttpError(
@@ -45,7 +45,7 @@ export async function setupSheetFile(
       { job_id: job.id, product_id: job.machine.product_id },
     );
   }
-  const glb = job.workpieceId === null ? null : await workpieceMesh(db, job.workpieceId);
+  const glb = await workpieceMesh(db, workpiece);
   const sheet = setupSheet({
     plan,
     project: context.project,
