@@ -8,7 +8,7 @@ import { setupMachiningTime } from "../cam/machining-time.ts";
 import type { Operation } from "../cam/types.ts";
 import type { MachineArchetype } from "../machines/archetypes.ts";
 import type { CamPlan } from "./plan.ts";
-import { cycleTimeS, jobTools, movesZRange } from "./setup-facts.ts";
+import { cycleTimeS, movesZRange } from "./setup-facts.ts";
 
 type StoredSetup = CamPlan["setups"][number];
 
@@ -50,7 +50,7 @@ export interface SetupTotals {
 
 /**
  * The operations of the plan's setup `setupIndex` in the order they run; `machine` is the one the
- * job was planned for. Each tool by its number in the job's tool table (setup-facts.ts jobTools).
+ * job was planned for. Each tool by its number in the job, as the setup's tool list gives it.
  */
 export function operationFacts(
   plan: Pick<CamPlan, "setups">,
@@ -60,7 +60,7 @@ export function operationFacts(
   const setup = plan.setups[setupIndex];
   if (setup === undefined) throw new RangeError(`setup ${setupIndex} is not in the plan`);
   const times = setupMachiningTime(setup.operations, machine).operations;
-  const numbers = new Map(jobTools(plan).map((tool) => [tool.assembly_uuid, tool.number]));
+  const numbers = new Map(setup.tools.map((tool) => [tool.assembly_uuid, tool.number]));
   return setup.operations.map((operation, i) => {
     const time = times[i]!;
     const range = movesZRange(operation.moves);
