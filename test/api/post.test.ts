@@ -110,6 +110,29 @@ describe("POST /projects/{project_id}/post/run", () => {
     }
   });
 
+  it("takes an optional stop before each later tool change unless optional_stop=false, and refuses other values", async () => {
+    const projectId = await plannedProject(everyMovePlan(false));
+    const stops = (text: string) => text.split("\n").filter((line) => line === "M01").length;
+    const standard = await post(projectId, "?setup_index=0");
+    assert.equal(stops(standard.text), 1, "one stop: before T2, none before T1");
+    const asked = await post(projectId, "?setup_index=0&optional_stop=true");
+    assert.equal(asked.text, standard.text);
+    const without = await post(projectId, "?setup_index=0&optional_stop=false");
+    assert.equal(without.status, 200);
+    assert.equal(stops(without.text), 0);
+    assert.deepEqual(
+      without.text.split("\n"),
+      standard.text.split("\n").filter((line) => line !== "M01"),
+      "nothing else changes",
+    );
+    for (const query of ["?setup_index=0&optional_stop=yes", "?setup_index=0&optional_stop="]) {
+      const res = await post(projectId, query);
+      assert.equal(res.status, 400, query);
+      assert.equal(res.body.detail.code, "invalid_parameter", query);
+      assert.match(JSON.stringify(res.body.detail.details), /optional_stop/, query);
+    }
+  });
+
   it("answers 400 setup_index_out_of_range past the job's last setup, saying how many it has", async () => {
     const projectId = await plannedProject(everyMovePlan(false));
     const res = await post(projectId, "?setup_index=1");
