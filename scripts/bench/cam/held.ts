@@ -52,7 +52,7 @@ export function heldLines(rows: readonly Planned[], belowMm: number): string[] {
   const lines: string[] = [];
   for (const held of rows) {
     if (held.held === null) continue;
-    const free = rows.find((r) => r.held === null && `${r.part} (held)` === held.part);
+    const free = rows.find((r) => r.held === null && r.part === held.part.replace(" (held)", ""));
     const h = held.held;
     const grips = h.grips.map(
       (g) => `${g.setup} ${g.type} ${g.grip_mm} mm on the ${g.grips === "stock" ? "blank" : "part"}`,
@@ -73,8 +73,3 @@ export function heldLines(rows: readonly Planned[], belowMm: number): string[] {
 }
 
 const signed = (value: number): string => (value > 0 ? `+${value}` : String(value));
-
-/** The plans a run makes of each part: false, nothing holds the stock; true, the machine's workholding. */
-export function variants(workholding: "both" | "none" | "held"): boolean[] {
-  return workholding === "both" ? [false, true] : [workholding === "held"];
-}

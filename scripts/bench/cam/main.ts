@@ -10,10 +10,12 @@
  * the material left over the part after the last setup and the plan's completeness (status,
  * surface share under material left, holes not made, faces unreachable, operations dropped,
  * sharp corners; one line per part under the table) and each roughing operation's measured radial
- * engagement (maximum and p99) against its target. Each part is planned twice by default
- * (BENCH_CAM_WORKHOLDING): as nothing held the stock, and held in the machine's workholding (its
- * vise, else its table) with BENCH_CAM_BELOW_MM of stock below the part, "<part> (held)", with its clampings and grips beside
- * the first (bench/cam/held.ts). Aims: no violation anywhere, at least
+ * engagement (maximum and p99) against its target. Each part is planned held in the machine's
+ * workholding (its vise, else its table) with BENCH_CAM_BELOW_MM of stock below the part,
+ * "<part> (held)" (BENCH_CAM_WORKHOLDING=both adds the plan nothing holds, its clampings and
+ * grips beside: bench/cam/held.ts), and each of those twice (BENCH_CAM_CLEARING=compare): as the
+ * planner chooses its clearing and with offset clearing, "<part> (held) [offset]"
+ * (bench/cam/clearing.ts). Aims: no violation anywhere, at least
  * 97 % of the removable volume removed, under 20 s per NIST part. Progress on stderr, the table
  * on stdout, figures to BENCH_CAM_OUT. Exit 0 when every part was planned (aims met or not), 1
  * when one failed.
@@ -33,7 +35,8 @@ import { benchPlanInput } from "../plan-input.ts";
 import { writeJson } from "../report.ts";
 import { round } from "../stats.ts";
 import { engagementLines, type RoughingEngagement, roughingEngagement } from "./engagement.ts";
-import { heldFigures, heldLines, type HeldFigures, variants } from "./held.ts";
+import { type ClearingFigures, clearingFigures, clearingLines, variantName, variants } from "./clearing.ts";
+import { heldFigures, heldLines, type HeldFigures } from "./held.ts";
 import { type CamBenchSettings, readCamSettings } from "./settings.ts";
 
 export const CAM_AIMS = { maxLeftPct: 3, maxNistSeconds: 20 } as const;
@@ -69,6 +72,8 @@ interface PartFigures {
   held: HeldFigures | null;
   /** each roughing and rest roughing operation's measured engagement against its target */
   engagement: RoughingEngagement[];
+  /** the roughing's time and the clearing its operations use */
+  clearing: ClearingFigures;
 }
 
 interface PlanFailure {
@@ -105,6 +110,7 @@ export async function main(): Promise<number> {
 
   const rows: PartFigures[] = [];
   const failures: PlanFailure[] = [];
+  if (settings.warmUp) warmUp(oc, files[0], library, machine, settings);
   for (const file of files) {
     const name = path.basename(file);
     const original = new Uint8Array(fs.readFileSync(file));
@@ -117,7 +123,8 @@ export async function main(): Promise<number> {
       failures.push({ part: name, code: "no_bbox", message: "the part has no box" });
       continue;
     }
-    for (const held of variants(settings.workholding)) {
+    for (const variant of variants(settings.workholding, settings.clearing)) {
+      const { held } = variant;
       const input = benchPlanInput(oc, original, box, {
         stockMm: settings.stockMm,
         belowMm: held ? settings.belowMm : 0,
@@ -125,7 +132,8 @@ export async function main(): Promise<number> {
         material: settings.material,
         library,
       });
-      const part = held ? `${name} (held)` : name;
+      if (variant.clearing !== null) input.options = { ...input.options, clearing: variant.clearing };
+      const part = variantName(name, variant);
       // unheld: null, as if nothing held the stock (the planner would otherwise take the machine's default)
       const workholding = held ? defaultWorkholding(machine.product_id) : null;
       if (workholding === undefined) {
@@ -204,6 +212,8 @@ export async function main(): Promise<number> {
   for (const r of rows) out.push(`  ${r.part}: ${describeCompleteness(r.completeness)}`);
   out.push(...heldLines(rows, settings.belowMm));
   out.push(...engagementLines(rows));
+  const clearing = clearingLines(rows);
+  out.push(...clearing.lines);
   if (failures.length > 0)
     out.push(
       `\n${failures.length} parts not planned: ${failures.map((f) => `${f.part} (${f.code}: ${f.message})`).join("; ")}`,
@@ -215,10 +225,36 @@ export async function main(): Promise<number> {
     settings,
     rows,
     failures,
-    aims: { clean, removed, fast },
+    aims: { clean, removed, fast, clearing: clearing.aims },
   });
   say(`figures written to ${settings.out}`);
   return failures.length > 0 ? 1 : 0;
+}
+
+/**
+ * Plans the first part once, unrecorded: the first plan of a process runs colder (V8 compiling,
+ * OCCT's first calls), 2.5 times a later plan's time on a small MFCAD part, which would count
+ * against whichever variant comes first.
+ */
+function warmUp(
+  oc: OpenCascadeInstance,
+  file: string | undefined,
+  library: ReturnType<typeof starterLibrary>,
+  machine: NonNullable<ReturnType<typeof findMachineArchetype>>,
+  settings: CamBenchSettings,
+): void {
+  if (file === undefined) return;
+  const original = new Uint8Array(fs.readFileSync(file));
+  const box = recogniseFile(oc, original).analysis.bbox;
+  if (box === null) return;
+  say(`${path.basename(file)}: warming up`);
+  planPart(
+    oc,
+    benchPlanInput(oc, original, box, { stockMm: settings.stockMm, machine, material: settings.material, library }),
+    "warm-up",
+    1,
+    settings,
+  );
 }
 
 /** One plan of one part, timed, or why it failed. */
@@ -278,6 +314,7 @@ function planPart(
       ),
       held: input.workholding ? heldFigures(result) : null,
       engagement: roughingEngagement(result),
+      clearing: clearingFigures(result, input.machine),
     };
     say(`${name}: ${round(planSeconds, 1)} s, ${result.setups.length} setups, ${round(100 - left, 2)} % removed`);
     return row;

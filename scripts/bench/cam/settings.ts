@@ -23,12 +23,19 @@ const Settings = z.object({
   /** where the JSON figures go; outside the repository */
   BENCH_CAM_OUT: z.string().min(1).default(path.join(os.tmpdir(), "swarf-bench-cam-results.json")),
   /**
-   * both: each part planned as if nothing held the stock and held in the machine's workholding
-   * (its vise, else its table), side by side; none or held: one of the two
+   * held (the service's way): each part held in the machine's workholding (its vise, else its
+   * table); none: as if nothing held the stock; both: the two side by side
    */
-  BENCH_CAM_WORKHOLDING: z.enum(["both", "none", "held"]).default("both"),
+  BENCH_CAM_WORKHOLDING: z.enum(["both", "none", "held"]).default("held"),
+  /**
+   * compare: each plan made as the planner chooses its clearing and again with offset clearing,
+   * side by side; auto, adaptive or offset: one plan with that clearing
+   */
+  BENCH_CAM_CLEARING: z.enum(["compare", "auto", "adaptive", "offset"]).default("compare"),
   /** stock below the part for a held plan, mm (5 mm grip + 1.5 mm kept clear + 1.5) */
   BENCH_CAM_BELOW_MM: z.coerce.number().min(0).max(100).default(8),
+  /** 1: plan the first part once, unrecorded, before the timed plans (a process's first plan runs colder) */
+  BENCH_CAM_WARMUP: z.enum(["0", "1"]).default("1"),
   /** a folder to keep each plan's digested JSON in (<part>.json); unset: none kept */
   BENCH_CAM_PLANS_DIR: z.string().min(1).optional(),
 });
@@ -46,6 +53,8 @@ export interface CamBenchSettings {
   out: string;
   plansDir: string | null;
   workholding: "both" | "none" | "held";
+  clearing: "compare" | "auto" | "adaptive" | "offset";
+  warmUp: boolean;
   belowMm: number;
 }
 
@@ -63,6 +72,8 @@ export function readCamSettings(env: NodeJS.ProcessEnv = process.env): CamBenchS
     out: s.BENCH_CAM_OUT,
     plansDir: s.BENCH_CAM_PLANS_DIR ?? null,
     workholding: s.BENCH_CAM_WORKHOLDING,
+    clearing: s.BENCH_CAM_CLEARING,
+    warmUp: s.BENCH_CAM_WARMUP === "1",
     belowMm: s.BENCH_CAM_BELOW_MM,
   };
 }
