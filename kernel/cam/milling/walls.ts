@@ -52,6 +52,7 @@ import {
   type Paths64,
 } from "./polygons.ts";
 import { CLEARANCE_MM, nearWindows, regionWithin, ShadowsAhead, workWindows } from "./regions.ts";
+import { passesOverStock } from "./wall-stock.ts";
 import type { ClearedLayer } from "./stock.ts";
 
 export const OVERLAP_MM = 1;
@@ -100,7 +101,8 @@ export function wallPasses(request: MillingRequest, kind: OperationKind, outerOn
     const material = stock.remainingAbove(z);
     // only where stock is left on the walls (a second, smaller finishing tool: the corners the
     // first could not reach)
-    const windows = workWindows(part, stock, tool, difference(material, shadow), z, allowance, request.focus);
+    const outside = difference(material, shadow);
+    const windows = workWindows(part, stock, tool, outside, z, allowance, request.focus);
     shadows.decided(i, windows === null || windows.length > 0);
     if (windows !== null && windows.length === 0) continue;
     const loops = (
@@ -128,6 +130,8 @@ export function wallPasses(request: MillingRequest, kind: OperationKind, outerOn
     const free = difference(allowed, offsetCovering(nearby, radius + CLEARANCE_MM));
     const freeGrown = offset(free, LINK_TOLERANCE_MM);
     let pieces = clipOpen(loops, allowedGrown, "inside");
+    // a finisher after a larger one runs only where that one left stock (wall-stock.ts)
+    if (!outerOnly) pieces = passesOverStock(pieces, part, outside, z, allowance, radius);
     const heavy = radius - engagement > 0 && nearby.length > 0 ? offsetCoarse(nearby, radius - engagement) : [];
     if (heavy.length > 0) {
       const light = clipOpen(pieces, heavy, "outside");
