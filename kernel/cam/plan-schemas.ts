@@ -238,6 +238,11 @@ export const ToolSummarySchema = z.object({
   name: z.string(),
   tool_type: z.string(),
   diameter_mm: z.number().positive(),
+  corner_radius_mm: nonNegative
+    .optional()
+    .describe(
+      "the cutter's corner radius: 0 for a flat end mill, half the diameter for a ball end mill; absent in plans made before it was given",
+    ),
   holder: z
     .string()
     .nullable()

@@ -22,6 +22,7 @@ import { workOffsetName } from "../machines/work-offsets.ts";
 import { defaultWorkholding, tableWorkholding } from "../workholding/defaults.ts";
 import { EMPTY_LIBRARY } from "./planning-preconditions.ts";
 import { setupMachiningTime } from "./machining-time.ts";
+import { spindleLimitedWarnings } from "./planner/spindle-limited.ts";
 import { queuedShadows, type ShadowSource } from "./milling/shadows.ts";
 import { InProcessStock } from "./milling/stock.ts";
 import type { Triangles } from "./milling/triangles.ts";
@@ -279,6 +280,7 @@ export function planCam(oc: OpenCascadeInstance, input: PlanInput, hooks: PlanHo
     const time = setupMachiningTime(verified.operations, input.machine);
     const operations = withEngagement(verified.operations, verified.engagement);
     warnings.push(...engagementWarnings(setup.name, operations));
+    warnings.push(...spindleLimitedWarnings(setup.name, operations, time.operations, input.machine, input.material_id));
     // a CAM setup entity UUID: quote jobs key their setup costs by it (spec: setup_costs)
     const id = randomUUID();
     planned.push({

@@ -176,7 +176,7 @@ export function jobTools(plan: PlanSetups): JobTool[] {
         tool_type: summary.tool_type,
         type_words: typeWords(summary.tool_type),
         diameter_mm: summary.diameter_mm,
-        corner_radius_mm: cutter?.corner_radius ?? 0,
+        corner_radius_mm: summary.corner_radius_mm ?? cutter?.corner_radius ?? 0,
         flutes: cutter?.flutes ?? 0,
         stick_out_mm: cutter?.stick_out ?? 0,
         holder: summary.holder ?? null,

@@ -61,6 +61,7 @@ export function jobToolNumbers({ setups, library }: JobToolNumbering): JobToolNu
         name: tool.name,
         tool_type: tool.tool_type,
         diameter_mm: tool.diameter,
+        corner_radius_mm: tool.corner_radius,
         holder: holderOf(assemblies.get(tool.assembly_uuid)),
       })),
     ),
