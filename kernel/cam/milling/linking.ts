@@ -67,6 +67,11 @@ export interface Cut {
    * must go up and over.
    */
   linkFrom?: (from: Vec3) => Vec3[] | null;
+  /**
+   * linkFrom's points cross only air the cuts before cleared (walls.ts: the free region, or back
+   * along the pass just cut): fed at the air feed where it may be used, not the cutting feed
+   */
+  linkInAir?: boolean;
 }
 
 export interface Feeds {
@@ -145,7 +150,7 @@ export class ToolpathWriter {
     // a cut may link from where the last one ended at its height or above (the level before)
     const link = at[2] > start[2] - 1e-9 ? (cut.linkFrom?.(at) ?? null) : null;
     if (link !== null) {
-      const fed = this.fedLink(at, link);
+      const fed = this.fedLink(at, link, cut.linkInAir === true);
       if (at[2] - start[2] < 1e-9) return fed;
       const over = this.travel(at, start);
       if (feedSeconds(at, fed) <= feedSeconds(at, over)) return fed;
@@ -156,11 +161,14 @@ export class ToolpathWriter {
     return this.travel(at, start);
   }
 
-  /** A link's points as feeds: at the cutting feed, and down into the cut's level at the air feed where that may be used. */
-  private fedLink(at: Vec3, points: readonly Vec3[]): Move[] {
+  /**
+   * A link's points as feeds: at the cutting feed, and down into the cut's level (or, `inAir`,
+   * everywhere) at the air feed where that may be used.
+   */
+  private fedLink(at: Vec3, points: readonly Vec3[], inAir: boolean): Move[] {
     let here = at;
     return points.map((to): Move => {
-      const feed = to[2] < here[2] && this.inAir(here, to) ? this.feeds.air : this.feeds.feed;
+      const feed = (inAir || to[2] < here[2]) && this.inAir(here, to) ? this.feeds.air : this.feeds.feed;
       here = to;
       return { kind: "linear", to, feed };
     });

@@ -165,6 +165,7 @@ export function wallPasses(request: MillingRequest, kind: OperationKind, outerOn
       const cut: Cut = {
         start: pass.start,
         moves: pass.moves,
+        linkInAir: true,
         linkFrom: (from: Vec3) => {
           if (segmentIn(xy(from), xy(pass.start), freeGrown)) return [pass.start];
           // from the level above, back along the pass just cut there to its start, and down
