@@ -365,7 +365,10 @@ export const WarningSchema = z.object({
         "tool_number_conflict (two assemblies of the job with one pocket number) gives `number`, the one used first that keeps it " +
         "(`kept_assembly_uuid`, `kept_name`) and the other (`renumbered_assembly_uuid`, `renumbered_name`) with its number in the job, `renumbered_to`; " +
         "engagement_over_target (a roughing or rest roughing whose measured radial engagement's 99th percentile exceeds the stepover by more than 10 %) gives " +
-        "`operation_id`, `setup`, `p99_mm`, `p99_pct` (of the tool's diameter), `max_mm` and `target_mm`",
+        "`operation_id`, `setup`, `p99_mm`, `p99_pct` (of the tool's diameter), `max_mm` and `target_mm`; " +
+        "spindle_limited_tool (a tool whose recommended cutting speed needs more rpm than the machine has, one per tool and setup) gives " +
+        "`setup`, `tool`, `recommended_rpm`, `max_spindle_rpm`, `vc_m_min` (the cutting speed it runs at), `recommended_vc_m_min`, " +
+        "`seconds` (its milling operations in the setup) and `seconds_longer` (over their time at the recommended speed)",
     ),
 });
 

@@ -14,7 +14,8 @@
  * - Parts of a loop the tool may not reach (shank or holder in the way, stock deeper than the
  *   stepdown above) are cut out of it; so are places where more than the engagement limit
  *   (the larger of the stepover and a quarter of the diameter) of stock is still there: a
- *   finishing tool does not slot through what roughing left, those places are reported.
+ *   finishing tool does not slot through what roughing left, those places are reported; and,
+ *   for wall finishing, the walls with no stock left on them (wall-stock.ts).
  */
 import type { Move, OperationKind, Vec2, Vec3 } from "../types.ts";
 import { LINK_TOLERANCE_MM } from "./clearing.ts";
