@@ -343,7 +343,7 @@ describe("the CAM planner", () => {
     );
   });
 
-  it("finishes with the largest end mill the rounded corners allow, and the narrow slot and sharp corners with the smallest after it", () => {
+  it("finishes with the largest end mill the rounded corners allow, and reports the narrow slot and sharp corners against the smallest after it", () => {
     // a pocket with 3.5 mm corners, and beside it a blind slot 3.2 mm wide with sharp ends
     const bytes = withOcctScope((scope) =>
       writeBrep(oc, cut(oc, scope, roundedPocket(oc, scope, 3.5), makeBox(oc, scope, [24, 3.2, 4], [8, 30, 16]))),
@@ -352,8 +352,15 @@ describe("the CAM planner", () => {
     const result = planCam(oc, input(bytes, { min: [0, 0, 0], max: [40, 40, 21] }, { library }), quiet);
     const top = result.setups.find((s) => s.name === "+Z");
     assert.ok(top, result.setups.map((s) => s.name).join(", "));
+    // the 3 mm end mill after it has no wall to take: the 6 mm one finished every wall it reaches,
+    // and the slot holds more stock than a finishing pass takes (reported); running the walls
+    // the 6 mm finished, its 430 moves cut nothing
     const finishing = top.operations.filter((o) => o.kind === "wall_finishing").map((o) => o.tool.diameter);
-    assert.deepEqual(finishing, [6, 3]);
+    assert.deepEqual(finishing, [6]);
+    assert.ok(
+      result.unmachined.some((u) => /wall finishing with End mill Ø3 .* of wall skipped: more than/.test(u.message)),
+      JSON.stringify(result.unmachined.map((u) => u.message)),
+    );
     assert.deepEqual(
       [top.verification.gouges, top.verification.rapids_through_material, top.verification.holder_collisions],
       [0, 0, 0],
