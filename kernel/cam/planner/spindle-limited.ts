@@ -1,10 +1,10 @@
 /**
  * Tools the spindle cannot turn fast enough: an end mill whose recommended cutting speed needs
  * more rpm than the machine has runs at the machine's maximum, at a slower surface speed and a
- * feed slower by the same ratio (the chip per tooth is kept). The planner uses such a tool only
- * where no larger one fits (milling-operations.ts, milling/wall-stock.ts); what it still costs is
- * reported once per tool and setup (`spindle_limited_tool`), with the seconds its operations take
- * and the seconds they would take at the recommended speed.
+ * feed slower by the same ratio (the chip per tooth is kept). The planner finishes walls with a
+ * smaller tool only where the larger ones left stock (milling/wall-stock.ts); what such a tool
+ * still costs is reported once per tool and setup (`spindle_limited_tool`), with the seconds its
+ * milling operations take and how many more than at the recommended speed.
  *
  * partC on the vmc-850 (10,000 rpm) in aluminium: a 1 mm end mill asks for 95,493 rpm (300 m/min)
  * and cuts at 31.4 m/min, so it feeds at a tenth of the recommended feed.
