@@ -7,6 +7,7 @@
  */
 import type { Vec2 } from "../types.ts";
 import { clearRegionAdaptive } from "./adaptive/clear-adaptive.ts";
+import { levelLoad } from "./adaptive/parameters.ts";
 import { clearRegion, LINK_TOLERANCE_MM, type ClearResult, type ClearSpec } from "./clearing.ts";
 import { materialHeights, xy, type ToolpathWriter } from "./linking.ts";
 import type { MillingRequest, SkippedRegion } from "./operation.ts";
@@ -45,10 +46,22 @@ export function clearLevels(
   const cleared: ClearedLayer[] = [];
   const skipped: SkippedRegion[] = [];
   const adaptive = request.adaptive;
-  const clear =
-    adaptive === undefined
-      ? clearRegion
-      : (spec: ClearSpec): ClearResult => clearRegionAdaptive({ ...spec, ...adaptive });
+  // each adaptive level takes the load of the depth it cuts: below the level before (the stock's top for the first)
+  const clearAt = (depth: number): ((spec: ClearSpec) => ClearResult) => {
+    if (adaptive === undefined) return clearRegion;
+    const load =
+      adaptive.section_mm2 === undefined
+        ? { engagement_mm: adaptive.engagement_mm, feed_mm_min: parameters.feed_mm_min }
+        : levelLoad(adaptive, tool.diameter, depth);
+    return (spec) =>
+      clearRegionAdaptive({
+        ...spec,
+        parameters: { ...spec.parameters, feed_mm_min: load.feed_mm_min },
+        engagement_mm: load.engagement_mm,
+        base_feed_mm_min: adaptive.base_feed_mm_min,
+      });
+  };
+  let above = stock.highest();
   const shadows = new ShadowsAhead(part, tool, levels, parameters.allowance_xy_mm, parameters.stepdown_mm);
   for (const [index, z] of levels.entries()) {
     shadows.before(index);
@@ -66,6 +79,8 @@ export function clearLevels(
     if (pieces === "stop") break;
     if (pieces === "skip") continue;
     writer.heights = materialHeights(part, stock);
+    const clear = clearAt(above - z);
+    above = z;
     const allowedGrown = offset(allowed, LINK_TOLERANCE_MM);
     const sweeps: Paths64[] = [];
     while (pieces.length > 0) {

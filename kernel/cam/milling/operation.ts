@@ -7,6 +7,7 @@
  * reason. Regions it could not machine are listed in `skipped`.
  */
 import type { CuttingParameters, Cutter, Operation, OperationKind, Vec2 } from "../types.ts";
+import type { AdaptiveLoad } from "./adaptive/parameters.ts";
 import { materialHeights, ToolpathWriter } from "./linking.ts";
 import type { Rect64 } from "./polygons.ts";
 import type { PartSlicer } from "./slicer.ts";
@@ -44,11 +45,12 @@ export interface MillingRequest {
   /** how far rapids keep from all material (linking.ts RAPID_CLEARANCE_MM when not given) */
   rapid_clearance_mm?: number;
   /**
-   * Clear each region by adaptive paths (adaptive/clear-adaptive.ts) at this target engagement,
-   * the entry and the passes along the walls at the base feed (adaptive/parameters.ts
-   * adaptiveCut); default: offset passes (clearing.ts)
+   * Clear each region by adaptive paths (adaptive/clear-adaptive.ts) at the load each level's
+   * depth takes (adaptive/parameters.ts levelLoad; without a cross-section: this engagement at
+   * the parameters' feed), the entry and the passes along the walls at the base feed; default:
+   * offset passes (clearing.ts)
    */
-  adaptive?: { engagement_mm: number; base_feed_mm_min: number };
+  adaptive?: AdaptiveLoad;
   /** the feed through air known to be cleared (../tooling/feeds.ts airFeed); the cutting feed when not given */
   air_feed_mm_min?: number;
 }

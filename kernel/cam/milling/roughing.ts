@@ -13,6 +13,7 @@
  * everything, and the passes grow from it into the corners).
  */
 import type { OperationKind } from "../types.ts";
+import { largestEngagement } from "./adaptive/parameters.ts";
 import { clearLevels } from "./level-clearing.ts";
 import { zLevels } from "./levels.ts";
 
@@ -38,20 +39,32 @@ export function restRoughing(request: MillingRequest): MillingOutcome {
   return roughInLevels(request, "rest_roughing");
 }
 
-function roughInLevels(request: MillingRequest, kind: OperationKind): MillingOutcome {
-  const { part, tool, parameters } = request;
-  const unusable = unusableTool(tool, parameters);
+function roughInLevels(asked: MillingRequest, kind: OperationKind): MillingOutcome {
+  const { part, tool } = asked;
+  const unusable = unusableTool(tool, asked.parameters);
   if (unusable) return refusal(unusable);
-  const top = request.stock.highest();
+  const top = asked.stock.highest();
   if (!Number.isFinite(top)) return refusal("no stock is left to rough");
-  const bottom = request.bottom_z ?? part.bottom_z;
+  const bottom = asked.bottom_z ?? part.bottom_z;
   const levels = zLevels({
     top,
     bottom,
     floors: part.floors,
-    stepdown: parameters.stepdown_mm,
-    allowance_z: parameters.allowance_z_mm,
+    stepdown: asked.parameters.stepdown_mm,
+    allowance_z: asked.parameters.allowance_z_mm,
   });
+  // adaptive levels take more than the least engagement where shallower: the target is the largest
+  const request =
+    asked.adaptive?.section_mm2 === undefined
+      ? asked
+      : {
+          ...asked,
+          parameters: {
+            ...asked.parameters,
+            stepover_mm: largestEngagement(asked.adaptive, tool.diameter, top, levels),
+          },
+        };
+  const { parameters } = request;
   if (levels.length === 0)
     return refusal(`nothing lies between the stock's top (${top.toFixed(3)}) and the bottom (${bottom.toFixed(3)})`);
 

@@ -36,8 +36,9 @@ import { missingEndMill, toolMissingEntry, type MissingTool } from "../tooling/m
 import { mm, selectEndMill, selectFaceMill, type FeatureRef } from "../tooling/select.ts";
 import { wallReach } from "../cutter-shape.ts";
 import type { Cutter, CuttingParameters, Operation, OperationKind, Vec3 } from "../types.ts";
-import { adaptiveCut, type AdaptiveCut } from "../milling/adaptive/parameters.ts";
+import type { AdaptiveCut } from "../milling/adaptive/parameters.ts";
 import type { OperationCheck, PlanInput, PlanStep, Unmachined } from "../plan-types.ts";
+import { clearingsToTry, fastest } from "./clearing-choice.ts";
 import { holePlugs, mergeSoups } from "./hole-plugs.ts";
 import { boxSoup, inBand } from "./keep-out.ts";
 import type { SetupPart } from "./setup-part.ts";
@@ -347,27 +348,40 @@ function millWith(slicer: PartSlicer, job: Required<MillingJob>): MillingDraft {
       step.kind,
       step.kind === "rest_roughing" ? { allowance_xy_mm: restAllowance(step.tool) } : {},
     );
-    const adaptive = adaptiveRoughing(step.kind, input, step.tool, parameters);
+    const clearings = clearingsToTry(
+      { kind: step.kind, tool: step.tool, parameters },
+      { clearing: input.options.clearing, max_feed_mm_min: input.machine.max_feed_mm_min },
+      { part: slicer, stock },
+    );
     const generating = performance.now();
-    // a roughing's levels go to the simulation as they are made
-    const onMoves = verifier === null ? undefined : (operation: Operation) => verifier.stream(operation, true);
-    const outcome = step.generate({
+    // a roughing's levels go to the simulation as they are made, when there is no choice to wait for
+    const onMoves =
+      verifier === null || clearings.length > 1
+        ? undefined
+        : (operation: Operation) => verifier.stream(operation, true);
+    const id = nextId();
+    const make = (adaptive: AdaptiveCut | null): MillingOutcome =>
+      step.generate({
+        part: slicer,
+        stock,
+        tool: step.tool,
+        parameters: adaptive?.parameters ?? parameters,
+        ...(adaptive === null ? {} : { adaptive: adaptive.load }),
+        id,
+        features: milled.map((f) => f.id),
+        onMoves,
+        ...(input.options.rapid_clearance_mm === undefined
+          ? {}
+          : { rapid_clearance_mm: input.options.rapid_clearance_mm }),
+        air_feed_mm_min: airFeed((adaptive?.parameters ?? parameters).feed_mm_min, input.machine),
+        ...(step.name ? { name: step.name } : {}),
+        ...(focus === null ? {} : { focus }),
+      });
+    const outcome = fastest(clearings.map(make), input.machine, {
       part: slicer,
       stock,
-      tool: step.tool,
-      parameters: adaptive?.parameters ?? parameters,
-      ...(adaptive === null
-        ? {}
-        : { adaptive: { engagement_mm: adaptive.engagement_mm, base_feed_mm_min: adaptive.base_feed_mm_min } }),
-      id: nextId(),
-      features: milled.map((f) => f.id),
-      onMoves,
-      ...(input.options.rapid_clearance_mm === undefined
-        ? {}
-        : { rapid_clearance_mm: input.options.rapid_clearance_mm }),
-      air_feed_mm_min: airFeed((adaptive?.parameters ?? parameters).feed_mm_min, input.machine),
-      ...(step.name ? { name: step.name } : {}),
-      ...(focus === null ? {} : { focus }),
+      stepdown_mm: parameters.stepdown_mm,
+      allowance_z_mm: parameters.allowance_z_mm,
     });
     if (outcome.operation === null) verifier?.discard();
     open.push({ index, stock, outcome, clamps, generate_s: (performance.now() - generating) / 1000 });
@@ -386,21 +400,6 @@ function millWith(slicer: PartSlicer, job: Required<MillingJob>): MillingDraft {
   draft.stock = stock;
   hooks.progress(1);
   return draft;
-}
-
-/**
- * The adaptive cut of a roughing step when the plan asks for adaptive clearing (options.clearing);
- * null for offset passes. "auto" is offset: adaptive clearing does not yet predict less time on
- * the fixture parts (docs/cam-planning.md, Clearing). Rest roughing stays offset.
- */
-function adaptiveRoughing(
-  kind: OperationKind,
-  input: PlanInput,
-  tool: Cutter,
-  parameters: CuttingParameters,
-): AdaptiveCut | null {
-  if (kind !== "roughing" || input.options.clearing !== "adaptive") return null;
-  return adaptiveCut(tool, parameters, input.machine.max_feed_mm_min);
 }
 
 const ALONG = 0.999;

@@ -210,6 +210,7 @@ function adaptiveCut(spec: {
   return {
     start,
     moves: polylineMoves(path, z, spec.feed),
+    linkInAir: true,
     linkFrom: (at) => {
       if (from !== null && at[0] === from[0] && at[1] === from[1])
         return link === null ? null : link.map((p): Vec3 => [p[0], p[1], z]);
