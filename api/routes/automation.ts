@@ -55,9 +55,10 @@ const CamPlanningBody = z
     ),
     clearing: PlanOptionsSchema.shape.clearing.describe(
       'an extension: how roughing clears each level: "offset" (passes a stepover apart), "adaptive" (paths that hold ' +
-        "the tool's radial engagement near 10 % of its diameter at its rated depth of cut, the feed raised for the thin " +
-        'chip; the operation is named "Adaptive roughing with ...") or "auto" (the planner\'s choice: offset for now). ' +
-        '"auto" when not given (docs/cam-planning.md)',
+        "the tool's radial engagement at the cutting data's cross-section spread over each level's depth, at least 10 % of " +
+        'its diameter, at its rated depth of cut, the feed raised for the thin chip; the operation is named "Adaptive ' +
+        'roughing with ...") or "auto" (per roughing operation, the one predicted to machine in less time; rest ' +
+        'roughing is offset either way). "auto" when not given (docs/cam-planning.md)',
     ),
     workholding: WorkholdingSchema.optional().describe(
       "an extension: what holds the stock (a machine vise, or a fixture plate with edge clamps); every setup is " +

@@ -72,24 +72,51 @@ describe("choosing the clearing", () => {
     );
   });
 
-  it("keeps the outcome machining in least time, and an operation before none", () => {
-    assert.ok(MACHINE);
-    const made = clearingsToTry(roughingStep, { clearing: "auto", max_feed_mm_min: 5000 }, where(POCKETED_BLOCK)).map(
+  describe("on a pocketed block, both made", () => {
+    const block = where(POCKETED_BLOCK);
+    const tried = clearingsToTry(roughingStep, { clearing: "auto", max_feed_mm_min: 5000 }, block);
+    const made = tried.map(
       (adaptive): MillingOutcome =>
         roughing({
-          ...where(POCKETED_BLOCK),
+          ...block,
           tool: TOOL,
           parameters: adaptive?.parameters ?? TABLE,
           ...(adaptive === null ? {} : { adaptive: adaptive.load }),
         }),
     );
-    const times = made.map((outcome) => {
-      assert.ok(outcome.operation, outcome.reason ?? "");
-      return operationTime(outcome.operation, MACHINE).total_s;
+
+    it("keeps the outcome machining in least time, and an operation before none", () => {
+      assert.ok(MACHINE);
+      const times = made.map((outcome) => {
+        assert.ok(outcome.operation, outcome.reason ?? "");
+        return operationTime(outcome.operation, MACHINE).total_s;
+      });
+      assert.equal(fastest(made, MACHINE), made[times.indexOf(Math.min(...times))]);
+      assert.equal(fastest([refusal("none"), made[1] as MillingOutcome], MACHINE), made[1]);
     });
-    const kept = fastest(made, MACHINE);
-    assert.equal(kept, made[times.indexOf(Math.min(...times))]);
-    const none = refusal("none");
-    assert.equal(fastest([none, made[1] as MillingOutcome], MACHINE), made[1]);
+
+    it("charges what an outcome leaves to the rest tools", () => {
+      assert.ok(MACHINE);
+      const adaptive = made[1] as MillingOutcome;
+      // the same moves, as if they had cleared nothing: as fast, and everything left
+      const lazy = { ...adaptive, cleared: [] };
+      assert.equal(fastest([lazy, adaptive], MACHINE), lazy);
+      const levels = { ...block, stepdown_mm: TABLE.stepdown_mm, allowance_z_mm: TABLE.allowance_z_mm };
+      assert.equal(fastest([lazy, adaptive], MACHINE, levels), adaptive);
+    });
+
+    it("cuts each adaptive level at the load of its depth, the largest its target", () => {
+      const load = (tried[1] as NonNullable<(typeof tried)[1]>).load;
+      const operation = made[1]?.operation;
+      assert.ok(operation);
+      const feeds = new Set(operation.moves.flatMap((m) => (m.kind === "linear" ? [m.feed] : [])));
+      // levels 1.8, 8 and 12.2 mm deep (0.2 mm above the floors at -2 and -10, and the bottom at -22)
+      for (const depth of [8, 12.2]) {
+        const { feed_mm_min } = levelLoad(load, 8, depth);
+        assert.ok(feeds.has(feed_mm_min), `no move at ${feed_mm_min} mm/min (${[...feeds].join(", ")})`);
+      }
+      assert.ok(levelLoad(load, 8, 12.2).feed_mm_min > levelLoad(load, 8, 8).feed_mm_min);
+      assert.equal(operation.parameters.stepover_mm, 3.2);
+    });
   });
 });
