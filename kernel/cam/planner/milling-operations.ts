@@ -35,7 +35,7 @@ import { airFeed, cuttingParametersFor, ROUGHING_ALLOWANCE } from "../tooling/fe
 import { missingEndMill, toolMissingEntry, type MissingTool } from "../tooling/missing.ts";
 import { mm, selectEndMill, selectFaceMill, type FeatureRef } from "../tooling/select.ts";
 import { wallReach } from "../cutter-shape.ts";
-import type { Cutter, CuttingParameters, Operation, OperationKind, Vec3 } from "../types.ts";
+import type { Cutter, Operation, OperationKind, Vec3 } from "../types.ts";
 import type { AdaptiveCut } from "../milling/adaptive/parameters.ts";
 import type { OperationCheck, PlanInput, PlanStep, Unmachined } from "../plan-types.ts";
 import { clearingsToTry, fastest } from "./clearing-choice.ts";
@@ -354,13 +354,11 @@ function millWith(slicer: PartSlicer, job: Required<MillingJob>): MillingDraft {
       { part: slicer, stock },
     );
     const generating = performance.now();
-    // a roughing's levels go to the simulation as they are made, when there is no choice to wait for
-    const onMoves =
-      verifier === null || clearings.length > 1
-        ? undefined
-        : (operation: Operation) => verifier.stream(operation, true);
+    // a roughing's levels go to the simulation as they are made; of two clearings the first's
+    // (offset, mostly kept), the other's whole if it is kept instead
+    const onMoves = verifier === null ? undefined : (operation: Operation) => verifier.stream(operation, true);
     const id = nextId();
-    const make = (adaptive: AdaptiveCut | null): MillingOutcome =>
+    const make = (adaptive: AdaptiveCut | null, index: number): MillingOutcome =>
       step.generate({
         part: slicer,
         stock,
@@ -369,7 +367,7 @@ function millWith(slicer: PartSlicer, job: Required<MillingJob>): MillingDraft {
         ...(adaptive === null ? {} : { adaptive: adaptive.load }),
         id,
         features: milled.map((f) => f.id),
-        onMoves,
+        ...(index === 0 && onMoves !== undefined ? { onMoves } : {}),
         ...(input.options.rapid_clearance_mm === undefined
           ? {}
           : { rapid_clearance_mm: input.options.rapid_clearance_mm }),
@@ -377,13 +375,15 @@ function millWith(slicer: PartSlicer, job: Required<MillingJob>): MillingDraft {
         ...(step.name ? { name: step.name } : {}),
         ...(focus === null ? {} : { focus }),
       });
-    const outcome = fastest(clearings.map(make), input.machine, {
+    const made = clearings.map(make);
+    const outcome = fastest(made, input.machine, {
       part: slicer,
       stock,
       stepdown_mm: parameters.stepdown_mm,
       allowance_z_mm: parameters.allowance_z_mm,
     });
-    if (outcome.operation === null) verifier?.discard();
+    // the streamed moves are another clearing's (both have the step's id): the simulation forgets them
+    if (outcome.operation === null || outcome !== made[0]) verifier?.discard();
     open.push({ index, stock, outcome, clamps, generate_s: (performance.now() - generating) / 1000 });
     if (outcome.operation !== null) {
       verifier?.submit(outcome.operation, true);
