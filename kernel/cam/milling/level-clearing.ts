@@ -40,7 +40,7 @@ export function clearLevels(
   writer: ToolpathWriter,
   piecesOf: (level: Level) => LevelPieces,
   afterLevel?: () => void,
-): { cleared: ClearedLayer[]; skipped: SkippedRegion[] } {
+): { cleared: ClearedLayer[]; skipped: SkippedRegion[]; stopped: boolean } {
   const { part, tool, parameters } = request;
   let stock = request.stock;
   const cleared: ClearedLayer[] = [];
@@ -59,11 +59,14 @@ export function clearLevels(
         parameters: { ...spec.parameters, feed_mm_min: load.feed_mm_min },
         engagement_mm: load.engagement_mm,
         base_feed_mm_min: adaptive.base_feed_mm_min,
+        ...(request.stop_at === undefined ? {} : { stop_at: request.stop_at }),
       });
   };
   let above = stock.highest();
   const shadows = new ShadowsAhead(part, tool, levels, parameters.allowance_xy_mm, parameters.stepdown_mm);
   for (const [index, z] of levels.entries()) {
+    if (request.stop_at !== undefined && performance.now() > request.stop_at)
+      return { cleared, skipped, stopped: true };
     shadows.before(index);
     const material = difference(stock.remainingAbove(z), part.shadow(z));
     // only round what this tool can take beyond its allowance (a rest tool: the corners and
@@ -107,7 +110,7 @@ export function clearLevels(
     }
     afterLevel?.();
   }
-  return { cleared, skipped };
+  return { cleared, skipped, stopped: false };
 }
 
 /** Index of the region nearest a point (the first when there is no point). */

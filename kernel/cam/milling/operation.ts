@@ -51,6 +51,8 @@ export interface MillingRequest {
    * offset passes (clearing.ts)
    */
   adaptive?: AdaptiveLoad;
+  /** a roughing not done by this time (performance.now(), ms) stops before its next level and makes no operation */
+  stop_at?: number;
   /** the feed through air known to be cleared (../tooling/feeds.ts airFeed); the cutting feed when not given */
   air_feed_mm_min?: number;
 }

@@ -105,6 +105,19 @@ describe("choosing the clearing", () => {
       assert.equal(fastest([lazy, adaptive], MACHINE, levels), adaptive);
     });
 
+    it("makes no operation of a roughing past its planning time", () => {
+      const adaptive = tried[1] as NonNullable<(typeof tried)[1]>;
+      const late = roughing({
+        ...block,
+        tool: TOOL,
+        parameters: adaptive.parameters,
+        adaptive: adaptive.load,
+        stop_at: performance.now() - 1,
+      });
+      assert.equal(late.operation, null);
+      assert.match(late.reason ?? "", /stopped/);
+    });
+
     it("cuts each adaptive level at the load of its depth, the largest its target", () => {
       const load = (tried[1] as NonNullable<(typeof tried)[1]>).load;
       const operation = made[1]?.operation;

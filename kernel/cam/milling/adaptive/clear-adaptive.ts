@@ -47,6 +47,8 @@ export interface AdaptiveSpec extends ClearSpec {
   engagement_mm: number;
   /** the feed of the entry and of the passes along the walls */
   base_feed_mm_min: number;
+  /** past this time (performance.now(), ms) no more paths are walked: offset passes clear the rest */
+  stop_at?: number;
 }
 
 /** cells are about this fraction of the target engagement: a step's cut is some 50 cells */
@@ -130,6 +132,7 @@ export function clearRegionAdaptive(spec: AdaptiveSpec): ClearResult {
   // the front and free cells are decided within this distance of the material
   const horizon = radius + engagement + 2 * cell;
   for (let n = 0; n < MAX_PATHS; n += 1) {
+    if (spec.stop_at !== undefined && performance.now() > spec.stop_at) break;
     const start = nextStart(front, engagement, blocked, position);
     if (start === null) break;
     const path = walk({
