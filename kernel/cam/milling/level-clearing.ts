@@ -87,6 +87,8 @@ export function clearLevels(
     const allowedGrown = offset(allowed, LINK_TOLERANCE_MM);
     const sweeps: Paths64[] = [];
     while (pieces.length > 0) {
+      if (request.stop_at !== undefined && performance.now() > request.stop_at)
+        return { cleared, skipped, stopped: true };
       const at = nearest(pieces, writer.position === null ? null : xy(writer.position));
       const region = pieces.splice(at, 1)[0] as Paths64;
       const result = clear({

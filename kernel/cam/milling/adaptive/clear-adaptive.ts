@@ -47,7 +47,7 @@ export interface AdaptiveSpec extends ClearSpec {
   engagement_mm: number;
   /** the feed of the entry and of the passes along the walls */
   base_feed_mm_min: number;
-  /** past this time (performance.now(), ms) no more paths are walked: offset passes clear the rest */
+  /** past this time (performance.now(), ms) no more paths are walked and the region's result is what was made (the roughing makes no operation) */
   stop_at?: number;
 }
 
@@ -132,7 +132,9 @@ export function clearRegionAdaptive(spec: AdaptiveSpec): ClearResult {
   // the front and free cells are decided within this distance of the material
   const horizon = radius + engagement + 2 * cell;
   for (let n = 0; n < MAX_PATHS; n += 1) {
-    if (spec.stop_at !== undefined && performance.now() > spec.stop_at) break;
+    // past its time the roughing makes nothing (level-clearing.ts): no passes for what is left
+    if (spec.stop_at !== undefined && performance.now() > spec.stop_at)
+      return { cuts, swept: [], skipped: null, end: position };
     const start = nextStart(front, engagement, blocked, position);
     if (start === null) break;
     const path = walk({
