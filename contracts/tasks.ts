@@ -27,6 +27,7 @@ export const PlanCamPayload = z.strictObject({
   completeness_surface_limit_pct: PlanOptionsSchema.shape.completeness_surface_limit_pct,
   rapid_clearance_mm: PlanOptionsSchema.shape.rapid_clearance_mm,
   clearing: PlanOptionsSchema.shape.clearing,
+  scallop_mm: PlanOptionsSchema.shape.scallop_mm,
   workholding: Workholding.optional(),
 }) satisfies z.ZodType<PlanOptions>;
 export type PlanCamPayload = z.infer<typeof PlanCamPayload>;

@@ -66,6 +66,7 @@ export const OPERATION_KINDS = [
   "rest_roughing",
   "floor_finishing",
   "wall_finishing",
+  "surface_finishing",
   "contour",
   "spot_drilling",
   "drilling",
@@ -221,6 +222,11 @@ export const PlanOptionsSchema = z.object({
    * by the time it predicts (planner/clearing-choice.ts); "auto" when not given
    */
   clearing: z.enum(["auto", "adaptive", "offset"]).optional(),
+  /**
+   * the scallop height (mm) 3D finishing of sloped and curved faces leaves between its passes;
+   * planner/surface-finishing-step.ts's DEFAULT_SCALLOP_MM when not given
+   */
+  scallop_mm: z.number().min(0.001).max(0.5).optional(),
 });
 
 /** A tool as a setup's result lists it. */

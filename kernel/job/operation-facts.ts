@@ -105,6 +105,7 @@ const KIND_WORDS: Readonly<Record<Operation["kind"], string>> = {
   rest_roughing: "Rest roughing",
   floor_finishing: "Floor finishing",
   wall_finishing: "Wall finishing",
+  surface_finishing: "3D surface finishing",
   contour: "Contour",
   spot_drilling: "Spot drilling",
   drilling: "Drilling",

@@ -31,7 +31,7 @@ describe("operation blocks", () => {
       [
         [0, "facing", "Facing", 1],
         [1, "roughing", "Roughing", 2],
-        [2, "finishing", "Finishing", 3],
+        [2, "finishing", "Finishing", 4],
         [3, "holes", "Holes", 4],
         [4, "chamfering", "Chamfering", 1],
       ],

@@ -18,6 +18,7 @@ const STAGE: Record<OperationKind, BlockKind> = {
   rest_roughing: "roughing",
   floor_finishing: "finishing",
   wall_finishing: "finishing",
+  surface_finishing: "finishing",
   // the outer profile at final size: a finishing pass
   contour: "finishing",
   spot_drilling: "holes",

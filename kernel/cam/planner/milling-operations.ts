@@ -1,7 +1,7 @@
 /**
  * The milling of one setup, in the order a shop runs it: facing (when asked), roughing with the
  * largest end mill, rest roughing with smaller ones down to the finishing tool, then floor and
- * wall finishing. Each generator reads the stock the earlier ones left (milling/stock.ts).
+ * wall finishing, then 3D finishing of sloped and curved faces (surface-finishing-step.ts). Each generator reads the stock the earlier ones left (milling/stock.ts).
  *
  * Tools, from the project's library only (a long-neck end mill, trading flutes for reach, only
  * follows the stubbier one of its diameter where that one does not reach: longerReach):
@@ -40,6 +40,7 @@ import type { AdaptiveCut } from "../milling/adaptive/parameters.ts";
 import type { OperationCheck, PlanInput, PlanStep, Unmachined } from "../plan-types.ts";
 import { clearingsToTry, fastest } from "./clearing-choice.ts";
 import { holePlugs, mergeSoups } from "./hole-plugs.ts";
+import { surfaceFinishingStep } from "./surface-finishing-step.ts";
 import { boxSoup, inBand } from "./keep-out.ts";
 import type { SetupPart } from "./setup-part.ts";
 
@@ -256,6 +257,18 @@ function millWith(slicer: PartSlicer, job: Required<MillingJob>): MillingDraft {
     const restFinishers = rest.filter((tool) => tool.diameter < finisher.diameter);
     for (const tool of restFinishers) steps.push(...finishing(tool));
     const cornerTool = restFinishers.at(-1) ?? null;
+    // sloped and curved faces: a ball or bull-nose end mill over them in 3D, once the walls and floors round them are done
+    const keepOutSoup = boxSoup(setup.keepOut ?? []);
+    const surface = surfaceFinishingStep(
+      setup,
+      mergeSoups(setup.soup, holePlugs(setup.holes), keepOutSoup),
+      cutters,
+      input.options.scallop_mm,
+    );
+    if (surface?.step) steps.push({ kind: "surface_finishing", ...surface.step });
+    if (surface?.warning) draft.warnings.push({ code: "surface_finishing", message: surface.warning });
+    if (surface?.missing)
+      toolMissing(surface.missing, { features: [], faces: setup.surfaces.faces }, surface.warning ?? "");
     // troughs across the tool axis: the roundest ball end mill that fits them, last (it changes no stock the others read)
     const ball = troughBall(cutters, setup.troughs);
     if (ball !== null)

@@ -46,6 +46,7 @@ import type { SetupLeftOut } from "../plan-types.ts";
 import type { Box3, Cutter, Frame, TriangleSoup, Vec3 } from "../types.ts";
 import type { PlannedPart } from "./read-part.ts";
 import { setupTravelExcess, type MachineTravel } from "./travel.ts";
+import { surfaceFaces, type SurfaceFaces } from "./surface-faces.ts";
 import { setupTroughs } from "./troughs.ts";
 
 export interface SetupPart {
@@ -70,6 +71,8 @@ export interface SetupPart {
   addedFor: string | null;
   /** the troughs it makes with a ball end mill (troughs.ts): the first setup they open towards */
   troughs: Trough[];
+  /** the sloped and curved faces it finishes in 3D (surface-faces.ts) */
+  surfaces: SurfaceFaces;
   /**
    * what holds the stock, as boxes in the setup's frame already grown by the clearance to keep
    * (keep-out.ts): milling keeps out of them, a hole whose tool would reach one is not made here;
@@ -126,11 +129,18 @@ export function setupParts(part: PlannedPart, input: SetupPartsInput): SetupsTha
       ? null
       : [...setup.reached, ...setup.faces.filter((face) => split.has(face))].filter((face) => !alongAxes.has(face));
   const troughsTaken = new Set<number>();
+  // a hole's faces (countersinks, a drill point's cone) are the hole making's
+  const holeFaces = part.recognition.features.flatMap((f) => (f.hole === undefined ? [] : f.faces));
   const setups = ordered.map((setup) => {
     const frame = setupFrame(setup.direction, stock);
     const soup = soupToFrame(frame, part.soup);
     const troughs = setupTroughs({ frame, soup, triangleFaces }, part.analysis.faces, troughsTaken);
     for (const trough of troughs) troughsTaken.add(trough.face);
+    const surfaces = surfaceFaces(
+      { soup, triangleFaces, faces: setup.faces },
+      part.analysis.faces,
+      new Set([...troughsTaken, ...holeFaces]),
+    );
     const features: Feature[] = [];
     const holes: SetupHole[] = [];
     for (const id of setup.features) {
@@ -158,6 +168,7 @@ export function setupParts(part: PlannedPart, input: SetupPartsInput): SetupsTha
       faces: setup.faces,
       addedFor: setup.addedFor,
       troughs,
+      surfaces,
     };
   });
   // a through hole counterbored at both ends: no setup reaches all of it, each end makes its half

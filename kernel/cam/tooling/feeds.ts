@@ -39,6 +39,7 @@ export const ALLOWANCES: Readonly<Record<OperationKind, { xy: number; z: number 
   roughing: ROUGHING_ALLOWANCE,
   rest_roughing: ROUGHING_ALLOWANCE,
   wall_finishing: { xy: 0, z: 0 },
+  surface_finishing: { xy: 0, z: 0 },
   floor_finishing: { xy: ROUGHING_ALLOWANCE.xy, z: 0 },
   contour: { xy: 0, z: 0 },
   spot_drilling: { xy: 0, z: 0 },

@@ -105,23 +105,26 @@ export function missingTap(feature: FeatureRef, thread: MetricThread | null): Mi
 }
 
 /**
- * A centre-cutting flat end mill of at most `atMostMm`, the largest the range makes, whose flutes
- * or relieved neck reach `reachMm` when given. Null when the range has none.
+ * An end mill of `tool_type` (default a centre-cutting flat one) of at most `atMostMm`, the
+ * largest the range makes, whose flutes or relieved neck reach `reachMm` when given. Null when
+ * the range has none.
  */
 export function missingEndMill(need: {
   at_most_mm: number;
   reach_mm?: number;
   purpose: string;
   features: readonly FeatureRef[];
+  tool_type?: "CentreCuttingEndMill" | "BallEndMill";
 }): MissingTool | null {
   const reach = need.reach_mm;
-  const fitting = rangeCutters("CentreCuttingEndMill").filter(
+  const toolType = need.tool_type ?? "CentreCuttingEndMill";
+  const fitting = rangeCutters(toolType).filter(
     (c) => c.diameter <= need.at_most_mm + 1e-6 && (reach === undefined || wallReach(c) + 1e-6 >= reach),
   );
   const d = sizes(fitting).at(-1);
   if (d === undefined) return null;
   const size = `${mm(d)} mm${Math.abs(d - need.at_most_mm) < 1e-6 ? "" : ` (at most ${mm(need.at_most_mm)} mm)`}${reach === undefined ? "" : ` reaching ${mm(reach)} mm`}`;
-  return missing("CentreCuttingEndMill", d, size, need.purpose, need.features);
+  return missing(toolType, d, size, need.purpose, need.features);
 }
 
 /**

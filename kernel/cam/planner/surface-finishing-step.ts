@@ -1,0 +1,115 @@
+/**
+ * The 3D finishing step of a setup: its sloped and curved faces (surface-faces.ts) finished with
+ * one ball or bull-nose end mill of the library (surfacing/surface-finishing.ts), after the flat
+ * end mills' floor and wall finishing.
+ *
+ * The tool: the largest ball end mill whose radius fits the faces' tightest concave radius (when
+ * their surfaces give one) and whose flutes or relieved neck reach from the stock's top down to
+ * the faces' lowest point; a bull-nose end mill (its corner radius fitting) only when no ball
+ * does. None fits: the smallest that reaches (the fillets tighter than it keep what it leaves).
+ * None reaches: the one reaching deepest among those. No ball or bull-nose end mill in the
+ * library: a ball end mill is reported missing (tooling/missing.ts).
+ */
+import { surfaceFinishing } from "../surfacing/surface-finishing.ts";
+import type { MillingOutcome, MillingRequest } from "../milling/operation.ts";
+import { missingEndMill, type MissingTool } from "../tooling/missing.ts";
+import { mm } from "../tooling/select.ts";
+import { wallReach } from "../cutter-shape.ts";
+import type { Cutter, TriangleSoup } from "../types.ts";
+import type { SetupPart } from "./setup-part.ts";
+
+/** the scallop 3D finishing leaves between its passes when the plan's options do not say (mm) */
+export const DEFAULT_SCALLOP_MM = 0.01;
+/** a tool's radius within this of a concave radius fits it (mm) */
+const FITS_MM = 1e-3;
+
+export interface SurfaceStep {
+  tool: Cutter;
+  generate: (request: MillingRequest) => MillingOutcome;
+}
+
+export type SurfacePlan =
+  | { step: SurfaceStep; missing: null; warning: string | null }
+  | { step: null; missing: MissingTool | null; warning: string };
+
+/**
+ * The setup's 3D finishing, or why there is none: null when the setup has no sloped or curved
+ * face. `soup`: what the tip keeps out of (the part with its holes plugged, the workholding's boxes).
+ */
+export function surfaceFinishingStep(
+  setup: SetupPart,
+  soup: TriangleSoup,
+  cutters: readonly Cutter[],
+  scallop_mm: number | undefined,
+): SurfacePlan | null {
+  const { faces, concave_radius_mm } = setup.surfaces;
+  if (faces.length === 0) return null;
+  const depth = setup.stock.max[2] - lowestZ(setup, faces);
+  const choice = surfaceTool(cutters, concave_radius_mm, depth);
+  const where = `setup ${setup.name}: ${faces.length} sloped or curved ${faces.length === 1 ? "face" : "faces"}`;
+  if (choice === null) {
+    const missing = missingEndMill({
+      tool_type: "BallEndMill",
+      at_most_mm: concave_radius_mm === null ? Infinity : 2 * concave_radius_mm,
+      reach_mm: depth,
+      purpose: `finish sloped and curved faces ${mm(depth)} mm deep`,
+      features: [],
+    });
+    return { step: null, missing, warning: `${where}: the library has no ball or bull-nose end mill to finish them` };
+  }
+  const job = {
+    soup,
+    part: setup.soup,
+    triangleFaces: setup.triangleFaces,
+    faces,
+    scallop_mm: scallop_mm ?? DEFAULT_SCALLOP_MM,
+  };
+  return {
+    step: { tool: choice.tool, generate: (request) => surfaceFinishing(request, job) },
+    missing: null,
+    warning: choice.why === null ? null : `${where}: ${choice.why}, finished with ${choice.tool.name}`,
+  };
+}
+
+/** See the header: the tool and, when it falls short, how. */
+export function surfaceTool(
+  cutters: readonly Cutter[],
+  concaveRadius: number | null,
+  depth: number,
+): { tool: Cutter; why: string | null } | null {
+  const radiusOf = (c: Cutter) => (c.kind === "ball" ? c.diameter / 2 : c.corner_radius);
+  const round = cutters.filter((c) => c.kind === "ball" || (c.kind === "bull" && c.corner_radius > 0));
+  if (round.length === 0) return null;
+  const fits = (c: Cutter) => concaveRadius === null || radiusOf(c) <= concaveRadius + FITS_MM;
+  const reaches = (c: Cutter) => wallReach(c) >= depth - 1e-9;
+  const largest = (tools: readonly Cutter[]) =>
+    [...tools].sort(
+      (a, b) =>
+        Number(b.kind === "ball") - Number(a.kind === "ball") || b.diameter - a.diameter || wallReach(b) - wallReach(a),
+    )[0];
+  const best = largest(round.filter((c) => fits(c) && reaches(c)));
+  if (best !== undefined) return { tool: best, why: null };
+  const reaching = round.filter(reaches);
+  if (reaching.length > 0) {
+    const smallest = [...reaching].sort((a, b) => radiusOf(a) - radiusOf(b) || b.diameter - a.diameter)[0] as Cutter;
+    return {
+      tool: smallest,
+      why: `no ball or bull-nose end mill fits their tightest concave radius of ${mm(concaveRadius ?? 0)} mm`,
+    };
+  }
+  const deepest = [...round].sort(
+    (a, b) => wallReach(b) - wallReach(a) || Number(fits(b)) - Number(fits(a)),
+  )[0] as Cutter;
+  return { tool: deepest, why: `no ball or bull-nose end mill reaches ${mm(depth)} mm deep` };
+}
+
+function lowestZ(setup: SetupPart, faces: readonly number[]): number {
+  const wanted = new Set(faces);
+  const { positions, indices } = setup.soup;
+  let low = Infinity;
+  for (let t = 0; t < indices.length / 3; t += 1) {
+    if (!wanted.has(setup.triangleFaces[t] as number)) continue;
+    for (let k = 0; k < 3; k += 1) low = Math.min(low, positions[3 * (indices[3 * t + k] as number) + 2] as number);
+  }
+  return low;
+}
