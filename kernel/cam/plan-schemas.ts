@@ -198,6 +198,12 @@ export const OperationSchema = z.object({
    * its measured moves cut material (drilling) and in plans made before it was measured
    */
   engagement: EngagementSchema.optional(),
+  /**
+   * 3D finishing: the largest scallop (mm, along the surface's normal) its moves leave on the
+   * faces it finished, measured over patches of them (simulation/scallop-left.ts); absent on
+   * other operations and where no patch was finished
+   */
+  scallop_mm: z.number().nonnegative().optional(),
 });
 
 export const PlanOptionsSchema = z.object({

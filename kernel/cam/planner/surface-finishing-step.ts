@@ -6,8 +6,9 @@
  * The tool: the largest ball end mill whose radius fits the faces' tightest concave radius (when
  * their surfaces give one) and whose flutes or relieved neck reach from the stock's top down to
  * the faces' lowest point; a bull-nose end mill (its corner radius fitting) only when no ball
- * does. None fits: the smallest that reaches (the fillets tighter than it keep what it leaves).
- * None reaches: the one reaching deepest among those. No ball or bull-nose end mill in the
+ * does. None reaches: the largest that fits all the same (a ball first), and what lies below its
+ * reach is left (surfacing/surface-finishing.ts). None fits: the one of the smallest radius (the
+ * fillets tighter than it keep what it leaves). No ball or bull-nose end mill in the
  * library: a ball end mill is reported missing (tooling/missing.ts).
  */
 import { surfaceFinishing } from "../surfacing/surface-finishing.ts";
@@ -89,18 +90,16 @@ export function surfaceTool(
     )[0];
   const best = largest(round.filter((c) => fits(c) && reaches(c)));
   if (best !== undefined) return { tool: best, why: null };
-  const reaching = round.filter(reaches);
-  if (reaching.length > 0) {
-    const smallest = [...reaching].sort((a, b) => radiusOf(a) - radiusOf(b) || b.diameter - a.diameter)[0] as Cutter;
-    return {
-      tool: smallest,
-      why: `no ball or bull-nose end mill fits their tightest concave radius of ${mm(concaveRadius ?? 0)} mm`,
-    };
+  const fitting = round.filter(fits);
+  if (fitting.length > 0) {
+    // none reaches: the largest that fits all the same, the faces below its reach left
+    return { tool: largest(fitting) as Cutter, why: `no ball or bull-nose end mill reaches ${mm(depth)} mm deep` };
   }
-  const deepest = [...round].sort(
-    (a, b) => wallReach(b) - wallReach(a) || Number(fits(b)) - Number(fits(a)),
-  )[0] as Cutter;
-  return { tool: deepest, why: `no ball or bull-nose end mill reaches ${mm(depth)} mm deep` };
+  const smallest = [...round].sort((a, b) => radiusOf(a) - radiusOf(b) || wallReach(b) - wallReach(a))[0] as Cutter;
+  return {
+    tool: smallest,
+    why: `no ball or bull-nose end mill fits their tightest concave radius of ${mm(concaveRadius ?? 0)} mm`,
+  };
 }
 
 function lowestZ(setup: SetupPart, faces: readonly number[]): number {
