@@ -13,6 +13,7 @@ import type { Workholding } from "../../kernel/workholding/schema.ts";
 import { PlanOptionsSchema } from "../../kernel/job/plan.ts";
 import { DEFAULT_SURFACE_LIMIT_PCT } from "../../kernel/cam/planner/completeness.ts";
 import { RAPID_CLEARANCE_MM } from "../../kernel/cam/milling/linking.ts";
+import { DEFAULT_SCALLOP_MM } from "../../kernel/cam/planner/surface-finishing-step.ts";
 import {
   PLAN_CAM_MAX_ATTEMPTS,
   PLAN_CAM_TASK_NAME,
@@ -59,6 +60,11 @@ const CamPlanningBody = z
         'its diameter, at its rated depth of cut, the feed raised for the thin chip; the operation is named "Adaptive ' +
         'roughing with ...") or "auto" (per roughing operation, the one predicted to machine in less time; rest ' +
         'roughing is offset either way). "auto" when not given (docs/cam-planning.md)',
+    ),
+    scallop_mm: PlanOptionsSchema.shape.scallop_mm.describe(
+      `an extension: the scallop height in mm (0.001 to 0.5) 3D finishing of sloped and curved faces leaves between ` +
+        `its passes; ${DEFAULT_SCALLOP_MM} when not given. Each surface_finishing operation reports the largest ` +
+        "scallop measured on its faces (docs/cam-planning.md)",
     ),
     workholding: WorkholdingSchema.optional().describe(
       "an extension: what holds the stock (a machine vise, or a fixture plate with edge clamps); every setup is " +

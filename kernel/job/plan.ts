@@ -146,7 +146,10 @@ const BlockSummarySchema = z.object({
 
 const OperationSummarySchema = z.object({
   id: z.string(),
-  kind: OperationKindSchema,
+  kind: OperationKindSchema.describe(
+    "its strategy; surface_finishing (an extension): sloped and curved faces finished in 3D with a ball or " +
+      "bull-nose end mill, waterline on steep faces and parallel passes on shallow ones (docs/cam-planning.md)",
+  ),
   name: z.string(),
   tool_number: z
     .number()
@@ -162,6 +165,14 @@ const OperationSummarySchema = z.object({
         "none of its measured moves cut material (drilling) or the plan was made before engagement was measured, " +
         "absent in results summarised before then. " +
         "Roughing whose 99th percentile exceeds the stepover by more than 10 % is an engagement_over_target warning",
+    ),
+  scallop_mm: nonNegative
+    .nullable()
+    .optional()
+    .describe(
+      "an extension: surface_finishing (3D finishing of sloped and curved faces with a ball or bull-nose end mill) " +
+        "only: the largest scallop in mm, along the surface's normal, its moves leave on the faces it finished, " +
+        "measured on 0.05 mm cells over patches of them; null on other operations and where it was not measured",
     ),
 });
 /** An operation as the task result lists it (the job file keeps the moves). */
@@ -258,6 +269,7 @@ export function summarisePlan(plan: CamPlan): PlanSummary {
           features: operation.features,
           machining_time_s: operation.machining_time_s,
           engagement: operation.engagement ?? null,
+          scallop_mm: operation.scallop_mm ?? null,
         })),
         tools: setupTools(plan, setup.index).map((tool) => ({
           number: tool.number,

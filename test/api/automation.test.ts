@@ -194,6 +194,10 @@ describe("POST /projects/{project_id}/automation/cam-planning", () => {
     await assertOption("clearing", ["trochoidal", "", 1, null], "adaptive");
   });
 
+  it("takes scallop_mm (0.001 to 0.5) into the task's options, and refuses one outside that range or not a number with 400", async () => {
+    await assertOption("scallop_mm", [0, 0.0005, 0.6, "0.01", null], 0.02);
+  });
+
   it("refuses a key without automation:run, and one without cam:write, with 403 naming the scope", async () => {
     const projectId = await planningProject(api, alice);
     for (const missing of ["automation:run", "cam:write"] as const) {

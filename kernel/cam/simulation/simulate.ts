@@ -247,7 +247,8 @@ export class SetupRun {
     let pending = moves;
     if (current.waiting !== null) {
       // the tool starts above the first move that goes somewhere (motions.ts: operationStart)
-      current.waiting.push(...moves);
+      // one by one: a 3D finishing's hundred thousand moves spread as arguments overflow the stack
+      for (const move of moves) current.waiting.push(move);
       const start = operationStart({ clearance_z: current.header.clearance_z, moves: current.waiting });
       if (start === null) return;
       pending = current.waiting;

@@ -13,7 +13,11 @@
  * The tool's tip follows the drop (drop-cutter.ts) over the part with its holes plugged and the
  * workholding's boxes (the request's `soup`): it never enters either. Runs whose ends lie within
  * LINK_MM of each other are joined down on the part (the drop between them); otherwise the
- * writer (milling/linking.ts) lifts to the rapid clearance and comes down again. The stock is
+ * writer (milling/linking.ts) lifts to the rapid clearance and comes down again. The tip stays
+ * within the tool's reach below the stock's top (cutter-shape.ts wallReach), as the end mills'
+ * wall finishing does: deeper, the shank would rub. Reach measured from the part under the shank
+ * instead finished NIST STC-06's domes whole with a 6 mm ball, in more moves than the
+ * simulation's thread judges in its minute. The stock is
  * left as it is for the generators after it (like troughs.ts, it runs after the 2.5D finishing).
  */
 import {
@@ -26,8 +30,8 @@ import {
 } from "../milling/operation.ts";
 import { wallReach } from "../cutter-shape.ts";
 import { largestScallop } from "../simulation/scallop-left.ts";
-import type { Cutter, Move, TriangleSoup, Vec2, Vec3 } from "../types.ts";
-import { FlatCutter, surfaceCutter } from "./cutters.ts";
+import type { Move, TriangleSoup, Vec2, Vec3 } from "../types.ts";
+import { surfaceCutter } from "./cutters.ts";
 import { DropCutter, dropLine, type LineSampling } from "./drop-cutter.ts";
 import { areaAndNormalZ, finishRegions, type FacesToFinish } from "./finish-regions.ts";
 import { stepoverForScallop } from "./scallop.ts";
@@ -56,8 +60,6 @@ const WATERLINE_SAG_MM = 0.003;
 const SIMPLIFY_MM = 0.001;
 /** patches of the finished faces the scallop is measured on (simulation/scallop-left.ts): 2 mm each, a few tenths of a second together */
 const SCALLOP_PATCHES = 8;
-/** the shank keeps this far from the part sideways and below (mm): the stock the wall finishing left is within it */
-const SHANK_CLEARANCE_MM = 1;
 /** runs whose ends are at most this many stepovers (at least a cutter radius) apart are joined down on the part */
 const LINK_STEPOVERS = 3;
 /** a joining link along the part may rise at most this many cutter radii above its ends, else it lifts */
@@ -78,8 +80,14 @@ export function surfaceFinishing(request: MillingRequest, job: SurfaceJob): Mill
   if (tool.kind !== "ball" && tool.kind !== "bull") return refusal(`${tool.name} is no ball or bull-nose end mill`);
   if (job.faces.length === 0) return refusal("no sloped or curved face to finish");
   const cutter = surfaceCutter(tool);
-  const regions = finishRegions(job, cutter, SPLIT_DEG);
-  const reach = shankReach(job.soup, tool);
+  const lowest = request.stock.top_z - wallReach(tool);
+  const reach = (p: Vec3) => p[2] >= lowest;
+  // faces wholly below the reach are left, their passes not made
+  const all = finishRegions(job, cutter, SPLIT_DEG);
+  const regions = {
+    steep: all.steep.filter((c) => c.high > lowest),
+    shallow: all.shallow.filter((c) => c.high > lowest),
+  };
   const drop = new DropCutter(job.soup, cutter);
   const stepover = stepoverForScallop(cutter, { scallop: job.scallop_mm, slopeDeg: SPLIT_DEG });
   const sampling: LineSampling = { step: Math.min(DROP_STEP_MM, stepover * 2), tolerance: DROP_TOLERANCE_MM };
@@ -114,7 +122,7 @@ export function surfaceFinishing(request: MillingRequest, job: SurfaceJob): Mill
   const moves = writer.finish();
   const name = `3D finishing of sloped and curved faces with ${tool.name}`;
   const operation = makeOperation(request, "surface_finishing", name, writer.clearance_z, moves);
-  const faces = facesSoup(job);
+  const faces = facesSoup(job, lowest);
   const scallop = largestScallop(operation, job.part, faces, patchCentres(faces, SCALLOP_PATCHES));
   return {
     operation: scallop === null ? operation : { ...operation, scallop_mm: round4(scallop) },
@@ -125,14 +133,15 @@ export function surfaceFinishing(request: MillingRequest, job: SurfaceJob): Mill
   };
 }
 
-/** The finished faces' triangles facing up. */
-function facesSoup(job: SurfaceJob): TriangleSoup {
+/** The finished faces' triangles facing up whose top is within the tool's reach (above `lowest`). */
+function facesSoup(job: SurfaceJob, lowest: number): TriangleSoup {
   const wanted = new Set(job.faces);
   const { positions, indices } = job.part;
   const kept: number[] = [];
   for (let t = 0; t < indices.length / 3; t += 1) {
     if (!wanted.has(job.triangleFaces[t] as number) || areaAndNormalZ(positions, indices, t)[1] <= 0) continue;
     const corners = [indices[3 * t] as number, indices[3 * t + 1] as number, indices[3 * t + 2] as number];
+    if (Math.max(...corners.map((v) => positions[3 * v + 2] as number)) < lowest) continue;
     kept.push(...corners);
   }
   return { positions, indices: Uint32Array.from(kept) };
@@ -203,21 +212,6 @@ function joiningLink(
   if (endDrop > to[2] + DROP_TOLERANCE_MM) return null;
   path.push(to);
   return squaredSteps([from, ...path], sampling).slice(1);
-}
-
-/**
- * Whether the tip at a point is within the tool's reach: no more than its flutes (or relieved
- * neck, cutter-shape.ts wallReach) below the part's highest point under its shank, grown by
- * SHANK_CLEARANCE_MM (a flat disc's drop, cutters.ts), so the shank stays clear of the part and
- * of the stock the finishing before it left.
- */
-function shankReach(soup: TriangleSoup, tool: Cutter): (p: Vec3) => boolean {
-  const disc = new DropCutter(
-    soup,
-    new FlatCutter(Math.max(tool.shank_diameter, tool.diameter) / 2 + SHANK_CLEARANCE_MM),
-  );
-  const reach = wallReach(tool);
-  return (p) => p[2] >= disc.dropAt(p[0], p[1]) + SHANK_CLEARANCE_MM - reach;
 }
 
 /** The stretches of a run within the tool's reach. */
