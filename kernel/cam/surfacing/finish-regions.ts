@@ -8,6 +8,7 @@
  * else lifts it higher. Passes are clipped to such points, so they leave the flat floors and
  * walls around the faces to the 2.5D finishing and never run over the jaws.
  */
+import { triangleCross } from "../../math/triangle.ts";
 import type { TriangleSoup } from "../types.ts";
 import type { SurfaceCutter } from "./cutters.ts";
 import { DropCutter } from "./drop-cutter.ts";
@@ -89,18 +90,12 @@ function slopeClass(positions: Float32Array, corners: number[], cutter: SurfaceC
 
 /** A triangle's area and the z of its unit normal (the part's triangles face out: planner/read-part.ts facingOut). */
 export function areaAndNormalZ(positions: ArrayLike<number>, indices: ArrayLike<number>, t: number): [number, number] {
-  const a = 3 * (indices[3 * t] as number);
-  const b = 3 * (indices[3 * t + 1] as number);
-  const c = 3 * (indices[3 * t + 2] as number);
-  const ux = (positions[b] as number) - (positions[a] as number);
-  const uy = (positions[b + 1] as number) - (positions[a + 1] as number);
-  const uz = (positions[b + 2] as number) - (positions[a + 2] as number);
-  const vx = (positions[c] as number) - (positions[a] as number);
-  const vy = (positions[c + 1] as number) - (positions[a + 1] as number);
-  const vz = (positions[c + 2] as number) - (positions[a + 2] as number);
-  const nx = uy * vz - uz * vy;
-  const ny = uz * vx - ux * vz;
-  const nz = ux * vy - uy * vx;
+  const [nx, ny, nz] = triangleCross(
+    positions,
+    3 * (indices[3 * t] as number),
+    3 * (indices[3 * t + 1] as number),
+    3 * (indices[3 * t + 2] as number),
+  );
   const length = Math.hypot(nx, ny, nz);
   return length === 0 ? [0, 0] : [length / 2, nz / length];
 }

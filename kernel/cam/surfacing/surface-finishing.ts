@@ -36,7 +36,7 @@ import { DropCutter, dropLine, type LineSampling } from "./drop-cutter.ts";
 import { areaAndNormalZ, finishRegions, type FacesToFinish } from "./finish-regions.ts";
 import { stepoverForScallop } from "./scallop.ts";
 import { simplifyRun } from "./simplify-run.ts";
-import { parallelRuns, squaredSteps, waterlineRuns } from "./surface-passes.ts";
+import { parallelRuns, squaredSteps, stretches, waterlineRuns } from "./surface-passes.ts";
 
 /** faces steeper than this from level are finished by waterline, shallower ones by parallel passes (degrees) */
 export const SPLIT_DEG = 45;
@@ -104,7 +104,7 @@ export function surfaceFinishing(request: MillingRequest, job: SurfaceJob): Mill
   const linkReach = Math.max(LINK_STEPOVERS * stepover, cutter.radius);
   let cut: { start: Vec3; moves: Move[] } | null = null;
   let at: Vec3 | null = null;
-  for (const raw of runs.flatMap((run) => withinReach(run, reach))) {
+  for (const raw of runs.flatMap((run) => stretches(run, reach))) {
     const run = simplifyRun(at === null ? raw : nearestStart(raw, at), SIMPLIFY_MM);
     const start = run[0] as Vec3;
     const link = at === null ? null : joiningLink(drop, at, start, { reach: linkReach, inReach: reach }, sampling);
@@ -212,20 +212,4 @@ function joiningLink(
   if (endDrop > to[2] + DROP_TOLERANCE_MM) return null;
   path.push(to);
   return squaredSteps([from, ...path], sampling).slice(1);
-}
-
-/** The stretches of a run within the tool's reach. */
-function withinReach(run: readonly Vec3[], inReach: (p: Vec3) => boolean): Vec3[][] {
-  const out: Vec3[][] = [];
-  let piece: Vec3[] = [];
-  for (const p of run) {
-    if (inReach(p)) {
-      piece.push(p);
-      continue;
-    }
-    if (piece.length > 1) out.push(piece);
-    piece = [];
-  }
-  if (piece.length > 1) out.push(piece);
-  return out;
 }

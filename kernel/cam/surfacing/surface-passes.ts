@@ -52,19 +52,26 @@ export function waterlineRuns(drop: DropCutter, faces: SlopeClass, stepdown: num
 
 /** The stretches of CL points (x, y, z each) at which the cutter touches the class's faces. */
 function touching(points: Float64Array, faces: SlopeClass): Vec3[][] {
-  const runs: Vec3[][] = [];
-  let run: Vec3[] = [];
-  for (let i = 0; i < points.length; i += 3) {
-    const p: Vec3 = [points[i] as number, points[i + 1] as number, points[i + 2] as number];
-    if (faces.touches(p[0], p[1], p[2])) {
-      run.push(p);
+  const all: Vec3[] = [];
+  for (let i = 0; i < points.length; i += 3)
+    all.push([points[i] as number, points[i + 1] as number, points[i + 2] as number]);
+  return stretches(all, (p) => faces.touches(p[0], p[1], p[2]));
+}
+
+/** The stretches of two points or more of a run where `keep` holds. */
+export function stretches(run: readonly Vec3[], keep: (p: Vec3) => boolean): Vec3[][] {
+  const out: Vec3[][] = [];
+  let piece: Vec3[] = [];
+  for (const p of run) {
+    if (keep(p)) {
+      piece.push(p);
       continue;
     }
-    if (run.length > 1) runs.push(run);
-    run = [];
+    if (piece.length > 1) out.push(piece);
+    piece = [];
   }
-  if (run.length > 1) runs.push(run);
-  return runs;
+  if (piece.length > 1) out.push(piece);
+  return out;
 }
 
 /**
