@@ -281,6 +281,8 @@ describe("the CAM planner", () => {
       "CentreCuttingEndMill 2": [7, 9],
       "CentreCuttingEndMill 2.5": [6],
       "CentreCuttingEndMill 6": [2, 5, 8, 10],
+      // its sloped and curved faces: no ball or bull-nose end mill to finish them in 3D
+      "BallEndMill 6": [],
     };
     assert.deepEqual(Object.fromEntries(named), expected);
     assert.deepEqual(

@@ -21,6 +21,11 @@ import type { SetupPart } from "./setup-part.ts";
 
 /** the scallop 3D finishing leaves between its passes when the plan's options do not say (mm) */
 export const DEFAULT_SCALLOP_MM = 0.01;
+/**
+ * The ball end mill asked for when the library has none: at most this (mm), smaller when the
+ * faces' concave radius says; the largest of the range, 25 mm, is no finishing tool for a fillet.
+ */
+const MISSING_BALL_MM = 6;
 /** a tool's radius within this of a concave radius fits it (mm) */
 const FITS_MM = 1e-3;
 
@@ -51,9 +56,9 @@ export function surfaceFinishingStep(
   if (choice === null) {
     const missing = missingEndMill({
       tool_type: "BallEndMill",
-      at_most_mm: concave_radius_mm === null ? Infinity : 2 * concave_radius_mm,
-      reach_mm: depth,
-      purpose: `finish sloped and curved faces ${mm(depth)} mm deep`,
+      at_most_mm: concave_radius_mm === null ? MISSING_BALL_MM : Math.min(MISSING_BALL_MM, 2 * concave_radius_mm),
+      // the range's balls reach no deeper than their flutes: asked for by size alone, as the faces within reach want
+      purpose: "finish sloped and curved faces",
       features: [],
     });
     return { step: null, missing, warning: `${where}: the library has no ball or bull-nose end mill to finish them` };
