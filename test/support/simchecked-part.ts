@@ -73,7 +73,7 @@ interface SetupFinding {
   unseen_mm3: number;
 }
 
-interface Checked {
+export interface Checked {
   plan: CamPlan;
   /** the part's bounding box, workpiece coordinates */
   part: Box3;
@@ -158,11 +158,15 @@ function check(oc: OpenCascadeInstance, source: PartSource, stockOf: (part: Box3
   }
 }
 
-/** The tests of one part: a fixture part's file name (its STEP read), or a name and its source. */
+/**
+ * The tests of one part: a fixture part's file name (its STEP read), or a name and its source;
+ * `more` adds the part's own tests of the same plan (`checked()` once the plan is made).
+ */
 export function describeSimcheckedPart(
   name: string,
   source: PartSource = fixtureStep(name),
   stockOf: (part: Box3) => Box3 = stockAround,
+  more?: (checked: () => Checked) => void,
 ): void {
   const missing = simcheckMissing();
   describe(`${name} planned with the starter library, its programs judged by simcheck`, { skip: missing }, () => {
@@ -182,6 +186,7 @@ export function describeSimcheckedPart(
         );
       }
     });
+    more?.(() => checked);
     it("judges every axis-aligned setup, each read to its end by rs274", () => {
       const aligned = checked.plan.setups.filter((setup) => axisAligned(checked.plan, setup.index));
       assert.ok(aligned.length > 0);

@@ -23,6 +23,7 @@ const MILLING: ReadonlySet<OperationKind> = new Set<OperationKind>([
   "wall_finishing",
   "floor_finishing",
   "contour",
+  "surface_finishing",
 ]);
 
 /** What the cutting data asked of one operation's tool, when the spindle held it back. */
