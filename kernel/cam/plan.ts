@@ -59,7 +59,8 @@ import { engagementWarnings, withEngagement } from "./planner/engagement-targets
 import { holeOperations } from "./planner/hole-operations.ts";
 import { hasToolpaths, withoutToolpaths } from "./planner/no-toolpaths.ts";
 import { carriedStock } from "./planner/carried-stock.ts";
-import { isEndMill, millingOperations } from "./planner/milling-operations.ts";
+import { millingOperations } from "./planner/milling-operations.ts";
+import { isEndMill } from "./planner/milling-tools.ts";
 import { CUTTING_MESH_DEFLECTION_MM, readPart } from "./planner/read-part.ts";
 import {
   completenessOf,

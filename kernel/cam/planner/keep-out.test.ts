@@ -22,7 +22,8 @@ import { cuttersFromLibrary } from "../tooling/cutter.ts";
 import type { Box3, Move, Operation, Vec3 } from "../types.ts";
 import { holeOperations } from "./hole-operations.ts";
 import { boxSoup, grownBox, holeBlocked, inBand, WORKHOLDING_KEEP_OUT_MM } from "./keep-out.ts";
-import { isEndMill, millingOperations } from "./milling-operations.ts";
+import { millingOperations } from "./milling-operations.ts";
+import { isEndMill } from "./milling-tools.ts";
 import { readPart } from "./read-part.ts";
 import { setupParts, type SetupPart } from "./setup-part.ts";
 
