@@ -156,6 +156,7 @@ describe("plan_cam", () => {
       "kind",
       "machining_time_s",
       "name",
+      "scallop_mm",
       "tool_number",
     ]);
     assert.deepEqual(result.unmachined[0]?.code, "no_tool_fits");
