@@ -48,13 +48,12 @@ export function clearingsToTry(
   where: { part: PartSlicer; stock: InProcessStock },
 ): (AdaptiveCut | null)[] {
   const { kind, tool, parameters } = step;
-  if (kind !== "roughing" && kind !== "rest_roughing") return [null];
   const clearing = input.clearing ?? "auto";
-  // rest roughing is offset: see the module's comment
-  if (clearing === "offset" || kind === "rest_roughing") return [null];
+  // only roughing has a choice: rest roughing is offset (see the module's comment)
+  if (kind !== "roughing" || clearing === "offset") return [null];
   const adaptive = adaptiveCut(tool, parameters, input.max_feed_mm_min);
   if (clearing === "adaptive") return [adaptive];
-  const ratio = predictedRatio(kind, tool, parameters, adaptive, where);
+  const ratio = predictedRatio(tool, parameters, adaptive, where);
   return ratio <= WORTH_TRYING ? [null, adaptive] : [null];
 }
 
@@ -62,8 +61,7 @@ export function clearingsToTry(
  * Adaptive's predicted time over offset's from their levels alone (areas alike): below 1 where
  * it cuts fewer levels or takes more per level; Infinity when there is nothing to cut.
  */
-export function predictedRatio(
-  kind: OperationKind,
+function predictedRatio(
   tool: Cutter,
   offset: CuttingParameters,
   adaptive: AdaptiveCut,
@@ -75,14 +73,12 @@ export function predictedRatio(
     zLevels({ top, bottom: part.bottom_z, floors: part.floors, stepdown, allowance_z: offset.allowance_z_mm });
   const offsetLevels = levels(offset.stepdown_mm);
   if (!Number.isFinite(top) || offsetLevels.length === 0) return Infinity;
-  // rest roughing runs along bands narrower than either engagement: the length per level is alike
-  const rest = kind === "rest_roughing";
-  const offsetTime = offsetLevels.length / ((rest ? 1 : offset.stepover_mm) * offset.feed_mm_min);
+  const offsetTime = offsetLevels.length / (offset.stepover_mm * offset.feed_mm_min);
   let above = top;
   let adaptiveTime = 0;
   for (const z of levels(adaptive.parameters.stepdown_mm)) {
     const load = levelLoad(adaptive.load, tool.diameter, above - z);
-    adaptiveTime += 1 / ((rest ? 1 : load.engagement_mm) * load.feed_mm_min);
+    adaptiveTime += 1 / (load.engagement_mm * load.feed_mm_min);
     above = z;
   }
   return adaptiveTime / offsetTime;
