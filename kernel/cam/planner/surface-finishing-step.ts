@@ -73,11 +73,11 @@ export function surfaceFinishingStep(
   return {
     step: { tool: choice.tool, generate: (request) => surfaceFinishing(request, job) },
     missing: null,
-    warning: choice.why === null ? null : `${where}: ${choice.why}, finished with ${choice.tool.name}`,
+    warning: choice.why === null ? null : `${where}: ${choice.why}`,
   };
 }
 
-/** See the header: the tool and, when it falls short, how. */
+/** See the header: the tool and, when it falls short, how and what that leaves. */
 export function surfaceTool(
   cutters: readonly Cutter[],
   concaveRadius: number | null,
@@ -98,12 +98,16 @@ export function surfaceTool(
   const fitting = round.filter(fits);
   if (fitting.length > 0) {
     // none reaches: the largest that fits all the same, the faces below its reach left
-    return { tool: largest(fitting) as Cutter, why: `no ball or bull-nose end mill reaches ${mm(depth)} mm deep` };
+    const tool = largest(fitting) as Cutter;
+    return {
+      tool,
+      why: `no ball or bull-nose end mill reaches ${mm(depth)} mm deep: ${tool.name} finishes what lies within its reach, the faces below it keep the 2.5D finishing's terraces`,
+    };
   }
   const smallest = [...round].sort((a, b) => radiusOf(a) - radiusOf(b) || wallReach(b) - wallReach(a))[0] as Cutter;
   return {
     tool: smallest,
-    why: `no ball or bull-nose end mill fits their tightest concave radius of ${mm(concaveRadius ?? 0)} mm`,
+    why: `no ball or bull-nose end mill fits their tightest concave radius of ${mm(concaveRadius ?? 0)} mm: they are finished with ${smallest.name}, which leaves the tighter fillets`,
   };
 }
 
