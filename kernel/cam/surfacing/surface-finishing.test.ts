@@ -12,7 +12,8 @@ import { mergeSoups } from "../planner/hole-plugs.ts";
 import { facingOut } from "../planner/read-part.ts";
 import { simulateSetup } from "../simulation/simulate.ts";
 import type { Box3 } from "../types.ts";
-import { surfaceFinishing } from "./surface-finishing.ts";
+import { ballStepoverOnSlope } from "./scallop.ts";
+import { SPLIT_DEG, surfaceFinishing } from "./surface-finishing.ts";
 import { sphereSoup } from "./test-support.ts";
 
 // a sphere of 15 mm round (0, 0, -5): its cap stands 10 mm above the plate, 70.5° steep at its foot
@@ -60,5 +61,16 @@ describe("surface finishing", () => {
     const coarse = finish(0.05).operation;
     assert.ok(coarse && outcome.operation);
     assert.ok(coarse.moves.length < outcome.operation.moves.length * 0.7, `${coarse.moves.length} moves`);
+  });
+
+  it("tells the passes' spacing as its stepover and stepdown, not the cutting data's", () => {
+    const parameters = outcome.operation?.parameters;
+    const stepover = ballStepoverOnSlope(3, 0.01, SPLIT_DEG);
+    assert.ok(
+      Math.abs((parameters?.stepover_mm ?? 0) - stepover) < 1e-3,
+      `stepover ${parameters?.stepover_mm}, ${stepover}`,
+    );
+    const stepdown = stepover * Math.tan((SPLIT_DEG * Math.PI) / 180);
+    assert.ok(Math.abs((parameters?.stepdown_mm ?? 0) - stepdown) < 1e-3, `stepdown ${parameters?.stepdown_mm}`);
   });
 });

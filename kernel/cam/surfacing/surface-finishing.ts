@@ -121,7 +121,15 @@ export function surfaceFinishing(request: MillingRequest, job: SurfaceJob): Mill
   writer.append(cut);
   const moves = writer.finish();
   const name = `3D finishing of sloped and curved faces with ${tool.name}`;
-  const operation = makeOperation(request, "surface_finishing", name, writer.clearance_z, moves);
+  // the passes' own spacing, not the cutting data's: what the setup sheet and the plan tell
+  const spaced = { ...parameters, stepover_mm: round4(stepover), stepdown_mm: round4(stepdown) };
+  const operation = makeOperation(
+    { ...request, parameters: spaced },
+    "surface_finishing",
+    name,
+    writer.clearance_z,
+    moves,
+  );
   const faces = facesSoup(job, lowest);
   const scallop = largestScallop(operation, job.part, faces, patchCentres(faces, SCALLOP_PATCHES));
   return {
