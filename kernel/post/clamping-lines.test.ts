@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { WorkholdingSummary } from "../cam/plan-types.ts";
 import type { Box3 } from "../cam/types.ts";
-import { CLAMPING_LINE_MAX, clampingLines } from "./clamping-lines.ts";
+import { CLAMPING_LINE_MAX, clampingLines, wrappedPhrases } from "./clamping-lines.ts";
 import { formatNumber } from "./numbers.ts";
 
 const threeDecimals = (value: number): string => formatNumber(value, 3, false);
@@ -161,5 +161,20 @@ describe("the setter's clamping lines", () => {
       if (summary.type === "vise")
         assert.equal(lines.slice(1, 3).join(" "), `Gripping ${description}`, "every word of the description");
     }
+  });
+});
+
+describe("lines of phrases", () => {
+  it("break only between phrases, so a label stays with its value", () => {
+    const lines = wrappedPhrases(["T12 Flat end mill D10 R0 3 flutes", "stick-out 48.125", "Z min -14.992"]);
+    assert.deepEqual(lines, ["T12 Flat end mill D10 R0 3 flutes, stick-out 48.125,", "Z min -14.992"]);
+    for (const line of lines) assert.ok(line.length <= CLAMPING_LINE_MAX, line);
+  });
+
+  it("wrap a phrase longer than a line at its words", () => {
+    const long = "word ".repeat(20).trim();
+    const lines = wrappedPhrases(["short", long, "end"]);
+    assert.equal(lines.join(" "), `short, ${long}, end`);
+    for (const line of lines) assert.ok(line.length <= CLAMPING_LINE_MAX, line);
   });
 });

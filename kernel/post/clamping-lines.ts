@@ -111,3 +111,25 @@ export function wrapped(text: string): string[] {
   if (line !== "") lines.push(line);
   return lines;
 }
+
+/**
+ * Phrases joined by ", " as lines of at most CLAMPING_LINE_MAX characters, broken only between
+ * phrases, so a label stays on the line with its value ("Z min -14.992", never "Z min" then
+ * "-14.992"); a phrase longer than a line is wrapped at words.
+ */
+export function wrappedPhrases(phrases: readonly string[]): string[] {
+  const lines: string[] = [];
+  let line = "";
+  phrases.forEach((phrase, index) => {
+    const text = index < phrases.length - 1 ? `${phrase},` : phrase;
+    if (line !== "" && line.length + 1 + text.length <= CLAMPING_LINE_MAX) line = `${line} ${text}`;
+    else {
+      if (line !== "") lines.push(line);
+      const words = wrapped(text);
+      line = words.pop() ?? "";
+      lines.push(...words);
+    }
+  });
+  if (line !== "") lines.push(line);
+  return lines;
+}

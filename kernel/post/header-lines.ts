@@ -11,7 +11,7 @@
  * full, so no control cuts one short: longer text is wrapped at words.
  */
 import { formatDuration } from "../job/setup-facts.ts";
-import { CLAMPING_LINE_MAX, clampingLines, wrapped } from "./clamping-lines.ts";
+import { CLAMPING_LINE_MAX, clampingLines, wrapped, wrappedPhrases } from "./clamping-lines.ts";
 import type { ProgramStart } from "./motion.ts";
 
 export const HEADER_LINE_MAX = CLAMPING_LINE_MAX;
@@ -42,11 +42,12 @@ export function headerLines(start: ProgramStart, number: (value: number) => stri
   lines.push(`Cycle time ${formatDuration(facts.cycle_time_s)}`);
   for (const tool of facts.tools) {
     lines.push(
-      ...wrapped(
+      ...wrappedPhrases([
         `T${tool.number} ${tool.type_words} D${number(tool.diameter_mm)} R${number(tool.corner_radius_mm)}` +
-          `${tool.flutes > 0 ? ` ${tool.flutes} flutes` : ""}, stick-out ${number(tool.stick_out_mm)}, ` +
-          `Z min ${number(tool.deepest_z)}`,
-      ),
+          `${tool.flutes > 0 ? ` ${tool.flutes} flutes` : ""}`,
+        `stick-out ${number(tool.stick_out_mm)}`,
+        `Z min ${number(tool.deepest_z)}`,
+      ]),
     );
     lines.push(...wrapped(tool.name));
     // assembly names often end "in <holder>" already
