@@ -52,6 +52,12 @@ describe("a plan held in a vise", () => {
     assert.ok(Math.abs(moving.max[1] - first.stock.min[1]) < 1e-9);
     assert.ok(Math.abs(fixed.max[2] - (first.stock.min[2] + 5)) < 1e-9);
     assertHeldClear(plan, "vise");
+    // the 1 mm end mills want more rpm than the 10,000 the spindle turns: said once per tool and
+    // setup with its time, not again per operation (the small drills' clamps stay their own)
+    const limited = new Set(plan.warnings.filter((w) => w.code === "spindle_limited_tool").map((w) => w.details?.tool));
+    assert.ok(limited.size > 0, JSON.stringify(plan.warnings));
+    for (const clamp of plan.warnings.filter((w) => w.code === "feeds_max_spindle_rpm"))
+      assert.ok(!limited.has(clamp.message.split(":")[0]), clamp.message);
   });
 
   it("says how much more stock it needs below the part when the blank cannot be gripped clear of it", () => {

@@ -41,6 +41,7 @@ import type { PlanInput } from "../plan-types.ts";
 import type { DraftOperations } from "./milling-operations.ts";
 import { holeBlocked, WORKHOLDING_KEEP_OUT_MM, type ToolDown } from "./keep-out.ts";
 import type { SetupPart } from "./setup-part.ts";
+import { spindleLimitTold } from "./spindle-limited.ts";
 
 type ToolRole = "spot" | "drill" | "reamer" | "end_mill" | "counterbore" | "countersink" | "tap";
 
@@ -85,7 +86,10 @@ export function holeOperations(
   };
   const params = (tool: Cutter, kind: OperationKind) => {
     const result = cuttingParametersFor(tool, input.material_id, input.machine, kind);
-    for (const clamp of result.clamps) draft.warnings.push({ code: `feeds_${clamp.code}`, message: clamp.message });
+    for (const clamp of result.clamps) {
+      if (clamp.code === "max_spindle_rpm" && spindleLimitTold(kind)) continue;
+      draft.warnings.push({ code: `feeds_${clamp.code}`, message: clamp.message });
+    }
     return result.parameters;
   };
 

@@ -29,6 +29,7 @@ import type { AdaptiveCut } from "../milling/adaptive/parameters.ts";
 import type { OperationCheck, PlanInput, PlanStep, Unmachined } from "../plan-types.ts";
 import { clearingsToTry, fastest } from "./clearing-choice.ts";
 import { holePlugs, mergeSoups } from "./hole-plugs.ts";
+import { spindleLimitTold } from "./spindle-limited.ts";
 import { surfaceFinishingStep } from "./surface-finishing-step.ts";
 import { boxSoup, inBand } from "./keep-out.ts";
 import type { SetupPart } from "./setup-part.ts";
@@ -282,7 +283,10 @@ function millWith(slicer: PartSlicer, job: Required<MillingJob>): MillingDraft {
       made: outcome.operation === null ? 0 : 1,
       kept: kept ? 1 : 0,
     });
-    for (const clamp of entry.clamps) draft.warnings.push({ code: `feeds_${clamp.code}`, message: clamp.message });
+    for (const clamp of entry.clamps) {
+      if (clamp.code === "max_spindle_rpm" && spindleLimitTold(step.kind)) continue;
+      draft.warnings.push({ code: `feeds_${clamp.code}`, message: clamp.message });
+    }
     for (const region of outcome.skipped) {
       if (keepOut.length > 0 && inBand(region.at, region.z, step.tool.diameter / 2, keepOut)) {
         band.regions += 1;

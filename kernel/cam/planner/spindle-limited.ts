@@ -24,7 +24,16 @@ const MILLING: ReadonlySet<OperationKind> = new Set<OperationKind>([
   "floor_finishing",
   "contour",
   "surface_finishing",
+  "helical_boring",
 ]);
+
+/**
+ * Whether a spindle clamp on an operation of this kind is told by spindle_limited_tool (once per
+ * tool and setup, with its time), so the operation need not warn of it again.
+ */
+export function spindleLimitTold(kind: OperationKind): boolean {
+  return MILLING.has(kind);
+}
 
 /** What the cutting data asked of one operation's tool, when the spindle held it back. */
 interface Limited {
