@@ -166,6 +166,9 @@ function millWith(slicer: PartSlicer, job: Required<MillingJob>): MillingDraft {
     generate: (request: MillingRequest) => MillingOutcome;
     name?: string;
   }[] = [];
+  // the features whose internal corners are tighter than the smallest tool planned for them:
+  // reported once the steps have run, naming the tool that did go into them
+  let corners: { features: Feature[]; planned: Cutter } | null = null;
   // a tilted setup mills round its own faces only: facing its top, a corner of the stock, is no part of that
   if (input.options.include_face_milling && setup.focus === null && stock.highest() > slicer.top_z + 1e-3) {
     const width = Math.min(setup.stock.max[0] - setup.stock.min[0], setup.stock.max[1] - setup.stock.min[1]);
@@ -250,12 +253,7 @@ function millWith(slicer: PartSlicer, job: Required<MillingJob>): MillingDraft {
     const smaller = smallerEndMillsWanted(endMills, seen, cornerTool ?? finisher, setup.name);
     for (const { tool, why } of smaller) toolMissing(tool, { features: tool.features, faces: [] }, why);
     const wanted = new Set(smaller.flatMap((s) => s.tool.features));
-    const corners = cornersLeft(
-      seen.filter((f) => !wanted.has(f.id)),
-      cornerTool ?? finisher,
-      setup.name,
-    );
-    if (corners !== null) draft.unmachined.push(corners);
+    corners = { features: seen.filter((f) => !wanted.has(f.id)), planned: cornerTool ?? finisher };
   }
 
   const focus = setup.focus === null ? null : focusRects(setup, setup.focus);
@@ -395,6 +393,10 @@ function millWith(slicer: PartSlicer, job: Required<MillingJob>): MillingDraft {
     settle(SPECULATION_DEPTH);
   }
   settle(0);
+  if (corners !== null) {
+    const left = cornersLeft(corners.features, smallestThatRan(draft.operations) ?? corners.planned, setup.name);
+    if (left !== null) draft.unmachined.push(left);
+  }
   if (band.regions > 0)
     draft.warnings.push({
       code: "clamped_band",
@@ -403,6 +405,18 @@ function millWith(slicer: PartSlicer, job: Required<MillingJob>): MillingDraft {
   draft.stock = stock;
   hooks.progress(1);
   return draft;
+}
+
+/**
+ * The smallest end mill whose walls or rest roughing were kept: the one that last went into the
+ * corners (a smaller one planned that found no stock made nothing there).
+ */
+function smallestThatRan(operations: readonly Operation[]): Cutter | null {
+  let smallest: Cutter | null = null;
+  for (const { kind, tool } of operations)
+    if ((kind === "wall_finishing" || kind === "rest_roughing") && isEndMill(tool))
+      if (smallest === null || tool.diameter < smallest.diameter) smallest = tool;
+  return smallest;
 }
 
 /** The rectangles (Clipper units, the setup's XY) round each face's triangles, overlapping ones merged. */
