@@ -1,7 +1,8 @@
 /**
  * The milling of one setup, in the order a shop runs it: facing (when asked), roughing with the
  * largest end mill, rest roughing with smaller ones down to the finishing tool, then floor and
- * wall finishing, then 3D finishing of sloped and curved faces (surface-finishing-step.ts). Each generator reads the stock the earlier ones left (milling/stock.ts).
+ * wall finishing, then 3D finishing of sloped and curved faces (surface-finishing-step.ts) and pencil finishing of
+ * the valleys its ball left (pencil-step.ts). Each generator reads the stock the earlier ones left (milling/stock.ts).
  *
  * Its tools are chosen by milling-tools.ts.
  *
@@ -30,6 +31,7 @@ import type { AdaptiveCut } from "../milling/adaptive/parameters.ts";
 import type { OperationCheck, PlanInput, PlanStep, Unmachined } from "../plan-types.ts";
 import { adaptiveBudget, clearingsToTry, fastest } from "./clearing-choice.ts";
 import { holePlugs, mergeSoups } from "./hole-plugs.ts";
+import { pencilFinishingStep } from "./pencil-step.ts";
 import { spindleLimitTold } from "./spindle-limited.ts";
 import { surfaceFinishingStep } from "./surface-finishing-step.ts";
 import { boxSoup, inBand } from "./keep-out.ts";
@@ -224,13 +226,17 @@ function millWith(slicer: PartSlicer, job: Required<MillingJob>): MillingDraft {
     const cornerTool = restFinishers.at(-1) ?? null;
     // sloped and curved faces: a ball or bull-nose end mill over them in 3D, once the walls and floors round them are done
     const keepOutSoup = boxSoup(setup.keepOut ?? []);
-    const surface = surfaceFinishingStep(
-      setup,
-      mergeSoups(setup.soup, holePlugs(setup.holes), keepOutSoup),
-      cutters,
-      input.options.scallop_mm,
-    );
+    const tipSoup = mergeSoups(setup.soup, holePlugs(setup.holes), keepOutSoup);
+    const surface = surfaceFinishingStep(setup, tipSoup, cutters, input.options.scallop_mm);
     if (surface?.step) steps.push({ kind: "surface_finishing", ...surface.step });
+    // the valleys the 3D finishing's ball left: a smaller ball along them
+    const pencil = surface?.step
+      ? pencilFinishingStep(setup, tipSoup, cutters, {
+          finishing: surface.step.tool,
+          scallop_mm: input.options.scallop_mm,
+        })
+      : null;
+    if (pencil) steps.push({ kind: "surface_finishing", ...pencil });
     if (surface?.warning) draft.warnings.push({ code: "surface_finishing", message: surface.warning });
     if (surface?.missing)
       toolMissing(surface.missing, { features: [], faces: setup.surfaces.faces }, surface.warning ?? "");

@@ -142,7 +142,7 @@ export function surfaceFinishing(request: MillingRequest, job: SurfaceJob): Mill
 }
 
 /** The finished faces' triangles facing up whose top is within the tool's reach (above `lowest`). */
-function facesSoup(job: SurfaceJob, lowest: number): TriangleSoup {
+export function facesSoup(job: FacesToFinish, lowest: number): TriangleSoup {
   const wanted = new Set(job.faces);
   const { positions, indices } = job.part;
   const kept: number[] = [];
@@ -198,7 +198,7 @@ function nearestStart(run: Vec3[], at: Vec3): Vec3[] {
  * The tip's path along the part from `from` to `to`, ending at `to`; null when they are farther
  * apart than `reach`, or it would climb or leave the tool's reach.
  */
-function joiningLink(
+export function joiningLink(
   drop: DropCutter,
   from: Vec3,
   to: Vec3,
