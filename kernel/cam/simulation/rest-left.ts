@@ -2,7 +2,7 @@
  * The material operations leave at given points of the part, measured: the operations run in
  * turn over a small patch round each point on a fine grid (the simulation's exact sweeps,
  * scallop-left.ts's cells), the material above the part's triangles at the cells within `within`
- * of the point taken along the surface's normal (the vertical height times the normal's z, from
+ * of the point (those the given faces top) taken along the surface's normal (the vertical height times the normal's z, from
  * the part's heights round the cell). What pencil finishing is judged by: the rest a finishing
  * ball leaves in a valley before and after the smaller ball's passes.
  */
@@ -14,6 +14,8 @@ import { simulateSetup } from "./simulate.ts";
 
 /** a patch's half side beyond `within` and the largest tool's radius (mm): the sweeps' border cells stay out */
 const PATCH_MARGIN_MM = 0.5;
+/** a face's height within this of the part's at a cell: the face is the cell's top (mm) */
+const TOP_MM = 1e-6;
 
 export interface RestLeft {
   /** the thickest material left at any of the points (mm, along the normal) */
@@ -22,19 +24,25 @@ export interface RestLeft {
   mean_mm: number;
 }
 
-/** See the header; null when no point lies on the part. */
-export function restLeft(
-  operations: readonly Operation[],
-  part: TriangleSoup,
-  points: readonly Vec2[],
-  within = SCALLOP_CELL_MM,
-): RestLeft | null {
+export interface RestWhere {
+  /** the points the rest is measured round (setup frame) */
+  points: readonly Vec2[];
+  /** how far round each (mm) */
+  within: number;
+  /** only cells these triangles top count (the finished faces); default every cell of the part */
+  faces?: TriangleSoup;
+}
+
+/** See the header; null when no cell round the points lies on the part (or the faces). */
+export function restLeft(operations: readonly Operation[], part: TriangleSoup, where: RestWhere): RestLeft | null {
+  const { points, within } = where;
   const radius = Math.max(...operations.map((op) => op.tool.diameter / 2));
   const half = within + radius + PATCH_MARGIN_MM;
   const each: number[] = [];
   for (const [cx, cy] of points) {
     const grid = stockGrid({ min: [cx - half, cy - half, 0], max: [cx + half, cy + half, 1] }, SCALLOP_CELL_MM);
     const heights = partHeights(grid, part);
+    const faces = where.faces === undefined ? heights.heights : partHeights(grid, where.faces).heights;
     const { nx, ny, dx, dy, x0, y0 } = grid;
     const finite = [...heights.heights].filter(Number.isFinite);
     if (finite.length === 0) continue;
@@ -55,7 +63,7 @@ export function restLeft(
         const y = y0 + (j + 0.5) * dy;
         if (Math.hypot(x - cx, y - cy) > within) continue;
         const surface = at(i, j);
-        if (!Number.isFinite(surface)) continue;
+        if (!Number.isFinite(surface) || !((faces[j * nx + i] as number) >= surface - TOP_MM)) continue;
         const gx = (at(i + 1, j) - at(i - 1, j)) / (2 * dx);
         const gy = (at(i, j + 1) - at(i, j - 1)) / (2 * dy);
         const slope = Number.isFinite(gx) && Number.isFinite(gy) ? Math.hypot(1, gx, gy) : 1;

@@ -4,7 +4,7 @@
  * corner where a curved face meets another.
  *
  * Each valley is finished by passes along its length (its cells' principal axis), spaced as the
- * target scallop allows the smaller ball on a slope at the 3D finishing's split angle: one pass
+ * target scallop allows the smaller ball on the valley's steepest slope (STEEPEST_DEG at most): one pass
  * down a valley narrower than the spacing (a pencil pass), a few side by side across a wider one
  * (rest finishing). The passes cover the valley grown by the ball's radius and are cut to the
  * points within that distance of it, within the tool's reach below the stock's top. The tip
@@ -28,7 +28,7 @@ import { restAreas, type RestArea } from "./rest-areas.ts";
 import { stepoverForScallop } from "./scallop.ts";
 import { simplifyRun } from "./simplify-run.ts";
 import { squaredSteps, stretches } from "./surface-passes.ts";
-import { facesSoup, joiningLink, SPLIT_DEG, type SurfaceJob } from "./surface-finishing.ts";
+import { facesSoup, joiningLink, type SurfaceJob } from "./surface-finishing.ts";
 import type { BoxXY } from "./triangle-grid.ts";
 
 /**
@@ -40,6 +40,12 @@ import type { BoxXY } from "./triangle-grid.ts";
 const REST_CELL_MM = 0.25;
 /** a valley whose rest is nowhere thicker than this is none (mm): above the grid's misreading (REST_CELL_MM), far below a sharp valley's */
 const REST_MIN_MM = 0.12;
+/**
+ * Passes along a valley are spaced for the scallop on its steepest slope, up to this (degrees): a
+ * fillet's passes stepped for 45° left 0.027 mm where it stands at 65° (on STC-06's boss fillet
+ * under an 8 mm ball), and a fillet's top, near upright, would take passes without end.
+ */
+const STEEPEST_DEG = 75;
 /** drop sampling along a pass, as the 3D finishing's (surface-finishing.ts) */
 const DROP_STEP_MM = 0.5;
 const DROP_TOLERANCE_MM = 0.002;
@@ -80,11 +86,20 @@ export function pencilFinishing(request: MillingRequest, job: PencilJob): Millin
   });
   if (areas.length === 0) return refusal(`${job.finishing.name} left no valley that ${tool.name} reaches into`);
 
-  const stepover = stepoverForScallop(cutter, { scallop: job.scallop_mm, slopeDeg: SPLIT_DEG });
-  const sampling: LineSampling = { step: Math.min(DROP_STEP_MM, stepover * 2), tolerance: DROP_TOLERANCE_MM };
   const reach = (p: Vec3) => p[2] >= lowest;
-  const runs = areas.flatMap((area) => valleyRuns(drop, area, { stepover, sampling, reach }));
+  const spacing = (area: RestArea) =>
+    stepoverForScallop(cutter, { scallop: job.scallop_mm, slopeDeg: Math.min(STEEPEST_DEG, area.steepest_deg) });
+  const sampling = (stepover: number): LineSampling => ({
+    step: Math.min(DROP_STEP_MM, stepover * 2),
+    tolerance: DROP_TOLERANCE_MM,
+  });
+  const runs = areas.flatMap((area) => {
+    const stepover = spacing(area);
+    return valleyRuns(drop, area, { stepover, sampling: sampling(stepover), reach });
+  });
   if (runs.length === 0) return refusal(`${tool.name} cuts none of the valleys within its reach`);
+  // the widest spacing: what the operation tells, and how far passes are joined down on the part
+  const stepover = Math.max(...areas.map(spacing));
 
   const writer = requestWriter(request);
   const feed = parameters.feed_mm_min;
@@ -94,7 +109,8 @@ export function pencilFinishing(request: MillingRequest, job: PencilJob): Millin
   for (const raw of runs) {
     const run = simplifyRun(raw, SIMPLIFY_MM);
     const start = run[0] as Vec3;
-    const link = at === null ? null : joiningLink(drop, at, start, { reach: linkReach, inReach: reach }, sampling);
+    const link =
+      at === null ? null : joiningLink(drop, at, start, { reach: linkReach, inReach: reach }, sampling(stepover));
     if (cut !== null && link !== null) cut.moves.push(...link.map((to): Move => ({ kind: "linear", to, feed })));
     else {
       if (cut !== null) writer.append(cut);

@@ -26,6 +26,8 @@ export interface RestArea {
   cells: Vec2[];
   /** the thickest rest material among the cells, along the surface's normal (mm) */
   thickest_mm: number;
+  /** the steepest slope among the cells (degrees from level), of the smaller ball's envelope */
+  steepest_deg: number;
 }
 
 export interface RestSearch {
@@ -63,6 +65,8 @@ export function restAreas(search: RestSearch): RestArea[] {
   const wide = envelope(grid, finishing, onFaces);
   const narrow = envelope(grid, pencil, onFaces);
   const rest = new Float32Array(nx * ny);
+  // per cell, the cosine of the slope
+  const level = new Float32Array(nx * ny).fill(1);
   for (let j = 1; j < ny - 1; j += 1)
     for (let i = 1; i < nx - 1; i += 1) {
       const c = j * nx + i;
@@ -71,8 +75,9 @@ export function restAreas(search: RestSearch): RestArea[] {
       const gy = ((narrow[c + nx] as number) - (narrow[c - nx] as number)) / (2 * cell);
       const slope = Number.isFinite(gx) && Number.isFinite(gy) ? Math.hypot(1, gx, gy) : 1;
       rest[c] = ((wide[c] as number) - (narrow[c] as number)) / slope;
+      level[c] = 1 / slope;
     }
-  return components(grid, rest, search.threshold_mm).filter((area) => area.thickest_mm > search.least_mm);
+  return components(grid, { rest, level }, search.threshold_mm).filter((area) => area.thickest_mm > search.least_mm);
 }
 
 /** The lowest ball bottom over each cell the faces top (+Infinity elsewhere): see the header. */
@@ -121,7 +126,8 @@ function envelope(grid: Grid, drop: DropCutter, onFaces: (c: number) => boolean)
 }
 
 /** The 8-connected pieces of cells whose rest exceeds `threshold`. */
-function components(grid: Grid, rest: Float32Array, threshold: number): RestArea[] {
+function components(grid: Grid, cells: { rest: Float32Array; level: Float32Array }, threshold: number): RestArea[] {
+  const { rest, level } = cells;
   const { nx, ny, x0, y0, dx } = grid;
   const seen = new Uint8Array(nx * ny);
   const areas: RestArea[] = [];
@@ -129,14 +135,16 @@ function components(grid: Grid, rest: Float32Array, threshold: number): RestArea
     if (seen[start] === 1 || !((rest[start] as number) > threshold)) continue;
     const stack = [start];
     seen[start] = 1;
-    const cells: Vec2[] = [];
+    const centres: Vec2[] = [];
     let thickest = 0;
+    let flattest = 1;
     while (stack.length > 0) {
       const c = stack.pop() as number;
       const i = c % nx;
       const j = (c - i) / nx;
-      cells.push([x0 + (i + 0.5) * dx, y0 + (j + 0.5) * dx]);
+      centres.push([x0 + (i + 0.5) * dx, y0 + (j + 0.5) * dx]);
       thickest = Math.max(thickest, rest[c] as number);
+      flattest = Math.min(flattest, level[c] as number);
       for (let b = Math.max(0, j - 1); b <= Math.min(ny - 1, j + 1); b += 1)
         for (let a = Math.max(0, i - 1); a <= Math.min(nx - 1, i + 1); a += 1) {
           const n = b * nx + a;
@@ -145,7 +153,7 @@ function components(grid: Grid, rest: Float32Array, threshold: number): RestArea
           stack.push(n);
         }
     }
-    areas.push({ cells, thickest_mm: thickest });
+    areas.push({ cells: centres, thickest_mm: thickest, steepest_deg: (Math.acos(flattest) * 180) / Math.PI });
   }
   return areas;
 }
