@@ -24,7 +24,7 @@ import { findMachineArchetype, type MachineArchetype } from "../../machines/arch
 import type { Box3, Cutter, Operation, TriangleSoup, Vec2 } from "../types.ts";
 import { surfaceCutter } from "./cutters.ts";
 import { DropCutter } from "./drop-cutter.ts";
-import { pencilFinishing } from "./pencil-finishing.ts";
+import { pencilFinishing, soupBox } from "./pencil-finishing.ts";
 import { restAreas } from "./rest-areas.ts";
 import { facesSoup, surfaceFinishing } from "./surface-finishing.ts";
 
@@ -81,16 +81,7 @@ function finishBoth(c: Case) {
   return { finishing: finished.operation, pencil: penciled.operation, areas, points, faces };
 }
 
-function boxOf(soup: TriangleSoup) {
-  const box = { minX: Infinity, minY: Infinity, maxX: -Infinity, maxY: -Infinity };
-  for (const v of soup.indices) {
-    box.minX = Math.min(box.minX, soup.positions[3 * v] as number);
-    box.maxX = Math.max(box.maxX, soup.positions[3 * v] as number);
-    box.minY = Math.min(box.minY, soup.positions[3 * v + 1] as number);
-    box.maxY = Math.max(box.maxY, soup.positions[3 * v + 1] as number);
-  }
-  return box;
-}
+const boxOf = (soup: TriangleSoup) => soupBox(soup.positions, soup.indices);
 
 /** No gouge, rapid through material or holder collision over the faces' region from the stock's box. */
 function assertClean(c: Case, operations: Operation[]): void {

@@ -239,7 +239,7 @@ function nearCells(cells: readonly Vec2[], distance: number): (x: number, y: num
 }
 
 /** The XY box of a soup's indexed corners. */
-function soupBox(positions: ArrayLike<number>, indices: ArrayLike<number>): BoxXY {
+export function soupBox(positions: ArrayLike<number>, indices: ArrayLike<number>): BoxXY {
   const box = { minX: Infinity, minY: Infinity, maxX: -Infinity, maxY: -Infinity };
   for (let k = 0; k < indices.length; k += 1) {
     const v = indices[k] as number;
