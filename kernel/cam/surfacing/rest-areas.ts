@@ -63,14 +63,18 @@ export function restAreas(search: RestSearch): RestArea[] {
   const faces = partHeights(grid, search.faces).heights;
   const onFaces = (c: number) => Number.isFinite(faces[c]) && (faces[c] as number) >= (part[c] as number) - TOP_MM;
   const wide = envelope(grid, finishing, onFaces);
-  const narrow = envelope(grid, pencil, onFaces);
+  // the smaller ball leaves no less than the part: where the larger leaves no more than the
+  // threshold above it (vertically, more than along the normal) there is no rest to find
+  const rough = (c: number) => onFaces(c) && (wide[c] as number) - (part[c] as number) > search.threshold_mm;
+  const around = grownByOne(grid, rough);
+  const narrow = envelope(grid, pencil, (c) => around[c] === 1 && onFaces(c));
   const rest = new Float32Array(nx * ny);
   // per cell, the cosine of the slope
   const level = new Float32Array(nx * ny).fill(1);
   for (let j = 1; j < ny - 1; j += 1)
     for (let i = 1; i < nx - 1; i += 1) {
       const c = j * nx + i;
-      if (!onFaces(c)) continue;
+      if (!rough(c)) continue;
       const gx = ((narrow[c + 1] as number) - (narrow[c - 1] as number)) / (2 * cell);
       const gy = ((narrow[c + nx] as number) - (narrow[c - nx] as number)) / (2 * cell);
       const slope = Number.isFinite(gx) && Number.isFinite(gy) ? Math.hypot(1, gx, gy) : 1;
@@ -78,6 +82,20 @@ export function restAreas(search: RestSearch): RestArea[] {
       level[c] = 1 / slope;
     }
   return components(grid, { rest, level }, search.threshold_mm).filter((area) => area.thickest_mm > search.least_mm);
+}
+
+/** The cells where `keep` holds and their eight neighbours, as 1s. */
+function grownByOne(grid: Grid, keep: (c: number) => boolean): Uint8Array {
+  const { nx, ny } = grid;
+  const out = new Uint8Array(nx * ny);
+  for (let c = 0; c < nx * ny; c += 1) {
+    if (!keep(c)) continue;
+    const i = c % nx;
+    const j = (c - i) / nx;
+    for (let b = Math.max(0, j - 1); b <= Math.min(ny - 1, j + 1); b += 1)
+      for (let a = Math.max(0, i - 1); a <= Math.min(nx - 1, i + 1); a += 1) out[b * nx + a] = 1;
+  }
+  return out;
 }
 
 /** The lowest ball bottom over each cell the faces top (+Infinity elsewhere): see the header. */
