@@ -15,7 +15,7 @@ import { surfaceFinishing } from "../surfacing/surface-finishing.ts";
 import type { MillingOutcome, MillingRequest } from "../milling/operation.ts";
 import { missingEndMill, type MissingTool } from "../tooling/missing.ts";
 import { mm } from "../tooling/select.ts";
-import { wallReach } from "../cutter-shape.ts";
+import { holderReach, wallReach } from "../cutter-shape.ts";
 import type { Cutter, TriangleSoup } from "../types.ts";
 import type { SetupPart } from "./setup-part.ts";
 
@@ -68,6 +68,7 @@ export function surfaceFinishingStep(
     part: setup.soup,
     triangleFaces: setup.triangleFaces,
     faces,
+    concaveRadii: setup.surfaces.concaveRadii,
     scallop_mm: scallop_mm ?? DEFAULT_SCALLOP_MM,
   };
   return {
@@ -87,7 +88,9 @@ export function surfaceTool(
   const round = cutters.filter((c) => c.kind === "ball" || (c.kind === "bull" && c.corner_radius > 0));
   if (round.length === 0) return null;
   const fits = (c: Cutter) => concaveRadius === null || radiusOf(c) <= concaveRadius + FITS_MM;
-  const reaches = (c: Cutter) => wallReach(c) >= depth - 1e-9;
+  // the passes go as deep as the neck, shank and holder clear what stands beside them
+  // (surfacing/tool-clearance.ts): in the open, down to the holder
+  const reaches = (c: Cutter) => holderReach(c) >= depth - 1e-9;
   const largest = (tools: readonly Cutter[]) =>
     [...tools].sort(
       (a, b) =>

@@ -117,3 +117,64 @@ export function roundDrop(
   if (q > reach) return -Infinity;
   return shape.top - shape.radius + Math.sqrt(reach * reach - q * q) - cutter.corner;
 }
+
+/**
+ * A floor at z = 0 for y >= r meeting a wall standing at y = 0 (up to `height`) in a concave
+ * quarter cylinder of radius r along x (its axis at y = z = r), from x0 to x1, `segments` facets
+ * round the quarter; each part's triangles wound with their normals up and out of the material.
+ * Per triangle its face: 0 the floor, 1 the fillet, 2 the wall's top, 3 the wall.
+ */
+export function filletSoup(fillet: {
+  radius: number;
+  height: number;
+  x0: number;
+  x1: number;
+  floorTo: number;
+  segments: number;
+}): { soup: TriangleSoup; triangleFaces: Uint32Array } {
+  const { radius: r, height, x0, x1, floorTo, segments } = fillet;
+  const points: number[] = [];
+  const triangles: number[] = [];
+  const faces: number[] = [];
+  const quad = (face: number, corners: Vec3[]) => {
+    const base = points.length / 3;
+    for (const corner of corners) points.push(...corner);
+    triangles.push(base, base + 1, base + 2, base, base + 2, base + 3);
+    faces.push(face, face);
+  };
+  // each quad counter-clockwise seen from the side its normal points to
+  quad(0, [
+    [x0, r, 0],
+    [x1, r, 0],
+    [x1, floorTo, 0],
+    [x0, floorTo, 0],
+  ]);
+  for (let s = 0; s < segments; s += 1) {
+    // from the floor's edge (angle 0) round to the wall's (angle pi / 2), the axis at (r, r)
+    const at = (k: number): [number, number] => {
+      const angle = ((Math.PI / 2) * k) / segments;
+      return [r - r * Math.sin(angle), r - r * Math.cos(angle)];
+    };
+    const [ya, za] = at(s);
+    const [yb, zb] = at(s + 1);
+    quad(1, [
+      [x0, yb, zb],
+      [x1, yb, zb],
+      [x1, ya, za],
+      [x0, ya, za],
+    ]);
+  }
+  quad(2, [
+    [x0, -floorTo, height],
+    [x1, -floorTo, height],
+    [x1, 0, height],
+    [x0, 0, height],
+  ]);
+  quad(3, [
+    [x0, 0, height],
+    [x1, 0, height],
+    [x1, 0, r],
+    [x0, 0, r],
+  ]);
+  return { soup: soupOf(points, triangles), triangleFaces: Uint32Array.from(faces) };
+}
