@@ -10,8 +10,8 @@
  * the face, the swept surface stands above the part, and what is left there is rest material,
  * not a scallop; the scallop beside it is counted.
  */
-import type { Operation, TriangleSoup, Vec2 } from "../types.ts";
-import { stockGrid } from "./height-field.ts";
+import type { Move, Operation, TriangleSoup, Vec2, Vec3 } from "../types.ts";
+import { type Grid, stockGrid } from "./height-field.ts";
 import { partHeights } from "./part-heights.ts";
 import { simulateSetup } from "./simulate.ts";
 
@@ -60,7 +60,7 @@ export function largestScallop(patches: ScallopPatches): number | null {
     const run = simulateSetup({
       stock: { min: [box.min[0], box.min[1], low - 1], max: [box.max[0], box.max[1], top] },
       part,
-      operations: [operation],
+      operations: [{ ...operation, moves: movesNear(operation, grid, radius) }],
       cellSize: SCALLOP_CELL_MM,
       partHeights: heights,
       maxDetails: 0,
@@ -94,4 +94,38 @@ export function largestScallop(patches: ScallopPatches): number | null {
     }
   }
   return largest;
+}
+
+/**
+ * The operation's moves that pass within `margin` of the grid's box in XY (a patch sees only
+ * those: a NIST part's 3D finishing has 80,000 moves), each run of them entered straight down
+ * from the operation's clearance at the point it starts from: in a height field the tool
+ * standing at a point has cut what is above it, however it came there.
+ */
+function movesNear(operation: Operation, grid: Grid, margin: number): Move[] {
+  const minX = grid.x0 - margin;
+  const minY = grid.y0 - margin;
+  const maxX = grid.x0 + grid.nx * grid.dx + margin;
+  const maxY = grid.y0 + grid.ny * grid.dy + margin;
+  const out: Move[] = [];
+  let at: Vec3 | null = null;
+  let kept = true;
+  for (const move of operation.moves) {
+    if (move.kind === "drill") return [...operation.moves];
+    const from = at ?? move.to;
+    const near =
+      move.kind === "arc" ||
+      (Math.max(from[0], move.to[0]) >= minX &&
+        Math.min(from[0], move.to[0]) <= maxX &&
+        Math.max(from[1], move.to[1]) >= minY &&
+        Math.min(from[1], move.to[1]) <= maxY);
+    if (near) {
+      if (!kept && at !== null)
+        out.push({ kind: "rapid", to: [at[0], at[1], operation.clearance_z] }, { kind: "linear", to: at, feed: 1 });
+      out.push(move);
+    }
+    kept = near;
+    at = move.to;
+  }
+  return out;
 }

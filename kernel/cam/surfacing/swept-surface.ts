@@ -38,17 +38,38 @@ export function sweptSurface(
       tips[j * nx + i] = allowed(x, y, z) ? z : Infinity;
     }
   const span = Math.ceil(radius / SWEPT_STEP_MM);
+  const side = 2 * span + 2;
+  // the envelope's height at each cutter location round a point, per the point's place between
+  // them (a caller's cell centres share one): a table, not a square root per location
+  const kernels = new Map<string, Float64Array>();
+  const kernel = (fx: number, fy: number) => {
+    const key = `${fx.toFixed(6)} ${fy.toFixed(6)}`;
+    let table = kernels.get(key);
+    if (table === undefined) {
+      table = new Float64Array(side * side);
+      for (let dj = -span; dj <= span + 1; dj += 1)
+        for (let di = -span; di <= span + 1; di += 1) {
+          const rho = Math.hypot(di - fx, dj - fy) * SWEPT_STEP_MM;
+          table[(dj + span) * side + di + span] = rho > radius ? Infinity : cutter.height(rho);
+        }
+      kernels.set(key, table);
+    }
+    return table;
+  };
   return (x, y) => {
-    const ci = Math.round((x - x0) / SWEPT_STEP_MM);
-    const cj = Math.round((y - y0) / SWEPT_STEP_MM);
+    const u = (x - x0) / SWEPT_STEP_MM;
+    const v = (y - y0) / SWEPT_STEP_MM;
+    const ci = Math.floor(u);
+    const cj = Math.floor(v);
+    const table = kernel(u - ci, v - cj);
     let lowest = Infinity;
-    for (let j = Math.max(0, cj - span); j <= Math.min(ny - 1, cj + span); j += 1) {
-      const dy = y0 + j * SWEPT_STEP_MM - y;
-      for (let i = Math.max(0, ci - span); i <= Math.min(nx - 1, ci + span); i += 1) {
-        const dx = x0 + i * SWEPT_STEP_MM - x;
-        const rho = Math.hypot(dx, dy);
-        if (rho > radius) continue;
-        const z = (tips[j * nx + i] as number) + cutter.height(rho);
+    for (let dj = -span; dj <= span + 1; dj += 1) {
+      const j = cj + dj;
+      if (j < 0 || j >= ny) continue;
+      for (let di = -span; di <= span + 1; di += 1) {
+        const i = ci + di;
+        if (i < 0 || i >= nx) continue;
+        const z = (tips[j * nx + i] as number) + (table[(dj + span) * side + di + span] as number);
         if (z < lowest) lowest = z;
       }
     }
