@@ -35,6 +35,7 @@ import { simplifyRun } from "./simplify-run.ts";
 import { parallelRuns, squaredSteps, stretches, waterlineRuns } from "./surface-passes.ts";
 import { sweptSurface } from "./swept-surface.ts";
 import { ToolClearance } from "./tool-clearance.ts";
+import type { BoxXY } from "./triangle-grid.ts";
 
 /** faces steeper than this from level are finished by waterline, shallower ones by parallel passes (degrees) */
 export const SPLIT_DEG = 45;
@@ -92,8 +93,11 @@ export function surfaceFinishing(request: MillingRequest, job: SurfaceJob): Mill
   const stepover = spacing.stepover(plane);
   const sampling: LineSampling = { step: Math.min(DROP_STEP_MM, stepover * 2), tolerance: DROP_TOLERANCE_MM };
   const fibre = Math.min(WATERLINE_STEP_MM, Math.sqrt(8 * cutter.radius * WATERLINE_SAG_MM));
+  // a concave face's curvature closes the passes only where they run along it: a fillet lying
+  // along Y, which the passes along X cross, is straight in the direction they step
+  const alongX = (box: BoxXY) => box.maxX - box.minX >= box.maxY - box.minY;
   const stepovers = regions.shallow.map((face) =>
-    spacing.stepover({ slopeDeg: face.steepestAcrossX, concaveRadius: face.concaveRadius }),
+    spacing.stepover({ slopeDeg: face.steepestAcrossX, concaveRadius: alongX(face.box) ? face.concaveRadius : null }),
   );
   const stepdowns = regions.steep.map((face) =>
     spacing.stepdown({ slopeDeg: face.least, concaveRadius: face.concaveRadius }),
