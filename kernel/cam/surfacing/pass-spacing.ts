@@ -11,7 +11,8 @@
  * runs on a circle of rho - r while it touches the face on one of rho: passes a distance apart
  * at the tip stand rho / (rho - r) times that apart on the face, and the scallop grows with the
  * square. Their spacing is scaled by sqrt((rho - r) / rho) so the scallop stays the target's; a
- * fillet the cutter fits (rho <= r) is finished where it sits in it, and keeps the plane's.
+ * fillet the cutter fits (rho within FITS_MM of r, or tighter) is finished where it sits in it,
+ * and keeps the plane's.
  */
 import type { SurfaceCutter } from "./cutters.ts";
 import { stepoverForScallop } from "./scallop.ts";
@@ -26,6 +27,17 @@ const DEGREE = 1;
  * stepover shrinks to nothing, and the stepdown is within half a percent of its upright limit.
  */
 const STEEPEST_SPACED_DEG = 85;
+/**
+ * A concave radius within this of the tip's (mm) is the tip's: a face's radius as its surface
+ * gives it differs from the tool's nominal one by rounding (5.0000001 against 5 made the
+ * spacing vanish).
+ */
+const FITS_MM = 0.01;
+/**
+ * The concave factor's least: where rho is a few tenths over r the tip runs on a circle a few
+ * tenths wide, crossed by a pass or two, while the passes cover the face's whole box.
+ */
+const LEAST_CONCAVE_FACTOR = 0.25;
 
 /** What the passes finish: its slope (degrees) and its concave radius (mm; null when not concave). */
 export interface SpacedFace {
@@ -50,7 +62,9 @@ export function passSpacing(
 ): PassSpacing {
   const { scallop, splitDeg, tipRadius } = spacing;
   const concave = (radius: number | null) =>
-    radius === null || radius <= tipRadius ? 1 : Math.sqrt((radius - tipRadius) / radius);
+    radius === null || radius <= tipRadius + FITS_MM
+      ? 1
+      : Math.max(LEAST_CONCAVE_FACTOR, Math.sqrt((radius - tipRadius) / radius));
   const known = new Map<number, number>();
   const stepoverAt = (slopeDeg: number) => {
     let stepover = known.get(slopeDeg);

@@ -28,6 +28,7 @@ const JOIN_MM = 0.002;
 
 /** Parallel passes along X, `stepover` apart in Y, zig-zag, over the face's box. */
 export function parallelRuns(drop: DropCutter, faces: SlopeClass, stepover: number, sampling: LineSampling): Vec3[][] {
+  if (!(stepover > 0)) throw new RangeError(`a stepover must be positive, not ${stepover}`);
   const runs: Vec3[][] = [];
   const { box } = faces;
   const lines = Math.max(1, Math.ceil((box.maxY - box.minY) / stepover));
@@ -49,6 +50,7 @@ export function parallelRuns(drop: DropCutter, faces: SlopeClass, stepover: numb
  * level above it would leave the corner a stepdown high.
  */
 export function waterlineRuns(drop: DropCutter, faces: SlopeClass, stepdown: number, step: number): Vec3[][] {
+  if (!(stepdown > 0)) throw new RangeError(`a waterline's stepdown must be positive, not ${stepdown}`);
   const bottom = faces.low - drop.cutter.radius;
   const grid = new WaterlineGrid(drop, { step, region: grown(faces.box, step) });
   // where the faces end on something below them, the lowest drop round them is where the cutter sits
