@@ -29,8 +29,6 @@ export interface SurfaceFaces {
   faces: number[];
   /** the tightest concave radius among them (mm), where their surfaces say; null when none does */
   concave_radius_mm: number | null;
-  /** each concave face's radius (mm), where its surface says */
-  concaveRadii: ReadonlyMap<number, number>;
 }
 
 export interface SurfaceFaceSource {
@@ -62,13 +60,11 @@ export function surfaceFaces(
     .filter((face) => (sloped.get(face) as number) >= SLOPED_SHARE * (total.get(face) as number))
     .sort((a, b) => a - b);
   const byId = new Map(analysis.map((face) => [face.id, face]));
-  const concaveRadii = new Map<number, number>();
-  for (const id of faces) {
+  const radii = faces.flatMap((id) => {
     const radius = concaveRadius(byId.get(id));
-    if (radius !== null) concaveRadii.set(id, radius);
-  }
-  const radii = [...concaveRadii.values()];
-  return { faces, concave_radius_mm: radii.length > 0 ? Math.min(...radii) : null, concaveRadii };
+    return radius === null ? [] : [radius];
+  });
+  return { faces, concave_radius_mm: radii.length > 0 ? Math.min(...radii) : null };
 }
 
 /** The radius a tool must fit in a concave face: a cylinder's or sphere's, a torus's tube; null when convex or unknown. */

@@ -32,13 +32,6 @@ describe("surfaceTool", () => {
     );
   });
 
-  it("takes a ball that fits before a bull-nose that reaches deeper", () => {
-    // the bull-nose's holder clears 40 mm, the 6 mm ball's 37
-    const choice = surfaceTool(cutters("SSR-BN4-1000-R100-K-TA", "SSR-BM2-0600-L-UC"), null, 38);
-    assert.equal(choice?.tool.kind, "ball");
-    assert.match(choice?.why ?? "", /reaches 38 mm deep/);
-  });
-
   it("has no tool where the library has no ball or bull-nose end mill", () => {
     assert.equal(surfaceTool(cutters("SSR-EM3-1000-L-UC"), null, 5), null);
   });

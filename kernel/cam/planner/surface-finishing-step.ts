@@ -4,11 +4,10 @@
  * end mills' floor and wall finishing.
  *
  * The tool: the largest ball end mill whose radius fits the faces' tightest concave radius (when
- * their surfaces give one) and whose holder clears the stock's top with the tip at the faces'
- * lowest point (the passes themselves go where its neck, shank and holder clear what stands
- * beside them: surfacing/tool-clearance.ts); a bull-nose end mill (its corner radius fitting)
- * only when no ball fits. None reaches: the largest that fits all the same, and what lies
- * beyond its reach is left (surfacing/surface-finishing.ts). None fits: the one of the smallest radius (the
+ * their surfaces give one) and whose flutes or relieved neck reach from the stock's top down to
+ * the faces' lowest point; a bull-nose end mill (its corner radius fitting) only when no ball
+ * does. None reaches: the largest that fits all the same (a ball first), and what lies below its
+ * reach is left (surfacing/surface-finishing.ts). None fits: the one of the smallest radius (the
  * fillets tighter than it keep what it leaves). No ball or bull-nose end mill in the
  * library: a ball end mill is reported missing (tooling/missing.ts).
  */
@@ -16,7 +15,7 @@ import { surfaceFinishing } from "../surfacing/surface-finishing.ts";
 import type { MillingOutcome, MillingRequest } from "../milling/operation.ts";
 import { missingEndMill, type MissingTool } from "../tooling/missing.ts";
 import { mm } from "../tooling/select.ts";
-import { holderReach, wallReach } from "../cutter-shape.ts";
+import { wallReach } from "../cutter-shape.ts";
 import type { Cutter, TriangleSoup } from "../types.ts";
 import type { SetupPart } from "./setup-part.ts";
 
@@ -69,7 +68,6 @@ export function surfaceFinishingStep(
     part: setup.soup,
     triangleFaces: setup.triangleFaces,
     faces,
-    concaveRadii: setup.surfaces.concaveRadii,
     scallop_mm: scallop_mm ?? DEFAULT_SCALLOP_MM,
   };
   return {
@@ -89,22 +87,17 @@ export function surfaceTool(
   const round = cutters.filter((c) => c.kind === "ball" || (c.kind === "bull" && c.corner_radius > 0));
   if (round.length === 0) return null;
   const fits = (c: Cutter) => concaveRadius === null || radiusOf(c) <= concaveRadius + FITS_MM;
-  // the passes go as deep as the neck, shank and holder clear what stands beside them
-  // (surfacing/tool-clearance.ts): in the open, down to the holder
-  const reaches = (c: Cutter) => holderReach(c) >= depth - 1e-9;
+  const reaches = (c: Cutter) => wallReach(c) >= depth - 1e-9;
   const largest = (tools: readonly Cutter[]) =>
     [...tools].sort(
       (a, b) =>
         Number(b.kind === "ball") - Number(a.kind === "ball") || b.diameter - a.diameter || wallReach(b) - wallReach(a),
     )[0];
-  // a ball that fits before a bull-nose that reaches deeper: on a slope a bull-nose finishes like
-  // a ball of its corner radius, in passes that much closer
-  for (const kind of ["ball", "bull"] as const) {
-    const fitting = round.filter((c) => c.kind === kind && fits(c));
-    const reaching = fitting.filter(reaches);
-    if (reaching.length > 0) return { tool: largest(reaching) as Cutter, why: null };
-    if (fitting.length === 0) continue;
-    // none reaches: the largest that fits all the same, the faces beyond its reach left
+  const best = largest(round.filter((c) => fits(c) && reaches(c)));
+  if (best !== undefined) return { tool: best, why: null };
+  const fitting = round.filter(fits);
+  if (fitting.length > 0) {
+    // none reaches: the largest that fits all the same, the faces below its reach left
     const tool = largest(fitting) as Cutter;
     return {
       tool,

@@ -23,12 +23,6 @@ import type { Judgement, OperationCheck, SimulatedSetup, VerifiedSetup } from ".
  * a roughing or a whole operation, takes seconds on a NIST part.
  */
 const STALL_MS = 60_000;
-/**
- * An operation of more moves than this goes to the thread in pieces of as many, each a message
- * (the count STALL_MS watches moves on with each): NIST STC-06's 3D finishing, 84,000 moves, took
- * 4 s to simulate alone and 10 s beside a loaded planner; a piece takes a fraction of that.
- */
-const MOVES_PER_MESSAGE = 10_000;
 
 /** A setup's channel to the simulation thread, sent as the thread's message. */
 export interface OpenMessage {
@@ -108,12 +102,6 @@ export class ThreadedChecks implements OperationCheck {
       this.sendMoves(operation.moves);
       this.send({ kind: "end" });
       this.streamed = null;
-    } else if (operation.moves.length > MOVES_PER_MESSAGE) {
-      this.discard();
-      this.send({ kind: "begin", operation: { ...operation, moves: [] }, speculative, dropsKnown: this.dropsKnown });
-      for (let from = 0; from < operation.moves.length; from += MOVES_PER_MESSAGE)
-        this.send({ kind: "moves", moves: operation.moves.slice(from, from + MOVES_PER_MESSAGE) });
-      this.send({ kind: "end" });
     } else {
       this.discard();
       this.send({ kind: "check", operation, speculative, dropsKnown: this.dropsKnown });

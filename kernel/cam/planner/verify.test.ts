@@ -124,21 +124,6 @@ describe("speculative verification", () => {
     }
   });
 
-  it("judges an operation longer than a message in pieces as it judges it whole", () => {
-    // each level again and again: more moves than the thread takes in one message
-    const long = (z: number) => operation(endMill, Array.from({ length: 1_200 }, () => level(z)).flat());
-    const longOnes = [
-      { operation: long(-4), speculative: false },
-      { operation: long(-9), speculative: false },
-    ];
-    assert.ok((longOnes[0]?.operation.moves.length ?? 0) > 10_000);
-    const inline = run(new InlineChecks(setup, null), longOnes);
-    const threaded = run(new ThreadedChecks(setup, null), longOnes);
-    assert.deepEqual(inline.verdicts, ["kept", "dropped"]);
-    assert.deepEqual(threaded.verdicts, inline.verdicts);
-    assert.deepEqual(threaded.result.field, inline.result.field);
-  });
-
   it("passes a failure of the simulation on to the planner", () => {
     const broken = new ThreadedChecks({ ...setup, stock: { min: [0, 0, 0], max: [0, 0, 0] } }, null);
     try {

@@ -14,13 +14,8 @@ import type { SurfaceCutter } from "./cutters.ts";
 import { DropCutter } from "./drop-cutter.ts";
 import type { BoxXY } from "./triangle-grid.ts";
 
-/**
- * The faces' drop within this of the whole drop: the faces are what the cutter touches (mm). The
- * part's chordal error (planner/read-part.ts, 0.01 mm): a ball of a fillet's own radius touches
- * the true fillet all round its arc, but its chords lie up to this inside it, so the floor and
- * the wall beside lift the ball first; without it that ball never touches the fillet.
- */
-const CONTACT_MM = 0.01;
+/** the faces' drop within this of the whole drop: the faces are what the cutter touches (mm) */
+const CONTACT_MM = 1e-6;
 /** the faces' own drop where none of them is under the cutter: far below anything */
 const NOWHERE = -1e9;
 
@@ -31,12 +26,6 @@ export interface SlopeClass {
   /** the triangles' lowest and highest z */
   low: number;
   high: number;
-  /** the steepest of the triangles' slopes across passes along X (degrees): what spaces the parallel passes */
-  steepestAcrossX: number;
-  /** the least of the triangles' slopes (degrees): what spaces the waterline loops */
-  least: number;
-  /** the face's concave radius (mm); null when convex, flat or unknown */
-  concaveRadius: number | null;
   touches(x: number, y: number, z: number): boolean;
 }
 
@@ -51,8 +40,6 @@ export interface FacesToFinish {
   /** per triangle of `part`: its face id */
   triangleFaces: Uint32Array;
   faces: readonly number[];
-  /** each concave face's radius (mm), where its surface says (planner/surface-faces.ts) */
-  concaveRadii?: ReadonlyMap<number, number>;
 }
 
 /**
@@ -77,38 +64,16 @@ export function finishRegions(target: FacesToFinish, cutter: SurfaceCutter, spli
     into.set(face, corners);
   }
   const classes = (byFace: Map<number, number[]>) =>
-    [...byFace.keys()]
-      .sort((a, b) => a - b)
-      .map((face) => ({
-        ...slopeClass(positions, byFace.get(face) as number[], cutter),
-        concaveRadius: target.concaveRadii?.get(face) ?? null,
-      }));
+    [...byFace.keys()].sort((a, b) => a - b).map((face) => slopeClass(positions, byFace.get(face) as number[], cutter));
   return { shallow: classes(shallow), steep: classes(steep) };
 }
 
-function slopeClass(
-  positions: Float32Array,
-  corners: number[],
-  cutter: SurfaceCutter,
-): Omit<SlopeClass, "concaveRadius"> {
+function slopeClass(positions: Float32Array, corners: number[], cutter: SurfaceCutter): SlopeClass {
   const soup: TriangleSoup = { positions, indices: Uint32Array.from(corners) };
   const drop = new DropCutter(soup, cutter, { floor: NOWHERE });
   const box = { minX: Infinity, minY: Infinity, maxX: -Infinity, maxY: -Infinity };
   let low = Infinity;
   let high = -Infinity;
-  let steepestAcrossX = 0;
-  let least = 90;
-  for (let k = 0; k < corners.length; k += 3) {
-    const [nx, ny, nz] = triangleCross(
-      positions,
-      3 * (corners[k] as number),
-      3 * (corners[k + 1] as number),
-      3 * (corners[k + 2] as number),
-    );
-    if (!(nz > 0)) continue;
-    steepestAcrossX = Math.max(steepestAcrossX, degrees(Math.atan2(Math.abs(ny), nz)));
-    least = Math.min(least, degrees(Math.atan2(Math.hypot(nx, ny), nz)));
-  }
   for (const corner of corners) {
     const x = positions[3 * corner] as number;
     const y = positions[3 * corner + 1] as number;
@@ -120,10 +85,8 @@ function slopeClass(
     low = Math.min(low, z);
     high = Math.max(high, z);
   }
-  return { box, low, high, steepestAcrossX, least, touches: (x, y, z) => drop.dropAt(x, y) >= z - CONTACT_MM };
+  return { box, low, high, touches: (x, y, z) => drop.dropAt(x, y) >= z - CONTACT_MM };
 }
-
-const degrees = (radians: number) => (radians * 180) / Math.PI;
 
 /** A triangle's area and the z of its unit normal (the part's triangles face out: planner/read-part.ts facingOut). */
 export function areaAndNormalZ(positions: ArrayLike<number>, indices: ArrayLike<number>, t: number): [number, number] {

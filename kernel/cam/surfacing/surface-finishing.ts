@@ -4,18 +4,21 @@
  * parallel drop-cutter passes along X (zig-zag), the steep ones by waterline loops at constant Z
  * (surface-passes.ts), every pass cut to where the cutter touches the faces of its class.
  *
- * Spacing from the target scallop, face by face (pass-spacing.ts): the parallel passes over a
- * face step over what the scallop allows at its steepest slope across them, the waterline loops
- * round one step down by its least slope, each closer on a concave face.
+ * Spacing from the target scallop (scallop.ts): the parallel passes step over what the scallop
+ * allows on a plane at the split angle with the passes along its contours (the worst a shallow
+ * face gives: less slope or a pass down the fall line leaves less), the waterline loops step down
+ * that stepover times tan(split) (the same contours seen from the steep side: a ball's surface
+ * spacing, its stepdown over sin of the slope, only grows steeper).
  *
  * The tool's tip follows the drop (drop-cutter.ts) over the part with its holes plugged and the
  * workholding's boxes (the request's `soup`): it never enters either. Runs whose ends lie within
- * LINK_STEPOVERS of each other are joined down on the part (the drop between them); otherwise
- * the writer (milling/linking.ts) lifts to the rapid clearance and comes down again. The tip
- * goes as deep as the tool's neck, shank and holder clear what stands under them there
- * (tool-clearance.ts): a dome's flank far below the stock's top is finished, a fillet at the
- * foot of a tall wall the shank would rub is not. The stock is left as it is for the generators
- * after it (like troughs.ts, it runs after the 2.5D finishing).
+ * LINK_MM of each other are joined down on the part (the drop between them); otherwise the
+ * writer (milling/linking.ts) lifts to the rapid clearance and comes down again. The tip stays
+ * within the tool's reach below the stock's top (cutter-shape.ts wallReach), as the end mills'
+ * wall finishing does: deeper, the shank would rub. Reach measured from the part under the shank
+ * instead finished NIST STC-06's domes whole with a 6 mm ball, in more moves than the
+ * simulation's thread judges in its minute. The stock is
+ * left as it is for the generators after it (like troughs.ts, it runs after the 2.5D finishing).
  */
 import {
   makeOperation,
@@ -25,17 +28,15 @@ import {
   type MillingOutcome,
   type MillingRequest,
 } from "../milling/operation.ts";
+import { wallReach } from "../cutter-shape.ts";
 import { largestScallop } from "../simulation/scallop-left.ts";
 import type { Move, TriangleSoup, Vec2, Vec3 } from "../types.ts";
 import { surfaceCutter } from "./cutters.ts";
 import { DropCutter, dropLine, type LineSampling } from "./drop-cutter.ts";
 import { areaAndNormalZ, finishRegions, type FacesToFinish } from "./finish-regions.ts";
-import { passSpacing } from "./pass-spacing.ts";
+import { stepoverForScallop } from "./scallop.ts";
 import { simplifyRun } from "./simplify-run.ts";
 import { parallelRuns, squaredSteps, stretches, waterlineRuns } from "./surface-passes.ts";
-import { sweptSurface } from "./swept-surface.ts";
-import { ToolClearance } from "./tool-clearance.ts";
-import type { BoxXY } from "./triangle-grid.ts";
 
 /** faces steeper than this from level are finished by waterline, shallower ones by parallel passes (degrees) */
 export const SPLIT_DEG = 45;
@@ -79,32 +80,22 @@ export function surfaceFinishing(request: MillingRequest, job: SurfaceJob): Mill
   if (tool.kind !== "ball" && tool.kind !== "bull") return refusal(`${tool.name} is no ball or bull-nose end mill`);
   if (job.faces.length === 0) return refusal("no sloped or curved face to finish");
   const cutter = surfaceCutter(tool);
-  const clearance = new ToolClearance(tool, job.soup);
-  const reach = (p: Vec3) => clearance.clear(p);
-  const regions = finishRegions(job, cutter, SPLIT_DEG);
+  const lowest = request.stock.top_z - wallReach(tool);
+  const reach = (p: Vec3) => p[2] >= lowest;
+  // faces wholly below the reach are left, their passes not made
+  const all = finishRegions(job, cutter, SPLIT_DEG);
+  const regions = {
+    steep: all.steep.filter((c) => c.high > lowest),
+    shallow: all.shallow.filter((c) => c.high > lowest),
+  };
   const drop = new DropCutter(job.soup, cutter);
-  const spacing = passSpacing(cutter, {
-    scallop: job.scallop_mm,
-    splitDeg: SPLIT_DEG,
-    tipRadius: tool.kind === "ball" ? tool.diameter / 2 : tool.corner_radius,
-  });
-  // a plane's finest spacing sets the sampling and how far runs are joined
-  const plane = { slopeDeg: SPLIT_DEG, concaveRadius: null };
-  const stepover = spacing.stepover(plane);
+  const stepover = stepoverForScallop(cutter, { scallop: job.scallop_mm, slopeDeg: SPLIT_DEG });
   const sampling: LineSampling = { step: Math.min(DROP_STEP_MM, stepover * 2), tolerance: DROP_TOLERANCE_MM };
+  const stepdown = stepover * Math.tan((SPLIT_DEG * Math.PI) / 180);
   const fibre = Math.min(WATERLINE_STEP_MM, Math.sqrt(8 * cutter.radius * WATERLINE_SAG_MM));
-  // a concave face's curvature closes the passes only where they run along it: a fillet lying
-  // along Y, which the passes along X cross, is straight in the direction they step
-  const alongX = (box: BoxXY) => box.maxX - box.minX >= box.maxY - box.minY;
-  const stepovers = regions.shallow.map((face) =>
-    spacing.stepover({ slopeDeg: face.steepestAcrossX, concaveRadius: alongX(face.box) ? face.concaveRadius : null }),
-  );
-  const stepdowns = regions.steep.map((face) =>
-    spacing.stepdown({ slopeDeg: face.least, concaveRadius: face.concaveRadius }),
-  );
   const runs = [
-    ...regions.steep.flatMap((face, k) => waterlineRuns(drop, face, stepdowns[k] as number, fibre)),
-    ...regions.shallow.flatMap((face, k) => parallelRuns(drop, face, stepovers[k] as number, sampling)),
+    ...regions.steep.flatMap((face) => waterlineRuns(drop, face, stepdown, fibre)),
+    ...regions.shallow.flatMap((face) => parallelRuns(drop, face, stepover, sampling)),
   ];
   if (runs.length === 0) return refusal("the cutter touches none of the sloped or curved faces");
 
@@ -130,13 +121,8 @@ export function surfaceFinishing(request: MillingRequest, job: SurfaceJob): Mill
   writer.append(cut);
   const moves = writer.finish();
   const name = `3D finishing of sloped and curved faces with ${tool.name}`;
-  // the passes' own spacing, not the cutting data's: what the setup sheet and the plan tell (the
-  // widest of the faces', the finest where the operation has no pass of that kind)
-  const spaced = {
-    ...parameters,
-    stepover_mm: round4(stepovers.length > 0 ? Math.max(...stepovers) : stepover),
-    stepdown_mm: round4(stepdowns.length > 0 ? Math.max(...stepdowns) : spacing.stepdown(plane)),
-  };
+  // the passes' own spacing, not the cutting data's: what the setup sheet and the plan tell
+  const spaced = { ...parameters, stepover_mm: round4(stepover), stepdown_mm: round4(stepdown) };
   const operation = makeOperation(
     { ...request, parameters: spaced },
     "surface_finishing",
@@ -144,14 +130,8 @@ export function surfaceFinishing(request: MillingRequest, job: SurfaceJob): Mill
     writer.clearance_z,
     moves,
   );
-  const faces = facesSoup(job);
-  const scallop = largestScallop({
-    operation,
-    part: job.part,
-    faces,
-    centres: patchCentres(faces, SCALLOP_PATCHES),
-    swept: (box) => sweptSurface(drop, box, (x, y, z) => clearance.clear([x, y, z])),
-  });
+  const faces = facesSoup(job, lowest);
+  const scallop = largestScallop(operation, job.part, faces, patchCentres(faces, SCALLOP_PATCHES));
   return {
     operation: scallop === null ? operation : { ...operation, scallop_mm: round4(scallop) },
     reason: null,
@@ -161,8 +141,8 @@ export function surfaceFinishing(request: MillingRequest, job: SurfaceJob): Mill
   };
 }
 
-/** The finished faces' triangles facing up whose top is above `lowest` (a smaller tool's reach). */
-export function facesSoup(job: FacesToFinish, lowest = -Infinity): TriangleSoup {
+/** The finished faces' triangles facing up whose top is within the tool's reach (above `lowest`). */
+export function facesSoup(job: FacesToFinish, lowest: number): TriangleSoup {
   const wanted = new Set(job.faces);
   const { positions, indices } = job.part;
   const kept: number[] = [];
