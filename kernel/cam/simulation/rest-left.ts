@@ -7,15 +7,11 @@
  * ball leaves in a valley before and after the smaller ball's passes.
  */
 import type { Operation, TriangleSoup, Vec2 } from "../types.ts";
-import { stockGrid } from "./height-field.ts";
-import { partHeights } from "./part-heights.ts";
+import { leftAlongNormal, onFaces, runOverPatch } from "./patch-run.ts";
 import { SCALLOP_CELL_MM } from "./scallop-left.ts";
-import { simulateSetup } from "./simulate.ts";
 
 /** a patch's half side beyond `within` and the largest tool's radius (mm): the sweeps' border cells stay out */
 const PATCH_MARGIN_MM = 0.5;
-/** a face's height within this of the part's at a cell: the face is the cell's top (mm) */
-const TOP_MM = 1e-6;
 
 export interface RestLeft {
   /** the thickest material left at any of the points (mm, along the normal) */
@@ -39,36 +35,27 @@ export function restLeft(operations: readonly Operation[], part: TriangleSoup, w
   const radius = Math.max(...operations.map((op) => op.tool.diameter / 2));
   const half = within + radius + PATCH_MARGIN_MM;
   const each: number[] = [];
-  for (const [cx, cy] of points) {
-    const grid = stockGrid({ min: [cx - half, cy - half, 0], max: [cx + half, cy + half, 1] }, SCALLOP_CELL_MM);
-    const heights = partHeights(grid, part);
-    const faces = where.faces === undefined ? heights.heights : partHeights(grid, where.faces).heights;
-    const { nx, ny, dx, dy, x0, y0 } = grid;
-    const finite = [...heights.heights].filter(Number.isFinite);
-    if (finite.length === 0) continue;
-    const top = Math.max(...finite) + 1;
-    const run = simulateSetup({
-      stock: { min: [x0, y0, Math.min(...finite) - 1], max: [x0 + nx * dx, y0 + ny * dy, top] },
-      part,
-      operations: [...operations],
-      cellSize: SCALLOP_CELL_MM,
-      partHeights: heights,
-      maxDetails: 0,
+  for (const centre of points) {
+    const run = runOverPatch(operations, part, {
+      centre,
+      half,
+      cellMm: SCALLOP_CELL_MM,
+      ...(where.faces === undefined ? {} : { faces: where.faces }),
     });
-    const at = (i: number, j: number) => heights.heights[j * nx + i] as number;
+    if (run === null) continue;
+    const { nx, ny, dx, dy, x0, y0 } = run.grid;
     let thickest = -Infinity;
     for (let j = 1; j < ny - 1; j += 1)
       for (let i = 1; i < nx - 1; i += 1) {
         const x = x0 + (i + 0.5) * dx;
         const y = y0 + (j + 0.5) * dy;
-        if (Math.hypot(x - cx, y - cy) > within) continue;
-        const surface = at(i, j);
-        if (!Number.isFinite(surface) || !((faces[j * nx + i] as number) >= surface - TOP_MM)) continue;
-        const gx = (at(i + 1, j) - at(i - 1, j)) / (2 * dx);
-        const gy = (at(i, j + 1) - at(i, j - 1)) / (2 * dy);
-        const slope = Number.isFinite(gx) && Number.isFinite(gy) ? Math.hypot(1, gx, gy) : 1;
-        const left = run.field.heights[j * nx + i] as number;
-        thickest = Math.max(thickest, Math.max(0, left - surface) / slope);
+        if (Math.hypot(x - centre[0], y - centre[1]) > within) continue;
+        const c = j * nx + i;
+        const surface = run.part[c] as number;
+        if (!Number.isFinite(surface) || !onFaces(run, i, j)) continue;
+        // where the heights round it do not tell the slope, the vertical height
+        const left = leftAlongNormal(run, i, j) ?? Math.max(0, (run.left[c] as number) - surface);
+        thickest = Math.max(thickest, left);
       }
     if (Number.isFinite(thickest)) each.push(thickest);
   }

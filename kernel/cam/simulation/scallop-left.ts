@@ -9,9 +9,7 @@
  * rest material, not a scallop.
  */
 import type { Operation, TriangleSoup, Vec2 } from "../types.ts";
-import { stockGrid } from "./height-field.ts";
-import { partHeights } from "./part-heights.ts";
-import { simulateSetup } from "./simulate.ts";
+import { leftAlongNormal, onFaces, runOverPatch } from "./patch-run.ts";
 
 /** the patches' cells (mm): a 0.01 mm scallop between passes 0.3 mm apart spans six of them */
 export const SCALLOP_CELL_MM = 0.05;
@@ -28,31 +26,11 @@ export function largestScallop(
   let largest: number | null = null;
   const radius = operation.tool.diameter / 2;
   const half = SCALLOP_PATCH_MM / 2 + radius;
-  for (const [cx, cy] of centres) {
-    const box = { min: [cx - half, cy - half, 0] as const, max: [cx + half, cy + half, 1] as const };
-    const grid = stockGrid({ min: [...box.min], max: [...box.max] }, SCALLOP_CELL_MM);
-    const heights = partHeights(grid, part);
-    const faceHeights = partHeights(grid, faces).heights;
-    let high = -Infinity;
-    let low = Infinity;
-    for (const h of heights.heights)
-      if (Number.isFinite(h)) {
-        high = Math.max(high, h);
-        low = Math.min(low, h);
-      }
-    if (!Number.isFinite(high)) continue;
-    const top = high + 1;
-    const run = simulateSetup({
-      stock: { min: [box.min[0], box.min[1], low - 1], max: [box.max[0], box.max[1], top] },
-      part,
-      operations: [operation],
-      cellSize: SCALLOP_CELL_MM,
-      partHeights: heights,
-      maxDetails: 0,
-    });
-    const { nx, ny, dx, dy } = grid;
-    const at = (i: number, j: number) => heights.heights[j * nx + i] as number;
-    const other = (i: number, j: number) => !((faceHeights[j * nx + i] as number) >= at(i, j) - 1e-6);
+  for (const centre of centres) {
+    const run = runOverPatch([operation], part, { centre, half, cellMm: SCALLOP_CELL_MM, faces });
+    if (run === null) continue;
+    const { nx, ny, dx, dy } = run.grid;
+    const other = (i: number, j: number) => !onFaces(run, i, j);
     const ri = Math.ceil(radius / dx);
     const rj = Math.ceil(radius / dy);
     const near = othersNear({ nx, ny }, other, ri, rj);
@@ -60,15 +38,11 @@ export function largestScallop(
     for (let j = rj; j < ny - rj; j += 1) {
       for (let i = ri; i < nx - ri; i += 1) {
         const c = j * nx + i;
-        const surface = at(i, j);
-        const left = run.field.heights[c] as number;
-        if (!Number.isFinite(surface) || other(i, j) || !(left < top - 1e-6)) continue;
+        if (!Number.isFinite(run.part[c] as number) || other(i, j) || !((run.left[c] as number) < run.top - 1e-6))
+          continue;
         if (near(i, j)) continue;
-        const gx = (at(i + 1, j) - at(i - 1, j)) / (2 * dx);
-        const gy = (at(i, j + 1) - at(i, j - 1)) / (2 * dy);
-        if (!Number.isFinite(gx) || !Number.isFinite(gy)) continue;
-        const scallop = Math.max(0, left - surface) / Math.hypot(1, gx, gy);
-        largest = Math.max(largest ?? 0, scallop);
+        const scallop = leftAlongNormal(run, i, j);
+        if (scallop !== null) largest = Math.max(largest ?? 0, scallop);
       }
     }
   }
