@@ -7,7 +7,6 @@
  */
 import type { Vec2 } from "../types.ts";
 import { clearRegionAdaptive } from "./adaptive/clear-adaptive.ts";
-import { isFine, levelZ, type RoughingLevel } from "./adaptive/fine-levels.ts";
 import { levelLoad } from "./adaptive/parameters.ts";
 import { clearRegion, LINK_TOLERANCE_MM, type ClearResult, type ClearSpec } from "./clearing.ts";
 import { materialHeights, xy, type ToolpathWriter } from "./linking.ts";
@@ -37,7 +36,7 @@ export type LevelPieces = Paths64[] | "skip" | "stop";
  */
 export function clearLevels(
   request: MillingRequest,
-  levels: readonly RoughingLevel[],
+  levels: readonly number[],
   writer: ToolpathWriter,
   piecesOf: (level: Level) => LevelPieces,
   afterLevel?: () => void,
@@ -48,16 +47,8 @@ export function clearLevels(
   const skipped: SkippedRegion[] = [];
   const adaptive = request.adaptive;
   // each adaptive level takes the load of the depth it cuts: below the level before (the stock's top for the first)
-  const clearAt = (depth: number, fine: boolean): ((spec: ClearSpec) => ClearResult) => {
+  const clearAt = (depth: number): ((spec: ClearSpec) => ClearResult) => {
     if (adaptive === undefined) return clearRegion;
-    // a fine level's band along the walls: offset passes at the cutting data's load
-    if (fine) {
-      const table = {
-        stepover_mm: adaptive.max_engagement_mm ?? adaptive.engagement_mm,
-        feed_mm_min: adaptive.base_feed_mm_min,
-      };
-      return (spec) => clearRegion({ ...spec, parameters: { ...spec.parameters, ...table } });
-    }
     const load =
       adaptive.section_mm2 === undefined
         ? { engagement_mm: adaptive.engagement_mm, feed_mm_min: parameters.feed_mm_min }
@@ -68,15 +59,14 @@ export function clearLevels(
         parameters: { ...spec.parameters, feed_mm_min: load.feed_mm_min },
         engagement_mm: load.engagement_mm,
         base_feed_mm_min: adaptive.base_feed_mm_min,
-        ...(request.budget === undefined ? {} : { budget: request.budget }),
+        ...(request.stop_at === undefined ? {} : { stop_at: request.stop_at }),
       });
   };
   let above = stock.highest();
-  const heights = levels.map(levelZ);
-  const shadows = new ShadowsAhead(part, tool, heights, parameters.allowance_xy_mm, parameters.stepdown_mm);
-  for (const [index, level] of levels.entries()) {
-    const z = levelZ(level);
-    if (request.budget?.exhausted) return { cleared, skipped, stopped: true };
+  const shadows = new ShadowsAhead(part, tool, levels, parameters.allowance_xy_mm, parameters.stepdown_mm);
+  for (const [index, z] of levels.entries()) {
+    if (request.stop_at !== undefined && performance.now() > request.stop_at)
+      return { cleared, skipped, stopped: true };
     shadows.before(index);
     const material = difference(stock.remainingAbove(z), part.shadow(z));
     // only round what this tool can take beyond its allowance (a rest tool: the corners and
@@ -92,13 +82,13 @@ export function clearLevels(
     if (pieces === "stop") break;
     if (pieces === "skip") continue;
     writer.heights = materialHeights(part, stock);
-    const clear = clearAt(above - z, isFine(level));
-    // a deep level's load is that of the depth below the deep level before it
-    if (!isFine(level)) above = z;
+    const clear = clearAt(above - z);
+    above = z;
     const allowedGrown = offset(allowed, LINK_TOLERANCE_MM);
     const sweeps: Paths64[] = [];
     while (pieces.length > 0) {
-      if (request.budget?.exhausted) return { cleared, skipped, stopped: true };
+      if (request.stop_at !== undefined && performance.now() > request.stop_at)
+        return { cleared, skipped, stopped: true };
       const at = nearest(pieces, writer.position === null ? null : xy(writer.position));
       const region = pieces.splice(at, 1)[0] as Paths64;
       const result = clear({

@@ -13,7 +13,6 @@
  * everything, and the passes grow from it into the corners).
  */
 import type { OperationKind } from "../types.ts";
-import { withFineLevels } from "./adaptive/fine-levels.ts";
 import { largestEngagement } from "./adaptive/parameters.ts";
 import { clearLevels } from "./level-clearing.ts";
 import { zLevels } from "./levels.ts";
@@ -47,12 +46,13 @@ function roughInLevels(asked: MillingRequest, kind: OperationKind): MillingOutco
   const top = asked.stock.highest();
   if (!Number.isFinite(top)) return refusal("no stock is left to rough");
   const bottom = asked.bottom_z ?? part.bottom_z;
-  const levelSpec = { top, bottom, floors: part.floors, allowance_z: asked.parameters.allowance_z_mm };
-  const levels = zLevels({ ...levelSpec, stepdown: asked.parameters.stepdown_mm });
-  const fineStepdown = asked.adaptive?.fine_stepdown_mm;
-  // adaptive's deep levels, each followed by the fine ones clearing the steps it left (adaptive/fine-levels.ts)
-  const planned =
-    fineStepdown === undefined ? levels : withFineLevels(levels, { ...levelSpec, stepdown: fineStepdown });
+  const levels = zLevels({
+    top,
+    bottom,
+    floors: part.floors,
+    stepdown: asked.parameters.stepdown_mm,
+    allowance_z: asked.parameters.allowance_z_mm,
+  });
   // adaptive levels take more than the least engagement where shallower: the target is the largest
   const request =
     asked.adaptive?.section_mm2 === undefined
@@ -80,13 +80,12 @@ function roughInLevels(asked: MillingRequest, kind: OperationKind): MillingOutco
 
   const found = clearLevels(
     request,
-    planned,
+    levels,
     writer,
     ({ index, z, windows, allowed }) => {
       if (!isEmpty(allowed)) return components(allowed);
-      // computed whole and empty: no level below has room either (regions.ts: belowNothing); fine
-      // levels after a deep one lie above it
-      if (windows === null && planned === levels) {
+      // computed whole and empty: no level below has room either (regions.ts: belowNothing)
+      if (windows === null) {
         unreachable.push(...levels.slice(index));
         return "stop";
       }
@@ -95,7 +94,7 @@ function roughInLevels(asked: MillingRequest, kind: OperationKind): MillingOutco
     },
     () => request.onMoves?.(operation),
   );
-  if (found.stopped) return refusal(`${kind.replace("_", " ")} stopped: not done within its work budget`);
+  if (found.stopped) return refusal(`${kind.replace("_", " ")} stopped: not done within its planning time`);
   if (unreachable.length > 0) {
     const range =
       unreachable.length === 1

@@ -13,8 +13,7 @@
  * which the levels alone do not tell: both are made and the one machining in less time is kept
  * (machining-time.ts, the time the plan reports), with the time the rest tools will take for
  * the material each leaves them (LEFT_SECONDS_PER_MM3): deeper levels leave taller steps on
- * sloped walls, which adaptive's fine levels (milling/adaptive/fine-levels.ts) clear again.
- * Adaptive is made within a work budget (adaptiveBudget): past it, it is not made.
+ * sloped walls.
  *
  * Rest roughing is offset whatever is asked: adaptive rest roughing at the rest tools' rated
  * depths took less time on NIST FTC-10 (2,104 s of roughing against 2,259) by leaving more
@@ -22,7 +21,6 @@
  * partC its 1 to 3 mm tools' cell grids took minutes to plan.
  */
 import { operationTime } from "../machining-time.ts";
-import { WorkBudget } from "../milling/adaptive/budget.ts";
 import { adaptiveCut, levelLoad, type AdaptiveCut } from "../milling/adaptive/parameters.ts";
 import { zLevels } from "../milling/levels.ts";
 import type { MillingOutcome } from "../milling/operation.ts";
@@ -42,25 +40,6 @@ import type { Cutter, CuttingParameters, OperationKind } from "../types.ts";
 const LEFT_SECONDS_PER_MM3 = 0.006;
 /** a roughing's adaptive clearing is made beside its offset one only when its levels predict at most this share of offset's time */
 const WORTH_TRYING = 0.95;
-
-/**
- * The work (adaptive/budget.ts cells) auto's adaptive candidate may do per mm its offset clearing
- * feeds, and at least (a second or so of work): counted in work, so a plan is the same on a quiet
- * machine and a loaded one. Made to the end, the adaptive roughings did 2,770 to 4,000 cells per
- * mm of offset's feed on partC's sides (12 mm end mill), 4,700 to 7,000 on NIST FTC-10's +Z, -Z
- * and -X (10 mm), 2,900 on clearing-choice.test.ts's pocketed block (8 mm), at 1,000 to 7,000
- * cells per ms on 2 shared cores: this lets each of them finish. Unbounded, NIST CTC-01's -Z
- * roughing (a 20 mm end mill over the plate) took 207 s to make both ways, the part's plan 297 s
- * against 114 s offset only.
- */
-const BUDGET_CELLS_PER_FEED_MM = 10_000;
-const MIN_BUDGET_CELLS = 2_000_000;
-
-/** The work auto's adaptive candidate may do beside `offset`, the same step's offset clearing. */
-export function adaptiveBudget(offset: MillingOutcome, machine: PlanInput["machine"]): WorkBudget {
-  const feed = offset.operation === null ? 0 : operationTime(offset.operation, machine).feed_length_mm;
-  return new WorkBudget(Math.max(MIN_BUDGET_CELLS, BUDGET_CELLS_PER_FEED_MM * feed));
-}
 
 /** The clearings to make for a step, in order: null is offset. One: no choice to make. */
 export function clearingsToTry(

@@ -46,11 +46,6 @@ export interface AdaptiveLoad {
   section_mm2?: number;
   /** the machine's max feed; default: no limit */
   max_feed_mm_min?: number;
-  /**
-   * the cutting data's depth: between deep levels the same tool cuts fine levels this far apart,
-   * by offset passes at the table's ae and the base feed (fine-levels.ts); default: none
-   */
-  fine_stepdown_mm?: number;
 }
 
 export interface AdaptiveCut {
@@ -71,7 +66,6 @@ export function adaptiveCut(tool: Cutter, offset: CuttingParameters, maxFeed: nu
     max_engagement_mm: Math.max(least, offset.stepover_mm),
     section_mm2: section,
     max_feed_mm_min: maxFeed,
-    fine_stepdown_mm: offset.stepdown_mm,
   };
   return {
     parameters: {
