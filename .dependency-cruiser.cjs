@@ -74,12 +74,31 @@ module.exports = {
       from: { path: "^api/routes/[^/]+\\.ts$", pathNot: "^api/routes/index\\.ts$" },
       to: { path: "^api/routes/[^/]+\\.ts$" },
     },
+    {
+      name: "web-app-is-a-client",
+      comment:
+        "web/ is the browser's: it talks to the server over HTTP only, and shares nothing but contracts/'s types",
+      severity: "error",
+      from: { path: "^web/" },
+      to: {
+        path: "^(api|auth|config|db|geometry-pool|http|kernel|metrics|scripts|storage|tasks|test|webhooks|workers)/",
+      },
+    },
+    {
+      name: "server-does-not-import-the-web-app",
+      comment: "the API serves web/dist's built files; no server module imports the browser's source",
+      severity: "error",
+      from: {
+        path: "^(api|auth|config|contracts|db|geometry-pool|http|kernel|metrics|scripts|storage|tasks|webhooks|workers)/",
+      },
+      to: { path: "^web/" },
+    },
   ],
   options: {
     doNotFollow: { path: "node_modules" },
-    exclude: { path: "^dist/" },
+    exclude: { path: ["^dist/", "^web/dist/"] },
     tsPreCompilationDeps: false,
     tsConfig: { fileName: "tsconfig.json" },
-    enhancedResolveOptions: { extensions: [".ts", ".mjs", ".js", ".json"] },
+    enhancedResolveOptions: { extensions: [".ts", ".tsx", ".mjs", ".js", ".json"] },
   },
 };

@@ -1,10 +1,13 @@
 /**
  * The HTTP application: request ids, the health check, Prometheus metrics (METRICS_TOKEN) and
  * the OpenAPI document (no key), the public API under /backend-api/api/public/v1, the operator
- * read API at /ops/graphql, and error envelopes for everything else.
+ * read API at /ops/graphql, the web app's pages and files (web/dist) at / and below, and error
+ * envelopes for everything else.
  */
+import path from "node:path";
 import express from "express";
 import type { Registry } from "prom-client";
+import { repoRoot } from "../config/env.ts";
 import { log } from "../config/logger.ts";
 import { metricsHandler } from "../metrics/endpoint.ts";
 import { httpMetrics } from "../metrics/http.ts";
@@ -21,6 +24,7 @@ import type { RouteSpec } from "./route.ts";
 import { buildApiRouter } from "./router.ts";
 import { routes as defaultRoutes } from "./routes/index.ts";
 import type { ApiServices } from "./services.ts";
+import { webAppRouter } from "./web-app.ts";
 
 export interface AppOptions {
   services: ApiServices;
@@ -29,6 +33,8 @@ export interface AppOptions {
   routes?: readonly RouteSpec[];
   /** the process's metrics, served at /metrics with request latency added; default: the app's own */
   metrics?: Registry;
+  /** the built web app; default web/dist */
+  webDist?: string;
 }
 
 /** TRUST_PROXY as Express takes it: a boolean, a hop count, or a list of addresses */
@@ -87,6 +93,12 @@ export function createApp(options: AppOptions): express.Express {
   const authenticate = authenticatorFor(options.services.pool, options.services.env);
   app.use(API_BASE_PATH, buildApiRouter(routes, options.services, authenticate.cached));
   app.use(opsGraphqlRouter(options.services, authenticate.fresh));
+  app.use(
+    webAppRouter({
+      distDir: options.webDist ?? path.join(repoRoot, "web", "dist"),
+      publicBaseUrl: options.services.env.PUBLIC_BASE_URL,
+    }),
+  );
   app.use(notFoundHandler(routes));
   app.use(errorHandler);
   return app;

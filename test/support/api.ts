@@ -49,6 +49,8 @@ export async function startTestApi(
     health?: () => Record<string, CheckState>;
     /** for routes that take uploads; the test owns (and closes) it */
     geometry?: GeometryPool;
+    /** the built web app's folder; default web/dist */
+    webDist?: string;
   } = {},
 ): Promise<TestApi> {
   const env = readEnv({ ...process.env, ...options.env });
@@ -57,6 +59,7 @@ export async function startTestApi(
     services: { pool, env, ...(options.geometry ? { geometry: options.geometry } : {}) },
     health: options.health ?? (() => ({ migrations: "ok", workers: "ok" })),
     ...(options.routes ? { routes: options.routes } : {}),
+    ...(options.webDist ? { webDist: options.webDist } : {}),
   });
   const server = createHttpServer(app, env);
   // The server shares its process with the test, whose synchronous work (judging a program,

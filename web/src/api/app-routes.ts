@@ -1,0 +1,38 @@
+/** The app's own routes (the session and API keys), beside the public API. */
+import { APP_API } from "./base.ts";
+import { request } from "./client.ts";
+
+export interface SessionUser {
+  id: string;
+  email: string;
+}
+
+export interface Session {
+  user: SessionUser;
+  csrf_token: string;
+}
+
+export interface ApiKey {
+  id: string;
+  name: string;
+  prefix: string;
+  scopes: string[];
+  created_at: string;
+  last_used_at: string | null;
+}
+
+export interface CreatedApiKey extends ApiKey {
+  key: string;
+}
+
+export const readSession = () => request<Session>("GET", `${APP_API}/session`);
+export const signIn = (email: string, password: string) =>
+  request<Session>("POST", `${APP_API}/session`, { email, password });
+export const signInWithLink = (token: string) => request<Session>("POST", `${APP_API}/session/link`, { token });
+export const signOut = () => request<void>("DELETE", `${APP_API}/session`);
+
+export const listKeys = () => request<{ items: ApiKey[] }>("GET", `${APP_API}/keys`);
+export const createKey = (name: string, scopes: string[]) =>
+  request<CreatedApiKey>("POST", `${APP_API}/keys`, { name, scopes });
+export const revokeKey = (id: string) => request<void>("DELETE", `${APP_API}/keys/${encodeURIComponent(id)}`);
+export const listScopes = () => request<{ scopes: string[] }>("GET", `${APP_API}/scopes`);
