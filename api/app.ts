@@ -1,8 +1,9 @@
 /**
  * The HTTP application: request ids, the health check, Prometheus metrics (METRICS_TOKEN) and
- * the OpenAPI document (no key), the public API under /backend-api/api/public/v1, the operator
- * read API at /ops/graphql, the web app's pages and files (web/dist) at / and below, and error
- * envelopes for everything else.
+ * the OpenAPI document (no key), the public API under /backend-api/api/public/v1 (an API key or
+ * the web app's session cookie), the web app's own routes under /backend-api/api/app (sign-in,
+ * keys), the operator read API at /ops/graphql, the web app's pages and files (web/dist) at /
+ * and below, and error envelopes for everything else.
  */
 import path from "node:path";
 import express from "express";
@@ -18,7 +19,8 @@ import { errorHandler } from "../http/errors/index.ts";
 import { requestId } from "../http/request-id/index.ts";
 import { notFoundHandler } from "./not-found.ts";
 import { opsGraphqlRouter } from "./ops-graphql/index.ts";
-import { API_BASE_PATH } from "../http/base-path.ts";
+import { API_BASE_PATH, APP_ROUTES_PATH } from "../http/base-path.ts";
+import { appRouter } from "./app-routes/index.ts";
 import { buildOpenApiDocument } from "./openapi/document.ts";
 import type { RouteSpec } from "./route.ts";
 import { buildApiRouter } from "./router.ts";
@@ -92,6 +94,7 @@ export function createApp(options: AppOptions): express.Express {
   // The GraphQL surface reads the key row on every request (no begin_request runs there)
   const authenticate = authenticatorFor(options.services.pool, options.services.env);
   app.use(API_BASE_PATH, buildApiRouter(routes, options.services, authenticate.cached));
+  app.use(APP_ROUTES_PATH, appRouter(options.services, authenticate.forget));
   app.use(opsGraphqlRouter(options.services, authenticate.fresh));
   app.use(
     webAppRouter({

@@ -8,6 +8,8 @@ export interface AuthenticatedKey {
   keyId: string;
   userId: string;
   scopes: readonly string[];
+  /** set when a web app session (the cookie) authenticated the request, not a key */
+  session?: { email: string; csrfToken: string };
 }
 
 declare global {

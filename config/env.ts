@@ -34,6 +34,14 @@ const EnvSchema = z
     /** unknown or malformed keys one client address may send per window before it gets 429 */
     AUTH_FAILURES_PER_ADDRESS: integer(30, 1),
     AUTH_FAILURE_WINDOW_SECONDS: integer(300, 10),
+    /** a web app session ends after this long without a request (docs/web-app.md) */
+    SESSION_IDLE_MINUTES: integer(480, 1),
+    /** and this long after it started, however busy */
+    SESSION_MAX_DAYS: integer(7, 1),
+    /** failed sign-ins one client address, or one account, may make per window before 429 */
+    SIGN_IN_FAILURES_PER_ADDRESS: integer(20, 1),
+    SIGN_IN_FAILURES_PER_ACCOUNT: integer(10, 1),
+    SIGN_IN_FAILURE_WINDOW_SECONDS: integer(900, 10),
     /**
      * Express's "trust proxy": which proxies' X-Forwarded-For to believe for the client address
      * (the failed-key throttle). false (default): the connection's address; a number of hops;

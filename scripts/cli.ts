@@ -5,6 +5,10 @@
  *   user create <email> [--empty-library]                prints the user id; the default library
  *                                                        holds the starter library unless
  *                                                        --empty-library
+ *   user set-password <email>                            the password from standard input (first
+ *                                                        line), at least 10 characters
+ *   user login-link <email>                              prints a one-time sign-in URL for the
+ *                                                        web app, valid 15 minutes
  *   library add-starter <email> [--library ID]           adds the starter assemblies the user's
  *                                                        default library (or that one) lacks;
  *                                                        prints what it added, or "nothing to add"
@@ -47,12 +51,15 @@ import { isUuid } from "../kernel/tools/uuid.ts";
 import { TESSELLATE_TASK_NAME, TESSELLATE_WORKER_TASK, TessellatePayload } from "../contracts/tasks.ts";
 import { runFeaturesCommand } from "./cli/features.ts";
 import { writeSetupSheet } from "./cli/setup-sheet.ts";
+import { createLoginLink, passwordProblem, readFirstLine, setPassword } from "./cli/sign-in.ts";
 
 class UsageError extends Error {}
 class CommandError extends Error {}
 
 const USAGE = `usage:
   cli user create <email> [--empty-library]
+  cli user set-password <email>      (the password on standard input)
+  cli user login-link <email>
   cli library add-starter <email> [--library ID]
   cli key create <email> [--name NAME] [--scopes s1,s2]
   cli key list <email>
@@ -83,6 +90,21 @@ const commands: Record<string, Command> = {
     if (!email || !/^[^@\s]+@[^@\s]+$/.test(email)) throw new UsageError("user create needs an email address");
     if (await findUserByEmail(db, email)) throw new CommandError(`a user with the email ${email} exists already`);
     return (await createUser(db, email, { starterLibrary: !options["empty-library"] })).id;
+  },
+
+  async "user set-password"(db, [email]) {
+    const user = await requireUser(db, email);
+    if (process.stdin.isTTY) process.stderr.write(`password for ${user.email} (then Enter): `);
+    const password = await readFirstLine(process.stdin);
+    const problem = passwordProblem(password);
+    if (problem) throw new CommandError(problem);
+    await setPassword(db, user.id, password);
+    return `password set for ${user.email}`;
+  },
+
+  async "user login-link"(db, [email]) {
+    const user = await requireUser(db, email);
+    return createLoginLink(db, user.id, readEnv());
   },
 
   async "library add-starter"(db, [email], options) {

@@ -52,3 +52,41 @@ export async function authenticateKey(db: Queryable, prefix: string, hash: Buffe
   );
   return rows[0] ?? null;
 }
+
+/** A key as its owner sees it in the web app (no hash, no plaintext). */
+export interface OwnApiKey {
+  id: string;
+  name: string;
+  key_prefix: string;
+  scopes: string[];
+  created_at: Date;
+  last_used_at: Date | null;
+}
+
+/** The request user's unrevoked keys, newest first (in a request transaction). */
+export async function ownApiKeys(db: Queryable): Promise<OwnApiKey[]> {
+  const { rows } = await db.query<OwnApiKey>(
+    "select id, name, key_prefix, scopes, created_at, last_used_at from app_public.own_api_keys()",
+  );
+  return rows;
+}
+
+export async function createOwnApiKey(
+  db: Queryable,
+  key: { name: string; prefix: string; hash: Buffer; scopes: readonly string[] },
+): Promise<OwnApiKey> {
+  const { rows } = await db.query<OwnApiKey>(
+    `select id, name, key_prefix, scopes, created_at, last_used_at
+       from app_public.create_own_api_key($1, $2, $3, $4)`,
+    [key.name, key.prefix, key.hash, key.scopes],
+  );
+  return rows[0]!;
+}
+
+/** The revoked key's hash; null when the request user has no live key of that id. */
+export async function revokeOwnApiKey(db: Queryable, keyId: string): Promise<Buffer | null> {
+  const { rows } = await db.query<{ key_hash: Buffer }>("select key_hash from app_public.revoke_own_api_key($1)", [
+    keyId,
+  ]);
+  return rows[0]?.key_hash ?? null;
+}

@@ -1,6 +1,6 @@
 /**
  * Postgres errors a request can legitimately cause, mapped to HTTP. Our own SQLSTATEs come
- * from sql/migrations (SWAUT, SWSCP, SWIDL, SWREF); the others are constraint and input
+ * from sql/migrations (SWAUT, SWSES, SWSCP, SWIDL, SWREF); the others are constraint and input
  * errors that validation should have caught but the database enforces too.
  *
  * A database that is not there (stopped, restarting, the session ended by an operator, the
@@ -49,6 +49,8 @@ export function httpErrorFromPostgres(error: unknown): HttpError | null {
   switch (error.code) {
     case "SWAUT":
       return new HttpError(401, "api_key_invalid", "the API key is unknown or has been revoked");
+    case "SWSES":
+      return new HttpError(401, "not_signed_in", "you are not signed in, or your session has ended: sign in again");
     case "SWSCP": {
       const missing = (error.detail ?? "").split(" ").filter(Boolean);
       return new HttpError(403, "insufficient_scope", `the API key lacks the scope ${missing.join(", ")}`, {

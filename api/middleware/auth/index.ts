@@ -11,6 +11,9 @@
  * Key guessing is throttled per client address, and only failures count: a well-formed key is
  * looked up before the throttle is consulted, so a valid key passes from an address that others
  * behind the same proxy or NAT have blocked with bad keys.
+ *
+ * The public API also takes the web app's session cookie (session.ts) from a request without
+ * an X-API-Key header; a request with both is the key's. The GraphQL surface takes keys only.
  */
 import type { RequestHandler } from "express";
 import type pg from "pg";
@@ -20,6 +23,7 @@ import { authenticateKey } from "../../../db/queries/api-keys.ts";
 import type { AuthenticatedKey } from "../../locals.ts";
 import { HttpError } from "../../../http/errors/index.ts";
 import { FailedAttempts, type FailedAttemptLimit } from "./failed-attempts.ts";
+import { authenticateSessionCookie, sessionCookie } from "./session.ts";
 
 interface CacheEntry {
   key: AuthenticatedKey;
@@ -38,10 +42,15 @@ export interface AuthOptions {
 
 /** The two ways a request is authenticated; one cache and one failure count behind both. */
 export interface Authenticator {
-  /** the public API's: a key seen to succeed within the cache's TTL is not looked up again */
+  /**
+   * the public API's: a key seen to succeed within the cache's TTL is not looked up again; the
+   * session cookie is taken too (read on every request)
+   */
   cached: RequestHandler;
   /** every request reads the key row: for surfaces whose queries do not run begin_request */
   fresh: RequestHandler;
+  /** drops a revoked key (its SHA-256) from this process's cache: refused here at once */
+  forget(keyHash: Buffer): void;
 }
 
 /** The authenticator of the API's routers, as the environment configures it. */
@@ -78,9 +87,15 @@ export function createAuthenticator(options: AuthOptions): Authenticator {
     }
   }
 
-  function handler(useCache: boolean): RequestHandler {
+  function handler(useCache: boolean, acceptSession: boolean): RequestHandler {
     return async (req, res, next) => {
       const header = req.get("x-api-key");
+      const cookie = acceptSession && (header === undefined || header === "") ? sessionCookie(req) : undefined;
+      if (cookie !== undefined) {
+        res.locals.auth = await authenticateSessionCookie(options.pool, req, cookie);
+        next();
+        return;
+      }
       if (header === undefined || header === "") {
         throw new HttpError(401, "api_key_missing", "send your API key in the X-API-Key header");
       }
@@ -115,7 +130,11 @@ export function createAuthenticator(options: AuthOptions): Authenticator {
     };
   }
 
-  return { cached: handler(true), fresh: handler(false) };
+  return {
+    cached: handler(true, true),
+    fresh: handler(false, false),
+    forget: (keyHash) => cache.delete(keyHash.toString("hex")),
+  };
 }
 
 /** 403 before any work when the key obviously lacks a scope; SQL checks again. */

@@ -1,0 +1,61 @@
+/**
+ * What the app routes need of the browser: the session cookie's attributes, and the refusal of
+ * a sign-in posted from another site (login CSRF: a page elsewhere signing the visitor in as
+ * someone else).
+ */
+import type { CookieOptions, Request, RequestHandler, Response } from "express";
+import { SESSION_COOKIE } from "../../auth/session-token.ts";
+import { HttpError } from "../../http/errors/index.ts";
+import { publicBaseUrl } from "../public-base-url.ts";
+
+/** HttpOnly, SameSite=Lax, Path=/; Secure when the app is reached over https */
+function cookieOptions(req: Request, configuredBaseUrl: string | undefined): CookieOptions {
+  return {
+    httpOnly: true,
+    sameSite: "lax",
+    path: "/",
+    secure: publicBaseUrl(req, configuredBaseUrl).startsWith("https:"),
+  };
+}
+
+export function setSessionCookie(
+  req: Request,
+  res: Response,
+  configuredBaseUrl: string | undefined,
+  token: string,
+  expires: Date,
+): void {
+  res.cookie(SESSION_COOKIE, token, { ...cookieOptions(req, configuredBaseUrl), expires });
+}
+
+export function clearSessionCookie(req: Request, res: Response, configuredBaseUrl: string | undefined): void {
+  res.clearCookie(SESSION_COOKIE, cookieOptions(req, configuredBaseUrl));
+}
+
+/**
+ * 403 cross_site_request for a request whose Origin is not the app's own (or whose
+ * Sec-Fetch-Site says cross-site). A request without either header (curl, a test) passes:
+ * a browser always sends Origin with a POST.
+ */
+export function sameOriginOnly(configuredBaseUrl: string | undefined): RequestHandler {
+  return (req, _res, next) => {
+    const origin = req.get("origin");
+    const own = new URL(publicBaseUrl(req, configuredBaseUrl)).origin;
+    if ((origin !== undefined && origin !== own) || req.get("sec-fetch-site") === "cross-site") {
+      throw new HttpError(403, "cross_site_request", "sign in from the Swarf web app itself, not from another site", {
+        origin: origin ?? null,
+      });
+    }
+    next();
+  };
+}
+
+/** 415 for a request that is not application/json, with a body or without one */
+export const jsonOnly: RequestHandler = (req, _res, next) => {
+  if (!req.is("application/json")) {
+    throw new HttpError(415, "unsupported_media_type", "send the body as application/json", {
+      content_type: req.get("content-type") ?? null,
+    });
+  }
+  next();
+};

@@ -1,0 +1,57 @@
+/**
+ * The web app's own JSON routes, mounted at APP_ROUTES_PATH beside the public API and kept out
+ * of its OpenAPI document: signing in and out (session.ts) and the user's API keys (keys.ts).
+ * Everything else the app does goes through the public API with the session cookie.
+ *
+ * Every route but the two sign-ins needs the session cookie; those that change something need
+ * its CSRF token too (api/middleware/auth/session.ts). Answers are never cached.
+ */
+import express, { type RequestHandler } from "express";
+import { jsonBody } from "../middleware/json-body/index.ts";
+import { authenticateSessionCookie, notSignedIn, sessionCookie } from "../middleware/auth/session.ts";
+import { validate } from "../middleware/validate/index.ts";
+import type { ApiServices } from "../services.ts";
+import { jsonOnly, sameOriginOnly } from "./browser.ts";
+import { createKey, CreateKeyBody, KeyParams, listKeys, listScopes, revokeKey } from "./keys.ts";
+import { currentSession, LinkBody, SignInBody, signIn, signInWithLink, signOut } from "./session.ts";
+
+export function appRouter(services: ApiServices, forgetKey: (keyHash: Buffer) => void): express.Router {
+  const router = express.Router();
+  const body = jsonBody(services.env.JSON_BODY_LIMIT_BYTES);
+  const sameOrigin = sameOriginOnly(services.env.PUBLIC_BASE_URL);
+
+  const session: RequestHandler = async (req, res, next) => {
+    const cookie = sessionCookie(req);
+    if (cookie === undefined) throw notSignedIn();
+    res.locals.auth = await authenticateSessionCookie(services.pool, req, cookie);
+    next();
+  };
+  const auth = (res: express.Response) => {
+    if (!res.locals.auth) throw new Error("the session middleware did not run");
+    return res.locals.auth;
+  };
+
+  router.use((_req, res, next) => {
+    res.setHeader("Cache-Control", "no-store");
+    next();
+  });
+
+  router.post("/session", sameOrigin, jsonOnly, body, validate({ body: SignInBody }), (req, res) =>
+    signIn(req, res, services),
+  );
+  router.post("/session/link", sameOrigin, jsonOnly, body, validate({ body: LinkBody }), (req, res) =>
+    signInWithLink(req, res, services),
+  );
+  router.get("/session", session, (_req, res) => currentSession(res, auth(res)));
+  router.delete("/session", session, (req, res) => signOut(req, res, services, auth(res)));
+
+  router.get("/keys", session, (_req, res) => listKeys(res, services, auth(res)));
+  router.post("/keys", session, body, validate({ body: CreateKeyBody }), (_req, res) =>
+    createKey(res, services, auth(res)),
+  );
+  router.delete("/keys/:key_id", session, validate({ params: KeyParams }), (_req, res) =>
+    revokeKey(res, services, auth(res), forgetKey),
+  );
+  router.get("/scopes", session, (_req, res) => listScopes(res));
+  return router;
+}

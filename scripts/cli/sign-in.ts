@@ -1,0 +1,55 @@
+/**
+ * `cli user set-password <email>` and `cli user login-link <email>`: how people get into the
+ * web app on a site without mail. The password is read from standard input (its first line),
+ * never from the command line, where `ps` and shell history would show it. A login link
+ * carries its token in the URL's fragment, which browsers never send in a request line, so no
+ * proxy or access log records it; the page posts it to /backend-api/api/app/session/link.
+ */
+import type { Readable } from "node:stream";
+import type pg from "pg";
+import { hashPassword, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "../../auth/password.ts";
+import { newToken, tokenHash } from "../../auth/session-token.ts";
+import type { Env } from "../../config/env.ts";
+import { insertLoginLink, setPasswordHash } from "../../db/queries/sessions.ts";
+
+export const LOGIN_LINK_VALID_SECONDS = 15 * 60;
+
+/** The first line of the stream (without its line ending); the whole stream when it has no newline. */
+export async function readFirstLine(input: Readable): Promise<string> {
+  let text = "";
+  for await (const chunk of input) {
+    text += typeof chunk === "string" ? chunk : (chunk as Buffer).toString("utf8");
+    const end = text.indexOf("\n");
+    if (end >= 0) return text.slice(0, end).replace(/\r$/, "");
+    if (text.length > PASSWORD_MAX_LENGTH * 4) break;
+  }
+  return text.replace(/\r$/, "");
+}
+
+/** why the password is refused, or null when it is acceptable */
+export function passwordProblem(password: string): string | null {
+  const length = [...password].length;
+  if (length < PASSWORD_MIN_LENGTH) return `the password needs at least ${PASSWORD_MIN_LENGTH} characters`;
+  if (length > PASSWORD_MAX_LENGTH) return `the password has at most ${PASSWORD_MAX_LENGTH} characters`;
+  return null;
+}
+
+export async function setPassword(db: pg.Client, userId: string, password: string): Promise<void> {
+  await setPasswordHash(db, userId, await hashPassword(password));
+}
+
+/** Where the web app is reached: PUBLIC_BASE_URL, or this machine's PORT. */
+export function appUrl(env: Pick<Env, "PUBLIC_BASE_URL" | "PORT">): string {
+  return env.PUBLIC_BASE_URL ?? `http://localhost:${env.PORT}`;
+}
+
+/** A new one-time sign-in URL for the user, valid LOGIN_LINK_VALID_SECONDS. */
+export async function createLoginLink(
+  db: pg.Client,
+  userId: string,
+  env: Pick<Env, "PUBLIC_BASE_URL" | "PORT">,
+): Promise<string> {
+  const token = newToken();
+  await insertLoginLink(db, { userId, tokenHash: tokenHash(token)!, validSeconds: LOGIN_LINK_VALID_SECONDS });
+  return `${appUrl(env)}/sign-in/link#${token}`;
+}
