@@ -3,7 +3,7 @@
  * the shell. Pages are paths below the app's prefix (api/base.ts).
  */
 import { LocationProvider, Route, Router, useLocation } from "preact-iso";
-import { useCallback, useEffect, useMemo, useState } from "preact/hooks";
+import { useEffect, useMemo, useState } from "preact/hooks";
 import { readSession, type Session } from "./api/app-routes.ts";
 import { page, pagePath } from "./api/base.ts";
 import { setCsrfToken, whenSignedOut } from "./api/client.ts";
@@ -24,11 +24,10 @@ function Home() {
 
 function Pages() {
   const { session } = useSession();
-  const { path, route } = useLocation();
+  const { path } = useLocation();
   const here = pagePath(path);
-  const toProjects = useCallback(() => route(page("/projects"), true), [route]);
 
-  if (here === "/sign-in/link" && !session) return <SignInLinkPage onSignedIn={toProjects} />;
+  if (here === "/sign-in/link" && !session) return <SignInLinkPage />;
   if (!session) return <SignInPage />;
   if (here === "/sign-in" || here === "/sign-in/link") return <Home />;
   return (

@@ -178,8 +178,8 @@ export function KeysPage() {
     setError(null);
     try {
       await revokeKey(key.id);
-      setNotice(fill(t.keys.revoked, { name: key.name }));
       await reload();
+      setNotice(fill(t.keys.revoked, { name: key.name }));
     } catch (caught) {
       setError(caught);
     }

@@ -3,7 +3,7 @@
  * fragment, so it never reaches a request line or a log; it is taken off the address bar
  * before it is sent, so a reload or a shared screen does not show it.
  */
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { signInWithLink } from "../api/app-routes.ts";
 import { page } from "../api/base.ts";
 import { setCsrfToken } from "../api/client.ts";
@@ -12,14 +12,19 @@ import { usePageTitle } from "../components/page-title.ts";
 import { useI18n } from "../i18n/index.ts";
 import { useSession } from "../session.ts";
 
-export function SignInLinkPage({ onSignedIn }: { onSignedIn(): void }) {
+export function SignInLinkPage() {
   const { t } = useI18n();
   const { setSession } = useSession();
   const [error, setError] = useState<unknown>(null);
   const [missing, setMissing] = useState(false);
+  const started = useRef(false);
   usePageTitle(t.signIn.linkTitle);
 
+  // once: the token is taken off the address bar and can be used only once anyway; with a
+  // session set, the app routes on to Projects
   useEffect(() => {
+    if (started.current) return;
+    started.current = true;
     const token = decodeURIComponent(location.hash.slice(1));
     history.replaceState(history.state, "", location.pathname);
     if (!token) {
@@ -30,10 +35,9 @@ export function SignInLinkPage({ onSignedIn }: { onSignedIn(): void }) {
       .then((session) => {
         setCsrfToken(session.csrf_token);
         setSession(session);
-        onSignedIn();
       })
       .catch(setError);
-  }, [onSignedIn, setSession]);
+  }, [setSession]);
 
   return (
     <main id="main" class="sign-in">

@@ -1,0 +1,94 @@
+/**
+ * Debian's Chromium (/usr/bin/chromium, installed by .ci/run) driven by playwright-core, headless,
+ * one browser per test file; nothing is downloaded. Each page records its console errors,
+ * uncaught exceptions and 5xx answers, so a test can say its pages had none.
+ */
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
+import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import { repoRoot } from "../../config/env.ts";
+
+export const CHROMIUM = process.env.SWARF_CHROMIUM ?? "/usr/bin/chromium";
+export const WEB_DIST = path.join(repoRoot, "web", "dist");
+
+export async function launchBrowser(): Promise<Browser> {
+  if (!fs.existsSync(path.join(WEB_DIST, "index.html")))
+    throw new Error(`the web app is not built (${WEB_DIST}): run npm run build:web`);
+  if (!fs.existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}: apt-get install chromium (.ci/run does)`);
+  return chromium.launch({ executablePath: CHROMIUM, headless: true });
+}
+
+export interface WatchedPage {
+  page: Page;
+  context: BrowserContext;
+  /** console errors and uncaught exceptions, in order */
+  errors: string[];
+  /** answers of 500 and above, "METHOD url status" */
+  serverErrors: string[];
+  /**
+   * fails on any error since the last check not matched by one of `allowed` (a known refusal
+   * the test caused); then starts the record afresh
+   */
+  assertClean(allowed?: RegExp[]): void;
+  close(): Promise<void>;
+}
+
+export const PHONE = { width: 390, height: 844 };
+export const DESKTOP = { width: 1280, height: 800 };
+
+export async function openPage(
+  browser: Browser,
+  options: { viewport?: { width: number; height: number }; locale?: string } = {},
+): Promise<WatchedPage> {
+  const context = await browser.newContext({
+    viewport: options.viewport ?? DESKTOP,
+    locale: options.locale ?? "en-GB",
+    timezoneId: "Europe/Berlin",
+  });
+  const page = await context.newPage();
+  page.setDefaultTimeout(10_000);
+  const errors: string[] = [];
+  const serverErrors: string[] = [];
+  page.on("console", (message) => {
+    if (message.type() === "error") errors.push(message.text());
+  });
+  page.on("pageerror", (error) => errors.push(`uncaught: ${error.message}`));
+  page.on("response", (response) => {
+    if (response.status() >= 500)
+      serverErrors.push(`${response.request().method()} ${response.url()} ${response.status()}`);
+  });
+  return {
+    page,
+    context,
+    errors,
+    serverErrors,
+    assertClean(allowed = []) {
+      const fiveHundreds = [...serverErrors];
+      const unexpected = errors.filter((text) => !allowed.some((pattern) => pattern.test(text)));
+      errors.length = 0;
+      serverErrors.length = 0;
+      assert.deepEqual(fiveHundreds, [], "no answer of 500 or above");
+      assert.deepEqual(unexpected, [], "no console errors");
+    },
+    close: () => context.close(),
+  };
+}
+
+/**
+ * The browser logs every refused request as a console error ("Failed to load resource: the
+ * server responded with a status of 401"): the sign-in page's session check when signed out,
+ * a wrong password. A test allows the ones it caused, by status.
+ */
+export function refusedWith(status: number): RegExp {
+  return new RegExp(`^Failed to load resource: the server responded with a status of ${status}\\b`);
+}
+
+/** signs in through the sign-in page, as a person does, and waits for the projects page */
+export async function signInThroughPage(page: Page, origin: string, email: string, password: string): Promise<void> {
+  await page.goto(`${origin}/sign-in`);
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("heading", { level: 1, name: "Projects" }).waitFor();
+}
