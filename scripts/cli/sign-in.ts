@@ -6,7 +6,7 @@
  * proxy or access log records it; the page posts it to /backend-api/api/app/session/link.
  */
 import type { Readable } from "node:stream";
-import type pg from "pg";
+import type { Queryable } from "../../db/request-transaction.ts";
 import { hashPassword, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "../../auth/password.ts";
 import { newToken, tokenHash } from "../../auth/session-token.ts";
 import type { Env } from "../../config/env.ts";
@@ -34,7 +34,7 @@ export function passwordProblem(password: string): string | null {
   return null;
 }
 
-export async function setPassword(db: pg.Client, userId: string, password: string): Promise<void> {
+export async function setPassword(db: Queryable, userId: string, password: string): Promise<void> {
   await setPasswordHash(db, userId, await hashPassword(password));
 }
 
@@ -45,7 +45,7 @@ export function appUrl(env: Pick<Env, "PUBLIC_BASE_URL" | "PORT">): string {
 
 /** A new one-time sign-in URL for the user, valid LOGIN_LINK_VALID_SECONDS. */
 export async function createLoginLink(
-  db: pg.Client,
+  db: Queryable,
   userId: string,
   env: Pick<Env, "PUBLIC_BASE_URL" | "PORT">,
 ): Promise<string> {
