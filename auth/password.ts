@@ -55,13 +55,18 @@ function parseStored(stored: string): StoredHash | null {
 /** a hash of a password nobody has, for unknown emails and users without a password; made once */
 let dummy: Promise<StoredHash | null> | undefined;
 
+/** Makes the dummy hash now, so that no sign-in waits for it. */
+export function preparePasswordChecks(): void {
+  dummy ??= hashPassword(randomBytes(18).toString("base64")).then(parseStored);
+}
+
 /**
  * Whether the password matches the stored hash. `stored` null (no such user, no password set):
  * the dummy hash is checked instead and the answer is false, in about the same time.
  */
 export async function verifyPassword(password: string, stored: string | null): Promise<boolean> {
   const parsed = stored === null ? null : parseStored(stored);
-  dummy ??= hashPassword(randomBytes(18).toString("base64")).then(parseStored);
+  preparePasswordChecks();
   const target = parsed ?? (await dummy);
   if (!target) return false;
   const candidate = await derive(password, target.salt, target.hash.length, target.options);
