@@ -6,7 +6,8 @@
  *                                                        holds the starter library unless
  *                                                        --empty-library
  *   user set-password <email>                            the password from standard input (first
- *                                                        line), at least 10 characters
+ *                                                        line), at least 10 characters; ends
+ *                                                        the user's sessions
  *   user login-link <email>                              prints a one-time sign-in URL for the
  *                                                        web app, valid 15 minutes
  *   library add-starter <email> [--library ID]           adds the starter assemblies the user's
@@ -99,8 +100,8 @@ const commands: Record<string, Command> = {
       : await readFirstLine(process.stdin);
     const problem = passwordProblem(password);
     if (problem) throw new CommandError(problem);
-    await setPassword(db, user.id, password);
-    return `password set for ${user.email}`;
+    const ended = await setPassword(db, user.id, password);
+    return `password set for ${user.email}${ended > 0 ? `; ${ended} session${ended === 1 ? "" : "s"} ended` : ""}`;
   },
 
   async "user login-link"(db, [email]) {

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { after, before, describe, it } from "node:test";
-import { SESSION_COOKIE, SESSION_CREDENTIAL_PREFIX } from "../../auth/session-token.ts";
+import { newToken, SESSION_COOKIE, SESSION_CREDENTIAL_PREFIX } from "../../auth/session-token.ts";
+import { pruneRateLimitSlots } from "../../db/queries/rate-limits.ts";
 import { withRequestTransaction } from "../../db/request-transaction.ts";
 import { APP_ROUTES_PATH } from "../../http/base-path.ts";
 import { startTestApi, type TestApi } from "../../test/support/api.ts";
@@ -364,6 +365,31 @@ describe("signing out and expiry", () => {
       seen.getTime(),
       "not rewritten within a minute",
     );
+  });
+
+  it("has the prune task delete ended sessions and links a day past expiry, keeping live ones", async () => {
+    const live = await signIn(api, alice.email);
+    const ended = await signIn(api, alice.email);
+    await db.owner.query(
+      "update app_private.sessions set last_seen_at = now() - interval '9 hours' where id = sha256($1::bytea)",
+      [Buffer.from(ended.token)],
+    );
+    const link = newToken();
+    const fresh = newToken();
+    await db.owner.query(
+      `insert into app_private.login_links (token_hash, user_id, expires_at)
+         values (sha256($1::bytea), $3, now() - interval '2 days'), (sha256($2::bytea), $3, now() + interval '15 minutes')`,
+      [Buffer.from(link), Buffer.from(fresh), alice.id],
+    );
+    const pruned = await pruneRateLimitSlots(db.owner, 3600);
+    assert.ok(pruned >= 2, `pruned ${pruned}`);
+    assert.equal((await sessionRow(ended.token)).rows.length, 0);
+    assert.equal((await sessionRow(live.token)).rows.length, 1);
+    const { rows } = await db.owner.query<{ n: number }>(
+      "select count(*)::int as n from app_private.login_links where token_hash in (sha256($1::bytea), sha256($2::bytea))",
+      [Buffer.from(link), Buffer.from(fresh)],
+    );
+    assert.equal(rows[0]?.n, 1, "only the fresh link is left");
   });
 
   it("is ended by deleting the user", async () => {

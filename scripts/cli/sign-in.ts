@@ -67,8 +67,9 @@ export function passwordProblem(password: string): string | null {
   return null;
 }
 
-export async function setPassword(db: Queryable, userId: string, password: string): Promise<void> {
-  await setPasswordHash(db, userId, await hashPassword(password));
+/** Sets the password and ends the user's sessions; resolves to how many were ended. */
+export async function setPassword(db: Queryable, userId: string, password: string): Promise<number> {
+  return setPasswordHash(db, userId, await hashPassword(password));
 }
 
 /** Where the web app is reached: PUBLIC_BASE_URL, or this machine's PORT. */

@@ -75,9 +75,14 @@ describe("cli user set-password and login-link", () => {
     assert.equal(signedIn.body.user.id, user.id);
     assert.equal((await signIn(user.email, "ignored second line")).status, 401);
 
-    // a new password replaces the old one
+    // a new password replaces the old one and ends the sessions signed in with it
+    const cookie = signedIn.headers.getSetCookie()[0]?.split(";")[0] ?? "";
+    const session = `${APP_ROUTES_PATH}/session`;
+    assert.equal((await api.request("GET", session, { headers: { Cookie: cookie } })).status, 200);
     const again = await cli(["user", "set-password", user.email], { stdin: "another password here" });
     assert.equal(again.code, 0, again.stderr);
+    assert.equal(again.stdout, `password set for ${user.email}; 1 session ended\n`);
+    assert.equal((await api.request("GET", session, { headers: { Cookie: cookie } })).status, 401);
     assert.equal((await signIn(user.email, "a long enough secret")).status, 401);
     assert.equal((await signIn(user.email, "another password here")).status, 200);
   });
