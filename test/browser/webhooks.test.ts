@@ -1,18 +1,26 @@
 /**
  * Settings > Webhooks in Chromium, on the public API's /webhooks routes: register an endpoint
  * and see its secret once, a refused URL's message beside the field, disable and enable,
- * rotate the secret (a new one, shown once), the delivery log of a task's events, delete.
+ * rotate the secret (a new one, shown once), a task's event delivered to a real receiver and
+ * shown in the delivery log with its attempt, redelivered, delete.
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import type { Browser } from "playwright-core";
+import type { WebhookPolicy } from "../../webhooks/address-policy.ts";
+import { processDelivery } from "../../webhooks/delivery.ts";
 import { startTestApi, type TestApi } from "../support/api.ts";
 import { launchBrowser, openPage, refusedWith, signInThroughPage, type WatchedPage } from "../support/browser.ts";
 import { createTestDatabase, type TestDatabase } from "../support/database.ts";
 import { givePassword, TEST_PASSWORD } from "../support/sessions.ts";
 import { createTestUser, type TestUser } from "../support/users.ts";
+import { startReceiver, type TestReceiver } from "../support/webhook-receiver.ts";
 
-const RECEIVER = "http://127.0.0.1:9/swarf-events";
+const POLICY: WebhookPolicy = { allowed: ["loopback"], requireHttps: false, timeoutMs: 2000 };
+
+let receiver: TestReceiver;
+/** the receiver's URL: a real HTTP server on loopback */
+let RECEIVER: string;
 
 let db: TestDatabase;
 let api: TestApi;
@@ -32,6 +40,8 @@ async function endpoints(): Promise<Endpoint[]> {
 }
 
 before(async () => {
+  receiver = await startReceiver("/swarf-events");
+  RECEIVER = receiver.url;
   db = await createTestDatabase();
   [api, browser] = await Promise.all([startTestApi(db), launchBrowser()]);
   alice = await createTestUser(db.owner, "alice");
@@ -48,6 +58,7 @@ after(async () => {
   await browser?.close();
   await api?.close();
   await db?.drop();
+  await receiver?.close();
 });
 
 describe("webhooks in the page", () => {
@@ -105,7 +116,7 @@ describe("webhooks in the page", () => {
     tab.assertClean();
   });
 
-  it("shows a task's events in the delivery log", async () => {
+  it("shows a task's delivery with its attempts, and redelivers it", async () => {
     const { page } = tab;
     const project = await api.request<{ id: string }>("POST", "/projects", {
       key: alice.key,
@@ -120,11 +131,30 @@ describe("webhooks in the page", () => {
       rows[0]!.id,
     ]);
     await db.owner.query("update app_public.tasks set status = 'success', progress = 1 where id = $1", [rows[0]!.id]);
+    // the delivery task's work, as a worker runs it: one attempt to the receiver
+    const { rows: pending } = await db.owner.query<{ id: string }>(
+      "select id from app_public.webhook_deliveries where event_type = 'task.succeeded'",
+    );
+    const deliveryId = pending[0]?.id;
+    assert.ok(deliveryId, "task.succeeded made a delivery");
+    await processDelivery(db.owner, deliveryId, POLICY);
+    assert.equal(receiver.received.length, 1);
+
     const item = page.getByRole("listitem").filter({ hasText: RECEIVER });
     await item.getByRole("button", { name: "Deliveries" }).click();
     const row = item.getByRole("row").filter({ hasText: "task.succeeded" });
     await row.waitFor();
+    assert.match(await row.innerText(), /delivered/);
+    assert.match(await row.innerText(), /#1 delivered, 200, \d+ ms/);
     assert.equal(await item.getByRole("row").filter({ hasText: "task.started" }).count(), 0);
+
+    await row.getByRole("button", { name: "Redeliver" }).click();
+    await item.getByText("Queued for delivery again.").waitFor();
+    await processDelivery(db.owner, deliveryId, POLICY);
+    assert.equal(receiver.received.length, 2, "sent again");
+    await item.getByRole("button", { name: "Hide deliveries" }).click();
+    await item.getByRole("button", { name: "Deliveries" }).click();
+    await item.getByText(/#2 delivered, 200/).waitFor();
     await item.getByRole("button", { name: "Hide deliveries" }).click();
     tab.assertClean();
   });
