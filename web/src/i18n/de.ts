@@ -110,6 +110,8 @@ export const de: Messages = {
     allEvents: "Alle Ereignisse",
     attemptLine: "#{attempt} {outcome}, {status}, {ms} ms",
     noStatus: "keine Antwort",
+    status: { pending: "ausstehend", delivered: "zugestellt", failed: "fehlgeschlagen", cancelled: "abgebrochen" },
+    outcome: { delivered: "zugestellt", retrying: "wird wiederholt", failed: "fehlgeschlagen" },
   },
   notFound: {
     title: "Seite nicht gefunden",

@@ -107,6 +107,8 @@ export const en = {
     allEvents: "All events",
     attemptLine: "#{attempt} {outcome}, {status}, {ms} ms",
     noStatus: "no answer",
+    status: { pending: "pending", delivered: "delivered", failed: "failed", cancelled: "cancelled" },
+    outcome: { delivered: "delivered", retrying: "retrying", failed: "failed" },
   },
   notFound: {
     title: "Page not found",

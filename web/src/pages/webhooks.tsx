@@ -98,7 +98,7 @@ function RegisterForm({ onCreated }: { onCreated(secret: string): void }) {
 }
 
 function Deliveries({ webhook }: { webhook: Webhook }) {
-  const { t, formatDateTime } = useI18n();
+  const { t, formatDateTime, formatNumber } = useI18n();
   const [items, setItems] = useState<Delivery[] | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [notice, setNotice] = useState<string | null>(null);
@@ -151,7 +151,7 @@ function Deliveries({ webhook }: { webhook: Webhook }) {
                 <td data-label={t.webhooks.colEvent}>
                   <code>{delivery.event_type}</code>
                 </td>
-                <td data-label={t.webhooks.colStatus}>{delivery.status}</td>
+                <td data-label={t.webhooks.colStatus}>{t.webhooks.status[delivery.status]}</td>
                 <td data-label={t.webhooks.colCreated}>{formatDateTime(delivery.created_at)}</td>
                 <td data-label={t.webhooks.colAttempts}>
                   <ol class="attempts small">
@@ -159,9 +159,9 @@ function Deliveries({ webhook }: { webhook: Webhook }) {
                       <li key={attempt.attempt}>
                         {fill(t.webhooks.attemptLine, {
                           attempt: attempt.attempt,
-                          outcome: attempt.outcome,
+                          outcome: t.webhooks.outcome[attempt.outcome],
                           status: attempt.status_code ?? t.webhooks.noStatus,
-                          ms: attempt.duration_ms,
+                          ms: formatNumber(attempt.duration_ms),
                         })}
                         {attempt.error ? <span class="muted"> ({attempt.error})</span> : null}
                       </li>
