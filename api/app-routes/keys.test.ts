@@ -104,6 +104,14 @@ describe("the user's API keys", () => {
 
     assertError(await bobSession.request("DELETE", `${KEYS}/${created.body.id}`, { csrf: true }), 404, "not_found");
     assertError(await aliceSession.request("DELETE", `${KEYS}/${created.body.id}`), 403, "csrf_token_invalid");
+    assertError(
+      await aliceSession.request("DELETE", `${KEYS}/${created.body.id}`, {
+        headers: { "X-CSRF-Token": bobSession.csrfToken },
+      }),
+      403,
+      "csrf_token_invalid",
+    );
+    assertError(await aliceSession.request("POST", KEYS, { body: { name: "no token" } }), 403, "csrf_token_invalid");
     assert.equal((await api.request("GET", "/projects", { key })).status, 200, "neither revoked it");
 
     const revoked = await aliceSession.request("DELETE", `${KEYS}/${created.body.id}`, { csrf: true });
