@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { after, before, describe, it } from "node:test";
-import { SESSION_COOKIE } from "../../auth/session-token.ts";
+import { SESSION_COOKIE, SESSION_CREDENTIAL_PREFIX } from "../../auth/session-token.ts";
+import { withRequestTransaction } from "../../db/request-transaction.ts";
 import { APP_ROUTES_PATH } from "../../http/base-path.ts";
 import { startTestApi, type TestApi } from "../../test/support/api.ts";
 import { createTestDatabase, type TestDatabase } from "../../test/support/database.ts";
@@ -109,6 +110,29 @@ describe("signing in", () => {
     }
   });
 
+  it("sets Secure behind a trusted proxy that says https", async () => {
+    const proxied = await startTestApi(db, { env: { TRUST_PROXY: "loopback" } });
+    try {
+      const res = await proxied.request("POST", SESSION, {
+        body: { email: alice.email, password: TEST_PASSWORD },
+        headers: { "X-Forwarded-Proto": "https", "X-Forwarded-Host": "cam.example.com" },
+      });
+      assert.equal(res.status, 200);
+      assert.match(res.headers.getSetCookie().join("\n"), /swarf_session=[^;]+;.*; Secure/);
+      const untrusted = await api.request("POST", SESSION, {
+        body: { email: alice.email, password: TEST_PASSWORD },
+        headers: { "X-Forwarded-Proto": "https" },
+      });
+      assert.doesNotMatch(
+        untrusted.headers.getSetCookie().join("\n"),
+        /; Secure/,
+        "an untrusted header does not count",
+      );
+    } finally {
+      await proxied.close();
+    }
+  });
+
   it("answers a wrong password and an unknown email alike: 401 sign_in_failed, no cookie", async () => {
     const wrong = await api.request<ErrorBody>("POST", SESSION, {
       body: { email: alice.email, password: "not it at all" },
@@ -146,6 +170,12 @@ describe("signing in", () => {
       await api.request("POST", SESSION, { raw: { body: "{", contentType: "application/json" } }),
       400,
       "malformed_json",
+    );
+    // a NUL reaches no query: 400, not 500
+    assertError(
+      await api.request("POST", SESSION, { body: { email: "a\u0000@example.com", password: "x" } }),
+      400,
+      "invalid_parameter",
     );
     for (const body of [
       {},
@@ -227,6 +257,42 @@ describe("a session on the public API", () => {
     assertError(await bobs.request("GET", `/projects/${created.body.id}`), 404, "not_found");
     const bobsList = await bobs.request<{ items: { id: string }[] }>("GET", "/projects");
     assert.ok(!bobsList.body.items.some((p) => p.id === created.body.id));
+  });
+
+  it("replays an Idempotency-Key for the session's user, and counts its requests in the user's rate limit", async () => {
+    const session = await signIn(api, alice.email);
+    const send = () =>
+      session.request<{ id: string }>("POST", "/projects", {
+        body: { name: "Once", customer: "C" },
+        headers: { "Idempotency-Key": "browser-1" },
+        csrf: true,
+      });
+    const first = await send();
+    const second = await send();
+    assert.equal(first.status, 201);
+    assert.equal(second.status, 201);
+    assert.equal(second.body.id, first.body.id, "replayed, not created twice");
+    assert.equal(first.headers.get("x-ratelimit-limit"), String(api.env.RATE_LIMIT_PER_MINUTE));
+    const { rows } = await db.owner.query<{ n: number }>(
+      "select coalesce(sum(hits), 0)::int as n from app_private.rate_limit_slots where key_id = $1",
+      [alice.id],
+    );
+    assert.ok((rows[0]?.n ?? 0) >= 2, "counted under the user");
+  });
+
+  it("has SQL refuse an ended session on its own: begin_request raises SWSES", async () => {
+    const session = await signIn(api, alice.email);
+    const credential = { prefix: SESSION_CREDENTIAL_PREFIX, hash: createHash("sha256").update(session.token).digest() };
+    const userId = await withRequestTransaction(api.pool, credential, ["projects:write"], async (client) => {
+      const { rows } = await client.query<{ id: string }>("select app_public.current_user_id() as id");
+      return rows[0]?.id;
+    });
+    assert.equal(userId, alice.id, "every scope, the session's user");
+    await db.owner.query("delete from app_private.sessions where id = $1", [credential.hash]);
+    await assert.rejects(
+      withRequestTransaction(api.pool, credential, [], async () => {}),
+      (error: { code?: string }) => error.code === "SWSES",
+    );
   });
 
   it("uses the key when a request has both a key and a cookie", async () => {
