@@ -5,14 +5,15 @@
  * summary and downloads; the quote's breakdown, an override saved in place, and the CSV and
  * Excel exports (the files the API gives). Another user's or an unknown project id shows
  * "not found" only; an upload that is not a part shows the API's message; a name and customer
- * like an XSS attempt are shown as text; both widths.
+ * like an XSS attempt are shown as text; both widths. With SWARF_WEB_SCREENSHOTS=1 the pages
+ * are also saved to docs/web-app/<page>-<width>.png, as test/browser/pages.test.ts saves the others.
  */
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import ExcelJS from "exceljs";
-import type { Browser, Download } from "playwright-core";
+import type { Browser, Download, Page } from "playwright-core";
 import { repoRoot } from "../../config/env.ts";
 import { createGeometryPool, type GeometryPool } from "../../geometry-pool/pool.ts";
 import { startWorkerRunner, type WorkerRunner } from "../../workers/runner.ts";
@@ -35,6 +36,13 @@ const XSS_NAME = "<img src=x onerror=alert(1)>";
 const XSS_CUSTOMER = "<script>alert(2)</script>";
 /** partC plans in 20 to 30 s alone; a loaded machine takes longer */
 const PLAN_TIMEOUT_MS = 300_000;
+const SCREENSHOTS = process.env.SWARF_WEB_SCREENSHOTS === "1" ? path.join(repoRoot, "docs", "web-app") : undefined;
+
+async function screenshot(page: Page, name: string, width: number): Promise<void> {
+  if (!SCREENSHOTS) return;
+  fs.mkdirSync(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-${width}.png`), fullPage: true });
+}
 
 let db: TestDatabase;
 let api: TestApi;
@@ -156,6 +164,7 @@ describe("a new project in the page", () => {
     await progress.waitFor();
     await page.getByText(/^Planned: \d+ setups/).waitFor({ timeout: PLAN_TIMEOUT_MS });
     assert.equal(await progress.innerText(), "Planning… 100 %");
+    await screenshot(page, "project-new", 1280);
 
     const projects = await api.request<{ items: { id: string; name: string; customer: string }[] }>(
       "GET",
@@ -175,6 +184,7 @@ describe("a new project in the page", () => {
     const row = page.getByRole("row").filter({ hasText: XSS_NAME });
     await row.getByText(XSS_CUSTOMER).waitFor();
     await row.getByText("Planned").waitFor();
+    await screenshot(page, "projects-list", 1280);
     assert.equal(await page.locator("img[src=x]").count(), 0, "no element made from the name");
     assert.deepEqual(dialogs, [], "no script ran");
     tab.assertClean();
@@ -202,6 +212,7 @@ describe("a planned project", () => {
     await page.getByText(/^Total machining time: /).waitFor();
     const tasks = page.getByRole("region", { name: "Tasks" });
     await tasks.getByText("Done").waitFor();
+    await screenshot(page, "project", 1280);
 
     const gcode = page.getByRole("button", { name: /^G-code, / }).first();
     const [download] = await Promise.all([page.waitForEvent("download"), gcode.click()]);
@@ -268,6 +279,7 @@ describe("a planned project", () => {
     await page.getByRole("button", { name: "Calculate" }).click();
     const shown = page.getByText(/^Hourly rate: /);
     await shown.waitFor();
+    await screenshot(page, "project-quote", 1280);
     const preview = await api.request<{ calculated_mhr: number }>("POST", "/quote/mhr/calculate", {
       key: alice.key,
       body: {
@@ -299,23 +311,39 @@ describe("project ids that are not the user's", () => {
         await page.goto(`${api.origin}/projects/${id}${suffix}`);
         await page.getByRole("heading", { level: 1, name: "Project not found" }).waitFor();
         assert.doesNotMatch(await page.locator("main").innerText(), /Bob/);
+        if (id === theirs.body.id && suffix === "") await screenshot(page, "project-not-found", 1280);
       }
     }
     tab.assertClean([refusedWith(404), refusedWith(400)]);
   });
 });
 
+/** the elements that reach past the window's right edge, for the message of a failed check */
+const WIDEST = `[...document.querySelectorAll("main *")]
+  .filter((el) => el.getBoundingClientRect().right > window.innerWidth)
+  .slice(-3)
+  .map((el) => el.tagName.toLowerCase() + (el.id ? "#" + el.id : "") + (el.className ? "." + el.className : ""))
+  .join(", ")`;
+
 describe("on a phone", () => {
   it("lists projects and shows the quote without sideways scrolling", async () => {
     const phone = await openPage(browser, { viewport: PHONE });
     try {
       await signInThroughPage(phone.page, api.origin, alice.email, TEST_PASSWORD);
-      for (const where of ["/projects", `/projects/${plannedId}`, `/projects/${plannedId}/quote`]) {
+      const pages = [
+        ["projects-list", "/projects"],
+        ["project-new", "/projects/new"],
+        ["project", `/projects/${plannedId}`],
+        ["project-quote", `/projects/${plannedId}/quote`],
+      ];
+      for (const [name, where] of pages) {
         await phone.page.goto(`${api.origin}${where}`);
         await phone.page.getByRole("heading", { level: 1 }).waitFor();
         await phone.page.waitForLoadState("networkidle");
         const overflow = await phone.page.evaluate<number>("document.documentElement.scrollWidth - window.innerWidth");
-        assert.ok(overflow <= 0, `${where} fits 390 px (${overflow} px over)`);
+        await screenshot(phone.page, name ?? "page", PHONE.width);
+        const wide = overflow > 0 ? await phone.page.evaluate<string>(WIDEST) : "";
+        assert.ok(overflow <= 0, `${where} fits 390 px (${overflow} px over: ${wide})`);
       }
       phone.assertClean([refusedWith(401)]);
     } finally {

@@ -97,7 +97,7 @@ export function PlanStep({ project, uploaded }: { project: Project; uploaded: Up
         })}
       </p>
       {uploaded.warnings.map((warning) => (
-        <p key={warning.code} class="notice">
+        <p key={warning.code} class="warning">
           {warning.message}
         </p>
       ))}
@@ -156,7 +156,7 @@ export function PlanStep({ project, uploaded }: { project: Project; uploaded: Up
               time: formatDuration(result?.machining_time_s ?? 0),
             })}
           </p>
-          <p class="actions">
+          <p class="actions start">
             <a href={projectPage}>{text.create.openProject}</a>{" "}
             <a href={`${projectPage}/quote`}>{text.create.openQuote}</a>
           </p>

@@ -8,6 +8,7 @@ import { page } from "../api/base.ts";
 import {
   getProject,
   listMachines,
+  listMaterials,
   listProjectTasks,
   type PlanResult,
   planResult,
@@ -17,7 +18,7 @@ import {
 } from "../api/projects.ts";
 import { FormError } from "../components/errors.tsx";
 import { usePageTitle } from "../components/page-title.ts";
-import { useI18n } from "../i18n/index.ts";
+import { fill, useI18n } from "../i18n/index.ts";
 import { formatDuration, useProjectsText } from "../i18n/projects.ts";
 import { Downloads } from "./project-downloads.tsx";
 import { isNotFound, ProjectNotFound } from "./project-not-found.tsx";
@@ -62,8 +63,8 @@ function Summary({ plan }: { plan: PlanResult }) {
       {plan.setups.map((setup) => (
         <section key={setup.id} class="setup" aria-label={setup.name}>
           <h4>
-            {setup.name} · {text.project.setupTime} {formatDuration(setup.machining_time_s)} · {setup.operations.length}{" "}
-            {text.project.operations}
+            {setup.name} · {text.project.setupTime} {formatDuration(setup.machining_time_s)} ·{" "}
+            {fill(text.project.operations, { count: setup.operations.length })}
           </h4>
           <table class="stack">
             <thead>
@@ -104,7 +105,7 @@ function TaskHistory({ tasks }: { tasks: Task[] }) {
       {tasks.length === 0 ? (
         <p class="muted">{text.project.noTasks}</p>
       ) : (
-        <table class="stack">
+        <table class="stack tasks">
           <thead>
             <tr>
               <th scope="col">{text.project.colTask}</th>
@@ -142,6 +143,7 @@ interface Loaded {
   project: Project;
   tasks: Task[];
   machineName: string;
+  materialName: string | null;
 }
 
 export function ProjectPage({ id }: { id?: string }) {
@@ -155,12 +157,13 @@ export function ProjectPage({ id }: { id?: string }) {
     if (!id) return;
     setLoaded(null);
     setError(null);
-    Promise.all([getProject(id), listProjectTasks(id), listMachines()])
-      .then(([project, tasks, machines]) =>
+    Promise.all([getProject(id), listProjectTasks(id), listMachines(), listMaterials()])
+      .then(([project, tasks, machines, materials]) =>
         setLoaded({
           project,
           tasks: tasks.items,
           machineName: machines.items.find((m) => m.product_id === project.product_id)?.name ?? project.product_id,
+          materialName: materials.items.find((m) => m.id === project.material_id)?.name ?? project.material_id,
         }),
       )
       .catch(setError);
@@ -190,17 +193,17 @@ export function ProjectPage({ id }: { id?: string }) {
         <dt>{text.project.machine}</dt>
         <dd>{loaded.machineName}</dd>
         <dt>{text.project.material}</dt>
-        <dd>{project.material_id ?? "–"}</dd>
+        <dd>{loaded.materialName ?? "–"}</dd>
         <dt>{text.project.created}</dt>
         <dd>{formatDateTime(project.created_at)}</dd>
       </dl>
-      {plan ? <Summary plan={plan} /> : <p class="muted">{text.project.notPlanned}</p>}
       <Downloads
         projectUrl={projectUrl(project.id)}
         projectId={project.id}
         plan={plan}
         hasJob={project.current_job_id !== null}
       />
+      {plan ? <Summary plan={plan} /> : <p class="muted">{text.project.notPlanned}</p>}
       <TaskHistory tasks={tasks} />
     </section>
   );

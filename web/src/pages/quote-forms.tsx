@@ -64,12 +64,13 @@ export function QuoteJobForm(props: { projectId: string; job: QuoteJob; onSaved(
   const submit = async (event: Event) => {
     event.preventDefault();
     const before = toDraft(props.job);
-    const patch: Record<string, number | boolean | null> = {};
+    const patch: Record<string, number | string | boolean | null> = {};
     for (const [field] of fields) {
       if (draft[field] === before[field]) continue;
       const raw = (draft[field] ?? "").trim().replace(",", ".");
-      // an empty override clears it; any other text goes to the API, which names what is wrong
-      patch[field] = field === "mhr_override" && raw === "" ? null : raw === "" ? Number.NaN : Number(raw);
+      // an empty override clears it; text that is no number goes as typed: the API names what is wrong
+      const number = raw === "" ? Number.NaN : Number(raw);
+      patch[field] = field === "mhr_override" && raw === "" ? null : Number.isFinite(number) ? number : raw;
     }
     if (fixed !== props.job.material_is_fixed_price) patch.material_is_fixed_price = fixed;
     setSaved(false);
@@ -77,7 +78,6 @@ export function QuoteJobForm(props: { projectId: string; job: QuoteJob; onSaved(
     if (Object.keys(patch).length === 0) return;
     setBusy(true);
     try {
-      // NaN is sent as null (JSON), which the API refuses with the field named
       const job = await patchQuoteJob(props.projectId, patch as QuoteJobPatch);
       await props.onSaved(job);
       setSaved(true);
@@ -138,13 +138,13 @@ export function MhrCalculator(props: { projectId: string; onSaved(job: QuoteJob)
     event.preventDefault();
     setError(null);
     setMhr(null);
-    const body: MhrInputs = {};
+    const body: Record<string, number | string> = {};
     for (const field of MHR_FIELDS) {
       const raw = (inputs[field] ?? "").trim().replace(",", ".");
-      if (raw !== "") body[field] = Number(raw);
+      if (raw !== "") body[field] = Number.isFinite(Number(raw)) ? Number(raw) : raw;
     }
     try {
-      setMhr((await calculateMhr(body)).calculated_mhr);
+      setMhr((await calculateMhr(body as MhrInputs)).calculated_mhr);
     } catch (caught) {
       setError(caught);
     }

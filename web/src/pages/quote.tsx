@@ -6,7 +6,14 @@
 import { useEffect, useState } from "preact/hooks";
 import { page } from "../api/base.ts";
 import { getProject, type Project } from "../api/projects.ts";
-import { type Breakdown, exportUrl, getBreakdown, getQuoteJob, type QuoteJob } from "../api/quote.ts";
+import {
+  type Breakdown,
+  type BreakdownLine,
+  exportUrl,
+  getBreakdown,
+  getQuoteJob,
+  type QuoteJob,
+} from "../api/quote.ts";
 import { downloadFile } from "../api/transfer.ts";
 import { FormError } from "../components/errors.tsx";
 import { usePageTitle } from "../components/page-title.ts";
@@ -21,6 +28,11 @@ function BreakdownTable({ breakdown }: { breakdown: Breakdown }) {
   const text = useProjectsText();
   const { formatMoney, formatNumber } = useI18n();
   const money = (value: number) => formatMoney(value, breakdown.currency);
+  // a setup's machining and its setup cost carry the same label (the setup's name)
+  const lineLabel = (line: BreakdownLine) =>
+    line.kind === "machining" || line.kind === "setup_cost"
+      ? `${text.quote.kinds[line.kind]} ${line.label}`
+      : line.label;
   const pct = (value: number) => formatNumber(value, { maximumFractionDigits: 2 });
   const totals: [string, number, boolean][] = [
     [text.quote.directCost, breakdown.direct_cost, false],
@@ -28,7 +40,11 @@ function BreakdownTable({ breakdown }: { breakdown: Breakdown }) {
     [text.quote.manufacturingCost, breakdown.manufacturing_cost, true],
     [fill(text.quote.profit, { pct: pct(breakdown.profit_percentage) }), breakdown.profit, false],
     [text.quote.priceBeforeDiscount, breakdown.price_before_discount, false],
-    [fill(text.quote.discount, { pct: pct(breakdown.discount_percentage) }), -breakdown.discount, false],
+    [
+      fill(text.quote.discount, { pct: pct(breakdown.discount_percentage) }),
+      -breakdown.discount === 0 ? 0 : -breakdown.discount,
+      false,
+    ],
     [text.quote.netPrice, breakdown.net_price, true],
     [fill(text.quote.tax, { pct: pct(breakdown.tax_percentage) }), breakdown.tax, false],
   ];
@@ -43,7 +59,7 @@ function BreakdownTable({ breakdown }: { breakdown: Breakdown }) {
         })}
       </p>
       {breakdown.warnings.map((warning) => (
-        <p key={warning.code} class="notice">
+        <p key={warning.code} class="warning">
           {warning.message}
         </p>
       ))}
@@ -59,7 +75,7 @@ function BreakdownTable({ breakdown }: { breakdown: Breakdown }) {
         <tbody>
           {breakdown.lines.map((line, index) => (
             <tr key={`${line.kind}-${line.ref ?? index}`}>
-              <td>{line.label}</td>
+              <td>{lineLabel(line)}</td>
               <td class="num">{money(line.amount)}</td>
             </tr>
           ))}
@@ -110,7 +126,7 @@ function Exports({ projectId }: { projectId: string }) {
     <section class="card" aria-labelledby="export-title">
       <h2 id="export-title">{text.quote.exportTitle}</h2>
       <FormError error={error} />
-      <p class="actions wrap">
+      <p class="actions start">
         {(["en", "de"] as const).flatMap((language) =>
           (["csv", "excel"] as const).map((format) => (
             <button key={`${format}-${language}`} type="button" onClick={() => void save(format, language)}>
