@@ -298,6 +298,34 @@ describe("a planned project", () => {
   });
 });
 
+describe("the quote in German", () => {
+  it("shows the texts and the money in German", async () => {
+    const { page } = tab;
+    await page.goto(`${api.origin}/projects/${plannedId}/quote`);
+    await page.getByRole("heading", { level: 1, name: `Quote: ${XSS_NAME}` }).waitFor();
+    await page.getByLabel("Language").selectOption("de");
+    try {
+      await page.getByRole("heading", { level: 1, name: `Angebot: ${XSS_NAME}` }).waitFor();
+      const breakdown = await api.request<{ total_price: number; currency: string }>(
+        "GET",
+        `/projects/${plannedId}/quote`,
+        { key: alice.key },
+      );
+      const expected = new Intl.NumberFormat("de", { style: "currency", currency: breakdown.body.currency }).format(
+        breakdown.body.total_price,
+      );
+      // the browser's ICU and node's may differ in which no-break space they put before the sign
+      const spaces = (text: string) => text.replace(/[\s\u00a0\u202f]+/g, " ");
+      assert.equal(spaces(await page.getByTestId("quote-total").innerText()), spaces(expected));
+      await page.getByRole("button", { name: "CSV (Deutsch)" }).waitFor();
+      await page.getByRole("heading", { name: "Kostenaufstellung" }).waitFor();
+    } finally {
+      await page.getByLabel(/Language|Sprache/).selectOption("en");
+    }
+    tab.assertClean();
+  });
+});
+
 describe("project ids that are not the user's", () => {
   it("shows not found for another user's project and for an unknown id, on both pages", async () => {
     const theirs = await api.request<{ id: string }>("POST", "/projects", {
