@@ -10,7 +10,11 @@ import { setCsrfToken, whenSignedOut } from "./api/client.ts";
 import { Shell } from "./components/shell.tsx";
 import { I18nContext, initialLanguage, type Language, makeI18n, rememberLanguage } from "./i18n/index.ts";
 import { KeysPage } from "./pages/keys.tsx";
-import { LibrariesPage, MachinesPage, NotFoundPage, ProjectsPage, QuoteSettingsPage } from "./pages/placeholder.tsx";
+import { NewProjectPage } from "./pages/new-project.tsx";
+import { LibrariesPage, MachinesPage, NotFoundPage, QuoteSettingsPage } from "./pages/placeholder.tsx";
+import { ProjectPage } from "./pages/project.tsx";
+import { ProjectsPage } from "./pages/projects.tsx";
+import { QuotePage } from "./pages/quote.tsx";
 import { SignInPage } from "./pages/sign-in.tsx";
 import { SignInLinkPage } from "./pages/sign-in-link.tsx";
 import { WebhooksPage } from "./pages/webhooks.tsx";
@@ -35,6 +39,9 @@ function Pages() {
       <Router>
         <Route path={page("/")} component={Home} />
         <Route path={page("/projects")} component={ProjectsPage} />
+        <Route path={page("/projects/new")} component={NewProjectPage} />
+        <Route path={page("/projects/:id")} component={ProjectPage} />
+        <Route path={page("/projects/:id/quote")} component={QuotePage} />
         <Route path={page("/libraries")} component={LibrariesPage} />
         <Route path={page("/machines")} component={MachinesPage} />
         <Route path={page("/settings/keys")} component={KeysPage} />

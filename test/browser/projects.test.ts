@@ -1,0 +1,381 @@
+/**
+ * The Projects, Project and Quote pages in Chromium, against the real API, worker and OCCT:
+ * a project made in the page with partC.step uploaded (progress shown), the stock's size
+ * previewed as offsets change, planned with its progress followed to 100 %; the project's
+ * summary and downloads; the quote's breakdown, an override saved in place, and the CSV and
+ * Excel exports (the files the API gives). Another user's or an unknown project id shows
+ * "not found" only; an upload that is not a part shows the API's message; a name and customer
+ * like an XSS attempt are shown as text; both widths. With SWARF_WEB_SCREENSHOTS=1 the pages
+ * are also saved to docs/web-app/<page>-<width>.png, as test/browser/pages.test.ts saves the others.
+ */
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
+import { after, before, describe, it } from "node:test";
+import ExcelJS from "exceljs";
+import type { Browser, Download, Page } from "playwright-core";
+import { repoRoot } from "../../config/env.ts";
+import { createGeometryPool, type GeometryPool } from "../../geometry-pool/pool.ts";
+import { startWorkerRunner, type WorkerRunner } from "../../workers/runner.ts";
+import { startTestApi, type TestApi } from "../support/api.ts";
+import {
+  launchBrowser,
+  openPage,
+  PHONE,
+  refusedWith,
+  signInThroughPage,
+  type WatchedPage,
+} from "../support/browser.ts";
+import { createTestDatabase, type TestDatabase } from "../support/database.ts";
+import { catalogueAssembly, PLANNING_MATERIAL } from "../support/planning.ts";
+import { givePassword, TEST_PASSWORD } from "../support/sessions.ts";
+import { createTestUser, type TestUser } from "../support/users.ts";
+
+const PART = path.resolve(repoRoot, "../shared/fixtures/parts/partC.step");
+const XSS_NAME = "<img src=x onerror=alert(1)>";
+const XSS_CUSTOMER = "<script>alert(2)</script>";
+/** partC plans in 20 to 30 s alone; a loaded machine takes longer */
+const PLAN_TIMEOUT_MS = 300_000;
+const SCREENSHOTS = process.env.SWARF_WEB_SCREENSHOTS === "1" ? path.join(repoRoot, "docs", "web-app") : undefined;
+
+async function screenshot(page: Page, name: string, width: number): Promise<void> {
+  if (!SCREENSHOTS) return;
+  fs.mkdirSync(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-${width}.png`), fullPage: true });
+}
+
+let db: TestDatabase;
+let api: TestApi;
+let geometry: GeometryPool;
+let runner: WorkerRunner;
+let browser: Browser;
+let alice: TestUser;
+let bob: TestUser;
+let libraryName: string;
+let tab: WatchedPage;
+const dialogs: string[] = [];
+/** the project the first test makes and plans; the later tests read it */
+let plannedId = "";
+
+before(async () => {
+  db = await createTestDatabase();
+  geometry = createGeometryPool({ size: 1, timeoutMs: 600_000 });
+  [api, browser] = await Promise.all([
+    geometry.ready().then(() => startTestApi(db, { geometry, env: { RATE_LIMIT_PER_MINUTE: "100000" } })),
+    launchBrowser(),
+  ]);
+  runner = await startWorkerRunner({
+    ownerUrl: db.ownerUrl,
+    taskNames: ["plan_cam"],
+    services: { geometry },
+    concurrency: 1,
+    heartbeatSeconds: 1,
+    leaseStaleSeconds: 60,
+    pollIntervalMs: 100,
+  });
+  alice = await createTestUser(db.owner, "alice");
+  bob = await createTestUser(db.owner, "bob");
+  await givePassword(db.owner, alice.id);
+  libraryName = "One end mill";
+  const library = await api.request<{ id: string }>("POST", "/libraries/equipment", {
+    key: alice.key,
+    body: { library: { name: libraryName, assemblies: [catalogueAssembly("CentreCuttingEndMill", 10)] } },
+  });
+  assert.equal(library.status, 201, library.text);
+  tab = await openPage(browser);
+  tab.page.on("dialog", (dialog) => {
+    dialogs.push(dialog.message());
+    void dialog.dismiss();
+  });
+  await signInThroughPage(tab.page, api.origin, alice.email, TEST_PASSWORD);
+  tab.assertClean([refusedWith(401)]);
+});
+
+after(async () => {
+  await tab?.close();
+  await browser?.close();
+  await runner?.stop();
+  await api?.close();
+  await geometry?.close();
+  await db?.drop();
+});
+
+/** fills the new-project form and uploads `file`; the page then shows the part or an error */
+async function newProjectWith(name: string, customer: string, file: { name: string; buffer: Buffer }) {
+  const { page } = tab;
+  await page.goto(`${api.origin}/projects`);
+  await page.getByRole("link", { name: "New project" }).click();
+  await page.getByRole("heading", { level: 1, name: "New project" }).waitFor();
+  await page.getByLabel("Name", { exact: true }).fill(name);
+  await page.getByLabel("Customer").fill(customer);
+  await page.getByLabel("Material").selectOption(PLANNING_MATERIAL);
+  await page.getByLabel("Tool library").selectOption({ label: libraryName });
+  await page
+    .getByLabel("Part")
+    .setInputFiles({ name: file.name, mimeType: "application/octet-stream", buffer: file.buffer });
+  await page.getByRole("button", { name: "Create project and upload" }).click();
+}
+
+async function exportFrom(projectId: string, format: "csv" | "excel", language: "en" | "de") {
+  const res = await api.request("POST", `/projects/${projectId}/quote/export?format=${format}&language=${language}`, {
+    key: alice.key,
+  });
+  assert.equal(res.status, 200, res.text);
+  return res.bytes;
+}
+
+async function saved(download: Download): Promise<Buffer> {
+  const file = await download.path();
+  return fs.readFileSync(file);
+}
+
+async function sheetValues(bytes: Buffer): Promise<unknown[][]> {
+  const workbook = new ExcelJS.Workbook();
+  await workbook.xlsx.load(bytes as unknown as ArrayBuffer);
+  const rows: unknown[][] = [];
+  workbook.worksheets[0]?.eachRow((row) => rows.push(JSON.parse(JSON.stringify(row.values)) as unknown[]));
+  return rows;
+}
+
+describe("a new project in the page", () => {
+  it("uploads partC with progress, previews the stock, plans it to 100 % and lists it as text", async () => {
+    const { page } = tab;
+    await newProjectWith(XSS_NAME, XSS_CUSTOMER, { name: "partC.step", buffer: fs.readFileSync(PART) });
+    // the upload's answer: the part's size read by OCCT
+    await page.getByText(/^partC\.step: .* mm, \d+ faces\.$/).waitFor({ timeout: 120_000 });
+    const size = page.getByTestId("stock-size");
+    const before = await size.innerText();
+    await page.getByLabel("+Z").fill("12");
+    await page.getByLabel("−X").fill("5");
+    const after = await size.innerText();
+    const dims = (text: string) =>
+      text
+        .replace(" mm", "")
+        .split(" × ")
+        .map((n) => Number(n.replace(",", "")));
+    const [bx, by, bz] = dims(before);
+    const [ax, ay, az] = dims(after);
+    assert.equal(ax! - bx!, 3, `X grows by 5 - 2 mm: ${before} -> ${after}`);
+    assert.equal(ay, by);
+    assert.equal(az! - bz!, 10, `Z grows by 12 - 2 mm: ${before} -> ${after}`);
+
+    await page.getByRole("button", { name: "Plan" }).click();
+    const progress = page.getByTestId("plan-progress");
+    await progress.waitFor();
+    await page.getByText(/^Planned: \d+ setups/).waitFor({ timeout: PLAN_TIMEOUT_MS });
+    assert.equal(await progress.innerText(), "Planning… 100 %");
+    await screenshot(page, "project-new", 1280);
+
+    const projects = await api.request<{ items: { id: string; name: string; customer: string }[] }>(
+      "GET",
+      "/projects",
+      {
+        key: alice.key,
+      },
+    );
+    const made = projects.body.items.find((p) => p.name === XSS_NAME);
+    assert.ok(made, "the project is stored under the name typed");
+    assert.equal(made.customer, XSS_CUSTOMER);
+    plannedId = made.id;
+
+    await page.getByRole("link", { name: "Open the project" }).click();
+    await page.getByRole("heading", { level: 1, name: XSS_NAME }).waitFor();
+    await page.goto(`${api.origin}/projects`);
+    const row = page.getByRole("row").filter({ hasText: XSS_NAME });
+    await row.getByText(XSS_CUSTOMER).waitFor();
+    await row.getByText("Planned").waitFor();
+    await screenshot(page, "projects-list", 1280);
+    assert.equal(await page.locator("img[src=x]").count(), 0, "no element made from the name");
+    assert.deepEqual(dialogs, [], "no script ran");
+    tab.assertClean();
+  });
+
+  it("shows the API's message for an upload that is not a part", async () => {
+    const { page } = tab;
+    await newProjectWith("Not a part", "", { name: "notes.step", buffer: Buffer.from("just some words\n") });
+    const message = page.getByRole("alert");
+    await message.waitFor();
+    assert.match(await message.innerText(), /not a STEP, STL or OCCT BREP file/);
+    assert.equal(await page.getByTestId("stock-size").count(), 0, "no stock step without a part");
+    tab.assertClean([refusedWith(422)]);
+  });
+});
+
+describe("a planned project", () => {
+  it("shows setups, tools, times, completeness, downloads and its tasks", async () => {
+    assert.ok(plannedId, "the planning test ran");
+    const { page } = tab;
+    await page.goto(`${api.origin}/projects/${plannedId}`);
+    await page.getByRole("heading", { level: 1, name: XSS_NAME }).waitFor();
+    await page.getByRole("heading", { name: /^Completeness: / }).waitFor();
+    assert.ok((await page.getByRole("row").filter({ hasText: /^T\d+/ }).count()) > 0, "its tools are listed");
+    await page.getByText(/^Total machining time: /).waitFor();
+    const tasks = page.getByRole("region", { name: "Tasks" });
+    await tasks.getByText("Done").waitFor();
+    await screenshot(page, "project", 1280);
+
+    const gcode = page.getByRole("button", { name: /^G-code, / }).first();
+    const [download] = await Promise.all([page.waitForEvent("download"), gcode.click()]);
+    const program = (await saved(download)).toString("utf8");
+    assert.match(program, /\bM30\b|\bM2\b|%/, "a G-code program");
+    tab.assertClean();
+  });
+
+  it("reads the quote, saves an override in place and exports CSV and Excel as the API gives them", async () => {
+    const { page } = tab;
+    await page.goto(`${api.origin}/projects/${plannedId}/quote`);
+    await page.getByRole("heading", { level: 1, name: `Quote: ${XSS_NAME}` }).waitFor();
+    const total = page.getByTestId("quote-total");
+    const before = await total.innerText();
+    assert.match(before, /€|EUR|\$|£|CHF/, `money in a currency: ${before}`);
+
+    await page.getByLabel("Quantity").fill("10");
+    await page.getByRole("button", { name: "Save" }).click();
+    await page.getByText("Saved.").waitFor();
+    const job = await api.request<{ quantity: number }>("GET", `/projects/${plannedId}/quote/job`, { key: alice.key });
+    assert.equal(job.body.quantity, 10);
+    assert.notEqual(await total.innerText(), before, "the breakdown is read again");
+
+    await page.getByLabel("Quantity").fill("many");
+    await page.getByRole("button", { name: "Save" }).click();
+    await page.locator("#quote-quantity-error, .form-error").first().waitFor();
+    tab.assertClean([refusedWith(400), refusedWith(422)]);
+
+    for (const language of ["en", "de"] as const) {
+      const [csv] = await Promise.all([
+        page.waitForEvent("download"),
+        page.getByRole("button", { name: `CSV (${language === "en" ? "English" : "Deutsch"})` }).click(),
+      ]);
+      assert.equal(csv.suggestedFilename(), `quote_${plannedId}_${language}.csv`);
+      assert.equal(
+        (await saved(csv)).toString("utf8"),
+        (await exportFrom(plannedId, "csv", language)).toString("utf8"),
+      );
+      const [excel] = await Promise.all([
+        page.waitForEvent("download"),
+        page.getByRole("button", { name: `Excel (${language === "en" ? "English" : "Deutsch"})` }).click(),
+      ]);
+      assert.equal(excel.suggestedFilename(), `quote_${plannedId}_${language}.xlsx`);
+      assert.deepEqual(
+        await sheetValues(await saved(excel)),
+        await sheetValues(await exportFrom(plannedId, "excel", language)),
+      );
+    }
+    tab.assertClean();
+  });
+
+  it("calculates an hourly rate as a preview", async () => {
+    const { page } = tab;
+    const values: [string, string][] = [
+      ["Acquisition costs", "250000"],
+      ["Interest rate (fraction, 0.05 = 5 %)", "0.05"],
+      ["Floor space m²", "12"],
+      ["Maintenance per year", "4000"],
+      ["Average power kW", "15"],
+      ["Operating hours per year", "3000"],
+      ["Years of use", "10"],
+    ];
+    for (const [label, value] of values) await page.getByLabel(label, { exact: true }).fill(value);
+    await page.getByRole("button", { name: "Calculate" }).click();
+    const shown = page.getByText(/^Hourly rate: /);
+    await shown.waitFor();
+    await screenshot(page, "project-quote", 1280);
+    const preview = await api.request<{ calculated_mhr: number }>("POST", "/quote/mhr/calculate", {
+      key: alice.key,
+      body: {
+        acquisition_costs: 250000,
+        interest_rate: 0.05,
+        required_floor_space: 12,
+        maintenance_cost: 4000,
+        average_power_consumption: 15,
+        operating_hours: 3000,
+        years: 10,
+      },
+    });
+    const expected = new Intl.NumberFormat("en-GB", { maximumFractionDigits: 2 }).format(preview.body.calculated_mhr);
+    assert.equal(await shown.innerText(), `Hourly rate: ${expected}`);
+    tab.assertClean();
+  });
+});
+
+describe("the quote in German", () => {
+  it("shows the texts and the money in German", async () => {
+    const { page } = tab;
+    await page.goto(`${api.origin}/projects/${plannedId}/quote`);
+    await page.getByRole("heading", { level: 1, name: `Quote: ${XSS_NAME}` }).waitFor();
+    await page.getByLabel("Language").selectOption("de");
+    try {
+      await page.getByRole("heading", { level: 1, name: `Angebot: ${XSS_NAME}` }).waitFor();
+      const breakdown = await api.request<{ total_price: number; currency: string }>(
+        "GET",
+        `/projects/${plannedId}/quote`,
+        { key: alice.key },
+      );
+      const expected = new Intl.NumberFormat("de", { style: "currency", currency: breakdown.body.currency }).format(
+        breakdown.body.total_price,
+      );
+      // the browser's ICU and node's may differ in which no-break space they put before the sign
+      const spaces = (text: string) => text.replace(/[\s\u00a0\u202f]+/g, " ");
+      assert.equal(spaces(await page.getByTestId("quote-total").innerText()), spaces(expected));
+      await page.getByRole("button", { name: "CSV (Deutsch)" }).waitFor();
+      await page.getByRole("heading", { name: "Kostenaufstellung" }).waitFor();
+    } finally {
+      await page.getByLabel(/Language|Sprache/).selectOption("en");
+    }
+    tab.assertClean();
+  });
+});
+
+describe("project ids that are not the user's", () => {
+  it("shows not found for another user's project and for an unknown id, on both pages", async () => {
+    const theirs = await api.request<{ id: string }>("POST", "/projects", {
+      key: bob.key,
+      body: { name: "Bob's secret bracket", customer: "Bob's customer" },
+    });
+    assert.equal(theirs.status, 201, theirs.text);
+    const { page } = tab;
+    for (const id of [theirs.body.id, "00000000-0000-4000-8000-000000000000", "not-an-id"]) {
+      for (const suffix of ["", "/quote"]) {
+        await page.goto(`${api.origin}/projects/${id}${suffix}`);
+        await page.getByRole("heading", { level: 1, name: "Project not found" }).waitFor();
+        assert.doesNotMatch(await page.locator("main").innerText(), /Bob/);
+        if (id === theirs.body.id && suffix === "") await screenshot(page, "project-not-found", 1280);
+      }
+    }
+    tab.assertClean([refusedWith(404), refusedWith(400)]);
+  });
+});
+
+/** the elements that reach past the window's right edge, for the message of a failed check */
+const WIDEST = `[...document.querySelectorAll("main *")]
+  .filter((el) => el.getBoundingClientRect().right > window.innerWidth)
+  .slice(-3)
+  .map((el) => el.tagName.toLowerCase() + (el.id ? "#" + el.id : "") + (el.className ? "." + el.className : ""))
+  .join(", ")`;
+
+describe("on a phone", () => {
+  it("lists projects and shows the quote without sideways scrolling", async () => {
+    const phone = await openPage(browser, { viewport: PHONE });
+    try {
+      await signInThroughPage(phone.page, api.origin, alice.email, TEST_PASSWORD);
+      const pages = [
+        ["projects-list", "/projects"],
+        ["project-new", "/projects/new"],
+        ["project", `/projects/${plannedId}`],
+        ["project-quote", `/projects/${plannedId}/quote`],
+      ];
+      for (const [name, where] of pages) {
+        await phone.page.goto(`${api.origin}${where}`);
+        await phone.page.getByRole("heading", { level: 1 }).waitFor();
+        await phone.page.waitForLoadState("networkidle");
+        const overflow = await phone.page.evaluate<number>("document.documentElement.scrollWidth - window.innerWidth");
+        await screenshot(phone.page, name ?? "page", PHONE.width);
+        const wide = overflow > 0 ? await phone.page.evaluate<string>(WIDEST) : "";
+        assert.ok(overflow <= 0, `${where} fits 390 px (${overflow} px over: ${wide})`);
+      }
+      phone.assertClean([refusedWith(401)]);
+    } finally {
+      await phone.close();
+    }
+  });
+});

@@ -1,0 +1,74 @@
+/** The public API's quote routes for one project, and the MHR calculator, called with the session. */
+import { PUBLIC_API } from "./base.ts";
+import { request } from "./client.ts";
+import { projectUrl, type Warning } from "./projects.ts";
+
+export interface BreakdownLine {
+  kind: "machining" | "setup_cost" | "material" | "additional_cost";
+  label: string;
+  ref: string | null;
+  amount: number;
+}
+
+export interface Breakdown {
+  currency: string;
+  quantity: number;
+  mhr: number;
+  mhr_source: string;
+  machining_time_s: number;
+  lines: BreakdownLine[];
+  direct_cost: number;
+  overhead_percentage: number;
+  overhead: number;
+  manufacturing_cost: number;
+  profit_percentage: number;
+  profit: number;
+  price_before_discount: number;
+  discount_percentage: number;
+  discount: number;
+  net_price: number;
+  tax_percentage: number;
+  tax: number;
+  total_price: number;
+  unit_price: number;
+  warnings: Warning[];
+}
+
+export interface QuoteJob {
+  quantity: number;
+  mhr_override: number | null;
+  overhead_percentage: number;
+  tax: number;
+  discount: number;
+  profit: number;
+  material_is_fixed_price: boolean;
+  material_fixed_price: number;
+  material_surcharge_percentage: number;
+}
+
+export type QuoteJobPatch = Partial<QuoteJob>;
+
+export const MHR_FIELDS = [
+  "acquisition_costs",
+  "machine_selling_price",
+  "interest_rate",
+  "required_floor_space",
+  "cost_per_square_meter",
+  "maintenance_cost",
+  "energy_cost",
+  "average_power_consumption",
+  "operating_hours",
+  "years",
+  "safety_factor",
+] as const;
+export type MhrField = (typeof MHR_FIELDS)[number];
+export type MhrInputs = Partial<Record<MhrField, number>>;
+
+export const getBreakdown = (projectId: string) => request<Breakdown>("GET", `${projectUrl(projectId)}/quote`);
+export const getQuoteJob = (projectId: string) => request<QuoteJob>("GET", `${projectUrl(projectId)}/quote/job`);
+export const patchQuoteJob = (projectId: string, patch: QuoteJobPatch) =>
+  request<QuoteJob>("PATCH", `${projectUrl(projectId)}/quote/job`, patch);
+export const calculateMhr = (inputs: MhrInputs) =>
+  request<{ calculated_mhr: number }>("POST", `${PUBLIC_API}/quote/mhr/calculate`, inputs);
+export const exportUrl = (projectId: string, format: "csv" | "excel", language: "en" | "de") =>
+  `${projectUrl(projectId)}/quote/export?format=${format}&language=${language}`;
