@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
-import type { Browser } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { repoRoot } from "../../config/env.ts";
 import { startTestApi, type TestApi } from "../support/api.ts";
 import {
@@ -25,6 +25,15 @@ import { givePassword, TEST_PASSWORD } from "../support/sessions.ts";
 import { createTestUser, type TestUser } from "../support/users.ts";
 
 const XSS = "<img src=x onerror=alert(1)>";
+/** with SWARF_WEB_SCREENSHOTS=1 (npm run screenshots:web) the pages below the lists are saved too */
+const SCREENSHOTS = process.env.SWARF_WEB_SCREENSHOTS === "1" ? path.join(repoRoot, "docs", "web-app") : undefined;
+
+async function screenshot(page: Page, name: string): Promise<void> {
+  if (!SCREENSHOTS) return;
+  fs.mkdirSync(SCREENSHOTS, { recursive: true });
+  const width = page.viewportSize()?.width ?? 0;
+  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-${width}.png`), fullPage: true });
+}
 const FUSION_SAMPLE = fs.readFileSync(
   path.join(repoRoot, "kernel/tools/catalogue/testdata/fusion-library-sample.json"),
 );
@@ -147,6 +156,10 @@ describe("Libraries", () => {
     await page.getByText("Skipped: 4").waitFor();
     assert.equal((await library(id)).library.assemblies.length, 9);
     await page.getByRole("heading", { name: /Assemblies \(9\)/ }).waitFor();
+    await page.getByLabel("Article number, name or diameter").fill("drill 8");
+    await page.getByRole("button", { name: "Search", exact: true }).click();
+    await page.getByRole("table", { name: "Add from the catalogue" }).waitFor();
+    await screenshot(page, "library");
     tab.assertClean();
   });
 
@@ -240,6 +253,11 @@ describe("Machines", () => {
     assert.equal((await shown.innerText()).trim(), `${rate} /h`);
     // the rate quotes take is now the calculated one
     await card.getByTestId(`effective-mhr-${machine.product_id}`).filter({ hasText: rate }).waitFor();
+    await card.getByLabel("Name", { exact: true }).fill("Setup");
+    await card.getByLabel("Value", { exact: true }).fill("45");
+    await card.getByRole("button", { name: "Add setup cost" }).click();
+    await card.getByRole("cell", { name: "Setup", exact: true }).waitFor();
+    await screenshot(page, "machine-quote");
     tab.assertClean();
   });
 });
@@ -261,6 +279,20 @@ describe("at 390 px", () => {
         const overflow = await page.evaluate<number>("document.documentElement.scrollWidth - window.innerWidth");
         assert.ok(overflow <= 0, `${heading}: no sideways scrolling (${overflow} px)`);
       }
+      // the pages with their contents open
+      const libraries = await api.request<{ items: { id: string }[] }>("GET", "/libraries/equipment", {
+        key: alice.key,
+      });
+      await page.goto(`${api.origin}/libraries/${libraries.body.items.at(-1)?.id}`);
+      await page.getByRole("heading", { level: 2, name: /Assemblies/ }).waitFor();
+      await page.getByRole("table", { name: /Assemblies/ }).waitFor();
+      await screenshot(page, "library");
+      await page.goto(`${api.origin}/machines`);
+      await page.getByRole("button", { name: "Quote configuration" }).first().click();
+      await page.getByRole("button", { name: "Calculate and save" }).waitFor();
+      const overflow = await page.evaluate<number>("document.documentElement.scrollWidth - window.innerWidth");
+      assert.ok(overflow <= 0, `a machine's configuration: no sideways scrolling (${overflow} px)`);
+      await screenshot(page, "machine-quote");
       phone.assertClean([refusedWith(401)]);
     } finally {
       await phone.close();
