@@ -41,7 +41,8 @@ const EnvSchema = z
     /** failed sign-ins one client address, or one account, may make per window before 429 */
     SIGN_IN_FAILURES_PER_ADDRESS: integer(20, 1),
     SIGN_IN_FAILURES_PER_ACCOUNT: integer(10, 1),
-    SIGN_IN_FAILURE_WINDOW_SECONDS: integer(900, 10),
+    /** at most an hour: the prune task keeps the last hour's counts (tasks/prune_rate_limit_slots.ts) */
+    SIGN_IN_FAILURE_WINDOW_SECONDS: z.coerce.number().int().min(10).max(3600).default(900),
     /**
      * Express's "trust proxy": which proxies' X-Forwarded-For to believe for the client address
      * (the failed-key throttle). false (default): the connection's address; a number of hops;

@@ -6,7 +6,8 @@
  *                                                        holds the starter library unless
  *                                                        --empty-library
  *   user set-password <email>                            the password from standard input (first
- *                                                        line), at least 10 characters
+ *                                                        line), at least 10 characters; ends
+ *                                                        the user's sessions
  *   user login-link <email>                              prints a one-time sign-in URL for the
  *                                                        web app, valid 15 minutes
  *   library add-starter <email> [--library ID]           adds the starter assemblies the user's
@@ -51,7 +52,7 @@ import { isUuid } from "../kernel/tools/uuid.ts";
 import { TESSELLATE_TASK_NAME, TESSELLATE_WORKER_TASK, TessellatePayload } from "../contracts/tasks.ts";
 import { runFeaturesCommand } from "./cli/features.ts";
 import { writeSetupSheet } from "./cli/setup-sheet.ts";
-import { createLoginLink, passwordProblem, readFirstLine, setPassword } from "./cli/sign-in.ts";
+import { createLoginLink, passwordProblem, readFirstLine, readHiddenLine, setPassword } from "./cli/sign-in.ts";
 
 class UsageError extends Error {}
 class CommandError extends Error {}
@@ -94,12 +95,13 @@ const commands: Record<string, Command> = {
 
   async "user set-password"(db, [email]) {
     const user = await requireUser(db, email);
-    if (process.stdin.isTTY) process.stderr.write(`password for ${user.email} (then Enter): `);
-    const password = await readFirstLine(process.stdin);
+    const password = process.stdin.isTTY
+      ? await readHiddenLine(process.stdin, process.stderr, `password for ${user.email}: `)
+      : await readFirstLine(process.stdin);
     const problem = passwordProblem(password);
     if (problem) throw new CommandError(problem);
-    await setPassword(db, user.id, password);
-    return `password set for ${user.email}`;
+    const ended = await setPassword(db, user.id, password);
+    return `password set for ${user.email}${ended > 0 ? `; ${ended} session${ended === 1 ? "" : "s"} ended` : ""}`;
   },
 
   async "user login-link"(db, [email]) {

@@ -4,10 +4,13 @@
  * Everything else the app does goes through the public API with the session cookie.
  *
  * Every route but the two sign-ins needs the session cookie; those that change something need
- * its CSRF token too (api/middleware/auth/session.ts). Answers are never cached.
+ * its CSRF token too (api/middleware/auth/session.ts), and count against the user's rate limit.
+ * Answers are never cached.
  */
 import express, { type RequestHandler } from "express";
+import { preparePasswordChecks } from "../../auth/password.ts";
 import { jsonBody } from "../middleware/json-body/index.ts";
+import { rateLimit } from "../middleware/rate-limit/index.ts";
 import { authenticateSessionCookie, notSignedIn, sessionCookie } from "../middleware/auth/session.ts";
 import { validate } from "../middleware/validate/index.ts";
 import type { ApiServices } from "../services.ts";
@@ -20,12 +23,19 @@ export function appRouter(services: ApiServices, forgetKey: (keyHash: Buffer) =>
   const body = jsonBody(services.env.JSON_BODY_LIMIT_BYTES);
   const sameOrigin = sameOriginOnly(services.env.PUBLIC_BASE_URL);
 
-  const session: RequestHandler = async (req, res, next) => {
+  // the first unknown email would otherwise pay for the dummy hash too, and take twice as long
+  preparePasswordChecks();
+  const authenticate: RequestHandler = async (req, res, next) => {
     const cookie = sessionCookie(req);
     if (cookie === undefined) throw notSignedIn();
     res.locals.auth = await authenticateSessionCookie(services.pool, req, cookie);
     next();
   };
+  // a session's requests here count against its user's default bucket, as on the public API
+  const limit = rateLimit(services.pool, [
+    { name: "default", limit: services.env.RATE_LIMIT_PER_MINUTE, windowSeconds: 60 },
+  ]);
+  const session = [authenticate, limit];
   const auth = (res: express.Response) => {
     if (!res.locals.auth) throw new Error("the session middleware did not run");
     return res.locals.auth;
@@ -42,16 +52,16 @@ export function appRouter(services: ApiServices, forgetKey: (keyHash: Buffer) =>
   router.post("/session/link", sameOrigin, jsonOnly, body, validate({ body: LinkBody }), (req, res) =>
     signInWithLink(req, res, services),
   );
-  router.get("/session", session, (_req, res) => currentSession(res, auth(res)));
-  router.delete("/session", session, (req, res) => signOut(req, res, services, auth(res)));
+  router.get("/session", ...session, (_req, res) => currentSession(res, auth(res)));
+  router.delete("/session", ...session, (req, res) => signOut(req, res, services, auth(res)));
 
-  router.get("/keys", session, (_req, res) => listKeys(res, services, auth(res)));
-  router.post("/keys", session, body, validate({ body: CreateKeyBody }), (_req, res) =>
+  router.get("/keys", ...session, (_req, res) => listKeys(res, services, auth(res)));
+  router.post("/keys", ...session, body, validate({ body: CreateKeyBody }), (_req, res) =>
     createKey(res, services, auth(res)),
   );
-  router.delete("/keys/:key_id", session, validate({ params: KeyParams }), (_req, res) =>
+  router.delete("/keys/:key_id", ...session, validate({ params: KeyParams }), (_req, res) =>
     revokeKey(res, services, auth(res), forgetKey),
   );
-  router.get("/scopes", session, (_req, res) => listScopes(res));
+  router.get("/scopes", ...session, (_req, res) => listScopes(res));
   return router;
 }

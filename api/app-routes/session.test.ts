@@ -1,7 +1,9 @@
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { after, before, describe, it } from "node:test";
-import { SESSION_COOKIE } from "../../auth/session-token.ts";
+import { newToken, SESSION_COOKIE, SESSION_CREDENTIAL_PREFIX } from "../../auth/session-token.ts";
+import { pruneRateLimitSlots } from "../../db/queries/rate-limits.ts";
+import { withRequestTransaction } from "../../db/request-transaction.ts";
 import { APP_ROUTES_PATH } from "../../http/base-path.ts";
 import { startTestApi, type TestApi } from "../../test/support/api.ts";
 import { createTestDatabase, type TestDatabase } from "../../test/support/database.ts";
@@ -109,6 +111,29 @@ describe("signing in", () => {
     }
   });
 
+  it("sets Secure behind a trusted proxy that says https", async () => {
+    const proxied = await startTestApi(db, { env: { TRUST_PROXY: "loopback" } });
+    try {
+      const res = await proxied.request("POST", SESSION, {
+        body: { email: alice.email, password: TEST_PASSWORD },
+        headers: { "X-Forwarded-Proto": "https", "X-Forwarded-Host": "cam.example.com" },
+      });
+      assert.equal(res.status, 200);
+      assert.match(res.headers.getSetCookie().join("\n"), /swarf_session=[^;]+;.*; Secure/);
+      const untrusted = await api.request("POST", SESSION, {
+        body: { email: alice.email, password: TEST_PASSWORD },
+        headers: { "X-Forwarded-Proto": "https" },
+      });
+      assert.doesNotMatch(
+        untrusted.headers.getSetCookie().join("\n"),
+        /; Secure/,
+        "an untrusted header does not count",
+      );
+    } finally {
+      await proxied.close();
+    }
+  });
+
   it("answers a wrong password and an unknown email alike: 401 sign_in_failed, no cookie", async () => {
     const wrong = await api.request<ErrorBody>("POST", SESSION, {
       body: { email: alice.email, password: "not it at all" },
@@ -146,6 +171,12 @@ describe("signing in", () => {
       await api.request("POST", SESSION, { raw: { body: "{", contentType: "application/json" } }),
       400,
       "malformed_json",
+    );
+    // a NUL reaches no query: 400, not 500
+    assertError(
+      await api.request("POST", SESSION, { body: { email: "a\u0000@example.com", password: "x" } }),
+      400,
+      "invalid_parameter",
     );
     for (const body of [
       {},
@@ -229,6 +260,42 @@ describe("a session on the public API", () => {
     assert.ok(!bobsList.body.items.some((p) => p.id === created.body.id));
   });
 
+  it("replays an Idempotency-Key for the session's user, and counts its requests in the user's rate limit", async () => {
+    const session = await signIn(api, alice.email);
+    const send = () =>
+      session.request<{ id: string }>("POST", "/projects", {
+        body: { name: "Once", customer: "C" },
+        headers: { "Idempotency-Key": "browser-1" },
+        csrf: true,
+      });
+    const first = await send();
+    const second = await send();
+    assert.equal(first.status, 201);
+    assert.equal(second.status, 201);
+    assert.equal(second.body.id, first.body.id, "replayed, not created twice");
+    assert.equal(first.headers.get("x-ratelimit-limit"), String(api.env.RATE_LIMIT_PER_MINUTE));
+    const { rows } = await db.owner.query<{ n: number }>(
+      "select coalesce(sum(hits), 0)::int as n from app_private.rate_limit_slots where key_id = $1",
+      [alice.id],
+    );
+    assert.ok((rows[0]?.n ?? 0) >= 2, "counted under the user");
+  });
+
+  it("has SQL refuse an ended session on its own: begin_request raises SWSES", async () => {
+    const session = await signIn(api, alice.email);
+    const credential = { prefix: SESSION_CREDENTIAL_PREFIX, hash: createHash("sha256").update(session.token).digest() };
+    const userId = await withRequestTransaction(api.pool, credential, ["projects:write"], async (client) => {
+      const { rows } = await client.query<{ id: string }>("select app_public.current_user_id() as id");
+      return rows[0]?.id;
+    });
+    assert.equal(userId, alice.id, "every scope, the session's user");
+    await db.owner.query("delete from app_private.sessions where id = $1", [credential.hash]);
+    await assert.rejects(
+      withRequestTransaction(api.pool, credential, [], async () => {}),
+      (error: { code?: string }) => error.code === "SWSES",
+    );
+  });
+
   it("uses the key when a request has both a key and a cookie", async () => {
     const session = await signIn(api, alice.email);
     const res = await session.request<{ id: string }>("POST", "/projects", {
@@ -298,6 +365,31 @@ describe("signing out and expiry", () => {
       seen.getTime(),
       "not rewritten within a minute",
     );
+  });
+
+  it("has the prune task delete ended sessions and links a day past expiry, keeping live ones", async () => {
+    const live = await signIn(api, alice.email);
+    const ended = await signIn(api, alice.email);
+    await db.owner.query(
+      "update app_private.sessions set last_seen_at = now() - interval '9 hours' where id = sha256($1::bytea)",
+      [Buffer.from(ended.token)],
+    );
+    const link = newToken();
+    const fresh = newToken();
+    await db.owner.query(
+      `insert into app_private.login_links (token_hash, user_id, expires_at)
+         values (sha256($1::bytea), $3, now() - interval '2 days'), (sha256($2::bytea), $3, now() + interval '15 minutes')`,
+      [Buffer.from(link), Buffer.from(fresh), alice.id],
+    );
+    const pruned = await pruneRateLimitSlots(db.owner, 3600);
+    assert.ok(pruned >= 2, `pruned ${pruned}`);
+    assert.equal((await sessionRow(ended.token)).rows.length, 0);
+    assert.equal((await sessionRow(live.token)).rows.length, 1);
+    const { rows } = await db.owner.query<{ n: number }>(
+      "select count(*)::int as n from app_private.login_links where token_hash in (sha256($1::bytea), sha256($2::bytea))",
+      [Buffer.from(link), Buffer.from(fresh)],
+    );
+    assert.equal(rows[0]?.n, 1, "only the fresh link is left");
   });
 
   it("is ended by deleting the user", async () => {

@@ -74,13 +74,23 @@ export async function redeemLoginLink(
   return rows[0] ?? null;
 }
 
-/** As the owner (CLI): sets or replaces the user's password hash. */
-export async function setPasswordHash(db: Queryable, userId: string, hash: string): Promise<void> {
-  await db.query(
-    `insert into app_private.user_passwords (user_id, password_hash) values ($1, $2)
-       on conflict (user_id) do update set password_hash = excluded.password_hash, updated_at = now()`,
+/**
+ * As the owner (CLI): sets or replaces the user's password hash and ends the user's sessions,
+ * since a password is reset most often because the old one may be known to someone else.
+ * Resolves to the number of sessions ended.
+ */
+export async function setPasswordHash(db: Queryable, userId: string, hash: string): Promise<number> {
+  const { rows } = await db.query<{ ended: number }>(
+    `with saved as (
+       insert into app_private.user_passwords (user_id, password_hash) values ($1, $2)
+         on conflict (user_id) do update set password_hash = excluded.password_hash, updated_at = now()
+     ), ended as (
+       delete from app_private.sessions where user_id = $1 returning 1
+     )
+     select count(*)::int as ended from ended`,
     [userId, hash],
   );
+  return rows[0]?.ended ?? 0;
 }
 
 /** As the owner (CLI): a one-time link of that token hash, valid for `validSeconds`. */

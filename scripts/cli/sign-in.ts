@@ -1,12 +1,13 @@
 /**
  * `cli user set-password <email>` and `cli user login-link <email>`: how people get into the
- * web app on a site without mail. The password is read from standard input (its first line),
- * never from the command line, where `ps` and shell history would show it. A login link
+ * web app on a site without mail. The password is read from standard input (its first line;
+ * typed unechoed at a terminal), never from the command line, where `ps` and shell history
+ * would show it. A login link
  * carries its token in the URL's fragment, which browsers never send in a request line, so no
  * proxy or access log records it; the page posts it to /backend-api/api/app/session/link.
  */
 import type { Readable } from "node:stream";
-import type pg from "pg";
+import type { Queryable } from "../../db/request-transaction.ts";
 import { hashPassword, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "../../auth/password.ts";
 import { newToken, tokenHash } from "../../auth/session-token.ts";
 import type { Env } from "../../config/env.ts";
@@ -26,6 +27,38 @@ export async function readFirstLine(input: Readable): Promise<string> {
   return text.replace(/\r$/, "");
 }
 
+/** A line typed at a terminal, not echoed (Enter ends it, Backspace takes a character back, Ctrl-C cancels). */
+export function readHiddenLine(
+  input: NodeJS.ReadStream,
+  output: NodeJS.WritableStream,
+  prompt: string,
+): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let line = "";
+    const finish = (error?: Error) => {
+      input.off("data", onData);
+      input.setRawMode(false);
+      input.pause();
+      output.write("\n");
+      if (error) reject(error);
+      else resolve(line);
+    };
+    const onData = (chunk: string) => {
+      for (const char of chunk) {
+        if (char === "\r" || char === "\n" || char === "\u0004") return finish();
+        if (char === "\u0003") return finish(new Error("cancelled: no password set"));
+        if (char === "\u007f" || char === "\b") line = [...line].slice(0, -1).join("");
+        else line += char;
+      }
+    };
+    output.write(prompt);
+    input.setRawMode(true);
+    input.setEncoding("utf8");
+    input.on("data", onData);
+    input.resume();
+  });
+}
+
 /** why the password is refused, or null when it is acceptable */
 export function passwordProblem(password: string): string | null {
   const length = [...password].length;
@@ -34,8 +67,9 @@ export function passwordProblem(password: string): string | null {
   return null;
 }
 
-export async function setPassword(db: pg.Client, userId: string, password: string): Promise<void> {
-  await setPasswordHash(db, userId, await hashPassword(password));
+/** Sets the password and ends the user's sessions; resolves to how many were ended. */
+export async function setPassword(db: Queryable, userId: string, password: string): Promise<number> {
+  return setPasswordHash(db, userId, await hashPassword(password));
 }
 
 /** Where the web app is reached: PUBLIC_BASE_URL, or this machine's PORT. */
@@ -45,7 +79,7 @@ export function appUrl(env: Pick<Env, "PUBLIC_BASE_URL" | "PORT">): string {
 
 /** A new one-time sign-in URL for the user, valid LOGIN_LINK_VALID_SECONDS. */
 export async function createLoginLink(
-  db: pg.Client,
+  db: Queryable,
   userId: string,
   env: Pick<Env, "PUBLIC_BASE_URL" | "PORT">,
 ): Promise<string> {

@@ -88,6 +88,21 @@ describe("the web app's pages", () => {
     assert.ok(response.status < 500);
   });
 
+  it("answers odd paths without a 500: bad escapes, climbs, long names", async () => {
+    for (const pathname of [
+      "/assets/%E0%A4%A",
+      "/%",
+      "/..%2f..%2fetc/passwd",
+      "/assets/..%2f..%2fpackage.json",
+      `/${"a".repeat(5000)}`,
+      "/assets/.hidden",
+    ]) {
+      const response = await get(api, pathname);
+      assert.ok(response.status < 500, `${pathname}: ${response.status}`);
+      assert.ok(!(await response.text()).includes('"name": "swarf"'), `${pathname} shows no file outside the build`);
+    }
+  });
+
   it("keeps the JSON 404 under /backend-api, and /healthz and /metrics as they were", async () => {
     for (const pathname of ["/backend-api", "/backend-api/nope", "/backend-api/api/public/v1/nope"]) {
       const response = await get(api, pathname);

@@ -92,3 +92,20 @@ export async function signInThroughPage(page: Page, origin: string, email: strin
   await page.getByRole("button", { name: "Sign in" }).click();
   await page.getByRole("heading", { level: 1, name: "Projects" }).waitFor();
 }
+
+/**
+ * A page already signed in: the session cookie of a sign-in made over HTTP (one password hash
+ * per file, not per test), for tests whose subject is not the sign-in form itself
+ */
+export async function openSignedInPage(
+  browser: Browser,
+  origin: string,
+  sessionToken: string,
+  options: { viewport?: { width: number; height: number }; locale?: string } = {},
+): Promise<WatchedPage> {
+  const tab = await openPage(browser, options);
+  await tab.context.addCookies([
+    { name: "swarf_session", value: sessionToken, url: origin, httpOnly: true, sameSite: "Lax" },
+  ]);
+  return tab;
+}

@@ -21,6 +21,7 @@ export interface TestSession {
   ): Promise<TestResponse<T>>;
 }
 
+/** sets the user's password (ending the user's sessions, as the CLI does) */
 export async function givePassword(owner: pg.Pool, userId: string, password = TEST_PASSWORD): Promise<void> {
   await setPasswordHash(owner, userId, await hashPassword(password));
 }

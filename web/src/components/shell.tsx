@@ -2,9 +2,9 @@
  * The frame of every signed-in page: the navigation bar (collapsed behind a "Menu" button on
  * a phone), the signed-in email, "Sign out" and the language switch.
  */
-import type { ComponentChildren } from "preact";
+import { type ComponentChildren, createContext } from "preact";
 import { useLocation } from "preact-iso";
-import { useEffect, useState } from "preact/hooks";
+import { useContext, useEffect, useState } from "preact/hooks";
 import { signOut } from "../api/app-routes.ts";
 import { page, pagePath } from "../api/base.ts";
 import { setCsrfToken } from "../api/client.ts";
@@ -12,12 +12,16 @@ import { LANGUAGES, useI18n } from "../i18n/index.ts";
 import { useSession } from "../session.ts";
 import { FormError } from "./errors.tsx";
 
+/** a link chosen in the collapsed menu closes it, the current page's own link too */
+const CloseMenu = createContext<() => void>(() => undefined);
+
 function NavLink({ href, children }: { href: string; children: ComponentChildren }) {
   const { path } = useLocation();
+  const close = useContext(CloseMenu);
   const here = pagePath(path);
   const current = here === href || here.startsWith(`${href}/`);
   return (
-    <a href={page(href)} aria-current={current ? "page" : undefined}>
+    <a href={page(href)} aria-current={current ? "page" : undefined} onClick={close}>
       {children}
     </a>
   );
@@ -45,7 +49,7 @@ export function Shell({ children }: { children: ComponentChildren }) {
   const { path } = useLocation();
   const [open, setOpen] = useState(false);
   const [error, setError] = useState<unknown>(null);
-  // a page chosen in the collapsed menu closes it
+  // going to another page (back and forward too) closes the collapsed menu
   useEffect(() => setOpen(false), [path]);
 
   const leave = async () => {
@@ -77,31 +81,33 @@ export function Shell({ children }: { children: ComponentChildren }) {
           {t.menu}
         </button>
         <nav id="main-nav" aria-label={t.mainNavigation} class={open ? "open" : undefined}>
-          <ul class="primary">
-            <li>
-              <NavLink href="/projects">{t.nav.projects}</NavLink>
-            </li>
-            <li>
-              <NavLink href="/libraries">{t.nav.libraries}</NavLink>
-            </li>
-            <li>
-              <NavLink href="/machines">{t.nav.machines}</NavLink>
-            </li>
-            <li class="group">
-              <span class="group-label">{t.nav.settings}</span>
-              <ul>
-                <li>
-                  <NavLink href="/settings/keys">{t.nav.keys}</NavLink>
-                </li>
-                <li>
-                  <NavLink href="/settings/webhooks">{t.nav.webhooks}</NavLink>
-                </li>
-                <li>
-                  <NavLink href="/settings/quote">{t.nav.quoteSettings}</NavLink>
-                </li>
-              </ul>
-            </li>
-          </ul>
+          <CloseMenu.Provider value={() => setOpen(false)}>
+            <ul class="primary">
+              <li>
+                <NavLink href="/projects">{t.nav.projects}</NavLink>
+              </li>
+              <li>
+                <NavLink href="/libraries">{t.nav.libraries}</NavLink>
+              </li>
+              <li>
+                <NavLink href="/machines">{t.nav.machines}</NavLink>
+              </li>
+              <li class="group">
+                <span class="group-label">{t.nav.settings}</span>
+                <ul>
+                  <li>
+                    <NavLink href="/settings/keys">{t.nav.keys}</NavLink>
+                  </li>
+                  <li>
+                    <NavLink href="/settings/webhooks">{t.nav.webhooks}</NavLink>
+                  </li>
+                  <li>
+                    <NavLink href="/settings/quote">{t.nav.quoteSettings}</NavLink>
+                  </li>
+                </ul>
+              </li>
+            </ul>
+          </CloseMenu.Provider>
           <div class="account">
             <span class="who">
               <span class="visually-hidden">{t.nav.signedInAs} </span>
