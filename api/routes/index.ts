@@ -2,6 +2,7 @@
 import type { RouteSpec } from "../route.ts";
 import { automationRoutes } from "./automation.ts";
 import { catalogueRoutes } from "./catalogue.ts";
+import { equipmentImportRoutes } from "./equipment-import.ts";
 import { equipmentLibraryRoutes } from "./equipment-libraries.ts";
 import { fileRoutes } from "./files.ts";
 import { holderToolRoutes } from "./holders-tools.ts";
@@ -26,6 +27,7 @@ export const routes: readonly RouteSpec[] = [
   ...taskRoutes,
   ...fileRoutes,
   ...equipmentLibraryRoutes,
+  ...equipmentImportRoutes,
   ...holderToolRoutes,
   ...catalogueRoutes,
   ...machineMaterialRoutes,

@@ -63,6 +63,7 @@ export const validBodies: Record<string, unknown> = {
 export const validUploads: Record<string, { body: Buffer; contentType: string }> = {
   uploadJob: fileUpload(Buffer.from("not a job file")),
   uploadWorkpiece: fileUpload(Buffer.from("solid empty\nendsolid empty\n"), "part.stl"),
+  importFusionToolLibrary: fileUpload(Buffer.from('{"data": [], "version": 15}'), "tools.json"),
 };
 
 /**

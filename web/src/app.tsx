@@ -10,11 +10,15 @@ import { setCsrfToken, whenSignedOut } from "./api/client.ts";
 import { Shell } from "./components/shell.tsx";
 import { I18nContext, initialLanguage, type Language, makeI18n, rememberLanguage } from "./i18n/index.ts";
 import { KeysPage } from "./pages/keys.tsx";
+import { LibrariesPage } from "./pages/libraries/libraries-page.tsx";
+import { LibraryPage } from "./pages/libraries/library-page.tsx";
+import { MachinesPage } from "./pages/machines/machines-page.tsx";
 import { NewProjectPage } from "./pages/new-project.tsx";
-import { LibrariesPage, MachinesPage, NotFoundPage, QuoteSettingsPage } from "./pages/placeholder.tsx";
+import { NotFoundPage } from "./pages/not-found.tsx";
 import { ProjectPage } from "./pages/project.tsx";
 import { ProjectsPage } from "./pages/projects.tsx";
 import { QuotePage } from "./pages/quote.tsx";
+import { QuoteSettingsPage } from "./pages/settings/quote-settings.tsx";
 import { SignInPage } from "./pages/sign-in.tsx";
 import { SignInLinkPage } from "./pages/sign-in-link.tsx";
 import { WebhooksPage } from "./pages/webhooks.tsx";
@@ -43,6 +47,7 @@ function Pages() {
         <Route path={page("/projects/:id")} component={ProjectPage} />
         <Route path={page("/projects/:id/quote")} component={QuotePage} />
         <Route path={page("/libraries")} component={LibrariesPage} />
+        <Route path={page("/libraries/:id")} component={LibraryPage} />
         <Route path={page("/machines")} component={MachinesPage} />
         <Route path={page("/settings/keys")} component={KeysPage} />
         <Route path={page("/settings/webhooks")} component={WebhooksPage} />

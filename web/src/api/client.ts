@@ -71,7 +71,9 @@ async function errorFrom(response: Response): Promise<ApiError> {
 
 export async function request<T>(method: string, url: string, body?: unknown): Promise<T> {
   const headers: Record<string, string> = { Accept: "application/json" };
-  if (body !== undefined) headers["Content-Type"] = "application/json";
+  // a FormData body (a file upload) sets its own multipart Content-Type
+  const form = body instanceof FormData;
+  if (body !== undefined && !form) headers["Content-Type"] = "application/json";
   if (!SAFE_METHODS.has(method) && csrfToken) headers["X-CSRF-Token"] = csrfToken;
   let response: Response;
   try {
@@ -79,7 +81,7 @@ export async function request<T>(method: string, url: string, body?: unknown): P
       method,
       headers,
       credentials: "same-origin",
-      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+      ...(body !== undefined ? { body: form ? body : JSON.stringify(body) } : {}),
     });
   } catch {
     throw new ApiError(0, "network_error", "", {}, undefined);

@@ -35,14 +35,6 @@ export const de: Messages = {
     linkToForm: "Mit E-Mail und Passwort anmelden",
     retryAfter: "Versuchen Sie es in {seconds} s erneut.",
   },
-  placeholder: {
-    comingSoon:
-      "Diese Seite entsteht gerade. Bis dahin ist alles, was hier stehen wird, über die öffentliche API erreichbar.",
-    projectsLead: "Ihre Projekte, ihre Pläne und Angebote.",
-    librariesLead: "Ausrüstungsbibliotheken, Baugruppen, Halter und Werkzeuge.",
-    machinesLead: "Maschinen, ihre Angebotskonfiguration und Stundensätze.",
-    quoteLead: "Vorgaben für neue Angebote.",
-  },
   keys: {
     title: "API-Schlüssel",
     lead: "Mit Schlüsseln nutzen Programme die öffentliche API in Ihrem Namen. Ein Schlüssel wird nur einmal angezeigt, beim Anlegen.",

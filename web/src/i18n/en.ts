@@ -33,13 +33,6 @@ export const en = {
     linkToForm: "Sign in with email and password",
     retryAfter: "Try again in {seconds} s.",
   },
-  placeholder: {
-    comingSoon: "This page is being built. Everything here is available through the public API in the meantime.",
-    projectsLead: "Your projects, their plans and quotes.",
-    librariesLead: "Equipment libraries, assemblies, holders and tools.",
-    machinesLead: "Machines, their quote configuration and hourly rates.",
-    quoteLead: "Defaults for new quotes.",
-  },
   keys: {
     title: "API keys",
     lead: "Keys let programs use the public API as you. A key is shown once, when it is created.",

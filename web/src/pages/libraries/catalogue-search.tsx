@@ -1,0 +1,135 @@
+/**
+ * The external catalogue's search (GET /equipment/external-catalogue/search) with an "Add" per
+ * result: the entry's assembly (GET .../{manufacturer}/{article_number}) is posted to the
+ * library under a fresh uuid, its components saved to the user's tools and holders too.
+ */
+import { useState } from "preact/hooks";
+import {
+  addAssembly,
+  type CatalogueHit,
+  type CatalogueResults,
+  catalogueAssembly,
+  searchCatalogue,
+} from "../../api/libraries.ts";
+import { FormError } from "../../components/errors.tsx";
+import { useEquipmentTexts } from "../../i18n/equipment.ts";
+import { useMillimetres } from "./tool-tables.tsx";
+
+export function CatalogueSearch({ libraryId, onAdded }: { libraryId: string; onAdded(name: string): void }) {
+  const t = useEquipmentTexts();
+  const mm = useMillimetres();
+  const [q, setQ] = useState("");
+  const [found, setFound] = useState<CatalogueResults | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [adding, setAdding] = useState<string | null>(null);
+  const [error, setError] = useState<unknown>(null);
+
+  const search = async (event: Event) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      setFound(await searchCatalogue(q.trim()));
+    } catch (caught) {
+      setFound(null);
+      setError(caught);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const add = async (hit: CatalogueHit) => {
+    const key = `${hit.manufacturer}/${hit.article_number}`;
+    setAdding(key);
+    setError(null);
+    try {
+      const assembly = await catalogueAssembly(hit.manufacturer, hit.article_number);
+      const added = await addAssembly(libraryId, { ...assembly, uuid: crypto.randomUUID() });
+      onAdded(added.name);
+    } catch (caught) {
+      setError(caught);
+    } finally {
+      setAdding(null);
+    }
+  };
+
+  const th = t.libraries;
+  return (
+    <section class="card" aria-labelledby="catalogue-title">
+      <h2 id="catalogue-title">{t.library.catalogueTitle}</h2>
+      <form class="search-row" onSubmit={(event) => void search(event)} noValidate>
+        <label for="catalogue-q" class="visually-hidden">
+          {t.library.searchLabel}
+        </label>
+        <input
+          id="catalogue-q"
+          type="search"
+          placeholder={t.library.searchLabel}
+          maxLength={200}
+          value={q}
+          onInput={(event) => setQ(event.currentTarget.value)}
+        />
+        <button type="submit" class="primary" disabled={busy}>
+          {busy ? t.library.searching : t.library.search}
+        </button>
+      </form>
+      <FormError error={error} />
+      {found === null ? null : found.results.length === 0 ? (
+        <p class="muted">{t.library.noResults}</p>
+      ) : (
+        <>
+          <table class="stack" aria-label={t.library.catalogueTitle}>
+            <thead>
+              <tr>
+                <th scope="col">{th.colArticle}</th>
+                <th scope="col">{th.colName}</th>
+                <th scope="col">{th.colType}</th>
+                <th scope="col" class="num">
+                  {th.colDiameter}
+                </th>
+                <th scope="col" class="num">
+                  {th.colFluteLength}
+                </th>
+                <th scope="col">
+                  <span class="visually-hidden">{t.library.add}</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {found.results.map((hit) => {
+                const key = `${hit.manufacturer}/${hit.article_number}`;
+                return (
+                  <tr key={key}>
+                    <td data-label={th.colArticle}>
+                      <code>{hit.article_number}</code>
+                      <span class="muted small"> {hit.manufacturer}</span>
+                    </td>
+                    <td data-label={th.colName}>{hit.name}</td>
+                    <td data-label={th.colType}>{hit.tool_type}</td>
+                    <td data-label={th.colDiameter} class="num">
+                      {mm(hit.diameter_mm)}
+                    </td>
+                    <td data-label={th.colFluteLength} class="num">
+                      {mm(hit.flute_length_mm)}
+                    </td>
+                    <td>
+                      <button
+                        type="button"
+                        disabled={adding !== null}
+                        aria-label={`${t.library.add} ${hit.article_number}`}
+                        onClick={() => void add(hit)}
+                      >
+                        {t.library.add}
+                      </button>
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+          {found.truncated ? <p class="muted small">{t.library.truncated}</p> : null}
+        </>
+      )}
+    </section>
+  );
+}
