@@ -79,10 +79,12 @@ function Summary({ plan }: { plan: PlanResult }) {
             <tbody>
               {setup.tools.map((tool) => (
                 <tr key={tool.number}>
-                  <td data-label={text.project.colNumber}>T{tool.number}</td>
+                  <td class="nowrap" data-label={text.project.colNumber}>
+                    T{tool.number}
+                  </td>
                   <td data-label={text.project.colTool}>{tool.name}</td>
                   <td data-label={text.project.colType}>{tool.tool_type}</td>
-                  <td data-label={text.project.colDiameter}>
+                  <td class="nowrap" data-label={text.project.colDiameter}>
                     {formatNumber(tool.diameter_mm, { maximumFractionDigits: 2 })}
                   </td>
                   <td data-label={text.project.colHolder}>{tool.holder ?? "–"}</td>
