@@ -178,6 +178,9 @@ export const EngagementSchema = z.object({
   angle_p99_deg: nonNegative.describe("the arc 99 % of the length cut stays within, degrees"),
   axial_max_mm: nonNegative.describe("the deepest cut (ap) below the material's top, mm, at most the flute length"),
   cutting_length_mm: nonNegative.describe("the length of the moves measured that cut material, mm"),
+  full_width_pct: nonNegative
+    .optional()
+    .describe("the share of cutting_length_mm engaged over 90 % of the diameter or more (full-width slotting), %"),
 });
 
 export const OperationSchema = z.object({

@@ -33,6 +33,7 @@ describe("engagement", () => {
     near(engagement.axial_max_mm, 3, 0.01, "axial depth");
     // the plunge is an entry, not measured: the 40 mm along
     near(engagement.cutting_length_mm, 40, 0.1, "length cut");
+    assert.equal(engagement.full_width_pct, 100);
   });
 
   it("reads a 1 mm side step beside the wall a 10 mm slot left as ae = 1 mm, 36.9 degrees", () => {
@@ -45,6 +46,7 @@ describe("engagement", () => {
     // acos(4 / 5): the arc from the side to where the circle meets the wall 4 mm off the path
     near(step.angle_max_deg, (Math.acos(0.8) * 180) / Math.PI, 2, "arc");
     near(step.axial_max_mm, 3, 0.01, "axial depth");
+    assert.equal(step.full_width_pct, 0);
   });
 
   it("reads nothing on a pass that repeats one, on rapids and on ramps", () => {

@@ -34,6 +34,8 @@ const EDGE_BISECTIONS = 5;
 const CURVED_HEIGHTS = 3;
 /** the share of the length cut above the reported percentile */
 const PERCENTILE = 0.99;
+/** a cut at least this share of the diameter wide counts as full width (a slot: all of it) */
+export const FULL_WIDTH_SHARE = 0.9;
 const HALF_PI = Math.PI / 2;
 /** the ring's angles from the direction of travel, -90° (right) to 90° (left) */
 const RING_COS = Float64Array.from({ length: ARC_SAMPLES + 1 }, (_, i) =>
@@ -87,8 +89,10 @@ export class EngagementMeter {
     let length = 0;
     let widest = 0;
     let arcMax = 0;
+    let fullWidth = 0;
     for (let k = 0; k < count; k++) {
       length += this.weights[k] as number;
+      if ((this.widths[k] as number) >= FULL_WIDTH_SHARE * diameter) fullWidth += this.weights[k] as number;
       widest = Math.max(widest, this.widths[k] as number);
       arcMax = Math.max(arcMax, this.arcs[k] as number);
     }
@@ -103,6 +107,7 @@ export class EngagementMeter {
       angle_p99_deg: round((p99Arc * 180) / Math.PI, 1),
       axial_max_mm: round(this.axialMax, 2),
       cutting_length_mm: round(length, 1),
+      full_width_pct: round((100 * fullWidth) / length, 2),
     };
   }
 

@@ -18,6 +18,9 @@ export interface RoughingEngagement {
   p99_mm: number;
   p99_pct: number;
   axial_max_mm: number;
+  /** the share of the length cut at 90 % of the diameter or more (null: measured before it was) */
+  full_width_pct: number | null;
+  cutting_length_mm: number;
   over_target: boolean;
 }
 
@@ -39,6 +42,8 @@ export function roughingEngagement(result: PlanResult): RoughingEngagement[] {
           p99_mm: measured.radial_p99_mm,
           p99_pct: measured.radial_p99_pct,
           axial_max_mm: measured.axial_max_mm,
+          full_width_pct: measured.full_width_pct ?? null,
+          cutting_length_mm: measured.cutting_length_mm,
           over_target: target !== null && measured.radial_p99_mm > target * (1 + ENGAGEMENT_MARGIN),
         },
       ];
@@ -54,11 +59,13 @@ export function engagementLines(
   for (const row of rows) {
     if (row.engagement.length === 0) continue;
     const over = row.engagement.filter((e) => e.over_target).length;
-    lines.push(`  ${row.part}: ${over} of ${row.engagement.length} over their target`);
+    lines.push(
+      `  ${row.part}: ${over} of ${row.engagement.length} over their target; ${fullWidthShare(row.engagement)} % of the length cut at full width`,
+    );
     for (const e of row.engagement)
       lines.push(
         `    ${e.setup} ${e.operation} ${e.kind} ${e.tool}: max ${e.max_mm} mm (${e.max_pct} %), p99 ${e.p99_mm} mm ` +
-          `(${e.p99_pct} %), ap ${e.axial_max_mm} mm; target ${e.target_mm ?? "-"} mm${e.over_target ? ", over" : ""}`,
+          `(${e.p99_pct} %), full width ${e.full_width_pct ?? "-"} %, ap ${e.axial_max_mm} mm; target ${e.target_mm ?? "-"} mm${e.over_target ? ", over" : ""}`,
       );
   }
   return lines.length === 0
@@ -67,4 +74,15 @@ export function engagementLines(
         `\nRadial engagement of roughing (measured; over: p99 above the stepover by more than ${ENGAGEMENT_MARGIN * 100} %):`,
         ...lines,
       ];
+}
+
+/** The share (%) of all the operations' length cut that was at full width, weighted by each one's length. */
+export function fullWidthShare(engagement: readonly RoughingEngagement[]): number {
+  let length = 0;
+  let full = 0;
+  for (const e of engagement) {
+    length += e.cutting_length_mm;
+    full += ((e.full_width_pct ?? 0) * e.cutting_length_mm) / 100;
+  }
+  return length > 0 ? Math.round((10_000 * full) / length) / 100 : 0;
 }
