@@ -181,6 +181,9 @@ export const EngagementSchema = z.object({
   full_width_pct: nonNegative
     .optional()
     .describe("the share of cutting_length_mm engaged over 90 % of the diameter or more (full-width slotting), %"),
+  full_width_deep_pct: nonNegative
+    .optional()
+    .describe("the share of cutting_length_mm at full width and deeper than half the diameter, %"),
 });
 
 export const OperationSchema = z.object({

@@ -52,6 +52,7 @@ import {
   type Paths64,
 } from "./polygons.ts";
 import { CLEARANCE_MM } from "./regions.ts";
+import { withoutSlotting } from "./slotting.ts";
 import { SLIVER_MM } from "./stock.ts";
 
 /** touching material by less than this is free (more than the bookkeeping error, polygons.ts) */
@@ -204,10 +205,27 @@ export function clearRegion(spec: ClearSpec): ClearResult {
       const approach = approachPoint(first, free, spec.allowedGrown, stepover);
       if (approach === null) continue;
       const cutPath: Path64 = approach === first ? path : [...pathOf([approach]), ...path];
-      const swept = sweepCleared([cutPath], radius);
+      const straight = sweepCleared([cutPath], radius);
+      const box = bounds(straight);
+      const ahead = differenceAll(
+        clipToRect(passMaterial, box),
+        passSweeps.map((cut) => clipToRect(cut, box)),
+      );
       // a piece along what is already cut (round-offset noise) would be cut again and again
-      if (area(intersection(swept, clipToRect(passMaterial, bounds(swept)))) < MIN_REMOVAL_MM * pathLength(cutPath))
-        continue;
+      if (area(intersection(straight, ahead)) < MIN_REMOVAL_MM * pathLength(cutPath)) continue;
+      // where it would slot at full width: loops, or shallower runs (slotting.ts)
+      const slotted = withoutSlotting({
+        path: cutPath,
+        material: ahead,
+        allowed: spec.allowedGrown,
+        radius,
+        engagement: stepover,
+        z,
+        feed,
+        depth: parameters.stepdown_mm,
+        heights: spec.heights,
+      });
+      const swept = slotted === null ? straight : sweepCleared(slotted.swept, radius);
       // a piece the tool cannot feed to from where it is: first finish what is near (the next
       // pass there is computed from what is cut so far), so the far side costs one retract
       const previous = position;
@@ -219,14 +237,14 @@ export function clearRegion(spec: ClearSpec): ClearResult {
       if (link === null && previous !== null && cuts.length > cutsBefore) break;
       cuts.push({
         start,
-        moves: polylineMoves(cutPath, z, feed),
+        moves: slotted === null ? polylineMoves(cutPath, z, feed) : slotted.moves,
         linkFrom: (from) => {
           if (previous !== null && from[0] === previous[0] && from[1] === previous[1])
             return link === null ? null : [...link.map((p): Vec3 => [p[0], p[1], z]), start];
           return clear(xy(from), approach) ? [start] : null;
         },
       });
-      lastPath = cutPath;
+      lastPath = slotted === null ? cutPath : slotted.path;
       passSweeps.push(swept);
       sweeps.push(swept);
       position = vecOf(cutPath[cutPath.length - 1] as { x: number; y: number });

@@ -34,6 +34,8 @@ describe("engagement", () => {
     // the plunge is an entry, not measured: the 40 mm along
     near(engagement.cutting_length_mm, 40, 0.1, "length cut");
     assert.equal(engagement.full_width_pct, 100);
+    // 3 mm deep on a 10 mm end mill: within half the diameter
+    assert.equal(engagement.full_width_deep_pct, 0);
   });
 
   it("reads a 1 mm side step beside the wall a 10 mm slot left as ae = 1 mm, 36.9 degrees", () => {

@@ -36,6 +36,8 @@ const CURVED_HEIGHTS = 3;
 const PERCENTILE = 0.99;
 /** a cut at least this share of the diameter wide counts as full width (a slot: all of it) */
 export const FULL_WIDTH_SHARE = 0.9;
+/** full width deeper than this share of the diameter (and 0.05 mm) is slotting at full depth (milling/slotting.ts) */
+export const SLOT_DEPTH_SHARE = 0.5;
 const HALF_PI = Math.PI / 2;
 /** the ring's angles from the direction of travel, -90° (right) to 90° (left) */
 const RING_COS = Float64Array.from({ length: ARC_SAMPLES + 1 }, (_, i) =>
@@ -58,6 +60,7 @@ export class EngagementMeter {
   private readonly weights: number[] = [];
   private readonly arcs: number[] = [];
   private readonly widths: number[] = [];
+  private readonly depths: number[] = [];
   private axialMax = 0;
   /** the heights on the leading half circle being measured */
   private readonly ring = new Float64Array(ARC_SAMPLES + 1);
@@ -90,9 +93,13 @@ export class EngagementMeter {
     let widest = 0;
     let arcMax = 0;
     let fullWidth = 0;
+    let deep = 0;
     for (let k = 0; k < count; k++) {
       length += this.weights[k] as number;
-      if ((this.widths[k] as number) >= FULL_WIDTH_SHARE * diameter) fullWidth += this.weights[k] as number;
+      if ((this.widths[k] as number) >= FULL_WIDTH_SHARE * diameter) {
+        fullWidth += this.weights[k] as number;
+        if ((this.depths[k] as number) > SLOT_DEPTH_SHARE * diameter + 0.05) deep += this.weights[k] as number;
+      }
       widest = Math.max(widest, this.widths[k] as number);
       arcMax = Math.max(arcMax, this.arcs[k] as number);
     }
@@ -108,6 +115,7 @@ export class EngagementMeter {
       axial_max_mm: round(this.axialMax, 2),
       cutting_length_mm: round(length, 1),
       full_width_pct: round((100 * fullWidth) / length, 2),
+      full_width_deep_pct: round((100 * deep) / length, 2),
     };
   }
 
@@ -183,6 +191,7 @@ export class EngagementMeter {
     this.weights.push(weight);
     this.arcs.push(arc);
     this.widths.push(width);
+    this.depths.push(Math.min(axial, this.fluteLength));
   }
 
   /** the material's top at the ARC_SAMPLES + 1 points of the leading half circle of radius r, into `ring` */

@@ -20,6 +20,8 @@ export interface RoughingEngagement {
   axial_max_mm: number;
   /** the share of the length cut at 90 % of the diameter or more (null: measured before it was) */
   full_width_pct: number | null;
+  /** the same deeper than half the diameter */
+  full_width_deep_pct: number | null;
   cutting_length_mm: number;
   over_target: boolean;
 }
@@ -43,6 +45,7 @@ export function roughingEngagement(result: PlanResult): RoughingEngagement[] {
           p99_pct: measured.radial_p99_pct,
           axial_max_mm: measured.axial_max_mm,
           full_width_pct: measured.full_width_pct ?? null,
+          full_width_deep_pct: measured.full_width_deep_pct ?? null,
           cutting_length_mm: measured.cutting_length_mm,
           over_target: target !== null && measured.radial_p99_mm > target * (1 + ENGAGEMENT_MARGIN),
         },
@@ -60,12 +63,12 @@ export function engagementLines(
     if (row.engagement.length === 0) continue;
     const over = row.engagement.filter((e) => e.over_target).length;
     lines.push(
-      `  ${row.part}: ${over} of ${row.engagement.length} over their target; ${fullWidthShare(row.engagement)} % of the length cut at full width`,
+      `  ${row.part}: ${over} of ${row.engagement.length} over their target; ${fullWidthShare(row.engagement, "full_width_pct")} % of the length cut at full width, ${fullWidthShare(row.engagement, "full_width_deep_pct")} % deeper than D/2`,
     );
     for (const e of row.engagement)
       lines.push(
         `    ${e.setup} ${e.operation} ${e.kind} ${e.tool}: max ${e.max_mm} mm (${e.max_pct} %), p99 ${e.p99_mm} mm ` +
-          `(${e.p99_pct} %), full width ${e.full_width_pct ?? "-"} %, ap ${e.axial_max_mm} mm; target ${e.target_mm ?? "-"} mm${e.over_target ? ", over" : ""}`,
+          `(${e.p99_pct} %), full width ${e.full_width_pct ?? "-"} % (deeper than D/2 ${e.full_width_deep_pct ?? "-"} %), ap ${e.axial_max_mm} mm; target ${e.target_mm ?? "-"} mm${e.over_target ? ", over" : ""}`,
       );
   }
   return lines.length === 0
@@ -77,12 +80,15 @@ export function engagementLines(
 }
 
 /** The share (%) of all the operations' length cut that was at full width, weighted by each one's length. */
-export function fullWidthShare(engagement: readonly RoughingEngagement[]): number {
+export function fullWidthShare(
+  engagement: readonly RoughingEngagement[],
+  field: "full_width_pct" | "full_width_deep_pct",
+): number {
   let length = 0;
   let full = 0;
   for (const e of engagement) {
     length += e.cutting_length_mm;
-    full += ((e.full_width_pct ?? 0) * e.cutting_length_mm) / 100;
+    full += ((e[field] ?? 0) * e.cutting_length_mm) / 100;
   }
   return length > 0 ? Math.round((10_000 * full) / length) / 100 : 0;
 }

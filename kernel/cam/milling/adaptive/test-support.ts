@@ -2,8 +2,8 @@
  * An independent measure of radial engagement for the tests (not used in production): the stock
  * box as a grid of material tops, cut by a flat tool's disc stamped every half cell along the
  * moves, a lag behind the tool (long enough that the leading half of the edge lies beyond the
- * disc stamped last: over sqrt(2·R·cell)). Along level feed moves (the cutting at a level; ramps, helices
- * and descents are the entry's), the arc of the leading half of the tool's edge in material
+ * disc stamped last: over sqrt(2·R·cell)). Along level feed moves, lines and arcs (the cutting at a
+ * level; ramps, helices and descents are the entry's), the arc of the leading half of the tool's edge in material
  * (ARC_SAMPLES points round it, just inside the edge) is the engagement angle φ, reported as the
  * radial engagement of a side cut with that arc, R·(1 - cos φ) (2R from φ = π on). It knows the
  * stock box and the moves, nothing of the generator's cells or areas.
@@ -67,7 +67,8 @@ export function engagementAlong(
   let at: Vec3 = [first.to[0], first.to[1], spec.clearance];
   for (const move of moves) {
     if (move.kind === "drill") continue;
-    const level = move.kind === "linear" && Math.abs(move.to[2] - at[2]) < 1e-9;
+    // level feeds, straight or round (a helix's turns are the entry's)
+    const level = move.kind !== "rapid" && Math.abs(move.to[2] - at[2]) < 1e-9;
     const points = along(at, move, cell / 2);
     for (let k = 1; k < points.length; k += 1) {
       const a = points[k - 1] as Vec3;
