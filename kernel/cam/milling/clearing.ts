@@ -206,11 +206,8 @@ export function clearRegion(spec: ClearSpec): ClearResult {
       if (approach === null) continue;
       const cutPath: Path64 = approach === first ? path : [...pathOf([approach]), ...path];
       const straight = sweepCleared([cutPath], radius);
-      const box = bounds(straight);
-      const ahead = differenceAll(
-        clipToRect(passMaterial, box),
-        passSweeps.map((cut) => clipToRect(cut, box)),
-      );
+      // what the pass had here (its other pieces seldom meet this one)
+      const ahead = clipToRect(passMaterial, bounds(straight));
       // a piece along what is already cut (round-offset noise) would be cut again and again
       if (area(intersection(straight, ahead)) < MIN_REMOVAL_MM * pathLength(cutPath)) continue;
       // where it would slot at full width: loops, or shallower runs (slotting.ts)

@@ -60,6 +60,20 @@ export function loopEngagement(radius: number, loop: number, advance: number): n
 
 /** The advance per loop (mm) whose engagement is the target (ENGAGEMENT_MARGIN under it), at most the loop's radius. */
 export function loopAdvance(radius: number, loop: number, engagement: number): number {
+  const key = `${radius} ${loop} ${engagement}`;
+  let advance = advances.get(key);
+  if (advance === undefined) {
+    advance = solveAdvance(radius, loop, engagement);
+    if (advances.size > 10_000) advances.clear();
+    advances.set(key, advance);
+  }
+  return advance;
+}
+
+/** loopAdvance's answers: a plan asks the same few questions again and again */
+const advances = new Map<string, number>();
+
+function solveAdvance(radius: number, loop: number, engagement: number): number {
   const target = ENGAGEMENT_MARGIN * engagement;
   let low = 0;
   let high = loop;
