@@ -9,7 +9,7 @@ import { simulateSetup } from "../simulation/simulate.ts";
 import type { Box3, Operation } from "../types.ts";
 import { wallFinishing } from "./finishing.ts";
 import { difference, offset, signedDistance } from "./polygons.ts";
-import { roughing } from "./roughing.ts";
+import { restRoughing, roughing } from "./roughing.ts";
 import { createSlicer } from "./slicer.ts";
 import { InProcessStock } from "./stock.ts";
 import { cutting, endMill, samplePath } from "./test-support.ts";
@@ -133,5 +133,56 @@ describe("partC from +Z", () => {
     t.diagnostic(`material left ${before.material_left_pct.toFixed(2)} % -> ${after.material_left_pct.toFixed(2)} %`);
     assert.deepEqual([after.gouges, after.rapids_through_material, after.holder_collisions], [0, 0, 0]);
     assert.ok(after.material_left_pct < before.material_left_pct);
+  });
+  it("roughs and rest-roughs with no full-width cut deeper than half the tool's diameter", (t) => {
+    // the planner's +Z chain in aluminium: 16 mm, then 10 and 6 mm rest tools (stepover 0.4 D,
+    // stepdown 1 D). Offset passes alone cut 0.15, 20.7 and 10.8 % of their length at full
+    // width deeper than D/2, where a pass stepped into a narrow place
+    const part = createSlicer(soup);
+    let left = new InProcessStock(stock);
+    const operations: Operation[] = [];
+    for (const [d, rest] of [
+      [16, false],
+      [10, true],
+      [6, true],
+    ] as const) {
+      const request = {
+        part,
+        stock: left,
+        tool: endMill(d),
+        parameters: cutting({
+          stepdown_mm: d,
+          stepover_mm: 0.4 * d,
+          allowance_xy_mm: rest ? d / 10 : 0.3,
+          allowance_z_mm: 0.2,
+        }),
+      };
+      const outcome = rest ? restRoughing(request) : roughing(request);
+      assert.ok(outcome.operation, outcome.reason ?? "");
+      operations.push(outcome.operation);
+      left = left.withCleared(outcome.cleared);
+    }
+    const simulated = simulateSetup({ stock, part: soup, operations, cellSize: 0.25 });
+    assert.deepEqual(
+      [simulated.total.gouges, simulated.total.rapids_through_material, simulated.total.holder_collisions],
+      [0, 0, 0],
+      JSON.stringify(simulated.violations.slice(0, 3)),
+    );
+    for (const [k, operation] of simulated.operations.entries()) {
+      const engagement = operation.engagement;
+      assert.ok(engagement, `operation ${k} measured nothing`);
+      t.diagnostic(
+        `${operations[k]?.tool.diameter} mm: full width ${engagement.full_width_pct} % of ${engagement.cutting_length_mm} mm, deeper than D/2 ${engagement.full_width_deep_pct} %`,
+      );
+      assert.equal(
+        engagement.full_width_deep_pct,
+        0,
+        `${operations[k]?.tool.diameter} mm: ${JSON.stringify(engagement)}`,
+      );
+    }
+    assert.ok(
+      operations.some((o) => o.moves.some((m) => m.kind === "arc")),
+      "no loops in any of them",
+    );
   });
 });
