@@ -1,11 +1,13 @@
 /**
- * Where a pass would cut at full width: its centre path walked on the material it is about to
- * cut, as cells (adaptive/grid.ts, adaptive/material-model.ts), clearing the tool's disc at each
- * point and reading the arc of its leading edge in material at the next, as the stock
- * simulation's engagement measure does (../simulation/engagement.ts). The stretches whose arc
- * makes the tool engage at least FULL_WIDTH of its diameter for at least MIN_STRETCH_D of it are
- * where slotting.ts cuts loops or shallower passes instead; the rest of a pass is left as it is,
- * so a pass that never slots costs only this reading.
+ * Where a pass would cut at full width: its centre path read on the material it is about to
+ * cut, as cells (adaptive/grid.ts, adaptive/material-model.ts), as the stock simulation reads
+ * engagement (../simulation/engagement.ts): at points at most half a radius apart, the arc of
+ * the tool's leading edge in material, each move (between two of the path's own points) read on
+ * the material as it was before the move and its sweep cleared after it. The points engaging at
+ * least FULL_WIDTH of the diameter make the stretches where slotting.ts cuts loops or shallower
+ * runs instead; the rest of a pass is left as it is, so a pass that never slots costs only this
+ * reading. A stretch is any run of such points, however short: in offset clearing most are the
+ * step a pass takes into the material ahead of a narrow place, a stepover or so long.
  *
  * The cells are about CELLS_PER_DIAMETER to the tool's diameter (a full-width cut differs from a
  * side cut by far more than that); a long pass is read in pieces of at most MAX_CELLS cells, each
@@ -23,8 +25,6 @@ import { clipToRect, isEmpty, SCALE, type Paths64, type Rect64 } from "./polygon
  * so a stretch the simulation finds at 90 % is not read at 88 % here and left
  */
 export const FULL_WIDTH = 0.85;
-/** a full-width stretch shorter than this many diameters is left (a corner's moment, not a slot) */
-export const MIN_STRETCH_D = 0;
 const CELLS_PER_DIAMETER = 24;
 const MIN_CELL_MM = 0.02;
 const MAX_CELLS = 400_000;
@@ -119,15 +119,12 @@ export function fullWidthStretches(path: Resampled, material: Paths64, radius: n
     first = last;
   }
   const stretches: Stretch[] = [];
-  const least = MIN_STRETCH_D * 2 * radius;
   for (let k = 1; k < points.length; k += 1) {
     if (engaged[k] !== 1) continue;
     // the stretch begins where the tool was before its first full-width point
     const from = k - 1;
     while (k + 1 < points.length && engaged[k + 1] === 1) k += 1;
-    let length = 0;
-    for (let i = from + 1; i <= k; i += 1) length += distance(points[i - 1] as Vec2, points[i] as Vec2);
-    if (length >= least) stretches.push({ from, to: k });
+    stretches.push({ from, to: k });
   }
   return stretches;
 }

@@ -1,18 +1,18 @@
 /**
- * No full-width slotting at full depth: a clearing pass (clearing.ts) read on the material it is
- * about to cut (full-width.ts), and each stretch where the tool would engage 90 % of its
- * diameter or more cut otherwise:
+ * No full-width slotting deeper than half the diameter: a clearing pass (clearing.ts) read on
+ * the material it is about to cut (full-width.ts), and each stretch where the tool would engage
+ * 85 % of its diameter or more over material deeper than SLOT_DEPTH_D of it cut otherwise:
  *
  * - by trochoidal loops (trochoids.ts) along the stretch, when loops of at least MIN_LOOP_D of
  *   the diameter fit round it in the region the tool centre may take (the slot is that much
  *   wider than the tool and its allowances), advancing so the engagement stays at the pass's
- *   stepover;
- * - else, where the stretch cuts deeper than SLOT_DEPTH_D of the diameter, in as many
- *   shallower runs as that depth needs, each back to the stretch's start through the cut just
- *   made (the material tables carry no slotting depth: half the diameter is the usual limit
- *   for slotting with an end mill in aluminium and steel alike).
+ *   stepover, unless they take over LOOPS_LONGER times the runs' length;
+ * - else in as many runs at most SLOT_DEPTH_D of the diameter deep as the depth needs, each back
+ *   to the stretch's start through the cut just made (the material tables carry no slotting
+ *   depth: half the diameter is the usual limit for slotting with an end mill).
  *
- * Only those stretches change: a pass that never slots is cut as it was.
+ * Full width within SLOT_DEPTH_D of the top is left, and a pass that never slots is cut as it
+ * was.
  */
 import type { Move, Vec2 } from "../types.ts";
 import { fullWidthStretches, readingStep, resample, type Stretch } from "./full-width.ts";

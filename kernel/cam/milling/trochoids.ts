@@ -10,8 +10,10 @@
  * the engaged arc's width across the travel is largest near the loop's front, about
  * s · (R + r) / r for small s. loopAdvance finds the s whose largest width on the half circle is
  * the target, numerically (the arc and the envelope on LOOP_SAMPLES and EDGE_SAMPLES points).
- * Small loops advance little per loop but travel little too: per mm of slot a loop path is about
- * 2π (R + r) / ae long whatever r is, so r is what fits, up to MAX_LOOP_D of the diameter.
+ * Small loops advance little per loop but travel little too: per mm of slot the loops' path is
+ * about (π + 2) · (R + r) / ae long, a little shorter for smaller loops, so r is what fits, up to
+ * MAX_LOOP_D of the diameter (the advance is at most r: a longer step along the side would cut
+ * ahead of the half circle).
  */
 import type { Move, Vec2 } from "../types.ts";
 
