@@ -1,6 +1,7 @@
 /** The public API's quote routes for one project, and the MHR calculator, called with the session. */
 import { PUBLIC_API } from "./base.ts";
 import { request } from "./client.ts";
+import type { MhrInput } from "./machines.ts";
 import { projectUrl, type Warning } from "./projects.ts";
 
 export interface BreakdownLine {
@@ -48,21 +49,8 @@ export interface QuoteJob {
 
 export type QuoteJobPatch = Partial<QuoteJob>;
 
-export const MHR_FIELDS = [
-  "acquisition_costs",
-  "machine_selling_price",
-  "interest_rate",
-  "required_floor_space",
-  "cost_per_square_meter",
-  "maintenance_cost",
-  "energy_cost",
-  "average_power_consumption",
-  "operating_hours",
-  "years",
-  "safety_factor",
-] as const;
-export type MhrField = (typeof MHR_FIELDS)[number];
-export type MhrInputs = Partial<Record<MhrField, number>>;
+/** the calculator's inputs: the machine page's MHR form asks for the same */
+export type MhrInputs = Partial<Record<MhrInput, number>>;
 
 export const getBreakdown = (projectId: string) => request<Breakdown>("GET", `${projectUrl(projectId)}/quote`);
 export const getQuoteJob = (projectId: string) => request<QuoteJob>("GET", `${projectUrl(projectId)}/quote/job`);

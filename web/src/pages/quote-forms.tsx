@@ -4,14 +4,8 @@
  * POST /quote/mhr/calculate; its result can be made the project's rate override).
  */
 import { useEffect, useState } from "preact/hooks";
-import {
-  calculateMhr,
-  MHR_FIELDS,
-  type MhrInputs,
-  patchQuoteJob,
-  type QuoteJob,
-  type QuoteJobPatch,
-} from "../api/quote.ts";
+import { calculateMhr, type MhrInputs, patchQuoteJob, type QuoteJob, type QuoteJobPatch } from "../api/quote.ts";
+import { MHR_INPUTS } from "../api/machines.ts";
 import { FieldError, FormError, fieldError } from "../components/errors.tsx";
 import { fill, useI18n } from "../i18n/index.ts";
 import { useProjectsText } from "../i18n/projects.ts";
@@ -139,7 +133,7 @@ export function MhrCalculator(props: { projectId: string; onSaved(job: QuoteJob)
     setError(null);
     setMhr(null);
     const body: Record<string, number | string> = {};
-    for (const field of MHR_FIELDS) {
+    for (const field of MHR_INPUTS) {
       const raw = (inputs[field] ?? "").trim().replace(",", ".");
       if (raw !== "") body[field] = Number.isFinite(Number(raw)) ? Number(raw) : raw;
     }
@@ -160,14 +154,14 @@ export function MhrCalculator(props: { projectId: string; onSaved(job: QuoteJob)
     }
   };
 
-  const named = MHR_FIELDS.some((field) => fieldError(error, field));
+  const named = MHR_INPUTS.some((field) => fieldError(error, field));
   return (
     <form class="card" noValidate onSubmit={(event) => void calculate(event)} aria-labelledby="mhr-title">
       <h2 id="mhr-title">{text.quote.mhrTitle}</h2>
       <p class="muted">{text.quote.mhrLead}</p>
       <FormError error={named ? null : error} />
       <div class="grid-fields">
-        {MHR_FIELDS.map((field) => {
+        {MHR_INPUTS.map((field) => {
           const problem = fieldError(error, field);
           return (
             <div class="field" key={field}>
