@@ -1,4 +1,5 @@
 /** The user's standalone tools and holders as tables (GET /libraries/tools and /libraries/holders). */
+import type { ComponentChildren } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { type Holder, listHolders, listTools, type Page, type Tool } from "../../api/libraries.ts";
 import { FormError } from "../../components/errors.tsx";
@@ -21,67 +22,30 @@ function useList<T>(load: () => Promise<Page<T>>): { page: Page<T> | null; error
   return { page, error };
 }
 
-export function ToolsTable() {
+/** a card with its heading, the list's loading, error and empty states, and the table once loaded */
+function ListCard<T>(props: {
+  id: string;
+  title: string;
+  empty: string;
+  load: () => Promise<Page<T>>;
+  table: (items: T[]) => ComponentChildren;
+}) {
   const t = useEquipmentTexts().libraries;
   const { t: common } = useI18n();
-  const mm = useMillimetres();
-  const { page, error } = useList<Tool>(listTools);
+  const { page, error } = useList<T>(props.load);
   return (
-    <section aria-labelledby="tools-title" class="card">
-      <h2 id="tools-title">{t.toolsTitle}</h2>
+    <section aria-labelledby={props.id} class="card">
+      <h2 id={props.id}>{props.title}</h2>
       <FormError error={error} />
       {page === null ? (
         error ? null : (
           <p class="muted">{common.loading}</p>
         )
       ) : page.items.length === 0 ? (
-        <p class="muted">{t.noTools}</p>
+        <p class="muted">{props.empty}</p>
       ) : (
         <div class="table-scroll">
-          <table class="stack" aria-labelledby="tools-title">
-            <thead>
-              <tr>
-                <th scope="col">{t.colName}</th>
-                <th scope="col">{t.colType}</th>
-                <th scope="col" class="num">
-                  {t.colDiameter}
-                </th>
-                <th scope="col" class="num">
-                  {t.colCornerRadius}
-                </th>
-                <th scope="col" class="num">
-                  {t.colFluteLength}
-                </th>
-                <th scope="col" class="num">
-                  {t.colFlutes}
-                </th>
-                <th scope="col">{t.colManufacturer}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {page.items.map((tool, index) => (
-                <tr key={tool.uuid ?? index}>
-                  <td data-label={t.colName}>{tool.name}</td>
-                  <td data-label={t.colType}>{tool.tool_type}</td>
-                  <td data-label={t.colDiameter} class="num">
-                    {mm(tool.tool_parameters.CuttingDiameter)}
-                  </td>
-                  <td data-label={t.colCornerRadius} class="num">
-                    {mm(tool.tool_parameters.CornerRadius)}
-                  </td>
-                  <td data-label={t.colFluteLength} class="num">
-                    {mm(tool.tool_parameters.FluteLength)}
-                  </td>
-                  <td data-label={t.colFlutes} class="num">
-                    {tool.tool_parameters.NumberOfFlutes ?? tool.flute_count ?? "–"}
-                  </td>
-                  <td data-label={t.colManufacturer}>
-                    {[tool.manufacturer, tool.article_number].filter(Boolean).join(" ") || "–"}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          {props.table(page.items)}
           {page.next_cursor ? <p class="muted small">{t.moreNotShown}</p> : null}
         </div>
       )}
@@ -89,54 +53,104 @@ export function ToolsTable() {
   );
 }
 
+export function ToolsTable() {
+  const t = useEquipmentTexts().libraries;
+  const mm = useMillimetres();
+  return (
+    <ListCard<Tool>
+      id="tools-title"
+      title={t.toolsTitle}
+      empty={t.noTools}
+      load={listTools}
+      table={(items) => (
+        <table class="stack" aria-labelledby="tools-title">
+          <thead>
+            <tr>
+              <th scope="col">{t.colName}</th>
+              <th scope="col">{t.colType}</th>
+              <th scope="col" class="num">
+                {t.colDiameter}
+              </th>
+              <th scope="col" class="num">
+                {t.colCornerRadius}
+              </th>
+              <th scope="col" class="num">
+                {t.colFluteLength}
+              </th>
+              <th scope="col" class="num">
+                {t.colFlutes}
+              </th>
+              <th scope="col">{t.colManufacturer}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {items.map((tool, index) => (
+              <tr key={tool.uuid ?? index}>
+                <td data-label={t.colName}>{tool.name}</td>
+                <td data-label={t.colType}>{tool.tool_type}</td>
+                <td data-label={t.colDiameter} class="num">
+                  {mm(tool.tool_parameters.CuttingDiameter)}
+                </td>
+                <td data-label={t.colCornerRadius} class="num">
+                  {mm(tool.tool_parameters.CornerRadius)}
+                </td>
+                <td data-label={t.colFluteLength} class="num">
+                  {mm(tool.tool_parameters.FluteLength)}
+                </td>
+                <td data-label={t.colFlutes} class="num">
+                  {tool.tool_parameters.NumberOfFlutes ?? tool.flute_count ?? "–"}
+                </td>
+                <td data-label={t.colManufacturer}>
+                  {[tool.manufacturer, tool.article_number].filter(Boolean).join(" ") || "–"}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    />
+  );
+}
+
 export function HoldersTable() {
   const t = useEquipmentTexts().libraries;
-  const { t: common } = useI18n();
   const mm = useMillimetres();
-  const { page, error } = useList<Holder>(listHolders);
   return (
-    <section aria-labelledby="holders-title" class="card">
-      <h2 id="holders-title">{t.holdersTitle}</h2>
-      <FormError error={error} />
-      {page === null ? (
-        error ? null : (
-          <p class="muted">{common.loading}</p>
-        )
-      ) : page.items.length === 0 ? (
-        <p class="muted">{t.noHolders}</p>
-      ) : (
-        <div class="table-scroll">
-          <table class="stack" aria-labelledby="holders-title">
-            <thead>
-              <tr>
-                <th scope="col">{t.colName}</th>
-                <th scope="col">{t.colStacking}</th>
-                <th scope="col">{t.colInterface}</th>
-                <th scope="col" class="num">
-                  {t.colGauge}
-                </th>
-                <th scope="col">{t.colManufacturer}</th>
+    <ListCard<Holder>
+      id="holders-title"
+      title={t.holdersTitle}
+      empty={t.noHolders}
+      load={listHolders}
+      table={(items) => (
+        <table class="stack" aria-labelledby="holders-title">
+          <thead>
+            <tr>
+              <th scope="col">{t.colName}</th>
+              <th scope="col">{t.colStacking}</th>
+              <th scope="col">{t.colInterface}</th>
+              <th scope="col" class="num">
+                {t.colGauge}
+              </th>
+              <th scope="col">{t.colManufacturer}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {items.map((holder, index) => (
+              <tr key={holder.uuid ?? index}>
+                <td data-label={t.colName}>{holder.name}</td>
+                <td data-label={t.colStacking}>{holder.stacking_group}</td>
+                <td data-label={t.colInterface}>{holder.spindle_interface ?? "–"}</td>
+                <td data-label={t.colGauge} class="num">
+                  {mm(holder.gauge_length_mm)}
+                </td>
+                <td data-label={t.colManufacturer}>
+                  {[holder.manufacturer, holder.article_number].filter(Boolean).join(" ") || "–"}
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {page.items.map((holder, index) => (
-                <tr key={holder.uuid ?? index}>
-                  <td data-label={t.colName}>{holder.name}</td>
-                  <td data-label={t.colStacking}>{holder.stacking_group}</td>
-                  <td data-label={t.colInterface}>{holder.spindle_interface ?? "–"}</td>
-                  <td data-label={t.colGauge} class="num">
-                    {mm(holder.gauge_length_mm)}
-                  </td>
-                  <td data-label={t.colManufacturer}>
-                    {[holder.manufacturer, holder.article_number].filter(Boolean).join(" ") || "–"}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          {page.next_cursor ? <p class="muted small">{t.moreNotShown}</p> : null}
-        </div>
+            ))}
+          </tbody>
+        </table>
       )}
-    </section>
+    />
   );
 }
