@@ -8,6 +8,10 @@
  *
  * `npm test -- test/api/projects.test.ts` runs the files given.
  *
+ * `npm test -- --database-only` leaves out the suites that never open a database (kernel/, pure
+ * by the structure rules, and test/verification/, which plans in-process): CI's second pass,
+ * against a real server through DATABASE_URL, has nothing to learn from running them again.
+ *
  * `npm run test:chaos` (this script with --chaos) runs the fault-injection suites instead:
  * test/chaos/*.chaos.ts, which `npm test` never runs. They kill workers, restart and cut off
  * the database and hang webhook receivers (docs/operations.md, "Faults and what Swarf does"),
@@ -43,6 +47,9 @@ const TEST_ROOTS = [
 ];
 
 const CHAOS_ROOTS = ["test/chaos"];
+
+/** roots whose suites never open a database */
+const DATABASE_FREE_ROOTS = ["kernel", "test/verification"];
 
 function findTestFiles(roots: readonly string[] = TEST_ROOTS, suffix = ".test.ts"): string[] {
   return roots
@@ -89,8 +96,16 @@ async function main(): Promise<number> {
     await migrateDatabase(templateUrl, env.APP_DB_ROLE);
 
     const chaos = process.argv.includes("--chaos");
-    const given = process.argv.slice(2).filter((arg) => arg !== "--chaos");
-    const files = given.length > 0 ? given : chaos ? findTestFiles(CHAOS_ROOTS, ".chaos.ts") : findTestFiles();
+    const databaseOnly = process.argv.includes("--database-only");
+    const given = process.argv.slice(2).filter((arg) => arg !== "--chaos" && arg !== "--database-only");
+    const files =
+      given.length > 0
+        ? given
+        : chaos
+          ? findTestFiles(CHAOS_ROOTS, ".chaos.ts")
+          : findTestFiles().filter(
+              (file) => !databaseOnly || !DATABASE_FREE_ROOTS.some((root) => file.startsWith(`${root}${path.sep}`)),
+            );
     const concurrency = chaos
       ? ["--test-concurrency=1", "--test-timeout=600000"]
       : [`--test-concurrency=${Math.max(2, os.cpus().length)}`];
