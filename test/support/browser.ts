@@ -12,9 +12,19 @@ import { repoRoot } from "../../config/env.ts";
 export const CHROMIUM = process.env.SWARF_CHROMIUM ?? "/usr/bin/chromium";
 export const WEB_DIST = path.join(repoRoot, "web", "dist");
 
+/** the newest modification time of the app's sources (web/src, web/index.html), in ms */
+function newestSource(): number {
+  const src = path.join(repoRoot, "web", "src");
+  const files = fs.readdirSync(src, { recursive: true, encoding: "utf8" }).map((file) => path.join(src, file));
+  return Math.max(...[...files, path.join(repoRoot, "web", "index.html")].map((file) => fs.statSync(file).mtimeMs));
+}
+
 export async function launchBrowser(): Promise<Browser> {
-  if (!fs.existsSync(path.join(WEB_DIST, "index.html")))
-    throw new Error(`the web app is not built (${WEB_DIST}): run npm run build:web`);
+  const built = path.join(WEB_DIST, "index.html");
+  if (!fs.existsSync(built)) throw new Error(`the web app is not built (${WEB_DIST}): run npm run build:web`);
+  // a build older than its sources would test yesterday's pages
+  if (fs.statSync(built).mtimeMs < newestSource())
+    throw new Error(`the web app's build is older than web/src: run npm run build:web`);
   if (!fs.existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}: apt-get install chromium (.ci/run does)`);
   return chromium.launch({ executablePath: CHROMIUM, headless: true });
 }
