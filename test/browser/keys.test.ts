@@ -77,6 +77,7 @@ describe("API keys in the page", () => {
     const prefix = (await row.locator("code").first().innerText()).trim();
     assert.ok(prefix.length > 0 && key.startsWith(prefix.replace(/[.…]+$/, "")), `${prefix} is the key's start`);
     assert.match(await row.innerText(), /Never/);
+    assert.match(await row.innerText(), /All scopes/, "a key with every scope says so, not the list");
 
     const projects = await fetch(`${api.origin}/backend-api/api/public/v1/projects`, { headers: { "X-API-Key": key } });
     assert.equal(projects.status, 200, "the new key is accepted by the public API");
@@ -86,6 +87,18 @@ describe("API keys in the page", () => {
     await page.reload();
     await rowOf("ci pipeline").waitFor();
     assert.equal(await page.getByText(key).count(), 0, "never shown again");
+    tab.assertClean();
+  });
+
+  it("lists the scopes of a key that lacks some", async () => {
+    const { page } = tab;
+    await page.getByRole("group", { name: "Scopes" }).getByLabel("webhooks:write").uncheck();
+    await createInPage("no webhooks");
+    await page.getByRole("button", { name: "Done" }).click();
+    const text = await rowOf("no webhooks").innerText();
+    assert.match(text, /projects:read/);
+    assert.doesNotMatch(text, /webhooks:write|All scopes/);
+    await page.getByRole("group", { name: "Scopes" }).getByLabel("webhooks:write").check();
     tab.assertClean();
   });
 

@@ -36,6 +36,7 @@ export const de: Messages = {
     retryAfter: "Versuchen Sie es in {seconds} s erneut.",
   },
   keys: {
+    allScopes: "Alle Berechtigungen",
     title: "API-Schlüssel",
     lead: "Mit Schlüsseln nutzen Programme die öffentliche API in Ihrem Namen. Ein Schlüssel wird nur einmal angezeigt, beim Anlegen.",
     createTitle: "Schlüssel anlegen",

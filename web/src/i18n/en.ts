@@ -34,6 +34,7 @@ export const en = {
     retryAfter: "Try again in {seconds} s.",
   },
   keys: {
+    allScopes: "All scopes",
     title: "API keys",
     lead: "Keys let programs use the public API as you. A key is shown once, when it is created.",
     createTitle: "Create a key",

@@ -11,22 +11,14 @@ import { FieldError, FormError, fieldError } from "../components/errors.tsx";
 import { usePageTitle } from "../components/page-title.ts";
 import { fill, useI18n } from "../i18n/index.ts";
 
-function CreateKeyForm({ onCreated }: { onCreated(key: CreatedApiKey): void }) {
+function CreateKeyForm({ scopes, onCreated }: { scopes: string[]; onCreated(key: CreatedApiKey): void }) {
   const { t } = useI18n();
-  const [scopes, setScopes] = useState<string[]>([]);
-  const [chosen, setChosen] = useState<Set<string>>(new Set());
+  const [chosen, setChosen] = useState<Set<string>>(new Set(scopes));
   const [name, setName] = useState("");
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
 
-  useEffect(() => {
-    listScopes()
-      .then(({ scopes: all }) => {
-        setScopes(all);
-        setChosen(new Set(all));
-      })
-      .catch(setError);
-  }, []);
+  useEffect(() => setChosen(new Set(scopes)), [scopes]);
 
   const toggle = (scope: string) => {
     const next = new Set(chosen);
@@ -109,7 +101,7 @@ function NewKey({ created, onDone }: { created: CreatedApiKey; onDone(): void })
   );
 }
 
-function KeyList({ keys, onRevoke }: { keys: ApiKey[]; onRevoke(key: ApiKey): void }) {
+function KeyList({ keys, scopes, onRevoke }: { keys: ApiKey[]; scopes: string[]; onRevoke(key: ApiKey): void }) {
   const { t, formatDateTime } = useI18n();
   if (keys.length === 0) return <p class="muted">{t.keys.none}</p>;
   return (
@@ -134,7 +126,9 @@ function KeyList({ keys, onRevoke }: { keys: ApiKey[]; onRevoke(key: ApiKey): vo
               <code>{key.prefix}</code>
             </td>
             <td data-label={t.keys.colScopes} class="small">
-              {key.scopes.join(", ")}
+              {scopes.length > 0 && scopes.every((scope) => key.scopes.includes(scope))
+                ? t.keys.allScopes
+                : key.scopes.join(", ")}
             </td>
             <td data-label={t.keys.colCreated}>{formatDateTime(key.created_at)}</td>
             <td data-label={t.keys.colLastUsed}>
@@ -161,6 +155,13 @@ export function KeysPage() {
   const [revoking, setRevoking] = useState<ApiKey | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [error, setError] = useState<unknown>(null);
+  const [scopes, setScopes] = useState<string[]>([]);
+
+  useEffect(() => {
+    listScopes()
+      .then(({ scopes: all }) => setScopes(all))
+      .catch(setError);
+  }, []);
 
   const reload = async () => {
     try {
@@ -191,6 +192,7 @@ export function KeysPage() {
       <p class="lead">{t.keys.lead}</p>
       {created ? <NewKey created={created} onDone={() => setCreated(null)} /> : null}
       <CreateKeyForm
+        scopes={scopes}
         onCreated={(key) => {
           setNotice(null);
           setCreated(key);
@@ -201,7 +203,11 @@ export function KeysPage() {
         <h2 id="key-list-title">{t.keys.listTitle}</h2>
         <div role="status">{notice ? <p class="notice">{notice}</p> : null}</div>
         <FormError error={error} />
-        {keys === null ? <p class="muted">{t.loading}</p> : <KeyList keys={keys} onRevoke={setRevoking} />}
+        {keys === null ? (
+          <p class="muted">{t.loading}</p>
+        ) : (
+          <KeyList keys={keys} scopes={scopes} onRevoke={setRevoking} />
+        )}
       </section>
       {revoking ? (
         <Confirm
