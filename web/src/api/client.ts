@@ -52,29 +52,43 @@ const SESSION_GONE = new Set(["not_signed_in", "api_key_missing"]);
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
-async function errorFrom(response: Response): Promise<ApiError> {
-  const text = await response.text();
+/** the API's error envelope read from an answer's body text; an answer without one keeps its status */
+function envelopeError(status: number, text: string): ApiError {
   try {
     const body = JSON.parse(text) as { detail?: Record<string, unknown> };
     const detail = body.detail ?? {};
     return new ApiError(
-      response.status,
+      status,
       typeof detail.code === "string" ? detail.code : "http_error",
-      typeof detail.message === "string" ? detail.message : `HTTP ${response.status}`,
+      typeof detail.message === "string" ? detail.message : `HTTP ${status}`,
       typeof detail.details === "object" && detail.details !== null ? (detail.details as Record<string, unknown>) : {},
       typeof detail.request_id === "string" ? detail.request_id : undefined,
     );
   } catch {
-    return new ApiError(response.status, "http_error", `HTTP ${response.status}`, {}, undefined);
+    return new ApiError(status, "http_error", `HTTP ${status}`, {}, undefined);
   }
 }
 
+/**
+ * The error of a refused request to `url`, from its status and body text; a 401 saying the
+ * session is gone also tells the app (whenSignedOut). Every way of calling the API ends here.
+ */
+export function refusal(url: string, status: number, text: string): ApiError {
+  const error = envelopeError(status, text);
+  if (error.status === 401 && SESSION_GONE.has(error.code) && !url.endsWith("/app/session")) onSignedOut();
+  return error;
+}
+
+/** the CSRF header a request of this method must carry, if any */
+export function csrfHeader(method: string): Record<string, string> {
+  return !SAFE_METHODS.has(method) && csrfToken ? { "X-CSRF-Token": csrfToken } : {};
+}
+
 export async function request<T>(method: string, url: string, body?: unknown): Promise<T> {
-  const headers: Record<string, string> = { Accept: "application/json" };
+  const headers: Record<string, string> = { Accept: "application/json", ...csrfHeader(method) };
   // a FormData body (a file upload) sets its own multipart Content-Type
   const form = body instanceof FormData;
   if (body !== undefined && !form) headers["Content-Type"] = "application/json";
-  if (!SAFE_METHODS.has(method) && csrfToken) headers["X-CSRF-Token"] = csrfToken;
   let response: Response;
   try {
     response = await fetch(url, {
@@ -86,11 +100,7 @@ export async function request<T>(method: string, url: string, body?: unknown): P
   } catch {
     throw new ApiError(0, "network_error", "", {}, undefined);
   }
-  if (!response.ok) {
-    const error = await errorFrom(response);
-    if (error.status === 401 && SESSION_GONE.has(error.code) && !url.endsWith("/app/session")) onSignedOut();
-    throw error;
-  }
+  if (!response.ok) throw refusal(url, response.status, await response.text());
   if (response.status === 204) return undefined as T;
   return (await response.json()) as T;
 }

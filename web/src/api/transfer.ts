@@ -2,37 +2,17 @@
  * Files to and from the public API with the session: an upload through XMLHttpRequest (its
  * upload events give the progress bar), and a download of a file a POST answers (G-code, a
  * quote export), saved under the name the API's Content-Disposition gives. Both carry the
- * session's CSRF token, as every state-changing request must.
+ * session's CSRF token and read refusals as client.ts's request does.
  */
-import { ApiError } from "./client.ts";
-
-function envelopeError(status: number, text: string): ApiError {
-  try {
-    const detail = (JSON.parse(text) as { detail?: Record<string, unknown> }).detail ?? {};
-    return new ApiError(
-      status,
-      typeof detail.code === "string" ? detail.code : "http_error",
-      typeof detail.message === "string" ? detail.message : `HTTP ${status}`,
-      typeof detail.details === "object" && detail.details !== null ? (detail.details as Record<string, unknown>) : {},
-      typeof detail.request_id === "string" ? detail.request_id : undefined,
-    );
-  } catch {
-    return new ApiError(status, "http_error", `HTTP ${status}`, {}, undefined);
-  }
-}
+import { ApiError, csrfHeader, refusal } from "./client.ts";
 
 /** posts `file` as the multipart part "file"; onProgress gets 0..1 as the bytes go out */
-export function uploadFile<T>(
-  url: string,
-  file: File,
-  csrfToken: string,
-  onProgress: (done: number) => void,
-): Promise<T> {
+export function uploadFile<T>(url: string, file: File, onProgress: (done: number) => void): Promise<T> {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     xhr.open("POST", url);
     xhr.setRequestHeader("Accept", "application/json");
-    xhr.setRequestHeader("X-CSRF-Token", csrfToken);
+    for (const [name, value] of Object.entries(csrfHeader("POST"))) xhr.setRequestHeader(name, value);
     xhr.upload.addEventListener("progress", (event) => {
       if (event.lengthComputable && event.total > 0) onProgress(event.loaded / event.total);
     });
@@ -40,7 +20,7 @@ export function uploadFile<T>(
       if (xhr.status >= 200 && xhr.status < 300) {
         onProgress(1);
         resolve(JSON.parse(xhr.responseText) as T);
-      } else reject(envelopeError(xhr.status, xhr.responseText));
+      } else reject(refusal(url, xhr.status, xhr.responseText));
     });
     xhr.addEventListener("error", () => reject(new ApiError(0, "network_error", "", {}, undefined)));
     const form = new FormData();
@@ -59,18 +39,18 @@ export function fileNameOf(disposition: string | null): string | null {
 }
 
 /** fetches the file and hands it to the browser as a download */
-export async function downloadFile(method: "GET" | "POST", url: string, csrfToken: string, fallbackName: string) {
+export async function downloadFile(method: "GET" | "POST", url: string, fallbackName: string) {
   let response: Response;
   try {
     response = await fetch(url, {
       method,
       credentials: "same-origin",
-      headers: method === "POST" ? { "X-CSRF-Token": csrfToken } : {},
+      headers: csrfHeader(method),
     });
   } catch {
     throw new ApiError(0, "network_error", "", {}, undefined);
   }
-  if (!response.ok) throw envelopeError(response.status, await response.text());
+  if (!response.ok) throw refusal(url, response.status, await response.text());
   const blob = await response.blob();
   const href = URL.createObjectURL(blob);
   const link = document.createElement("a");

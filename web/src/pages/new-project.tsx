@@ -107,7 +107,6 @@ export function NewProjectPage() {
       const answer = await uploadFile<Omit<Uploaded, "fileName">>(
         `${projectUrl(target.id)}/workpiece`,
         file,
-        session.csrf_token,
         setProgress,
       );
       setUploaded({ ...answer, fileName: file.name });

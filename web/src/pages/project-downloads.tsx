@@ -8,11 +8,9 @@ import { downloadFile } from "../api/transfer.ts";
 import { FormError } from "../components/errors.tsx";
 import { fill } from "../i18n/index.ts";
 import { useProjectsText } from "../i18n/projects.ts";
-import { useSession } from "../session.ts";
 
 export function Downloads(props: { projectUrl: string; projectId: string; plan: PlanResult | null; hasJob: boolean }) {
   const text = useProjectsText();
-  const { session } = useSession();
   const [error, setError] = useState<unknown>(null);
   if (!props.hasJob) return null;
 
@@ -22,7 +20,6 @@ export function Downloads(props: { projectUrl: string; projectId: string; plan: 
       await downloadFile(
         "POST",
         `${props.projectUrl}/post/run?setup_index=${index}`,
-        session?.csrf_token ?? "",
         `${props.projectId}_${index + 1}.nc`,
       );
     } catch (caught) {

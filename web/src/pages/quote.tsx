@@ -19,7 +19,6 @@ import { FormError } from "../components/errors.tsx";
 import { usePageTitle } from "../components/page-title.ts";
 import { fill, useI18n } from "../i18n/index.ts";
 import { formatDuration, useProjectsText } from "../i18n/projects.ts";
-import { useSession } from "../session.ts";
 import { isNotFound, ProjectNotFound } from "./project-not-found.tsx";
 import { MhrCalculator, QuoteJobForm } from "./quote-forms.tsx";
 import "./projects.css";
@@ -107,7 +106,6 @@ function BreakdownTable({ breakdown }: { breakdown: Breakdown }) {
 
 function Exports({ projectId }: { projectId: string }) {
   const text = useProjectsText();
-  const { session } = useSession();
   const [error, setError] = useState<unknown>(null);
   const save = async (format: "csv" | "excel", language: "en" | "de") => {
     setError(null);
@@ -115,7 +113,6 @@ function Exports({ projectId }: { projectId: string }) {
       await downloadFile(
         "POST",
         exportUrl(projectId, format, language),
-        session?.csrf_token ?? "",
         `quote-${language}.${format === "csv" ? "csv" : "xlsx"}`,
       );
     } catch (caught) {
