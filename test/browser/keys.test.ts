@@ -63,6 +63,7 @@ describe("API keys in the page", () => {
   it("ticks every scope by default, shows the new key once with a Copy button, and the key works", async () => {
     const { page } = tab;
     const boxes = page.getByRole("group", { name: "Scopes" }).getByRole("checkbox");
+    await boxes.first().waitFor(); // the scopes arrive with their own request, after the page
     const count = await boxes.count();
     assert.ok(count >= 5, `the scopes are offered (${count})`);
     for (let i = 0; i < count; i++) assert.equal(await boxes.nth(i).isChecked(), true);
