@@ -89,6 +89,31 @@ export function withPresignedBase(value: unknown, baseUrl: string, apiBasePath: 
 }
 
 /**
+ * When a URL signed now with `options` expires, in Unix seconds; throws on a TTL
+ * app_public.presign_blob would refuse.
+ */
+export function presignExpiry(options: Pick<PresignOptions, "ttlSeconds" | "now">): number {
+  const ttl = options.ttlSeconds ?? PRESIGN_TTL_SECONDS;
+  if (!Number.isInteger(ttl) || ttl < 1 || ttl > PRESIGN_MAX_TTL_SECONDS)
+    throw new Error(`presign TTL ${ttl} s is not 1 s to 7 days`);
+  return Math.floor((options.now ?? Date.now()) / 1000) + ttl;
+}
+
+/** The URL of a signature app_public.presign_blob gave for `expires`. */
+export function presignedUrl(
+  blobId: string,
+  purpose: PresignPurpose,
+  expires: number,
+  signature: Buffer,
+  options: Pick<PresignOptions, "apiBasePath" | "baseUrl">,
+): PresignedUrl {
+  return {
+    url: `${options.baseUrl ?? ""}${presignedPath(blobId, purpose, expires, signature, options.apiBasePath)}`,
+    expires_at: new Date(expires * 1000).toISOString(),
+  };
+}
+
+/**
  * A URL for the caller's blob, or null when no live workpiece of the caller uses it as that
  * purpose (a B-rep or an original file is never presigned).
  */
@@ -98,20 +123,13 @@ export async function presignBlob(
   purpose: PresignPurpose,
   options: PresignOptions,
 ): Promise<PresignedUrl | null> {
-  const ttl = options.ttlSeconds ?? PRESIGN_TTL_SECONDS;
-  if (!Number.isInteger(ttl) || ttl < 1 || ttl > PRESIGN_MAX_TTL_SECONDS)
-    throw new Error(`presign TTL ${ttl} s is not 1 s to 7 days`);
-  const expires = Math.floor((options.now ?? Date.now()) / 1000) + ttl;
+  const expires = presignExpiry(options);
   const { rows } = await db.query<{ signature: Buffer | null }>(
     "select app_public.presign_blob($1, $2, $3) as signature",
     [blobId, purpose, expires],
   );
   const signature = rows[0]?.signature;
-  if (!signature) return null;
-  return {
-    url: `${options.baseUrl ?? ""}${presignedPath(blobId, purpose, expires, signature, options.apiBasePath)}`,
-    expires_at: new Date(expires * 1000).toISOString(),
-  };
+  return signature ? presignedUrl(blobId, purpose, expires, signature, options) : null;
 }
 
 export type PresignedRead =

@@ -1,6 +1,7 @@
 /**
  * The web app's own JSON routes, mounted at APP_ROUTES_PATH beside the public API and kept out
- * of its OpenAPI document: signing in and out (session.ts) and the user's API keys (keys.ts).
+ * of its OpenAPI document: signing in and out (session.ts), the user's API keys (keys.ts) and the
+ * Projects page's list with each project's status and thumbnail (projects.ts).
  * Everything else the app does goes through the public API with the session cookie.
  *
  * Every route but the two sign-ins needs the session cookie; those that change something need
@@ -16,6 +17,7 @@ import { validate } from "../middleware/validate/index.ts";
 import type { ApiServices } from "../services.ts";
 import { jsonOnly, sameOriginOnly } from "./browser.ts";
 import { createKey, CreateKeyBody, KeyParams, listKeys, listScopes, revokeKey } from "./keys.ts";
+import { listProjectsWithStatus, ProjectsQuery } from "./projects.ts";
 import { currentSession, LinkBody, SignInBody, signIn, signInWithLink, signOut } from "./session.ts";
 
 export function appRouter(services: ApiServices, forgetKey: (keyHash: Buffer) => void): express.Router {
@@ -63,5 +65,9 @@ export function appRouter(services: ApiServices, forgetKey: (keyHash: Buffer) =>
     revokeKey(res, services, auth(res), forgetKey),
   );
   router.get("/scopes", ...session, (_req, res) => listScopes(res));
+
+  router.get("/projects", ...session, validate({ query: ProjectsQuery }), (req, res) =>
+    listProjectsWithStatus(req, res, services, auth(res)),
+  );
   return router;
 }

@@ -73,3 +73,20 @@ export async function listProjectTasks(
   });
   return rows;
 }
+
+/**
+ * The latest task of each of the given projects, by project id, in one statement (a list page
+ * shows every row's status without a request per row). A project without a task is absent.
+ */
+export async function latestProjectTasks(db: Queryable, projectIds: readonly string[]): Promise<Map<string, TaskRow>> {
+  if (projectIds.length === 0) return new Map();
+  // a lateral top-1 per project walks tasks_project_seq_idx, however many tasks a project has
+  const { rows } = await db.query<TaskRow>({
+    name: "latest_project_tasks",
+    text: `select t.* from unnest($1::uuid[]) as p(id)
+             cross join lateral (select ${COLUMNS} from app_public.tasks
+                                  where project_id = p.id order by seq desc limit 1) t`,
+    values: [projectIds],
+  });
+  return new Map(rows.map((row) => [row.project_id!, row]));
+}

@@ -8,7 +8,13 @@ import { boundingBoxStock } from "../../kernel/job/stock.ts";
 import { BLOB_CONTENT_TYPES, type WorkpieceMeta } from "../../kernel/job/types.ts";
 import type { BlobStore } from "../../storage/blob-store.ts";
 import { postgresBlobStore } from "../../storage/postgres.ts";
-import { presignBlob, type PresignOptions } from "../../storage/presign.ts";
+import {
+  presignBlob,
+  presignedUrl,
+  presignExpiry,
+  type PresignedUrl,
+  type PresignOptions,
+} from "../../storage/presign.ts";
 import type { Queryable } from "../request-transaction.ts";
 import { newJobFrom, type JobRecord } from "./jobs.ts";
 
@@ -320,4 +326,52 @@ export async function presignWorkpiece(
   const thumbnail = await presignBlob(db, workpiece.blobs.thumbnail, "thumbnail", { ...options, now });
   if (!mesh || !thumbnail) throw new Error(`workpiece ${workpiece.id}: its blobs could not be presigned`);
   return { mesh_url: mesh.url, thumbnail_url: thumbnail.url, expires_at: mesh.expires_at };
+}
+
+export interface ProjectPart {
+  /** the uploaded file's name; null when it had none (a job file's import) */
+  filename: string | null;
+  /** null while the workpiece has no mesh yet (an imported job file without one) */
+  thumbnail: PresignedUrl | null;
+}
+
+/**
+ * The workpiece of each given project's current job, with its thumbnail presigned, by project
+ * id, in one statement; a project without a workpiece is absent.
+ */
+export async function projectParts(
+  db: Queryable,
+  projectIds: readonly string[],
+  options: PresignOptions,
+): Promise<Map<string, ProjectPart>> {
+  if (projectIds.length === 0) return new Map();
+  const expires = presignExpiry(options);
+  const { rows } = await db.query<{
+    project_id: string;
+    original_filename: string | null;
+    thumbnail_blob_id: string | null;
+    signature: Buffer | null;
+  }>({
+    name: "project_parts",
+    text: `select p.id as project_id, w.original_filename, w.thumbnail_blob_id,
+                  case when w.thumbnail_blob_id is not null
+                       then app_public.presign_blob(w.thumbnail_blob_id, 'thumbnail', $2) end as signature
+             from app_public.projects p
+             join app_public.jobs j on j.id = p.current_job_id
+             join app_public.workpieces w on w.id = j.workpiece_id
+            where p.id = any($1::uuid[])`,
+    values: [projectIds, expires],
+  });
+  return new Map(
+    rows.map((row) => [
+      row.project_id,
+      {
+        filename: row.original_filename,
+        thumbnail:
+          row.thumbnail_blob_id && row.signature
+            ? presignedUrl(row.thumbnail_blob_id, "thumbnail", expires, row.signature, options)
+            : null,
+      },
+    ]),
+  );
 }

@@ -11,17 +11,21 @@ import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import type { Browser, Page } from "playwright-core";
 import { repoRoot } from "../../config/env.ts";
+import { saveWorkpiece } from "../../db/queries/workpieces.ts";
 import { startTestApi, type TestApi } from "../support/api.ts";
 import {
   DESKTOP,
   launchBrowser,
+  loadedImageWidth,
   openPage,
   openSignedInPage,
   PHONE,
   refusedWith,
   type WatchedPage,
 } from "../support/browser.ts";
+import { asUser } from "../support/as-user.ts";
 import { createTestDatabase, type TestDatabase } from "../support/database.ts";
+import { partC } from "../support/fixture-workpiece.ts";
 import { givePassword, signIn, TEST_PASSWORD } from "../support/sessions.ts";
 import { createTestUser, type TestUser } from "../support/users.ts";
 
@@ -53,6 +57,20 @@ before(async () => {
     key: alice.key,
     body: { url: "https://hooks.example.com/swarf", event_types: ["task.succeeded", "quote.ready"] },
   });
+  for (const [name, customer] of [
+    ["Pump housing", "Acme Hydraulics"],
+    ["Bracket", "Müller GmbH"],
+  ]) {
+    const made = await api.request<{ id: string }>("POST", "/projects", { key: alice.key, body: { name, customer } });
+    assert.equal(made.status, 201, made.text);
+    if (name !== "Bracket") continue;
+    const part = await partC();
+    await asUser(api.pool, alice, (client) =>
+      saveWorkpiece(client, made.body.id, part.ingested, part.original, part.glb, part.png, {
+        filename: part.filename,
+      }),
+    );
+  }
   const session = await signIn(api, alice.email);
   sessionToken = session.token;
   const key = await session.request("POST", "/backend-api/api/app/keys", { body: { name: "CI pipeline" }, csrf: true });
@@ -107,6 +125,7 @@ for (const viewport of [DESKTOP, PHONE]) {
             await tab.page.getByText("https://hooks.example.com/swarf").first().waitFor();
           if (entry.name === "settings-keys")
             await tab.page.getByRole("row").filter({ hasText: "CI pipeline" }).waitFor();
+          if (entry.name === "projects") assert.ok((await loadedImageWidth(tab.page, "Part partC.stl")) > 0);
           const width = await tab.page.evaluate("document.documentElement.scrollWidth");
           assert.ok(Number(width) <= viewport.width, `${entry.path}: no sideways scrolling (${width} px)`);
           await screenshot(tab.page, entry.name, viewport.width);
@@ -178,6 +197,8 @@ describe("languages", () => {
       await page.getByLabel("Passwort").fill(TEST_PASSWORD);
       await page.getByRole("button", { name: "Anmelden" }).click();
       await page.getByRole("heading", { level: 1, name: "Projekte" }).waitFor();
+      await page.getByRole("img", { name: "Bauteil partC.stl" }).waitFor();
+      await page.getByRole("row").filter({ hasText: "Pump housing" }).getByText("Keine Vorschau").waitFor();
       await page.getByRole("link", { name: "API-Schlüssel" }).click();
       await page.getByRole("heading", { level: 1, name: "API-Schlüssel" }).waitFor();
       await page.getByRole("row").filter({ hasText: "CI pipeline" }).waitFor();

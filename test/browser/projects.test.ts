@@ -20,6 +20,7 @@ import { startWorkerRunner, type WorkerRunner } from "../../workers/runner.ts";
 import { startTestApi, type TestApi } from "../support/api.ts";
 import {
   launchBrowser,
+  loadedImageWidth,
   openPage,
   PHONE,
   refusedWith,
@@ -184,7 +185,6 @@ describe("a new project in the page", () => {
     const row = page.getByRole("row").filter({ hasText: XSS_NAME });
     await row.getByText(XSS_CUSTOMER).waitFor();
     await row.getByText("Planned").waitFor();
-    await screenshot(page, "projects-list", 1280);
     assert.equal(await page.locator("img[src=x]").count(), 0, "no element made from the name");
     assert.deepEqual(dialogs, [], "no script ran");
     tab.assertClean();
@@ -197,7 +197,63 @@ describe("a new project in the page", () => {
     await message.waitFor();
     assert.match(await message.innerText(), /not a STEP, STL or OCCT BREP file/);
     assert.equal(await page.getByTestId("stock-size").count(), 0, "no stock step without a part");
+    // the project made for the refused file is deleted again; the form is back as it was
+    const button = page.getByRole("button", { name: "Create project and upload" });
+    await button.waitFor();
+    assert.equal(await page.getByLabel("Name", { exact: true }).isEnabled(), true);
+    const projects = await api.request<{ items: { name: string }[] }>("GET", "/projects?limit=100", {
+      key: alice.key,
+    });
+    assert.deepEqual(
+      projects.body.items.filter((p) => p.name === "Not a part"),
+      [],
+      "no project left behind",
+    );
+    // as the owner, past RLS: the one project made was deleted (its purge queued), not left
+    const made = await db.owner.query<{ deleted: boolean }>(
+      "select deleted_at is not null as deleted from app_public.projects where user_id = $1 and name = 'Not a part'",
+      [alice.id],
+    );
+    assert.deepEqual(made.rows, [{ deleted: true }]);
     tab.assertClean([refusedWith(422)]);
+  });
+});
+
+describe("the projects list", () => {
+  it("shows each part's thumbnail, a placeholder without one, in one request for the list", async () => {
+    assert.ok(plannedId, "the planning test ran");
+    const empty = await api.request<{ id: string }>("POST", "/projects", {
+      key: alice.key,
+      body: { name: "No part yet", customer: "" },
+    });
+    assert.equal(empty.status, 201, empty.text);
+    const { page } = tab;
+    const requests: string[] = [];
+    const record = (request: { url(): string }) => requests.push(new URL(request.url()).pathname);
+    page.on("request", record);
+    try {
+      await page.goto(`${api.origin}/projects`);
+      const planned = page.getByRole("row").filter({ hasText: XSS_NAME });
+      await planned.getByText("Planned").waitFor();
+      const image = planned.getByRole("img", { name: "Part partC.step" });
+      await image.waitFor();
+      assert.equal(await loadedImageWidth(page, "Part partC.step"), 256, "the 256 px thumbnail, loaded");
+      assert.equal(await image.getAttribute("loading"), "lazy");
+      const box = await image.boundingBox();
+      assert.ok(box && box.width === 64 && box.height === 64, `shown at 64 px: ${JSON.stringify(box)}`);
+      const none = page.getByRole("row").filter({ hasText: "No part yet" });
+      await none.getByText("No preview").waitFor();
+      await none.getByText("No part", { exact: true }).waitFor();
+      assert.equal(await none.getByRole("img").count(), 0);
+      await page.waitForLoadState("networkidle");
+    } finally {
+      page.off("request", record);
+    }
+    assert.equal(requests.filter((p) => p.endsWith("/backend-api/api/app/projects")).length, 1, requests.join("\n"));
+    assert.equal(requests.filter((p) => p.includes("/tasks")).length, 0, requests.join("\n"));
+    assert.equal(requests.filter((p) => p.includes("/public/v1/projects")).length, 0, requests.join("\n"));
+    await screenshot(page, "projects-list", 1280);
+    tab.assertClean();
   });
 });
 

@@ -119,3 +119,24 @@ export async function openSignedInPage(
   ]);
   return tab;
 }
+
+/** what the page's images look like to a test (the server's TypeScript has no DOM types) */
+interface ImageState {
+  alt: string;
+  complete: boolean;
+  naturalWidth: number;
+}
+
+/**
+ * Waits until an image with this alt text has loaded and decoded (a broken or refused image
+ * has no natural width) and gives its natural width. A function, not a string: the app's CSP
+ * forbids the eval a string predicate needs.
+ */
+export async function loadedImageWidth(page: Page, alt: string): Promise<number> {
+  const width = await page.waitForFunction((wanted) => {
+    const images = (globalThis as unknown as { document: { images: ArrayLike<ImageState> } }).document.images;
+    const image = Array.from(images).find((img) => img.alt === wanted && img.complete && img.naturalWidth > 0);
+    return image ? image.naturalWidth : false;
+  }, alt);
+  return (await width.jsonValue()) as number;
+}

@@ -1,6 +1,7 @@
-/** The app's own routes (the session and API keys), beside the public API. */
+/** The app's own routes (the session, API keys, the projects list), beside the public API. */
 import { APP_API } from "./base.ts";
 import { request } from "./client.ts";
+import type { Page, TaskStatus } from "./projects.ts";
 
 export interface SessionUser {
   id: string;
@@ -36,3 +37,24 @@ export const createKey = (name: string, scopes: string[]) =>
   request<CreatedApiKey>("POST", `${APP_API}/keys`, { name, scopes });
 export const revokeKey = (id: string) => request<void>("DELETE", `${APP_API}/keys/${encodeURIComponent(id)}`);
 export const listScopes = () => request<{ scopes: string[] }>("GET", `${APP_API}/scopes`);
+
+/** a row of the Projects page: the project with its latest task and its part's thumbnail */
+export interface ListedProject {
+  id: string;
+  name: string;
+  customer: string;
+  current_job_id: string | null;
+  created_at: string;
+  updated_at: string;
+  latest_task: { task_id: string; task_name: string; status: TaskStatus; progress: number } | null;
+  /** the uploaded file's name */
+  part_name: string | null;
+  /** presigned, on this origin; null without a part */
+  thumbnail_url: string | null;
+}
+
+export const listProjectsWithStatus = (cursor: string | null) =>
+  request<Page<ListedProject>>(
+    "GET",
+    `${APP_API}/projects?limit=20${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`,
+  );

@@ -110,8 +110,6 @@ export function planResult(task: Task): PlanResult | null {
 const id = encodeURIComponent;
 export const projectUrl = (projectId: string) => `${PUBLIC_API}/projects/${id(projectId)}`;
 
-export const listProjects = (cursor: string | null) =>
-  request<Page<Project>>("GET", `${PUBLIC_API}/projects?limit=20${cursor ? `&cursor=${id(cursor)}` : ""}`);
 export const getProject = (projectId: string) => request<Project>("GET", projectUrl(projectId));
 export const createProject = (body: {
   name: string;
@@ -120,6 +118,7 @@ export const createProject = (body: {
   material_id?: string | null;
   library_id?: string | null;
 }) => request<Project & { warnings: Warning[] }>("POST", `${PUBLIC_API}/projects`, body);
+export const deleteProject = (projectId: string) => request<void>("DELETE", projectUrl(projectId));
 
 export const listMachines = () => request<{ items: Machine[] }>("GET", `${PUBLIC_API}/libraries/machines`);
 export const listMaterials = () => request<{ items: Material[] }>("GET", `${PUBLIC_API}/libraries/materials`);

@@ -7,6 +7,7 @@ export const projectsDe: ProjectsMessages = {
     lead: "Ihre Projekte, ihre Pläne und Angebote.",
     newProject: "Neues Projekt",
     none: "Noch keine Projekte. Legen Sie eines mit „Neues Projekt“ an.",
+    colPart: "Bauteil",
     colName: "Name",
     colCustomer: "Kunde",
     colStatus: "Status",
@@ -16,6 +17,8 @@ export const projectsDe: ProjectsMessages = {
     statusPart: "Bauteil hochgeladen",
     statusPlanned: "Geplant",
     noThumbnail: "Keine Vorschau",
+    thumbnailOf: "Bauteil {file}",
+    thumbnailOfProject: "Bauteil von {name}",
   },
   create: {
     title: "Neues Projekt",

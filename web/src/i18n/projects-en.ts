@@ -5,6 +5,7 @@ export const projectsEn = {
     lead: "Your projects, their plans and quotes.",
     newProject: "New project",
     none: "No projects yet. Make one with “New project”.",
+    colPart: "Part",
     colName: "Name",
     colCustomer: "Customer",
     colStatus: "Status",
@@ -14,6 +15,8 @@ export const projectsEn = {
     statusPart: "Part uploaded",
     statusPlanned: "Planned",
     noThumbnail: "No preview",
+    thumbnailOf: "Part {file}",
+    thumbnailOfProject: "Part of {name}",
   },
   create: {
     title: "New project",

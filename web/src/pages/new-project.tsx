@@ -8,6 +8,7 @@ import { useEffect, useState } from "preact/hooks";
 import { page } from "../api/base.ts";
 import {
   createProject,
+  deleteProject,
   type EquipmentLibrary,
   listLibraries,
   listMachines,
@@ -17,6 +18,7 @@ import {
   type Project,
   projectUrl,
 } from "../api/projects.ts";
+import { ApiError } from "../api/client.ts";
 import { uploadFile } from "../api/transfer.ts";
 import { FieldError, FormError } from "../components/errors.tsx";
 import { usePageTitle } from "../components/page-title.ts";
@@ -92,8 +94,9 @@ export function NewProjectPage() {
     if (!file || Object.keys(problems).length > 0 || !session) return;
     setError(null);
     setProgress(0);
+    // a project made for this file only, so a refused file takes it back out again
+    let made: Project | null = null;
     try {
-      // a failed upload keeps the project: the next file goes to the same one
       const target =
         project ??
         (await createProject({
@@ -103,6 +106,7 @@ export function NewProjectPage() {
           ...(material ? { material_id: material } : {}),
           ...(library ? { library_id: library } : {}),
         }));
+      if (target !== project) made = target;
       setProject(target);
       const answer = await uploadFile<Omit<Uploaded, "fileName">>(
         `${projectUrl(target.id)}/workpiece`,
@@ -113,6 +117,17 @@ export function NewProjectPage() {
     } catch (caught) {
       setError(caught);
       setProgress(null);
+      // The API refused the file (not a part, too large, busy): the project has no part and is
+      // deleted, so none is left empty; the form stays for another file or other values. Without
+      // an answer (the network) the upload may have landed, so the project stays and the next
+      // file goes to it.
+      if (made && caught instanceof ApiError && caught.status >= 400 && caught.status !== 401) {
+        const empty = made;
+        await deleteProject(empty.id).then(
+          () => setProject((current) => (current?.id === empty.id ? null : current)),
+          () => undefined,
+        );
+      }
     }
   };
 

@@ -1,31 +1,21 @@
 /**
- * Projects: the user's projects, newest first, a page of 20 at a time as the API pages them
- * ("Show more" follows next_cursor). Each row's status comes from its latest task, read after
- * the list is shown so the list itself is not held up.
+ * Projects: the user's projects, newest first, a page of 20 at a time ("Show more" follows
+ * next_cursor), each with its part's thumbnail and its latest task's status. One request a
+ * page (the app's GET /projects carries both), so the list shows complete at once.
  */
 import { useEffect, useState } from "preact/hooks";
+import { type ListedProject, listProjectsWithStatus } from "../api/app-routes.ts";
 import { page } from "../api/base.ts";
-import { listProjects, listProjectTasks, type Project, type Task } from "../api/projects.ts";
 import { FormError } from "../components/errors.tsx";
 import { usePageTitle } from "../components/page-title.ts";
-import { useI18n } from "../i18n/index.ts";
+import { fill, useI18n } from "../i18n/index.ts";
 import { useProjectsText } from "../i18n/projects.ts";
+import "./projects.css";
 
-function ProjectStatus({ project }: { project: Project }) {
+function ProjectStatus({ project }: { project: ListedProject }) {
   const text = useProjectsText();
   const { formatNumber } = useI18n();
-  const [task, setTask] = useState<Task | null | undefined>(undefined);
-  useEffect(() => {
-    let live = true;
-    listProjectTasks(project.id)
-      .then((tasks) => live && setTask(tasks.items[0] ?? null))
-      .catch(() => live && setTask(null));
-    return () => {
-      live = false;
-    };
-  }, [project.id]);
-
-  if (task === undefined) return <span class="muted">…</span>;
+  const task = project.latest_task;
   if (task === null || (task.status === "success" && !project.current_job_id))
     return <span class="badge">{project.current_job_id ? text.list.statusPart : text.list.statusNoPart}</span>;
   if (task.status === "success") return <span class="badge on">{text.list.statusPlanned}</span>;
@@ -38,11 +28,23 @@ function ProjectStatus({ project }: { project: Project }) {
   return <span class="badge off">{text.taskStatus[task.status]}</span>;
 }
 
+/** the part's image, loaded only when its row scrolls near; a box of the same size without one */
+function Thumbnail({ project }: { project: ListedProject }) {
+  const text = useProjectsText();
+  if (!project.thumbnail_url) return <span class="thumb none">{text.list.noThumbnail}</span>;
+  const alt = project.part_name
+    ? fill(text.list.thumbnailOf, { file: project.part_name })
+    : fill(text.list.thumbnailOfProject, { name: project.name });
+  return (
+    <img class="thumb" src={project.thumbnail_url} alt={alt} width={64} height={64} loading="lazy" decoding="async" />
+  );
+}
+
 export function ProjectsPage() {
   const text = useProjectsText();
   const { formatDateTime } = useI18n();
   usePageTitle(text.list.title);
-  const [projects, setProjects] = useState<Project[] | null>(null);
+  const [projects, setProjects] = useState<ListedProject[] | null>(null);
   const [cursor, setCursor] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
@@ -50,7 +52,7 @@ export function ProjectsPage() {
   const load = async (from: string | null) => {
     setBusy(true);
     try {
-      const found = await listProjects(from);
+      const found = await listProjectsWithStatus(from);
       setProjects((before) => [...(from && before ? before : []), ...found.items]);
       setCursor(found.next_cursor);
     } catch (caught) {
@@ -79,6 +81,7 @@ export function ProjectsPage() {
         <table class="stack projects">
           <thead>
             <tr>
+              <th scope="col">{text.list.colPart}</th>
               <th scope="col">{text.list.colName}</th>
               <th scope="col">{text.list.colCustomer}</th>
               <th scope="col">{text.list.colStatus}</th>
@@ -88,6 +91,9 @@ export function ProjectsPage() {
           <tbody>
             {projects.map((project) => (
               <tr key={project.id}>
+                <td data-label={text.list.colPart} class="thumb-cell">
+                  <Thumbnail project={project} />
+                </td>
                 <td data-label={text.list.colName}>
                   <a href={page(`/projects/${encodeURIComponent(project.id)}`)}>{project.name}</a>
                 </td>
