@@ -159,6 +159,8 @@ describe("Libraries", () => {
     await page.getByLabel("Article number, name or diameter").fill("drill 8");
     await page.getByRole("button", { name: "Search", exact: true }).click();
     await page.getByRole("table", { name: "Add from the catalogue" }).waitFor();
+    // the search done: the button says Search again (not Searching…)
+    await page.getByRole("button", { name: "Search", exact: true }).waitFor();
     await screenshot(page, "library");
     tab.assertClean();
   });
@@ -288,6 +290,11 @@ describe("at 390 px", () => {
       const filled = libraries.body.items.find((item) => item.library.name === XSS);
       await page.goto(`${api.origin}/libraries/${filled?.id}`);
       await page.getByRole("heading", { level: 2, name: /Assemblies/ }).waitFor();
+      // on the phone a row's Remove waits behind its Details
+      await page
+        .getByRole("button", { name: /^Details / })
+        .first()
+        .click();
       await page.getByRole("button", { name: "Remove" }).first().waitFor();
       await screenshot(page, "library");
       await page.goto(`${api.origin}/machines`);

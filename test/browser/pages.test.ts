@@ -40,12 +40,19 @@ const PAGES = [
   { name: "settings-quote", path: "/settings/quote", heading: "Quote settings", link: "Quote settings" },
 ];
 
+/** pages the navigation does not link to, checked for their width as well */
+const INNER_PAGES = [
+  { name: "project-new", path: "/projects/new", heading: "New project" },
+  { name: "library", path: "/libraries/<default>", heading: "Default library" },
+];
+
 let db: TestDatabase;
 let api: TestApi;
 let browser: Browser;
 let alice: TestUser;
 /** one sign-in for the file; each test's browser context carries its cookie */
 let sessionToken: string;
+let defaultLibraryId: string;
 
 before(async () => {
   db = await createTestDatabase();
@@ -71,6 +78,11 @@ before(async () => {
       }),
     );
   }
+  const libraries = await api.request<{ items: { id: string; is_default: boolean }[] }>("GET", "/libraries/equipment", {
+    key: alice.key,
+  });
+  defaultLibraryId = libraries.body.items.find((library) => library.is_default)?.id ?? "";
+  assert.ok(defaultLibraryId, libraries.text);
   const session = await signIn(api, alice.email);
   sessionToken = session.token;
   const key = await session.request("POST", "/backend-api/api/app/keys", { body: { name: "CI pipeline" }, csrf: true });
@@ -126,13 +138,30 @@ for (const viewport of [DESKTOP, PHONE]) {
           if (entry.name === "settings-keys")
             await tab.page.getByRole("row").filter({ hasText: "CI pipeline" }).waitFor();
           if (entry.name === "projects") assert.ok((await loadedImageWidth(tab.page, "Part partC.stl")) > 0);
+          if (entry.name === "libraries") {
+            // the starter library's 179 tools: their first 10 (long-lists.test.ts has the rest)
+            await tab.page.getByRole("table", { name: "Your holders" }).waitFor();
+            await tab.page.getByRole("table", { name: "Your tools" }).waitFor();
+            const height = Number(await tab.page.evaluate("document.documentElement.scrollHeight"));
+            const aim = viewport.width === PHONE.width ? 6000 : 2500;
+            assert.ok(height < aim, `/libraries is ${height} px tall`);
+          }
           const width = await tab.page.evaluate("document.documentElement.scrollWidth");
           assert.ok(Number(width) <= viewport.width, `${entry.path}: no sideways scrolling (${width} px)`);
           await screenshot(tab.page, entry.name, viewport.width);
           tab.assertClean();
         }
+        for (const entry of INNER_PAGES) {
+          await tab.page.goto(`${api.origin}${entry.path.replace("<default>", defaultLibraryId)}`);
+          await tab.page.getByRole("heading", { level: 1, name: entry.heading }).waitFor();
+          const width = await tab.page.evaluate("document.documentElement.scrollWidth");
+          assert.ok(Number(width) <= viewport.width, `${entry.path}: no sideways scrolling (${width} px)`);
+          tab.assertClean();
+        }
         await tab.page.goto(`${api.origin}/no/such/page`);
         await tab.page.getByRole("heading", { level: 1, name: "Page not found" }).waitFor();
+        const width = await tab.page.evaluate("document.documentElement.scrollWidth");
+        assert.ok(Number(width) <= viewport.width, `the page not found: no sideways scrolling (${width} px)`);
         tab.assertClean();
       } finally {
         await tab.close();

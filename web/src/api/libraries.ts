@@ -106,9 +106,31 @@ export function importFusion(libraryId: string, file: File, manufacturer: string
   return request<FusionImportResult>("POST", `${one(libraryId)}/import/fusion${query}`, form);
 }
 
-export const listTools = () => request<Page<Tool & { uuid: string }>>("GET", `${PUBLIC_API}/libraries/tools?limit=100`);
-export const listHolders = () =>
-  request<Page<Holder & { uuid: string }>>("GET", `${PUBLIC_API}/libraries/holders?limit=100`);
+const pageQuery = (cursor?: string) => new URLSearchParams(cursor ? { limit: "100", cursor } : { limit: "100" });
+export const listTools = (cursor?: string) =>
+  request<Page<Tool & { uuid: string }>>("GET", `${PUBLIC_API}/libraries/tools?${pageQuery(cursor)}`);
+export const listHolders = (cursor?: string) =>
+  request<Page<Holder & { uuid: string }>>("GET", `${PUBLIC_API}/libraries/holders?${pageQuery(cursor)}`);
+
+/** the most a page loads of one list: ten requests */
+export const LOAD_AT_MOST = 1000;
+
+/**
+ * Every page of a list, up to LOAD_AT_MOST items, so the page's filter sees all of a shop's
+ * tools; `complete` is false when more were left on the server.
+ */
+export async function loadAll<T>(
+  list: (cursor?: string) => Promise<Page<T>>,
+): Promise<{ items: T[]; complete: boolean }> {
+  const items: T[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await list(cursor);
+    items.push(...page.items);
+    cursor = page.next_cursor ?? undefined;
+  } while (cursor && items.length < LOAD_AT_MOST);
+  return { items, complete: cursor === undefined };
+}
 
 export function searchCatalogue(q: string): Promise<CatalogueResults> {
   const query = new URLSearchParams({ q, limit: "20" });

@@ -1,7 +1,8 @@
 /**
  * The external catalogue's search (GET /equipment/external-catalogue/search) with an "Add" per
  * result: the entry's assembly (GET .../{manufacturer}/{article_number}) is posted to the
- * library under a fresh uuid, its components saved to the user's tools and holders too.
+ * library under a fresh uuid, its components saved to the user's tools and holders too. On a
+ * phone each result is a compact row: name, article, diameter and Add, the rest behind Details.
  */
 import { useState } from "preact/hooks";
 import {
@@ -13,6 +14,7 @@ import {
 } from "../../api/libraries.ts";
 import { FormError } from "../../components/errors.tsx";
 import { useEquipmentTexts } from "../../i18n/equipment.ts";
+import { CompactRow } from "./long-list.tsx";
 import { useMillimetres } from "./tool-tables.tsx";
 
 export function CatalogueSearch({ libraryId, onAdded }: { libraryId: string; onAdded(name: string): void }) {
@@ -78,7 +80,7 @@ export function CatalogueSearch({ libraryId, onAdded }: { libraryId: string; onA
         <p class="muted">{t.library.noResults}</p>
       ) : (
         <>
-          <table class="stack" aria-label={t.library.catalogueTitle}>
+          <table class="stack compact" aria-label={t.library.catalogueTitle}>
             <thead>
               <tr>
                 <th scope="col">{th.colArticle}</th>
@@ -99,20 +101,24 @@ export function CatalogueSearch({ libraryId, onAdded }: { libraryId: string; onA
               {found.results.map((hit) => {
                 const key = `${hit.manufacturer}/${hit.article_number}`;
                 return (
-                  <tr key={key}>
-                    <td data-label={th.colArticle}>
+                  <CompactRow key={key} name={hit.name}>
+                    <td data-label={th.colArticle} class="key">
                       <code>{hit.article_number}</code>
                       <span class="muted small"> {hit.manufacturer}</span>
                     </td>
-                    <td data-label={th.colName}>{hit.name}</td>
-                    <td data-label={th.colType}>{hit.tool_type}</td>
-                    <td data-label={th.colDiameter} class="num">
+                    <td data-label={th.colName} class="lead">
+                      {hit.name}
+                    </td>
+                    <td data-label={th.colType} class="extra">
+                      {hit.tool_type}
+                    </td>
+                    <td data-label={th.colDiameter} class="num key">
                       {mm(hit.diameter_mm)}
                     </td>
-                    <td data-label={th.colFluteLength} class="num">
+                    <td data-label={th.colFluteLength} class="num extra">
                       {mm(hit.flute_length_mm)}
                     </td>
-                    <td>
+                    <td class="key action">
                       <button
                         type="button"
                         disabled={adding !== null}
@@ -122,7 +128,7 @@ export function CatalogueSearch({ libraryId, onAdded }: { libraryId: string; onA
                         {t.library.add}
                       </button>
                     </td>
-                  </tr>
+                  </CompactRow>
                 );
               })}
             </tbody>

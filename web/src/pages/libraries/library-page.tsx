@@ -1,7 +1,8 @@
 /**
- * /libraries/<id>: one equipment library's assemblies as a table (pocket, tool, type,
- * diameter, corner radius, flute length, holder), removable with a confirmation; below it
- * the catalogue search that adds to it, and the Fusion 360 import.
+ * /libraries/<id>: one equipment library's assemblies as a long list (pocket, tool, type,
+ * diameter, corner radius, flute length, holder; filtered, the first rows shown, compact on a
+ * phone), removable with a confirmation; below it the catalogue search that adds to it, and
+ * the Fusion 360 import.
  */
 import "../equipment.css";
 import { useRoute } from "preact-iso";
@@ -16,75 +17,91 @@ import { useEquipmentTexts } from "../../i18n/equipment.ts";
 import { fill, useI18n } from "../../i18n/index.ts";
 import { CatalogueSearch } from "./catalogue-search.tsx";
 import { FusionImport } from "./fusion-import.tsx";
-import { useMillimetres } from "./tool-tables.tsx";
+import { CompactRow, FilteredList, ListSection } from "./long-list.tsx";
+import { useMillimetres, useToolText } from "./tool-tables.tsx";
 
 function AssembliesTable({ assemblies, onRemove }: { assemblies: Assembly[]; onRemove(a: Assembly): void }) {
   const texts = useEquipmentTexts();
   const t = texts.libraries;
   const mm = useMillimetres();
+  const toolText = useToolText();
   return (
-    <div class="table-scroll">
-      <table class="stack" aria-labelledby="assemblies-title">
-        <thead>
-          <tr>
-            <th scope="col" class="num">
-              {texts.library.colPocket}
-            </th>
-            <th scope="col">{t.colName}</th>
-            <th scope="col">{t.colType}</th>
-            <th scope="col" class="num">
-              {t.colDiameter}
-            </th>
-            <th scope="col" class="num">
-              {t.colCornerRadius}
-            </th>
-            <th scope="col" class="num">
-              {t.colFluteLength}
-            </th>
-            <th scope="col" class="num">
-              {t.colOverallLength}
-            </th>
-            <th scope="col">{texts.library.colHolder}</th>
-            <th scope="col">
-              <span class="visually-hidden">{texts.library.remove}</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {assemblies.map((assembly) => {
-            const tool = toolOf(assembly);
-            const parameters = tool?.tool_parameters ?? {};
-            return (
-              <tr key={assembly.uuid}>
-                <td data-label={texts.library.colPocket} class="num">
-                  {assembly.pocket_number ?? "–"}
-                </td>
-                <td data-label={t.colName}>{assembly.name}</td>
-                <td data-label={t.colType}>{tool?.tool_type ?? "–"}</td>
-                <td data-label={t.colDiameter} class="num">
-                  {mm(parameters.CuttingDiameter)}
-                </td>
-                <td data-label={t.colCornerRadius} class="num">
-                  {mm(parameters.CornerRadius)}
-                </td>
-                <td data-label={t.colFluteLength} class="num">
-                  {mm(parameters.FluteLength)}
-                </td>
-                <td data-label={t.colOverallLength} class="num">
-                  {mm(parameters.OverallLength)}
-                </td>
-                <td data-label={texts.library.colHolder}>{holderOf(assembly)?.name ?? "–"}</td>
-                <td>
-                  <button type="button" class="link-danger" onClick={() => onRemove(assembly)}>
-                    {texts.library.remove}
-                  </button>
-                </td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
-    </div>
+    <FilteredList<Assembly>
+      id="assemblies"
+      label={texts.lists.filterAssemblies}
+      items={assemblies}
+      text={(assembly) =>
+        `${toolText(toolOf(assembly), assembly.name)} ${holderOf(assembly)?.name ?? ""} T${assembly.pocket_number ?? ""}`
+      }
+      render={(rows) => (
+        <table class="stack compact" aria-labelledby="assemblies-title">
+          <thead>
+            <tr>
+              <th scope="col" class="num">
+                {texts.library.colPocket}
+              </th>
+              <th scope="col">{t.colName}</th>
+              <th scope="col">{t.colType}</th>
+              <th scope="col" class="num">
+                {t.colDiameter}
+              </th>
+              <th scope="col" class="num">
+                {t.colCornerRadius}
+              </th>
+              <th scope="col" class="num">
+                {t.colFluteLength}
+              </th>
+              <th scope="col" class="num">
+                {t.colOverallLength}
+              </th>
+              <th scope="col">{texts.library.colHolder}</th>
+              <th scope="col">
+                <span class="visually-hidden">{texts.library.remove}</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((assembly) => {
+              const tool = toolOf(assembly);
+              const parameters = tool?.tool_parameters ?? {};
+              return (
+                <CompactRow key={assembly.uuid} name={assembly.name}>
+                  <td data-label={texts.library.colPocket} class="num key">
+                    {assembly.pocket_number ?? "–"}
+                  </td>
+                  <td data-label={t.colName} class="lead">
+                    {assembly.name}
+                  </td>
+                  <td data-label={t.colType} class="key">
+                    {tool?.tool_type ?? "–"}
+                  </td>
+                  <td data-label={t.colDiameter} class="num key">
+                    {mm(parameters.CuttingDiameter)}
+                  </td>
+                  <td data-label={t.colCornerRadius} class="num extra">
+                    {mm(parameters.CornerRadius)}
+                  </td>
+                  <td data-label={t.colFluteLength} class="num extra">
+                    {mm(parameters.FluteLength)}
+                  </td>
+                  <td data-label={t.colOverallLength} class="num extra">
+                    {mm(parameters.OverallLength)}
+                  </td>
+                  <td data-label={texts.library.colHolder} class="extra">
+                    {holderOf(assembly)?.name ?? "–"}
+                  </td>
+                  <td class="extra action">
+                    <button type="button" class="link-danger" onClick={() => onRemove(assembly)}>
+                      {texts.library.remove}
+                    </button>
+                  </td>
+                </CompactRow>
+              );
+            })}
+          </tbody>
+        </table>
+      )}
+    />
   );
 }
 
@@ -148,16 +165,13 @@ export function LibraryPage() {
       {library.description ? <p class="lead">{library.description}</p> : null}
       <div role="status">{notice ? <p class="notice">{notice}</p> : null}</div>
       <FormError error={error} />
-      <section class="card" aria-labelledby="assemblies-title">
-        <h2 id="assemblies-title">
-          {texts.library.assembliesTitle} <span class="muted">({assemblies.length})</span>
-        </h2>
+      <ListSection id="assemblies-title" title={texts.library.assembliesTitle} count={assemblies.length}>
         {assemblies.length === 0 ? (
           <p class="muted">{texts.library.noAssemblies}</p>
         ) : (
           <AssembliesTable assemblies={assemblies} onRemove={setPending} />
         )}
-      </section>
+      </ListSection>
       <CatalogueSearch
         libraryId={library.id}
         onAdded={(name) => {
