@@ -179,9 +179,11 @@ export function PlanStep({
         </p>
       ) : null}
       <FormError error={error} />
-      <button type="submit" class={task?.status === "success" ? undefined : "primary"} disabled={busy}>
-        {again || task?.status === "success" ? text.create.planAgain : text.create.plan}
-      </button>
+      <p>
+        <button type="submit" class={task?.status === "success" ? undefined : "primary"} disabled={busy}>
+          {again || task?.status === "success" ? text.create.planAgain : text.create.plan}
+        </button>
+      </p>
       {busy ? (
         <div class="progress-line">
           <progress value={task?.progress ?? 0} max={1} aria-label={text.create.plan} />
