@@ -3,7 +3,9 @@
  * a project made in the page with partC.step uploaded (progress shown), the stock's size
  * previewed as offsets change, planned with its progress followed to 100 %; the project's
  * summary and downloads; the quote's breakdown, an override saved in place, and the CSV and
- * Excel exports (the files the API gives). Another user's or an unknown project id shows
+ * Excel exports (the files the API gives), its warnings in the page's words with a link to
+ * where each is put right. A part uploaded but not planned is planned from the project's own
+ * page. Another user's or an unknown project id shows
  * "not found" only; an upload that is not a part shows the API's message; a name and customer
  * like an XSS attempt are shown as text; both widths. With SWARF_WEB_SCREENSHOTS=1 the pages
  * are also saved to docs/web-app/<page>-<width>.png, as test/browser/pages.test.ts saves the others.
@@ -164,7 +166,13 @@ describe("a new project in the page", () => {
     const progress = page.getByTestId("plan-progress");
     await progress.waitFor();
     await page.getByText(/^Planned: \d+ setups/).waitFor({ timeout: PLAN_TIMEOUT_MS });
-    assert.equal(await progress.innerText(), "Planning… 100 %");
+    assert.equal(await progress.count(), 0, "the progress gives way to the result");
+    assert.match(
+      (await page.getByRole("link", { name: "Open the quote" }).getAttribute("href")) ?? "",
+      /\/projects\/[^/]+\/quote$/,
+      "the result leads on to the quote",
+    );
+    await page.getByRole("button", { name: "Plan again", exact: true }).waitFor();
     await screenshot(page, "project-new", 1280);
 
     const projects = await api.request<{ items: { id: string; name: string; customer: string }[] }>(
@@ -268,6 +276,7 @@ describe("a planned project", () => {
     await page.getByText(/^Total machining time: /).waitFor();
     const tasks = page.getByRole("region", { name: "Tasks" });
     await tasks.getByText("Done").waitFor();
+    await tasks.getByText("CAM planning").waitFor();
     await screenshot(page, "project", 1280);
 
     const gcode = page.getByRole("button", { name: /^G-code, / }).first();
@@ -284,6 +293,22 @@ describe("a planned project", () => {
     const total = page.getByTestId("quote-total");
     const before = await total.innerText();
     assert.match(before, /€|EUR|\$|£|CHF/, `money in a currency: ${before}`);
+
+    // the rate says per hour and where it comes from; the API's codes are not shown
+    await page.getByText(/^Machine hourly rate: .+\/h, from the machine catalogue; machining /).waitFor();
+    const breakdown = await api.request<{ warnings: { code: string }[] }>("GET", `/projects/${plannedId}/quote`, {
+      key: alice.key,
+    });
+    const missing = breakdown.body.warnings.filter((warning) => warning.code === "setup_cost_missing").length;
+    assert.ok(missing > 0, "alice's machine has no setup costs");
+    const setupCosts = page.locator("p.warning", { hasText: "Setups without a setup cost" });
+    assert.equal(await setupCosts.count(), 1, "one line for every setup without a setup cost");
+    assert.match(await setupCosts.innerText(), new RegExp(`^Setups without a setup cost: ${missing} of \\d+\\.`));
+    assert.match(
+      (await setupCosts.getByRole("link", { name: "Set setup costs under Machines" }).getAttribute("href")) ?? "",
+      /\/machines$/,
+    );
+    assert.doesNotMatch(await page.locator("main").innerText(), /no setup cost for|quote job/);
 
     await page.getByLabel("Quantity").fill("10");
     await page.getByRole("button", { name: "Save" }).click();
@@ -323,13 +348,13 @@ describe("a planned project", () => {
   it("calculates an hourly rate as a preview", async () => {
     const { page } = tab;
     const values: [string, string][] = [
-      ["Acquisition costs", "250000"],
-      ["Interest rate (fraction, 0.05 = 5 %)", "0.05"],
-      ["Floor space m²", "12"],
-      ["Maintenance per year", "4000"],
-      ["Average power kW", "15"],
+      ["Acquisition costs (EUR)", "250000"],
+      ["Interest rate (fraction, 0.06 = 6 %)", "0.05"],
+      ["Floor space (m²)", "12"],
+      ["Maintenance per year (EUR)", "4000"],
+      ["Average power (kW)", "15"],
       ["Operating hours per year", "3000"],
-      ["Years of use", "10"],
+      ["Depreciation years", "10"],
     ];
     for (const [label, value] of values) await page.getByLabel(label, { exact: true }).fill(value);
     await page.getByRole("button", { name: "Calculate" }).click();
@@ -348,8 +373,51 @@ describe("a planned project", () => {
         years: 10,
       },
     });
-    const expected = new Intl.NumberFormat("en-GB", { maximumFractionDigits: 2 }).format(preview.body.calculated_mhr);
-    assert.equal(await shown.innerText(), `Hourly rate: ${expected}`);
+    const expected = new Intl.NumberFormat("en-GB", { style: "currency", currency: "EUR" }).format(
+      preview.body.calculated_mhr,
+    );
+    assert.equal(await shown.innerText(), `Hourly rate: ${expected}/h`);
+    tab.assertClean();
+  });
+});
+
+describe("a project planned from its own page", () => {
+  it("offers the stock and Plan for a part not planned yet, follows the planning and shows the plan", async () => {
+    const { page } = tab;
+    await newProjectWith("Planned later", "", { name: "partC.step", buffer: fs.readFileSync(PART) });
+    await page.getByTestId("stock-size").waitFor({ timeout: 120_000 });
+    const projects = await api.request<{ items: { id: string; name: string }[] }>("GET", "/projects", {
+      key: alice.key,
+    });
+    const later = projects.body.items.find((project) => project.name === "Planned later");
+    assert.ok(later, "the project is stored");
+
+    // left before planning: the project's page takes it from there
+    await page.goto(`${api.origin}/projects/${later.id}`);
+    await page.getByText("The part is uploaded but not planned yet: choose the stock around it, then plan.").waitFor();
+    assert.equal(await page.getByTestId("stock-size").count(), 0, "no size without the upload's bounding box");
+    await page.getByLabel("−Z").fill("8");
+    await page.getByRole("button", { name: "Plan", exact: true }).click();
+    await page.getByTestId("plan-progress").waitFor();
+    await page.getByRole("heading", { name: /^Completeness: / }).waitFor({ timeout: PLAN_TIMEOUT_MS });
+    await page.getByRole("region", { name: "Tasks" }).getByText("CAM planning").waitFor();
+    const fold = page.locator("details.replan");
+    assert.equal(await fold.getAttribute("open"), null, "planning again waits folded");
+    await fold.getByText("Change the stock and plan again").click();
+    await fold.getByRole("button", { name: "Plan again", exact: true }).waitFor();
+    tab.assertClean();
+  });
+
+  it("says there is nothing to plan for a project without a part", async () => {
+    const bare = await api.request<{ id: string }>("POST", "/projects", {
+      key: alice.key,
+      body: { name: "No part yet", customer: "" },
+    });
+    assert.equal(bare.status, 201, bare.text);
+    const { page } = tab;
+    await page.goto(`${api.origin}/projects/${bare.body.id}`);
+    await page.getByText("No part uploaded: this project has nothing to plan.").waitFor();
+    assert.equal(await page.getByRole("button", { name: /^Plan/ }).count(), 0);
     tab.assertClean();
   });
 });
@@ -375,6 +443,8 @@ describe("the quote in German", () => {
       assert.equal(spaces(await page.getByTestId("quote-total").innerText()), spaces(expected));
       await page.getByRole("button", { name: "CSV (Deutsch)" }).waitFor();
       await page.getByRole("heading", { name: "Kostenaufstellung" }).waitFor();
+      await page.getByText(/^Aufspannungen ohne Rüstkosten: \d+ von \d+\./).waitFor();
+      await page.getByRole("link", { name: "Rüstkosten unter Maschinen festlegen" }).waitFor();
     } finally {
       await page.getByLabel(/Language|Sprache/).selectOption("en");
     }

@@ -1,7 +1,10 @@
 /**
- * The new project's second step: stock offsets around the uploaded part, its size shown as
- * they change, and "Plan": the stock saved, the automated CAM planning started, its task
- * polled (GET /tasks/{id}) until it ends, with the progress shown.
+ * The new project's second step, and the project page's for a part not planned yet: stock
+ * offsets around the part (its size shown as they change when the upload's bounding box is
+ * known), and "Plan": the stock saved, the automated CAM planning started, its task polled
+ * (GET /tasks/{id}) until it ends, with the progress shown. A finished plan points on to the
+ * quote, and a plan that says the stock is too small to grip says so here, where it can be
+ * planned again with more stock.
  */
 import { useEffect, useRef, useState } from "preact/hooks";
 import { page } from "../api/base.ts";
@@ -39,7 +42,23 @@ export function stockSize(size: number[], offsets: Offsets): [number, number, nu
   ];
 }
 
-export function PlanStep({ project, uploaded }: { project: Project; uploaded: Uploaded }) {
+export function PlanStep({
+  project,
+  uploaded,
+  running,
+  onPlanned,
+  again = false,
+}: {
+  project: Project;
+  /** the upload's answer; without it (a part uploaded earlier) no part size is shown */
+  uploaded?: Uploaded;
+  /** a planning already queued or running: followed, not started again */
+  running?: Task;
+  /** on the project page: the page reloads itself instead of linking to itself */
+  onPlanned?: () => void;
+  /** a planned project's page: this step plans it once more, inside a fold of its own */
+  again?: boolean;
+}) {
   const text = useProjectsText();
   const { formatNumber } = useI18n();
   const [offsets, setOffsets] = useState<Offsets>(DEFAULT_OFFSETS);
@@ -51,21 +70,31 @@ export function PlanStep({ project, uploaded }: { project: Project; uploaded: Up
   useEffect(() => () => window.clearTimeout(timer.current), []);
 
   const mm = (value: number) => formatNumber(value, { maximumFractionDigits: 1 });
-  const size = stockSize(uploaded.bbox.size, offsets);
+  const size = uploaded ? stockSize(uploaded.bbox.size, offsets) : null;
 
   const follow = (taskId: string) => {
     timer.current = window.setTimeout(async () => {
       try {
         const now = await getTask(taskId);
         setTask(now);
-        if (TERMINAL.has(now.status)) setBusy(false);
-        else follow(taskId);
+        if (!TERMINAL.has(now.status)) follow(taskId);
+        else {
+          setBusy(false);
+          if (now.status === "success") onPlanned?.();
+        }
       } catch (caught) {
         setError(caught);
         setBusy(false);
       }
     }, POLL_MS);
   };
+
+  useEffect(() => {
+    if (!running) return;
+    setTask(running);
+    setBusy(true);
+    follow(running.task_id);
+  }, [running?.task_id]);
 
   const plan = async (event: Event) => {
     event.preventDefault();
@@ -84,23 +113,36 @@ export function PlanStep({ project, uploaded }: { project: Project; uploaded: Up
   };
 
   const result = task ? planResult(task) : null;
+  // the one plan warning the estimator can act on here: more stock, then plan again
+  const tooSmall = result?.warnings.filter((warning) => warning.code === "stock_allowance_needed") ?? [];
   const projectPage = page(`/projects/${encodeURIComponent(project.id)}`);
   return (
-    <form class="card" noValidate onSubmit={(event) => void plan(event)} aria-labelledby="stock-title">
-      <p role="status">
-        {fill(text.create.uploaded, {
-          file: uploaded.fileName,
-          x: mm(uploaded.bbox.size[0] ?? 0),
-          y: mm(uploaded.bbox.size[1] ?? 0),
-          z: mm(uploaded.bbox.size[2] ?? 0),
-          faces: formatNumber(uploaded.face_count),
-        })}
-      </p>
-      {uploaded.warnings.map((warning) => (
-        <p key={warning.code} class="warning">
-          {warning.message}
-        </p>
-      ))}
+    <form
+      class={again ? undefined : "card"}
+      noValidate
+      onSubmit={(event) => void plan(event)}
+      aria-labelledby="stock-title"
+    >
+      {uploaded ? (
+        <>
+          <p role="status">
+            {fill(text.create.uploaded, {
+              file: uploaded.fileName,
+              x: mm(uploaded.bbox.size[0] ?? 0),
+              y: mm(uploaded.bbox.size[1] ?? 0),
+              z: mm(uploaded.bbox.size[2] ?? 0),
+              faces: formatNumber(uploaded.face_count),
+            })}
+          </p>
+          {uploaded.warnings.map((warning, index) => (
+            <p key={`${warning.code}-${index}`} class="warning">
+              {warning.message}
+            </p>
+          ))}
+        </>
+      ) : (
+        <p>{again ? text.create.planAgainLead : text.create.planLead}</p>
+      )}
       <h2 id="stock-title">{text.create.stockTitle}</h2>
       <p class="muted">{text.create.stockLead}</p>
       <fieldset class="offsets" disabled={busy}>
@@ -128,17 +170,21 @@ export function PlanStep({ project, uploaded }: { project: Project; uploaded: Up
           }),
         )}
       </fieldset>
-      <p>
-        {text.create.stockSize}:{" "}
-        <strong data-testid="stock-size">
-          {mm(size[0])} × {mm(size[1])} × {mm(size[2])} mm
-        </strong>
-      </p>
+      {size ? (
+        <p>
+          {text.create.stockSize}:{" "}
+          <strong data-testid="stock-size">
+            {mm(size[0])} × {mm(size[1])} × {mm(size[2])} mm
+          </strong>
+        </p>
+      ) : null}
       <FormError error={error} />
-      <button type="submit" class="primary" disabled={busy || task?.status === "success"}>
-        {text.create.plan}
-      </button>
-      {task || busy ? (
+      <p>
+        <button type="submit" class={task?.status === "success" ? undefined : "primary"} disabled={busy}>
+          {again || task?.status === "success" ? text.create.planAgain : text.create.plan}
+        </button>
+      </p>
+      {busy ? (
         <div class="progress-line">
           <progress value={task?.progress ?? 0} max={1} aria-label={text.create.plan} />
           <span role="status" data-testid="plan-progress">
@@ -156,9 +202,20 @@ export function PlanStep({ project, uploaded }: { project: Project; uploaded: Up
               time: formatDuration(result?.machining_time_s ?? 0),
             })}
           </p>
+          {tooSmall.map((warning, index) => (
+            <p key={`${warning.code}-${index}`} class="warning">
+              {fill(text.create.stockTooSmall, { message: warning.message })}
+            </p>
+          ))}
           <p class="actions start">
-            <a href={projectPage}>{text.create.openProject}</a>{" "}
-            <a href={`${projectPage}/quote`}>{text.create.openQuote}</a>
+            <a class="button primary" href={`${projectPage}/quote`}>
+              {text.create.openQuote}
+            </a>
+            {onPlanned ? null : (
+              <a class="button" href={projectPage}>
+                {text.create.openProject}
+              </a>
+            )}
           </p>
         </div>
       ) : null}

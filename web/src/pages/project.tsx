@@ -1,7 +1,8 @@
 /**
  * Project: what its latest planning made (setups with their tools and times, completeness and
  * its reasons, warnings), the downloads (G-code per setup, the job file, the setup sheet) and
- * the history of its tasks. Another user's or an unknown id shows only "not found".
+ * the history of its tasks. A part not planned yet gets the plan step here, and a planning
+ * still running is followed. Another user's or an unknown id shows only "not found".
  */
 import { useEffect, useState } from "preact/hooks";
 import { page } from "../api/base.ts";
@@ -14,15 +15,20 @@ import {
   planResult,
   type Project,
   projectUrl,
+  TERMINAL,
   type Task,
 } from "../api/projects.ts";
 import { FormError } from "../components/errors.tsx";
 import { usePageTitle } from "../components/page-title.ts";
 import { fill, useI18n } from "../i18n/index.ts";
 import { formatDuration, useProjectsText } from "../i18n/projects.ts";
+import { PlanStep } from "./plan-step.tsx";
 import { Downloads } from "./project-downloads.tsx";
 import { isNotFound, ProjectNotFound } from "./project-not-found.tsx";
 import "./projects.css";
+
+const FEW_WARNINGS = 3;
+const PLANNING_TASK = "automation.automated_cam_planning";
 
 function Summary({ plan }: { plan: PlanResult }) {
   const text = useProjectsText();
@@ -50,14 +56,17 @@ function Summary({ plan }: { plan: PlanResult }) {
         </div>
       ) : null}
       {plan.warnings.length > 0 ? (
-        <div>
-          <h3>{text.project.warnings}</h3>
+        // a plan can carry dozens of warnings: folded, they do not push the setups off the page
+        <details class="warnings" open={plan.warnings.length <= FEW_WARNINGS}>
+          <summary>
+            <h3>{fill(text.project.warningsCount, { count: formatNumber(plan.warnings.length) })}</h3>
+          </summary>
           <ul>
             {plan.warnings.map((warning, index) => (
               <li key={`${warning.code}-${index}`}>{warning.message}</li>
             ))}
           </ul>
-        </div>
+        </details>
       ) : null}
       <h3>{text.project.setups}</h3>
       {plan.setups.map((setup) => (
@@ -121,7 +130,7 @@ function TaskHistory({ tasks }: { tasks: Task[] }) {
             {tasks.map((task) => (
               <tr key={task.task_id}>
                 <td data-label={text.project.colTask}>
-                  <code>{task.task_name}</code>
+                  {task.task_name === PLANNING_TASK ? text.project.planningTask : <code>{task.task_name}</code>}
                 </td>
                 <td data-label={text.project.colStatus}>
                   {text.taskStatus[task.status]}
@@ -153,11 +162,14 @@ export function ProjectPage({ id }: { id?: string }) {
   const { formatDateTime } = useI18n();
   const [loaded, setLoaded] = useState<Loaded | null>(null);
   const [error, setError] = useState<unknown>(null);
+  // bumped when a plan started here ends: the page reads the project and its tasks again
+  const [version, setVersion] = useState(0);
   usePageTitle(loaded?.project.name ?? text.project.summary);
 
   useEffect(() => {
     if (!id) return;
-    setLoaded(null);
+    // another project's page starts blank; this one's reload keeps the page while it reads
+    setLoaded((now) => (now?.project.id === id ? now : null));
     setError(null);
     Promise.all([getProject(id), listProjectTasks(id), listMachines(), listMaterials()])
       .then(([project, tasks, machines, materials]) =>
@@ -169,7 +181,7 @@ export function ProjectPage({ id }: { id?: string }) {
         }),
       )
       .catch(setError);
-  }, [id]);
+  }, [id, version]);
 
   if (!id || isNotFound(error)) return <ProjectNotFound />;
   if (error) return <FormError error={error} />;
@@ -177,6 +189,7 @@ export function ProjectPage({ id }: { id?: string }) {
   const { project, tasks } = loaded;
   const planning = tasks.find((task) => task.status === "success" && planResult(task));
   const plan = planning ? planResult(planning) : null;
+  const running = tasks.find((task) => task.task_name === PLANNING_TASK && !TERMINAL.has(task.status));
   const here = page(`/projects/${encodeURIComponent(project.id)}`);
   return (
     <section aria-labelledby="page-title">
@@ -205,7 +218,19 @@ export function ProjectPage({ id }: { id?: string }) {
         plan={plan}
         hasJob={project.current_job_id !== null}
       />
-      {plan ? <Summary plan={plan} /> : <p class="muted">{text.project.notPlanned}</p>}
+      {plan ? (
+        <>
+          <details class="card replan" open={running !== undefined}>
+            <summary>{text.project.replan}</summary>
+            <PlanStep project={project} running={running} onPlanned={() => setVersion(version + 1)} again />
+          </details>
+          <Summary plan={plan} />
+        </>
+      ) : project.current_job_id ? (
+        <PlanStep project={project} running={running} onPlanned={() => setVersion(version + 1)} />
+      ) : (
+        <p class="muted">{text.project.noPart}</p>
+      )}
       <TaskHistory tasks={tasks} />
     </section>
   );

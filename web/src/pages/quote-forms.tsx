@@ -1,12 +1,14 @@
 /**
  * The quote page's forms: the project's quote job edited in place (only changed fields are
  * sent, the API checks them) and the hourly-rate calculator (a preview through
- * POST /quote/mhr/calculate; its result can be made the project's rate override).
+ * POST /quote/mhr/calculate, with the machine page's inputs and words; its result can be made
+ * the project's rate override).
  */
 import { useEffect, useState } from "preact/hooks";
 import { calculateMhr, type MhrInputs, patchQuoteJob, type QuoteJob, type QuoteJobPatch } from "../api/quote.ts";
-import { MHR_INPUTS } from "../api/machines.ts";
+import { MHR_INPUTS, REQUIRED_MHR_INPUTS } from "../api/machines.ts";
 import { FieldError, FormError, fieldError } from "../components/errors.tsx";
+import { useEquipmentTexts } from "../i18n/equipment.ts";
 import { fill, useI18n } from "../i18n/index.ts";
 import { useProjectsText } from "../i18n/projects.ts";
 
@@ -32,7 +34,12 @@ function toDraft(job: QuoteJob): Record<string, string> {
   };
 }
 
-export function QuoteJobForm(props: { projectId: string; job: QuoteJob; onSaved(job: QuoteJob): Promise<void> }) {
+export function QuoteJobForm(props: {
+  projectId: string;
+  job: QuoteJob;
+  currency: string;
+  onSaved(job: QuoteJob): Promise<void>;
+}) {
   const text = useProjectsText();
   const [draft, setDraft] = useState(toDraft(props.job));
   const [fixed, setFixed] = useState(props.job.material_is_fixed_price);
@@ -46,13 +53,13 @@ export function QuoteJobForm(props: { projectId: string; job: QuoteJob; onSaved(
 
   const fields: [NumberField | "mhr_override", string][] = [
     ["quantity", text.quote.quantity],
-    ["mhr_override", text.quote.mhrOverride],
+    ["mhr_override", fill(text.quote.mhrOverride, { currency: props.currency })],
     ["overhead_percentage", text.quote.overheadPct],
     ["profit", text.quote.profitPct],
     ["discount", text.quote.discountPct],
     ["tax", text.quote.taxPct],
     ["material_surcharge_percentage", text.quote.surchargePct],
-    ["material_fixed_price", text.quote.materialFixedPrice],
+    ["material_fixed_price", fill(text.quote.materialFixedPrice, { currency: props.currency })],
   ];
 
   const submit = async (event: Event) => {
@@ -121,9 +128,11 @@ export function QuoteJobForm(props: { projectId: string; job: QuoteJob; onSaved(
   );
 }
 
-export function MhrCalculator(props: { projectId: string; onSaved(job: QuoteJob): Promise<void> }) {
+export function MhrCalculator(props: { projectId: string; currency: string; onSaved(job: QuoteJob): Promise<void> }) {
   const text = useProjectsText();
-  const { formatNumber } = useI18n();
+  const { formatMoney } = useI18n();
+  // the same inputs, with the same words, as the machine page's rate form
+  const machineTexts = useEquipmentTexts().machines;
   const [inputs, setInputs] = useState<Record<string, string>>({});
   const [mhr, setMhr] = useState<number | null>(null);
   const [error, setError] = useState<unknown>(null);
@@ -165,7 +174,10 @@ export function MhrCalculator(props: { projectId: string; onSaved(job: QuoteJob)
           const problem = fieldError(error, field);
           return (
             <div class="field" key={field}>
-              <label for={`mhr-${field}`}>{text.quote.mhrFields[field]}</label>
+              <label for={`mhr-${field}`}>
+                {machineTexts.inputs[field]}
+                {REQUIRED_MHR_INPUTS.has(field) ? null : <span class="muted small"> ({machineTexts.optional})</span>}
+              </label>
               <input
                 id={`mhr-${field}`}
                 inputMode="decimal"
@@ -185,9 +197,7 @@ export function MhrCalculator(props: { projectId: string; onSaved(job: QuoteJob)
         </button>
         {mhr !== null ? (
           <>
-            <strong role="status">
-              {fill(text.quote.calculated, { mhr: formatNumber(mhr, { maximumFractionDigits: 2 }) })}
-            </strong>
+            <strong role="status">{fill(text.quote.calculated, { mhr: formatMoney(mhr, props.currency) })}</strong>
             <button type="button" onClick={() => void use()}>
               {text.quote.useRate}
             </button>

@@ -1,7 +1,8 @@
 /**
- * Quote: the project's cost breakdown as a table, its quote job's values edited in place
- * (PATCH, only the changed fields), the hourly-rate calculator, and the CSV and Excel exports
- * in English and German. Money and numbers in the user's locale.
+ * Quote: the project's cost breakdown as a table with its warnings (quote-warnings.tsx), its
+ * quote job's values edited in place (PATCH, only the changed fields), the hourly-rate
+ * calculator, and the CSV and Excel exports in English and German. Money and numbers in the
+ * user's locale.
  */
 import { useEffect, useState } from "preact/hooks";
 import { page } from "../api/base.ts";
@@ -19,11 +20,15 @@ import { FormError } from "../components/errors.tsx";
 import { usePageTitle } from "../components/page-title.ts";
 import { fill, useI18n } from "../i18n/index.ts";
 import { formatDuration, useProjectsText } from "../i18n/projects.ts";
+import type { ProjectsMessages } from "../i18n/projects-en.ts";
 import { isNotFound, ProjectNotFound } from "./project-not-found.tsx";
 import { MhrCalculator, QuoteJobForm } from "./quote-forms.tsx";
+import { QuoteWarnings } from "./quote-warnings.tsx";
 import "./projects.css";
 
-function BreakdownTable({ breakdown }: { breakdown: Breakdown }) {
+type MhrSource = keyof ProjectsMessages["quote"]["mhrSources"];
+
+function BreakdownTable({ breakdown, projectId }: { breakdown: Breakdown; projectId: string }) {
   const text = useProjectsText();
   const { formatMoney, formatNumber } = useI18n();
   const money = (value: number) => formatMoney(value, breakdown.currency);
@@ -31,7 +36,10 @@ function BreakdownTable({ breakdown }: { breakdown: Breakdown }) {
   const lineLabel = (line: BreakdownLine) =>
     line.kind === "machining" || line.kind === "setup_cost"
       ? `${text.quote.kinds[line.kind]} ${line.label}`
-      : line.label;
+      : line.kind === "material"
+        ? text.quote.kinds.material
+        : line.label;
+  const source = breakdown.mhr_source;
   const pct = (value: number) => formatNumber(value, { maximumFractionDigits: 2 });
   const totals: [string, number, boolean][] = [
     [text.quote.directCost, breakdown.direct_cost, false],
@@ -53,15 +61,11 @@ function BreakdownTable({ breakdown }: { breakdown: Breakdown }) {
       <p class="muted small">
         {fill(text.quote.mhrLine, {
           mhr: money(breakdown.mhr),
-          source: breakdown.mhr_source,
+          source: source in text.quote.mhrSources ? text.quote.mhrSources[source as MhrSource] : source,
           time: formatDuration(breakdown.machining_time_s),
         })}
       </p>
-      {breakdown.warnings.map((warning) => (
-        <p key={warning.code} class="warning">
-          {warning.message}
-        </p>
-      ))}
+      <QuoteWarnings breakdown={breakdown} projectId={projectId} />
       <table class="breakdown">
         <thead>
           <tr>
@@ -122,6 +126,7 @@ function Exports({ projectId }: { projectId: string }) {
   return (
     <section class="card" aria-labelledby="export-title">
       <h2 id="export-title">{text.quote.exportTitle}</h2>
+      <p class="muted">{text.quote.exportLead}</p>
       <FormError error={error} />
       <p class="actions start">
         {(["en", "de"] as const).flatMap((language) =>
@@ -173,13 +178,13 @@ export function QuotePage({ id }: { id?: string }) {
       </p>
       <h1 id="page-title">{fill(text.quote.title, { name: loaded.project.name })}</h1>
       <div class="quote-grid">
-        <BreakdownTable breakdown={loaded.breakdown} />
+        <BreakdownTable breakdown={loaded.breakdown} projectId={id} />
         <div>
-          <QuoteJobForm projectId={id} job={loaded.job} onSaved={changed} />
+          <QuoteJobForm projectId={id} job={loaded.job} currency={loaded.breakdown.currency} onSaved={changed} />
           <Exports projectId={id} />
         </div>
       </div>
-      <MhrCalculator projectId={id} onSaved={changed} />
+      <MhrCalculator projectId={id} currency={loaded.breakdown.currency} onSaved={changed} />
     </section>
   );
 }
