@@ -19,12 +19,17 @@ function newestSource(): number {
   return Math.max(...[...files, path.join(repoRoot, "web", "index.html")].map((file) => fs.statSync(file).mtimeMs));
 }
 
-export async function launchBrowser(): Promise<Browser> {
+/** throws unless web/dist holds a build of the current sources */
+export function assertWebBuilt(): void {
   const built = path.join(WEB_DIST, "index.html");
   if (!fs.existsSync(built)) throw new Error(`the web app is not built (${WEB_DIST}): run npm run build:web`);
   // a build older than its sources would test yesterday's pages
   if (fs.statSync(built).mtimeMs < newestSource())
     throw new Error(`the web app's build is older than web/src: run npm run build:web`);
+}
+
+export async function launchBrowser(): Promise<Browser> {
+  assertWebBuilt();
   if (!fs.existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}: apt-get install chromium (.ci/run does)`);
   return chromium.launch({ executablePath: CHROMIUM, headless: true });
 }
@@ -44,6 +49,24 @@ export interface WatchedPage {
   close(): Promise<void>;
 }
 
+/** a page's record of errors and its check, for any browser's driver to fill */
+export function errorRecord(): Pick<WatchedPage, "errors" | "serverErrors" | "assertClean"> {
+  const errors: string[] = [];
+  const serverErrors: string[] = [];
+  return {
+    errors,
+    serverErrors,
+    assertClean(allowed = []) {
+      const fiveHundreds = [...serverErrors];
+      const unexpected = errors.filter((text) => !allowed.some((pattern) => pattern.test(text)));
+      errors.length = 0;
+      serverErrors.length = 0;
+      assert.deepEqual(fiveHundreds, [], "no answer of 500 or above");
+      assert.deepEqual(unexpected, [], "no console errors");
+    },
+  };
+}
+
 export const PHONE = { width: 390, height: 844 };
 export const DESKTOP = { width: 1280, height: 800 };
 
@@ -58,8 +81,8 @@ export async function openPage(
   });
   const page = await context.newPage();
   page.setDefaultTimeout(10_000);
-  const errors: string[] = [];
-  const serverErrors: string[] = [];
+  const record = errorRecord();
+  const { errors, serverErrors } = record;
   page.on("console", (message) => {
     if (message.type() === "error") errors.push(message.text());
   });
@@ -68,21 +91,7 @@ export async function openPage(
     if (response.status() >= 500)
       serverErrors.push(`${response.request().method()} ${response.url()} ${response.status()}`);
   });
-  return {
-    page,
-    context,
-    errors,
-    serverErrors,
-    assertClean(allowed = []) {
-      const fiveHundreds = [...serverErrors];
-      const unexpected = errors.filter((text) => !allowed.some((pattern) => pattern.test(text)));
-      errors.length = 0;
-      serverErrors.length = 0;
-      assert.deepEqual(fiveHundreds, [], "no answer of 500 or above");
-      assert.deepEqual(unexpected, [], "no console errors");
-    },
-    close: () => context.close(),
-  };
+  return { page, context, ...record, close: () => context.close() };
 }
 
 /**
