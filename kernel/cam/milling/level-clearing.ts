@@ -59,14 +59,13 @@ export function clearLevels(
         parameters: { ...spec.parameters, feed_mm_min: load.feed_mm_min },
         engagement_mm: load.engagement_mm,
         base_feed_mm_min: adaptive.base_feed_mm_min,
-        ...(request.stop_at === undefined ? {} : { stop_at: request.stop_at }),
+        ...(request.budget === undefined ? {} : { budget: request.budget }),
       });
   };
   let above = stock.highest();
   const shadows = new ShadowsAhead(part, tool, levels, parameters.allowance_xy_mm, parameters.stepdown_mm);
   for (const [index, z] of levels.entries()) {
-    if (request.stop_at !== undefined && performance.now() > request.stop_at)
-      return { cleared, skipped, stopped: true };
+    if (request.budget?.exhausted) return { cleared, skipped, stopped: true };
     shadows.before(index);
     const material = difference(stock.remainingAbove(z), part.shadow(z));
     // only round what this tool can take beyond its allowance (a rest tool: the corners and
@@ -87,8 +86,7 @@ export function clearLevels(
     const allowedGrown = offset(allowed, LINK_TOLERANCE_MM);
     const sweeps: Paths64[] = [];
     while (pieces.length > 0) {
-      if (request.stop_at !== undefined && performance.now() > request.stop_at)
-        return { cleared, skipped, stopped: true };
+      if (request.budget?.exhausted) return { cleared, skipped, stopped: true };
       const at = nearest(pieces, writer.position === null ? null : xy(writer.position));
       const region = pieces.splice(at, 1)[0] as Paths64;
       const result = clear({

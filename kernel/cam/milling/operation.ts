@@ -7,6 +7,7 @@
  * reason. Regions it could not machine are listed in `skipped`.
  */
 import type { CuttingParameters, Cutter, Operation, OperationKind, Vec2 } from "../types.ts";
+import type { WorkBudget } from "./adaptive/budget.ts";
 import type { AdaptiveLoad } from "./adaptive/parameters.ts";
 import { materialHeights, ToolpathWriter } from "./linking.ts";
 import type { Rect64 } from "./polygons.ts";
@@ -51,8 +52,8 @@ export interface MillingRequest {
    * offset passes (clearing.ts)
    */
   adaptive?: AdaptiveLoad;
-  /** a roughing not done by this time (performance.now(), ms) stops before its next level and makes no operation */
-  stop_at?: number;
+  /** an adaptive roughing that spends this work (adaptive/budget.ts) stops and makes no operation */
+  budget?: WorkBudget;
   /** the feed through air known to be cleared (../tooling/feeds.ts airFeed); the cutting feed when not given */
   air_feed_mm_min?: number;
 }

@@ -94,7 +94,7 @@ function roughInLevels(asked: MillingRequest, kind: OperationKind): MillingOutco
     },
     () => request.onMoves?.(operation),
   );
-  if (found.stopped) return refusal(`${kind.replace("_", " ")} stopped: not done within its planning time`);
+  if (found.stopped) return refusal(`${kind.replace("_", " ")} stopped: not done within its work budget`);
   if (unreachable.length > 0) {
     const range =
       unreachable.length === 1

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { operationTime } from "../machining-time.ts";
 import { findMachineArchetype } from "../../machines/archetypes.ts";
+import { WorkBudget } from "../milling/adaptive/budget.ts";
 import { adaptiveCut, levelLoad } from "../milling/adaptive/parameters.ts";
 import { refusal, type MillingOutcome } from "../milling/operation.ts";
 import { roughing } from "../milling/roughing.ts";
@@ -105,17 +106,19 @@ describe("choosing the clearing", () => {
       assert.equal(fastest([lazy, adaptive], MACHINE, levels), adaptive);
     });
 
-    it("makes no operation of a roughing past its planning time", () => {
+    it("makes no operation of a roughing past its work budget, and stops at the same work every time", () => {
       const adaptive = tried[1] as NonNullable<(typeof tried)[1]>;
-      const late = roughing({
-        ...block,
-        tool: TOOL,
-        parameters: adaptive.parameters,
-        adaptive: adaptive.load,
-        stop_at: performance.now() - 1,
-      });
-      assert.equal(late.operation, null);
-      assert.match(late.reason ?? "", /stopped/);
+      const run = (budget: WorkBudget) =>
+        roughing({ ...block, tool: TOOL, parameters: adaptive.parameters, adaptive: adaptive.load, budget });
+      const whole = new WorkBudget(Infinity);
+      assert.ok(run(whole).operation, "unbounded, it is made");
+      const halves = [new WorkBudget(whole.used / 2), new WorkBudget(whole.used / 2)];
+      const late = halves.map(run);
+      for (const outcome of late) {
+        assert.equal(outcome.operation, null);
+        assert.match(outcome.reason ?? "", /stopped/);
+      }
+      assert.equal(halves[0]?.used, halves[1]?.used);
     });
 
     it("cuts each adaptive level at the load of its depth, the largest its target", () => {

@@ -13,7 +13,7 @@
  * which the levels alone do not tell: both are made and the one machining in less time is kept
  * (machining-time.ts, the time the plan reports), with the time the rest tools will take for
  * the material each leaves them (LEFT_SECONDS_PER_MM3): deeper levels leave taller steps on
- * sloped walls.
+ * sloped walls. Adaptive is made within a work budget (adaptiveBudget): past it, it is not made.
  *
  * Rest roughing is offset whatever is asked: adaptive rest roughing at the rest tools' rated
  * depths took less time on NIST FTC-10 (2,104 s of roughing against 2,259) by leaving more
@@ -21,6 +21,7 @@
  * partC its 1 to 3 mm tools' cell grids took minutes to plan.
  */
 import { operationTime } from "../machining-time.ts";
+import { WorkBudget } from "../milling/adaptive/budget.ts";
 import { adaptiveCut, levelLoad, type AdaptiveCut } from "../milling/adaptive/parameters.ts";
 import { zLevels } from "../milling/levels.ts";
 import type { MillingOutcome } from "../milling/operation.ts";
@@ -40,6 +41,27 @@ import type { Cutter, CuttingParameters, OperationKind } from "../types.ts";
 const LEFT_SECONDS_PER_MM3 = 0.006;
 /** a roughing's adaptive clearing is made beside its offset one only when its levels predict at most this share of offset's time */
 const WORTH_TRYING = 0.95;
+
+/**
+ * The work (adaptive/budget.ts cells) auto's adaptive candidate may do per mm its offset clearing
+ * feeds, at least MIN and at most MAX: counted in work, not time, so a plan is the same on a quiet
+ * machine and a loaded one (a budget of offset's planning time made NIST FTC-10's and partC's
+ * plans differ with the load). Made to the end, partC's side roughings (12 mm end mill) did
+ * 1.6 to 2.8 million cells, 2,770 to 4,000 per mm of offset's feed, and finish within MIN; NIST
+ * FTC-10's and STC-06's 10 and 20 mm roughings needed more than 5,500 per mm (stopped there), and
+ * CTC-01's 20 mm ones over the plate had not finished at 207 million cells (+Z, 274 m of offset
+ * feed): MAX keeps what such a candidate throws away near the 10 to 30 s it cost under the time
+ * budget, which left them unmade too (at 1,000 to 17,000 cells per ms on 2 shared cores).
+ */
+const BUDGET_CELLS_PER_FEED_MM = 5_000;
+const MIN_BUDGET_CELLS = 4_000_000;
+const MAX_BUDGET_CELLS = 60_000_000;
+
+/** The work auto's adaptive candidate may do beside `offset`, the same step's offset clearing. */
+export function adaptiveBudget(offset: MillingOutcome, machine: PlanInput["machine"]): WorkBudget {
+  const feed = offset.operation === null ? 0 : operationTime(offset.operation, machine).feed_length_mm;
+  return new WorkBudget(Math.min(MAX_BUDGET_CELLS, Math.max(MIN_BUDGET_CELLS, BUDGET_CELLS_PER_FEED_MM * feed)));
+}
 
 /** The clearings to make for a step, in order: null is offset. One: no choice to make. */
 export function clearingsToTry(

@@ -26,9 +26,10 @@ import { missingEndMill, toolMissingEntry, type MissingTool } from "../tooling/m
 import { mm, selectFaceMill } from "../tooling/select.ts";
 import { wallReach } from "../cutter-shape.ts";
 import type { Cutter, Operation, OperationKind } from "../types.ts";
+import type { WorkBudget } from "../milling/adaptive/budget.ts";
 import type { AdaptiveCut } from "../milling/adaptive/parameters.ts";
 import type { OperationCheck, PlanInput, PlanStep, Unmachined } from "../plan-types.ts";
-import { clearingsToTry, fastest } from "./clearing-choice.ts";
+import { adaptiveBudget, clearingsToTry, fastest } from "./clearing-choice.ts";
 import { holePlugs, mergeSoups } from "./hole-plugs.ts";
 import { pencilFinishingStep } from "./pencil-step.ts";
 import { spindleLimitTold } from "./spindle-limited.ts";
@@ -53,15 +54,6 @@ import {
   troughBall,
 } from "./milling-tools.ts";
 
-/**
- * When auto makes both clearings for a roughing, adaptive may take this many times offset's
- * planning time (at least MIN_BUDGET_MS's), else it is not made: unbounded, NIST CTC-01's -Z
- * roughing (a 20 mm end mill over the plate) took 207 s to make both ways, and the part's plan
- * 297 s against 114 s offset only; at three times, 107 s against 48 s. Once offset's time keeps
- * the plan near the aim of 1.5 times offset's planning.
- */
-const ADAPTIVE_BUDGET = 1;
-const MIN_BUDGET_MS = 1000;
 /**
  * How many made operations may wait for their verdict while the next is made. Two: a roughing's
  * simulation (seconds on a NIST part) outlasts making the floor finishing after it, and the wall
@@ -357,10 +349,9 @@ function millWith(slicer: PartSlicer, job: Required<MillingJob>): MillingDraft {
     // (offset, mostly kept), the other's whole if it is kept instead
     const onMoves = verifier === null ? undefined : (operation: Operation) => verifier.stream(operation, true);
     const id = nextId();
-    // a second clearing may take ADAPTIVE_BUDGET times the first's planning time, else it is not made
-    let stopAt: number | undefined;
+    // a second clearing may do the work the first's feed length allows (clearing-choice.ts), else it is not made
+    let budget: WorkBudget | undefined;
     const make = (adaptive: AdaptiveCut | null, index: number): MillingOutcome => {
-      const started = performance.now();
       const outcome = step.generate({
         part: slicer,
         stock,
@@ -376,10 +367,9 @@ function millWith(slicer: PartSlicer, job: Required<MillingJob>): MillingDraft {
         air_feed_mm_min: airFeed((adaptive?.parameters ?? parameters).feed_mm_min, input.machine),
         ...(step.name ? { name: step.name } : {}),
         ...(focus === null ? {} : { focus }),
-        ...(index > 0 && stopAt !== undefined ? { stop_at: stopAt } : {}),
+        ...(index > 0 && budget !== undefined ? { budget } : {}),
       });
-      if (index === 0)
-        stopAt = performance.now() + ADAPTIVE_BUDGET * Math.max(MIN_BUDGET_MS, performance.now() - started);
+      if (index === 0 && clearings.length > 1) budget = adaptiveBudget(outcome, input.machine);
       return outcome;
     };
     const made = clearings.map(make);

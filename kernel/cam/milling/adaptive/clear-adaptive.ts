@@ -35,6 +35,7 @@ import {
   type Paths64,
 } from "../polygons.ts";
 import { ramerDouglasPeucker } from "../simplify.ts";
+import { regionWork, stepsWork, type WorkBudget } from "./budget.ts";
 import { squaredDistances } from "./distance.ts";
 import { block, freeCell, frontOf, nextStart, refreshFront, type CellBox, type Front } from "./front.ts";
 import { CellGrid } from "./grid.ts";
@@ -47,8 +48,8 @@ export interface AdaptiveSpec extends ClearSpec {
   engagement_mm: number;
   /** the feed of the entry and of the passes along the walls */
   base_feed_mm_min: number;
-  /** past this time (performance.now(), ms) no more paths are walked and the region's result is what was made (the roughing makes no operation) */
-  stop_at?: number;
+  /** the work the clearing may do (budget.ts); once spent no more paths are walked and the region's result is what was made (the roughing makes no operation) */
+  budget?: WorkBudget;
 }
 
 /** cells are about this fraction of the target engagement: a step's cut is some 50 cells */
@@ -92,6 +93,7 @@ export function clearRegionAdaptive(spec: AdaptiveSpec): ClearResult {
   const reach = (radius - cell) / cell;
   for (let i = 0; i < cells.length; i += 1) if ((fromAllowed[i] as number) > reach * reach) cells[i] = 0;
   const model = new MaterialModel(grid, cells, radius);
+  spec.budget?.spend(regionWork(grid.size));
   if (model.count() === 0) return cleanup(spec.material, spec.from);
 
   const cuts: Cut[] = [];
@@ -132,9 +134,8 @@ export function clearRegionAdaptive(spec: AdaptiveSpec): ClearResult {
   // the front and free cells are decided within this distance of the material
   const horizon = radius + engagement + 2 * cell;
   for (let n = 0; n < MAX_PATHS; n += 1) {
-    // past its time the roughing makes nothing (level-clearing.ts): no passes for what is left
-    if (spec.stop_at !== undefined && performance.now() > spec.stop_at)
-      return { cuts, swept: [], skipped: null, end: position };
+    // past its budget the roughing makes nothing (level-clearing.ts): no passes for what is left
+    if (spec.budget?.exhausted) return { cuts, swept: [], skipped: null, end: position };
     const start = nextStart(front, engagement, blocked, position);
     if (start === null) break;
     const path = walk({
@@ -147,6 +148,7 @@ export function clearRegionAdaptive(spec: AdaptiveSpec): ClearResult {
       maxTurn,
       maxSteps: MAX_STEPS,
     });
+    spec.budget?.spend(stepsWork(path.steps, radius / cell));
     if (path.cut < WORTHWHILE_STEPS * engagement * step) block(grid, blocked, start.index, radius);
     if (path.points.length < 2) continue;
     const from = position;
@@ -164,7 +166,9 @@ export function clearRegionAdaptive(spec: AdaptiveSpec): ClearResult {
     walked.push(path.points);
     // where the writer will be: the path's end in Clipper units
     position = vecOf(pathOf([path.points[path.points.length - 1] as Vec2])[0] as { x: number; y: number });
-    refreshFront(front, model, cellBox(grid, path.points, radius), horizon);
+    const box = cellBox(grid, path.points, radius);
+    refreshFront(front, model, box, horizon);
+    spec.budget?.spend(boxWork(box, horizon / cell));
   }
 
   const swept = sweepCleared(
@@ -192,6 +196,11 @@ function cellBox(grid: CellGrid, points: readonly Vec2[], radius: number): CellB
     };
   }
   return box;
+}
+
+/** The cells refreshFront reads round a box grown by `margin` cells (twice: the window it writes and the one it reads). */
+function boxWork(box: CellBox, margin: number): number {
+  return (box.x1 - box.x0 + 1 + 4 * margin) * (box.y1 - box.y0 + 1 + 4 * margin);
 }
 
 function hasFreeCell(front: Front): boolean {

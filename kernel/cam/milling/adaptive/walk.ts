@@ -51,6 +51,8 @@ export interface Walk {
   points: Vec2[];
   /** material cut (mm²) */
   cut: number;
+  /** the steps tried, the trimmed ones and the one it stopped at included: the work the walk did */
+  steps: number;
 }
 
 export function walk(spec: WalkSpec): Walk {
@@ -100,7 +102,7 @@ export function walk(spec: WalkSpec): Walk {
       lastCutting = points.length;
     }
   }
-  return { points: points.slice(0, lastCutting), cut };
+  return { points: points.slice(0, lastCutting), cut, steps: points.length };
 }
 
 /** The turn (negative: right, towards the material) whose step engages the target, within ±maxTurn. */
