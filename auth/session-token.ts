@@ -1,11 +1,13 @@
 /**
- * The web app's secrets: session cookies, CSRF tokens and login-link tokens, each 32 random
- * bytes in base64url. Only a session's or a link's SHA-256 is stored; a fast hash is right for
+ * The web app's secrets: session cookies, device cookies, CSRF tokens and login-link tokens,
+ * each 32 random bytes in base64url. Only a session's, a device's or a link's SHA-256 is stored; a fast hash is right for
  * a random 256-bit input (auth/api-key.ts argues the same for keys).
  */
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 
 export const SESSION_COOKIE = "swarf_session";
+/** a browser that has signed in before (api/app-routes/sign-in-devices.ts) */
+export const DEVICE_COOKIE = "swarf_device";
 /** the credential prefix that names a session to SQL (begin_request): no key has it */
 export const SESSION_CREDENTIAL_PREFIX = "session:";
 

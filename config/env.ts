@@ -41,6 +41,10 @@ const EnvSchema = z
     /** failed sign-ins one client address, or one account, may make per window before 429 */
     SIGN_IN_FAILURES_PER_ADDRESS: integer(20, 1),
     SIGN_IN_FAILURES_PER_ACCOUNT: integer(10, 1),
+    /** failed sign-ins a device cookie may make before it is revoked (it is exempt from the account's limit) */
+    SIGN_IN_FAILURES_PER_DEVICE: integer(5, 1),
+    /** how long a device cookie lives; browsers cap cookies at 400 days */
+    SIGN_IN_DEVICE_DAYS: z.coerce.number().int().min(1).max(400).default(90),
     /** at most an hour: the prune task keeps the last hour's counts (tasks/prune_rate_limit_slots.ts) */
     SIGN_IN_FAILURE_WINDOW_SECONDS: z.coerce.number().int().min(10).max(3600).default(900),
     /**

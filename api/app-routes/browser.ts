@@ -1,10 +1,10 @@
 /**
- * What the app routes need of the browser: the session cookie's attributes, and the refusal of
- * a sign-in posted from another site (login CSRF: a page elsewhere signing the visitor in as
- * someone else).
+ * What the app routes need of the browser: the session and device cookies' attributes, and the
+ * refusal of a sign-in posted from another site (login CSRF: a page elsewhere signing the
+ * visitor in as someone else).
  */
 import type { CookieOptions, Request, RequestHandler, Response } from "express";
-import { SESSION_COOKIE } from "../../auth/session-token.ts";
+import { DEVICE_COOKIE, SESSION_COOKIE } from "../../auth/session-token.ts";
 import { HttpError } from "../../http/errors/index.ts";
 import { publicBaseUrl } from "../public-base-url.ts";
 
@@ -26,6 +26,17 @@ export function setSessionCookie(
   expires: Date,
 ): void {
   res.cookie(SESSION_COOKIE, token, { ...cookieOptions(req, configuredBaseUrl), expires });
+}
+
+/** the device cookie outlives sign-outs and sessions: it says this browser has signed in as its user */
+export function setDeviceCookie(
+  req: Request,
+  res: Response,
+  configuredBaseUrl: string | undefined,
+  token: string,
+  expires: Date,
+): void {
+  res.cookie(DEVICE_COOKIE, token, { ...cookieOptions(req, configuredBaseUrl), expires });
 }
 
 export function clearSessionCookie(req: Request, res: Response, configuredBaseUrl: string | undefined): void {

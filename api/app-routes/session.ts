@@ -8,7 +8,9 @@
  *
  * Failed sign-ins are counted per client address and per account (the email as given, in any
  * letter case, whether or not it exists); either at its limit gets 429 before any password
- * is checked. Wrong email and wrong password get the same answer in about the same time.
+ * is checked, except that a browser with a device cookie of that account is exempt from the
+ * account's limit and has its own (sign-in-devices.ts). A successful sign-in sets the device
+ * cookie. Wrong email and wrong password get the same answer in about the same time.
  */
 import type { Request, Response } from "express";
 import { z } from "zod";
@@ -22,11 +24,17 @@ import {
   startSession,
   type SessionLifetime,
 } from "../../db/queries/sessions.ts";
-import { recordSignInFailure, signInBlocked, type SignInLimit } from "../../db/queries/sign-in-failures.ts";
+import {
+  type Blocked,
+  recordSignInFailure,
+  signInBlocked,
+  type SignInLimit,
+} from "../../db/queries/sign-in-failures.ts";
 import { HttpError, rateLimitExceeded } from "../../http/errors/index.ts";
 import type { AuthenticatedKey } from "../locals.ts";
 import type { ApiServices } from "../services.ts";
 import { clearSessionCookie, setSessionCookie } from "./browser.ts";
+import { rememberDevice, sentDeviceHash, trustedDevice } from "./sign-in-devices.ts";
 
 export const SignInBody = z.strictObject({
   email: z.string().min(1).max(320),
@@ -47,11 +55,10 @@ function clientAddress(req: Request): string {
   return req.ip ?? req.socket.remoteAddress ?? "unknown";
 }
 
-/** 429 when the address or the account is at its limit of failed sign-ins */
-async function refuseWhileBlocked(services: ApiServices, limits: readonly SignInLimit[]): Promise<void> {
+/** 429 for the longest of the blocks, if any */
+function refuseWhenBlocked(services: ApiServices, limits: readonly SignInLimit[], blocked: readonly Blocked[]): void {
   const window = services.env.SIGN_IN_FAILURE_WINDOW_SECONDS;
-  const blocked = await signInBlocked(services.pool, limits, window);
-  const longest = blocked.reduce<(typeof blocked)[number] | undefined>(
+  const longest = blocked.reduce<Blocked | undefined>(
     (a, b) => (a && a.retry_after_seconds >= b.retry_after_seconds ? a : b),
     undefined,
   );
@@ -80,6 +87,7 @@ async function begin(
   const csrfToken = newToken();
   const user = await start(tokenHash(cookie)!, csrfToken);
   if (!user) return null;
+  await rememberDevice(req, res, services, user.id);
   const expires = new Date(Date.now() + lifetime(services.env).maxSeconds * 1000);
   setSessionCookie(req, res, services.env.PUBLIC_BASE_URL, cookie, expires);
   res.status(200).json(signedIn(user, csrfToken));
@@ -89,11 +97,22 @@ async function begin(
 export async function signIn(req: Request, res: Response, services: ApiServices): Promise<void> {
   const { email, password } = SignInBody.parse(res.locals.input?.body);
   const { env, pool } = services;
-  const limits: SignInLimit[] = [
-    { subject: `address:${clientAddress(req)}`, limit: env.SIGN_IN_FAILURES_PER_ADDRESS },
-    { subject: `account:${email.trim().toLowerCase()}`, limit: env.SIGN_IN_FAILURES_PER_ACCOUNT },
-  ];
-  await refuseWhileBlocked(services, limits);
+  const address: SignInLimit = { subject: `address:${clientAddress(req)}`, limit: env.SIGN_IN_FAILURES_PER_ADDRESS };
+  const account: SignInLimit = {
+    subject: `account:${email.trim().toLowerCase()}`,
+    limit: env.SIGN_IN_FAILURES_PER_ACCOUNT,
+  };
+  const limits = [address, account];
+  const device = sentDeviceHash(req);
+  const blocked = await signInBlocked(pool, limits, env.SIGN_IN_FAILURE_WINDOW_SECONDS);
+  // the address's limit holds for every browser, and is checked before the device's attempt
+  // is counted: a blocked answer checks no password, so it must not use up the device's
+  if (blocked.some((b) => b.subject === address.subject)) {
+    refuseWhenBlocked(services, limits, device ? blocked.filter((b) => b.subject === address.subject) : blocked);
+  }
+  // the same queries run whether or not the device cookie is the user's (or any user's is)
+  const trusted = await trustedDevice(services, device, email.trim());
+  if (!trusted) refuseWhenBlocked(services, limits, blocked);
   const credentials = await signInCredentials(pool, email.trim());
   const matches = await verifyPassword(password, credentials?.password_hash ?? null);
   const started =
@@ -104,9 +123,10 @@ export async function signIn(req: Request, res: Response, services: ApiServices)
         })
       : null;
   if (started) return;
+  // a trusted device's failures count against the device (already) and the address, not the account
   await recordSignInFailure(
     pool,
-    limits.map((l) => l.subject),
+    (trusted ? [address] : limits).map((l) => l.subject),
     env.SIGN_IN_FAILURE_WINDOW_SECONDS,
   );
   throw new HttpError(401, "sign_in_failed", "Email or password is wrong.");
@@ -116,7 +136,7 @@ export async function signInWithLink(req: Request, res: Response, services: ApiS
   const { token } = LinkBody.parse(res.locals.input?.body);
   const { env, pool } = services;
   const limits: SignInLimit[] = [{ subject: `address:${clientAddress(req)}`, limit: env.SIGN_IN_FAILURES_PER_ADDRESS }];
-  await refuseWhileBlocked(services, limits);
+  refuseWhenBlocked(services, limits, await signInBlocked(pool, limits, env.SIGN_IN_FAILURE_WINDOW_SECONDS));
   const hash = tokenHash(token);
   const started = hash
     ? await begin(req, res, services, async (id, csrfToken) => {

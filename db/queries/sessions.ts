@@ -76,7 +76,9 @@ export async function redeemLoginLink(
 
 /**
  * As the owner (CLI): sets or replaces the user's password hash and ends the user's sessions,
- * since a password is reset most often because the old one may be known to someone else.
+ * since a password is reset most often because the old one may be known to someone else. For
+ * the same reason it revokes the user's device tokens (sql: 000015): whoever signed in with the
+ * old password holds some, and they would spare their guesses at the new one the account's limit.
  * Resolves to the number of sessions ended.
  */
 export async function setPasswordHash(db: Queryable, userId: string, hash: string): Promise<number> {
@@ -86,6 +88,8 @@ export async function setPasswordHash(db: Queryable, userId: string, hash: strin
          on conflict (user_id) do update set password_hash = excluded.password_hash, updated_at = now()
      ), ended as (
        delete from app_private.sessions where user_id = $1 returning 1
+     ), devices as (
+       delete from app_private.sign_in_devices where user_id = $1
      )
      select count(*)::int as ended from ended`,
     [userId, hash],

@@ -51,8 +51,9 @@ export function readHiddenLine(
         else line += char;
       }
     };
-    output.write(prompt);
+    // echo off before the prompt shows, so that nothing typed after it is ever echoed
     input.setRawMode(true);
+    output.write(prompt);
     input.setEncoding("utf8");
     input.on("data", onData);
     input.resume();

@@ -1,7 +1,8 @@
 /**
  * Signing in and out in Chromium: the sign-in form, a wrong password's message, landing on
  * Projects, the one-time login link (used once, then refused), sign-out ending the session,
- * and a state-changing request without the CSRF token refused.
+ * the device cookie that keeps a guesser from locking the owner's browser out, and a
+ * state-changing request without the CSRF token refused.
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
@@ -105,6 +106,50 @@ describe("signing in", () => {
       tab.assertClean([refusedWith(401)]);
     } finally {
       await tab.close();
+    }
+  });
+
+  it("signs in a browser that has signed in before while a guesser keeps the account locked for others", async () => {
+    const dora = await createTestUser(db.owner, "dora");
+    await givePassword(db.owner, dora.id);
+    const owner = await openPage(browser);
+    const stranger = await openPage(browser);
+    try {
+      await signInThroughPage(owner.page, api.origin, dora.email, TEST_PASSWORD);
+      const device = (await owner.context.cookies()).find((c) => c.name === "swarf_device");
+      assert.ok(device, "the device cookie is set");
+      assert.equal(device.httpOnly, true);
+      assert.equal(device.sameSite, "Lax");
+      const days = (device.expires * 1000 - Date.now()) / 86_400_000;
+      assert.ok(days > 89.9 && days <= 90, `expires in ${days} days`);
+      assert.equal(String(await owner.page.evaluate("document.cookie")).includes("swarf_device"), false);
+      await owner.page.getByRole("button", { name: "Sign out" }).click();
+      await owner.page.getByRole("heading", { level: 1, name: "Sign in" }).waitFor();
+
+      // a guesser who knows the email fills the account's limit (10)
+      for (let i = 0; i < 10; i++) {
+        const guess = await api.request("POST", "/backend-api/api/app/session", {
+          body: { email: dora.email, password: `guess number ${i}` },
+        });
+        assert.equal(guess.status, 401);
+      }
+
+      await stranger.page.goto(`${api.origin}/sign-in`);
+      await stranger.page.getByLabel("Email").fill(dora.email);
+      await stranger.page.getByLabel("Password").fill(TEST_PASSWORD);
+      await stranger.page.getByRole("button", { name: "Sign in" }).click();
+      const alert = stranger.page.getByRole("alert");
+      await alert.waitFor();
+      assert.match(await alert.innerText(), /too many failed sign-ins for this account/);
+      assert.equal((await stranger.context.cookies()).filter((c) => c.name === "swarf_session").length, 0);
+      stranger.assertClean([refusedWith(401), refusedWith(429)]);
+
+      // the owner's browser, signed out but with its device cookie, is spared the account's limit
+      await signInThroughPage(owner.page, api.origin, dora.email, TEST_PASSWORD);
+      owner.assertClean([refusedWith(401)]);
+    } finally {
+      await owner.close();
+      await stranger.close();
     }
   });
 

@@ -7,8 +7,10 @@ import { spawn } from "node:child_process";
 import { after, before, describe, it } from "node:test";
 import { repoRoot } from "../../config/env.ts";
 import { APP_ROUTES_PATH } from "../../http/base-path.ts";
+import { SESSION_COOKIE } from "../../auth/session-token.ts";
 import { startTestApi, type TestApi } from "../support/api.ts";
 import { createTestDatabase, type TestDatabase } from "../support/database.ts";
+import { setCookieValue } from "../support/sessions.ts";
 import { createTestUser } from "../support/users.ts";
 
 interface CliResult {
@@ -51,6 +53,40 @@ function cli(args: string[], options: { stdin?: string; env?: Record<string, str
   });
 }
 
+/**
+ * `cli user set-password <email>` at a terminal: util-linux's `script` runs it on a
+ * pseudo-terminal, passes what is written to its stdin on as keystrokes and copies what the
+ * terminal shows to its stdout. Chosen over python3's pty module because it is one command,
+ * not a program of our own to keep; the command line is fixed and takes the email from the
+ * environment, so nothing needs quoting for the shell `script -c` runs. `typed` is sent once
+ * the prompt is on the screen.
+ */
+function setPasswordAtTerminal(email: string, typed: string): Promise<{ code: number | null; screen: string }> {
+  return new Promise((resolve, reject) => {
+    const command = '"$SWARF_NODE" --import tsx scripts/cli.ts user set-password "$SWARF_EMAIL"';
+    const child = spawn("script", ["--quiet", "--return", "--command", command, "/dev/null"], {
+      cwd: repoRoot,
+      env: { ...process.env, DATABASE_URL: db.ownerUrl, SWARF_NODE: process.execPath, SWARF_EMAIL: email },
+      stdio: ["pipe", "pipe", "inherit"],
+    });
+    let screen = "";
+    let sent = false;
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+      screen += chunk;
+      if (!sent && screen.includes(`password for ${email}: `)) {
+        sent = true;
+        child.stdin.write(typed);
+      }
+    });
+    const timer = setTimeout(() => child.kill("SIGKILL"), 180_000);
+    child.on("error", reject);
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      resolve({ code, screen });
+    });
+  });
+}
+
 function signIn(email: string, password: string) {
   return api.request<{ user: { id: string } }>("POST", `${APP_ROUTES_PATH}/session`, { body: { email, password } });
 }
@@ -76,7 +112,7 @@ describe("cli user set-password and login-link", () => {
     assert.equal((await signIn(user.email, "ignored second line")).status, 401);
 
     // a new password replaces the old one and ends the sessions signed in with it
-    const cookie = signedIn.headers.getSetCookie()[0]?.split(";")[0] ?? "";
+    const cookie = `${SESSION_COOKIE}=${setCookieValue(signedIn)}`;
     const session = `${APP_ROUTES_PATH}/session`;
     assert.equal((await api.request("GET", session, { headers: { Cookie: cookie } })).status, 200);
     const again = await cli(["user", "set-password", user.email], { stdin: "another password here" });
@@ -85,6 +121,19 @@ describe("cli user set-password and login-link", () => {
     assert.equal((await api.request("GET", session, { headers: { Cookie: cookie } })).status, 401);
     assert.equal((await signIn(user.email, "a long enough secret")).status, 401);
     assert.equal((await signIn(user.email, "another password here")).status, 200);
+  });
+
+  it("at a terminal, reads the password unechoed and sets it", async () => {
+    const user = await createTestUser(db.owner, "tty");
+    // Backspace takes the X back; Enter at a terminal in raw mode is a carriage return
+    const { code, screen } = await setPasswordAtTerminal(user.email, "typed at a terminalX\u007f\r");
+    assert.equal(code, 0, screen);
+    assert.ok(screen.includes(`password for ${user.email}: `), screen);
+    assert.ok(screen.includes(`password set for ${user.email}`), screen);
+    assert.ok(!screen.includes("typed") && !screen.includes("terminal") && !screen.includes("*"), screen);
+
+    assert.equal((await signIn(user.email, "typed at a terminal")).status, 200);
+    assert.equal((await signIn(user.email, "typed at a terminalX")).status, 401);
   });
 
   it("refuses a short password, an unknown user and a missing email, changing nothing", async () => {

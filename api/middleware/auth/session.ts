@@ -20,15 +20,20 @@ export function notSignedIn(): HttpError {
   return new HttpError(401, "not_signed_in", "you are not signed in, or your session has ended: sign in again");
 }
 
-/** the session cookie's value as the request sent it; undefined when there is none */
-export function sessionCookie(req: Request): string | undefined {
+/** the named cookie's value as the request sent it; undefined when there is none */
+export function requestCookie(req: Request, name: string): string | undefined {
   const header = req.get("cookie");
   if (!header) return undefined;
   for (const part of header.split(";")) {
     const eq = part.indexOf("=");
-    if (eq > 0 && part.slice(0, eq).trim() === SESSION_COOKIE) return part.slice(eq + 1).trim();
+    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
   }
   return undefined;
+}
+
+/** the session cookie's value as the request sent it; undefined when there is none */
+export function sessionCookie(req: Request): string | undefined {
+  return requestCookie(req, SESSION_COOKIE);
 }
 
 /**
