@@ -167,6 +167,7 @@ describe("a new project in the page", () => {
     await progress.waitFor();
     await page.getByText(/^Planned: \d+ setups/).waitFor({ timeout: PLAN_TIMEOUT_MS });
     assert.equal(await progress.count(), 0, "the progress gives way to the result");
+    assert.equal(await page.getByText(/too small to grip/).count(), 0, "the default stock below the part holds");
     assert.match(
       (await page.getByRole("link", { name: "Open the quote" }).getAttribute("href")) ?? "",
       /\/projects\/[^/]+\/quote$/,

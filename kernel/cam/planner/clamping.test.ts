@@ -80,6 +80,15 @@ describe("the first setup's clamping", () => {
     assert.equal(clamping.problem.summary.grip_mm, 5);
   });
 
+  it("grips below the part with exactly the 6.5 mm it needs (5 + 1.5) when the part's bottom is a float32", () => {
+    // the stock's offsets are exact, the mesh's positions float32: 6.5 mm asked for is 6.4999996 here
+    const partBottomZ = Math.fround(-20.1);
+    const stock: Box3 = { min: [0, 0, -20.1 - 6.5], max: [40, 40, 0] };
+    assert.ok(partBottomZ - stock.min[2] < 6.5);
+    const clamping = firstClamping({ direction: [0, 0, 1], stock, partBottomZ, holder: viseHolder(TEST_VISE, 5) });
+    assert.ok("summary" in clamping, "no stock_allowance_needed for 0 mm more");
+  });
+
   it("is workholding_unavailable when the stock is wider than the opening on both axes", () => {
     const { clamping } = clampFirst(8, { ...TEST_VISE, max_opening_mm: 40 });
     assert.ok("problem" in clamping && clamping.problem.code === "workholding_unavailable");

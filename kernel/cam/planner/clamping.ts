@@ -88,7 +88,8 @@ export function firstClamping(input: FirstClampingInput): Clamping {
   const given = input.partBottomZ - stock.min[2];
   const needed = gripMm + WORKHOLDING_KEEP_OUT_MM;
   const layout = holder.layout(stock, axis);
-  const clear = given >= needed;
+  // float32 positions: 6.5 mm asked for may come back 6.49999 below the part
+  const clear = given >= needed - GEOMETRY_SLACK_MM;
   const across = setupAxes(input.direction)[axis];
   const [low, high] = [directionName(scale(across, -1)), directionName(across)].sort(bySide);
   const sides = `the blank's ${low} and ${high} sides`;

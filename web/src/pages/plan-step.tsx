@@ -30,7 +30,11 @@ export interface Uploaded {
 }
 
 const AXES = ["x", "y", "z"] as const;
-const DEFAULT_OFFSETS: Offsets = { minus_x: 2, plus_x: 2, minus_y: 2, plus_y: 2, minus_z: 2, plus_z: 2 };
+/**
+ * 8 mm below the part: a vise's usual 5 mm grip, the 1.5 mm every tool keeps from the jaws and
+ * 1.5 mm to spare, so the first plan of a part holds without a "stock too small to grip" warning
+ */
+const DEFAULT_OFFSETS: Offsets = { minus_x: 2, plus_x: 2, minus_y: 2, plus_y: 2, minus_z: 8, plus_z: 2 };
 const POLL_MS = 1000;
 
 /** the stock's size: the part's bounding box plus the offsets on both sides of each axis */
