@@ -14,6 +14,7 @@ import { repoRoot } from "../../config/env.ts";
 import { startTestApi, type TestApi } from "../support/api.ts";
 import {
   launchBrowser,
+  startedTogether,
   openPage,
   PHONE,
   refusedWith,
@@ -53,7 +54,7 @@ const dialogs: string[] = [];
 
 before(async () => {
   db = await createTestDatabase();
-  [api, browser] = await Promise.all([startTestApi(db), launchBrowser()]);
+  [api, browser] = await startedTogether(startTestApi(db), launchBrowser());
   [alice, bob] = await Promise.all([
     createTestUser(db.owner, "alice", { emptyLibrary: true }),
     createTestUser(db.owner, "bob", { emptyLibrary: true }),

@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import type { Browser, Page } from "puppeteer-core";
 import { startTestApi, type TestApi } from "../support/api.ts";
-import { DESKTOP, PHONE } from "../support/browser.ts";
+import { DESKTOP, PHONE, startedTogether } from "../support/browser.ts";
 import { createTestDatabase, type TestDatabase } from "../support/database.ts";
 import {
   attributeOf,
@@ -44,12 +44,7 @@ let alice: TestUser;
 
 before(async () => {
   db = await createTestDatabase();
-  // settled both ways, so that a missing Firefox still leaves the API for `after` to close
-  const [started, launched] = await Promise.allSettled([startTestApi(db), launchFirefox()]);
-  if (started.status === "fulfilled") api = started.value;
-  if (launched.status === "rejected") throw launched.reason;
-  if (started.status === "rejected") throw started.reason;
-  browser = launched.value;
+  [api, browser] = await startedTogether(startTestApi(db), launchFirefox());
   alice = await createTestUser(db.owner, "alice");
   await givePassword(db.owner, alice.id);
   // a row for the projects page to show

@@ -8,7 +8,14 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import type { Browser } from "playwright-core";
 import { startTestApi, type TestApi } from "../support/api.ts";
-import { launchBrowser, openPage, refusedWith, signInThroughPage, type WatchedPage } from "../support/browser.ts";
+import {
+  launchBrowser,
+  startedTogether,
+  openPage,
+  refusedWith,
+  signInThroughPage,
+  type WatchedPage,
+} from "../support/browser.ts";
 import { createTestDatabase, type TestDatabase } from "../support/database.ts";
 import { givePassword, TEST_PASSWORD } from "../support/sessions.ts";
 import { createTestUser, type TestUser } from "../support/users.ts";
@@ -24,7 +31,7 @@ const dialogs: string[] = [];
 
 before(async () => {
   db = await createTestDatabase();
-  [api, browser] = await Promise.all([startTestApi(db), launchBrowser()]);
+  [api, browser] = await startedTogether(startTestApi(db), launchBrowser());
   alice = await createTestUser(db.owner, "alice");
   await givePassword(db.owner, alice.id);
   tab = await openPage(browser);

@@ -14,7 +14,14 @@ import { after, before, describe, it } from "node:test";
 import type { Browser, Locator, Page } from "playwright-core";
 import { repoRoot } from "../../config/env.ts";
 import { startTestApi, type TestApi } from "../support/api.ts";
-import { DESKTOP, launchBrowser, openSignedInPage, PHONE, type WatchedPage } from "../support/browser.ts";
+import {
+  DESKTOP,
+  launchBrowser,
+  openSignedInPage,
+  PHONE,
+  startedTogether,
+  type WatchedPage,
+} from "../support/browser.ts";
 import { createTestDatabase, type TestDatabase } from "../support/database.ts";
 import { longFusionLibrary } from "../support/long-library.ts";
 import { fileUpload } from "../support/multipart.ts";
@@ -53,7 +60,7 @@ async function importTools(user: TestUser, name: string, count: number, prefix?:
 
 before(async () => {
   db = await createTestDatabase();
-  [api, browser] = await Promise.all([startTestApi(db), launchBrowser()]);
+  [api, browser] = await startedTogether(startTestApi(db), launchBrowser());
   [alice, bob] = await Promise.all([
     createTestUser(db.owner, "alice", { emptyLibrary: true }),
     createTestUser(db.owner, "bob", { emptyLibrary: true }),

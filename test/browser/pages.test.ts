@@ -16,6 +16,7 @@ import { startTestApi, type TestApi } from "../support/api.ts";
 import {
   DESKTOP,
   launchBrowser,
+  startedTogether,
   loadedImageWidth,
   openPage,
   openSignedInPage,
@@ -56,7 +57,7 @@ let defaultLibraryId: string;
 
 before(async () => {
   db = await createTestDatabase();
-  [api, browser] = await Promise.all([startTestApi(db), launchBrowser()]);
+  [api, browser] = await startedTogether(startTestApi(db), launchBrowser());
   alice = await createTestUser(db.owner, "alice");
   await givePassword(db.owner, alice.id);
   // something in the lists, so the screenshots show rows

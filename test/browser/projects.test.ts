@@ -22,6 +22,7 @@ import { startWorkerRunner, type WorkerRunner } from "../../workers/runner.ts";
 import { startTestApi, type TestApi } from "../support/api.ts";
 import {
   launchBrowser,
+  startedTogether,
   loadedImageWidth,
   openPage,
   PHONE,
@@ -63,10 +64,10 @@ let plannedId = "";
 before(async () => {
   db = await createTestDatabase();
   geometry = createGeometryPool({ size: 1, timeoutMs: 600_000 });
-  [api, browser] = await Promise.all([
+  [api, browser] = await startedTogether(
     geometry.ready().then(() => startTestApi(db, { geometry, env: { RATE_LIMIT_PER_MINUTE: "100000" } })),
     launchBrowser(),
-  ]);
+  );
   runner = await startWorkerRunner({
     ownerUrl: db.ownerUrl,
     taskNames: ["plan_cam"],

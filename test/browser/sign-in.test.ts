@@ -11,7 +11,14 @@ import pg from "pg";
 import { readEnv } from "../../config/env.ts";
 import { createLoginLink } from "../../scripts/cli/sign-in.ts";
 import { startTestApi, type TestApi } from "../support/api.ts";
-import { launchBrowser, openPage, openSignedInPage, refusedWith, signInThroughPage } from "../support/browser.ts";
+import {
+  launchBrowser,
+  startedTogether,
+  openPage,
+  openSignedInPage,
+  refusedWith,
+  signInThroughPage,
+} from "../support/browser.ts";
 import { createTestDatabase, type TestDatabase } from "../support/database.ts";
 import { givePassword, signIn, TEST_PASSWORD } from "../support/sessions.ts";
 import { createTestUser, type TestUser } from "../support/users.ts";
@@ -23,7 +30,7 @@ let alice: TestUser;
 
 before(async () => {
   db = await createTestDatabase();
-  [api, browser] = await Promise.all([startTestApi(db), launchBrowser()]);
+  [api, browser] = await startedTogether(startTestApi(db), launchBrowser());
   alice = await createTestUser(db.owner, "alice");
   await givePassword(db.owner, alice.id);
 });

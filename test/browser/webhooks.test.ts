@@ -10,7 +10,14 @@ import type { Browser } from "playwright-core";
 import type { WebhookPolicy } from "../../webhooks/address-policy.ts";
 import { processDelivery } from "../../webhooks/delivery.ts";
 import { startTestApi, type TestApi } from "../support/api.ts";
-import { launchBrowser, openPage, refusedWith, signInThroughPage, type WatchedPage } from "../support/browser.ts";
+import {
+  launchBrowser,
+  startedTogether,
+  openPage,
+  refusedWith,
+  signInThroughPage,
+  type WatchedPage,
+} from "../support/browser.ts";
 import { createTestDatabase, type TestDatabase } from "../support/database.ts";
 import { givePassword, TEST_PASSWORD } from "../support/sessions.ts";
 import { createTestUser, type TestUser } from "../support/users.ts";
@@ -43,7 +50,7 @@ before(async () => {
   receiver = await startReceiver("/swarf-events");
   RECEIVER = receiver.url;
   db = await createTestDatabase();
-  [api, browser] = await Promise.all([startTestApi(db), launchBrowser()]);
+  [api, browser] = await startedTogether(startTestApi(db), launchBrowser());
   alice = await createTestUser(db.owner, "alice");
   await givePassword(db.owner, alice.id);
   tab = await openPage(browser);

@@ -28,6 +28,22 @@ export function assertWebBuilt(): void {
     throw new Error(`the web app's build is older than web/src: run npm run build:web`);
 }
 
+/**
+ * The test API and a browser, started side by side; if either fails the other is closed before
+ * the error is thrown, so a missing browser fails the file instead of leaving an open server
+ * that keeps it running.
+ */
+export async function startedTogether<A extends { close(): Promise<void> }, B extends { close(): Promise<void> }>(
+  api: Promise<A>,
+  browser: Promise<B>,
+): Promise<[A, B]> {
+  const [a, b] = await Promise.allSettled([api, browser]);
+  if (a.status === "fulfilled" && b.status === "fulfilled") return [a.value, b.value];
+  if (a.status === "fulfilled") await a.value.close();
+  if (b.status === "fulfilled") await b.value.close();
+  throw a.status === "rejected" ? a.reason : (b as PromiseRejectedResult).reason;
+}
+
 export async function launchBrowser(): Promise<Browser> {
   assertWebBuilt();
   if (!fs.existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}: apt-get install chromium (.ci/run does)`);
