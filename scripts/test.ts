@@ -9,8 +9,10 @@
  * `npm test -- test/api/projects.test.ts` runs the files given.
  *
  * `npm test -- --database-only` leaves out the suites that never open a database (kernel/, pure
- * by the structure rules, and test/verification/, which plans in-process): CI's second pass,
- * against a real server through DATABASE_URL, has nothing to learn from running them again.
+ * by the structure rules, and test/verification/, which plans in-process), and
+ * test/fixture-parts/, whose database use is tasks/plan-cam-occt.test.ts's and whose cost is
+ * planning: CI's second pass, against a real server through DATABASE_URL, has nothing to learn
+ * from running them again.
  *
  * `npm run test:chaos` (this script with --chaos) runs the fault-injection suites instead:
  * test/chaos/*.chaos.ts, which `npm test` never runs. They kill workers, restart and cut off
@@ -48,8 +50,8 @@ const TEST_ROOTS = [
 
 const CHAOS_ROOTS = ["test/chaos"];
 
-/** roots whose suites never open a database */
-const DATABASE_FREE_ROOTS = ["kernel", "test/verification"];
+/** roots the second pass leaves out: their suites open no database, or use it as another suite does */
+const NOT_DATABASE_SUITES = ["kernel", "test/verification", "test/fixture-parts"];
 
 function findTestFiles(roots: readonly string[] = TEST_ROOTS, suffix = ".test.ts"): string[] {
   return roots
@@ -104,7 +106,7 @@ async function main(): Promise<number> {
         : chaos
           ? findTestFiles(CHAOS_ROOTS, ".chaos.ts")
           : findTestFiles().filter(
-              (file) => !databaseOnly || !DATABASE_FREE_ROOTS.some((root) => file.startsWith(`${root}${path.sep}`)),
+              (file) => !databaseOnly || !NOT_DATABASE_SUITES.some((root) => file.startsWith(`${root}${path.sep}`)),
             );
     const concurrency = chaos
       ? ["--test-concurrency=1", "--test-timeout=600000"]
