@@ -4,7 +4,7 @@
  * visitor in as someone else).
  */
 import type { CookieOptions, Request, RequestHandler, Response } from "express";
-import { DEVICE_COOKIE, SESSION_COOKIE } from "../../auth/session-token.ts";
+import { type DEVICE_COOKIE, SESSION_COOKIE } from "../../auth/session-token.ts";
 import { HttpError } from "../../http/errors/index.ts";
 import { publicBaseUrl } from "../public-base-url.ts";
 
@@ -18,25 +18,17 @@ function cookieOptions(req: Request, configuredBaseUrl: string | undefined): Coo
   };
 }
 
-export function setSessionCookie(
+/**
+ * The session cookie, or the device cookie, which outlives sign-outs and sessions: it says this
+ * browser has signed in as its user (sign-in-devices.ts).
+ */
+export function setAppCookie(
+  name: typeof SESSION_COOKIE | typeof DEVICE_COOKIE,
   req: Request,
   res: Response,
-  configuredBaseUrl: string | undefined,
-  token: string,
-  expires: Date,
+  cookie: { configuredBaseUrl: string | undefined; token: string; expires: Date },
 ): void {
-  res.cookie(SESSION_COOKIE, token, { ...cookieOptions(req, configuredBaseUrl), expires });
-}
-
-/** the device cookie outlives sign-outs and sessions: it says this browser has signed in as its user */
-export function setDeviceCookie(
-  req: Request,
-  res: Response,
-  configuredBaseUrl: string | undefined,
-  token: string,
-  expires: Date,
-): void {
-  res.cookie(DEVICE_COOKIE, token, { ...cookieOptions(req, configuredBaseUrl), expires });
+  res.cookie(name, cookie.token, { ...cookieOptions(req, cookie.configuredBaseUrl), expires: cookie.expires });
 }
 
 export function clearSessionCookie(req: Request, res: Response, configuredBaseUrl: string | undefined): void {

@@ -15,7 +15,7 @@
 import type { Request, Response } from "express";
 import { z } from "zod";
 import { PASSWORD_MAX_LENGTH, verifyPassword } from "../../auth/password.ts";
-import { newToken, tokenHash } from "../../auth/session-token.ts";
+import { newToken, SESSION_COOKIE, tokenHash } from "../../auth/session-token.ts";
 import type { Env } from "../../config/env.ts";
 import {
   endSession,
@@ -33,7 +33,7 @@ import {
 import { HttpError, rateLimitExceeded } from "../../http/errors/index.ts";
 import type { AuthenticatedKey } from "../locals.ts";
 import type { ApiServices } from "../services.ts";
-import { clearSessionCookie, setSessionCookie } from "./browser.ts";
+import { clearSessionCookie, setAppCookie } from "./browser.ts";
 import { rememberDevice, sentDeviceHash, trustedDevice } from "./sign-in-devices.ts";
 
 export const SignInBody = z.strictObject({
@@ -89,7 +89,7 @@ async function begin(
   if (!user) return null;
   await rememberDevice(req, res, services, user.id);
   const expires = new Date(Date.now() + lifetime(services.env).maxSeconds * 1000);
-  setSessionCookie(req, res, services.env.PUBLIC_BASE_URL, cookie, expires);
+  setAppCookie(SESSION_COOKIE, req, res, { configuredBaseUrl: services.env.PUBLIC_BASE_URL, token: cookie, expires });
   res.status(200).json(signedIn(user, csrfToken));
   return user;
 }

@@ -12,7 +12,7 @@ import { DEVICE_COOKIE, newToken, tokenHash } from "../../auth/session-token.ts"
 import { claimSignInDevice, issueSignInDevice } from "../../db/queries/sign-in-devices.ts";
 import { requestCookie } from "../middleware/auth/session.ts";
 import type { ApiServices } from "../services.ts";
-import { setDeviceCookie } from "./browser.ts";
+import { setAppCookie } from "./browser.ts";
 
 /** the SHA-256 of the device cookie the request sent; null without a well-formed one */
 export function sentDeviceHash(req: Request): Buffer | null {
@@ -44,5 +44,9 @@ export async function rememberDevice(
     replacedHash: sentDeviceHash(req),
     validSeconds,
   });
-  setDeviceCookie(req, res, services.env.PUBLIC_BASE_URL, token, new Date(Date.now() + validSeconds * 1000));
+  setAppCookie(DEVICE_COOKIE, req, res, {
+    configuredBaseUrl: services.env.PUBLIC_BASE_URL,
+    token,
+    expires: new Date(Date.now() + validSeconds * 1000),
+  });
 }

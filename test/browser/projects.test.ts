@@ -200,6 +200,38 @@ describe("a new project in the page", () => {
     tab.assertClean();
   });
 
+  it("names the machine and library it will use, and takes back the name's error once one is typed", async () => {
+    const { page } = tab;
+    await page.goto(`${api.origin}/projects/new`);
+    const machines = await api.request<{ items: { product_id: string; name: string }[] }>(
+      "GET",
+      "/libraries/machines",
+      {
+        key: alice.key,
+      },
+    );
+    const first = machines.body.items[0];
+    assert.ok(first, machines.text);
+    const machine = page.getByLabel("Machine");
+    await machine.locator(`option[value="${first.product_id}"]`).waitFor({ state: "attached" });
+    assert.equal(await machine.inputValue(), first.product_id, "the API's default machine, by its name");
+    assert.equal(await machine.locator("option", { hasText: /^Default$/ }).count(), 0);
+    assert.equal(
+      await page
+        .getByLabel("Tool library")
+        .locator("option", { hasText: /^Default$/ })
+        .count(),
+      0,
+    );
+    await page.getByRole("button", { name: "Create project and upload" }).click();
+    const error = page.getByText("Give the project a name.");
+    await error.waitFor();
+    await page.getByLabel("Name", { exact: true }).fill("Bracket");
+    await error.waitFor({ state: "detached" });
+    assert.equal(await page.getByLabel("Name", { exact: true }).getAttribute("aria-invalid"), null);
+    tab.assertClean();
+  });
+
   it("shows the API's message for an upload that is not a part", async () => {
     const { page } = tab;
     await newProjectWith("Not a part", "", { name: "notes.step", buffer: Buffer.from("just some words\n") });

@@ -50,9 +50,8 @@ export async function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM, headless: true });
 }
 
-export interface WatchedPage {
-  page: Page;
-  context: BrowserContext;
+/** a page's record of errors, whichever browser drives it */
+export interface ErrorRecord {
   /** console errors and uncaught exceptions, in order */
   errors: string[];
   /** answers of 500 and above, "METHOD url status" */
@@ -62,11 +61,16 @@ export interface WatchedPage {
    * the test caused); then starts the record afresh
    */
   assertClean(allowed?: RegExp[]): void;
+}
+
+export interface WatchedPage extends ErrorRecord {
+  page: Page;
+  context: BrowserContext;
   close(): Promise<void>;
 }
 
 /** a page's record of errors and its check, for any browser's driver to fill */
-export function errorRecord(): Pick<WatchedPage, "errors" | "serverErrors" | "assertClean"> {
+export function errorRecord(): ErrorRecord {
   const errors: string[] = [];
   const serverErrors: string[] = [];
   return {

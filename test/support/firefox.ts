@@ -6,7 +6,7 @@
  */
 import fs from "node:fs";
 import puppeteer, { type Browser, type BrowserContext, type ElementHandle, type Page } from "puppeteer-core";
-import { assertWebBuilt, errorRecord } from "./browser.ts";
+import { assertWebBuilt, type ErrorRecord, errorRecord } from "./browser.ts";
 
 export const FIREFOX = process.env.SWARF_FIREFOX ?? "/usr/bin/firefox-esr";
 
@@ -23,15 +23,9 @@ export async function launchFirefox(): Promise<Browser> {
   });
 }
 
-export interface FirefoxPage {
+export interface FirefoxPage extends ErrorRecord {
   page: Page;
   context: BrowserContext;
-  /** console errors and uncaught exceptions, in order */
-  errors: string[];
-  /** answers of 500 and above, "METHOD url status" */
-  serverErrors: string[];
-  /** as WatchedPage's: fails on any error since the last check not matched by `allowed` */
-  assertClean(allowed?: RegExp[]): void;
   close(): Promise<void>;
 }
 

@@ -40,13 +40,14 @@ function Picker(props: {
   value: string;
   onChange(value: string): void;
   options: { value: string; label: string }[];
-  empty: string;
+  /** the choice of none; left out where the page preselects what the API would choose */
+  empty?: string;
 }) {
   return (
     <div class="field">
       <label for={props.id}>{props.label}</label>
       <select id={props.id} value={props.value} onChange={(event) => props.onChange(event.currentTarget.value)}>
-        <option value="">{props.empty}</option>
+        {props.empty === undefined ? null : <option value="">{props.empty}</option>}
         {props.options.map((option) => (
           <option key={option.value} value={option.value}>
             {option.label}
@@ -78,9 +79,13 @@ export function NewProjectPage() {
 
   useEffect(() => {
     Promise.all([listMachines(), listMaterials(), listLibraries()])
-      .then(([machines, materials, libraries]) =>
-        setChoices({ machines: machines.items, materials: materials.items, libraries: libraries.items }),
-      )
+      .then(([machines, materials, libraries]) => {
+        setChoices({ machines: machines.items, materials: materials.items, libraries: libraries.items });
+        // shown as chosen what the API takes when none is given: the user's first machine and
+        // default library, by name, rather than a "Default" that names neither
+        setMachine((chosen) => chosen || (machines.items[0]?.product_id ?? ""));
+        setLibrary((chosen) => chosen || (libraries.items.find((l) => l.is_default)?.id ?? ""));
+      })
       .catch(setError);
   }, []);
 
@@ -156,7 +161,11 @@ export function NewProjectPage() {
             value={name}
             maxLength={200}
             disabled={project !== null}
-            onInput={(event) => setName(event.currentTarget.value)}
+            onInput={(event) => {
+              const typed = event.currentTarget.value;
+              setName(typed);
+              if (typed.trim()) setMissing((before) => ({ ...before, name: undefined }));
+            }}
             aria-invalid={missing.name ? true : undefined}
             aria-describedby={missing.name ? "project-name-error" : undefined}
           />
@@ -170,7 +179,11 @@ export function NewProjectPage() {
             maxLength={200}
             disabled={project !== null}
             onInput={(event) => setCustomer(event.currentTarget.value)}
+            aria-describedby="project-customer-hint"
           />
+          <p id="project-customer-hint" class="muted small">
+            {text.create.customerHint}
+          </p>
         </div>
         <fieldset class="pickers" disabled={project !== null}>
           <Picker
@@ -178,7 +191,7 @@ export function NewProjectPage() {
             label={text.create.machine}
             value={machine}
             onChange={setMachine}
-            empty={text.create.defaultChoice}
+            {...(choices.machines.length === 0 ? { empty: text.create.defaultChoice } : {})}
             options={choices.machines.map((m) => ({ value: m.product_id, label: m.name }))}
           />
           <Picker
@@ -194,7 +207,7 @@ export function NewProjectPage() {
             label={text.create.library}
             value={library}
             onChange={setLibrary}
-            empty={text.create.defaultChoice}
+            {...(choices.libraries.some((l) => l.is_default) ? {} : { empty: text.create.defaultChoice })}
             options={choices.libraries.map((l) => ({ value: l.id, label: l.library.name }))}
           />
         </fieldset>
