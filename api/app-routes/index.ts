@@ -1,7 +1,8 @@
 /**
  * The web app's own JSON routes, mounted at APP_ROUTES_PATH beside the public API and kept out
  * of its OpenAPI document: signing in and out (session.ts), the user's API keys (keys.ts) and the
- * Projects page's list with each project's status and thumbnail (projects.ts).
+ * Projects page's list with each project's status and thumbnail (projects.ts), a project's part
+ * and stock offsets for planning it again (project-part.ts).
  * Everything else the app does goes through the public API with the session cookie.
  *
  * Every route but the two sign-ins needs the session cookie; those that change something need
@@ -17,6 +18,7 @@ import { validate } from "../middleware/validate/index.ts";
 import type { ApiServices } from "../services.ts";
 import { jsonOnly, sameOriginOnly } from "./browser.ts";
 import { createKey, CreateKeyBody, KeyParams, listKeys, listScopes, revokeKey } from "./keys.ts";
+import { ProjectPartParams, projectPart } from "./project-part.ts";
 import { listProjectsWithStatus, ProjectsQuery } from "./projects.ts";
 import { currentSession, LinkBody, SignInBody, signIn, signInWithLink, signOut } from "./session.ts";
 
@@ -68,6 +70,9 @@ export function appRouter(services: ApiServices, forgetKey: (keyHash: Buffer) =>
 
   router.get("/projects", ...session, validate({ query: ProjectsQuery }), (req, res) =>
     listProjectsWithStatus(req, res, services, auth(res)),
+  );
+  router.get("/projects/:project_id/part", ...session, validate({ params: ProjectPartParams }), (req, res) =>
+    projectPart(req, res, services, auth(res)),
   );
   return router;
 }

@@ -429,8 +429,9 @@ describe("a project planned from its own page", () => {
     // left before planning: the project's page takes it from there
     await page.goto(`${api.origin}/projects/${later.id}`);
     await page.getByText("The part is uploaded but not planned yet: choose the stock around it, then plan.").waitFor();
-    assert.equal(await page.getByTestId("stock-size").count(), 0, "no size without the upload's bounding box");
-    await page.getByLabel("−Z").fill("8");
+    // the part's size read back (the app's own route), so the stock is previewed as after the upload
+    await page.getByTestId("stock-size").waitFor();
+    await page.getByLabel("−Z").fill("9");
     await page.getByRole("button", { name: "Plan", exact: true }).click();
     await page.getByTestId("plan-progress").waitFor();
     await page.getByRole("heading", { name: /^Completeness: / }).waitFor({ timeout: PLAN_TIMEOUT_MS });
@@ -439,6 +440,8 @@ describe("a project planned from its own page", () => {
     assert.equal(await fold.getAttribute("open"), null, "planning again waits folded");
     await fold.getByText("Change the stock and plan again").click();
     await fold.getByRole("button", { name: "Plan again", exact: true }).waitFor();
+    assert.equal(await fold.getByLabel("−Z").inputValue(), "9", "planning again starts from the stock planned");
+    await fold.getByTestId("stock-size").waitFor();
     tab.assertClean();
   });
 

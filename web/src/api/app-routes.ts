@@ -1,7 +1,7 @@
 /** The app's own routes (the session, API keys, the projects list), beside the public API. */
 import { APP_API } from "./base.ts";
 import { request } from "./client.ts";
-import type { Page, TaskStatus } from "./projects.ts";
+import type { Offsets, Page, TaskStatus } from "./projects.ts";
 
 export interface SessionUser {
   id: string;
@@ -58,3 +58,16 @@ export const listProjectsWithStatus = (cursor: string | null) =>
     "GET",
     `${APP_API}/projects?limit=20${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`,
   );
+
+/** a project's part and its stock offsets, for planning it again */
+export interface ProjectPart {
+  part: {
+    file_name: string | null;
+    bbox: { min: number[]; max: number[]; size: number[] };
+    face_count: number;
+  } | null;
+  stock_offsets: Offsets | null;
+}
+
+export const readProjectPart = (projectId: string) =>
+  request<ProjectPart>("GET", `${APP_API}/projects/${encodeURIComponent(projectId)}/part`);

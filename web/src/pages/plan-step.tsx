@@ -7,6 +7,7 @@
  * planned again with more stock.
  */
 import { useEffect, useRef, useState } from "preact/hooks";
+import { type ProjectPart, readProjectPart } from "../api/app-routes.ts";
 import { page } from "../api/base.ts";
 import {
   getTask,
@@ -54,7 +55,7 @@ export function PlanStep({
   again = false,
 }: {
   project: Project;
-  /** the upload's answer; without it (a part uploaded earlier) no part size is shown */
+  /** the upload's answer; without it (a part uploaded earlier) the part's size and stock are read from the app route */
   uploaded?: Uploaded;
   /** a planning already queued or running: followed, not started again */
   running?: Task;
@@ -66,6 +67,22 @@ export function PlanStep({
   const text = useProjectsText();
   const { formatNumber } = useI18n();
   const [offsets, setOffsets] = useState<Offsets>(DEFAULT_OFFSETS);
+  // a part uploaded earlier: its size and the stock it was given, so planning again starts from them
+  const [earlier, setEarlier] = useState<ProjectPart | null>(null);
+  useEffect(() => {
+    if (uploaded) return;
+    let live = true;
+    readProjectPart(project.id)
+      .then((known) => {
+        if (!live) return;
+        setEarlier(known);
+        if (known.stock_offsets) setOffsets(known.stock_offsets);
+      })
+      .catch(() => undefined);
+    return () => {
+      live = false;
+    };
+  }, [project.id, uploaded === undefined]);
   const [task, setTask] = useState<Task | null>(null);
   const [queuePosition, setQueuePosition] = useState<number | null>(null);
   const [busy, setBusy] = useState(false);
@@ -74,7 +91,8 @@ export function PlanStep({
   useEffect(() => () => window.clearTimeout(timer.current), []);
 
   const mm = (value: number) => formatNumber(value, { maximumFractionDigits: 1 });
-  const size = uploaded ? stockSize(uploaded.bbox.size, offsets) : null;
+  const partSize = uploaded?.bbox.size ?? earlier?.part?.bbox.size;
+  const size = partSize ? stockSize(partSize, offsets) : null;
 
   const follow = (taskId: string) => {
     timer.current = window.setTimeout(async () => {
