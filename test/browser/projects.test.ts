@@ -344,17 +344,43 @@ describe("a planned project", () => {
     );
     assert.doesNotMatch(await page.locator("main").innerText(), /no setup cost for|quote job/);
 
+    const overrides = page.getByRole("form", { name: "Quote settings for this project" });
     await page.getByLabel("Quantity").fill("10");
-    await page.getByRole("button", { name: "Save" }).click();
-    await page.getByText("Saved.").waitFor();
+    await overrides.getByRole("button", { name: "Save" }).click();
+    await overrides.getByText("Saved.").waitFor();
     const job = await api.request<{ quantity: number }>("GET", `/projects/${plannedId}/quote/job`, { key: alice.key });
     assert.equal(job.body.quantity, 10);
     assert.notEqual(await total.innerText(), before, "the breakdown is read again");
 
     await page.getByLabel("Quantity").fill("many");
-    await page.getByRole("button", { name: "Save" }).click();
+    await overrides.getByRole("button", { name: "Save" }).click();
     await page.locator("#quote-quantity-error, .form-error").first().waitFor();
     tab.assertClean([refusedWith(400), refusedWith(422)]);
+    await page.getByLabel("Quantity").fill("10");
+
+    // a setup's cost for this project: saved as a fixed-price entry of the quote job, priced at once
+    const setups = page.getByRole("form", { name: "Setup costs" });
+    const first = setups.getByLabel(/^Setup cost .+, EUR$/).first();
+    const setupName = ((await first.getAttribute("id")) ?? "").replace("setup-cost-", "");
+    await first.fill("35,5");
+    await setups.getByRole("button", { name: "Save" }).click();
+    await setups.getByText("Saved.").waitFor();
+    const quoteJob = await api.request<{ setup_costs: Record<string, { is_fixed_price: string; fix_price: string }> }>(
+      "GET",
+      `/projects/${plannedId}/quote/job`,
+      { key: alice.key },
+    );
+    assert.deepEqual(
+      [quoteJob.body.setup_costs[setupName]?.is_fixed_price, quoteJob.body.setup_costs[setupName]?.fix_price],
+      ["true", "35.5"],
+    );
+    const priced = await api.request<{ lines: { kind: string; ref: string | null; amount: number }[] }>(
+      "GET",
+      `/projects/${plannedId}/quote`,
+      { key: alice.key },
+    );
+    assert.equal(priced.body.lines.find((l) => l.kind === "setup_cost" && l.ref === setupName)?.amount, 35.5);
+    assert.equal(await first.inputValue(), "35.5", "the form shows the amount the breakdown prices");
 
     for (const language of ["en", "de"] as const) {
       const [csv] = await Promise.all([

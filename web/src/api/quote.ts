@@ -47,7 +47,16 @@ export interface QuoteJob {
   material_surcharge_percentage: number;
 }
 
-export type QuoteJobPatch = Partial<QuoteJob>;
+/** the spec's setup-cost entry: strings throughout */
+export interface SetupCostEntry {
+  is_fixed_price: "true" | "false";
+  name: string;
+  value: string;
+  unit: string;
+  fix_price: string;
+}
+
+export type QuoteJobPatch = Partial<QuoteJob> & { setup_costs?: Record<string, SetupCostEntry> };
 
 /** the calculator's inputs: the machine page's MHR form asks for the same */
 export type MhrInputs = Partial<Record<MhrInput, number>>;

@@ -133,6 +133,10 @@ export const projectsDe: ProjectsMessages = {
       stockMissing: "Das Projekt hat kein Rohteil: Die Materialkosten sind null.",
     },
     overrides: "Angebotswerte dieses Projekts",
+    setupCostsTitle: "Rüstkosten",
+    setupCostsLead:
+      "Ein fester Betrag je Aufspannung (Spannen, Nullpunkt setzen, erstes Teil), nur für dieses Projekt; die Rüstkosten der Maschine bleiben, wie sie sind.",
+    setupCostField: "Rüstkosten {setup}, {currency}",
     quantity: "Menge",
     mhrOverride: "Stundensatz (abweichend), {currency}/h",
     mhrOverrideHint: "Satz der Maschine",

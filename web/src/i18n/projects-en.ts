@@ -131,6 +131,10 @@ export const projectsEn = {
       stockMissing: "The project has no stock: the material cost is zero.",
     },
     overrides: "Quote settings for this project",
+    setupCostsTitle: "Setup costs",
+    setupCostsLead:
+      "A fixed amount per setup (clamping, zeroing, the first part) for this project only; the machine's own setup costs stay as they are.",
+    setupCostField: "Setup cost {setup}, {currency}",
     quantity: "Quantity",
     mhrOverride: "Hourly rate override, {currency}/h",
     mhrOverrideHint: "The machine's rate",

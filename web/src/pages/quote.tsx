@@ -23,6 +23,7 @@ import { formatDuration, useProjectsText } from "../i18n/projects.ts";
 import type { ProjectsMessages } from "../i18n/projects-en.ts";
 import { isNotFound, ProjectNotFound } from "./project-not-found.tsx";
 import { MhrCalculator, QuoteJobForm } from "./quote-forms.tsx";
+import { SetupCostsForm } from "./quote-setup-costs.tsx";
 import { QuoteWarnings } from "./quote-warnings.tsx";
 import "./projects.css";
 
@@ -181,6 +182,7 @@ export function QuotePage({ id }: { id?: string }) {
         <BreakdownTable breakdown={loaded.breakdown} projectId={id} />
         <div>
           <QuoteJobForm projectId={id} job={loaded.job} currency={loaded.breakdown.currency} onSaved={changed} />
+          <SetupCostsForm projectId={id} breakdown={loaded.breakdown} onSaved={changed} />
           <Exports projectId={id} />
         </div>
       </div>
