@@ -357,6 +357,7 @@ describe("a planned project", () => {
     await page.locator("#quote-quantity-error, .form-error").first().waitFor();
     tab.assertClean([refusedWith(400), refusedWith(422)]);
     await page.getByLabel("Quantity").fill("10");
+    await page.locator("#quote-quantity-error").waitFor({ state: "detached" });
 
     // a setup's cost for this project: saved as a fixed-price entry of the quote job, priced at once
     const setups = page.getByRole("form", { name: "Setup costs" });
@@ -381,6 +382,8 @@ describe("a planned project", () => {
     );
     assert.equal(priced.body.lines.find((l) => l.kind === "setup_cost" && l.ref === setupName)?.amount, 35.5);
     assert.equal(await first.inputValue(), "35.5", "the form shows the amount the breakdown prices");
+    assert.match((await first.getAttribute("id")) ?? "", /^setup-cost-/);
+    assert.equal(await setups.getByLabel(/^Setup cost Setup cost/).count(), 0, "named by the setup, once");
 
     for (const language of ["en", "de"] as const) {
       const [csv] = await Promise.all([

@@ -105,7 +105,11 @@ export function QuoteJobForm(props: {
                 inputMode="decimal"
                 value={draft[field]}
                 placeholder={field === "mhr_override" ? text.quote.mhrOverrideHint : undefined}
-                onInput={(event) => setDraft({ ...draft, [field]: event.currentTarget.value })}
+                onInput={(event) => {
+                  setDraft({ ...draft, [field]: event.currentTarget.value });
+                  // the complaint was about what stood there before
+                  if (problem) setError(null);
+                }}
                 aria-invalid={problem ? true : undefined}
                 aria-describedby={problem ? `quote-${field}-error` : undefined}
               />

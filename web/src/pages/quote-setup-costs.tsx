@@ -11,6 +11,14 @@ import { FormError } from "../components/errors.tsx";
 import { fill } from "../i18n/index.ts";
 import { useProjectsText } from "../i18n/projects.ts";
 
+/**
+ * The setup's own name: its machining line's label (a setup-cost line is labelled by its entry's
+ * name, which a machine's template may have given)
+ */
+function setupName(breakdown: Breakdown, ref: string, fallback: string): string {
+  return breakdown.lines.find((line) => line.kind === "machining" && line.ref === ref)?.label ?? fallback;
+}
+
 function amounts(breakdown: Breakdown): Record<string, string> {
   return Object.fromEntries(
     breakdown.lines.flatMap((line) =>
@@ -44,7 +52,7 @@ export function SetupCostsForm(props: {
       // the spec's entry is strings throughout; the API checks the amount and names the field
       entries[ref] = {
         is_fixed_price: "true",
-        name: `${text.quote.kinds.setup_cost} ${line.label}`,
+        name: setupName(breakdown, ref, line.label),
         value: "0",
         unit: breakdown.currency,
         fix_price: (draft[ref] ?? "").trim().replace(",", "."),
@@ -75,7 +83,10 @@ export function SetupCostsForm(props: {
           return (
             <div class="field" key={ref}>
               <label for={`setup-cost-${ref}`}>
-                {fill(text.quote.setupCostField, { setup: line.label, currency: breakdown.currency })}
+                {fill(text.quote.setupCostField, {
+                  setup: setupName(breakdown, ref, line.label),
+                  currency: breakdown.currency,
+                })}
               </label>
               <input
                 id={`setup-cost-${ref}`}
