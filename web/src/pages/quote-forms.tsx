@@ -34,6 +34,19 @@ function toDraft(job: QuoteJob): Record<string, string> {
   };
 }
 
+/** a quote form's Save button, "Saving…" while it is busy, and "Saved." once it is done */
+export function SaveActions({ busy, saved }: { busy: boolean; saved: boolean }) {
+  const text = useProjectsText();
+  return (
+    <p class="actions">
+      <button type="submit" class="primary" disabled={busy}>
+        {busy ? text.quote.saving : text.quote.save}
+      </button>
+      {saved ? <span role="status">{text.quote.saved}</span> : null}
+    </p>
+  );
+}
+
 export function QuoteJobForm(props: {
   projectId: string;
   job: QuoteJob;
@@ -122,12 +135,7 @@ export function QuoteJobForm(props: {
         <input type="checkbox" checked={fixed} onChange={(event) => setFixed(event.currentTarget.checked)} />{" "}
         {text.quote.materialFixed}
       </label>
-      <p class="actions">
-        <button type="submit" class="primary" disabled={busy}>
-          {busy ? text.quote.saving : text.quote.save}
-        </button>
-        {saved ? <span role="status">{text.quote.saved}</span> : null}
-      </p>
+      <SaveActions busy={busy} saved={saved} />
     </form>
   );
 }

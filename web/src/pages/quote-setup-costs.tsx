@@ -10,6 +10,7 @@ import { type Breakdown, patchQuoteJob, type QuoteJob, type SetupCostEntry } fro
 import { FormError } from "../components/errors.tsx";
 import { fill } from "../i18n/index.ts";
 import { useProjectsText } from "../i18n/projects.ts";
+import { SaveActions } from "./quote-forms.tsx";
 
 /**
  * The setup's own name: its machining line's label (a setup-cost line is labelled by its entry's
@@ -98,12 +99,7 @@ export function SetupCostsForm(props: {
           );
         })}
       </div>
-      <p class="actions">
-        <button type="submit" class="primary" disabled={busy}>
-          {busy ? text.quote.saving : text.quote.save}
-        </button>
-        {saved ? <span role="status">{text.quote.saved}</span> : null}
-      </p>
+      <SaveActions busy={busy} saved={saved} />
     </form>
   );
 }
