@@ -84,9 +84,12 @@ describe("a project's part and stock for the project page", () => {
       body: { name: "B", customer: "" },
     });
     for (const id of [bobs.body.id, "00000000-0000-4000-8000-000000000000"]) {
-      const res = await partOf(aliceSession, id);
+      const res = await aliceSession.request<{ detail: { code: string } }>(
+        "GET",
+        `${APP_ROUTES_PATH}/projects/${id}/part`,
+      );
       assert.equal(res.status, 404, res.text);
-      assert.equal((res.body as unknown as { detail: { code: string } }).detail.code, "not_found");
+      assert.equal(res.body.detail.code, "not_found");
     }
     const bad = await partOf(aliceSession, "not-a-uuid");
     assert.equal(bad.status, 400, bad.text);
