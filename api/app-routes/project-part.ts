@@ -16,6 +16,7 @@ import { currentJob } from "../../db/queries/jobs.ts";
 import { getWorkpiece } from "../../db/queries/workpieces.ts";
 import { withRequestTransaction } from "../../db/request-transaction.ts";
 import { notFound } from "../../http/errors/index.ts";
+import { boxSize } from "../../kernel/geometry/mesh-metrics.ts";
 import type { AuthenticatedKey } from "../locals.ts";
 import type { ApiServices } from "../services.ts";
 
@@ -39,7 +40,7 @@ export async function projectPart(
         workpiece && bbox
           ? {
               file_name: workpiece.meta.original_filename,
-              bbox: { min: bbox.min, max: bbox.max, size: bbox.max.map((max, i) => max - (bbox.min[i] as number)) },
+              bbox: { min: bbox.min, max: bbox.max, size: boxSize(bbox) },
               face_count: workpiece.meta.face_count,
             }
           : null,

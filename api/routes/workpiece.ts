@@ -4,6 +4,7 @@
  * with a new job in one transaction. The project is checked first, in a short read of its own.
  */
 import { z } from "zod";
+import { boxSize } from "../../kernel/geometry/mesh-metrics.ts";
 import { Vec3Schema } from "../../kernel/math/vec3-schema.ts";
 import { getProject } from "../../db/queries/projects.ts";
 import { presignWorkpiece, saveWorkpiece } from "../../db/queries/workpieces.ts";
@@ -134,7 +135,7 @@ export const workpieceRoutes = [
           job_id: saved.job.id,
           format: measured.format,
           units_read: measured.unitsRead,
-          bbox: { min, max, size: [max[0] - min[0], max[1] - min[1], max[2] - min[2]] },
+          bbox: { min, max, size: boxSize(measured.bbox) },
           volume_mm3: measured.volumeMm3,
           face_count: measured.faceCount,
           triangle_count: measured.triangleCount,

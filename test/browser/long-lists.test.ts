@@ -102,7 +102,7 @@ async function screenshot(page: Page, name: string): Promise<void> {
 
 describe("a library of 100 tools", () => {
   for (const viewport of [DESKTOP, PHONE]) {
-    it(`fits the aim at ${viewport.width} px: under ${AIM[viewport.width]} px tall, nothing sideways`, async () => {
+    it(`fits the aim at ${viewport.width} px: under ${AIM[viewport.width]} px tall, nothing sideways`, async (t) => {
       const tab = await open(viewport);
       try {
         const { page } = tab;
@@ -124,7 +124,7 @@ describe("a library of 100 tools", () => {
           `the library: no sideways scrolling (${await width(page)} px)`,
         );
         await screenshot(page, "library-100-tools");
-        console.log(`${viewport.width} px: /libraries ${list} px, /libraries/<id> ${one} px tall`);
+        t.diagnostic(`${viewport.width} px: /libraries ${list} px, /libraries/<id> ${one} px tall`);
         assert.ok(list < AIM[viewport.width]!, `/libraries is ${list} px tall`);
         assert.ok(one < AIM[viewport.width]!, `the library is ${one} px tall`);
         tab.assertClean();
