@@ -27,6 +27,8 @@ import type {
   IngestRequest,
   PlanOutcome,
   PlanProgressMessage,
+  ViewerOutcome,
+  ViewerRequest,
 } from "./protocol.ts";
 import { createThreadQueue } from "./thread-queue.ts";
 import { GeometryUnavailable } from "./unavailable.ts";
@@ -90,6 +92,8 @@ export interface GeometryPool {
   ingest(bytes: Uint8Array, options?: IngestOptions): Promise<IngestOutcome>;
   /** runs kernel/cam/plan.ts on a thread; the planner's refusals come back as outcomes */
   plan(input: PlanInput, options?: PlanRunOptions): Promise<PlanOutcome>;
+  /** the viewer's stock or features for a planned job (viewer.ts), waiting for a thread as an upload does */
+  viewer(request: Omit<ViewerRequest, "kind">, options?: { owner?: string }): Promise<ViewerOutcome>;
   close(): Promise<void>;
 }
 
@@ -200,6 +204,20 @@ export function createGeometryPool(options: GeometryPoolOptions = {}): GeometryP
           // Not bytes.slice(): on a Buffer that is a view, and transferring it would detach the caller's.
           const copy = new Uint8Array(bytes);
           return { request: { ...options, kind: "ingest", bytes: copy }, transfer: [copy.buffer as ArrayBuffer] };
+        },
+        { queueTimeoutMs, ...(owner !== undefined ? { owner } : {}) },
+      );
+    },
+    viewer(request, { owner } = {}) {
+      return run<ViewerOutcome>(
+        () => {
+          // copies the thread may own, as for ingest
+          const part = new Uint8Array(request.part);
+          const plan = new Uint8Array(request.plan);
+          return {
+            request: { ...request, kind: "viewer", part, plan },
+            transfer: [part.buffer as ArrayBuffer, plan.buffer as ArrayBuffer],
+          };
         },
         { queueTimeoutMs, ...(owner !== undefined ? { owner } : {}) },
       );

@@ -4,6 +4,7 @@
  */
 import type { MessagePort } from "node:worker_threads";
 import type { PlanInput, PlanResult } from "../kernel/cam/plan-types.ts";
+import type { Box3 } from "../kernel/cam/types.ts";
 import type { IngestedWorkpiece } from "../kernel/geometry/types.ts";
 
 export interface IngestRequest {
@@ -51,7 +52,53 @@ export type PlanOutcome =
   /** anything else the planner threw: a bug of ours, or OCCT failing on this part */
   | { kind: "failed"; message: string };
 
-export type GeometryRequest = IngestRequest | PingRequest | PlanRequest;
+/**
+ * The web app viewer's geometry for a planned job (viewer.ts): the stock after an operation, as
+ * bytes (kernel/cam/viewer/stock-view-bytes.ts), or the recognised features. The thread keeps
+ * what it read by job id: a job's part and plan never change.
+ */
+export interface ViewerRequest {
+  kind: "viewer";
+  jobId: string;
+  /** the B-rep (or the STL) the job was planned from */
+  part: Uint8Array;
+  /** the plan blob (gzip JSON, kernel/job/plan.ts) */
+  plan: Uint8Array;
+  /** the stock box in workpiece coordinates */
+  stock: Box3;
+  /** `after`: an operation's index in the setup, -1 for the stock before its first */
+  query: { kind: "stock"; setup: number; after: number } | { kind: "features" };
+}
+
+/** A recognised feature as the viewer shows it. */
+export interface ViewerFeature {
+  id: number;
+  class: string;
+  /** the part's face ids (the glb's _FACE_ID) */
+  faces: number[];
+  access_direction: number[] | null;
+  depth_mm: number | null;
+  /** the narrowest place a tool must pass */
+  width_mm: number | null;
+  /** the smallest internal corner radius */
+  corner_radius_mm: number | null;
+  hole: {
+    diameter_mm: number;
+    depth_mm: number;
+    through: boolean;
+    counterbore_diameter_mm: number | null;
+    countersink_diameter_mm: number | null;
+  } | null;
+  /** the indexes of the setups whose operations machine it */
+  setups: number[];
+}
+
+export type ViewerOutcome =
+  | { kind: "stock"; bytes: Uint8Array }
+  | { kind: "features"; features: ViewerFeature[] }
+  | { kind: "failed"; message: string };
+
+export type GeometryRequest = IngestRequest | PingRequest | PlanRequest | ViewerRequest;
 
 export type IngestSuccess = {
   ok: true;

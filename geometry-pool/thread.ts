@@ -13,13 +13,23 @@ import { GeometryError } from "../kernel/geometry-error.ts";
 import { meshToGlb } from "../kernel/mesh/glb.ts";
 import { renderThumbnail } from "../kernel/mesh/thumbnail.ts";
 import { runPlanRequest } from "./plan-runner.ts";
-import type { GeometryRequest, GeometryThreadData, IngestOutcome, PlanOutcome } from "./protocol.ts";
+import type { GeometryRequest, GeometryThreadData, IngestOutcome, PlanOutcome, ViewerOutcome } from "./protocol.ts";
+import { viewerAnswer } from "./viewer.ts";
 
 const oc = await loadOpenCascade();
 const { simulationThread } = workerData as GeometryThreadData;
 
-export default async function handle(request: GeometryRequest): Promise<IngestOutcome | PlanOutcome | number> {
+export default async function handle(
+  request: GeometryRequest,
+): Promise<IngestOutcome | PlanOutcome | ViewerOutcome | number> {
   if (request.kind === "ping") return threadId;
+  if (request.kind === "viewer") {
+    try {
+      return viewerAnswer(oc, request);
+    } catch (error) {
+      return { kind: "failed", message: describeOcctException(oc, error) };
+    }
+  }
   if (request.kind === "plan") {
     return runPlanRequest(
       request,

@@ -4,13 +4,16 @@
  * geometry.
  */
 import { threadId } from "node:worker_threads";
-import type { GeometryRequest, IngestOutcome, PlanOutcome } from "../../geometry-pool/protocol.ts";
+import type { GeometryRequest, IngestOutcome, PlanOutcome, ViewerOutcome } from "../../geometry-pool/protocol.ts";
 
 // a slow start, like OCCT's, so readiness has something to wait for
 await new Promise((resolve) => setTimeout(resolve, 300));
 
-export default async function handle(request: GeometryRequest): Promise<IngestOutcome | PlanOutcome | number> {
+export default async function handle(
+  request: GeometryRequest,
+): Promise<IngestOutcome | PlanOutcome | ViewerOutcome | number> {
   if (request.kind === "ping") return threadId;
+  if (request.kind === "viewer") return { kind: "failed", message: "this test thread has no viewer" };
   if (request.kind === "plan") {
     request.port.close();
     return { kind: "failed", message: "this test thread does not plan (test/support/plan-test-thread.ts does)" };
