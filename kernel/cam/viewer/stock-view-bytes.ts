@@ -40,7 +40,9 @@ export function encodeStockView(view: StockView): Uint8Array {
     ...frame.x_axis,
     ...frame.z_axis,
   ];
-  numbers.forEach((value, i) => data.setFloat64(16 + 8 * i, value, true));
+  numbers.forEach((value, i) => {
+    data.setFloat64(16 + 8 * i, value, true);
+  });
   for (let k = 0; k < cells; k += 1) data.setFloat32(STOCK_VIEW_HEADER_BYTES + 4 * k, view.heights[k] as number, true);
   bytes.set(view.classes, STOCK_VIEW_HEADER_BYTES + cells * 4);
   return bytes;
