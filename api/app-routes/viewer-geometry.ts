@@ -1,0 +1,105 @@
+/**
+ * What the viewer's stock and features routes share: the current job's part and plan read in a
+ * request transaction opened with the session (another user's project is 404, as on the public
+ * API), then the geometry asked of a geometry thread (geometry-pool/viewer.ts), outside the
+ * transaction: reading the part and simulating take a thread seconds, never the event loop.
+ */
+import type { Response } from "express";
+import { currentJob, type JobRecord } from "../../db/queries/jobs.ts";
+import { getWorkpiece } from "../../db/queries/workpieces.ts";
+import { withRequestTransaction } from "../../db/request-transaction.ts";
+import { GeometryUnavailable } from "../../geometry-pool/pool.ts";
+import type { ViewerOutcome, ViewerRequest } from "../../geometry-pool/protocol.ts";
+import { HttpError, notFound } from "../../http/errors/index.ts";
+import type { PlanSummary } from "../../kernel/job/plan.ts";
+import { postgresBlobStore } from "../../storage/postgres.ts";
+import type { AuthenticatedKey } from "../locals.ts";
+import type { ApiServices } from "../services.ts";
+
+const BUSY_RETRY_AFTER_SECONDS = 10;
+
+/** The planned job's inputs for a geometry thread, with its plan's summary to check indexes against. */
+export interface PlannedInputs {
+  request: Omit<ViewerRequest, "kind" | "query">;
+  summary: PlanSummary;
+}
+
+/** 404 for a project that is not the caller's, job_missing before a workpiece; 409 no_toolpaths before planning. */
+export async function plannedInputs(
+  services: ApiServices,
+  auth: AuthenticatedKey,
+  projectId: string,
+): Promise<PlannedInputs> {
+  return withRequestTransaction(services.pool, auth.credential, ["projects:read"], async (db) => {
+    const current = await currentJob(db, projectId);
+    if (current === null) throw notFound("project", projectId);
+    const job = current.job;
+    if (job === null)
+      throw new HttpError(404, "job_missing", "the project has no CAM job yet; upload a workpiece first", {
+        project_id: projectId,
+      });
+    const plan = job.plan;
+    const workpiece = job.workpieceId ? await getWorkpiece(db, job.workpieceId) : null;
+    if (plan === null || workpiece === null || job.stock === null) throw noToolpaths(job);
+    const [part, planBlob] = await Promise.all([
+      postgresBlobStore.get(db, workpiece.blobs.brep ?? workpiece.blobs.original),
+      postgresBlobStore.get(db, plan.blobId),
+    ]);
+    if (!part || !planBlob) throw new Error(`job ${job.id}: its part or plan blob is missing`);
+    return {
+      request: {
+        jobId: job.id,
+        part: part.bytes,
+        plan: planBlob.bytes,
+        stock: { min: job.stock.min, max: job.stock.max },
+      },
+      summary: plan.summary,
+    };
+  });
+}
+
+function noToolpaths(job: JobRecord): HttpError {
+  return new HttpError(
+    409,
+    "no_toolpaths",
+    "the current job has no toolpaths; run POST /projects/{project_id}/automation/cam-planning first",
+    { job_id: job.id },
+  );
+}
+
+/** The geometry thread's answer; the pool's refusals as 503 with Retry-After. */
+export async function askViewer(
+  services: ApiServices,
+  auth: AuthenticatedKey,
+  request: ViewerRequest,
+): Promise<ViewerOutcome> {
+  if (!services.geometry)
+    throw new HttpError(
+      503,
+      "geometry_unavailable",
+      "this server runs no geometry workers",
+      {},
+      { "Retry-After": "30" },
+    );
+  try {
+    const { kind: _kind, ...rest } = request;
+    const outcome = await services.geometry.viewer(rest, { owner: auth.userId });
+    if (outcome.kind === "failed") throw new Error(`the viewer's geometry failed: ${outcome.message}`);
+    return outcome;
+  } catch (error) {
+    if (!(error instanceof GeometryUnavailable)) throw error;
+    const retry = error.code === "geometry_busy" ? BUSY_RETRY_AFTER_SECONDS : 5;
+    throw new HttpError(
+      503,
+      error.code,
+      `${error.message}; retry after Retry-After seconds`,
+      { retry_after_seconds: retry },
+      { "Retry-After": String(retry) },
+    );
+  }
+}
+
+export function sendStockBytes(res: Response, bytes: Uint8Array, jobId: string): void {
+  res.status(200).setHeader("Content-Type", "application/octet-stream").setHeader("X-Job-Id", jobId);
+  res.end(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+}
