@@ -1,0 +1,7 @@
+/**
+ * The web app's viewer modules (pure: no DOM, no fetch) for the server's tests, which check them
+ * against the app routes' real answers: a server module may not import the browser's source,
+ * test support may.
+ */
+export { classCounts, decodeStockField, STOCK_CLASSES, type StockField } from "../../web/src/api/viewer-stock.ts";
+export { STOCK_COLOURS, stockMesh } from "../../web/src/viewer/stock-mesh.ts";
