@@ -6,6 +6,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { planCam } from "../../kernel/cam/plan.ts";
+import type { PlanInput } from "../../kernel/cam/plan-types.ts";
 import type { Box3 } from "../../kernel/cam/types.ts";
 import { recogniseFile } from "../../kernel/features/setups/recognise-file.ts";
 import { loadOpenCascade, type OpenCascadeInstance } from "../../kernel/geometry/opencascade.ts";
@@ -22,6 +23,8 @@ export interface PlannedFixture {
   /** the part's bounding box, as reading it found it */
   box: Box3;
   oc: OpenCascadeInstance;
+  /** what the planner was given: the workpiece's bytes, the stock box */
+  input: PlanInput;
   plan: CamPlan;
 }
 
@@ -50,5 +53,5 @@ export async function planFixture({ partsDir, part, machine, say }: FixtureChoic
   const started = performance.now();
   const result = planCam(oc, input, { progress: () => {}, cancelled: () => false });
   say(`${name}: planned in ${round((performance.now() - started) / 1000, 1)} s`);
-  return { name, original, box, oc, plan: camPlanOf(result, input.options, machine) };
+  return { name, original, box, oc, input, plan: camPlanOf(result, input.options, machine) };
 }
