@@ -12,6 +12,7 @@ const PART: Box3 = { min: [0, 0, 0], max: [10, 10, 10] };
 const STOCK: Box3 = { min: [-2, -2, 0], max: [12, 12, 15] };
 const top = setupFrame([0, 0, 1], STOCK);
 const bottom = setupFrame([0, 0, -1], STOCK);
+const side = setupFrame([1, 0, 0], STOCK);
 const ys = (from: number, to: number, step: number) =>
   Array.from({ length: Math.floor((to - from) / step) + 1 }, (_, i) => from + i * step);
 
@@ -24,14 +25,14 @@ const besideSlot = operation(slot, [rapid(0.5, -1, 5), feed(0.5, -1, -15), feed(
 /** half a millimetre into the part's top along y = 7 */
 const intoPart = operation(slot, [rapid(5, -1, 5), feed(5, -1, -5.5), feed(5, 15, -5.5), rapid(5, 15, 5)]);
 
-function replay(operations: Operation[]): PlanStock {
+function replay(operations: Operation[], next = bottom): PlanStock {
   return new PlanStock({
     soup: boxesSoup([PART]),
     features: [],
     stock: STOCK,
     setups: [
       { wcs: top, stock: boxToFrame(top, STOCK), operations },
-      { wcs: bottom, stock: boxToFrame(bottom, STOCK), operations: [] },
+      { wcs: next, stock: boxToFrame(next, STOCK), operations: [] },
     ],
   });
 }
@@ -80,12 +81,34 @@ describe("the plan's stock for the viewer", () => {
     const stock = replay([facing, besideSlot]);
     const view = stock.view(1, -1);
     const empty = view.heights.filter((h) => h <= view.bottom + 1e-6).length;
-    // 1 mm x 14 mm at 0.1 mm cells, less the voxel and a half kept beside material (carried-stock.ts)
-    assert.ok(empty >= 500 && empty <= 1400, `${empty} cells empty`);
+    // 1 mm x 14 mm at 0.1 mm cells, settled onto what the first setup cut (settled-stock.ts)
+    assert.ok(empty >= 1300 && empty <= 1400, `${empty} cells empty`);
     assert.ok(
       view.heights.some((h) => h === view.top),
       "the rest of the stock stands",
     );
+  });
+
+  it("shows a side setup the top the first one faced off, not the voxels' margin over it", () => {
+    const view = replay([facing], side).view(1, -1);
+    const frame = side;
+    let over = 0;
+    for (let k = 0; k < view.heights.length; k += 1) {
+      const i = k % view.nx;
+      const j = (k - i) / view.nx;
+      // the cell's centre at the stock's top, in the part's coordinates: its z is what the side setup's y runs along
+      const y = view.y0 + (j + 0.5) * view.dy;
+      const x = view.x0 + (i + 0.5) * view.dx;
+      const yAxis = [
+        frame.z_axis[1] * frame.x_axis[2] - frame.z_axis[2] * frame.x_axis[1],
+        frame.z_axis[2] * frame.x_axis[0] - frame.z_axis[0] * frame.x_axis[2],
+        frame.z_axis[0] * frame.x_axis[1] - frame.z_axis[1] * frame.x_axis[0],
+      ];
+      const z = frame.origin[2] + x * frame.x_axis[2] + y * (yAxis[2] as number);
+      if (z > 10.1 && (view.heights[k] as number) > view.bottom + 0.05) over += 1;
+    }
+    assert.equal(over, 0, "no material above the faced top");
+    assert.equal(view.classes.filter((c) => c === STOCK_CLASS.cut_into).length, 0);
   });
 
   it("refuses a setup or an operation the plan does not have", () => {

@@ -11,6 +11,10 @@
  * same cell centres, so a coarser grid shows no cut into the part the planner's did not see;
  * it does blur walls and features narrower than a cell.
  *
+ * A later setup's stock is then settled onto the earlier setups' own final fields for drawing
+ * (settled-stock.ts): the carried voxels stand up to a voxel and a half proud of what they
+ * removed.
+ *
  * A setup's starting stock and final stock are kept once made (a few MB a setup), so the
  * operations of one setup cost only their own simulation from the second question on.
  */
@@ -28,6 +32,7 @@ import { simulateSetup } from "../simulation/simulate.ts";
 import { removeBySetup, voxelStock, type VoxelStock } from "../simulation/voxel-stock.ts";
 import type { Feature } from "../../features/recognition/types.ts";
 import type { Box3, Frame, Operation, TriangleSoup } from "../types.ts";
+import { settledOnEarlier } from "./settled-stock.ts";
 import { classifyStock, stockViewCellSize, type StockView } from "./stock-view.ts";
 
 /** the simulation's gouge tolerance (simulation/README.md, Tolerances) */
@@ -97,7 +102,8 @@ export class PlanStock {
             initial: state.start,
             partHeights: state.part,
           }).field;
-    return classifyStock(field, state.part, {
+    const settled = setup === 0 ? field : this.settled(setup, field, state.part);
+    return classifyStock(settled, state.part, {
       toleranceMm: this.toleranceMm,
       cutToleranceMm: CUT_TOLERANCE_MM,
       frame: planned.wcs,
@@ -145,6 +151,21 @@ export class PlanStock {
       }).field;
     }
     return state.final;
+  }
+
+  /** `field` of setup `setup` (> 0) settled onto what the setups before it really left (settled-stock.ts). */
+  private settled(setup: number, field: HeightField, part: PartHeights): HeightField {
+    const voxels = this.voxelsAfter(setup);
+    return settledOnEarlier({
+      field,
+      part,
+      frame: (this.input.setups[setup] as ReplayedSetup).wcs,
+      earlier: this.input.setups
+        .slice(0, setup)
+        .map((earlier, j) => ({ frame: earlier.wcs, field: this.finalField(j) })),
+      coarseMm: Math.max(this.toleranceMm / 2, Math.min(...voxels.d) / 2),
+      fineMm: this.toleranceMm / 4,
+    });
   }
 
   /** The holes the setup's operations make, in its frame. */
