@@ -36,14 +36,15 @@ export function viewerAnswer(oc: OpenCascadeInstance, request: ViewerRequest): V
     // most recently used last
     answers.delete(key);
     answers.set(key, kept);
-    return { kind: "stock", bytes: kept.slice() };
+    // the pool copies the answer across the thread boundary: what is kept stays whole
+    return { kind: "stock", bytes: kept };
   }
   const job = readJob(oc, request);
   if (request.query.kind === "features") return { kind: "features", features: job.features };
   const { setup, after } = request.query;
   const bytes = encodeStockView(job.stock.view(setup, after));
   keepAnswer(key, bytes);
-  return { kind: "stock", bytes: bytes.slice() };
+  return { kind: "stock", bytes };
 }
 
 function keepAnswer(key: string, bytes: Uint8Array): void {

@@ -173,10 +173,16 @@ describe("the viewer's recognised features", () => {
     assert.equal(res.status, 200, res.text);
     const { features } = res.body;
     assert.ok(features.length > 5, `partC has features (${features.length})`);
+    const part = await session.request<{ part: { face_count: number } }>(
+      "GET",
+      `${APP_ROUTES_PATH}/projects/${planned}/part`,
+    );
+    const faceCount = part.body.part.face_count;
     const faces = new Set<number>();
     for (const feature of features) {
       assert.ok(feature.faces.length > 0, `feature ${feature.id} has faces`);
       for (const face of feature.faces) {
+        assert.ok(Number.isInteger(face) && face >= 0 && face < faceCount, `face ${face} is one of the part's`);
         assert.ok(!faces.has(face), `face ${face} belongs to one feature`);
         faces.add(face);
       }
