@@ -109,6 +109,23 @@ describe("malformed input to the app routes", () => {
     );
   });
 
+  it("answers the viewer's routes with arbitrary project ids, setup indexes and operations below 500", async () => {
+    const id = fc.oneof(fc.string(), fc.uuid());
+    await fc.assert(
+      fc.asyncProperty(id, fc.string(), fc.option(fc.string()), async (project, setup, after) => {
+        const query = after === null ? "" : `?after=${encodeURIComponent(after)}`;
+        const base = `${APP_ROUTES_PATH}/projects/${encodeURIComponent(project)}`;
+        const stock = await session.request("GET", `${base}/setups/${encodeURIComponent(setup)}/stock${query}`);
+        assertAnswered(stock, `stock ${JSON.stringify({ project, setup, after })}`);
+        assert.notEqual(stock.status, 200);
+        const features = await session.request("GET", `${base}/features`);
+        assertAnswered(features, `features ${JSON.stringify(project)}`);
+        assert.notEqual(features.status, 200);
+      }),
+      runs(40),
+    );
+  });
+
   it("answers arbitrary cookies and CSRF tokens below 500, with 401 or 403 and nothing done", async () => {
     await fc.assert(
       fc.asyncProperty(
