@@ -27,7 +27,7 @@ import { mm, selectFaceMill } from "../tooling/select.ts";
 import { wallReach } from "../cutter-shape.ts";
 import type { Cutter, Operation, OperationKind } from "../types.ts";
 import type { WorkBudget } from "../milling/adaptive/budget.ts";
-import { adaptiveCut, type AdaptiveCut } from "../milling/adaptive/parameters.ts";
+import type { AdaptiveCut } from "../milling/adaptive/parameters.ts";
 import type { Paths64 } from "../milling/polygons.ts";
 import type { OperationCheck, PlanInput, PlanStep, Unmachined } from "../plan-types.ts";
 import { adaptiveBudget, clearingsToTry, fastest } from "./clearing-choice.ts";
@@ -392,19 +392,16 @@ function millWith(slicer: PartSlicer, job: Required<MillingJob>): MillingDraft {
       stepdown_mm: parameters.stepdown_mm,
       allowance_z_mm: parameters.allowance_z_mm,
     };
-    // auto roughing of a setup with closed regions: the clearing is chosen per region
-    const regions =
-      step.kind === "roughing" && (clearing ?? "auto") === "auto"
-        ? clearingRegions({ part: slicer, stock, tool: step.tool, parameters })
-        : [];
+    // auto roughing with both to make, in a setup with closed regions: the clearing is chosen per region
+    const adaptive = (clearing ?? "auto") === "auto" ? (clearings[1] ?? null) : null;
+    const regions = adaptive === null ? [] : clearingRegions({ part: slicer, stock, tool: step.tool, parameters });
     let outcomes: MillingOutcome[];
-    if (regions.length > 1) {
+    if (adaptive !== null && regions.length > 1) {
       outcomes = clearPerRegion({
         regions,
-        make: (adaptive, on) =>
-          make(adaptive, { stock: on.stock, within: on.within, ...(on.budget === null ? {} : { budget: on.budget }) }),
-        adaptive: clearings[1] ?? adaptiveCut(step.tool, parameters, input.machine.max_feed_mm_min),
-        adaptiveOpen: clearings.length > 1,
+        make: (cut, on) =>
+          make(cut, { stock: on.stock, within: on.within, ...(on.budget === null ? {} : { budget: on.budget }) }),
+        adaptive,
         machine: input.machine,
         where,
       });
