@@ -259,8 +259,8 @@ export const PlanOptionsSchema = z.object({
   rapid_clearance_mm: z.number().min(0).max(50).optional(),
   /**
    * how roughing clears each level: "offset" passes a stepover apart, "adaptive" paths holding
-   * the tool's radial engagement (milling/adaptive/), "auto" the planner's choice per roughing
-   * by the time it predicts (planner/clearing-choice.ts); "auto" when not given
+   * the tool's radial engagement (milling/adaptive/), "auto" the planner's choice per region of
+   * each roughing by the machining time (planner/region-clearing.ts); "auto" when not given
    */
   clearing: z.enum(["auto", "adaptive", "offset"]).optional(),
   /**
