@@ -77,14 +77,18 @@ export function clearLevels(
   for (const [index, z] of levels.entries()) {
     if (request.budget?.exhausted) return { cleared, skipped, stopped: true };
     shadows.before(index);
+    const inside = request.within?.(z) ?? null;
+    // a level that is not this roughing's (another region's): nothing to read there
+    if (inside !== null && inside.length === 0) {
+      shadows.decided(index, false);
+      continue;
+    }
     const material = difference(stock.remainingAbove(z), part.shadow(z));
     // only round what this tool can take beyond its allowance (a rest tool: the corners and
     // narrow places the larger ones left)
     const windows = workWindows(part, stock, tool, material, z, parameters.allowance_xy_mm, request.focus);
     shadows.decided(index, windows === null || windows.length > 0);
     if (windows !== null && windows.length === 0) continue;
-    const inside = request.within?.(z) ?? null;
-    if (inside !== null && inside.length === 0) continue;
     const reachable = regionWithin(
       { part, stock, cutter: tool, z, allowance_xy: parameters.allowance_xy_mm, depth_of_cut: parameters.stepdown_mm },
       windows,
