@@ -150,6 +150,7 @@ describe("plan_cam", () => {
       "rapids_through_material",
     ]);
     assert.deepEqual(Object.keys(setup.operations[0]!).sort(), [
+      "clearing_regions",
       "engagement",
       "features",
       "id",

@@ -58,8 +58,10 @@ const CamPlanningBody = z
       'an extension: how roughing clears each level: "offset" (passes a stepover apart), "adaptive" (paths that hold ' +
         "the tool's radial engagement at the cutting data's cross-section spread over each level's depth, at least 10 % of " +
         'its diameter, at its rated depth of cut, the feed raised for the thin chip; the operation is named "Adaptive ' +
-        'roughing with ...") or "auto" (per roughing operation, the one predicted to machine in less time; rest ' +
-        'roughing is offset either way). "auto" when not given (docs/cam-planning.md)',
+        'roughing with ...") or "auto" (per region of each roughing, each closed pocket or slot and the open rest, ' +
+        "the one that machines it in less time, where the levels predict adaptive may be; the regions going each way " +
+        "make an operation of their own, which lists them in clearing_regions; rest roughing is offset either way). " +
+        '"auto" when not given (docs/cam-planning.md)',
     ),
     scallop_mm: PlanOptionsSchema.shape.scallop_mm.describe(
       `an extension: the scallop height in mm (0.001 to 0.5) 3D finishing of sloped and curved faces leaves between ` +

@@ -186,6 +186,24 @@ export const EngagementSchema = z.object({
     .describe("the share of cutting_length_mm at full width and deeper than half the diameter, %"),
 });
 
+/**
+ * One region of a roughing the planner cleared on its own (planner/clearing-regions.ts): a closed
+ * pocket or slot, or the open rest, with the clearing chosen for it and the times it compared.
+ */
+export const ClearingRegionSchema = z.object({
+  clearing: z.enum(["adaptive", "offset"]).describe("how this operation clears the region"),
+  closed: z.boolean().describe("a pocket or slot walled all round from top_z down; false: the open rest of the setup"),
+  area_mm2: nonNegative.describe("the region's free area seen from above at top_z, mm²"),
+  top_z: z.number().describe("the highest level the region is closed at (the stock's top for the open one), mm"),
+  at: z.tuple([z.number(), z.number()]).describe("a point in the region (the setup's X and Y, mm)"),
+  time_s: nonNegative.describe("the machining time of the region's clearing as made, s"),
+  other_s: nonNegative
+    .nullable()
+    .describe(
+      "the other clearing's machining time for the region as made, s; null where it was not made (not predicted to be faster, or past its work budget)",
+    ),
+});
+
 export const OperationSchema = z.object({
   /** stable within a plan: "s0-op3" */
   id: z.string(),
@@ -210,6 +228,17 @@ export const OperationSchema = z.object({
    * other operations and where no patch was finished
    */
   scallop_mm: z.number().nonnegative().optional(),
+  /**
+   * roughing with `clearing` "auto" where the setup has closed regions: the regions this
+   * operation clears and the clearing chosen for each (an operation per clearing: "Adaptive
+   * roughing with ..." and "Roughing with ..."); absent on other operations
+   */
+  clearing_regions: z
+    .array(ClearingRegionSchema)
+    .optional()
+    .describe(
+      'an extension: roughing with clearing "auto" in a setup with closed pockets or slots: the regions this operation clears, each with the clearing chosen for it by the machining time of both as made (docs/cam-planning.md, Clearing)',
+    ),
 });
 
 export const PlanOptionsSchema = z.object({
@@ -230,8 +259,8 @@ export const PlanOptionsSchema = z.object({
   rapid_clearance_mm: z.number().min(0).max(50).optional(),
   /**
    * how roughing clears each level: "offset" passes a stepover apart, "adaptive" paths holding
-   * the tool's radial engagement (milling/adaptive/), "auto" the planner's choice per roughing
-   * by the time it predicts (planner/clearing-choice.ts); "auto" when not given
+   * the tool's radial engagement (milling/adaptive/), "auto" the planner's choice per region of
+   * each roughing by the machining time (planner/region-clearing.ts); "auto" when not given
    */
   clearing: z.enum(["auto", "adaptive", "offset"]).optional(),
   /**

@@ -14,6 +14,7 @@
 
 import type { z } from "zod";
 import type {
+  ClearingRegionSchema,
   CutterKindSchema,
   CutterSchema,
   CuttingParametersSchema,
@@ -57,6 +58,8 @@ export type OperationKind = z.infer<typeof OperationKindSchema>;
 /** Speeds, feeds and engagement of an operation (what the postprocessor and the quote read). */
 export type CuttingParameters = z.infer<typeof CuttingParametersSchema>;
 export type Operation = z.infer<typeof OperationSchema>;
+/** A region of a roughing cleared on its own, and the clearing chosen for it. */
+export type ClearingRegionReport = z.infer<typeof ClearingRegionSchema>;
 /** An operation's radial and axial engagement, as the stock simulation measured it. */
 export type Engagement = z.infer<typeof EngagementSchema>;
 /** What the stock simulation found (per setup, and summed for a plan). */

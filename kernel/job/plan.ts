@@ -24,6 +24,7 @@ import { setupMachiningTime } from "../cam/machining-time.ts";
 import type { PlannedBlock, PlanOptions, PlanResult } from "../cam/plan-types.ts";
 import {
   BlockKindSchema,
+  ClearingRegionSchema,
   CompletenessSchema,
   EngagementSchema,
   FrameSchema,
@@ -174,6 +175,16 @@ const OperationSummarySchema = z.object({
         "only: the largest scallop in mm, along the surface's normal, its moves leave on the faces it finished, " +
         "measured on 0.05 mm cells over patches of them; null on other operations and where it was not measured",
     ),
+  clearing_regions: z
+    .array(ClearingRegionSchema)
+    .nullable()
+    .optional()
+    .describe(
+      'an extension: roughing with clearing "auto" where adaptive was predicted to be faster, in a setup with closed ' +
+        "pockets or slots: the regions it clears (each closed pocket or slot, and the open rest), each with the clearing " +
+        "chosen for it and the machining time of both as made; the regions going each way are an operation of their " +
+        "own. null on other operations (docs/cam-planning.md, Clearing)",
+    ),
 });
 /** An operation as the task result lists it (the job file keeps the moves). */
 export type OperationSummary = z.infer<typeof OperationSummarySchema>;
@@ -270,6 +281,7 @@ export function summarisePlan(plan: CamPlan): PlanSummary {
           machining_time_s: operation.machining_time_s,
           engagement: operation.engagement ?? null,
           scallop_mm: operation.scallop_mm ?? null,
+          clearing_regions: operation.clearing_regions ?? null,
         })),
         tools: setupTools(plan, setup.index).map((tool) => ({
           number: tool.number,

@@ -11,7 +11,17 @@ import { levelLoad } from "./adaptive/parameters.ts";
 import { clearRegion, LINK_TOLERANCE_MM, type ClearResult, type ClearSpec } from "./clearing.ts";
 import { materialHeights, xy, type ToolpathWriter } from "./linking.ts";
 import type { MillingRequest, SkippedRegion } from "./operation.ts";
-import { contains, difference, distanceToBoundary, offset, union, type Paths64, type Rect64 } from "./polygons.ts";
+import {
+  contains,
+  difference,
+  distanceToBoundary,
+  intersection,
+  isEmpty,
+  offset,
+  union,
+  type Paths64,
+  type Rect64,
+} from "./polygons.ts";
 import { regionWithin, ShadowsAhead, workWindows } from "./regions.ts";
 import type { ClearedLayer } from "./stock.ts";
 
@@ -67,16 +77,25 @@ export function clearLevels(
   for (const [index, z] of levels.entries()) {
     if (request.budget?.exhausted) return { cleared, skipped, stopped: true };
     shadows.before(index);
+    const inside = request.within?.(z) ?? null;
+    // a level that is not this roughing's (another region's): nothing to read there
+    if (inside !== null && inside.length === 0) {
+      shadows.decided(index, false);
+      continue;
+    }
     const material = difference(stock.remainingAbove(z), part.shadow(z));
     // only round what this tool can take beyond its allowance (a rest tool: the corners and
     // narrow places the larger ones left)
     const windows = workWindows(part, stock, tool, material, z, parameters.allowance_xy_mm, request.focus);
     shadows.decided(index, windows === null || windows.length > 0);
     if (windows !== null && windows.length === 0) continue;
-    const allowed = regionWithin(
+    const reachable = regionWithin(
       { part, stock, cutter: tool, z, allowance_xy: parameters.allowance_xy_mm, depth_of_cut: parameters.stepdown_mm },
       windows,
     );
+    const allowed = inside === null ? reachable : intersection(reachable, inside);
+    // room elsewhere, none within: another region's, not a level nothing below reaches
+    if (inside !== null && isEmpty(allowed) && !isEmpty(reachable)) continue;
     const pieces = piecesOf({ index, z, material, windows, allowed });
     if (pieces === "stop") break;
     if (pieces === "skip") continue;

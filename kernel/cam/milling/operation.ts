@@ -10,7 +10,7 @@ import type { CuttingParameters, Cutter, Operation, OperationKind, Vec2 } from "
 import type { WorkBudget } from "./adaptive/budget.ts";
 import type { AdaptiveLoad } from "./adaptive/parameters.ts";
 import { materialHeights, ToolpathWriter } from "./linking.ts";
-import type { Rect64 } from "./polygons.ts";
+import type { Paths64, Rect64 } from "./polygons.ts";
 import type { PartSlicer } from "./slicer.ts";
 import type { ClearedLayer, InProcessStock } from "./stock.ts";
 
@@ -36,6 +36,12 @@ export interface MillingRequest {
   features?: number[];
   /** only round these rectangles (Clipper units) is material cut; default: everywhere */
   focus?: Rect64[];
+  /**
+   * where the tool centre may go at each level (Clipper units, the setup's XY; null: anywhere,
+   * empty: the level is not this roughing's): a roughing of some of a setup's regions only
+   * (planner/clearing-regions.ts); default: anywhere
+   */
+  within?: (z: number) => Paths64 | null;
   /** the deepest level (default: the part's lowest z) */
   bottom_z?: number;
   /**

@@ -1,6 +1,7 @@
 /**
  * Offset or adaptive clearing for one roughing or rest roughing (the plan's `clearing`; "auto",
- * the default, chooses per operation by the time it predicts).
+ * the default, chooses by the time it predicts, then per region where a setup has closed ones:
+ * region-clearing.ts).
  *
  * The prediction reads the levels each would cut (milling/levels.ts zLevels: the same floors,
  * the offset at the cutting data's depth, adaptive at the tool's rated one) and the load each

@@ -28,8 +28,11 @@ import { wallReach } from "../cutter-shape.ts";
 import type { Cutter, Operation, OperationKind } from "../types.ts";
 import type { WorkBudget } from "../milling/adaptive/budget.ts";
 import type { AdaptiveCut } from "../milling/adaptive/parameters.ts";
+import type { Paths64 } from "../milling/polygons.ts";
 import type { OperationCheck, PlanInput, PlanStep, Unmachined } from "../plan-types.ts";
 import { adaptiveBudget, clearingsToTry, fastest } from "./clearing-choice.ts";
+import { clearingRegions } from "./clearing-regions.ts";
+import { clearPerRegion } from "./region-clearing.ts";
 import { holePlugs, mergeSoups } from "./hole-plugs.ts";
 import { pencilFinishingStep } from "./pencil-step.ts";
 import { spindleLimitTold } from "./spindle-limited.ts";
@@ -265,7 +268,11 @@ function millWith(slicer: PartSlicer, job: Required<MillingJob>): MillingDraft {
     outcome: MillingOutcome;
     clamps: { code: string; message: string }[];
     generate_s: number;
+    /** one of a roughing's operations per clearing (region-clearing.ts) */
+    split: boolean;
   }[] = [];
+  // roughings made again offset and whole: one of their operations per clearing was dropped
+  const wholeOffset = new Set<number>();
   const record = (entry: (typeof open)[number], kept: boolean, verify_s: number): void => {
     const { outcome } = entry;
     const step = steps[entry.index] as (typeof steps)[number];
@@ -321,6 +328,10 @@ function millWith(slicer: PartSlicer, job: Required<MillingJob>): MillingDraft {
         // the steps made since were made on the stock it would have left
         stock = entry.stock;
         next = entry.index + 1;
+        if (entry.split) {
+          wholeOffset.add(entry.index);
+          next = entry.index;
+        }
         open.length = 0;
         return;
       }
@@ -339,9 +350,10 @@ function millWith(slicer: PartSlicer, job: Required<MillingJob>): MillingDraft {
       step.kind,
       step.kind === "rest_roughing" ? { allowance_xy_mm: restAllowance(step.tool) } : {},
     );
+    const clearing = wholeOffset.has(index) ? "offset" : input.options.clearing;
     const clearings = clearingsToTry(
       { kind: step.kind, tool: step.tool, parameters },
-      { clearing: input.options.clearing, max_feed_mm_min: input.machine.max_feed_mm_min },
+      { clearing, max_feed_mm_min: input.machine.max_feed_mm_min },
       { part: slicer, stock },
     );
     const generating = performance.now();
@@ -349,10 +361,16 @@ function millWith(slicer: PartSlicer, job: Required<MillingJob>): MillingDraft {
     // (offset, mostly kept), the other's whole if it is kept instead
     const onMoves = verifier === null ? undefined : (operation: Operation) => verifier.stream(operation, true);
     const id = nextId();
-    // a second clearing may do the work the first's feed length allows (clearing-choice.ts), else it is not made
-    let budget: WorkBudget | undefined;
-    const make = (adaptive: AdaptiveCut | null, index: number): MillingOutcome => {
-      const outcome = step.generate({
+    const make = (
+      adaptive: AdaptiveCut | null,
+      extra: {
+        onMoves?: (operation: Operation) => void;
+        budget?: WorkBudget;
+        within?: (z: number) => Paths64 | null;
+        stock?: InProcessStock;
+      },
+    ): MillingOutcome =>
+      step.generate({
         part: slicer,
         stock,
         tool: step.tool,
@@ -360,31 +378,59 @@ function millWith(slicer: PartSlicer, job: Required<MillingJob>): MillingDraft {
         ...(adaptive === null ? {} : { adaptive: adaptive.load }),
         id,
         features: milled.map((f) => f.id),
-        ...(index === 0 && onMoves !== undefined ? { onMoves } : {}),
+        ...extra,
         ...(input.options.rapid_clearance_mm === undefined
           ? {}
           : { rapid_clearance_mm: input.options.rapid_clearance_mm }),
         air_feed_mm_min: airFeed((adaptive?.parameters ?? parameters).feed_mm_min, input.machine),
         ...(step.name ? { name: step.name } : {}),
         ...(focus === null ? {} : { focus }),
-        ...(index > 0 && budget !== undefined ? { budget } : {}),
       });
-      if (index === 0 && clearings.length > 1) budget = adaptiveBudget(outcome, input.machine);
-      return outcome;
-    };
-    const made = clearings.map(make);
-    const outcome = fastest(made, input.machine, {
+    const where = {
       part: slicer,
       stock,
       stepdown_mm: parameters.stepdown_mm,
       allowance_z_mm: parameters.allowance_z_mm,
-    });
-    // the streamed moves are another clearing's (both have the step's id): the simulation forgets them
-    if (outcome.operation === null || outcome !== made[0]) verifier?.discard();
-    open.push({ index, stock, outcome, clamps, generate_s: (performance.now() - generating) / 1000 });
-    if (outcome.operation !== null) {
-      verifier?.submit(outcome.operation, true);
-      stock = stock.withCleared(outcome.cleared);
+    };
+    // auto roughing with both to make, in a setup with closed regions: the clearing is chosen per region
+    const adaptive = (clearing ?? "auto") === "auto" ? (clearings[1] ?? null) : null;
+    const regions = adaptive === null ? [] : clearingRegions({ part: slicer, stock, tool: step.tool, parameters });
+    let outcomes: MillingOutcome[];
+    if (adaptive !== null && regions.length > 1) {
+      outcomes = clearPerRegion({
+        regions,
+        make: (cut, on) =>
+          make(cut, { stock: on.stock, within: on.within, ...(on.budget === null ? {} : { budget: on.budget }) }),
+        adaptive,
+        machine: input.machine,
+        where,
+      });
+      verifier?.discard();
+    } else {
+      // a second clearing may do the work the first's feed length allows (clearing-choice.ts), else it is not made
+      let budget: WorkBudget | undefined;
+      const made = clearings.map((adaptive, i) => {
+        const outcome = make(adaptive, {
+          ...(i === 0 && onMoves !== undefined ? { onMoves } : {}),
+          ...(i > 0 && budget !== undefined ? { budget } : {}),
+        });
+        if (i === 0 && clearings.length > 1) budget = adaptiveBudget(outcome, input.machine);
+        return outcome;
+      });
+      const outcome = fastest(made, input.machine, where);
+      // the streamed moves are another clearing's (both have the step's id): the simulation forgets them
+      if (outcome.operation === null || outcome !== made[0]) verifier?.discard();
+      outcomes = [outcome];
+    }
+    const generate_s = (performance.now() - generating) / 1000;
+    for (const [n, outcome] of outcomes.entries()) {
+      // the second of a split roughing: an id of its own
+      if (n > 0 && outcome.operation !== null) outcome.operation.id = nextId();
+      open.push({ index, stock, outcome, clamps: n === 0 ? clamps : [], generate_s, split: outcomes.length > 1 });
+      if (outcome.operation !== null) {
+        verifier?.submit(outcome.operation, true);
+        stock = stock.withCleared(outcome.cleared);
+      }
     }
     settle(SPECULATION_DEPTH);
   }

@@ -48,6 +48,9 @@ export interface ClearingFigures {
   /** roughing operations by the clearing they use */
   adaptive_ops: number;
   offset_ops: number;
+  /** the regions roughings chose their clearing for (Operation.clearing_regions), and those gone adaptive */
+  regions: number;
+  adaptive_regions: number;
   /** 3D finishing operations, and how many of them had a scallop measured */
   surface_ops: number;
   scallop_measured: number;
@@ -61,6 +64,7 @@ const ROUGHING = new Set(["roughing", "rest_roughing"]);
 export function clearingFigures(result: PlanResult, machine: MachineArchetype): ClearingFigures {
   const roughing = result.setups.flatMap((s) => s.operations.filter((o) => ROUGHING.has(o.kind)));
   const adaptive = roughing.filter((o) => /adaptive/i.test(o.name)).length;
+  const regions = roughing.flatMap((o) => o.clearing_regions ?? []);
   const surface = result.setups.flatMap((s) => s.operations.filter((o) => o.kind === "surface_finishing"));
   const scallops = surface.flatMap((o) => (o.scallop_mm === undefined ? [] : [o.scallop_mm]));
   return {
@@ -70,6 +74,8 @@ export function clearingFigures(result: PlanResult, machine: MachineArchetype): 
     ),
     adaptive_ops: adaptive,
     offset_ops: roughing.length - adaptive,
+    regions: regions.length,
+    adaptive_regions: regions.filter((r) => r.clearing === "adaptive").length,
     surface_ops: surface.length,
     scallop_measured: scallops.length,
     scallop_mm: scallops.length === 0 ? null : round(Math.max(...scallops), 4),
@@ -121,7 +127,7 @@ export function clearingLines(rows: readonly Planned[]): { lines: string[]; aims
     const over = (e: readonly RoughingEngagement[]) => `${e.filter((x) => x.over_target).length}/${e.length}`;
     lines.push(
       `  ${p.part}: roughing ${round(c.clearing.roughing_s / 60, 1)} min (${c.clearing.adaptive_ops} adaptive, ` +
-        `${c.clearing.offset_ops} offset operations) against ${round(o.clearing.roughing_s / 60, 1)} min ` +
+        `${c.clearing.offset_ops} offset operations; ${c.clearing.adaptive_regions} of ${c.clearing.regions} regions adaptive) against ${round(o.clearing.roughing_s / 60, 1)} min ` +
         `(${signedPct(p.roughing_ratio)}); machining ${round(c.machining_time_s / 60, 1)} against ${round(o.machining_time_s / 60, 1)} min; ` +
         `planning ${c.plan_s} against ${o.plan_s} s (${round(p.planning_ratio, 2)}x); roughing over target ${over(c.engagement)} against ${over(o.engagement)}; ` +
         `3D finishing ${c.clearing.surface_ops} operations, largest scallop ${c.clearing.scallop_mm ?? "-"} mm (${c.clearing.scallop_measured} measured)`,
