@@ -4,7 +4,7 @@
  * its deepest cut, and its target (the stepover), marked where the 99th percentile is over it by
  * more than the margin the plan warns at.
  */
-import { ENGAGEMENT_MARGIN, engagementTarget } from "../../../kernel/cam/planner/engagement-targets.ts";
+import { ENGAGEMENT_MARGIN, engagementTarget, overTarget } from "../../../kernel/cam/planner/engagement-targets.ts";
 import type { PlanResult } from "../../../kernel/cam/plan-types.ts";
 
 export interface RoughingEngagement {
@@ -47,7 +47,7 @@ export function roughingEngagement(result: PlanResult): RoughingEngagement[] {
           full_width_pct: measured.full_width_pct ?? null,
           full_width_deep_pct: measured.full_width_deep_pct ?? null,
           cutting_length_mm: measured.cutting_length_mm,
-          over_target: target !== null && measured.radial_p99_mm > target * (1 + ENGAGEMENT_MARGIN),
+          over_target: target !== null && overTarget(target, measured),
         },
       ];
     }),
@@ -74,7 +74,7 @@ export function engagementLines(
   return lines.length === 0
     ? []
     : [
-        `\nRadial engagement of roughing (measured; over: p99 above the stepover by more than ${ENGAGEMENT_MARGIN * 100} %):`,
+        `\nRadial engagement of roughing (measured; over: p99 above the stepover by more than ${ENGAGEMENT_MARGIN * 100} % and the cells' resolution):`,
         ...lines,
       ];
 }
