@@ -188,6 +188,16 @@ export const EngagementSchema = z.object({
   resolution_mm: nonNegative
     .optional()
     .describe("how closely the simulation's cells place a width's edge (half a cell's diagonal), mm"),
+  feature_slot_pct: nonNegative
+    .optional()
+    .describe(
+      "the share of cutting_length_mm at full width in a slot the part makes: its walls on both sides within 0.2 D of the tool, where no narrower path fits, %",
+    ),
+  radial_p99_beside_slots_mm: nonNegative
+    .optional()
+    .describe(
+      "radial_p99_mm over the length cut outside those slots (what the roughing's target is compared with), mm",
+    ),
 });
 
 export const OperationSchema = z.object({

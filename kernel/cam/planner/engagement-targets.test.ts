@@ -55,7 +55,7 @@ describe("engagement targets", () => {
     assert.ok(stepping.engagement !== undefined && stepping.engagement.radial_p99_mm <= 4);
   });
 
-  it("warns only past the margin and what the cells resolve: a 1 mm end mill's 0.4 mm stepover", () => {
+  it("warns only past the margin and what the cells resolve, outside the slots the part makes", () => {
     const [op] = slotAndStep("rest_roughing", 1);
     assert.ok(op);
     const small = { ...op, parameters: { ...op.parameters, stepover_mm: 0.4 } };
@@ -75,6 +75,12 @@ describe("engagement targets", () => {
     assert.ok(within && over);
     assert.deepEqual(engagementWarnings("+Z", [within]), []);
     assert.equal(engagementWarnings("+Z", [over]).length, 1);
+    // full width over 1 % of the length, all of it in a slot the part makes: outside it, 0.4 mm
+    const slotted = withEngagement([small], {
+      [small.id]: { ...reading(1), feature_slot_pct: 3, radial_p99_beside_slots_mm: 0.4 },
+    })[0];
+    assert.ok(slotted);
+    assert.deepEqual(engagementWarnings("+Z", [slotted]), []);
   });
 
   it("leaves facing at full width unwarned", () => {

@@ -43,6 +43,12 @@ const PERCENTILE = 0.99;
 export const FULL_WIDTH_SHARE = 0.9;
 /** full width deeper than this share of the diameter (and 0.05 mm) is slotting at full depth (milling/slotting.ts) */
 export const SLOT_DEPTH_SHARE = 0.5;
+/**
+ * A full-width cut with the part's walls on both sides within this share of the diameter of the
+ * tool's edge is a slot the part makes, where no narrower path fits: trochoidal loops need a
+ * corridor of 0.1 D (milling/trochoids.ts MIN_LOOP_D), rest tools keep D/10 of allowance.
+ */
+export const FEATURE_SLOT_SLACK_D = 0.2;
 const HALF_PI = Math.PI / 2;
 /** the ring's angles from the direction of travel, -90° (right) to 90° (left) */
 const RING_COS = Float64Array.from({ length: ARC_SAMPLES + 1 }, (_, i) =>
@@ -66,6 +72,10 @@ export class EngagementMeter {
   private readonly arcs: number[] = [];
   private readonly widths: number[] = [];
   private readonly depths: number[] = [];
+  /** per sample: 1 where it is full width in a slot the part makes */
+  private readonly featureSlots: number[] = [];
+  /** the part's heights on the field's grid; null: not known (nothing is a feature slot) */
+  private readonly part: Float32Array | null;
   private axialMax = 0;
   /** the last entry's descent, while the motions after it stay on its line or circle */
   private descent: Descent | null = null;
@@ -74,8 +84,15 @@ export class EngagementMeter {
   /** the engaged width across the travel at the height being measured: the engaged arcs' extents summed */
   private lateral = 0;
 
-  constructor(options: { field: HeightField; cutting: Envelope; fluteLength: number; tolerance: number }) {
+  constructor(options: {
+    field: HeightField;
+    part?: Float32Array;
+    cutting: Envelope;
+    fluteLength: number;
+    tolerance: number;
+  }) {
     this.field = options.field;
+    this.part = options.part ?? null;
     this.cutting = options.cutting;
     this.fluteLength = options.fluteLength;
     this.tolerance = options.tolerance;
@@ -163,6 +180,11 @@ export class EngagementMeter {
     }
     const p99Width = weightedPercentile(this.widths, this.weights, PERCENTILE);
     const p99Arc = weightedPercentile(this.arcs, this.weights, PERCENTILE);
+    // the slots the part makes left out: what the target is for (planner/engagement-targets.ts)
+    const beside = this.widths.flatMap((w, k) => (this.featureSlots[k] === 1 ? [] : [w]));
+    const besideWeights = this.weights.flatMap((w, k) => (this.featureSlots[k] === 1 ? [] : [w]));
+    let slots = 0;
+    for (let k = 0; k < count; k++) if (this.featureSlots[k] === 1) slots += this.weights[k] as number;
     return {
       radial_max_mm: round(widest, 2),
       radial_p99_mm: round(p99Width, 2),
@@ -175,6 +197,11 @@ export class EngagementMeter {
       full_width_pct: round((100 * fullWidth) / length, 2),
       full_width_deep_pct: round((100 * deep) / length, 2),
       resolution_mm: round(this.inset, 3),
+      feature_slot_pct: round((100 * slots) / length, 2),
+      radial_p99_beside_slots_mm: round(
+        beside.length === 0 ? 0 : weightedPercentile(beside, besideWeights, PERCENTILE),
+        2,
+      ),
     };
   }
 
@@ -251,6 +278,25 @@ export class EngagementMeter {
     this.arcs.push(arc);
     this.widths.push(width);
     this.depths.push(Math.min(axial, this.fluteLength));
+    const full = width >= FULL_WIDTH_SHARE * 2 * reach;
+    this.featureSlots.push(full && this.wallOn(x, y, z, ux, uy, 1) && this.wallOn(x, y, z, ux, uy, -1) ? 1 : 0);
+  }
+
+  /** The part stands above z beside the tool on `side` (1 left, -1 right), within FEATURE_SLOT_SLACK_D of its edge. */
+  private wallOn(x: number, y: number, z: number, ux: number, uy: number, side: 1 | -1): boolean {
+    const part = this.part;
+    if (part === null) return false;
+    const field = this.field;
+    const step = Math.min(field.dx, field.dy);
+    const reach = this.cutting.reach;
+    const far = reach + FEATURE_SLOT_SLACK_D * 2 * reach;
+    for (let r = reach; r <= far; r += step) {
+      const i = Math.floor((x - side * uy * r - field.x0) / field.dx);
+      const j = Math.floor((y + side * ux * r - field.y0) / field.dy);
+      if (i < 0 || j < 0 || i >= field.nx || j >= field.ny) return false;
+      if ((part[j * field.nx + i] as number) > z + this.tolerance) return true;
+    }
+    return false;
   }
 
   /** the material's top at the ARC_SAMPLES + 1 points of the leading half circle of radius r, into `ring` */
