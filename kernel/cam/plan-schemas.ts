@@ -167,7 +167,8 @@ export const VerificationSchema = z.object({
  * each cutting move (simulation/engagement.ts): the radial engagement is the arc of the tool's
  * circumference in material ahead of it, as an angle and as its width across the travel (ae); the
  * axial depth (ap) is how far below the material's top the tip cuts. Maxima and 99th percentiles
- * over the length cut in material; entries (ramps, helices, plunges) are not measured.
+ * over the length cut in material; entries (ramps, helices, plunges, and the flat pass that takes
+ * off the sloped bottom a ramp or helix left) are not measured.
  */
 export const EngagementSchema = z.object({
   radial_max_mm: nonNegative.describe("the widest radial engagement (ae) of any stretch cut, mm"),
@@ -184,6 +185,19 @@ export const EngagementSchema = z.object({
   full_width_deep_pct: nonNegative
     .optional()
     .describe("the share of cutting_length_mm at full width and deeper than half the diameter, %"),
+  resolution_mm: nonNegative
+    .optional()
+    .describe("how closely the simulation's cells place a width's edge (half a cell's diagonal), mm"),
+  feature_slot_pct: nonNegative
+    .optional()
+    .describe(
+      "the share of cutting_length_mm at full width in a slot the part makes: its walls on both sides within 0.2 D of the tool, where no narrower path fits, %",
+    ),
+  radial_p99_beside_slots_mm: nonNegative
+    .optional()
+    .describe(
+      "radial_p99_mm over the length cut outside those slots (what the roughing's target is compared with), mm",
+    ),
 });
 
 /**

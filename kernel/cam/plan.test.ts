@@ -19,6 +19,7 @@ import type { Assembly } from "../tools/assembly.ts";
 import { inlineChecks, planCam } from "./plan.ts";
 import { PlanCancelled, PlanError, type PlanInput, type PlanResult, type PlanStep } from "./plan-types.ts";
 import { blockKindOf, blocksProblem } from "./planner/blocks.ts";
+import { overTarget } from "./planner/engagement-targets.ts";
 import type { Box3 } from "./types.ts";
 
 const oc = await loadOpenCascade();
@@ -199,10 +200,15 @@ describe("the CAM planner", () => {
     const isRoughing = (o: { kind: string }) => o.kind === "roughing" || o.kind === "rest_roughing";
     const first = result.setups[0]?.operations.filter(isRoughing) ?? [];
     assert.ok(first.length > 0 && first.every((o) => (o.engagement?.cutting_length_mm ?? 0) > 0));
-    assert.equal(first[0]?.engagement?.angle_max_deg, 180);
+    // (its ramps' and helices' flat passes are the entry, not measured: 158.5° at most beside them)
+    assert.ok((first[0]?.engagement?.angle_max_deg ?? 0) > 150, JSON.stringify(first[0]?.engagement));
     const roughing = result.setups.flatMap((s) => s.operations).filter(isRoughing);
-    const over = roughing.filter((o) => (o.engagement?.radial_p99_mm ?? 0) > 1.1 * o.parameters.stepover_mm);
-    assert.ok(over.length > 0);
+    const over = roughing.filter(
+      (o) => o.engagement !== undefined && overTarget(o.parameters.stepover_mm, o.engagement),
+    );
+    // 21 of 39; 30 when the ramps' flat passes and thin stock on both walls of a narrow place
+    // read as cutting at full width
+    assert.ok(over.length > 0 && over.length <= 21, `${over.length} of ${roughing.length} over their target`);
     assert.deepEqual(
       result.warnings.filter((w) => w.code === "engagement_over_target").map((w) => w.details?.operation_id),
       over.map((o) => o.id),

@@ -137,6 +137,13 @@ describe("clearing a slot", () => {
     );
     const engagement = simulated(boxes, operation);
     assert.ok((engagement.full_width_pct ?? 0) > 0, "the slot is cut at full width");
+    // between the part's walls, where no narrower path fits: the slot is the feature
+    assert.ok((engagement.feature_slot_pct ?? 0) > 0, JSON.stringify(engagement));
+    assert.ok((engagement.feature_slot_pct ?? 0) <= (engagement.full_width_pct ?? 0), JSON.stringify(engagement));
+    assert.ok(
+      (engagement.radial_p99_beside_slots_mm ?? Infinity) < engagement.radial_p99_mm,
+      JSON.stringify(engagement),
+    );
     // offset passes alone: 2 % of the length at full width and full depth
     assert.ok((engagement.full_width_deep_pct ?? 100) <= RESIDUE_PCT, JSON.stringify(engagement));
   });

@@ -51,8 +51,36 @@ describe("engagement targets", () => {
       [{ operation_id: slotting.id, setup: "+Z", p99_mm: 10, p99_pct: 100, max_mm: 10, target_mm: 4 }],
     );
     assert.match(warnings[0]?.message ?? "", /^setup \+Z: .*99 % of its length cut engages up to 10 mm radially/);
-    // the 4 mm step reads a cell's half diagonal under 4 mm: within its target
+    // the 4 mm step reads 4 mm, to the cells' resolution: within its target
     assert.ok(stepping.engagement !== undefined && stepping.engagement.radial_p99_mm <= 4);
+  });
+
+  it("warns only past the margin and what the cells resolve, outside the slots the part makes", () => {
+    const [op] = slotAndStep("rest_roughing", 1);
+    assert.ok(op);
+    const small = { ...op, parameters: { ...op.parameters, stepover_mm: 0.4 } };
+    const reading = (p99: number) => ({
+      radial_max_mm: 1,
+      radial_p99_mm: p99,
+      radial_max_pct: 100,
+      radial_p99_pct: p99 * 100,
+      angle_max_deg: 180,
+      angle_p99_deg: 90,
+      axial_max_mm: 1,
+      cutting_length_mm: 100,
+      resolution_mm: 0.071,
+    });
+    // 0.44 mm (10 % over) and 0.071 mm the cells cannot tell apart
+    const [within, over] = [0.5, 0.52].map((p99) => withEngagement([small], { [small.id]: reading(p99) })[0]);
+    assert.ok(within && over);
+    assert.deepEqual(engagementWarnings("+Z", [within]), []);
+    assert.equal(engagementWarnings("+Z", [over]).length, 1);
+    // full width over 1 % of the length, all of it in a slot the part makes: outside it, 0.4 mm
+    const slotted = withEngagement([small], {
+      [small.id]: { ...reading(1), feature_slot_pct: 3, radial_p99_beside_slots_mm: 0.4 },
+    })[0];
+    assert.ok(slotted);
+    assert.deepEqual(engagementWarnings("+Z", [slotted]), []);
   });
 
   it("leaves facing at full width unwarned", () => {

@@ -90,6 +90,48 @@ describe("engagement", () => {
     assert.ok(into !== null && into.angle_max_deg > 150, `heading into it: ${into?.angle_max_deg}°`);
   });
 
+  it("leaves the flat pass after a ramp or helix out with the entry, and measures the cut after it", () => {
+    // a ramp along y = 20 down to -3 (zig-zag, the last leg part way), the pass back over it, then a cut on along x
+    const ramped: Move[] = [
+      rapid(10, 20, 2),
+      feed(30, 20, -1),
+      feed(10, 20, -2.5),
+      feed(20, 20, -3),
+      feed(30, 20, -3),
+      feed(10, 20, -3),
+      feed(10, 30, -3),
+    ];
+    const [ramp] = engagementOf([ramped]);
+    assert.ok(ramp);
+    // only the last move: 10 mm along x, a slot
+    near(ramp.cutting_length_mm, 10, 0.1, "the length measured");
+    const helix: Move[] = [
+      rapid(35, 20, 2),
+      { kind: "arc", to: [25, 20, -1.5], centre: [30, 20], clockwise: false, feed: 100 },
+      { kind: "arc", to: [35, 20, -3], centre: [30, 20], clockwise: false, feed: 100 },
+      { kind: "arc", to: [25, 20, -3], centre: [30, 20], clockwise: false, feed: 100 },
+      { kind: "arc", to: [35, 20, -3], centre: [30, 20], clockwise: false, feed: 100 },
+    ];
+    assert.deepEqual(engagementOf([helix]), [null], "a helix and its flat turn are the entry");
+  });
+
+  it("reads thin stock on both walls of a narrow place as the two widths summed, not the diameter", () => {
+    // cleared to -10 but for two walls: y up to 15.3 and from 24.6 up; the tool's edges at 15 and 25
+    const field = stockHeightField(stock, CELL);
+    for (let j = 0; j < field.ny; j++) {
+      const y = field.y0 + (j + 0.5) * field.dy;
+      if (y > 15.3 && y < 24.6) for (let i = 0; i < field.nx; i++) field.heights[j * field.nx + i] = -10;
+    }
+    const meter = new EngagementMeter({ field, cutting: flatEnvelope(5), fluteLength: 30, tolerance: 0.01 });
+    for (const motion of motionsOf(feed(50, 20, -3), [10, 20, -3], chordErrorOn(field))) meter.measure(motion);
+    const walls = meter.summary();
+    assert.ok(walls);
+    // 0.3 mm on the right, 0.4 mm on the left (the cells, 0.1 mm, move each edge by up to a half)
+    near(walls.radial_max_mm, 0.7, CELL, "both walls' widths");
+    near(walls.radial_p99_mm, 0.7, CELL, "both walls' widths");
+    assert.equal(walls.full_width_pct, 0);
+  });
+
   it("takes the 99th percentile by length: a short full-width stretch is the maximum, not the p99", () => {
     assert.equal(weightedPercentile([10, 1], [0.5, 99.5], 0.99), 1);
     assert.equal(weightedPercentile([10, 1], [2, 98], 0.99), 10);

@@ -12,14 +12,19 @@
  * every pass of a ball meets all round), and the widest of the three counts. The arc is found on 33 points and each edge of it refined by bisection,
  * so its ends are known to a fifth of a degree; the points are taken a cell's half diagonal inside
  * the circle, so the cells the tool itself cut along the same path (the cell centres within its
- * radius) never read as material, and a pass repeating another reads nothing; an engagement
- * narrower than that half diagonal is what the grid leaves along a wall, and reads as none.
+ * radius) never read as material, and a pass repeating another reads nothing. An edge of the arc
+ * is where the probe found the material's boundary, so a width is measured there, not on the
+ * circle a half diagonal out (which read a thin cut a half diagonal narrow); an engagement
+ * narrower than the half diagonal is what the grid leaves along a wall, and reads as none.
  *
- * The width ae is the engaged arc's extent across the direction of travel: a slot is the
- * diameter, a side step of 1 mm with the wall beside it is 1 mm (arc 36.9° for a 10 mm tool).
+ * The width ae is the engaged arcs' extent across the direction of travel, summed over the arcs
+ * (the width of material the front meets): a slot is the diameter, a side step of 1 mm with the
+ * wall beside it is 1 mm (arc 36.9° for a 10 mm tool), 0.3 mm of stock on each wall of a narrow
+ * place 0.6 mm.
  * The axial depth ap is how far below the highest material on that circle the tip is, at most
  * the flutes' length. Moves that go down (ramps, helices, plunges: entries) are not measured:
- * they cut a thin layer at full width by design; nor are rapids.
+ * they cut a thin layer at full width by design, and nor are the flat moves that follow a ramp
+ * or helix on its own line or circle (the entry's sloped bottom taken off); nor are rapids.
  */
 import type { Engagement, Vec3 } from "../types.ts";
 import type { Envelope } from "./cutter-profile.ts";
@@ -38,6 +43,12 @@ const PERCENTILE = 0.99;
 export const FULL_WIDTH_SHARE = 0.9;
 /** full width deeper than this share of the diameter (and 0.05 mm) is slotting at full depth (milling/slotting.ts) */
 export const SLOT_DEPTH_SHARE = 0.5;
+/**
+ * A full-width cut with the part's walls on both sides within this share of the diameter of the
+ * tool's edge is a slot the part makes, where no narrower path fits: trochoidal loops need a
+ * corridor of 0.1 D (milling/trochoids.ts MIN_LOOP_D), rest tools keep D/10 of allowance.
+ */
+export const FEATURE_SLOT_SLACK_D = 0.2;
 const HALF_PI = Math.PI / 2;
 /** the ring's angles from the direction of travel, -90° (right) to 90° (left) */
 const RING_COS = Float64Array.from({ length: ARC_SAMPLES + 1 }, (_, i) =>
@@ -61,15 +72,27 @@ export class EngagementMeter {
   private readonly arcs: number[] = [];
   private readonly widths: number[] = [];
   private readonly depths: number[] = [];
+  /** per sample: 1 where it is full width in a slot the part makes */
+  private readonly featureSlots: number[] = [];
+  /** the part's heights on the field's grid; null: not known (nothing is a feature slot) */
+  private readonly part: Float32Array | null;
   private axialMax = 0;
+  /** the last entry's descent, while the motions after it stay on its line or circle */
+  private descent: Descent | null = null;
   /** the heights on the leading half circle being measured */
   private readonly ring = new Float64Array(ARC_SAMPLES + 1);
-  /** the engaged extent across the travel at the height being measured */
-  private lateralLow = Infinity;
-  private lateralHigh = -Infinity;
+  /** the engaged width across the travel at the height being measured: the engaged arcs' extents summed */
+  private lateral = 0;
 
-  constructor(options: { field: HeightField; cutting: Envelope; fluteLength: number; tolerance: number }) {
+  constructor(options: {
+    field: HeightField;
+    part?: Float32Array;
+    cutting: Envelope;
+    fluteLength: number;
+    tolerance: number;
+  }) {
     this.field = options.field;
+    this.part = options.part ?? null;
     this.cutting = options.cutting;
     this.fluteLength = options.fluteLength;
     this.tolerance = options.tolerance;
@@ -79,9 +102,61 @@ export class EngagementMeter {
 
   /** Measures a motion on the field as it is now: call before it cuts. */
   measure(motion: Motion): void {
-    if (motion.rapid) return;
+    if (motion.rapid) {
+      this.descent = null;
+      return;
+    }
+    if (this.finishesEntry(motion)) return;
     if (motion.kind === "line") this.measureLine(motion.from, motion.to);
     else this.measureArc(motion);
+  }
+
+  /**
+   * A descent (ramp or helix) is an entry, and so is the flat pass that follows it on its own
+   * line or circle at the level, taking off the sloped bottom it left: at full width, but that
+   * wedge is at most one ramp or helix pitch deep. Read as cutting, it put partC's 16 mm roughing
+   * at full width along every ramp.
+   */
+  private finishesEntry(motion: Motion): boolean {
+    const from = motion.kind === "line" ? motion.from : null;
+    if (motion.kind === "line" && from !== null) {
+      const descends = motion.to[2] < from[2] - 1e-9;
+      if (descends) {
+        this.descent = { kind: "line", a: [from[0], from[1]], b: [motion.to[0], motion.to[1]], flat: 0 };
+        return true;
+      }
+      const descent = this.descent;
+      if (
+        descent?.kind === "line" &&
+        descent.flat < ENTRY_FLAT_MOVES &&
+        onLine(descent, from) &&
+        onLine(descent, motion.to)
+      ) {
+        descent.flat += 1;
+        return true;
+      }
+      this.descent = null;
+      return false;
+    }
+    if (motion.kind !== "arc") return false;
+    const { centre, radius, z0, z1 } = motion.path;
+    const descends = motion.clockwise ? z0 < z1 - 1e-9 : z1 < z0 - 1e-9;
+    const descent = this.descent;
+    if (descends) {
+      this.descent = { kind: "circle", centre: [centre[0], centre[1]], radius, flat: 0 };
+      return true;
+    }
+    if (
+      descent?.kind === "circle" &&
+      descent.flat < ENTRY_FLAT_MOVES &&
+      Math.hypot(descent.centre[0] - centre[0], descent.centre[1] - centre[1]) < ON_ENTRY_MM &&
+      Math.abs(descent.radius - radius) < ON_ENTRY_MM
+    ) {
+      descent.flat += 1;
+      return true;
+    }
+    this.descent = null;
+    return false;
   }
 
   /** The operation's figures; null when no measured motion met material. */
@@ -105,6 +180,11 @@ export class EngagementMeter {
     }
     const p99Width = weightedPercentile(this.widths, this.weights, PERCENTILE);
     const p99Arc = weightedPercentile(this.arcs, this.weights, PERCENTILE);
+    // the slots the part makes left out: what the target is for (planner/engagement-targets.ts)
+    const beside = this.widths.flatMap((w, k) => (this.featureSlots[k] === 1 ? [] : [w]));
+    const besideWeights = this.weights.flatMap((w, k) => (this.featureSlots[k] === 1 ? [] : [w]));
+    let slots = 0;
+    for (let k = 0; k < count; k++) if (this.featureSlots[k] === 1) slots += this.weights[k] as number;
     return {
       radial_max_mm: round(widest, 2),
       radial_p99_mm: round(p99Width, 2),
@@ -116,6 +196,12 @@ export class EngagementMeter {
       cutting_length_mm: round(length, 1),
       full_width_pct: round((100 * fullWidth) / length, 2),
       full_width_deep_pct: round((100 * deep) / length, 2),
+      resolution_mm: round(this.inset, 3),
+      feature_slot_pct: round((100 * slots) / length, 2),
+      radial_p99_beside_slots_mm: round(
+        beside.length === 0 ? 0 : weightedPercentile(beside, besideWeights, PERCENTILE),
+        2,
+      ),
     };
   }
 
@@ -174,7 +260,7 @@ export class EngagementMeter {
     if (this.cutting.shape === "flat") {
       // the circle read above, just above the tip
       arc = this.arcAt(x, y, z + this.tolerance, ux, uy, reach);
-      width = this.lateralHigh - this.lateralLow;
+      width = this.lateral;
     } else {
       const cut = Math.min(axial, this.fluteLength);
       for (let k = 0; k < CURVED_HEIGHTS; k++) {
@@ -183,7 +269,7 @@ export class EngagementMeter {
         const radius = radiusAt(this.cutting, above);
         this.readRing(x, y, ux, uy, Math.max(0, radius - this.inset));
         arc = Math.max(arc, this.arcAt(x, y, z + above, ux, uy, radius));
-        width = Math.max(width, this.lateralHigh - this.lateralLow);
+        width = Math.max(width, this.lateral);
       }
     }
     // narrower than the cells resolve: what the grid leaves along a wall, not a cut
@@ -192,6 +278,25 @@ export class EngagementMeter {
     this.arcs.push(arc);
     this.widths.push(width);
     this.depths.push(Math.min(axial, this.fluteLength));
+    const full = width >= FULL_WIDTH_SHARE * 2 * reach;
+    this.featureSlots.push(full && this.wallOn(x, y, z, ux, uy, 1) && this.wallOn(x, y, z, ux, uy, -1) ? 1 : 0);
+  }
+
+  /** The part stands above z beside the tool on `side` (1 left, -1 right), within FEATURE_SLOT_SLACK_D of its edge. */
+  private wallOn(x: number, y: number, z: number, ux: number, uy: number, side: 1 | -1): boolean {
+    const part = this.part;
+    if (part === null) return false;
+    const field = this.field;
+    const step = Math.min(field.dx, field.dy);
+    const reach = this.cutting.reach;
+    const far = reach + FEATURE_SLOT_SLACK_D * 2 * reach;
+    for (let r = reach; r <= far; r += step) {
+      const i = Math.floor((x - side * uy * r - field.x0) / field.dx);
+      const j = Math.floor((y + side * ux * r - field.y0) / field.dy);
+      if (i < 0 || j < 0 || i >= field.nx || j >= field.ny) return false;
+      if ((part[j * field.nx + i] as number) > z + this.tolerance) return true;
+    }
+    return false;
   }
 
   /** the material's top at the ARC_SAMPLES + 1 points of the leading half circle of radius r, into `ring` */
@@ -202,18 +307,22 @@ export class EngagementMeter {
 
   /**
    * The engaged arc (radians) at height h on the leading half circle of `radius` whose heights
-   * `ring` holds (read a cell's half diagonal inside it); sets the extent across the travel.
+   * `ring` holds (read a cell's half diagonal inside it); sets the width across the travel: each
+   * engaged arc's extent across it, summed. The sine grows monotonically from -90° to 90°, so
+   * that is the width of material the tool's front meets per unit of travel: thin stock on both
+   * walls of a narrow place is the two thin widths, not the diameter between them.
    */
   private arcAt(x: number, y: number, h: number, ux: number, uy: number, radius: number): number {
-    this.lateralLow = Infinity;
-    this.lateralHigh = -Infinity;
+    this.lateral = 0;
     if (!(radius > 0)) return 0;
     const ring = this.ring;
     const probe = Math.max(0, radius - this.inset);
     const step = Math.PI / ARC_SAMPLES;
     let arc = 0;
     let previous = (ring[0] as number) > h;
-    if (previous) this.widen(radius, -HALF_PI);
+    // where the engaged arc being followed began, across the travel: an edge where the probe
+    // found it (the material's boundary is there), the side of the tool where the arc is there
+    let begun = -radius;
     for (let i = 1; i <= ARC_SAMPLES; i++) {
       const phi = -HALF_PI + step * i;
       const inside = (ring[i] as number) > h;
@@ -229,18 +338,13 @@ export class EngagementMeter {
         }
         const edge = (lo + hi) / 2;
         arc += previous ? edge - (phi - step) : phi - edge;
-        this.widen(radius, edge);
+        if (previous) this.lateral += Math.max(0, probe * Math.sin(edge) - begun);
+        else begun = probe * Math.sin(edge);
       }
-      if (inside) this.widen(radius, phi);
       previous = inside;
     }
+    if (previous) this.lateral += radius - begun;
     return arc;
-  }
-
-  private widen(radius: number, phi: number): void {
-    const lateral = radius * Math.sin(phi);
-    if (lateral < this.lateralLow) this.lateralLow = lateral;
-    if (lateral > this.lateralHigh) this.lateralHigh = lateral;
   }
 
   /** the material's top at the angle whose cosine and sine are c and s from the direction of travel (left positive), r from the axis */
@@ -253,6 +357,28 @@ export class EngagementMeter {
     if (i < 0 || j < 0 || i >= field.nx || j >= field.ny) return -Infinity;
     return field.heights[j * field.nx + i] as number;
   }
+}
+
+/** how far a motion may be off an entry's line or circle and still be part of it (mm) */
+const ON_ENTRY_MM = 1e-3;
+
+/**
+ * the flat moves after a descent that finish an entry (milling/entry.ts): a ramp's pass to the
+ * line's end and the one back over it, a helix's two half turns; a third is cutting
+ */
+const ENTRY_FLAT_MOVES = 2;
+
+type Descent =
+  | { kind: "line"; a: readonly [number, number]; b: readonly [number, number]; flat: number }
+  | { kind: "circle"; centre: readonly [number, number]; radius: number; flat: number };
+
+/** p on the line through the descent's ends (a ramp zig-zags along one line) */
+function onLine(descent: Extract<Descent, { kind: "line" }>, p: Vec3): boolean {
+  const dx = descent.b[0] - descent.a[0],
+    dy = descent.b[1] - descent.a[1];
+  const length = Math.hypot(dx, dy);
+  if (length < 1e-9) return false;
+  return Math.abs((p[0] - descent.a[0]) * dy - (p[1] - descent.a[1]) * dx) / length < ON_ENTRY_MM;
 }
 
 /** The radius of the tool's cross-section `above` mm above its tip: the widest d whose envelope is no higher. */

@@ -224,6 +224,7 @@ export class SetupRun {
     this.machine.lastCut = null;
     const engagement = new EngagementMeter({
       field: this.field,
+      part: this.part.heights,
       cutting: profile.cutting,
       fluteLength: profile.fluteLength,
       tolerance: this.tolerance,
