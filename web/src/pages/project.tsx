@@ -22,7 +22,7 @@ import { FormError } from "../components/errors.tsx";
 import { usePageTitle } from "../components/page-title.ts";
 import { fill, useI18n } from "../i18n/index.ts";
 import { formatDuration, useProjectsText } from "../i18n/projects.ts";
-import { ProjectViewer } from "../viewer/project-viewer.tsx";
+import { LazyProjectViewer } from "../viewer/lazy-project-viewer.tsx";
 import { PlanStep } from "./plan-step.tsx";
 import { Downloads } from "./project-downloads.tsx";
 import { isNotFound, ProjectNotFound } from "./project-not-found.tsx";
@@ -225,7 +225,7 @@ export function ProjectPage({ id }: { id?: string }) {
             <summary>{text.project.replan}</summary>
             <PlanStep project={project} running={running} onPlanned={() => setVersion(version + 1)} again />
           </details>
-          <ProjectViewer key={planning?.task_id} projectId={project.id} />
+          <LazyProjectViewer key={planning?.task_id} projectId={project.id} />
           <Summary plan={plan} />
         </>
       ) : project.current_job_id ? (
