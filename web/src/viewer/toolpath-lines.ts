@@ -15,7 +15,11 @@ function indexed(positions: BufferAttribute, pairs: Uint32Array, material: LineB
   return new LineSegments(geometry, material);
 }
 
-export function toolpathLines(path: OperationPath, kind: string): Group {
+/**
+ * `stride` > 1 adds a coarse line for while the camera moves (`userData.coarse`): every
+ * stride-th point joined, the operation's shape at a fraction of its segments.
+ */
+export function toolpathLines(path: OperationPath, kind: string, stride = 1): Group {
   const { positions, classes } = path;
   const n = classes.length;
   let cuts = 0;
@@ -58,5 +62,17 @@ export function toolpathLines(path: OperationPath, kind: string): Group {
   );
   rapidLines.computeLineDistances();
   group.add(rapidLines);
+  if (stride > 1 && n > 1) {
+    const steps = Math.ceil((n - 1) / stride);
+    const coarsePairs = new Uint32Array(2 * steps);
+    for (let s = 0; s < steps; s += 1) {
+      coarsePairs[2 * s] = s * stride;
+      coarsePairs[2 * s + 1] = Math.min((s + 1) * stride, n - 1);
+    }
+    const coarse = indexed(shared, coarsePairs, new LineBasicMaterial({ color: kindColour(kind) }));
+    coarse.visible = false;
+    group.userData.coarse = coarse;
+    group.add(coarse);
+  }
   return group;
 }
