@@ -2,8 +2,9 @@
  * The web app's own JSON routes, mounted at APP_ROUTES_PATH beside the public API and kept out
  * of its OpenAPI document: signing in and out (session.ts), the user's API keys (keys.ts) and the
  * Projects page's list with each project's status and thumbnail (projects.ts), a project's part
- * and stock offsets for planning it again (project-part.ts), the viewer's simulated stock and
- * recognised features (viewer-stock.ts, viewer-features.ts).
+ * and stock offsets for planning it again (project-part.ts), and the project viewer's scene and
+ * toolpaths (viewer.ts), simulated stock (viewer-stock.ts) and recognised features
+ * (viewer-features.ts).
  * Everything else the app does goes through the public API with the session cookie.
  *
  * Every route but the two sign-ins needs the session cookie; those that change something need
@@ -22,6 +23,7 @@ import { createKey, CreateKeyBody, KeyParams, listKeys, listScopes, revokeKey } 
 import { ProjectPartParams, projectPart } from "./project-part.ts";
 import { listProjectsWithStatus, ProjectsQuery } from "./projects.ts";
 import { currentSession, LinkBody, SignInBody, signIn, signInWithLink, signOut } from "./session.ts";
+import { projectViewer, setupToolpaths, ToolpathsParams, ViewerParams } from "./viewer.ts";
 import { ViewerFeaturesParams, viewerFeatures } from "./viewer-features.ts";
 import { ViewerStockParams, ViewerStockQuery, viewerStock } from "./viewer-stock.ts";
 
@@ -76,6 +78,17 @@ export function appRouter(services: ApiServices, forgetKey: (keyHash: Buffer) =>
   );
   router.get("/projects/:project_id/part", ...session, validate({ params: ProjectPartParams }), (req, res) =>
     projectPart(req, res, services, auth(res)),
+  );
+
+  // the project viewer (viewer.ts): its scene, and a setup's toolpaths in binary
+  router.get("/projects/:project_id/viewer", ...session, validate({ params: ViewerParams }), (req, res) =>
+    projectViewer(req, res, services, auth(res)),
+  );
+  router.get(
+    "/projects/:project_id/setups/:setup_index/toolpaths",
+    ...session,
+    validate({ params: ToolpathsParams }),
+    (req, res) => setupToolpaths(req, res, services, auth(res)),
   );
 
   // the viewer's simulated stock and recognised features (viewer-stock.ts, viewer-features.ts)

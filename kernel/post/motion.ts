@@ -103,6 +103,11 @@ export interface StreamOptions {
   partBox?: Box3 | null;
   /** the machine's postprocessor: the work offset's name depends on it */
   control: string;
+  /**
+   * told just before each move of the plan is handed on (by its operation's and its own index in
+   * the setup), so a caller can tell which program line a move became (program-lines.ts)
+   */
+  onMove?: (operation: number, move: number) => void;
 }
 
 /** The setup's program as motion events, start to end. */
@@ -133,7 +138,7 @@ export function* motionStream(plan: CamPlan, setupIndex: number, options: Stream
   let spindle = 0;
   let coolant: Coolant | null = null;
   let approach: Vec3 | null = null;
-  for (const operation of setup.operations) {
+  for (const [operationIndex, operation] of setup.operations.entries()) {
     if (operation.moves.length === 0) continue;
     const tool = tools.get(operation.tool.assembly_uuid);
     if (tool === undefined) throw new RangeError(`operation ${operation.id} uses a tool the setup does not list`);
@@ -159,10 +164,11 @@ export function* motionStream(plan: CamPlan, setupIndex: number, options: Stream
       yield { kind: "approach", tool, to: approach };
       approach = null;
     }
-    for (const move of operation.moves) {
+    for (const [moveIndex, move] of operation.moves.entries()) {
       const from: Vec3 = here ?? firstPosition(operation);
       const motion = motionOf(move, from);
       if (motion === null) continue;
+      options.onMove?.(operationIndex, moveIndex);
       yield motion;
       here = motion.kind === "drill" ? drillEnd(move as DrillCycle, from) : motion.to;
     }

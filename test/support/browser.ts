@@ -44,10 +44,16 @@ export async function startedTogether<A extends { close(): Promise<void> }, B ex
   throw a.status === "rejected" ? a.reason : (b as PromiseRejectedResult).reason;
 }
 
+/**
+ * WebGL without a GPU: ANGLE on SwiftShader, Chromium's CPU renderer, which headless Chromium
+ * only uses when told it may (the project page's 3D view needs WebGL).
+ */
+export const WEBGL_ARGS = ["--use-angle=swiftshader", "--enable-unsafe-swiftshader"];
+
 export async function launchBrowser(): Promise<Browser> {
   assertWebBuilt();
   if (!fs.existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}: apt-get install chromium (.ci/run does)`);
-  return chromium.launch({ executablePath: CHROMIUM, headless: true });
+  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: WEBGL_ARGS });
 }
 
 /** a page's record of errors, whichever browser drives it */

@@ -1,6 +1,6 @@
 /**
- * Project: what its latest planning made (setups with their tools and times, completeness and
- * its reasons, warnings), the downloads (G-code per setup, the job file, the setup sheet) and
+ * Project: what its latest planning made (the 3D view of its setups and toolpaths, setups with
+ * their tools and times, completeness and its reasons, warnings), the downloads (G-code per setup, the job file, the setup sheet) and
  * the history of its tasks. A part not planned yet gets the plan step here, and a planning
  * still running is followed. Another user's or an unknown id shows only "not found".
  */
@@ -22,6 +22,7 @@ import { FormError } from "../components/errors.tsx";
 import { usePageTitle } from "../components/page-title.ts";
 import { fill, useI18n } from "../i18n/index.ts";
 import { formatDuration, useProjectsText } from "../i18n/projects.ts";
+import { LazyProjectViewer } from "../viewer/lazy-project-viewer.tsx";
 import { PlanStep } from "./plan-step.tsx";
 import { Downloads } from "./project-downloads.tsx";
 import { isNotFound, ProjectNotFound } from "./project-not-found.tsx";
@@ -224,6 +225,7 @@ export function ProjectPage({ id }: { id?: string }) {
             <summary>{text.project.replan}</summary>
             <PlanStep project={project} running={running} onPlanned={() => setVersion(version + 1)} again />
           </details>
+          <LazyProjectViewer key={planning?.task_id} projectId={project.id} />
           <Summary plan={plan} />
         </>
       ) : project.current_job_id ? (

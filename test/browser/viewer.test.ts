@@ -1,0 +1,244 @@
+/**
+ * The project page's 3D view in Chromium (WebGL on SwiftShader, test/support/browser.ts), after
+ * planning partC.step through the real API, worker and OCCT: the part covers a sensible share
+ * of the canvas (its pixels counted in a screenshot), choosing an operation in the tree changes
+ * the picture, the slider moves the tool and the G-code line, the tree works from the keyboard,
+ * the WebGL context is not lost, no console errors, and a phone's width does not scroll
+ * sideways. With SWARF_WEB_SCREENSHOTS=1 the view is saved to docs/web-app/viewer-<width>.png.
+ */
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { after, before, describe, it } from "node:test";
+import type { Browser, Page } from "playwright-core";
+import sharp from "sharp";
+import { repoRoot } from "../../config/env.ts";
+import {
+  launchBrowser,
+  openPage,
+  PHONE,
+  refusedWith,
+  signInThroughPage,
+  type WatchedPage,
+} from "../support/browser.ts";
+import { PlanningService } from "../support/planning-service.ts";
+import { givePassword, TEST_PASSWORD } from "../support/sessions.ts";
+
+const SCREENSHOTS = process.env.SWARF_WEB_SCREENSHOTS === "1" ? path.join(repoRoot, "docs", "web-app") : undefined;
+
+let service: PlanningService;
+let browser: Browser;
+let tab: WatchedPage;
+let projectId = "";
+
+before(async () => {
+  service = await PlanningService.start();
+  browser = await launchBrowser();
+  const { user } = service;
+  await givePassword(service.db.owner, user.id);
+  projectId = await service.stepProject(["End mill"]);
+  const task = await service.plan(projectId);
+  assert.equal(task.status, "success", JSON.stringify(task));
+  tab = await openPage(browser);
+  await signInThroughPage(tab.page, service.api.origin, user.email, TEST_PASSWORD);
+  tab.assertClean([refusedWith(401)]);
+});
+
+after(async () => {
+  await tab?.close();
+  await browser?.close();
+  await service?.stop();
+});
+
+/** what the page's functions use of the browser (the server's TypeScript has no DOM types) */
+interface InPage {
+  document: {
+    querySelector(selector: string): {
+      getAttribute(name: string): string | null;
+      getContext(type: string): { isContextLost(): boolean } | null;
+    } | null;
+    documentElement: { scrollWidth: number; clientWidth: number };
+  };
+  requestAnimationFrame(callback: () => void): number;
+}
+
+const canvasOf = (page: Page) => page.locator("canvas.viewer-canvas");
+
+async function framesDrawn(page: Page): Promise<number> {
+  return Number((await canvasOf(page).getAttribute("data-frames")) ?? "0");
+}
+
+/** waits until the view has drawn a frame after `since` frames, and the next animation frame has shown it */
+async function drawnAfter(page: Page, since: number): Promise<void> {
+  await page.waitForFunction(
+    (n) =>
+      Number(
+        (globalThis as unknown as InPage).document.querySelector("canvas.viewer-canvas")?.getAttribute("data-frames") ??
+          0,
+      ) > n,
+    since,
+  );
+  await page.evaluate(
+    () =>
+      new Promise<void>((done) => {
+        const browser = globalThis as unknown as InPage;
+        browser.requestAnimationFrame(() => browser.requestAnimationFrame(done));
+      }),
+  );
+}
+
+interface Pixels {
+  data: Buffer;
+  width: number;
+  height: number;
+}
+
+async function canvasPixels(page: Page): Promise<Pixels> {
+  const png = await canvasOf(page).screenshot();
+  const { data, info } = await sharp(png).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  return { data, width: info.width, height: info.height };
+}
+
+/**
+ * The share of pixels that look like the part: grey (the part's material is a neutral grey; the
+ * toolpaths, workholding and rapids are saturated colours, the stock's edges dark) and neither
+ * the background nor black.
+ */
+function partShare({ data, width, height }: Pixels): number {
+  let part = 0;
+  for (let i = 0; i < data.length; i += 3) {
+    const r = data[i] as number;
+    const g = data[i + 1] as number;
+    const b = data[i + 2] as number;
+    const spread = Math.max(r, g, b) - Math.min(r, g, b);
+    const light = (r + g + b) / 3;
+    const background = Math.abs(r - 0xf7) + Math.abs(g - 0xf8) + Math.abs(b - 0xfa) < 12;
+    if (!background && spread < 24 && light > 70 && light < 240) part += 1;
+  }
+  return part / (width * height);
+}
+
+function changedShare(a: Pixels, b: Pixels): number {
+  assert.equal(a.data.length, b.data.length, "the same canvas size");
+  let changed = 0;
+  for (let i = 0; i < a.data.length; i += 3) {
+    const d =
+      Math.abs((a.data[i] as number) - (b.data[i] as number)) +
+      Math.abs((a.data[i + 1] as number) - (b.data[i + 1] as number)) +
+      Math.abs((a.data[i + 2] as number) - (b.data[i + 2] as number));
+    if (d > 30) changed += 1;
+  }
+  return changed / (a.width * a.height);
+}
+
+/** a failing comparison's pictures, for a person to look at */
+function debugPictures(pictures: Record<string, Pixels>): void {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "viewer-test-"));
+  for (const [name, { data, width, height }] of Object.entries(pictures))
+    void sharp(data, { raw: { width, height, channels: 3 } })
+      .png()
+      .toFile(path.join(dir, `${name}.png`));
+  console.error(`the pictures compared are in ${dir}`);
+}
+
+async function contextLost(page: Page): Promise<boolean> {
+  return page.evaluate(() => {
+    const gl = (globalThis as unknown as InPage).document.querySelector("canvas.viewer-canvas")?.getContext("webgl2");
+    return gl ? gl.isContextLost() : true;
+  });
+}
+
+async function openViewer(page: Page): Promise<void> {
+  await page.goto(`${service.api.origin}/projects/${projectId}`);
+  await page.locator('section.viewer[data-ready="true"]').waitFor({ timeout: 60_000 });
+  await drawnAfter(page, 0);
+}
+
+async function saveScreenshot(page: Page, width: number): Promise<void> {
+  if (!SCREENSHOTS) return;
+  fs.mkdirSync(SCREENSHOTS, { recursive: true });
+  await page.locator("section.viewer").screenshot({ path: path.join(SCREENSHOTS, `viewer-${width}.png`) });
+}
+
+describe("the project's 3D view", () => {
+  it("shows the part in the setup's stock with a sensible share of the canvas", async () => {
+    const { page } = tab;
+    await openViewer(page);
+    const share = partShare(await canvasPixels(page));
+    assert.ok(share > 0.03 && share < 0.8, `the part covers ${(share * 100).toFixed(1)} % of the canvas`);
+    assert.equal(await contextLost(page), false, "the WebGL context is live");
+    await saveScreenshot(page, 1280);
+    tab.assertClean();
+  });
+
+  it("shows only an operation chosen in the tree, and the slider moves the tool and the G-code line", async () => {
+    const { page } = tab;
+    const all = await canvasPixels(page);
+    const first = page.locator('[role="treeitem"][aria-level="3"]').first();
+    const name = (await first.getAttribute("aria-label")) ?? "";
+    assert.match(name, /^[A-Z][a-z ]+, [a-z ]+ Ø[\d.]+$/, "named by what it is");
+    let frames = await framesDrawn(page);
+    await first.click();
+    await drawnAfter(page, frames);
+    assert.equal(await first.getAttribute("aria-selected"), "true");
+    const one = await canvasPixels(page);
+    assert.ok(changedShare(all, one) > 0.002, "the picture changed when one operation was chosen");
+
+    const slider = page.getByLabel(`Tool position in ${name}`);
+    assert.equal(await slider.isEnabled(), true);
+    const lineAtStart = await page.locator(".gcode-line").textContent();
+    const last = Number(await slider.getAttribute("max"));
+    assert.ok(last > 2, "the operation has points to walk");
+    frames = await framesDrawn(page);
+    // halfway through the operation: the tool is down in its work, far from where it came in
+    await slider.fill(String(Math.round(last / 2)));
+    await drawnAfter(page, frames);
+    const moved = await canvasPixels(page);
+    if (changedShare(one, moved) <= 0.0005) debugPictures({ all, one, moved });
+    assert.ok(changedShare(one, moved) > 0.0005, "the tool moved");
+    const lineAtEnd = await page.locator(".gcode-line").textContent();
+    assert.notEqual(lineAtEnd, lineAtStart, "the G-code line follows the tool");
+    assert.match(lineAtEnd ?? "", /[GXYZ]-?\d/, "a line of G-code");
+    assert.equal(await contextLost(page), false);
+    tab.assertClean();
+  });
+
+  it("works from the keyboard: arrows move, Right and Left open and close, Enter selects", async () => {
+    const { page } = tab;
+    const setupItem = page.locator('[role="treeitem"][aria-level="1"]').first();
+    // its own row: an open setup's middle is one of its children
+    await setupItem.locator(".tree-row").first().click();
+    await setupItem.focus();
+    assert.equal(await setupItem.getAttribute("aria-expanded"), "true");
+    await page.keyboard.press("ArrowLeft");
+    assert.equal(await setupItem.getAttribute("aria-expanded"), "false");
+    await page.keyboard.press("ArrowRight");
+    assert.equal(await setupItem.getAttribute("aria-expanded"), "true");
+    await page.keyboard.press("ArrowDown");
+    const block = page.locator('[role="treeitem"][aria-level="2"]').first();
+    assert.equal(await block.evaluate((element) => element === element.ownerDocument.activeElement), true);
+    await page.keyboard.press("Enter");
+    assert.equal(await block.getAttribute("aria-selected"), "true");
+    assert.equal(await setupItem.getAttribute("aria-selected"), "false");
+    tab.assertClean();
+  });
+
+  it("fits a phone's width without scrolling sideways", async () => {
+    const phone = await openPage(browser, { viewport: PHONE });
+    try {
+      await phone.context.addCookies(await tab.context.cookies());
+      await openViewer(phone.page);
+      const overflow = await phone.page.evaluate(() => {
+        const root = (globalThis as unknown as InPage).document.documentElement;
+        return root.scrollWidth - root.clientWidth;
+      });
+      assert.ok(overflow <= 0, `the page is ${overflow} px wider than the phone`);
+      assert.ok(partShare(await canvasPixels(phone.page)) > 0.02, "the part is shown on the phone too");
+      await saveScreenshot(phone.page, PHONE.width);
+      phone.assertClean();
+    } finally {
+      await phone.close();
+    }
+  });
+});
