@@ -42,10 +42,10 @@ export interface SurfaceStep {
   generate: (request: MillingRequest) => MillingOutcome;
 }
 
-/** `steps`: one per group of faces, all with `tool` */
+/** `steps`: one per group of faces (`groups`, in the same order), all with `tool` */
 export type SurfacePlan =
-  | { steps: SurfaceStep[]; tool: Cutter; missing: null; warning: string | null }
-  | { steps: []; tool: null; missing: MissingTool | null; warning: string };
+  | { steps: SurfaceStep[]; groups: number[][]; tool: Cutter; missing: null; warning: string | null }
+  | { steps: []; groups: []; tool: null; missing: MissingTool | null; warning: string };
 
 /**
  * The setup's 3D finishing, or why there is none: null when the setup has no sloped or curved
@@ -72,6 +72,7 @@ export function surfaceFinishingStep(
     });
     return {
       steps: [],
+      groups: [],
       tool: null,
       missing,
       warning: `${where}: the library has no ball or bull-nose end mill to finish them`,
@@ -98,7 +99,8 @@ export function surfaceFinishingStep(
     };
     return { tool: choice.tool, generate: (request: MillingRequest) => surfaceFinishing(request, job) };
   });
-  return { steps, tool: choice.tool, missing: null, warning: choice.why === null ? null : `${where}: ${choice.why}` };
+  const warning = choice.why === null ? null : `${where}: ${choice.why}`;
+  return { steps, groups, tool: choice.tool, missing: null, warning };
 }
 
 /** See the header: the tool and, when it falls short, how and what that leaves. */
