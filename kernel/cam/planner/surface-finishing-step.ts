@@ -25,7 +25,7 @@ import { mm } from "../tooling/select.ts";
 import { holderReach, wallReach } from "../cutter-shape.ts";
 import type { Cutter, TriangleSoup } from "../types.ts";
 import type { SetupPart } from "./setup-part.ts";
-import { faceGroups } from "./surface-groups.ts";
+import { faceGroups, type SurfaceGroup } from "./surface-groups.ts";
 
 /** the scallop 3D finishing leaves between its passes when the plan's options do not say (mm) */
 export const DEFAULT_SCALLOP_MM = 0.01;
@@ -44,7 +44,7 @@ export interface SurfaceStep {
 
 /** `steps`: one per group of faces (`groups`, in the same order), all with `tool` */
 export type SurfacePlan =
-  | { steps: SurfaceStep[]; groups: number[][]; tool: Cutter; missing: null; warning: string | null }
+  | { steps: SurfaceStep[]; groups: SurfaceGroup[]; tool: Cutter; missing: null; warning: string | null }
   | { steps: []; groups: []; tool: null; missing: MissingTool | null; warning: string };
 
 /**
@@ -88,7 +88,7 @@ export function surfaceFinishingStep(
     spacing: stepoverForScallop(cutter, { scallop, slopeDeg: SPLIT_DEG }),
   });
   const tooling = new SurfaceTooling(soup);
-  const steps = groups.map((group) => {
+  const steps = groups.map(({ faces: group, band }) => {
     const job = {
       soup,
       part: setup.soup,
@@ -96,6 +96,7 @@ export function surfaceFinishingStep(
       faces: group,
       scallop_mm: scallop,
       tooling,
+      ...(band === null ? {} : { band }),
     };
     return { tool: choice.tool, generate: (request: MillingRequest) => surfaceFinishing(request, job) };
   });

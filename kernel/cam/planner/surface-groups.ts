@@ -8,17 +8,20 @@
  * fillet round its foot: one pass crosses both); those groups are taken in order along X and
  * packed into operations of at most GROUP_PASS_MM of passes each, estimated from the faces'
  * area over the passes' spacing. A group larger than that is cut between its faces, taken in
- * order along its longer side; a single face larger than that stays whole.
+ * order along its longer side; a single face larger than that (a NIST STC-06 dome) is cut into
+ * bands of the tip's height, equally high, an operation each.
  */
 import { areaAndNormalZ } from "../surfacing/finish-regions.ts";
+import type { ZBand } from "../surfacing/surface-passes.ts";
 import type { TriangleSoup } from "../types.ts";
 
 /**
  * The passes' length an operation is given at most (mm), estimated: NIST STC-06's +Z 3D
- * finishing with its domes reached whole ran 84,000 moves, about 40 m of passes, in one
- * operation, beyond what the simulation's thread judged within its minute beside the planner.
+ * finishing with its domes reached whole ran about 100,000 moves; at 8 m a group of its made
+ * 24,000 moves, which the simulation thread judged in 30 s beside a loaded planner, half its
+ * minute.
  */
-export const GROUP_PASS_MM = 8_000;
+export const GROUP_PASS_MM = 4_000;
 
 interface FaceBox {
   face: number;
@@ -28,6 +31,15 @@ interface FaceBox {
   maxY: number;
   /** the face's area facing up (mm²) */
   area: number;
+  /** its lowest and highest point */
+  low: number;
+  high: number;
+}
+
+/** Faces an operation finishes, within a band of the tip's heights when one face is cut in several. */
+export interface SurfaceGroup {
+  faces: number[];
+  band: ZBand | null;
 }
 
 export interface FaceGroupsInput {
@@ -42,28 +54,44 @@ export interface FaceGroupsInput {
   passMm?: number;
 }
 
-/** The faces in groups, each ascending; every face in exactly one. */
-export function faceGroups(input: FaceGroupsInput): number[][] {
+/** The faces in groups, each's faces ascending; every face in exactly one group, or in each band of one. */
+export function faceGroups(input: FaceGroupsInput): SurfaceGroup[] {
   const budget = (input.passMm ?? GROUP_PASS_MM) * input.spacing;
   const boxes = faceBoxes(input);
   const clusters = overlapping(boxes, input.radius).sort((a, b) => centreX(a) - centreX(b));
-  const groups: FaceBox[][] = [];
+  const groups: SurfaceGroup[] = [];
   let current: FaceBox[] = [];
   let area = 0;
+  const close = () => {
+    if (current.length > 0) groups.push({ faces: current.map((b) => b.face).sort((a, b) => a - b), band: null });
+    current = [];
+    area = 0;
+  };
   for (const cluster of clusters) {
     for (const piece of cut(cluster, budget)) {
       const pieceArea = areaOf(piece);
-      if (current.length > 0 && area + pieceArea > budget) {
-        groups.push(current);
-        current = [];
-        area = 0;
+      const alone = piece[0] as FaceBox;
+      if (piece.length === 1 && pieceArea > budget) {
+        groups.push(...bands(alone, Math.ceil(pieceArea / budget), input.radius));
+        continue;
       }
+      if (area + pieceArea > budget) close();
       current.push(...piece);
       area += pieceArea;
     }
   }
-  if (current.length > 0) groups.push(current);
-  return groups.map((group) => group.map((b) => b.face).sort((a, b) => a - b));
+  close();
+  return groups;
+}
+
+/** A face in `count` bands of the tip's height, from a radius below its lowest point to its top, the outer ones open. */
+function bands(box: FaceBox, count: number, radius: number): SurfaceGroup[] {
+  const low = box.low - radius;
+  const height = (box.high - low) / count;
+  return Array.from({ length: count }, (_, k) => ({
+    faces: [box.face],
+    band: { low: k === 0 ? -Infinity : low + k * height, high: k === count - 1 ? Infinity : low + (k + 1) * height },
+  }));
 }
 
 function faceBoxes(input: FaceGroupsInput): FaceBox[] {
@@ -77,7 +105,16 @@ function faceBoxes(input: FaceGroupsInput): FaceBox[] {
     if (nz <= 0) continue;
     let box = byFace.get(face);
     if (box === undefined) {
-      box = { face, minX: Infinity, minY: Infinity, maxX: -Infinity, maxY: -Infinity, area: 0 };
+      box = {
+        face,
+        minX: Infinity,
+        minY: Infinity,
+        maxX: -Infinity,
+        maxY: -Infinity,
+        area: 0,
+        low: Infinity,
+        high: -Infinity,
+      };
       byFace.set(face, box);
     }
     box.area += area;
@@ -87,11 +124,13 @@ function faceBoxes(input: FaceGroupsInput): FaceBox[] {
       box.maxX = Math.max(box.maxX, positions[3 * v] as number);
       box.minY = Math.min(box.minY, positions[3 * v + 1] as number);
       box.maxY = Math.max(box.maxY, positions[3 * v + 1] as number);
+      box.low = Math.min(box.low, positions[3 * v + 2] as number);
+      box.high = Math.max(box.high, positions[3 * v + 2] as number);
     }
   }
   // a face with no triangle facing up still goes somewhere: alone, of no area
   for (const face of input.faces)
-    if (!byFace.has(face)) byFace.set(face, { face, minX: 0, minY: 0, maxX: 0, maxY: 0, area: 0 });
+    if (!byFace.has(face)) byFace.set(face, { face, minX: 0, minY: 0, maxX: 0, maxY: 0, area: 0, low: 0, high: 0 });
   return [...byFace.values()];
 }
 

@@ -14,7 +14,7 @@
  * cell counts only where it lies within REST_MM of the part. Only cells whose top is one of the
  * finished faces and which the operation cut count.
  */
-import type { Operation, TriangleSoup, Vec2, Vec3 } from "../types.ts";
+import type { Move, Operation, TriangleSoup, Vec2, Vec3 } from "../types.ts";
 import { onFaces, runOverPatch } from "./patch-run.ts";
 
 /** the patches' cells (mm): a 0.01 mm scallop between passes 0.3 mm apart spans six of them */
@@ -61,7 +61,8 @@ export function largestScallop(patches: ScallopPatches): number | null {
   const half = SCALLOP_PATCH_MM / 2 + reach.radius;
   const border = Math.ceil(reach.radius / SCALLOP_CELL_MM);
   for (const centre of patches.centres) {
-    const run = runOverPatch([operation], part, { centre, half, cellMm: SCALLOP_CELL_MM, faces });
+    const near = { ...operation, moves: movesNear(operation, centre, half + reach.radius) };
+    const run = runOverPatch([near], part, { centre, half, cellMm: SCALLOP_CELL_MM, faces });
     if (run === null) continue;
     const { nx, ny, dx, dy, x0, y0 } = run.grid;
     const surface = reachSurface(reach, { x0: x0 + dx / 2, y0: y0 + dy / 2, nx, ny, cell: dx });
@@ -141,4 +142,35 @@ function reachSurface(
     }
     return lowest;
   };
+}
+
+/**
+ * The operation's moves that pass within `reach` of the square round `centre` in XY (a patch sees
+ * only those: a NIST dome's operation has 30,000 moves), each run of them entered straight down
+ * from the operation's clearance at the point it starts from: in a height field the tool
+ * standing at a point has cut what is above it, however it came there.
+ */
+function movesNear(operation: Operation, centre: Vec2, reach: number): Move[] {
+  const [minX, minY, maxX, maxY] = [centre[0] - reach, centre[1] - reach, centre[0] + reach, centre[1] + reach];
+  const out: Move[] = [];
+  let at: Vec3 | null = null;
+  let kept = true;
+  for (const move of operation.moves) {
+    if (move.kind === "drill") return [...operation.moves];
+    const from = at ?? move.to;
+    const near =
+      move.kind === "arc" ||
+      (Math.max(from[0], move.to[0]) >= minX &&
+        Math.min(from[0], move.to[0]) <= maxX &&
+        Math.max(from[1], move.to[1]) >= minY &&
+        Math.min(from[1], move.to[1]) <= maxY);
+    if (near) {
+      if (!kept && at !== null)
+        out.push({ kind: "rapid", to: [at[0], at[1], operation.clearance_z] }, { kind: "linear", to: at, feed: 1 });
+      out.push(move);
+    }
+    kept = near;
+    at = move.to;
+  }
+  return out;
 }

@@ -36,7 +36,7 @@ import { DropCutter, dropLine, type LineSampling } from "./drop-cutter.ts";
 import { areaAndNormalZ, finishRegions, type FacesToFinish } from "./finish-regions.ts";
 import { stepoverForScallop } from "./scallop.ts";
 import { simplifyRun } from "./simplify-run.ts";
-import { parallelRuns, squaredSteps, stretches, waterlineRuns } from "./surface-passes.ts";
+import { parallelRuns, squaredSteps, stretches, WaterlineGrids, waterlineRuns, type ZBand } from "./surface-passes.ts";
 import { ToolClearance } from "./tool-clearance.ts";
 
 /** faces steeper than this from level are finished by waterline, shallower ones by parallel passes (degrees) */
@@ -74,12 +74,16 @@ export interface SurfaceJob extends FacesToFinish {
   scallop_mm: number;
   /** the drops and clearances shared with the other operations over `soup`; made for this one when absent */
   tooling?: SurfaceTooling;
+  /** the tip's heights this operation keeps to (a face too large for one: planner/surface-groups.ts); all when absent */
+  band?: ZBand;
 }
 
 /** What one tool's drop over the soup and its bodies' clearance cost to build, shared by its operations. */
 export interface ToolSurfaces {
   drop: DropCutter;
   clearance: ToolClearance;
+  /** the waterline grids of its faces, for the bands of a face after the first */
+  grids: WaterlineGrids;
 }
 
 /**
@@ -95,7 +99,11 @@ export class SurfaceTooling {
   of(tool: Cutter): ToolSurfaces {
     let made = this.byTool.get(tool.assembly_uuid);
     if (made === undefined) {
-      made = { drop: new DropCutter(this.soup, surfaceCutter(tool)), clearance: new ToolClearance(tool, this.soup) };
+      made = {
+        drop: new DropCutter(this.soup, surfaceCutter(tool)),
+        clearance: new ToolClearance(tool, this.soup),
+        grids: new WaterlineGrids(),
+      };
       this.byTool.set(tool.assembly_uuid, made);
     }
     return made;
@@ -109,15 +117,19 @@ export function surfaceFinishing(request: MillingRequest, job: SurfaceJob): Mill
   if (tool.kind !== "ball" && tool.kind !== "bull") return refusal(`${tool.name} is no ball or bull-nose end mill`);
   if (job.faces.length === 0) return refusal("no sloped or curved face to finish");
   const cutter = surfaceCutter(tool);
-  const { drop, clearance } = (job.tooling ?? new SurfaceTooling(job.soup)).of(tool);
-  const reach = (p: Vec3) => clearance.clear(p);
-  const regions = finishRegions(job, cutter, SPLIT_DEG);
+  const { drop, clearance, grids } = (job.tooling ?? new SurfaceTooling(job.soup)).of(tool);
+  const band = job.band ?? { low: -Infinity, high: Infinity };
+  const reach = (p: Vec3) => p[2] >= band.low && p[2] < band.high && clearance.clear(p);
+  const all = finishRegions(job, cutter, SPLIT_DEG);
+  // a shallow face's passes touch it from its lowest point less a radius up to its top
+  const inBand = (c: { low: number; high: number }) => c.high >= band.low && c.low - cutter.radius < band.high;
+  const regions = { steep: all.steep, shallow: all.shallow.filter(inBand) };
   const stepover = stepoverForScallop(cutter, { scallop: job.scallop_mm, slopeDeg: SPLIT_DEG });
   const sampling: LineSampling = { step: Math.min(DROP_STEP_MM, stepover * 2), tolerance: DROP_TOLERANCE_MM };
   const stepdown = stepover * Math.tan((SPLIT_DEG * Math.PI) / 180);
   const fibre = Math.min(WATERLINE_STEP_MM, Math.sqrt(8 * cutter.radius * WATERLINE_SAG_MM));
   const runs = [
-    ...regions.steep.flatMap((face) => waterlineRuns(drop, face, stepdown, fibre)),
+    ...regions.steep.flatMap((face) => waterlineRuns(drop, face, { stepdown, step: fibre }, { band, grids })),
     ...regions.shallow.flatMap((face) => parallelRuns(drop, face, stepover, sampling)),
   ];
   if (runs.length === 0) return refusal("the cutter touches none of the sloped or curved faces");

@@ -48,18 +48,51 @@ export function parallelRuns(drop: DropCutter, faces: SlopeClass, stepover: numb
  * a steep face meets a floor the cutter's lowest place touching it is on that floor, and the
  * level above it would leave the corner a stepdown high.
  */
-export function waterlineRuns(drop: DropCutter, faces: SlopeClass, stepdown: number, step: number): Vec3[][] {
+export function waterlineRuns(
+  drop: DropCutter,
+  faces: SlopeClass,
+  spacing: { stepdown: number; step: number },
+  options: { band?: ZBand; grids?: WaterlineGrids } = {},
+): Vec3[][] {
+  const { stepdown, step } = spacing;
   const bottom = faces.low - drop.cutter.radius;
-  const grid = new WaterlineGrid(drop, { step, region: grown(faces.box, step) });
+  const region = grown(faces.box, step);
+  const grid = options.grids?.grid(drop, region, step) ?? new WaterlineGrid(drop, { step, region });
   // where the faces end on something below them, the lowest drop round them is where the cutter sits
   const floor = grid.heights.reduce((low, z) => Math.min(low, z), Infinity) + LOWEST_LOOP_MM;
   const lowest = Math.max(bottom, floor + stepdown / 4);
   const levels: number[] = [];
   for (let z = faces.high - stepdown / 2; z > lowest; z -= stepdown) levels.push(z);
   if (floor > bottom) levels.push(floor);
-  return levels.flatMap((z) =>
-    grid.loops(z, WATERLINE_TOLERANCE_MM).flatMap((loop) => loopRuns(drop, faces, loop.points, z, step)),
-  );
+  const band = options.band ?? EVERY_Z;
+  return levels
+    .filter((z) => z >= band.low && z < band.high)
+    .flatMap((z) =>
+      grid.loops(z, WATERLINE_TOLERANCE_MM).flatMap((loop) => loopRuns(drop, faces, loop.points, z, step)),
+    );
+}
+
+/** A range of the tip's heights an operation keeps to: low included, high not. */
+export interface ZBand {
+  low: number;
+  high: number;
+}
+
+const EVERY_Z: ZBand = { low: -Infinity, high: Infinity };
+
+/** Waterline grids kept by region and step: the bands of one face share its grid's drops. */
+export class WaterlineGrids {
+  private readonly made = new Map<string, WaterlineGrid>();
+
+  grid(drop: DropCutter, region: BoxXY, step: number): WaterlineGrid {
+    const key = [region.minX, region.minY, region.maxX, region.maxY, step, drop.cutter.radius].join(" ");
+    let grid = this.made.get(key);
+    if (grid === undefined || grid.drop !== drop) {
+      grid = new WaterlineGrid(drop, { step, region });
+      this.made.set(key, grid);
+    }
+    return grid;
+  }
 }
 
 /** The stretches of CL points (x, y, z each) at which the cutter touches the class's faces. */
