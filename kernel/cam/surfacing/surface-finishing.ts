@@ -166,16 +166,20 @@ export function surfaceFinishing(request: MillingRequest, job: SurfaceJob): Mill
     moves,
   );
   const faces = facesSoup(job);
+  // a band's edges are its neighbours' to finish: within a pass's spacing of them its own passes
+  // stop short (its lowest level may stand a stepdown above its low edge), so the measure leaves them
+  const margin = Math.max(stepover, stepdown);
+  const inner = (p: Vec3) => p[2] >= band.low + margin && p[2] < band.high - margin && clearance.clear(p);
   const scallop = largestScallop({
     operation,
     part: job.part,
     faces,
-    centres: patchCentres(faces, SCALLOP_PATCHES, (x, y) => reachedAt(drop, reach, x, y)),
+    centres: patchCentres(faces, SCALLOP_PATCHES, (x, y) => reachedAt(drop, inner, x, y)),
     reach: {
       drop: (x, y) => drop.dropAt(x, y),
       radius: cutter.radius,
       height: (rho) => cutter.height(rho),
-      allowed: reach,
+      allowed: inner,
     },
   });
   return {
