@@ -61,6 +61,10 @@ const WATERLINE_SAG_MM = 0.003;
 const SIMPLIFY_MM = 0.001;
 /** patches of the finished faces the scallop is measured on (simulation/scallop-left.ts): 2 mm each, a few tenths of a second together */
 const SCALLOP_PATCHES = 8;
+/** the drop against the operation's own faces within this of the whole drop: the cutter touches them there (mm), as the passes' own test */
+const OWN_CONTACT_MM = 1e-6;
+/** the own faces' drop where none of them is under the cutter: far below anything */
+const NOWHERE = -1e9;
 /** runs whose ends are at most this many stepovers (at least a cutter radius) apart are joined down on the part */
 const LINK_STEPOVERS = 3;
 /** a joining link along the part may rise at most this many cutter radii above its ends, else it lifts */
@@ -166,10 +170,17 @@ export function surfaceFinishing(request: MillingRequest, job: SurfaceJob): Mill
     moves,
   );
   const faces = facesSoup(job);
-  // a band's edges are its neighbours' to finish: within a pass's spacing of them its own passes
-  // stop short (its lowest level may stand a stepdown above its low edge), so the measure leaves them
+  // what the operation's passes are for: the cutter touching its own faces (a place where it
+  // touches another group's face first is that group's operation's), and within a band away from
+  // its edges, which are its neighbours' to finish (its lowest level may stand a stepdown above
+  // its low edge)
+  const own = new DropCutter(faces, cutter, { floor: NOWHERE });
   const margin = Math.max(stepover, stepdown);
-  const inner = (p: Vec3) => p[2] >= band.low + margin && p[2] < band.high - margin && clearance.clear(p);
+  const inner = (p: Vec3) =>
+    p[2] >= band.low + margin &&
+    p[2] < band.high - margin &&
+    own.dropAt(p[0], p[1]) >= p[2] - OWN_CONTACT_MM &&
+    clearance.clear(p);
   const scallop = largestScallop({
     operation,
     part: job.part,
