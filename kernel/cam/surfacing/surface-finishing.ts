@@ -29,6 +29,7 @@ import {
   type MillingOutcome,
   type MillingRequest,
 } from "../milling/operation.ts";
+import { RAPID_CLEARANCE_MM } from "../milling/linking.ts";
 import { largestScallop } from "../simulation/scallop-left.ts";
 import type { Cutter, Move, TriangleSoup, Vec2, Vec3 } from "../types.ts";
 import { surfaceCutter } from "./cutters.ts";
@@ -61,6 +62,8 @@ const WATERLINE_SAG_MM = 0.003;
 const SIMPLIFY_MM = 0.001;
 /** patches of the finished faces the scallop is measured on (simulation/scallop-left.ts): 2 mm each, a few tenths of a second together */
 const SCALLOP_PATCHES = 8;
+/** rapid descents stop this much higher above the material seen than other operations' (mm): see the writer */
+const DESCENT_MARGIN_MM = 1;
 /** the drop against the operation's own faces within this of the whole drop: the cutter touches them there (mm), as the passes' own test */
 const OWN_CONTACT_MM = 1e-6;
 /** the own faces' drop where none of them is under the cutter: far below anything */
@@ -138,7 +141,13 @@ export function surfaceFinishing(request: MillingRequest, job: SurfaceJob): Mill
   ];
   if (runs.length === 0) return refusal("the cutter touches none of the sloped or curved faces");
 
-  const writer = requestWriter(request);
+  // the descents come down among the 2.5D finishing's terraces on deep faces, which the
+  // request's stock model places lower than they stand: NIST STC-06's +Z had 27 rapids end
+  // 1.92 mm from them against the 2 mm kept, so this writer keeps DESCENT_MARGIN_MM more
+  const writer = requestWriter({
+    ...request,
+    rapid_clearance_mm: (request.rapid_clearance_mm ?? RAPID_CLEARANCE_MM) + DESCENT_MARGIN_MM,
+  });
   const feed = parameters.feed_mm_min;
   const linkReach = Math.max(LINK_STEPOVERS * stepover, cutter.radius);
   let cut: { start: Vec3; moves: Move[] } | null = null;
