@@ -231,11 +231,11 @@ function millWith(slicer: PartSlicer, job: Required<MillingJob>): MillingDraft {
     const keepOutSoup = boxSoup(setup.keepOut ?? []);
     const tipSoup = mergeSoups(setup.soup, holePlugs(setup.holes), keepOutSoup);
     const surface = surfaceFinishingStep(setup, tipSoup, cutters, input.options.scallop_mm);
-    if (surface?.step) steps.push({ kind: "surface_finishing", ...surface.step });
+    for (const step of surface?.steps ?? []) steps.push({ kind: "surface_finishing", ...step });
     // the valleys the 3D finishing's ball left: a smaller ball along them
-    const pencil = surface?.step
+    const pencil = surface?.tool
       ? pencilFinishingStep(setup, tipSoup, cutters, {
-          finishing: surface.step.tool,
+          finishing: surface.tool,
           scallop_mm: input.options.scallop_mm,
         })
       : null;

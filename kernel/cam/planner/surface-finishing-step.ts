@@ -4,20 +4,28 @@
  * end mills' floor and wall finishing.
  *
  * The tool: the largest ball end mill whose radius fits the faces' tightest concave radius (when
- * their surfaces give one) and whose flutes or relieved neck reach from the stock's top down to
- * the faces' lowest point; a bull-nose end mill (its corner radius fitting) only when no ball
- * does. None reaches: the largest that fits all the same (a ball first), and what lies below its
- * reach is left (surfacing/surface-finishing.ts). None fits: the one of the smallest radius (the
- * fillets tighter than it keep what it leaves). No ball or bull-nose end mill in the
- * library: a ball end mill is reported missing (tooling/missing.ts).
+ * their surfaces give one) and whose holder clears the stock's top with the tip at the faces'
+ * lowest point (the passes themselves go where its neck, shank and holder clear what stands
+ * under them: surfacing/tool-clearance.ts); a bull-nose end mill (its corner radius fitting)
+ * only when no ball fits: on a slope a bull-nose finishes like a ball of its corner radius. None
+ * reaches: the largest that fits all the same, and what lies beyond its reach is left. None
+ * fits: the one of the smallest radius (the fillets tighter than it keep what it leaves). No
+ * ball or bull-nose end mill in the library: a ball end mill is reported missing
+ * (tooling/missing.ts).
+ *
+ * The faces are finished in groups, an operation each (surface-groups.ts), which share the
+ * tool's drop and clearance (surfacing/surface-finishing.ts SurfaceTooling).
  */
-import { surfaceFinishing } from "../surfacing/surface-finishing.ts";
+import { surfaceCutter } from "../surfacing/cutters.ts";
+import { stepoverForScallop } from "../surfacing/scallop.ts";
+import { SPLIT_DEG, SurfaceTooling, surfaceFinishing } from "../surfacing/surface-finishing.ts";
 import type { MillingOutcome, MillingRequest } from "../milling/operation.ts";
 import { missingEndMill, type MissingTool } from "../tooling/missing.ts";
 import { mm } from "../tooling/select.ts";
-import { wallReach } from "../cutter-shape.ts";
+import { holderReach, wallReach } from "../cutter-shape.ts";
 import type { Cutter, TriangleSoup } from "../types.ts";
 import type { SetupPart } from "./setup-part.ts";
+import { faceGroups, type SurfaceGroup } from "./surface-groups.ts";
 
 /** the scallop 3D finishing leaves between its passes when the plan's options do not say (mm) */
 export const DEFAULT_SCALLOP_MM = 0.01;
@@ -34,9 +42,10 @@ export interface SurfaceStep {
   generate: (request: MillingRequest) => MillingOutcome;
 }
 
+/** `steps`: one per group of faces (`groups`, in the same order), all with `tool` */
 export type SurfacePlan =
-  | { step: SurfaceStep; missing: null; warning: string | null }
-  | { step: null; missing: MissingTool | null; warning: string };
+  | { steps: SurfaceStep[]; groups: SurfaceGroup[]; tool: Cutter; missing: null; warning: string | null }
+  | { steps: []; groups: []; tool: null; missing: MissingTool | null; warning: string };
 
 /**
  * The setup's 3D finishing, or why there is none: null when the setup has no sloped or curved
@@ -61,20 +70,38 @@ export function surfaceFinishingStep(
       purpose: "finish sloped and curved faces",
       features: [],
     });
-    return { step: null, missing, warning: `${where}: the library has no ball or bull-nose end mill to finish them` };
+    return {
+      steps: [],
+      groups: [],
+      tool: null,
+      missing,
+      warning: `${where}: the library has no ball or bull-nose end mill to finish them`,
+    };
   }
-  const job = {
-    soup,
-    part: setup.soup,
+  const scallop = scallop_mm ?? DEFAULT_SCALLOP_MM;
+  const cutter = surfaceCutter(choice.tool);
+  const groups = faceGroups({
+    soup: setup.soup,
     triangleFaces: setup.triangleFaces,
     faces,
-    scallop_mm: scallop_mm ?? DEFAULT_SCALLOP_MM,
-  };
-  return {
-    step: { tool: choice.tool, generate: (request) => surfaceFinishing(request, job) },
-    missing: null,
-    warning: choice.why === null ? null : `${where}: ${choice.why}`,
-  };
+    radius: cutter.radius,
+    spacing: stepoverForScallop(cutter, { scallop, slopeDeg: SPLIT_DEG }),
+  });
+  const tooling = new SurfaceTooling(soup);
+  const steps = groups.map(({ faces: group, band }) => {
+    const job = {
+      soup,
+      part: setup.soup,
+      triangleFaces: setup.triangleFaces,
+      faces: group,
+      scallop_mm: scallop,
+      tooling,
+      ...(band === null ? {} : { band }),
+    };
+    return { tool: choice.tool, generate: (request: MillingRequest) => surfaceFinishing(request, job) };
+  });
+  const warning = choice.why === null ? null : `${where}: ${choice.why}`;
+  return { steps, groups, tool: choice.tool, missing: null, warning };
 }
 
 /** See the header: the tool and, when it falls short, how and what that leaves. */
@@ -87,17 +114,21 @@ export function surfaceTool(
   const round = cutters.filter((c) => c.kind === "ball" || (c.kind === "bull" && c.corner_radius > 0));
   if (round.length === 0) return null;
   const fits = (c: Cutter) => concaveRadius === null || radiusOf(c) <= concaveRadius + FITS_MM;
-  const reaches = (c: Cutter) => wallReach(c) >= depth - 1e-9;
+  // the passes go as deep as the neck, shank and holder clear what stands under them: in the open, down to the holder
+  const reaches = (c: Cutter) => holderReach(c) >= depth - 1e-9;
   const largest = (tools: readonly Cutter[]) =>
     [...tools].sort(
       (a, b) =>
         Number(b.kind === "ball") - Number(a.kind === "ball") || b.diameter - a.diameter || wallReach(b) - wallReach(a),
     )[0];
-  const best = largest(round.filter((c) => fits(c) && reaches(c)));
-  if (best !== undefined) return { tool: best, why: null };
-  const fitting = round.filter(fits);
-  if (fitting.length > 0) {
-    // none reaches: the largest that fits all the same, the faces below its reach left
+  // a ball that fits before a bull-nose that reaches deeper: on a slope a bull-nose finishes like
+  // a ball of its corner radius, in passes that much closer
+  for (const kind of ["ball", "bull"] as const) {
+    const fitting = round.filter((c) => c.kind === kind && fits(c));
+    const reaching = fitting.filter(reaches);
+    if (reaching.length > 0) return { tool: largest(reaching) as Cutter, why: null };
+    if (fitting.length === 0) continue;
+    // none reaches: the largest that fits all the same, the faces beyond its reach left
     const tool = largest(fitting) as Cutter;
     return {
       tool,

@@ -114,7 +114,7 @@ describe("pencil finishing on NIST STC-06", () => {
   assert.ok(setup, "STC-06 has a +Z setup");
 
   it("runs a smaller ball round the top dome's sharp foot, where the planner's ball leaves rest", () => {
-    const finishing = surfaceFinishingStep(setup, setup.soup, cutters, SCALLOP_MM)?.step?.tool;
+    const finishing = surfaceFinishingStep(setup, setup.soup, cutters, SCALLOP_MM)?.tool;
     assert.ok(finishing?.kind === "ball", "the planner finishes +Z with a ball");
     const c: Case = {
       part: setup.soup,

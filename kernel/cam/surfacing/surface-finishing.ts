@@ -12,13 +12,14 @@
  *
  * The tool's tip follows the drop (drop-cutter.ts) over the part with its holes plugged and the
  * workholding's boxes (the request's `soup`): it never enters either. Runs whose ends lie within
- * LINK_MM of each other are joined down on the part (the drop between them); otherwise the
- * writer (milling/linking.ts) lifts to the rapid clearance and comes down again. The tip stays
- * within the tool's reach below the stock's top (cutter-shape.ts wallReach), as the end mills'
- * wall finishing does: deeper, the shank would rub. Reach measured from the part under the shank
- * instead finished NIST STC-06's domes whole with a 6 mm ball, in more moves than the
- * simulation's thread judges in its minute. The stock is
- * left as it is for the generators after it (like troughs.ts, it runs after the 2.5D finishing).
+ * LINK_STEPOVERS of each other are joined down on the part (the drop between them); otherwise
+ * the writer (milling/linking.ts) lifts to the rapid clearance and comes down again. The tip
+ * goes as deep as the tool's neck, shank and holder clear what stands under them there
+ * (tool-clearance.ts): a dome's flank far below the stock's top is finished, a fillet at the
+ * foot of a tall wall the shank would rub is not. A setup's faces come in groups, one operation
+ * each (planner/surface-groups.ts), the drop and the clearance built once per tool for them all
+ * (SurfaceTooling). The stock is left as it is for the generators after it (like troughs.ts, it
+ * runs after the 2.5D finishing).
  */
 import {
   makeOperation,
@@ -28,15 +29,16 @@ import {
   type MillingOutcome,
   type MillingRequest,
 } from "../milling/operation.ts";
-import { wallReach } from "../cutter-shape.ts";
+import { RAPID_CLEARANCE_MM } from "../milling/linking.ts";
 import { largestScallop } from "../simulation/scallop-left.ts";
-import type { Move, TriangleSoup, Vec2, Vec3 } from "../types.ts";
+import type { Cutter, Move, TriangleSoup, Vec2, Vec3 } from "../types.ts";
 import { surfaceCutter } from "./cutters.ts";
 import { DropCutter, dropLine, type LineSampling } from "./drop-cutter.ts";
 import { areaAndNormalZ, finishRegions, type FacesToFinish } from "./finish-regions.ts";
 import { stepoverForScallop } from "./scallop.ts";
 import { simplifyRun } from "./simplify-run.ts";
-import { parallelRuns, squaredSteps, stretches, waterlineRuns } from "./surface-passes.ts";
+import { parallelRuns, squaredSteps, stretches, WaterlineGrids, waterlineRuns, type ZBand } from "./surface-passes.ts";
+import { ToolClearance } from "./tool-clearance.ts";
 
 /** faces steeper than this from level are finished by waterline, shallower ones by parallel passes (degrees) */
 export const SPLIT_DEG = 45;
@@ -60,6 +62,12 @@ const WATERLINE_SAG_MM = 0.003;
 const SIMPLIFY_MM = 0.001;
 /** patches of the finished faces the scallop is measured on (simulation/scallop-left.ts): 2 mm each, a few tenths of a second together */
 const SCALLOP_PATCHES = 8;
+/** rapid descents stop this much higher above the material seen than other operations' (mm): see the writer */
+const DESCENT_MARGIN_MM = 1;
+/** the drop against the operation's own faces within this of the whole drop: the cutter touches them there (mm), as the passes' own test */
+const OWN_CONTACT_MM = 1e-6;
+/** the own faces' drop where none of them is under the cutter: far below anything */
+const NOWHERE = -1e9;
 /** runs whose ends are at most this many stepovers (at least a cutter radius) apart are joined down on the part */
 const LINK_STEPOVERS = 3;
 /** a joining link along the part may rise at most this many cutter radii above its ends, else it lifts */
@@ -71,6 +79,42 @@ export interface SurfaceJob extends FacesToFinish {
   soup: TriangleSoup;
   /** the scallop height left between passes (mm) */
   scallop_mm: number;
+  /** the drops and clearances shared with the other operations over `soup`; made for this one when absent */
+  tooling?: SurfaceTooling;
+  /** the tip's heights this operation keeps to (a face too large for one: planner/surface-groups.ts); all when absent */
+  band?: ZBand;
+}
+
+/** What one tool's drop over the soup and its bodies' clearance cost to build, shared by its operations. */
+export interface ToolSurfaces {
+  drop: DropCutter;
+  clearance: ToolClearance;
+  /** the waterline grids of its faces, for the bands of a face after the first */
+  grids: WaterlineGrids;
+}
+
+/**
+ * The drop and the clearance of each tool over one soup, built on first use and kept: a setup's
+ * face groups are finished in several operations by one tool, and the clearance keeps its
+ * answers per square (tool-clearance.ts), which the later groups read again.
+ */
+export class SurfaceTooling {
+  private readonly byTool = new Map<string, ToolSurfaces>();
+
+  constructor(readonly soup: TriangleSoup) {}
+
+  of(tool: Cutter): ToolSurfaces {
+    let made = this.byTool.get(tool.assembly_uuid);
+    if (made === undefined) {
+      made = {
+        drop: new DropCutter(this.soup, surfaceCutter(tool)),
+        clearance: new ToolClearance(tool, this.soup),
+        grids: new WaterlineGrids(),
+      };
+      this.byTool.set(tool.assembly_uuid, made);
+    }
+    return made;
+  }
 }
 
 export function surfaceFinishing(request: MillingRequest, job: SurfaceJob): MillingOutcome {
@@ -80,26 +124,30 @@ export function surfaceFinishing(request: MillingRequest, job: SurfaceJob): Mill
   if (tool.kind !== "ball" && tool.kind !== "bull") return refusal(`${tool.name} is no ball or bull-nose end mill`);
   if (job.faces.length === 0) return refusal("no sloped or curved face to finish");
   const cutter = surfaceCutter(tool);
-  const lowest = request.stock.top_z - wallReach(tool);
-  const reach = (p: Vec3) => p[2] >= lowest;
-  // faces wholly below the reach are left, their passes not made
+  const { drop, clearance, grids } = (job.tooling ?? new SurfaceTooling(job.soup)).of(tool);
+  const band = job.band ?? { low: -Infinity, high: Infinity };
+  const reach = (p: Vec3) => p[2] >= band.low && p[2] < band.high && clearance.clear(p);
   const all = finishRegions(job, cutter, SPLIT_DEG);
-  const regions = {
-    steep: all.steep.filter((c) => c.high > lowest),
-    shallow: all.shallow.filter((c) => c.high > lowest),
-  };
-  const drop = new DropCutter(job.soup, cutter);
+  // a shallow face's passes touch it from its lowest point less a radius up to its top
+  const inBand = (c: { low: number; high: number }) => c.high >= band.low && c.low - cutter.radius < band.high;
+  const regions = { steep: all.steep, shallow: all.shallow.filter(inBand) };
   const stepover = stepoverForScallop(cutter, { scallop: job.scallop_mm, slopeDeg: SPLIT_DEG });
   const sampling: LineSampling = { step: Math.min(DROP_STEP_MM, stepover * 2), tolerance: DROP_TOLERANCE_MM };
   const stepdown = stepover * Math.tan((SPLIT_DEG * Math.PI) / 180);
   const fibre = Math.min(WATERLINE_STEP_MM, Math.sqrt(8 * cutter.radius * WATERLINE_SAG_MM));
   const runs = [
-    ...regions.steep.flatMap((face) => waterlineRuns(drop, face, stepdown, fibre)),
+    ...regions.steep.flatMap((face) => waterlineRuns(drop, face, { stepdown, step: fibre }, { band, grids })),
     ...regions.shallow.flatMap((face) => parallelRuns(drop, face, stepover, sampling)),
   ];
   if (runs.length === 0) return refusal("the cutter touches none of the sloped or curved faces");
 
-  const writer = requestWriter(request);
+  // the descents come down among the 2.5D finishing's terraces on deep faces, which the
+  // request's stock model places lower than they stand: NIST STC-06's +Z had 27 rapids end
+  // 1.92 mm from them against the 2 mm kept, so this writer keeps DESCENT_MARGIN_MM more
+  const writer = requestWriter({
+    ...request,
+    rapid_clearance_mm: (request.rapid_clearance_mm ?? RAPID_CLEARANCE_MM) + DESCENT_MARGIN_MM,
+  });
   const feed = parameters.feed_mm_min;
   const linkReach = Math.max(LINK_STEPOVERS * stepover, cutter.radius);
   let cut: { start: Vec3; moves: Move[] } | null = null;
@@ -117,7 +165,7 @@ export function surfaceFinishing(request: MillingRequest, job: SurfaceJob): Mill
     for (const p of run.slice(1)) cut.moves.push({ kind: "linear", to: p, feed });
     at = run.at(-1) as Vec3;
   }
-  if (cut === null) return refusal(`the sloped and curved faces lie below the reach of ${tool.name}`);
+  if (cut === null) return refusal(`the shank or holder of ${tool.name} would rub wherever it touches the faces`);
   writer.append(cut);
   const moves = writer.finish();
   const name = `3D finishing of sloped and curved faces with ${tool.name}`;
@@ -130,8 +178,30 @@ export function surfaceFinishing(request: MillingRequest, job: SurfaceJob): Mill
     writer.clearance_z,
     moves,
   );
-  const faces = facesSoup(job, lowest);
-  const scallop = largestScallop(operation, job.part, faces, patchCentres(faces, SCALLOP_PATCHES));
+  const faces = facesSoup(job);
+  // what the operation's passes are for: the cutter touching its own faces (a place where it
+  // touches another group's face first is that group's operation's), and within a band away from
+  // its edges, which are its neighbours' to finish (its lowest level may stand a stepdown above
+  // its low edge)
+  const own = new DropCutter(faces, cutter, { floor: NOWHERE });
+  const margin = Math.max(stepover, stepdown);
+  const inner = (p: Vec3) =>
+    p[2] >= band.low + margin &&
+    p[2] < band.high - margin &&
+    own.dropAt(p[0], p[1]) >= p[2] - OWN_CONTACT_MM &&
+    clearance.clear(p);
+  const scallop = largestScallop({
+    operation,
+    part: job.part,
+    faces,
+    centres: patchCentres(faces, SCALLOP_PATCHES, (x, y) => reachedAt(drop, inner, x, y)),
+    reach: {
+      drop: (x, y) => drop.dropAt(x, y),
+      radius: cutter.radius,
+      height: (rho) => cutter.height(rho),
+      allowed: inner,
+    },
+  });
   return {
     operation: scallop === null ? operation : { ...operation, scallop_mm: round4(scallop) },
     reason: null,
@@ -141,8 +211,8 @@ export function surfaceFinishing(request: MillingRequest, job: SurfaceJob): Mill
   };
 }
 
-/** The finished faces' triangles facing up whose top is within the tool's reach (above `lowest`). */
-export function facesSoup(job: FacesToFinish, lowest: number): TriangleSoup {
+/** The finished faces' triangles facing up whose top is above `lowest` (a tool's reach below the stock's top). */
+export function facesSoup(job: FacesToFinish, lowest = -Infinity): TriangleSoup {
   const wanted = new Set(job.faces);
   const { positions, indices } = job.part;
   const kept: number[] = [];
@@ -155,22 +225,58 @@ export function facesSoup(job: FacesToFinish, lowest: number): TriangleSoup {
   return { positions, indices: Uint32Array.from(kept) };
 }
 
-/** The centroids of `count` triangles spread evenly through the soup's order (each face's in turn). */
-function patchCentres(soup: TriangleSoup, count: number): Vec2[] {
-  const triangles = soup.indices.length / 3;
-  const centres: Vec2[] = [];
-  for (let k = 0; k < Math.min(count, triangles); k += 1) {
-    const t = Math.floor(((k + 0.5) * triangles) / Math.min(count, triangles));
+/**
+ * The centroids of `count` triangles spread evenly through the soup's order (each face's in
+ * turn), of those where `reached` holds: the cutter touching the triangle there within reach.
+ */
+function patchCentres(soup: TriangleSoup, count: number, reached: (x: number, y: number) => boolean): Vec2[] {
+  const { positions, indices } = soup;
+  const triangles = indices.length / 3;
+  const candidates: Vec2[] = [];
+  for (let t = 0; t < triangles; t += 1) {
     let x = 0;
     let y = 0;
     for (let c = 0; c < 3; c += 1) {
-      const v = soup.indices[3 * t + c] as number;
-      x += (soup.positions[3 * v] as number) / 3;
-      y += (soup.positions[3 * v + 1] as number) / 3;
+      const v = indices[3 * t + c] as number;
+      x += (positions[3 * v] as number) / 3;
+      y += (positions[3 * v + 1] as number) / 3;
     }
-    centres.push([x, y]);
+    candidates.push([x, y]);
+  }
+  // evenly through the order, each pick the first reached triangle from its place on
+  const centres: Vec2[] = [];
+  const picks = Math.min(count, triangles);
+  for (let k = 0; k < picks; k += 1) {
+    const from = Math.floor((k * triangles) / picks);
+    const to = Math.floor(((k + 1) * triangles) / picks);
+    for (let t = Math.floor((from + to) / 2), n = 0; n < to - from; n += 1, t = t + 1 < to ? t + 1 : from) {
+      const centre = candidates[t] as Vec2;
+      if (!reached(centre[0], centre[1])) continue;
+      centres.push(centre);
+      break;
+    }
   }
   return centres;
+}
+
+/**
+ * Whether the cutter touching the part at (x, y) is within reach: the tip dropped a little way
+ * round it (where a ball touching a slope stands) and its bodies clear there. A patch's cells
+ * on a face no pass could reach say nothing about the passes' scallop.
+ */
+function reachedAt(drop: DropCutter, reach: (p: Vec3) => boolean, x: number, y: number): boolean {
+  const r = drop.cutter.radius / 2;
+  for (const [dx, dy] of [
+    [0, 0],
+    [r, 0],
+    [-r, 0],
+    [0, r],
+    [0, -r],
+  ] as const) {
+    const z = drop.dropAt(x + dx, y + dy);
+    if (reach([x + dx, y + dy, z])) return true;
+  }
+  return false;
 }
 
 const round4 = (x: number) => Math.round(x * 1e4) / 1e4;

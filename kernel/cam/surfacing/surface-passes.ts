@@ -19,6 +19,8 @@ const WATERLINE_TOLERANCE_MM = 0.0005;
  * stay within it.
  */
 const WATERLINE_LEAVE_MM = 0.003;
+/** the lowest waterline runs this far above the lowest drop round its faces, so the drop crosses it (mm) */
+const LOWEST_LOOP_MM = 0.001;
 /** consecutive loop points lie in neighbouring fibre cells: at most a diagonal apart (in steps) */
 const CELL_DIAGONAL = Math.SQRT2 * 1.01;
 /** a loop's segment whose middle the drop stands above z by more than this (mm) runs through the part */
@@ -40,14 +42,57 @@ export function parallelRuns(drop: DropCutter, faces: SlopeClass, stepover: numb
   return runs;
 }
 
-/** Waterline loops `stepdown` apart from the face's top down to a radius below its bottom, over its box. */
-export function waterlineRuns(drop: DropCutter, faces: SlopeClass, stepdown: number, step: number): Vec3[][] {
-  const runs: Vec3[][] = [];
+/**
+ * Waterline loops `stepdown` apart from the face's top down to a radius below its bottom, over
+ * its box, and one more just above the lowest drop there when the levels stop short of it: where
+ * a steep face meets a floor the cutter's lowest place touching it is on that floor, and the
+ * level above it would leave the corner a stepdown high.
+ */
+export function waterlineRuns(
+  drop: DropCutter,
+  faces: SlopeClass,
+  spacing: { stepdown: number; step: number },
+  options: { band?: ZBand; grids?: WaterlineGrids } = {},
+): Vec3[][] {
+  const { stepdown, step } = spacing;
   const bottom = faces.low - drop.cutter.radius;
-  const grid = new WaterlineGrid(drop, { step, region: grown(faces.box, step) });
-  for (let z = faces.high - stepdown / 2; z > bottom; z -= stepdown)
-    for (const loop of grid.loops(z, WATERLINE_TOLERANCE_MM)) runs.push(...loopRuns(drop, faces, loop.points, z, step));
-  return runs;
+  const region = grown(faces.box, step);
+  const grid = options.grids?.grid(drop, region, step) ?? new WaterlineGrid(drop, { step, region });
+  // where the faces end on something below them, the lowest drop round them is where the cutter sits
+  const floor = grid.heights.reduce((low, z) => Math.min(low, z), Infinity) + LOWEST_LOOP_MM;
+  const lowest = Math.max(bottom, floor + stepdown / 4);
+  const levels: number[] = [];
+  for (let z = faces.high - stepdown / 2; z > lowest; z -= stepdown) levels.push(z);
+  if (floor > bottom) levels.push(floor);
+  const band = options.band ?? EVERY_Z;
+  return levels
+    .filter((z) => z >= band.low && z < band.high)
+    .flatMap((z) =>
+      grid.loops(z, WATERLINE_TOLERANCE_MM).flatMap((loop) => loopRuns(drop, faces, loop.points, z, step)),
+    );
+}
+
+/** A range of the tip's heights an operation keeps to: low included, high not. */
+export interface ZBand {
+  low: number;
+  high: number;
+}
+
+const EVERY_Z: ZBand = { low: -Infinity, high: Infinity };
+
+/** Waterline grids kept by region and step: the bands of one face share its grid's drops. */
+export class WaterlineGrids {
+  private readonly made = new Map<string, WaterlineGrid>();
+
+  grid(drop: DropCutter, region: BoxXY, step: number): WaterlineGrid {
+    const key = [region.minX, region.minY, region.maxX, region.maxY, step, drop.cutter.radius].join(" ");
+    let grid = this.made.get(key);
+    if (grid === undefined || grid.drop !== drop) {
+      grid = new WaterlineGrid(drop, { step, region });
+      this.made.set(key, grid);
+    }
+    return grid;
+  }
 }
 
 /** The stretches of CL points (x, y, z each) at which the cutter touches the class's faces. */
@@ -93,11 +138,16 @@ function loopRuns(drop: DropCutter, faces: SlopeClass, points: Float64Array, z: 
   const joined: boolean[] = [];
   for (let i = 0; i < n; i += 1) {
     touches.push(faces.touches(x(i), y(i), drop.dropAt(x(i), y(i))));
-    const mx = (x(i) + x(i + 1)) / 2;
-    const my = (y(i) + y(i + 1)) / 2;
-    joined.push(
-      Math.hypot(x(i + 1) - x(i), y(i + 1) - y(i)) <= step * CELL_DIAGONAL && drop.dropAt(mx, my) <= z + JOIN_MM,
-    );
+    // the middle as the loop runs it, held off the part (a jump through the part stays in it):
+    // where the drop rises upright beside the loop, as at a fillet the ball fits, the ends' own
+    // drop stands well above z within their tolerance along the fibre
+    const dx = x(i + 1) - x(i);
+    const dy = y(i + 1) - y(i);
+    const length = Math.hypot(dx, dy);
+    const out = length === 0 ? 0 : WATERLINE_LEAVE_MM / length;
+    const mx = (x(i) + x(i + 1)) / 2 + dy * out;
+    const my = (y(i) + y(i + 1)) / 2 - dx * out;
+    joined.push(length <= step * CELL_DIAGONAL && drop.dropAt(mx, my) <= z + JOIN_MM);
   }
   const at = (i: number): Vec3 => {
     // the part lies on the loop's left: away from it is to the right of the way along the loop,

@@ -145,7 +145,7 @@ function weave(grid: WaterlineGrid, z: number, tolerance: number): WaterlineLoop
   return loops;
 }
 
-/** Where along the fibre piece `edge` the drop passes z: bisected between its in and out ends. */
+/** Where along the fibre piece `edge` the drop passes z, between its in and out ends (see the body). */
 function crossingPoint(
   grid: WaterlineGrid,
   at: { edge: number; xPieces: number; z: number; tolerance: number },
@@ -157,16 +157,34 @@ function crossingPoint(
   const [di, dj] = alongX ? [1, 0] : [0, 1];
   const x0 = grid.x(i);
   const y0 = grid.y(j);
-  const startsIn = (heights[j * nx + i] as number) > at.z;
-  // s in [0, 1] along the piece from (i, j); keep `lo` on the start's side
+  const dropAt = (t: number) => grid.drop.dropAt(x0 + di * t * grid.step, y0 + dj * t * grid.step) - at.z;
+  // s in [0, 1] along the piece from (i, j), the drop less z changing sign between lo and hi:
+  // false position where the drop is smooth (Illinois: the end kept twice has its value halved),
+  // halving where a step (a wall) makes it stall, until the bracket is within the tolerance
   let lo = 0;
   let hi = 1;
+  let flo = (heights[j * nx + i] as number) - at.z;
+  let fhi = (heights[(j + dj) * nx + i + di] as number) - at.z;
   const precision = at.tolerance / grid.step;
+  let side = 0;
   while (hi - lo > precision) {
-    const mid = (lo + hi) / 2;
-    const isIn = grid.drop.dropAt(x0 + di * mid * grid.step, y0 + dj * mid * grid.step) > at.z;
-    if (isIn === startsIn) lo = mid;
-    else hi = mid;
+    const secant = (lo * fhi - hi * flo) / (fhi - flo);
+    const width = hi - lo;
+    // a false-position point too near an end (a stalled end, a wall) gives way to the middle
+    const mid =
+      Number.isFinite(secant) && secant > lo + width / 16 && secant < hi - width / 16 ? secant : (lo + hi) / 2;
+    const f = dropAt(mid);
+    if (f > 0 === flo > 0) {
+      lo = mid;
+      flo = f;
+      if (side === -1) fhi /= 2;
+      side = -1;
+    } else {
+      hi = mid;
+      fhi = f;
+      if (side === 1) flo /= 2;
+      side = 1;
+    }
   }
   const s = (lo + hi) / 2;
   return [x0 + di * s * grid.step, y0 + dj * s * grid.step];
