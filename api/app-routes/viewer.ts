@@ -74,19 +74,23 @@ export async function setupToolpaths(
   const params = res.locals.input?.params as z.output<typeof ToolpathsParams> | undefined;
   if (params === undefined) throw new Error("the params were not validated");
   const { project_id: projectId, setup_index: setupIndex } = params;
-  const body = await withRequestTransaction(services.pool, auth.credential, ["projects:read"], async (db) => {
-    const { plan, postprocessor, context } = await plannedJob(db, projectId);
-    const setup = plan.setups[setupIndex];
-    if (setup === undefined) throw notFound("setup", String(setupIndex));
-    const hasMoves = setup.operations.some((operation) => operation.moves.length > 0);
-    const program = hasMoves
-      ? programWithMoveLines(plan, setupIndex, postprocessor, context)
-      : { lines: [], moveLines: setup.operations.map(() => new Uint32Array(0)) };
-    const operations = setup.operations.map((operation, k) => ({
-      polyline: operationPolyline(operation),
-      moveLines: program.moveLines[k] ?? new Uint32Array(0),
-    }));
-    return encodeToolpathBuffer(operations, program.lines);
-  });
+  const { plan, postprocessor, context } = await withRequestTransaction(
+    services.pool,
+    auth.credential,
+    ["projects:read"],
+    (db) => plannedJob(db, projectId),
+  );
+  // the program and the buffer are made after the transaction: its connection is not held for them
+  const setup = plan.setups[setupIndex];
+  if (setup === undefined) throw notFound("setup", String(setupIndex));
+  const hasMoves = setup.operations.some((operation) => operation.moves.length > 0);
+  const program = hasMoves
+    ? programWithMoveLines(plan, setupIndex, postprocessor, context)
+    : { lines: [], moveLines: setup.operations.map(() => new Uint32Array(0)) };
+  const operations = setup.operations.map((operation, k) => ({
+    polyline: operationPolyline(operation),
+    moveLines: program.moveLines[k] ?? new Uint32Array(0),
+  }));
+  const body = encodeToolpathBuffer(operations, program.lines);
   sendSerialized(res, serializeReply(bytes(200, body, "application/octet-stream", {}, { compressible: true })));
 }
