@@ -119,6 +119,20 @@ function partShare({ data, width, height }: Pixels): number {
   return part / (width * height);
 }
 
+/** the shares of pixels in the stock's blue (material left) and green (within tolerance) */
+function stockShares({ data, width, height }: Pixels): { blue: number; green: number } {
+  let blue = 0;
+  let green = 0;
+  for (let i = 0; i < data.length; i += 3) {
+    const r = data[i] as number;
+    const g = data[i + 1] as number;
+    const b = data[i + 2] as number;
+    if (b > r + 60 && b > g + 25) blue += 1;
+    else if (g > r + 50 && g > b + 40) green += 1;
+  }
+  return { blue: blue / (width * height), green: green / (width * height) };
+}
+
 function changedShare(a: Pixels, b: Pixels): number {
   assert.equal(a.data.length, b.data.length, "the same canvas size");
   let changed = 0;
@@ -155,7 +169,7 @@ async function openViewer(page: Page): Promise<void> {
   await drawnAfter(page, 0);
 }
 
-async function saveScreenshot(page: Page, width: number): Promise<void> {
+async function saveScreenshot(page: Page, width: number | string): Promise<void> {
   if (!SCREENSHOTS) return;
   fs.mkdirSync(SCREENSHOTS, { recursive: true });
   await page.locator("section.viewer").screenshot({ path: path.join(SCREENSHOTS, `viewer-${width}.png`) });
@@ -221,6 +235,74 @@ describe("the project's 3D view", () => {
     await page.keyboard.press("Enter");
     assert.equal(await block.getAttribute("aria-selected"), "true");
     assert.equal(await setupItem.getAttribute("aria-selected"), "false");
+    tab.assertClean();
+  });
+
+  it("shows the simulated stock after the setup, coloured against the part, with the material left", async () => {
+    const { page } = tab;
+    await page.getByRole("button", { name: "Show all" }).click();
+    let frames = await framesDrawn(page);
+    const before = stockShares(await canvasPixels(page));
+    await page.getByLabel("Simulated stock").check();
+    await page.locator(".material-left").waitFor({ timeout: 120_000 });
+    await drawnAfter(page, frames);
+    const after = stockShares(await canvasPixels(page));
+    const left = Number(await page.locator(".material-left").getAttribute("data-mm3"));
+    assert.ok(Number.isFinite(left) && left >= 0, `material left ${left} mm³`);
+    assert.match((await page.locator(".material-left").textContent()) ?? "", /^Material left: [\d,.]+ mm³$/);
+    const shares = `blue ${(before.blue * 100).toFixed(2)} -> ${(after.blue * 100).toFixed(2)} %, green ${(before.green * 100).toFixed(2)} -> ${(after.green * 100).toFixed(2)} %`;
+    if (after.green <= before.green + 0.01 || after.blue <= 0.001) debugPictures({ stock: await canvasPixels(page) });
+    // partC after its setup: mostly within tolerance, some material left in corners a tool did not reach
+    assert.ok(after.green > before.green + 0.01, `green appears where the part is finished: ${shares}`);
+    assert.ok(after.blue > 0.001, `blue appears where material is left: ${shares}`);
+    await saveScreenshot(page, "stock-1280");
+
+    // after the first operation instead: more is left, and the view follows the choice
+    frames = await framesDrawn(page);
+    await page.locator('[role="treeitem"][aria-level="3"]').first().click();
+    await page.locator(".material-left").waitFor();
+    await page.waitForFunction(
+      (previous) =>
+        (globalThis as unknown as InPage).document.querySelector(".material-left")?.getAttribute("data-mm3") !==
+        previous,
+      String(left),
+    );
+    await drawnAfter(page, frames);
+    const early = Number(await page.locator(".material-left").getAttribute("data-mm3"));
+    assert.ok(early > left, `after the first operation ${early} mm³ left, after the setup ${left} mm³`);
+    await page.getByLabel("Simulated stock").uncheck();
+    assert.equal(await contextLost(page), false);
+    tab.assertClean();
+  });
+
+  it("colours the part's faces by feature and names the feature under the pointer", async () => {
+    const { page } = tab;
+    await page.getByRole("button", { name: "Show all" }).click();
+    let frames = await framesDrawn(page);
+    await drawnAfter(page, frames);
+    const plain = await canvasPixels(page);
+    frames = await framesDrawn(page);
+    await page.getByLabel("Features").check();
+    await page.locator(".feature-hover").waitFor();
+    await page.locator('[data-overlay="features"] .overlay-legend li').first().waitFor();
+    await drawnAfter(page, frames);
+    const coloured = await canvasPixels(page);
+    if (changedShare(plain, coloured) <= 0.005) debugPictures({ plain, coloured });
+    assert.ok(changedShare(plain, coloured) > 0.005, "the part's colours changed");
+    const hint = await page.locator(".feature-hover").textContent();
+    // across the canvas's middle row until the pointer is over a feature
+    const box = await canvasOf(page).boundingBox();
+    assert.ok(box);
+    let named = "";
+    for (let k = 1; k < 40 && named === ""; k += 1) {
+      await page.mouse.move(box.x + (box.width * k) / 40, box.y + box.height / 2);
+      await page.waitForTimeout(50);
+      const said = (await page.locator(".feature-hover").textContent()) ?? "";
+      if (said !== hint && said !== "No feature here") named = said;
+    }
+    assert.match(named, /^[a-z0-9 ]+(, .+)?$/, `the feature under the pointer: ${named}`);
+    await page.getByLabel("Features").uncheck();
+    assert.equal(await contextLost(page), false);
     tab.assertClean();
   });
 
