@@ -56,6 +56,7 @@ interface InPage {
   document: {
     querySelector(selector: string): {
       getAttribute(name: string): string | null;
+      textContent: string | null;
       getContext(type: string): { isContextLost(): boolean } | null;
     } | null;
     documentElement: { scrollWidth: number; clientWidth: number };
@@ -144,6 +145,33 @@ function changedShare(a: Pixels, b: Pixels): number {
     if (d > 30) changed += 1;
   }
   return changed / (a.width * a.height);
+}
+
+/**
+ * The pixels the features coloured: changed between the pictures and saturated in the second
+ * (the part's grey and the background are not; what the hidden toolpaths uncover is grey), and
+ * the first such pixel whose neighbours 3 px around are too (inside a face, not on its edge).
+ */
+function featurePixels(plain: Pixels, coloured: Pixels): { share: number; spot: { x: number; y: number } | null } {
+  const { width, height } = coloured;
+  const hit = new Uint8Array(width * height);
+  let count = 0;
+  for (let k = 0; k < width * height; k += 1) {
+    const i = 3 * k;
+    let d = 0;
+    for (let c = 0; c < 3; c += 1) d += Math.abs((plain.data[i + c] as number) - (coloured.data[i + c] as number));
+    const channels = [coloured.data[i] as number, coloured.data[i + 1] as number, coloured.data[i + 2] as number];
+    if (d > 30 && Math.max(...channels) - Math.min(...channels) > 60) {
+      hit[k] = 1;
+      count += 1;
+    }
+  }
+  const at = (x: number, y: number) => hit[y * width + x] === 1;
+  for (let y = 3; y < height - 3; y += 1)
+    for (let x = 3; x < width - 3; x += 1)
+      if (at(x, y) && at(x - 3, y) && at(x + 3, y) && at(x, y - 3) && at(x, y + 3))
+        return { share: count / (width * height), spot: { x, y } };
+  return { share: count / (width * height), spot: null };
 }
 
 /** a failing comparison's pictures, for a person to look at */
@@ -284,22 +312,30 @@ describe("the project's 3D view", () => {
     frames = await framesDrawn(page);
     await page.getByLabel("Features").check();
     await page.locator(".feature-hover").waitFor();
-    await page.locator('[data-overlay="features"] .overlay-legend li').first().waitFor();
+    await page.locator('canvas.viewer-canvas[data-part-colours="features"]').waitFor();
+    // the frame the colours asked for is drawn at the next animation frame
     await drawnAfter(page, frames);
+    await drawnAfter(page, 0);
     const coloured = await canvasPixels(page);
-    if (changedShare(plain, coloured) <= 0.005) debugPictures({ plain, coloured });
-    assert.ok(changedShare(plain, coloured) > 0.005, "the part's colours changed");
+    const { share, spot } = featurePixels(plain, coloured);
+    if (share <= 0.002 || !spot) debugPictures({ plain, coloured });
+    assert.ok(share > 0.002, `${(share * 100).toFixed(2)} % of the canvas took a feature's colour`);
     const hint = await page.locator(".feature-hover").textContent();
-    // across the canvas's middle row until the pointer is over a feature
+    // the pointer over a patch of a feature's colour
+    assert.ok(spot, "a patch of the part took a feature's colour");
     const box = await canvasOf(page).boundingBox();
     assert.ok(box);
-    let named = "";
-    for (let k = 1; k < 40 && named === ""; k += 1) {
-      await page.mouse.move(box.x + (box.width * k) / 40, box.y + box.height / 2);
-      await page.waitForTimeout(50);
-      const said = (await page.locator(".feature-hover").textContent()) ?? "";
-      if (said !== hint && said !== "No feature here") named = said;
-    }
+    const scale = box.width / coloured.width;
+    await page.mouse.move(box.x + spot.x * scale, box.y + spot.y * scale);
+    await page.waitForFunction(
+      (before) => {
+        const said = (globalThis as unknown as InPage).document.querySelector(".feature-hover")?.textContent;
+        return said !== before && said !== "No feature here";
+      },
+      hint,
+      { timeout: 10_000 },
+    );
+    const named = (await page.locator(".feature-hover").textContent()) ?? "";
     assert.match(named, /^[a-z0-9 ]+(, .+)?$/, `the feature under the pointer: ${named}`);
     await page.getByLabel("Features").uncheck();
     assert.equal(await contextLost(page), false);

@@ -69,13 +69,15 @@ export function FeatureOverlay({ projectId, on, setOn, view, canvas, highlighted
     const current = view.current;
     const faceIds = current?.partFaceIds();
     if (!current || !faceIds) return;
-    if (!byFace || (!on && highlightKey === "")) {
-      current.colourPart(null);
-      return;
+    const plain = !byFace || (!on && highlightKey === "");
+    if (plain) current.colourPart(null);
+    else {
+      const ids = new Set(highlightKey === "" ? [] : highlightKey.split(",").map(Number));
+      current.colourPart(partColours({ faceIds, byFace, classes: on, highlighted: ids }));
     }
-    const ids = new Set(highlightKey === "" ? [] : highlightKey.split(",").map(Number));
-    current.colourPart(partColours({ faceIds, byFace, classes: on, highlighted: ids }));
-  }, [view, byFace, on, highlightKey, shown]);
+    // what the part shows, for the tests: set once its colours are in the scene
+    canvas.current?.setAttribute("data-part-colours", plain ? "plain" : on ? "features" : "highlight");
+  }, [view, canvas, byFace, on, highlightKey, shown]);
 
   // the feature under the pointer, looked for once a frame and not while the camera is dragged
   useEffect(() => {
