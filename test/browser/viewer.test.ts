@@ -4,7 +4,9 @@
  * of the canvas (its pixels counted in a screenshot), choosing an operation in the tree changes
  * the picture, the slider moves the tool and the G-code line, the tree works from the keyboard,
  * the WebGL context is not lost, no console errors, and a phone's width does not scroll
- * sideways. With SWARF_WEB_SCREENSHOTS=1 the view is saved to docs/web-app/viewer-<width>.png.
+ * sideways; the simulated stock shows blue and green with the material left, and the features
+ * colour the part and name the feature under the pointer. With SWARF_WEB_SCREENSHOTS=1 the view
+ * is saved to docs/web-app/viewer-<width>.png (and viewer-stock-1280.png).
  */
 import assert from "node:assert/strict";
 import fs from "node:fs";

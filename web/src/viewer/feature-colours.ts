@@ -4,8 +4,14 @@
  * faces of the chosen operation's features a bright highlight, the rest the part's grey. Pure
  * arrays keyed by the GLB's per-vertex face ids, no three.js.
  */
-import type { ViewerFeature } from "../api/viewer-data.ts";
 import type { Vec3 } from "../api/viewer-stock.ts";
+
+/** what the colouring uses of the features route's feature (api/viewer-data.ts) */
+interface ViewerFeature {
+  id: number;
+  class: string;
+  faces: number[];
+}
 
 export const FEATURE_FAMILIES = ["hole", "pocket", "slot", "step", "passage", "edge", "o_ring"] as const;
 export type FeatureFamily = (typeof FEATURE_FAMILIES)[number];
@@ -40,8 +46,8 @@ export const familyCss = (family: FeatureFamily): string =>
   `rgb(${FAMILY_COLOURS[family].map((c) => Math.round(c * 255)).join(" ")})`;
 
 /** face id -> the feature it belongs to (a face in two features: the first) */
-export function featuresByFace(features: readonly ViewerFeature[]): Map<number, ViewerFeature> {
-  const byFace = new Map<number, ViewerFeature>();
+export function featuresByFace<F extends ViewerFeature>(features: readonly F[]): Map<number, F> {
+  const byFace = new Map<number, F>();
   for (const feature of features) for (const face of feature.faces) if (!byFace.has(face)) byFace.set(face, feature);
   return byFace;
 }
