@@ -307,9 +307,12 @@ describe("the project's 3D view", () => {
 
   it("colours the part's faces by feature and names the feature under the pointer", async () => {
     const { page } = tab;
-    await page.getByRole("button", { name: "Show all" }).click();
+    // counted before the click: its frame may be drawn before the click returns
     let frames = await framesDrawn(page);
+    await page.getByRole("button", { name: "Show all" }).click();
+    await page.locator('[role="treeitem"][aria-level="1"][aria-selected="true"]').waitFor();
     await drawnAfter(page, frames);
+    await drawnAfter(page, 0);
     const plain = await canvasPixels(page);
     frames = await framesDrawn(page);
     await page.getByLabel("Features").check();
