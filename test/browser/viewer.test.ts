@@ -4,7 +4,9 @@
  * of the canvas (its pixels counted in a screenshot), choosing an operation in the tree changes
  * the picture, the slider moves the tool and the G-code line, the tree works from the keyboard,
  * the WebGL context is not lost, no console errors, and a phone's width does not scroll
- * sideways. With SWARF_WEB_SCREENSHOTS=1 the view is saved to docs/web-app/viewer-<width>.png.
+ * sideways; the simulated stock shows blue and green with the material left, and the features
+ * colour the part and name the feature under the pointer. With SWARF_WEB_SCREENSHOTS=1 the view
+ * is saved to docs/web-app/viewer-<width>.png (and viewer-stock-1280.png).
  */
 import assert from "node:assert/strict";
 import fs from "node:fs";
@@ -56,6 +58,7 @@ interface InPage {
   document: {
     querySelector(selector: string): {
       getAttribute(name: string): string | null;
+      textContent: string | null;
       getContext(type: string): { isContextLost(): boolean } | null;
     } | null;
     documentElement: { scrollWidth: number; clientWidth: number };
@@ -119,6 +122,20 @@ function partShare({ data, width, height }: Pixels): number {
   return part / (width * height);
 }
 
+/** the shares of pixels in the stock's blue (material left) and green (within tolerance) */
+function stockShares({ data, width, height }: Pixels): { blue: number; green: number } {
+  let blue = 0;
+  let green = 0;
+  for (let i = 0; i < data.length; i += 3) {
+    const r = data[i] as number;
+    const g = data[i + 1] as number;
+    const b = data[i + 2] as number;
+    if (b > r + 60 && b > g + 25) blue += 1;
+    else if (g > r + 50 && g > b + 40) green += 1;
+  }
+  return { blue: blue / (width * height), green: green / (width * height) };
+}
+
 function changedShare(a: Pixels, b: Pixels): number {
   assert.equal(a.data.length, b.data.length, "the same canvas size");
   let changed = 0;
@@ -130,6 +147,33 @@ function changedShare(a: Pixels, b: Pixels): number {
     if (d > 30) changed += 1;
   }
   return changed / (a.width * a.height);
+}
+
+/**
+ * The pixels the features coloured: changed between the pictures and saturated in the second
+ * (the part's grey and the background are not; what the hidden toolpaths uncover is grey), and
+ * the first such pixel whose neighbours 3 px around are too (inside a face, not on its edge).
+ */
+function featurePixels(plain: Pixels, coloured: Pixels): { share: number; spot: { x: number; y: number } | null } {
+  const { width, height } = coloured;
+  const hit = new Uint8Array(width * height);
+  let count = 0;
+  for (let k = 0; k < width * height; k += 1) {
+    const i = 3 * k;
+    let d = 0;
+    for (let c = 0; c < 3; c += 1) d += Math.abs((plain.data[i + c] as number) - (coloured.data[i + c] as number));
+    const channels = [coloured.data[i] as number, coloured.data[i + 1] as number, coloured.data[i + 2] as number];
+    if (d > 30 && Math.max(...channels) - Math.min(...channels) > 60) {
+      hit[k] = 1;
+      count += 1;
+    }
+  }
+  const at = (x: number, y: number) => hit[y * width + x] === 1;
+  for (let y = 3; y < height - 3; y += 1)
+    for (let x = 3; x < width - 3; x += 1)
+      if (at(x, y) && at(x - 3, y) && at(x + 3, y) && at(x, y - 3) && at(x, y + 3))
+        return { share: count / (width * height), spot: { x, y } };
+  return { share: count / (width * height), spot: null };
 }
 
 /** a failing comparison's pictures, for a person to look at */
@@ -155,7 +199,7 @@ async function openViewer(page: Page): Promise<void> {
   await drawnAfter(page, 0);
 }
 
-async function saveScreenshot(page: Page, width: number): Promise<void> {
+async function saveScreenshot(page: Page, width: number | string): Promise<void> {
   if (!SCREENSHOTS) return;
   fs.mkdirSync(SCREENSHOTS, { recursive: true });
   await page.locator("section.viewer").screenshot({ path: path.join(SCREENSHOTS, `viewer-${width}.png`) });
@@ -221,6 +265,85 @@ describe("the project's 3D view", () => {
     await page.keyboard.press("Enter");
     assert.equal(await block.getAttribute("aria-selected"), "true");
     assert.equal(await setupItem.getAttribute("aria-selected"), "false");
+    tab.assertClean();
+  });
+
+  it("shows the simulated stock after the setup, coloured against the part, with the material left", async () => {
+    const { page } = tab;
+    await page.getByRole("button", { name: "Show all" }).click();
+    let frames = await framesDrawn(page);
+    const before = stockShares(await canvasPixels(page));
+    await page.getByLabel("Simulated stock").check();
+    await page.locator(".material-left").waitFor({ timeout: 120_000 });
+    await drawnAfter(page, frames);
+    const after = stockShares(await canvasPixels(page));
+    const left = Number(await page.locator(".material-left").getAttribute("data-mm3"));
+    assert.ok(Number.isFinite(left) && left >= 0, `material left ${left} mm³`);
+    assert.match((await page.locator(".material-left").textContent()) ?? "", /^Material left: [\d,.]+ mm³$/);
+    const shares = `blue ${(before.blue * 100).toFixed(2)} -> ${(after.blue * 100).toFixed(2)} %, green ${(before.green * 100).toFixed(2)} -> ${(after.green * 100).toFixed(2)} %`;
+    if (after.green <= before.green + 0.01 || after.blue <= 0.001) debugPictures({ stock: await canvasPixels(page) });
+    // partC after its setup: mostly within tolerance, some material left in corners a tool did not reach
+    assert.ok(after.green > before.green + 0.01, `green appears where the part is finished: ${shares}`);
+    assert.ok(after.blue > 0.001, `blue appears where material is left: ${shares}`);
+    await saveScreenshot(page, "stock-1280");
+
+    // after the first operation instead: more is left, and the view follows the choice
+    frames = await framesDrawn(page);
+    await page.locator('[role="treeitem"][aria-level="3"]').first().click();
+    await page.locator(".material-left").waitFor();
+    await page.waitForFunction(
+      (previous) =>
+        (globalThis as unknown as InPage).document.querySelector(".material-left")?.getAttribute("data-mm3") !==
+        previous,
+      String(left),
+    );
+    await drawnAfter(page, frames);
+    const early = Number(await page.locator(".material-left").getAttribute("data-mm3"));
+    assert.ok(early > left, `after the first operation ${early} mm³ left, after the setup ${left} mm³`);
+    await page.getByLabel("Simulated stock").uncheck();
+    assert.equal(await contextLost(page), false);
+    tab.assertClean();
+  });
+
+  it("colours the part's faces by feature and names the feature under the pointer", async () => {
+    const { page } = tab;
+    // counted before the click: its frame may be drawn before the click returns
+    let frames = await framesDrawn(page);
+    await page.getByRole("button", { name: "Show all" }).click();
+    await page.locator('[role="treeitem"][aria-level="1"][aria-selected="true"]').waitFor();
+    await drawnAfter(page, frames);
+    await drawnAfter(page, 0);
+    const plain = await canvasPixels(page);
+    frames = await framesDrawn(page);
+    await page.getByLabel("Features").check();
+    await page.locator(".feature-hover").waitFor();
+    await page.locator('canvas.viewer-canvas[data-part-colours="features"]').waitFor();
+    // the frame the colours asked for is drawn at the next animation frame
+    await drawnAfter(page, frames);
+    await drawnAfter(page, 0);
+    const coloured = await canvasPixels(page);
+    const { share, spot } = featurePixels(plain, coloured);
+    if (share <= 0.002 || !spot) debugPictures({ plain, coloured });
+    assert.ok(share > 0.002, `${(share * 100).toFixed(2)} % of the canvas took a feature's colour`);
+    const hint = await page.locator(".feature-hover").textContent();
+    // the pointer over a patch of a feature's colour
+    assert.ok(spot, "a patch of the part took a feature's colour");
+    const box = await canvasOf(page).boundingBox();
+    assert.ok(box);
+    const scale = box.width / coloured.width;
+    await page.mouse.move(box.x + spot.x * scale, box.y + spot.y * scale);
+    await page.waitForFunction(
+      (before) => {
+        const said = (globalThis as unknown as InPage).document.querySelector(".feature-hover")?.textContent;
+        return said !== before && said !== "No feature here";
+      },
+      hint,
+      { timeout: 10_000 },
+    );
+    const named = (await page.locator(".feature-hover").textContent()) ?? "";
+    assert.match(named, /^[a-z0-9 ]+(, .+)?$/, `the feature under the pointer: ${named}`);
+    await page.getByLabel("Features").uncheck();
+    assert.equal(await contextLost(page), false);
     tab.assertClean();
   });
 

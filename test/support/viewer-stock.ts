@@ -5,3 +5,12 @@
  */
 export { classCounts, decodeStockField, STOCK_CLASSES, type StockField } from "../../web/src/api/viewer-stock.ts";
 export { STOCK_COLOURS, stockMesh } from "../../web/src/viewer/stock-mesh.ts";
+export {
+  FAMILY_COLOURS,
+  FEATURE_FAMILIES,
+  featureFamily,
+  featuresByFace,
+  HIGHLIGHT,
+  PART_GREY,
+  partColours,
+} from "../../web/src/viewer/feature-colours.ts";

@@ -9,8 +9,10 @@ import type { SetupToolpaths } from "../api/toolpath-buffer.ts";
 import { readSetupToolpaths, readViewerScene, type ViewerScene } from "../api/viewer.ts";
 import { FormError } from "../components/errors.tsx";
 import { fill, useI18n } from "../i18n/index.ts";
+import { FeatureOverlay } from "./feature-overlay.tsx";
 import { OperationTree, operationName, type Selection } from "./operation-tree.tsx";
 import type { SetupView, StandardView } from "./setup-view.ts";
+import { StockOverlay } from "./stock-overlay.tsx";
 import { useViewerText } from "./viewer-text.ts";
 import "./viewer.css";
 
@@ -43,6 +45,10 @@ export function ProjectViewer({ projectId }: { projectId: string }) {
   const [selection, setSelection] = useState<Selection>({ kind: "setup", setup: 0 });
   const [paths, setPaths] = useState<{ setup: number; toolpaths: SetupToolpaths } | null>(null);
   const [point, setPoint] = useState(0);
+  // counts the setups the view has shown, so the overlays draw again into a new scene
+  const [shown, setShown] = useState(0);
+  const [stockOn, setStockOn] = useState(false);
+  const [featuresOn, setFeaturesOn] = useState(false);
   const canvas = useRef<HTMLCanvasElement>(null);
   const view = useRef<SetupView | null>(null);
 
@@ -96,6 +102,7 @@ export function ProjectViewer({ projectId }: { projectId: string }) {
   useEffect(() => {
     if (!loaded || !setup || !paths || paths.setup !== setupIndex || !view.current) return;
     view.current.show(setup, paths.toolpaths, loaded.part, kinds);
+    setShown((n) => n + 1);
     // what is drawn, for the benchmark and the tests: set once the scene holds it
     const moves = setup.blocks.flatMap((block) => block.operations).reduce((sum, op) => sum + op.move_count, 0);
     const points = paths.toolpaths.operations.reduce((sum, path) => sum + path.classes.length, 0);
@@ -120,12 +127,25 @@ export function ProjectViewer({ projectId }: { projectId: string }) {
   // what is shown, and the tool at the slider's point
   useEffect(() => {
     if (!loaded || !view.current || paths?.setup !== setupIndex) return;
-    view.current.only(shownOperations(loaded.scene, selection));
+    // over the stock or the features, the setup's toolpaths would hide them: only a chosen item's show
+    const overlaid = (stockOn || featuresOn) && selection.kind === "setup";
+    view.current.only(overlaid ? new Set() : shownOperations(loaded.scene, selection));
     if (operation && path && count > 0) {
       const p = path.positions;
       view.current.toolAt(operation.tool, [p[3 * at] as number, p[3 * at + 1] as number, p[3 * at + 2] as number]);
     } else view.current.toolAt(null, null);
-  }, [loaded, selection, paths, setupIndex, operation, path, at, count]);
+  }, [loaded, selection, paths, setupIndex, operation, path, at, count, stockOn, featuresOn]);
+
+  const chosen = loaded ? shownOperations(loaded.scene, selection) : null;
+  const chosenOperations = setup && chosen ? setup.operation_ids.filter((_, k) => chosen.has(k)) : [];
+  const highlighted = setup
+    ? setup.blocks
+        .flatMap((block) => block.operations)
+        .filter((candidate) => chosenOperations.includes(candidate.id))
+        .flatMap((candidate) => candidate.features)
+    : [];
+  // the stock after the last chosen operation; after the setup's last when the setup is chosen
+  const stockAfter = chosen && chosen.size > 0 ? Math.max(...chosen) : undefined;
 
   if (error) return <FormError error={error} />;
   const number = (value: number) => formatNumber(value, { maximumFractionDigits: 2 });
@@ -160,8 +180,35 @@ export function ProjectViewer({ projectId }: { projectId: string }) {
           />
           {loaded ? null : <p class="loading viewer-loading">{text.loading}</p>}
           <p class="muted small">{text.legend}</p>
-          {/* the simulated stock after an operation and the recognised features go here (their own routes) */}
-          <div class="viewer-overlays" data-overlays="stock features" />
+          {loaded && setup ? (
+            <div class="viewer-overlays">
+              <StockOverlay
+                projectId={projectId}
+                on={stockOn}
+                setOn={setStockOn}
+                view={view}
+                setup={setup}
+                after={stockAfter}
+                afterName={fill(text.stockAfter, {
+                  name: operation
+                    ? operationName(text, operation, number)
+                    : selection.kind === "block"
+                      ? (setup.blocks[selection.block]?.name ?? "")
+                      : setup.name,
+                })}
+                shown={shown}
+              />
+              <FeatureOverlay
+                projectId={projectId}
+                on={featuresOn}
+                setOn={setFeaturesOn}
+                view={view}
+                canvas={canvas}
+                highlighted={highlighted}
+                shown={shown}
+              />
+            </div>
+          ) : null}
         </div>
         <div class="viewer-side">
           {loaded ? (

@@ -8,13 +8,17 @@
 import {
   AmbientLight,
   Box3,
+  BufferAttribute,
   type BufferGeometry,
   DirectionalLight,
   type Group,
   type Object3D,
   Mesh,
+  MeshStandardMaterial,
   PerspectiveCamera,
+  Raycaster,
   Scene,
+  Vector2,
   Vector3,
   WebGLRenderer,
 } from "three";
@@ -22,7 +26,9 @@ import { OrbitControls } from "three/examples/jsm/controls/OrbitControls.js";
 import { GLTFLoader } from "three/examples/jsm/loaders/GLTFLoader.js";
 import type { SetupToolpaths } from "../api/toolpath-buffer.ts";
 import type { ViewerSetup, ViewerTool } from "../api/viewer-types.ts";
-import { partMesh, setupObjects } from "./setup-objects.ts";
+import { PART_MATERIAL, partMesh, setupObjects } from "./setup-objects.ts";
+import type { StockMesh } from "./stock-mesh.ts";
+import { linearColours, stockLayer } from "./stock-layer.ts";
 import { toolModel } from "./tool-model.ts";
 import { toolpathLines } from "./toolpath-lines.ts";
 
@@ -33,6 +39,11 @@ const MOVING_RESOLUTION = 0.5;
  * n-th point joined until it stops (STC-06's 130,000 points took 200 ms a frame on SwiftShader)
  */
 const MOVING_POINTS = 20_000;
+
+/** the part coloured per vertex (features): the plain part's finish */
+const PART_COLOURED = new MeshStandardMaterial({ vertexColors: true, metalness: 0.2, roughness: 0.55 });
+/** GLTFLoader keeps a custom attribute under its name in lower case */
+const FACE_ID_ATTRIBUTE = "_face_id";
 
 export type StandardView = "top" | "front" | "right" | "iso";
 
@@ -64,6 +75,9 @@ export class SetupView {
   private content: Group[] = [];
   private paths: Group[] = [];
   private tool: Group | null = null;
+  private part: Mesh | null = null;
+  private stock: Mesh | null = null;
+  private readonly raycaster = new Raycaster();
   private frameAsked = false;
   private readonly resizer: ResizeObserver;
   frames = 0;
@@ -98,6 +112,7 @@ export class SetupView {
     this.scene.add(objects);
     if (part) {
       const mesh = partMesh(part, setup);
+      this.part = mesh;
       this.scene.add(mesh);
       this.content.push(mesh as unknown as Group);
     }
@@ -131,6 +146,52 @@ export class SetupView {
       this.tool.position.set(at[0], at[1], at[2]);
     }
     this.requestFrame();
+  }
+
+  /** The simulated stock in `setup`'s frame, or none; the part hides while it shows, as the stock wraps it. */
+  setStock(stock: StockMesh | null, setup: ViewerSetup): void {
+    if (this.stock) {
+      this.scene.remove(this.stock);
+      this.stock.geometry.dispose();
+      this.stock = null;
+    }
+    if (stock) {
+      this.stock = stockLayer(stock, setup);
+      this.scene.add(this.stock);
+    }
+    if (this.part) this.part.visible = this.stock === null;
+    this.requestFrame();
+  }
+
+  /** The part's face id per vertex (the GLB's _FACE_ID), or null without a part. */
+  partFaceIds(): ArrayLike<number> | null {
+    const attribute = this.part?.geometry.getAttribute(FACE_ID_ATTRIBUTE);
+    return attribute ? (attribute.array as ArrayLike<number>) : null;
+  }
+
+  /** Colours the part per vertex (r, g, b), or back to its plain grey (null). */
+  colourPart(colours: Float32Array | null): void {
+    if (!this.part) return;
+    if (colours) {
+      this.part.geometry.setAttribute("color", new BufferAttribute(linearColours(colours), 3));
+      this.part.material = PART_COLOURED;
+    } else {
+      this.part.geometry.deleteAttribute("color");
+      this.part.material = PART_MATERIAL;
+    }
+    this.requestFrame();
+  }
+
+  /** The face id of the part under a point of the canvas (client pixels), or null. */
+  faceAt(clientX: number, clientY: number): number | null {
+    if (!this.part?.visible) return null;
+    const ids = this.part.geometry.getAttribute(FACE_ID_ATTRIBUTE);
+    const rect = this.canvas.getBoundingClientRect();
+    if (!ids || rect.width === 0 || rect.height === 0) return null;
+    const at = new Vector2(((clientX - rect.left) / rect.width) * 2 - 1, -((clientY - rect.top) / rect.height) * 2 + 1);
+    this.raycaster.setFromCamera(at, this.camera);
+    const hit = this.raycaster.intersectObject(this.part, false)[0];
+    return hit?.face ? Math.round(ids.getX(hit.face.a)) : null;
   }
 
   /** Looks at what is shown from a standard direction, all of it in view. */
@@ -198,6 +259,12 @@ export class SetupView {
     }
     if (this.tool) this.scene.remove(this.tool);
     this.tool = null;
+    if (this.stock) {
+      this.scene.remove(this.stock);
+      this.stock.geometry.dispose();
+    }
+    this.stock = null;
+    this.part = null;
     this.content = [];
     this.paths = [];
   }
