@@ -5,15 +5,15 @@
  * transaction: reading the part and simulating take a thread seconds, never the event loop.
  */
 import type { Response } from "express";
-import { currentJob, type JobRecord } from "../../db/queries/jobs.ts";
 import { getWorkpiece } from "../../db/queries/workpieces.ts";
 import { withRequestTransaction } from "../../db/request-transaction.ts";
 import { GeometryUnavailable } from "../../geometry-pool/pool.ts";
 import type { ViewerOutcome, ViewerRequest } from "../../geometry-pool/protocol.ts";
-import { HttpError, notFound } from "../../http/errors/index.ts";
+import { HttpError } from "../../http/errors/index.ts";
 import type { PlanSummary } from "../../kernel/job/plan.ts";
 import { postgresBlobStore } from "../../storage/postgres.ts";
 import type { AuthenticatedKey } from "../locals.ts";
+import { currentPlannedJob, noToolpaths } from "../routes/shared/planned-job.ts";
 import type { ApiServices } from "../services.ts";
 
 const BUSY_RETRY_AFTER_SECONDS = 10;
@@ -31,16 +31,10 @@ export async function plannedInputs(
   projectId: string,
 ): Promise<PlannedInputs> {
   return withRequestTransaction(services.pool, auth.credential, ["projects:read"], async (db) => {
-    const current = await currentJob(db, projectId);
-    if (current === null) throw notFound("project", projectId);
-    const job = current.job;
-    if (job === null)
-      throw new HttpError(404, "job_missing", "the project has no CAM job yet; upload a workpiece first", {
-        project_id: projectId,
-      });
+    const job = await currentPlannedJob(db, projectId);
     const plan = job.plan;
     const workpiece = job.workpieceId ? await getWorkpiece(db, job.workpieceId) : null;
-    if (plan === null || workpiece === null || job.stock === null) throw noToolpaths(job);
+    if (workpiece === null || job.stock === null) throw noToolpaths(job.id);
     const [part, planBlob] = await Promise.all([
       postgresBlobStore.get(db, workpiece.blobs.brep ?? workpiece.blobs.original),
       postgresBlobStore.get(db, plan.blobId),
@@ -56,15 +50,6 @@ export async function plannedInputs(
       summary: plan.summary,
     };
   });
-}
-
-function noToolpaths(job: JobRecord): HttpError {
-  return new HttpError(
-    409,
-    "no_toolpaths",
-    "the current job has no toolpaths; run POST /projects/{project_id}/automation/cam-planning first",
-    { job_id: job.id },
-  );
 }
 
 /** The geometry thread's answer; the pool's refusals as 503 with Retry-After. */

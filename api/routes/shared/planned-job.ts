@@ -5,7 +5,7 @@
  * One lookup, so every such route answers a missing project, job or plan the same way.
  */
 import type { Queryable } from "../../../db/request-transaction.ts";
-import { currentJob, type JobRecord } from "../../../db/queries/jobs.ts";
+import { currentJob, type JobPlan, type JobRecord } from "../../../db/queries/jobs.ts";
 import { materialName } from "../../../db/queries/machines-materials.ts";
 import { getProject } from "../../../db/queries/projects.ts";
 import { getWorkpiece, type WorkpieceRecord } from "../../../db/queries/workpieces.ts";
@@ -37,26 +37,37 @@ export interface PlannedJob {
 }
 
 /**
- * The project's current job and its plan. 404 for a project that is not the caller's (or is
- * gone) and job_missing before a workpiece; 409 no_toolpaths before planning.
+ * The project's current job, planned. 404 for a project that is not the caller's (or is gone)
+ * and job_missing before a workpiece; 409 no_toolpaths before planning: every route made from a
+ * plan refuses alike.
  */
-export async function plannedJob(db: Queryable, projectId: string): Promise<PlannedJob> {
+export async function currentPlannedJob(db: Queryable, projectId: string): Promise<JobRecord & { plan: JobPlan }> {
   const current = await currentJob(db, projectId);
-  const project = current ? await getProject(db, projectId) : null;
-  if (!current || !project) throw notFound("project", projectId);
+  if (!current) throw notFound("project", projectId);
   const job = current.job;
   if (!job)
     throw new HttpError(404, "job_missing", "the project has no CAM job yet; upload a workpiece first", {
       project_id: projectId,
     });
-  if (!job.plan) {
-    throw new HttpError(
-      409,
-      "no_toolpaths",
-      "the current job has no toolpaths; run POST /projects/{project_id}/automation/cam-planning first",
-      { job_id: job.id },
-    );
-  }
+  if (!job.plan) throw noToolpaths(job.id);
+  return { ...job, plan: job.plan };
+}
+
+/** 409: the current job has not been planned (or has nothing a plan needs). */
+export function noToolpaths(jobId: string): HttpError {
+  return new HttpError(
+    409,
+    "no_toolpaths",
+    "the current job has no toolpaths; run POST /projects/{project_id}/automation/cam-planning first",
+    { job_id: jobId },
+  );
+}
+
+/** The project's current job and its plan, refused as currentPlannedJob refuses. */
+export async function plannedJob(db: Queryable, projectId: string): Promise<PlannedJob> {
+  const job = await currentPlannedJob(db, projectId);
+  const project = await getProject(db, projectId);
+  if (!project) throw notFound("project", projectId);
   const blob = await postgresBlobStore.get(db, job.plan.blobId);
   if (!blob) throw new Error(`job ${job.id}: its plan blob ${job.plan.blobId} is missing`);
   const workpiece = job.workpieceId ? await getWorkpiece(db, job.workpieceId) : null;
