@@ -14,6 +14,13 @@ import {
 } from "../../db/queries/quote-machines.ts";
 import { getQuoteSettings } from "../../db/queries/quote.ts";
 import type { Queryable } from "../../db/request-transaction.ts";
+import {
+  CostModelLayerSchema,
+  CostModelPatchSchema,
+  layerValues,
+  mergeCostModelLayer,
+  type CostModelLayer,
+} from "../../kernel/quote/cost-model.ts";
 import { resolveMhr } from "../../kernel/quote/layers.ts";
 import { MhrInputsSchema, resolveMhrInputs } from "../../kernel/quote/mhr.ts";
 import { notFound } from "../../http/errors/index.ts";
@@ -59,6 +66,9 @@ const MachineQuote = z
         "the setup-cost template: setup i of a plan takes entry i, setups past the end the last; a unit per hour (EUR/h) makes it an hourly rate",
       ),
     mhr: MhrRecord.omit({ product_id: true }).nullable().describe("the MHR record, when one was stored"),
+    cost_model: CostModelLayerSchema.describe(
+      "an extension: the cost model values set for this machine; the rest fall through to the quote settings (docs/quote.md, Cost model)",
+    ),
   })
   .meta({ id: "MachineQuote" });
 
@@ -66,6 +76,9 @@ const MachineQuotePatch = z
   .strictObject({
     mhr_value: Money.nullable().optional().describe("EUR/h; null clears it"),
     name: z.string().trim().min(1).max(200).nullable().optional().describe("null: the catalogue's name"),
+    cost_model: CostModelPatchSchema.optional().describe(
+      "an extension: merged by key; a value sets it for this machine, null falls through to the settings again",
+    ),
   })
   .refine((body) => Object.keys(body).length > 0, { message: "send at least one field" })
   .meta({ id: "MachineQuotePatch" });
@@ -108,6 +121,7 @@ function toMachineQuote(row: MachineQuoteRow, settingsMhr: number | null): z.inp
       row.mhr_inputs && row.calculated_mhr !== null
         ? { calculated_mhr: row.calculated_mhr, inputs: row.mhr_inputs }
         : null,
+    cost_model: layerValues(row.cost_model),
   };
 }
 
@@ -137,7 +151,7 @@ export const quoteMachineRoutes = [
     method: "patch",
     path: "/libraries/machines/{product_id}/quote",
     operationId: "updateMachineQuote",
-    summary: "Set the machine's MHR directly and/or its name",
+    summary: "Set the machine's MHR directly, its name and/or its cost model values",
     tag: "Quote",
     scopes: ["quote:write"],
     params: MachineParams,
@@ -146,9 +160,12 @@ export const quoteMachineRoutes = [
     responses: { 200: { description: "the configuration", schema: MachineQuote } },
     errors: [404, 413, 415],
     async handler({ db, params, body }) {
-      await requireMachine(db, params.product_id);
+      const current = await requireMachine(db, params.product_id);
       await upsertMachineQuote(db, params.product_id, {
         ...(body.name !== undefined ? { name: body.name } : {}),
+        ...(body.cost_model
+          ? { cost_model: mergeCostModelLayer(current.cost_model, body.cost_model as CostModelLayer) }
+          : {}),
         ...(body.mhr_value !== undefined
           ? { mhr_value: body.mhr_value, mhr_source: body.mhr_value === null ? null : "manual" }
           : {}),

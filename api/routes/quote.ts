@@ -11,8 +11,18 @@ import {
   updateQuoteSettings,
   type QuoteJobFields,
   type QuoteJobRow,
+  type QuoteSettingsFields,
 } from "../../db/queries/quote.ts";
 import { EXPORT_CONTENT_TYPES, exportFilename, quoteCsv, quoteWorkbook } from "../../kernel/quote/export.ts";
+import {
+  CostModelLayerSchema,
+  CostModelPatchSchema,
+  COST_MODEL_FIELDS,
+  layerValues,
+  mergeCostModelLayer,
+  WEAR_FAMILIES,
+  type CostModelLayer,
+} from "../../kernel/quote/cost-model.ts";
 import { SetupCostEntrySchema } from "../../kernel/quote/layers.ts";
 import { MhrInputsSchema, resolveMhrInputs } from "../../kernel/quote/mhr.ts";
 import { invalidParameter, notFound, type FieldIssue } from "../../http/errors/index.ts";
@@ -68,6 +78,9 @@ const QuoteJob = z
         }),
       )
       .describe("the overrides the last planning dropped: its plan has no setup from their direction (docs/quote.md)"),
+    cost_model: CostModelLayerSchema.describe(
+      "an extension: the cost model values this quote job sets; the rest come from the machine, then the settings",
+    ),
     updated_at: Timestamp,
   })
   .meta({ id: "QuoteJob" });
@@ -93,13 +106,30 @@ const QuoteJobPatch = z
       .describe(
         "merged by setup id (setups of the current job's plan): an entry sent replaces that setup's, null removes it",
       ),
+    cost_model: CostModelPatchSchema.optional().describe(
+      "an extension: merged by key; a value sets it for this quote job, null falls through to the machine and settings",
+    ),
   })
   .refine((body) => Object.keys(body).length > 0, { message: "send at least one field" })
   .meta({ id: "QuoteJobPatch" });
 
 function toQuoteJob(row: QuoteJobRow): z.input<typeof QuoteJob> {
-  return { ...row, updated_at: row.updated_at.toISOString() };
+  return { ...row, cost_model: layerValues(row.cost_model), updated_at: row.updated_at.toISOString() };
 }
+
+const CostModelSourceSchema = z.enum(["quote_job", "machine", "settings", "default"]);
+const ResolvedCostModelSchema = z
+  .object({
+    ...Object.fromEntries(COST_MODEL_FIELDS.map((f) => [f, z.number()])),
+    tool_wear: z.object(Object.fromEntries(WEAR_FAMILIES.map((f) => [f, z.number()]))),
+    sources: z
+      .object({
+        ...Object.fromEntries(COST_MODEL_FIELDS.map((f) => [f, CostModelSourceSchema])),
+        tool_wear: z.object(Object.fromEntries(WEAR_FAMILIES.map((f) => [f, CostModelSourceSchema]))),
+      })
+      .describe("the layer each value came from"),
+  })
+  .meta({ id: "ResolvedCostModel" });
 
 const money = z.number().describe("EUR, rounded to cents");
 const Breakdown = z
@@ -118,9 +148,14 @@ const Breakdown = z
         machining_cost: money.describe("for the order: time x MHR x quantity"),
         setup_cost: z.object({
           name: z.string(),
-          source: z.enum(["quote_job", "machine", "none"]),
+          source: z
+            .enum(["quote_job", "machine", "setup_rate", "none"])
+            .describe("setup_rate: no entry, the cost model's setup_rate prices the setup time"),
           is_fixed_price: z.boolean(),
           rate: z.number().describe("EUR/h, when not a fixed price"),
+          hours: z
+            .number()
+            .describe("an extension: the setup time per clamping priced at the rate (0 for a fixed price)"),
           fix_price: z.number(),
           unit: z.string(),
           amount: money,
@@ -140,10 +175,24 @@ const Breakdown = z
     lines: z
       .array(
         z.object({
-          kind: z.enum(["machining", "setup_cost", "material", "additional_cost"]),
+          kind: z.enum([
+            "machining",
+            "setup_cost",
+            "loading",
+            "operator_attendance",
+            "programming",
+            "tool_wear",
+            "deburring",
+            "inspection",
+            "material",
+            "additional_cost",
+          ]),
           label: z.string(),
-          ref: z.string().nullable(),
-          amount: money,
+          ref: z.string().nullable().describe("the setup, the additional cost group or the tool wear family"),
+          quantity: z.number().describe("an extension: for the order, in unit, to 4 decimal places"),
+          unit: z.enum(["h", "min", "kg", "part", "order"]).describe("an extension"),
+          rate: z.number().describe("an extension: EUR per unit, to 4 decimal places"),
+          amount: money.describe("quantity x rate (exact), rounded so the lines add up to direct_cost"),
         }),
       )
       .describe("the direct costs; they add up to direct_cost exactly"),
@@ -162,6 +211,7 @@ const Breakdown = z
     total_price: money.describe("net_price + tax"),
     unit_price: money.describe("net_price / quantity, rounded"),
     warnings: z.array(z.object({ code: z.string(), message: z.string() })),
+    cost_model: ResolvedCostModelSchema.describe("an extension: the layered cost model the lines used"),
   })
   .meta({ id: "QuoteBreakdown" });
 
@@ -180,6 +230,9 @@ const QuoteSettingsPatch = z
     default_energy_cost: Money.optional(),
     default_mhr: Money.nullable().optional(),
     material_surcharge_percentage: Percent.optional(),
+    cost_model: CostModelPatchSchema.optional().describe(
+      "an extension: merged by key; null puts a value back to its default (docs/quote.md, Cost model)",
+    ),
   })
   .refine((body) => Object.keys(body).length > 0, { message: "send at least one field" })
   .meta({ id: "QuoteSettingsPatch" });
@@ -237,8 +290,9 @@ export const quoteRoutes = [
     async handler({ db, params, body }) {
       const current = await getQuoteJob(db, params.project_id, true);
       if (!current) throw notFound("project", params.project_id);
-      const { additional_costs, setup_costs, ...scalars } = body;
+      const { additional_costs, setup_costs, cost_model, ...scalars } = body;
       const fields: QuoteJobFields = { ...scalars };
+      if (cost_model) fields.cost_model = mergeCostModelLayer(current.cost_model, cost_model as CostModelLayer);
       if (setup_costs) {
         const context = await getQuoteProjectContext(db, params.project_id);
         const ids = new Set((context?.plan_summary?.setups ?? []).map((s) => s.id));
@@ -322,7 +376,13 @@ export const quoteRoutes = [
     responses: { 200: { description: "the changed settings", schema: QuoteSettings } },
     errors: [413, 415],
     async handler({ db, body }) {
-      return json(200, toSettings(await updateQuoteSettings(db, body)));
+      const { cost_model, ...scalars } = body;
+      const fields: QuoteSettingsFields = { ...scalars };
+      if (cost_model) {
+        const current = await getQuoteSettings(db, true);
+        fields.cost_model = mergeCostModelLayer(current.cost_model, cost_model as CostModelLayer);
+      }
+      return json(200, toSettings(await updateQuoteSettings(db, fields)));
     },
   }),
   defineRoute({

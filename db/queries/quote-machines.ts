@@ -2,6 +2,7 @@
  * The machine layer of the quote defaults: per user and machine (app_public.machine_quote_configs),
  * over the machine catalogue. RLS shows only the caller's rows and machines assigned to them.
  */
+import type { CostModelLayer } from "../../kernel/quote/cost-model.ts";
 import type { MachineSetupCost } from "../../kernel/quote/layers.ts";
 import type { MhrInputs } from "../../kernel/quote/mhr.ts";
 import type { Queryable } from "../request-transaction.ts";
@@ -16,6 +17,8 @@ export interface MachineQuoteRow {
   setup_costs: MachineSetupCost[];
   mhr_inputs: MhrInputs | null;
   calculated_mhr: number | null;
+  /** the cost model values set for this machine (cost-model.ts) */
+  cost_model: CostModelLayer;
   updated_at: Date | null;
 }
 
@@ -24,7 +27,7 @@ export async function getMachineQuote(db: Queryable, productId: string): Promise
   const { rows } = await db.query<MachineQuoteRow>(
     `select m.product_id, m.name as catalogue_name, m.default_mhr::float8 as default_mhr, c.name,
             c.mhr_value::float8 as mhr_value, c.mhr_source, coalesce(c.setup_costs, '[]') as setup_costs,
-            c.mhr_inputs, c.calculated_mhr::float8 as calculated_mhr, c.updated_at
+            c.mhr_inputs, c.calculated_mhr::float8 as calculated_mhr, coalesce(c.cost_model, '{}') as cost_model, c.updated_at
        from app_public.machines m
        left join app_public.machine_quote_configs c on c.product_id = m.product_id
       where m.product_id = $1`,
@@ -40,16 +43,25 @@ export interface MachineQuoteFields {
   setup_costs?: MachineSetupCost[];
   mhr_inputs?: MhrInputs | null;
   calculated_mhr?: number | null;
+  cost_model?: CostModelLayer;
 }
 
-const FIELDS = ["name", "mhr_value", "mhr_source", "setup_costs", "mhr_inputs", "calculated_mhr"] as const;
+const FIELDS = [
+  "name",
+  "mhr_value",
+  "mhr_source",
+  "setup_costs",
+  "mhr_inputs",
+  "calculated_mhr",
+  "cost_model",
+] as const;
 
 /** Creates the caller's config row for the machine or changes the fields given. */
 export async function upsertMachineQuote(db: Queryable, productId: string, fields: MachineQuoteFields): Promise<void> {
   const names = FIELDS.filter((f) => fields[f] !== undefined);
   const values = names.map((f) => {
     const v = fields[f];
-    return (f === "setup_costs" || f === "mhr_inputs") && v !== null ? JSON.stringify(v) : v;
+    return (f === "setup_costs" || f === "mhr_inputs" || f === "cost_model") && v !== null ? JSON.stringify(v) : v;
   });
   const placeholders = names.map((_, i) => `$${i + 2}`);
   const updates = names.map((f) => `${f} = excluded.${f}`);

@@ -6,6 +6,7 @@
 import type { PlanSummary } from "../../kernel/job/plan.ts";
 import type { BoundingBoxStock } from "../../kernel/job/stock.ts";
 import type { AdditionalCostGroup } from "../../kernel/quote/breakdown.ts";
+import type { CostModelLayer } from "../../kernel/quote/cost-model.ts";
 import type { SetupCostEntry } from "../../kernel/quote/layers.ts";
 import type { DroppedSetupCost } from "../../kernel/quote/setup-cost-carry.ts";
 import type { Queryable } from "../request-transaction.ts";
@@ -25,6 +26,8 @@ export interface QuoteJobRow {
   setup_costs: Record<string, SetupCostEntry>;
   /** the overrides the last planning dropped, with the job it saved (setup-cost-carry.ts) */
   setup_costs_dropped: StoredDroppedSetupCost[];
+  /** the cost model values this quote job sets (cost-model.ts) */
+  cost_model: CostModelLayer;
   updated_at: Date;
 }
 
@@ -35,7 +38,7 @@ export interface StoredDroppedSetupCost extends DroppedSetupCost {
 const QUOTE_JOB_COLUMNS = `project_id, quantity::float8 as quantity, mhr_override::float8 as mhr_override,
   overhead_percentage::float8 as overhead_percentage, tax::float8 as tax, discount::float8 as discount,
   profit::float8 as profit, material_is_fixed_price, material_fixed_price::float8 as material_fixed_price,
-  material_surcharge_percentage::float8 as material_surcharge_percentage, additional_costs, setup_costs, setup_costs_dropped, updated_at`;
+  material_surcharge_percentage::float8 as material_surcharge_percentage, additional_costs, setup_costs, setup_costs_dropped, cost_model, updated_at`;
 
 /** the scalar columns a PATCH may set (the two maps are merged by the caller and set whole) */
 export const QUOTE_JOB_FIELDS = [
@@ -50,6 +53,7 @@ export const QUOTE_JOB_FIELDS = [
   "material_surcharge_percentage",
   "additional_costs",
   "setup_costs",
+  "cost_model",
 ] as const;
 export type QuoteJobFields = Partial<Pick<QuoteJobRow, (typeof QUOTE_JOB_FIELDS)[number]>>;
 
@@ -70,7 +74,7 @@ export async function updateQuoteJob(
   const names = QUOTE_JOB_FIELDS.filter((f) => fields[f] !== undefined);
   const values = names.map((f) => {
     const v = fields[f];
-    return f === "additional_costs" || f === "setup_costs" ? JSON.stringify(v) : v;
+    return f === "additional_costs" || f === "setup_costs" || f === "cost_model" ? JSON.stringify(v) : v;
   });
   const sets = names.map((f, i) => `${f} = $${i + 2}`);
   const { rows } = await db.query<QuoteJobRow>(
@@ -89,6 +93,8 @@ export interface QuoteSettingsRow {
   default_energy_cost: number;
   default_mhr: number | null;
   material_surcharge_percentage: number;
+  /** the cost model values the user set (cost-model.ts); the rest are the defaults */
+  cost_model: CostModelLayer;
   updated_at: Date;
 }
 
@@ -101,15 +107,19 @@ export const QUOTE_SETTINGS_FIELDS = [
   "default_energy_cost",
   "default_mhr",
   "material_surcharge_percentage",
+  "cost_model",
 ] as const;
 export type QuoteSettingsFields = Partial<Pick<QuoteSettingsRow, (typeof QUOTE_SETTINGS_FIELDS)[number]>>;
 
 const SETTINGS_COLUMNS = `overhead_percentage::float8 as overhead_percentage, tax::float8 as tax, discount::float8 as discount,
   profit::float8 as profit, default_cost_per_m2::float8 as default_cost_per_m2, default_energy_cost::float8 as default_energy_cost,
-  default_mhr::float8 as default_mhr, material_surcharge_percentage::float8 as material_surcharge_percentage, updated_at`;
+  default_mhr::float8 as default_mhr, material_surcharge_percentage::float8 as material_surcharge_percentage, cost_model, updated_at`;
 
-export async function getQuoteSettings(db: Queryable): Promise<QuoteSettingsRow> {
-  const { rows } = await db.query<QuoteSettingsRow>(`select ${SETTINGS_COLUMNS} from app_public.quote_settings`);
+/** forUpdate: lock the row (a PATCH merges the cost model read here) */
+export async function getQuoteSettings(db: Queryable, forUpdate = false): Promise<QuoteSettingsRow> {
+  const { rows } = await db.query<QuoteSettingsRow>(
+    `select ${SETTINGS_COLUMNS} from app_public.quote_settings${forUpdate ? " for update" : ""}`,
+  );
   if (!rows[0]) throw new Error("the user has no quote settings");
   return rows[0];
 }
@@ -119,7 +129,7 @@ export async function updateQuoteSettings(db: Queryable, fields: QuoteSettingsFi
   const sets = names.map((f, i) => `${f} = $${i + 1}`);
   const { rows } = await db.query<QuoteSettingsRow>(
     `update app_public.quote_settings set ${[...sets, "updated_at = now()"].join(", ")} returning ${SETTINGS_COLUMNS}`,
-    names.map((f) => fields[f]),
+    names.map((f) => (f === "cost_model" ? JSON.stringify(fields[f]) : fields[f])),
   );
   if (!rows[0]) throw new Error("the user has no quote settings");
   return rows[0];

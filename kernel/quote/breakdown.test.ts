@@ -5,11 +5,34 @@ import { INCOMPLETE } from "../../test/support/completeness.ts";
 import { mergeSetupCosts, type SetupCostEntry } from "./layers.ts";
 import { allocateCents, dec, sum, type Decimal } from "./money.ts";
 import { seededRandom } from "../seeded-random.ts";
+import { resolveCostModel, WEAR_FAMILIES, wearFamily, type CostModelLayer } from "./cost-model.ts";
 
 const SETUPS = [
-  { id: "a1b2", name: "Setup 1 (+Z)", index: 0, machining_time_s: 900 },
-  { id: "c3d4", name: "Setup 2 (-Z)", index: 1, machining_time_s: 540 },
+  {
+    id: "a1b2",
+    name: "Setup 1 (+Z)",
+    index: 0,
+    machining_time_s: 900,
+    operations: [
+      { tool_type: "CentreCuttingEndMill", machining_time_s: 600 },
+      { tool_type: "Drill", machining_time_s: 300 },
+    ],
+  },
+  {
+    id: "c3d4",
+    name: "Setup 2 (-Z)",
+    index: 1,
+    machining_time_s: 540,
+    operations: [{ tool_type: "BullNoseEndMill", machining_time_s: 540 }],
+  },
 ];
+
+/** the worked example's cost model, one layer each (docs/quote.md) */
+export const EXAMPLE_COST_MODEL = resolveCostModel({
+  settings: { setup_rate: 50, programming_rate: 60, tool_wear: { end_mill: 0.12 } },
+  machine: { operator_rate: 40, tool_wear: { drill: 0.05 } },
+  quoteJob: { loading_min: 1.5, deburring_min: 2 },
+});
 
 /** docs/quote.md, "Worked example: a breakdown" */
 export const EXAMPLE: BreakdownInput = {
@@ -38,6 +61,7 @@ export const EXAMPLE: BreakdownInput = {
   profit: 10,
   discount: 5,
   tax: 19,
+  cost_model: EXAMPLE_COST_MODEL,
 };
 
 const s = (d: Decimal) => d.toFixed(2);
@@ -46,16 +70,34 @@ describe("the cost breakdown", () => {
   it("prices the worked example of docs/quote.md to the cent", () => {
     const b = computeBreakdown(EXAMPLE);
     assert.deepEqual(
-      b.lines.map((l) => [l.kind, l.label, s(l.amount)]),
+      b.lines.map((l) => [
+        l.kind,
+        l.ref,
+        l.quantity.toDecimalPlaces(4).toString(),
+        l.unit,
+        l.rate.toString(),
+        s(l.amount),
+      ]),
       [
-        ["machining", "Setup 1 (+Z)", "150.00"],
-        ["setup_cost", "Vice setup", "45.00"],
-        ["machining", "Setup 2 (-Z)", "90.00"],
-        ["setup_cost", "Re-clamping", "60.00"],
-        ["material", "material", "17.23"],
-        ["additional_cost", "Anodising", "25.00"],
-        ["additional_cost", "Packaging", "12.30"],
+        ["machining", "a1b2", "2.5", "h", "60", "150.00"],
+        ["setup_cost", "a1b2", "1", "order", "45", "45.00"],
+        ["machining", "c3d4", "1.5", "h", "60", "90.00"],
+        ["setup_cost", "c3d4", "0.5", "h", "40", "20.00"],
+        ["loading", null, "0.5", "h", "40", "20.00"],
+        ["operator_attendance", null, "1", "h", "40", "40.00"],
+        ["programming", null, "0.25", "h", "60", "15.00"],
+        ["tool_wear", "end_mill", "190", "min", "0.12", "22.80"],
+        ["tool_wear", "drill", "50", "min", "0.05", "2.50"],
+        ["deburring", null, "0.3333", "h", "40", "13.33"],
+        ["inspection", null, "0.1667", "h", "40", "6.67"],
+        ["material", null, "2.7", "kg", "6.38", "17.23"],
+        ["additional_cost", "anodise", "10", "part", "2.5", "25.00"],
+        ["additional_cost", "pack", "1", "order", "12.3", "12.30"],
       ],
+    );
+    assert.deepEqual(
+      b.lines.slice(0, 4).map((l) => l.label),
+      ["Setup 1 (+Z)", "Vice setup", "Setup 2 (-Z)", "Re-clamping"],
     );
     assert.equal(b.material.weight_kg!.toString(), "0.27");
     assert.equal(b.material.unit_cost.toString(), "1.7226");
@@ -72,7 +114,7 @@ describe("the cost breakdown", () => {
         b.total_price,
         b.unit_price,
       ].map(s),
-      ["399.53", "59.92", "459.45", "45.95", "505.40", "25.27", "480.13", "91.22", "571.35", "48.01"],
+      ["479.83", "71.97", "551.80", "55.18", "606.98", "30.35", "576.63", "109.56", "686.19", "57.66"],
     );
     assert.equal(b.machining_time_s, 1440);
     assert.deepEqual(
@@ -104,7 +146,8 @@ describe("the cost breakdown", () => {
     );
     assert.equal(b.machining_time_s, 0);
     assert.deepEqual(b.setups, []);
-    assert.equal(s(b.direct_cost), "37.30");
+    // anodising 25 + packaging 12.30 + programming 15 + deburring 13.33 + inspection 6.67: no plan, no clamping
+    assert.equal(s(b.direct_cost), "72.30");
   });
 
   it("warns plan_incomplete first, with the reasons in figures, and prices the plan as it is", () => {
@@ -116,7 +159,7 @@ describe("the cost breakdown", () => {
           "the plan is incomplete: 2 holes not made, 3.1 % of the part's surface under material left (limit 0.5 %; 1,235 mm³, 2.3 % of the removable volume)",
       },
     ]);
-    assert.equal(s(b.total_price), "571.35", "the warning changes no amount");
+    assert.equal(s(b.total_price), "686.19", "the warning changes no amount");
     assert.deepEqual(
       computeBreakdown({ ...EXAMPLE, completeness: { ...INCOMPLETE, status: "complete", reasons: [] } }).warnings,
       [],
@@ -140,7 +183,7 @@ describe("the cost breakdown", () => {
     );
     assert.equal(b.warnings[1]!.message, `material is priced on too little stock: ${needed}`);
     assert.match(b.warnings[1]!.message, /3\.5 mm more along -Z/);
-    assert.equal(s(b.total_price), "571.35", "the warning changes no amount");
+    assert.equal(s(b.total_price), "686.19", "the warning changes no amount");
   });
 
   it("warns setup_cost_override_dropped for each override the planning dropped, naming its setup and direction", () => {
@@ -166,6 +209,64 @@ describe("the cost breakdown", () => {
   });
 });
 
+describe("the setup cost of a clamping", () => {
+  it("prices an hourly entry by the setup time per clamping, once per order, not by the machining hours", () => {
+    const longer = computeBreakdown({
+      ...EXAMPLE,
+      quantity: 50,
+      setups: SETUPS.map((x) => ({ ...x, machining_time_s: x.machining_time_s * 3 })),
+    });
+    const line = longer.lines.find((l) => l.kind === "setup_cost" && l.ref === "c3d4")!;
+    assert.deepEqual(
+      [line.quantity.toString(), line.unit, line.rate.toString(), s(line.amount)],
+      ["0.5", "h", "40", "20.00"],
+    );
+    assert.equal(longer.setups[1]!.setup_cost.hours.toString(), "0.5");
+  });
+
+  it("prices a setup without an entry at the cost model's setup rate, and warns only when that rate is zero", () => {
+    const bare = { ...EXAMPLE, setup_costs: mergeSetupCosts(SETUPS, {}, []) };
+    const b = computeBreakdown(bare);
+    assert.deepEqual(
+      b.setups.map((x) => [x.setup_cost.source, x.setup_cost.rate.toString(), s(x.setup_cost.amount)]),
+      [
+        ["setup_rate", "50", "25.00"],
+        ["setup_rate", "50", "25.00"],
+      ],
+    );
+    assert.deepEqual(b.warnings, []);
+    const zero = computeBreakdown({
+      ...bare,
+      cost_model: resolveCostModel({ settings: {}, machine: {}, quoteJob: { setup_rate: 0 } }),
+    });
+    assert.deepEqual(
+      zero.warnings.map((w) => w.code),
+      ["setup_cost_missing", "setup_cost_missing"],
+    );
+    assert.equal(s(zero.setups[0]!.setup_cost.amount), "0.00");
+  });
+});
+
+describe("the cost model's layers", () => {
+  it("takes each value from the quote job, else the machine, else the settings, else the default; null falls through", () => {
+    const r = resolveCostModel({
+      settings: { operator_rate: 30, setup_time_h: 1, tool_wear: { tap: 0.4, drill: 0.1 } },
+      machine: { operator_rate: 35, setup_time_h: null, tool_wear: { tap: 0.5 } },
+      quoteJob: { operator_rate: null, loading_min: 0, tool_wear: { tap: null } },
+    });
+    assert.deepEqual(
+      [r.values.operator_rate, r.sources.operator_rate, r.values.setup_time_h, r.sources.setup_time_h],
+      [35, "machine", 1, "settings"],
+    );
+    assert.deepEqual([r.values.loading_min, r.sources.loading_min], [0, "quote_job"]);
+    assert.deepEqual([r.values.deburring_min, r.sources.deburring_min], [1, "default"]);
+    assert.deepEqual(
+      [r.values.tool_wear.tap, r.sources.tool_wear.tap, r.values.tool_wear.drill, r.sources.tool_wear.drill],
+      [0.5, "machine", 0.1, "settings"],
+    );
+  });
+});
+
 /** a seeded generator, so a failure names a seed that reproduces it */
 function generator(seed: number) {
   const next = seededRandom(seed);
@@ -182,6 +283,10 @@ function randomInput(seed: number): BreakdownInput {
     name: `Setup ${i + 1}`,
     index: i,
     machining_time_s: g.decimal(20_000, 3),
+    operations: Array.from({ length: g.int(0, 4) }, () => ({
+      tool_type: ["CentreCuttingEndMill", "BallEndMill", "Drill", "Tap", "FaceMill", "Unknown"][g.int(0, 5)]!,
+      machining_time_s: g.decimal(5_000, 3),
+    })),
   }));
   const own: Record<string, SetupCostEntry> = {};
   for (const setup of setups) {
@@ -219,7 +324,23 @@ function randomInput(seed: number): BreakdownInput {
             g.next() < 0.9 ? { id: "m", density_kg_m3: g.decimal(20_000, 1), price_per_kg: g.decimal(100, 3) } : null,
           surcharge_percentage: g.decimal(100, 2),
         };
+  const layer = (): CostModelLayer => {
+    const l: CostModelLayer = {};
+    if (g.next() < 0.5) l.setup_rate = g.decimal(200, 2);
+    if (g.next() < 0.5) l.setup_time_h = g.decimal(5, 3);
+    if (g.next() < 0.5) l.operator_rate = g.decimal(120, 2);
+    if (g.next() < 0.5) l.loading_min = g.decimal(30, 2);
+    if (g.next() < 0.5) l.operator_attendance_percentage = g.decimal(100, 1);
+    if (g.next() < 0.5) l.programming_rate = g.decimal(150, 2);
+    if (g.next() < 0.5) l.programming_time_h = g.decimal(20, 2);
+    if (g.next() < 0.5) l.deburring_min = g.decimal(60, 2);
+    if (g.next() < 0.5) l.inspection_min = g.decimal(60, 2);
+    if (g.next() < 0.5)
+      l.tool_wear = Object.fromEntries(WEAR_FAMILIES.filter(() => g.next() < 0.5).map((f) => [f, g.decimal(2, 4)]));
+    return l;
+  };
   return {
+    cost_model: resolveCostModel({ settings: layer(), machine: layer(), quoteJob: layer() }),
     quantity: g.next() < 0.3 ? 1 : g.int(1, 10_000),
     mhr: { value: g.decimal(400, 2), source: "machine" },
     setups: g.next() < 0.05 ? null : setups,
@@ -262,7 +383,21 @@ describe("the breakdown over 5,000 random inputs (seeded)", () => {
       // independent exact figures
       const q = dec(input.quantity);
       const exactLines = b.lines.length;
-      assert.equal(exactLines, 2 * (input.setups?.length ?? 0) + 1 + Object.keys(input.additional_costs).length, at);
+      const families = new Set(
+        (input.setups ?? []).flatMap((x) =>
+          (x.operations ?? [])
+            .filter((o) => o.machining_time_s > 0)
+            .map((o) =>
+              o.tool_type === "Unknown" || o.tool_type === "CentreCuttingEndMill" ? "end_mill" : o.tool_type,
+            ),
+        ),
+      );
+      assert.equal(
+        exactLines,
+        2 * (input.setups?.length ?? 0) + 6 + families.size + Object.keys(input.additional_costs).length,
+        at,
+      );
+      for (const line of b.lines) assert.ok(line.quantity.gte(0) && line.rate.gte(0), at);
       const exactDirect = recomputeDirect(input);
       assert.ok(
         b.direct_cost.minus(exactDirect).abs().lte("0.005"),
@@ -292,14 +427,33 @@ describe("the breakdown over 5,000 random inputs (seeded)", () => {
 function recomputeDirect(input: BreakdownInput): Decimal {
   const q = dec(input.quantity);
   const mhr = dec(input.mhr.value);
+  const m0 = input.cost_model.values;
+  const setups = input.setups ?? [];
   let total = dec(0);
-  (input.setups ?? []).forEach((setup, i) => {
+  let machiningH = dec(0);
+  setups.forEach((setup, i) => {
     const h = dec(setup.machining_time_s).dividedBy(3600);
+    machiningH = machiningH.plus(h);
     total = total.plus(h.times(mhr).times(q));
     const entry = input.setup_costs[i]?.entry;
-    if (entry)
-      total = total.plus(entry.is_fixed_price === "true" ? dec(entry.fix_price) : dec(entry.value).times(h).times(q));
+    const hourly = entry ? dec(entry.value) : dec(m0.setup_rate);
+    total = total.plus(entry?.is_fixed_price === "true" ? dec(entry.fix_price) : hourly.times(m0.setup_time_h));
+    for (const op of setup.operations ?? []) {
+      const family = op.tool_type === "Unknown" ? "end_mill" : wearFamily(op.tool_type);
+      total = total.plus(dec(op.machining_time_s).dividedBy(60).times(q).times(m0.tool_wear[family]));
+    }
   });
+  const perHour = (min: number) => dec(min).dividedBy(60);
+  total = total.plus(perHour(m0.loading_min).times(setups.length).times(q).times(m0.operator_rate));
+  total = total.plus(
+    machiningH.times(m0.operator_attendance_percentage).dividedBy(100).times(q).times(m0.operator_rate),
+  );
+  total = total.plus(dec(m0.programming_time_h).times(m0.programming_rate));
+  total = total.plus(
+    perHour(m0.deburring_min + m0.inspection_min)
+      .times(q)
+      .times(m0.operator_rate),
+  );
   const m = input.material;
   if (m.kind === "fixed") total = total.plus(dec(m.price).times(q));
   else if (m.material && m.stock_size_mm) {

@@ -4,7 +4,8 @@
  * reconciled with the rounded totals so they add up exactly (docs/quote.md, "Breakdown").
  *
  * Order of the calculation (a German job shop's "Zuschlagskalkulation"):
- *   direct cost     = machining + setup costs + material + additional costs (for the order)
+ *   direct cost     = machining + setup + the shop's labour and wear lines (cost-model.ts)
+ *                     + material + additional costs (for the order)
  *   overhead        = direct cost * overhead_percentage            -> manufacturing_cost
  *   profit          = manufacturing_cost * profit                  -> price before discount
  *   discount        = price before discount * discount             -> net_price
@@ -17,6 +18,17 @@ import { planIncompleteMessage } from "./completeness-text.ts";
 import { allocateCents, cents, dec, HUNDRED, percentOf, sum, ZERO, type Decimal, type DecimalInput } from "./money.ts";
 import type { MhrSource, ResolvedSetupCost, SetupCostSource } from "./layers.ts";
 import { droppedOverrideMessage, type DroppedSetupCost } from "./setup-cost-carry.ts";
+import {
+  cuttingSecondsByFamily,
+  exactLine,
+  laborAndWearLines,
+  type ExactLine,
+  type LineKind,
+  type LineUnit,
+} from "./cost-lines.ts";
+import type { ResolvedCostModel } from "./cost-model.ts";
+
+export type { LineKind, LineUnit } from "./cost-lines.ts";
 
 export interface BreakdownSetup {
   id: string;
@@ -24,6 +36,8 @@ export interface BreakdownSetup {
   index: number;
   /** the whole setup per part, tool changes included (jobs.plan_summary) */
   machining_time_s: number;
+  /** its operations' times by their tool's type, for tool wear; missing: no wear priced */
+  operations?: readonly { tool_type: string; machining_time_s: number }[];
 }
 
 export interface AdditionalCostGroup {
@@ -62,16 +76,21 @@ export interface BreakdownInput {
   profit: DecimalInput;
   discount: DecimalInput;
   tax: DecimalInput;
+  /** the layered cost model (cost-model.ts resolveCostModel) */
+  cost_model: ResolvedCostModel;
 }
-
-export type LineKind = "machining" | "setup_cost" | "material" | "additional_cost";
 
 export interface BreakdownLine {
   kind: LineKind;
   label: string;
-  /** the setup a machining or setup-cost line belongs to; the group id of an additional cost */
+  /** the setup a machining or setup-cost line belongs to; the group id of an additional cost; the family of tool wear */
   ref: string | null;
-  /** for the order (all parts), EUR, cents */
+  /** for the order, in `unit`; exact (the JSON rounds it to 4 places) */
+  quantity: Decimal;
+  unit: LineUnit;
+  /** EUR per unit */
+  rate: Decimal;
+  /** for the order (all parts), EUR, cents: quantity x rate, reconciled with direct_cost */
   amount: Decimal;
 }
 
@@ -83,10 +102,13 @@ export interface SetupLine {
   machining_cost: Decimal;
   setup_cost: {
     name: string;
-    source: SetupCostSource;
+    /** setup_rate: no entry, priced at the cost model's setup rate */
+    source: SetupCostSource | "setup_rate";
     is_fixed_price: boolean;
     /** EUR/h when not a fixed price */
     rate: Decimal;
+    /** setup time priced at the rate, h; zero for a fixed price */
+    hours: Decimal;
     fix_price: Decimal;
     unit: string;
     amount: Decimal;
@@ -126,6 +148,8 @@ export interface Breakdown {
   total_price: Decimal;
   unit_price: Decimal;
   warnings: { code: string; message: string }[];
+  /** the layered cost model the lines used, with each value's layer */
+  cost_model: ResolvedCostModel;
 }
 
 const SECONDS_PER_HOUR = dec(3600);
@@ -157,25 +181,67 @@ export function computeBreakdown(input: BreakdownInput): Breakdown {
   }
 
   // exact amounts for the order, by line
-  const exact: { kind: LineKind; label: string; ref: string | null; value: Decimal }[] = [];
+  const model = input.cost_model.values;
+  const setupTime = dec(model.setup_time_h);
+  const exact: ExactLine[] = [];
   const setupExact = setups.map((setup, i) => {
     const hours = dec(cycleTimeS(setup)).dividedBy(SECONDS_PER_HOUR);
-    const machining = hours.times(mhr).times(quantity);
     const resolved = input.setup_costs[i];
     const entry = resolved?.entry ?? null;
     const fixed = entry?.is_fixed_price === "true";
-    const rate = entry && !fixed ? dec(entry.value) : ZERO;
+    // an hourly entry prices the setup time per clamping (once per order), as does the setup rate without one
+    const rate = fixed ? ZERO : entry ? dec(entry.value) : dec(model.setup_rate);
     const fixPrice = entry && fixed ? dec(entry.fix_price) : ZERO;
-    const setupCost = entry ? (fixed ? fixPrice : rate.times(hours).times(quantity)) : ZERO;
-    if (!entry)
+    const source: SetupLine["setup_cost"]["source"] = entry
+      ? (resolved?.source ?? "none")
+      : rate.isZero()
+        ? "none"
+        : "setup_rate";
+    if (source === "none")
       warnings.push({
         code: "setup_cost_missing",
-        message: `no setup cost for ${setup.name}: neither the quote job nor the machine has one`,
+        message: `no setup cost for ${setup.name}: neither the quote job nor the machine has one, and the setup rate is zero`,
       });
-    exact.push({ kind: "machining", label: setup.name, ref: setup.id, value: machining });
-    exact.push({ kind: "setup_cost", label: entry?.name || setup.name, ref: setup.id, value: setupCost });
-    return { setup, entry, fixed, rate, fixPrice, source: resolved?.source ?? ("none" as const) };
+    exact.push(
+      exactLine({
+        kind: "machining",
+        label: setup.name,
+        ref: setup.id,
+        quantity: hours.times(quantity),
+        unit: "h",
+        rate: mhr,
+      }),
+    );
+    exact.push(
+      fixed
+        ? exactLine({
+            kind: "setup_cost",
+            label: entry?.name || setup.name,
+            ref: setup.id,
+            quantity: dec(1),
+            unit: "order",
+            rate: fixPrice,
+          })
+        : exactLine({
+            kind: "setup_cost",
+            label: entry?.name || setup.name,
+            ref: setup.id,
+            quantity: setupTime,
+            unit: "h",
+            rate,
+          }),
+    );
+    return { setup, entry, fixed, rate, fixPrice, hours: fixed ? ZERO : setupTime, source };
   });
+  exact.push(
+    ...laborAndWearLines({
+      model,
+      quantity,
+      clampings: setups.length,
+      machining_time_s: jobCycleTimeS(setups),
+      cutting_s: cuttingSecondsByFamily(setups),
+    }),
+  );
 
   let material: Breakdown["material"];
   if (input.material.kind === "fixed") {
@@ -217,18 +283,22 @@ export function computeBreakdown(input: BreakdownInput): Breakdown {
       amount: ZERO,
     };
   }
-  exact.push({ kind: "material", label: "material", ref: null, value: material.unit_cost.times(quantity) });
+  exact.push(materialLine(material, quantity));
 
   // by group id: a stored map (jsonb) keeps no order of its own
   const groups = Object.entries(input.additional_costs).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   for (const [id, group] of groups) {
     const groupSum = sum(group.Costs.map((c) => dec(c.cost)));
-    exact.push({
-      kind: "additional_cost",
-      label: group.Title,
-      ref: id,
-      value: group.per_unit ? groupSum.times(quantity) : groupSum,
-    });
+    exact.push(
+      exactLine({
+        kind: "additional_cost",
+        label: group.Title,
+        ref: id,
+        quantity: group.per_unit ? quantity : dec(1),
+        unit: group.per_unit ? "part" : "order",
+        rate: groupSum,
+      }),
+    );
   }
 
   // totals: exact, then rounded once
@@ -253,6 +323,9 @@ export function computeBreakdown(input: BreakdownInput): Breakdown {
     kind: e.kind,
     label: e.label,
     ref: e.ref,
+    quantity: e.quantity,
+    unit: e.unit,
+    rate: e.rate,
     amount: amounts[i]!,
   }));
   material.amount = lines.find((l) => l.kind === "material")!.amount;
@@ -262,7 +335,7 @@ export function computeBreakdown(input: BreakdownInput): Breakdown {
     quantity,
     mhr: { value: mhr, source: input.mhr.source },
     machining_time_s: jobCycleTimeS(setups),
-    setups: setupExact.map(({ setup, entry, fixed, rate, fixPrice, source }) => ({
+    setups: setupExact.map(({ setup, entry, fixed, rate, fixPrice, hours, source }) => ({
       setup_id: setup.id,
       name: setup.name,
       index: setup.index,
@@ -273,8 +346,9 @@ export function computeBreakdown(input: BreakdownInput): Breakdown {
         source,
         is_fixed_price: fixed,
         rate,
+        hours,
         fix_price: fixPrice,
-        unit: entry?.unit ?? "",
+        unit: entry?.unit ?? (source === "setup_rate" ? "EUR/h" : ""),
         amount: lines.find((l) => l.kind === "setup_cost" && l.ref === setup.id)!.amount,
       },
     })),
@@ -301,7 +375,31 @@ export function computeBreakdown(input: BreakdownInput): Breakdown {
     total_price: total,
     unit_price: cents(net.dividedBy(quantity)),
     warnings,
+    cost_model: input.cost_model,
   };
+}
+
+/** material for the order: kg at the price per kg with the surcharge, or parts at the fixed price */
+function materialLine(material: Breakdown["material"], quantity: Decimal): ExactLine {
+  if (material.kind === "stock" && material.weight_kg && material.price_per_kg && material.surcharge_percentage) {
+    const perKg = material.price_per_kg.times(HUNDRED.plus(material.surcharge_percentage)).dividedBy(HUNDRED);
+    return exactLine({
+      kind: "material",
+      label: "material",
+      ref: null,
+      quantity: material.weight_kg.times(quantity),
+      unit: "kg",
+      rate: perKg,
+    });
+  }
+  return exactLine({
+    kind: "material",
+    label: "material",
+    ref: null,
+    quantity,
+    unit: "part",
+    rate: material.unit_cost,
+  });
 }
 
 /** the breakdown as the API answers it: money as numbers in cents, percentages as numbers */
@@ -324,6 +422,7 @@ export function breakdownJson(b: Breakdown) {
         source: s.setup_cost.source,
         is_fixed_price: s.setup_cost.is_fixed_price,
         rate: n(s.setup_cost.rate),
+        hours: n(s.setup_cost.hours),
         fix_price: n(s.setup_cost.fix_price),
         unit: s.setup_cost.unit,
         amount: n(s.setup_cost.amount),
@@ -337,7 +436,16 @@ export function breakdownJson(b: Breakdown) {
       amount: n(b.material.amount),
     },
     additional_costs: b.additional_costs.map((g) => ({ ...g, amount: n(g.amount) })),
-    lines: b.lines.map((l) => ({ kind: l.kind, label: l.label, ref: l.ref, amount: n(l.amount) })),
+    lines: b.lines.map((l) => ({
+      kind: l.kind,
+      label: l.label,
+      ref: l.ref,
+      quantity: n(l.quantity.toDecimalPlaces(4)),
+      unit: l.unit,
+      rate: n(l.rate.toDecimalPlaces(4)),
+      amount: n(l.amount),
+    })),
+    cost_model: { ...b.cost_model.values, sources: b.cost_model.sources },
     direct_cost: n(b.direct_cost),
     overhead_percentage: n(b.overhead_percentage),
     overhead: n(b.overhead),

@@ -30,6 +30,12 @@ const LABELS = {
     amount: "Amount (EUR)",
     machining: "Machining",
     setup_cost: "Setup cost",
+    loading: "Loading and unloading",
+    operator_attendance: "Operator attendance",
+    programming: "Programming and review",
+    tool_wear: "Tool wear",
+    deburring: "Deburring",
+    inspection: "Inspection",
     material: "Material",
     additional_cost: "Additional cost",
     setups: "Setups",
@@ -62,6 +68,12 @@ const LABELS = {
     amount: "Betrag (EUR)",
     machining: "Bearbeitung",
     setup_cost: "Rüstkosten",
+    loading: "Be- und Entladen",
+    operator_attendance: "Maschinenbedienung",
+    programming: "Programmierung und Kontrolle",
+    tool_wear: "Werkzeugverschleiß",
+    deburring: "Entgraten",
+    inspection: "Qualitätsprüfung",
     material: "Material",
     additional_cost: "Zusatzkosten",
     setups: "Aufspannungen",
@@ -105,7 +117,10 @@ type Row = { label: string; amount: number | null; percent?: number };
 
 function lineLabel(language: ExportLanguage, line: BreakdownJson["lines"][number]): string {
   const kind = label(language, line.kind);
-  return line.kind === "material" ? kind : `${kind}: ${line.label}`;
+  // lines of one kind per order carry their figures in the label (English): the kind alone reads in either language
+  const alone = line.kind !== "machining" && line.kind !== "setup_cost" && line.kind !== "additional_cost";
+  if (line.kind === "tool_wear") return `${kind}: ${line.ref}`;
+  return alone ? kind : `${kind}: ${line.label}`;
 }
 
 /** the breakdown as label/amount rows, lines first, then the totals */

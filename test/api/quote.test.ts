@@ -34,7 +34,8 @@ interface Breakdown {
   mhr_source: string;
   machining_time_s: number;
   setups: { setup_id: string; machining_cost: number; setup_cost: { name: string; source: string; amount: number } }[];
-  lines: { kind: string; label: string; amount: number }[];
+  lines: { kind: string; label: string; quantity: number; unit: string; rate: number; amount: number }[];
+  cost_model: Record<string, number> & { sources: Record<string, string> };
   direct_cost: number;
   overhead: number;
   manufacturing_cost: number;
@@ -53,6 +54,7 @@ interface MachineQuote {
   effective_mhr: { value: number; source: string };
   setup_costs: { index: number; name: string; value: number; unit: string }[];
   mhr: { calculated_mhr: number } | null;
+  cost_model: Record<string, unknown>;
 }
 
 let db: TestDatabase;
@@ -129,6 +131,16 @@ async function savePlannedJob(user: TestUser, projectId: string): Promise<void> 
       ],
     )
   ).rows[0]!.id;
+  // the operations of the worked example's tool wear: an end mill and a drill in setup 1, a bull nose in setup 2
+  const op = (n: number, tool_number: number, seconds: number) => ({
+    id: `op${n}`,
+    kind: "pocket",
+    name: `Op ${n}`,
+    tool_number,
+    features: [],
+    machining_time_s: seconds,
+  });
+  const tool = (number: number, tool_type: string) => ({ number, tool_type, name: tool_type, diameter_mm: 6 });
   const setup = (id: string, index: number, seconds: number) => ({
     id,
     name: `Setup ${index + 1}`,
@@ -137,8 +149,8 @@ async function savePlannedJob(user: TestUser, projectId: string): Promise<void> 
     wcs: { origin: [0, 0, 0], x_axis: [1, 0, 0], z_axis: [0, 0, 1] },
     work_offset: `G5${4 + index}`,
     machining_time_s: seconds,
-    operations: [],
-    tools: [],
+    operations: index === 0 ? [op(1, 1, 600), op(2, 2, 300)] : [op(3, 3, 540)],
+    tools: index === 0 ? [tool(1, "CentreCuttingEndMill"), tool(2, "Drill")] : [tool(3, "BullNoseEndMill")],
     verification: {},
   });
   const summary = {
@@ -201,6 +213,9 @@ describe("quote settings and new quote jobs", () => {
     for (const body of [
       { tax: 101 },
       { discount: -1 },
+      { cost_model: { setup_time_h: -0.5 } },
+      { cost_model: { programming_rate: "sixty" } },
+      { cost_model: { tool_wear: { end_mill: null, drill: -1 } } },
       { default_energy_cost: -0.1 },
       { profit: "10" },
       { colour: "red" },
@@ -271,6 +286,31 @@ describe("the quote job", () => {
         `body.setup_costs.${SETUP_1}.fix_price`,
         "invalid_type",
       ],
+      [
+        { setup_costs: { [SETUP_1]: { ...entry, is_fixed_price: "false", value: "forty" } } },
+        `body.setup_costs.${SETUP_1}.value`,
+        "invalid_format",
+      ],
+      [
+        { setup_costs: { [SETUP_1]: { ...entry, is_fixed_price: "yes" } } },
+        `body.setup_costs.${SETUP_1}.is_fixed_price`,
+        "invalid_value",
+      ],
+      [
+        { setup_costs: { [SETUP_1]: { ...entry, is_fixed_price: true } } },
+        `body.setup_costs.${SETUP_1}.is_fixed_price`,
+        "invalid_value",
+      ],
+      [{ cost_model: { operator_rate: -1 } }, "body.cost_model.operator_rate", "too_small"],
+      [{ cost_model: { setup_rate: "40" } }, "body.cost_model.setup_rate", "invalid_type"],
+      [
+        { cost_model: { operator_attendance_percentage: 150 } },
+        "body.cost_model.operator_attendance_percentage",
+        "too_big",
+      ],
+      [{ cost_model: { tool_wear: { tap: -0.1 } } }, "body.cost_model.tool_wear.tap", "too_small"],
+      [{ cost_model: { tool_wear: { diamond: 1 } } }, "body.cost_model.tool_wear", "unknown_field"],
+      [{ cost_model: { wage: 30 } }, "body.cost_model", "unknown_field"],
       [
         { additional_costs: { g: { Title: "x", per_unit: true, Costs: [{ label: "a", cost: -1 }] } } },
         "body.additional_costs.g.Costs.0.cost",
@@ -381,6 +421,16 @@ describe("the breakdown", () => {
       key: alice.key,
       body: { name: "Vice setup", value: 45, unit: "EUR" },
     });
+    // the cost model, a value or two in each layer (docs/quote.md, worked example)
+    const layers: [string, string, Record<string, unknown>][] = [
+      ["PATCH", "/quote/settings", { setup_rate: 50, programming_rate: 60, tool_wear: { end_mill: 0.12 } }],
+      ["PATCH", `/libraries/machines/${MACHINE}/quote`, { operator_rate: 40, tool_wear: { drill: 0.05 } }],
+      ["PATCH", `/projects/${project}/quote/job`, { loading_min: 1.5, deburring_min: 2 }],
+    ];
+    for (const [method, path, cost_model] of layers) {
+      const res = await api.request(method, path, { key: alice.key, body: { cost_model } });
+      assert.equal(res.status, 200, `${path}: ${res.text}`);
+    }
     // quote job layer: an override, then cleared again
     await api.request("PATCH", `/projects/${project}/quote/job`, { key: alice.key, body: { mhr_override: 99 } });
     const overridden = await api.request<Breakdown>("GET", `/projects/${project}/quote`, { key: alice.key });
@@ -413,13 +463,38 @@ describe("the breakdown", () => {
       b.setups.map((s) => [s.setup_id, s.machining_cost, s.setup_cost.name, s.setup_cost.source, s.setup_cost.amount]),
       [
         [SETUP_1, 150, "Vice setup", "machine", 45],
-        [SETUP_2, 90, "Re-clamping", "quote_job", 60],
+        [SETUP_2, 90, "Re-clamping", "quote_job", 20],
       ],
     );
     assert.deepEqual(
-      b.lines.map((l) => l.amount),
-      [150, 45, 90, 60, 17.23, 25, 12.3],
+      b.lines.map((l) => [l.kind, l.quantity, l.unit, l.rate, l.amount]),
+      [
+        ["machining", 2.5, "h", 60, 150],
+        ["setup_cost", 1, "order", 45, 45],
+        ["machining", 1.5, "h", 60, 90],
+        ["setup_cost", 0.5, "h", 40, 20],
+        ["loading", 0.5, "h", 40, 20],
+        ["operator_attendance", 1, "h", 40, 40],
+        ["programming", 0.25, "h", 60, 15],
+        ["tool_wear", 190, "min", 0.12, 22.8],
+        ["tool_wear", 50, "min", 0.05, 2.5],
+        ["deburring", 0.3333, "h", 40, 13.33],
+        ["inspection", 0.1667, "h", 40, 6.67],
+        ["material", 2.7, "kg", 6.38, 17.23],
+        ["additional_cost", 10, "part", 2.5, 25],
+        ["additional_cost", 1, "order", 12.3, 12.3],
+      ],
     );
+    assert.equal(
+      b.lines.reduce((cents, l) => cents + Math.round(l.amount * 100), 0),
+      Math.round(b.direct_cost * 100),
+      "the lines add up to the direct cost to the cent",
+    );
+    assert.deepEqual(
+      [b.cost_model.sources.setup_rate, b.cost_model.sources.operator_rate, b.cost_model.sources.loading_min],
+      ["settings", "machine", "quote_job"],
+    );
+    assert.deepEqual([b.cost_model.sources.inspection_min, b.cost_model.inspection_min], ["default", 1]);
     assert.deepEqual(
       [
         b.direct_cost,
@@ -432,7 +507,7 @@ describe("the breakdown", () => {
         b.total_price,
         b.unit_price,
       ],
-      [399.53, 59.92, 459.45, 45.95, 25.27, 480.13, 91.22, 571.35, 48.01],
+      [479.83, 71.97, 551.8, 55.18, 30.35, 576.63, 109.56, 686.19, 57.66],
     );
     assert.deepEqual(b.warnings, []);
     // material at a fixed price replaces stock weight x price x surcharge
@@ -626,6 +701,24 @@ describe("machine quote configuration and MHR", () => {
       body: { name: "Router" },
     });
     assert.equal(nameOnly.body.mhr_value, 42.5, "only the sent fields change");
+    // the machine's cost model layer: merged by key, null falls through again, bad values 400 naming the field
+    const rates = await api.request<MachineQuote>("PATCH", `${path}/quote`, {
+      key: alice.key,
+      body: { cost_model: { operator_rate: 38, setup_time_h: 0.75, tool_wear: { tap: 0.3, drill: 0.04 } } },
+    });
+    assert.equal(rates.status, 200, rates.text);
+    const fellThrough = await api.request<MachineQuote>("PATCH", `${path}/quote`, {
+      key: alice.key,
+      body: { cost_model: { setup_time_h: null, tool_wear: { drill: null } } },
+    });
+    assert.deepEqual(fellThrough.body.cost_model, { operator_rate: 38, tool_wear: { tap: 0.3 } });
+    assert.equal(fellThrough.body.mhr_value, 42.5);
+    const bad = await api.request<ErrorBody>("PATCH", `${path}/quote`, {
+      key: alice.key,
+      body: { cost_model: { loading_min: -2 } },
+    });
+    assert.equal(bad.status, 400);
+    assert.equal(bad.body.detail.details.fields![0]!.field, "body.cost_model.loading_min");
     for (const [name, value] of [
       ["A", 10],
       ["B", 20],

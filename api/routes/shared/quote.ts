@@ -16,6 +16,7 @@ import {
   type BreakdownJson,
   type BreakdownSetup,
 } from "../../../kernel/quote/breakdown.ts";
+import { CostModelSchema, resolveCostModel, settingsCostModel } from "../../../kernel/quote/cost-model.ts";
 import { mergeSetupCosts, resolveMhr, type MhrSource } from "../../../kernel/quote/layers.ts";
 import type { Queryable } from "../../../db/request-transaction.ts";
 import { calculateMhr, mhrParts, type resolveMhrInputs } from "../../../kernel/quote/mhr.ts";
@@ -45,12 +46,15 @@ export const QuoteSettings = z
       .nullable()
       .describe("EUR/h: the MHR of machines without one of the user's; null: the catalogue's default_mhr"),
     material_surcharge_percentage: z.number().describe("new quote jobs take it"),
+    cost_model: CostModelSchema.describe(
+      "an extension: the deepest layer of the cost model, defaults filled in (docs/quote.md, Cost model)",
+    ),
     updated_at: z.string(),
   })
   .meta({ id: "QuoteSettings" });
 
 export function toSettings(row: QuoteSettingsRow): z.input<typeof QuoteSettings> {
-  return { ...row, updated_at: row.updated_at.toISOString() };
+  return { ...row, cost_model: settingsCostModel(row.cost_model), updated_at: row.updated_at.toISOString() };
 }
 
 export interface ProjectBreakdown {
@@ -77,7 +81,19 @@ export async function projectBreakdown(db: Queryable, projectId: string): Promis
   const setups: BreakdownSetup[] | null = context.plan_summary
     ? [...context.plan_summary.setups]
         .sort((a, b) => a.index - b.index)
-        .map((s) => ({ id: s.id, name: s.name, index: s.index, machining_time_s: s.machining_time_s }))
+        .map((s) => {
+          const types = new Map(s.tools.map((t) => [t.number, t.tool_type]));
+          return {
+            id: s.id,
+            name: s.name,
+            index: s.index,
+            machining_time_s: s.machining_time_s,
+            operations: s.operations.map((o) => ({
+              tool_type: types.get(o.tool_number) ?? "",
+              machining_time_s: o.machining_time_s,
+            })),
+          };
+        })
     : null;
   const completeness = completenessOf(context.plan_summary);
   const breakdown = computeBreakdown({
@@ -102,6 +118,11 @@ export async function projectBreakdown(db: Queryable, projectId: string): Promis
     profit: quoteJob.profit,
     discount: quoteJob.discount,
     tax: quoteJob.tax,
+    cost_model: resolveCostModel({
+      quoteJob: quoteJob.cost_model,
+      machine: machine?.cost_model ?? {},
+      settings: settings.cost_model,
+    }),
   });
   return {
     breakdown: breakdownJson(breakdown),
