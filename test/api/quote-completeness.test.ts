@@ -53,6 +53,8 @@ interface Warning {
 }
 interface Breakdown {
   total_price: number;
+  direct_cost: number;
+  lines: { kind: string; ref: string | null; quantity: number; unit: string; rate: number; amount: number }[];
   machining_time_s: number;
   setups: { setup_id: string; setup_cost: { name: string; source: string; amount: number } }[];
   warnings: Warning[];
@@ -361,6 +363,19 @@ describe("per-setup cost overrides across re-plans (the tiny library's project)"
       b.setups.map((s) => [s.setup_cost.source, s.setup_cost.name]),
       next.map((s) => ["quote_job", `Clamp ${sameSide(s, first)!.name}`]),
     );
+    // the breakdown is the new plan's: its setups' lines and times
+    assert.deepEqual(
+      b.setups.map((s) => s.setup_id),
+      next.map((s) => s.id),
+    );
+    assert.equal(
+      b.machining_time_s,
+      next.reduce((t, s) => t + s.machining_time_s, 0),
+    );
+    assert.deepEqual(
+      b.lines.filter((l) => l.kind === "machining").map((l) => l.ref),
+      next.map((s) => s.id),
+    );
     assert.ok(!b.warnings.some((w) => w.code === "setup_cost_override_dropped"), JSON.stringify(b.warnings));
     assert.deepEqual(quoteOf(again).setup_costs_dropped, []);
   });
@@ -474,5 +489,58 @@ describe("a plan the starter library finishes", () => {
     });
     assert.equal((await csvRows(projectId, "de"))[0]![0], "Angebot");
     assert.match(String((await sheetOf(projectId, "en")).getRow(1).getCell(1).value), /^Quote: /);
+  });
+
+  it("lists every cost line of the real plan with quantity, unit and rate, adding up to the direct cost to the cent", async () => {
+    const wear = {
+      end_mill: 0.11,
+      ball_end_mill: 0.2,
+      face_mill: 0.07,
+      drill: 0.05,
+      reamer: 0.09,
+      tap: 0.3,
+      thread_mill: 0.25,
+    };
+    const settings = await api.request("PATCH", "/quote/settings", {
+      key: alice.key,
+      body: { cost_model: { setup_rate: 55, operator_rate: 38.5, programming_rate: 65, tool_wear: wear } },
+    });
+    assert.equal(settings.status, 200, settings.text);
+    const job = await api.request("PATCH", `/projects/${projectId}/quote/job`, {
+      key: alice.key,
+      body: { quantity: 7 },
+    });
+    assert.equal(job.status, 200, job.text);
+    const b = await breakdown(projectId);
+    const setups = planned.result.setups;
+    const kinds = b.lines.map((l) => l.kind);
+    for (const kind of [
+      "machining",
+      "setup_cost",
+      "loading",
+      "operator_attendance",
+      "programming",
+      "tool_wear",
+      "deburring",
+      "inspection",
+      "material",
+    ])
+      assert.ok(kinds.includes(kind), `${kind} in ${kinds.join(", ")}`);
+    assert.equal(kinds.filter((k) => k === "machining").length, setups.length);
+    assert.equal(
+      b.lines.reduce((cents, l) => cents + Math.round(l.amount * 100), 0),
+      Math.round(b.direct_cost * 100),
+    );
+    for (const l of b.lines) {
+      // quantity and rate are shown to 4 places: their product is the amount within a cent and that rounding
+      const slack = 0.01 + 0.00005 * (l.rate + l.quantity);
+      assert.ok(Math.abs(l.quantity * l.rate - l.amount) <= slack, JSON.stringify(l));
+    }
+    // tool wear: the plan's operations' minutes, by the family of their tool, for 7 parts
+    const minutes = b.lines.filter((l) => l.kind === "tool_wear").reduce((t, l) => t + l.quantity, 0);
+    const planned_minutes = (setups.flatMap((s) => s.operations).reduce((t, o) => t + o.machining_time_s, 0) / 60) * 7;
+    assert.ok(Math.abs(minutes - planned_minutes) < 0.001 * b.lines.length, `${minutes} vs ${planned_minutes}`);
+    const loading = b.lines.find((l) => l.kind === "loading")!;
+    assert.equal(loading.quantity, Number(((1 / 60) * setups.length * 7).toFixed(4)), "a minute per part per clamping");
   });
 });
