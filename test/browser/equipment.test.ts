@@ -210,6 +210,36 @@ describe("Quote settings", () => {
     assert.equal(await page.getByLabel("Discount (%)").getAttribute("aria-invalid"), "true");
     tab.assertClean([refusedWith(400)]);
   });
+
+  it("edits the cost model's defaults, keeps them after a reload and shows a bad rate's message", async () => {
+    const { page } = tab;
+    await page.goto(`${api.origin}/settings/quote`);
+    const form = page.getByRole("form", { name: "Rates and times" });
+    await form.getByLabel("Setup time per clamping (h)").waitFor();
+    assert.equal(await form.getByLabel("Setup time per clamping (h)").inputValue(), "0.5", "the default shows");
+    await form.getByLabel("Setup rate (EUR/h)").fill("65");
+    await form.getByLabel("Taps").fill("0,35");
+    await form.getByRole("button", { name: "Save rates" }).click();
+    await form.getByText("Saved.").waitFor();
+    await page.reload();
+    assert.equal(await form.getByLabel("Setup rate (EUR/h)").inputValue(), "65");
+    assert.equal(await form.getByLabel("Taps").inputValue(), "0.35");
+    const stored = await api.request<{ cost_model: { setup_rate: number; tool_wear: { tap: number } } }>(
+      "GET",
+      "/quote/settings",
+      { key: alice.key },
+    );
+    assert.deepEqual([stored.body.cost_model.setup_rate, stored.body.cost_model.tool_wear.tap], [65, 0.35]);
+
+    await form.getByLabel("Operator attendance (% of machining time)").fill("120");
+    await form.getByRole("button", { name: "Save rates" }).click();
+    await page.locator("#cost-operator_attendance_percentage-error").waitFor();
+    assert.equal(
+      await form.getByLabel("Operator attendance (% of machining time)").getAttribute("aria-invalid"),
+      "true",
+    );
+    tab.assertClean([refusedWith(400)]);
+  });
 });
 
 describe("Machines", () => {

@@ -442,6 +442,57 @@ describe("a planned project", () => {
     assert.equal(await shown.innerText(), `Hourly rate: ${expected}/h`);
     tab.assertClean();
   });
+
+  it("lists the cost lines with quantity, rate and amount, saves the quote job's operator rate and shows a bad one's message", async () => {
+    const { page } = tab;
+    const form = page.getByRole("form", { name: "Rates and times for this quote" });
+    const rate = form.getByLabel("Operator rate (EUR/h)");
+    assert.equal(await rate.getAttribute("placeholder"), "now 0", "empty: the settings' default shows through");
+    await rate.fill("42,5");
+    await form.getByLabel("End mills").fill("0.1");
+    await form.getByRole("button", { name: "Save rates" }).click();
+    await form.getByText("Saved.").waitFor();
+    const job = await api.request<{ cost_model: Record<string, unknown> }>("GET", `/projects/${plannedId}/quote/job`, {
+      key: alice.key,
+    });
+    assert.deepEqual(job.body.cost_model, { operator_rate: 42.5, tool_wear: { end_mill: 0.1 } });
+    const b = await api.request<{
+      lines: { kind: string; quantity: number; rate: number; amount: number }[];
+    }>("GET", `/projects/${plannedId}/quote`, { key: alice.key });
+    const table = page.getByTestId("cost-lines");
+    const rows = table.locator("tbody tr");
+    // "Saved." shows once the breakdown was read again
+    assert.equal(await rows.count(), b.body.lines.length);
+    const loading = b.body.lines.find((l) => l.kind === "loading")!;
+    assert.equal(loading.rate, 42.5);
+    const row = rows.filter({ has: page.locator("td", { hasText: "Loading and unloading" }) });
+    const cells = await row.locator("td").allInnerTexts();
+    const money = new Intl.NumberFormat("en-GB", { style: "currency", currency: "EUR" }).format(loading.amount);
+    assert.deepEqual(cells, [
+      "Loading and unloading",
+      `${new Intl.NumberFormat("en-GB", { maximumFractionDigits: 4 }).format(loading.quantity)} h`,
+      "42.50 EUR / h",
+      money,
+    ]);
+    await table.locator("tr[data-kind=tool_wear]").first().waitFor();
+
+    await rate.fill("-3");
+    await form.getByRole("button", { name: "Save rates" }).click();
+    await page.locator("#cost-operator_rate-error").waitFor();
+    assert.equal(await rate.getAttribute("aria-invalid"), "true");
+    tab.assertClean([refusedWith(400)]);
+    await rate.fill("");
+    await form.getByRole("button", { name: "Save rates" }).click();
+    await form.getByText("Saved.").waitFor();
+    const cleared = await api.request<{ cost_model: Record<string, unknown> }>(
+      "GET",
+      `/projects/${plannedId}/quote/job`,
+      {
+        key: alice.key,
+      },
+    );
+    assert.deepEqual(cleared.body.cost_model, { tool_wear: { end_mill: 0.1 } }, "empty falls through again");
+  });
 });
 
 describe("a project planned from its own page", () => {

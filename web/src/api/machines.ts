@@ -4,6 +4,7 @@
  */
 import { PUBLIC_API } from "./base.ts";
 import { request } from "./client.ts";
+import type { CostModelPatch, CostModelValues } from "./cost-model.ts";
 
 export interface Machine {
   product_id: string;
@@ -76,9 +77,13 @@ export interface QuoteSettings {
   default_energy_cost: number;
   default_mhr: number | null;
   material_surcharge_percentage: number;
+  /** every value, defaults filled in */
+  cost_model: CostModelValues;
   updated_at: string;
 }
-export type QuoteSettingsPatch = Partial<Omit<QuoteSettings, "updated_at">>;
+export type QuoteSettingsPatch = Partial<Omit<QuoteSettings, "updated_at" | "cost_model">> & {
+  cost_model?: CostModelPatch;
+};
 
 const MACHINES = `${PUBLIC_API}/libraries/machines`;
 const quotePath = (productId: string) => `${MACHINES}/${encodeURIComponent(productId)}/quote`;

@@ -1,13 +1,21 @@
 /** The public API's quote routes for one project, and the MHR calculator, called with the session. */
 import { PUBLIC_API } from "./base.ts";
 import { request } from "./client.ts";
+import type { CostModelField, CostModelPatch, CostModelValues, LineKind, WearFamily } from "./cost-model.ts";
+
+export type { LineKind } from "./cost-model.ts";
 import type { MhrInput } from "./machines.ts";
 import { projectUrl, type Warning } from "./projects.ts";
 
 export interface BreakdownLine {
-  kind: "machining" | "setup_cost" | "material" | "additional_cost";
+  kind: LineKind;
   label: string;
   ref: string | null;
+  /** for the order, in unit (4 decimals) */
+  quantity: number;
+  unit: "h" | "min" | "kg" | "part" | "order";
+  /** EUR per unit */
+  rate: number;
   amount: number;
 }
 
@@ -33,6 +41,11 @@ export interface Breakdown {
   total_price: number;
   unit_price: number;
   warnings: Warning[];
+  /** the values the lines used, and the layer of each */
+  cost_model: Record<CostModelField, number> & {
+    tool_wear: Record<WearFamily, number>;
+    sources: Record<CostModelField, string> & { tool_wear: Record<WearFamily, string> };
+  };
 }
 
 export interface QuoteJob {
@@ -45,6 +58,7 @@ export interface QuoteJob {
   material_is_fixed_price: boolean;
   material_fixed_price: number;
   material_surcharge_percentage: number;
+  cost_model: CostModelValues;
 }
 
 /** the spec's setup-cost entry: strings throughout */
@@ -56,7 +70,10 @@ export interface SetupCostEntry {
   fix_price: string;
 }
 
-export type QuoteJobPatch = Partial<QuoteJob> & { setup_costs?: Record<string, SetupCostEntry> };
+export type QuoteJobPatch = Partial<Omit<QuoteJob, "cost_model">> & {
+  setup_costs?: Record<string, SetupCostEntry>;
+  cost_model?: CostModelPatch;
+};
 
 /** the calculator's inputs: the machine page's MHR form asks for the same */
 export type MhrInputs = Partial<Record<MhrInput, number>>;

@@ -13,6 +13,7 @@ import {
   exportUrl,
   getBreakdown,
   getQuoteJob,
+  patchQuoteJob,
   type QuoteJob,
 } from "../api/quote.ts";
 import { downloadFile } from "../api/transfer.ts";
@@ -23,7 +24,10 @@ import { formatDuration, useProjectsText } from "../i18n/projects.ts";
 import type { ProjectsMessages } from "../i18n/projects-en.ts";
 import { isNotFound, ProjectNotFound } from "./project-not-found.tsx";
 import { MhrCalculator, QuoteJobForm } from "./quote-forms.tsx";
+import { CostLinesTable } from "./quote-cost-lines.tsx";
+import { CostModelForm } from "./quote-cost-model.tsx";
 import { SetupCostsForm } from "./quote-setup-costs.tsx";
+import { useCostModelText } from "../i18n/cost-model.ts";
 import { QuoteWarnings } from "./quote-warnings.tsx";
 import "./projects.css";
 
@@ -31,6 +35,7 @@ type MhrSource = keyof ProjectsMessages["quote"]["mhrSources"];
 
 function BreakdownTable({ breakdown, projectId }: { breakdown: Breakdown; projectId: string }) {
   const text = useProjectsText();
+  const costText = useCostModelText();
   const { formatMoney, formatNumber } = useI18n();
   const money = (value: number) => formatMoney(value, breakdown.currency);
   // a setup's machining and its setup cost carry the same label (the setup's name)
@@ -39,7 +44,9 @@ function BreakdownTable({ breakdown, projectId }: { breakdown: Breakdown; projec
       ? `${text.quote.kinds[line.kind]} ${line.label}`
       : line.kind === "material"
         ? text.quote.kinds.material
-        : line.label;
+        : line.kind === "additional_cost"
+          ? line.label
+          : `${costText.kinds[line.kind]}${line.kind === "tool_wear" && line.ref ? `: ${line.ref}` : ""}`;
   const source = breakdown.mhr_source;
   const pct = (value: number) => formatNumber(value, { maximumFractionDigits: 2 });
   const totals: [string, number, boolean][] = [
@@ -152,6 +159,7 @@ interface Loaded {
 
 export function QuotePage({ id }: { id?: string }) {
   const text = useProjectsText();
+  const costText = useCostModelText();
   const [loaded, setLoaded] = useState<Loaded | null>(null);
   const [error, setError] = useState<unknown>(null);
   usePageTitle(loaded ? fill(text.quote.title, { name: loaded.project.name }) : text.project.quote);
@@ -183,9 +191,17 @@ export function QuotePage({ id }: { id?: string }) {
         <div>
           <QuoteJobForm projectId={id} job={loaded.job} currency={loaded.breakdown.currency} onSaved={changed} />
           <SetupCostsForm projectId={id} breakdown={loaded.breakdown} onSaved={changed} />
+          <CostModelForm
+            values={loaded.job.cost_model}
+            effective={loaded.breakdown.cost_model}
+            title={costText.formTitle}
+            lead={costText.formLead}
+            onSave={async (patch) => changed(await patchQuoteJob(id, { cost_model: patch }))}
+          />
           <Exports projectId={id} />
         </div>
       </div>
+      <CostLinesTable breakdown={loaded.breakdown} />
       <MhrCalculator projectId={id} currency={loaded.breakdown.currency} onSaved={changed} />
     </section>
   );

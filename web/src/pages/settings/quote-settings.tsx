@@ -15,8 +15,10 @@ import { usePageTitle } from "../../components/page-title.ts";
 import { useEquipmentTexts } from "../../i18n/equipment.ts";
 import { fill, useI18n } from "../../i18n/index.ts";
 import { parseNumber } from "../machines/numbers.ts";
+import { CostModelForm } from "../quote-cost-model.tsx";
+import { useCostModelText } from "../../i18n/cost-model.ts";
 
-type Field = keyof QuoteSettingsPatch;
+type Field = Exclude<keyof QuoteSettingsPatch, "cost_model">;
 const PERCENTAGES: Field[] = ["overhead_percentage", "profit", "discount", "tax", "material_surcharge_percentage"];
 const RATES: Field[] = ["default_mhr", "default_cost_per_m2", "default_energy_cost"];
 const FIELDS = [...PERCENTAGES, ...RATES];
@@ -34,6 +36,7 @@ function textsOf(settings: QuoteSettings): Texts {
 
 export function QuoteSettingsPage() {
   const t = useEquipmentTexts().quoteSettings;
+  const costText = useCostModelText();
   const { t: common, formatDateTime } = useI18n();
   usePageTitle(t.title);
   const [settings, setSettings] = useState<QuoteSettings | null>(null);
@@ -132,6 +135,18 @@ export function QuoteSettingsPage() {
           </div>
         </form>
       )}
+      {settings ? (
+        <CostModelForm
+          values={settings.cost_model}
+          title={costText.settingsTitle}
+          lead={costText.settingsLead}
+          onSave={async (patch) => {
+            const saved = await patchQuoteSettings({ cost_model: patch });
+            setSettings(saved);
+            setValues(textsOf(saved));
+          }}
+        />
+      ) : null}
     </section>
   );
 }
