@@ -76,6 +76,11 @@ export interface QuoteSettings {
   default_energy_cost: number;
   default_mhr: number | null;
   material_surcharge_percentage: number;
+  shop_name: string;
+  shop_address: string;
+  terms: string;
+  validity_days: number;
+  delivery_days: number;
   updated_at: string;
 }
 export type QuoteSettingsPatch = Partial<Omit<QuoteSettings, "updated_at">>;

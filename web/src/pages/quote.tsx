@@ -22,6 +22,7 @@ import { fill, useI18n } from "../i18n/index.ts";
 import { formatDuration, useProjectsText } from "../i18n/projects.ts";
 import type { ProjectsMessages } from "../i18n/projects-en.ts";
 import { isNotFound, ProjectNotFound } from "./project-not-found.tsx";
+import { CustomerDocument } from "./quote-customer-document.tsx";
 import { MhrCalculator, QuoteJobForm } from "./quote-forms.tsx";
 import { SetupCostsForm } from "./quote-setup-costs.tsx";
 import { QuoteWarnings } from "./quote-warnings.tsx";
@@ -184,6 +185,7 @@ export function QuotePage({ id }: { id?: string }) {
           <QuoteJobForm projectId={id} job={loaded.job} currency={loaded.breakdown.currency} onSaved={changed} />
           <SetupCostsForm projectId={id} breakdown={loaded.breakdown} onSaved={changed} />
           <Exports projectId={id} />
+          <CustomerDocument projectId={id} job={loaded.job} onSaved={changed} />
         </div>
       </div>
       <MhrCalculator projectId={id} currency={loaded.breakdown.currency} onSaved={changed} />

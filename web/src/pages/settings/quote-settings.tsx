@@ -15,8 +15,17 @@ import { usePageTitle } from "../../components/page-title.ts";
 import { useEquipmentTexts } from "../../i18n/equipment.ts";
 import { fill, useI18n } from "../../i18n/index.ts";
 import { parseNumber } from "../machines/numbers.ts";
+import { ShopDetailsForm } from "./quote-shop-details.tsx";
 
-type Field = keyof QuoteSettingsPatch;
+type Field =
+  | "overhead_percentage"
+  | "profit"
+  | "discount"
+  | "tax"
+  | "material_surcharge_percentage"
+  | "default_mhr"
+  | "default_cost_per_m2"
+  | "default_energy_cost";
 const PERCENTAGES: Field[] = ["overhead_percentage", "profit", "discount", "tax", "material_surcharge_percentage"];
 const RATES: Field[] = ["default_mhr", "default_cost_per_m2", "default_energy_cost"];
 const FIELDS = [...PERCENTAGES, ...RATES];
@@ -132,6 +141,7 @@ export function QuoteSettingsPage() {
           </div>
         </form>
       )}
+      {settings ? <ShopDetailsForm settings={settings} onSaved={setSettings} /> : null}
     </section>
   );
 }
