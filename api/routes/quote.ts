@@ -23,12 +23,14 @@ import {
   WEAR_FAMILIES,
   type CostModelLayer,
 } from "../../kernel/quote/cost-model.ts";
+import { DOCUMENT_LANGUAGES } from "../../kernel/quote/customer-labels.ts";
 import { SetupCostEntrySchema } from "../../kernel/quote/layers.ts";
 import { MhrInputsSchema, resolveMhrInputs } from "../../kernel/quote/mhr.ts";
 import { invalidParameter, notFound, type FieldIssue } from "../../http/errors/index.ts";
 import { bytes, json } from "../reply.ts";
 import { defineRoute } from "../route.ts";
 import { idParams, NoQuery, Timestamp } from "../schemas/common.ts";
+import { CUSTOMER_CONTENT_TYPES, customerDocumentFile } from "./shared/quote-customer-document.ts";
 import {
   mhrCalculation,
   MhrResult,
@@ -81,9 +83,42 @@ const QuoteJob = z
     cost_model: CostModelLayerSchema.describe(
       "an extension: the cost model values this quote job sets; the rest come from the machine, then the settings",
     ),
+    customer_name: z.string().describe("extension: the customer's document's addressee; empty: the project's customer"),
+    customer_address: z.string().describe("extension: lines separated by \\n"),
+    part_name: z
+      .string()
+      .nullable()
+      .describe("extension: the part's name on the customer's document; null: the workpiece's file name"),
+    quantity_breaks: z
+      .array(z.number().int())
+      .describe("extension: the quantities the customer's document prices, increasing; empty: quantity alone"),
+    valid_until: z
+      .string()
+      .nullable()
+      .describe("extension: YYYY-MM-DD; null: the document's date + the settings' validity_days"),
+    delivery_days: z.number().int().nullable().describe("extension: working days; null: the settings'"),
+    quote_number: z
+      .string()
+      .nullable()
+      .describe("extension: given by the first customer's document (Q-<year>-<number>), then kept; null before"),
     updated_at: Timestamp,
   })
   .meta({ id: "QuoteJob" });
+
+const Text = (max: number) => z.string().max(max);
+const Days = z.number().int().min(1).max(365);
+
+/** YYYY-MM-DD, today (UTC) or later */
+const FutureDate = z.iso
+  .date()
+  .refine((date) => date >= new Date().toISOString().slice(0, 10), { message: "a date in the past" });
+
+const QuantityBreaks = z
+  .array(z.number().int().min(1).max(1_000_000))
+  .max(10)
+  .refine((breaks) => breaks.every((q, i) => i === 0 || q > breaks[i - 1]!), {
+    message: "increasing positive integers, e.g. [1, 10, 50]",
+  });
 
 const QuoteJobPatch = z
   .strictObject({
@@ -109,12 +144,21 @@ const QuoteJobPatch = z
     cost_model: CostModelPatchSchema.optional().describe(
       "an extension: merged by key; a value sets it for this quote job, null falls through to the machine and settings",
     ),
+    customer_name: Text(200).optional().describe("extension"),
+    customer_address: Text(1000).optional().describe("extension: lines separated by \\n"),
+    part_name: Text(200).min(1).nullable().optional().describe("extension: null: the workpiece's file name"),
+    quantity_breaks: QuantityBreaks.optional().describe(
+      "extension: up to 10 increasing positive integers; [] prices the quantity alone",
+    ),
+    valid_until: FutureDate.nullable().optional().describe("extension: YYYY-MM-DD, not before today (UTC)"),
+    delivery_days: Days.nullable().optional().describe("extension: working days, 1 to 365"),
   })
   .refine((body) => Object.keys(body).length > 0, { message: "send at least one field" })
   .meta({ id: "QuoteJobPatch" });
 
 function toQuoteJob(row: QuoteJobRow): z.input<typeof QuoteJob> {
-  return { ...row, cost_model: layerValues(row.cost_model), updated_at: row.updated_at.toISOString() };
+  const { quote_number_at: _at, ...rest } = row;
+  return { ...rest, cost_model: layerValues(row.cost_model), updated_at: row.updated_at.toISOString() };
 }
 
 const CostModelSourceSchema = z.enum(["quote_job", "machine", "settings", "default"]);
@@ -216,9 +260,18 @@ const Breakdown = z
   .meta({ id: "QuoteBreakdown" });
 
 const ExportQuery = z.strictObject({
-  format: z.enum(["csv", "excel"]),
-  language: z.enum(["en", "de"]).default("en"),
+  document: z
+    .enum(["costing", "customer"])
+    .default("costing")
+    .describe("extension: costing (the default), the internal breakdown; customer, the document a shop sends"),
+  format: z
+    .enum(["csv", "excel", "pdf"])
+    .describe("csv and excel for costing; pdf (an extension) and excel for customer"),
+  language: z.enum(DOCUMENT_LANGUAGES).default("en"),
 });
+
+/** the formats each document comes in: a customer's document is no CSV, the costing sheet no PDF */
+const DOCUMENT_FORMATS = { costing: ["csv", "excel"], customer: ["pdf", "excel"] } as const;
 
 const QuoteSettingsPatch = z
   .strictObject({
@@ -233,6 +286,11 @@ const QuoteSettingsPatch = z
     cost_model: CostModelPatchSchema.optional().describe(
       "an extension: merged by key; null puts a value back to its default (docs/quote.md, Cost model)",
     ),
+    shop_name: Text(200).optional().describe("extension"),
+    shop_address: Text(1000).optional().describe("extension: lines separated by \\n"),
+    terms: Text(5000).optional().describe("extension: lines separated by \\n"),
+    validity_days: Days.optional().describe("extension: 1 to 365"),
+    delivery_days: Days.optional().describe("extension: working days, 1 to 365"),
   })
   .refine((body) => Object.keys(body).length > 0, { message: "send at least one field" })
   .meta({ id: "QuoteSettingsPatch" });
@@ -317,10 +375,15 @@ export const quoteRoutes = [
     method: "post",
     path: "/projects/{project_id}/quote/export",
     operationId: "exportQuote",
-    summary: "The breakdown as a CSV file or an Excel workbook, in English or German",
+    summary: "The breakdown as a CSV file or an Excel workbook, or the customer's quote as a PDF or workbook",
     description:
-      'csv: UTF-8 with a byte order mark; en: "," between fields and a decimal point; de: ";" and a decimal comma. ' +
-      "excel: one sheet with the lines, totals and setups, amounts as numbers in a euro format. Filename quote_<project_id>_<language>.csv|xlsx.",
+      'document=costing (the default): the breakdown. csv: UTF-8 with a byte order mark; en: "," between fields and a decimal point; de: ";" and a decimal comma. ' +
+      "excel: one sheet with the lines, totals and setups, amounts as numbers in a euro format. Filename quote_<project_id>_<language>.csv|xlsx. " +
+      "Extension: document=customer, the quote a shop sends (format=pdf or excel): the shop's name, address and terms, a quote number " +
+      "(given by the first customer's document of the project, then kept; also in X-Quote-Number), date, valid until, customer, part with " +
+      "a picture, material, size, the net unit and total price of each quantity break, priced from the current plan, and the delivery time; " +
+      "no cost lines, rates, margins or ids. Filename <quote number>_<part>_<language>.pdf|xlsx. X-Quote-Warnings lists the breakdown's " +
+      "warning codes (plan_incomplete, ...), which the document does not show. 404 job_missing without a CAM job, 409 no_toolpaths before planning.",
     tag: "Quote",
     scopes: ["quote:export"],
     params: ProjectParams,
@@ -328,12 +391,38 @@ export const quoteRoutes = [
     responses: {
       200: {
         description: "the file",
-        contentType: `${EXPORT_CONTENT_TYPES.csv}, ${EXPORT_CONTENT_TYPES.excel}`,
-        headers: { "Content-Disposition": 'attachment; filename="quote_<project_id>_<language>.csv" (or .xlsx)' },
+        contentType: `${EXPORT_CONTENT_TYPES.csv}, ${EXPORT_CONTENT_TYPES.excel}, ${CUSTOMER_CONTENT_TYPES.pdf}`,
+        headers: {
+          "Content-Disposition":
+            'attachment; filename="quote_<project_id>_<language>.csv" (or .xlsx); customer: "<quote number>_<part>_<language>.pdf" (or .xlsx)',
+          "X-Quote-Number": "document=customer: the quote's number",
+          "X-Quote-Warnings": "document=customer: the breakdown's warning codes, comma-separated; empty when none",
+        },
       },
     },
-    errors: [404],
+    errors: [404, 409],
     async handler({ db, params, query }) {
+      const formats: readonly string[] = DOCUMENT_FORMATS[query.document];
+      if (!formats.includes(query.format))
+        throw invalidParameter([
+          {
+            field: "query.format",
+            code: "not_offered",
+            message: `document=${query.document} comes as ${formats.join(" or ")}, not ${query.format}`,
+          },
+        ]);
+      if (query.document === "customer") {
+        const file = await customerDocumentFile(db, params.project_id, {
+          format: query.format === "pdf" ? "pdf" : "excel",
+          language: query.language,
+        });
+        return bytes(200, file.bytes, file.contentType, {
+          "Content-Disposition": `attachment; filename="${file.filename}"`,
+          "X-Quote-Number": file.quoteNumber,
+          "X-Quote-Warnings": file.warnings.join(","),
+          "Cache-Control": "no-store",
+        });
+      }
       const { breakdown, project, completeness } = await projectBreakdown(db, params.project_id);
       const header = {
         project_name: project.name,
@@ -342,12 +431,13 @@ export const quoteRoutes = [
         date: new Date().toISOString().slice(0, 10),
         completeness,
       };
+      const format = query.format === "csv" ? "csv" : "excel";
       const body =
-        query.format === "csv"
+        format === "csv"
           ? quoteCsv(breakdown, header, query.language)
           : await quoteWorkbook(breakdown, header, query.language);
-      return bytes(200, body, EXPORT_CONTENT_TYPES[query.format], {
-        "Content-Disposition": `attachment; filename="${exportFilename(project.id, query.format, query.language)}"`,
+      return bytes(200, body, EXPORT_CONTENT_TYPES[format], {
+        "Content-Disposition": `attachment; filename="${exportFilename(project.id, format, query.language)}"`,
       });
     },
   }),

@@ -46,7 +46,7 @@ export function setupSheetPdf(sheet: SetupSheet, paper: Paper = "a4"): Promise<B
 }
 
 /** pdfkit's standard fonts write WinAnsi: the rest would come out as other characters */
-function latin1(text: string): string {
+export function latin1(text: string): string {
   return text.replace(/[^\u0020-\u00ff\u2013\u2014\u2018\u2019\u201c\u201d\u2022\u2026\u20ac\n]/g, "?");
 }
 

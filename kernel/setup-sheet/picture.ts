@@ -43,6 +43,8 @@ export interface PictureOptions {
   maxHeight?: number;
   /** the part's mesh is merged down to at most this many triangles (default 6,000: about 3,000 face the viewer, which keeps a picture to some 250 KB of SVG) */
   maxTriangles?: number;
+  /** the part alone: no stock outline and no work offset (the customer's quote document); default false */
+  partOnly?: boolean;
 }
 
 const COLOURS = {
@@ -68,12 +70,12 @@ export function setupPicture(input: SetupPictureInput, options: PictureOptions =
   }
   const facets = drawingOrder(solids.map((solid) => solid.box)).flatMap((i) => solids[i]!.facets);
   const axisLength = Math.max(10, 0.32 * stockSize);
-  const fitted: Vec3[] = [
-    ...boxCorners(input.stock),
+  const axisEnds: Vec3[] = [
     [axisLength * 1.15, 0, 0],
     [0, axisLength * 1.15, 0],
     [0, 0, axisLength * 1.15],
   ];
+  const fitted: Vec3[] = [...boxCorners(input.stock), ...(options.partOnly === true ? [] : axisEnds)];
   for (const facet of facets) fitted.push(...facet.corners);
   const screen = fitted.map(viewPoint);
   const uMin = Math.min(...screen.map((p) => p[0]));
@@ -109,8 +111,10 @@ export function setupPicture(input: SetupPictureInput, options: PictureOptions =
         dashed: false,
       });
   }
-  shapes.push(...stockOutline(input.stock, project));
-  shapes.push(...wcsMarker({ project, axisLength, label: input.originLabel }));
+  if (options.partOnly !== true) {
+    shapes.push(...stockOutline(input.stock, project));
+    shapes.push(...wcsMarker({ project, axisLength, label: input.originLabel }));
+  }
   return { width, height, shapes };
 }
 

@@ -49,6 +49,19 @@ export const QuoteSettings = z
     cost_model: CostModelSchema.describe(
       "an extension: the deepest layer of the cost model, defaults filled in (docs/quote.md, Cost model)",
     ),
+    shop_name: z.string().describe("extension: the customer's document's header"),
+    shop_address: z.string().describe("extension: lines separated by \\n, under the shop's name"),
+    terms: z.string().describe("extension: the customer's document's terms, lines separated by \\n"),
+    validity_days: z
+      .number()
+      .int()
+      .describe(
+        "extension: a customer's document is valid this many days from its date, unless its quote job says until when",
+      ),
+    delivery_days: z
+      .number()
+      .int()
+      .describe("extension: working days from order to delivery, unless the quote job says otherwise"),
     updated_at: z.string(),
   })
   .meta({ id: "QuoteSettings" });
@@ -64,8 +77,16 @@ export interface ProjectBreakdown {
   completeness: Completeness | null;
 }
 
-/** Reads every layer and computes the breakdown of a project's quote; 404 when the project is not the caller's. */
-export async function projectBreakdown(db: Queryable, projectId: string): Promise<ProjectBreakdown> {
+/**
+ * Reads every layer and computes the breakdown of a project's quote; 404 when the project is not
+ * the caller's. `quantity` prices another quantity from the same plan (a quantity break of the
+ * customer's document); default the quote job's.
+ */
+export async function projectBreakdown(
+  db: Queryable,
+  projectId: string,
+  options: { quantity?: number } = {},
+): Promise<ProjectBreakdown> {
   const project = await getProject(db, projectId);
   const quoteJob = project ? await getQuoteJob(db, projectId) : null;
   const context = project ? await getQuoteProjectContext(db, projectId) : null;
@@ -97,7 +118,7 @@ export async function projectBreakdown(db: Queryable, projectId: string): Promis
     : null;
   const completeness = completenessOf(context.plan_summary);
   const breakdown = computeBreakdown({
-    quantity: quoteJob.quantity,
+    quantity: options.quantity ?? quoteJob.quantity,
     mhr: { value: mhr.value, source: mhr.source as MhrSource },
     setups,
     completeness,

@@ -79,6 +79,11 @@ export interface QuoteSettings {
   material_surcharge_percentage: number;
   /** every value, defaults filled in */
   cost_model: CostModelValues;
+  shop_name: string;
+  shop_address: string;
+  terms: string;
+  validity_days: number;
+  delivery_days: number;
   updated_at: string;
 }
 export type QuoteSettingsPatch = Partial<Omit<QuoteSettings, "updated_at" | "cost_model">> & {

@@ -59,6 +59,13 @@ export interface QuoteJob {
   material_fixed_price: number;
   material_surcharge_percentage: number;
   cost_model: CostModelValues;
+  customer_name: string;
+  customer_address: string;
+  part_name: string | null;
+  quantity_breaks: number[];
+  valid_until: string | null;
+  delivery_days: number | null;
+  quote_number: string | null;
 }
 
 /** the spec's setup-cost entry: strings throughout */
@@ -84,5 +91,8 @@ export const patchQuoteJob = (projectId: string, patch: QuoteJobPatch) =>
   request<QuoteJob>("PATCH", `${projectUrl(projectId)}/quote/job`, patch);
 export const calculateMhr = (inputs: MhrInputs) =>
   request<{ calculated_mhr: number }>("POST", `${PUBLIC_API}/quote/mhr/calculate`, inputs);
+/** the customer's quote document (docs/quote.md): PDF or Excel, English or German */
+export const customerExportUrl = (projectId: string, format: "pdf" | "excel", language: "en" | "de") =>
+  `${projectUrl(projectId)}/quote/export?document=customer&format=${format}&language=${language}`;
 export const exportUrl = (projectId: string, format: "csv" | "excel", language: "en" | "de") =>
   `${projectUrl(projectId)}/quote/export?format=${format}&language=${language}`;

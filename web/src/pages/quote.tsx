@@ -23,6 +23,7 @@ import { fill, useI18n } from "../i18n/index.ts";
 import { formatDuration, useProjectsText } from "../i18n/projects.ts";
 import type { ProjectsMessages } from "../i18n/projects-en.ts";
 import { isNotFound, ProjectNotFound } from "./project-not-found.tsx";
+import { CustomerDocument } from "./quote-customer-document.tsx";
 import { MhrCalculator, QuoteJobForm } from "./quote-forms.tsx";
 import { CostLinesTable } from "./quote-cost-lines.tsx";
 import { CostModelForm } from "./quote-cost-model.tsx";
@@ -199,6 +200,7 @@ export function QuotePage({ id }: { id?: string }) {
             onSave={async (patch) => changed(await patchQuoteJob(id, { cost_model: patch }))}
           />
           <Exports projectId={id} />
+          <CustomerDocument projectId={id} job={loaded.job} onSaved={changed} />
         </div>
       </div>
       <CostLinesTable breakdown={loaded.breakdown} />

@@ -18,7 +18,17 @@ import { parseNumber } from "../machines/numbers.ts";
 import { CostModelForm } from "../quote-cost-model.tsx";
 import { useCostModelText } from "../../i18n/cost-model.ts";
 
-type Field = Exclude<keyof QuoteSettingsPatch, "cost_model">;
+import { ShopDetailsForm } from "./quote-shop-details.tsx";
+
+type Field =
+  | "overhead_percentage"
+  | "profit"
+  | "discount"
+  | "tax"
+  | "material_surcharge_percentage"
+  | "default_mhr"
+  | "default_cost_per_m2"
+  | "default_energy_cost";
 const PERCENTAGES: Field[] = ["overhead_percentage", "profit", "discount", "tax", "material_surcharge_percentage"];
 const RATES: Field[] = ["default_mhr", "default_cost_per_m2", "default_energy_cost"];
 const FIELDS = [...PERCENTAGES, ...RATES];
@@ -147,6 +157,7 @@ export function QuoteSettingsPage() {
           }}
         />
       ) : null}
+      {settings ? <ShopDetailsForm settings={settings} onSaved={setSettings} /> : null}
     </section>
   );
 }
