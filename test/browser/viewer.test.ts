@@ -328,8 +328,8 @@ describe("the project's 3D view", () => {
       if (green <= 0.01) debugPictures({ setupPlain, finished });
       assert.ok(green > 0.01, `green where the part is finished: ${(green * 100).toFixed(2)} %`);
       t.diagnostic(
-        `after the first roughing: ${early} mm³ left, ${(blue * 100).toFixed(2)} % newly blue; ` +
-          `after the setup: ${left} mm³ left, ${(green * 100).toFixed(2)} % newly green`,
+        `after the first roughing: ${Math.round(early)} mm³ left, ${(blue * 100).toFixed(2)} % newly blue; ` +
+          `after the setup: ${Math.round(left)} mm³ left, ${(green * 100).toFixed(2)} % newly green`,
       );
       assert.equal(await contextLost(page), false);
       tab.assertClean();
