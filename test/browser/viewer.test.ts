@@ -228,6 +228,9 @@ describe("the project's 3D view", () => {
     const first = page.locator('[role="treeitem"][aria-level="3"]').first();
     const name = (await first.getAttribute("aria-label")) ?? "";
     assert.match(name, /^[A-Z][a-z ]+, [a-z ]+ Ø[\d.]+$/, "named by what it is");
+    // the tool by its type where its cutting shape would misname it (a face mill cuts flat, as an end mill)
+    const faceMilling = page.locator('[role="treeitem"][aria-level="3"][aria-label="Face milling, face mill Ø50"]');
+    assert.ok((await faceMilling.count()) > 0, "the face mill is named so");
     let frames = await framesDrawn(page);
     await first.click();
     await drawnAfter(page, frames);

@@ -81,6 +81,15 @@ const en = {
     chamfer: "chamfer mill",
     tap: "tap",
   } as Record<string, string>,
+  /** tools whose cutting shape's name (toolKinds) would misname them: a face mill cuts flat */
+  toolTypes: {
+    FaceMill: "face mill",
+    SlotMill: "slot mill",
+    SpotDrill: "spot drill",
+    CentreDrill: "centre drill",
+    Reamer: "reamer",
+    ThreadMill: "thread mill",
+  } as Record<string, string>,
 };
 
 export type ViewerText = typeof en;
@@ -164,6 +173,14 @@ const de: ViewerText = {
     drill: "Bohrer",
     chamfer: "Fasenfräser",
     tap: "Gewindebohrer",
+  },
+  toolTypes: {
+    FaceMill: "Planfräser",
+    SlotMill: "Scheibenfräser",
+    SpotDrill: "NC-Anbohrer",
+    CentreDrill: "Zentrierbohrer",
+    Reamer: "Reibahle",
+    ThreadMill: "Gewindefräser",
   },
 };
 
