@@ -12,6 +12,7 @@ import { createTestUser, type TestUser } from "../../test/support/users.ts";
 interface PartAnswer {
   part: { file_name: string | null; bbox: { min: number[]; max: number[]; size: number[] }; face_count: number } | null;
   stock_offsets: Record<string, number> | null;
+  planned: boolean;
 }
 
 const OFFSETS = { minus_x: 1, plus_x: 2, minus_y: 3, plus_y: 4, minus_z: 8.5, plus_z: 0 };
@@ -64,6 +65,7 @@ describe("a project's part and stock for the project page", () => {
     assert.equal(first.body.part?.file_name, "partC.stl");
     assert.deepEqual(first.body.part?.bbox.size, size);
     assert.equal(first.body.stock_offsets, null);
+    assert.equal(first.body.planned, false, "a job not planned yet");
     const stock = await api.request("POST", `/projects/${withPart}/stock/bounding-box`, {
       key: alice.key,
       body: OFFSETS,
@@ -75,7 +77,7 @@ describe("a project's part and stock for the project page", () => {
   it("answers null for a project without a part", async () => {
     const res = await partOf(aliceSession, bare);
     assert.equal(res.status, 200, res.text);
-    assert.deepEqual(res.body, { part: null, stock_offsets: null });
+    assert.deepEqual(res.body, { part: null, stock_offsets: null, planned: false });
   });
 
   it("answers 404 for another user's project and an unknown one, 400 for an id that is not one", async () => {

@@ -3,11 +3,12 @@
  * Project):
  *
  *   GET /projects/{project_id}/part -> 200 {part: {file_name, bbox: {min, max, size}, face_count} | null,
- *       stock_offsets: {minus_x, ..., plus_z} | null}
+ *       stock_offsets: {minus_x, ..., plus_z} | null, planned}
  *
  * The public API answers the part's size only to its upload and keeps the stock inside the job
  * file; without this the page would offer the default offsets again, and a re-plan would
- * quietly change the stock. Read from the current job in a request transaction opened with the
+ * quietly change the stock. `planned` says whether the current job has a plan, so the page shows
+ * the viewer for a job imported from a .famc file, which has no planning task. Read from the current job in a request transaction opened with the
  * session, so another user's project is 404 as on the public API.
  */
 import type { Request, Response } from "express";
@@ -45,6 +46,7 @@ export async function projectPart(
             }
           : null,
       stock_offsets: job?.stock?.offsets ?? null,
+      planned: job?.plan != null,
     };
   });
   if (answer === null) throw notFound("project", projectId);

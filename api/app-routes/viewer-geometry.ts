@@ -1,8 +1,9 @@
 /**
  * What the viewer's stock and features routes share: the current job's part and plan read in a
  * request transaction opened with the session (another user's project is 404, as on the public
- * API), then the geometry asked of a geometry thread (geometry-pool/viewer.ts), outside the
- * transaction: reading the part and simulating take a thread seconds, never the event loop.
+ * API; the blobs are read once a job, kept-by-job.ts), then the geometry asked of a geometry
+ * thread (geometry-pool/viewer.ts), outside the transaction: reading the part and simulating
+ * take a thread seconds, never the event loop.
  */
 import type { Response } from "express";
 import { getWorkpiece } from "../../db/queries/workpieces.ts";
@@ -15,8 +16,15 @@ import { postgresBlobStore } from "../../storage/postgres.ts";
 import type { AuthenticatedKey } from "../locals.ts";
 import { currentPlannedJob, noToolpaths } from "../routes/shared/planned-job.ts";
 import type { ApiServices } from "../services.ts";
+import { KeptByJob } from "./kept-by-job.ts";
 
 const BUSY_RETRY_AFTER_SECONDS = 10;
+
+/**
+ * the part and plan blobs of the last jobs viewed: the stock is asked for after operation after
+ * operation, and the geometry thread keeps the job it read, so the blobs are read once a job
+ */
+const BLOBS = new KeptByJob<{ part: Uint8Array; plan: Uint8Array }>(4);
 
 /** The planned job's inputs for a geometry thread, with its plan's summary to check indexes against. */
 export interface PlannedInputs {
@@ -33,20 +41,21 @@ export async function plannedInputs(
   return withRequestTransaction(services.pool, auth.credential, ["projects:read"], async (db) => {
     const job = await currentPlannedJob(db, projectId);
     const plan = job.plan;
-    const workpiece = job.workpieceId ? await getWorkpiece(db, job.workpieceId) : null;
-    if (workpiece === null || job.stock === null) throw noToolpaths(job.id);
-    const [part, planBlob] = await Promise.all([
-      postgresBlobStore.get(db, workpiece.blobs.brep ?? workpiece.blobs.original),
-      postgresBlobStore.get(db, plan.blobId),
-    ]);
-    if (!part || !planBlob) throw new Error(`job ${job.id}: its part or plan blob is missing`);
+    const stock = job.stock;
+    if (job.workpieceId === null || stock === null) throw noToolpaths(job.id);
+    const workpieceId = job.workpieceId;
+    const blobs = await BLOBS.get(job.id, async () => {
+      const workpiece = await getWorkpiece(db, workpieceId);
+      if (workpiece === null) throw noToolpaths(job.id);
+      const [part, planBlob] = await Promise.all([
+        postgresBlobStore.get(db, workpiece.blobs.brep ?? workpiece.blobs.original),
+        postgresBlobStore.get(db, plan.blobId),
+      ]);
+      if (!part || !planBlob) throw new Error(`job ${job.id}: its part or plan blob is missing`);
+      return { part: part.bytes, plan: planBlob.bytes };
+    });
     return {
-      request: {
-        jobId: job.id,
-        part: part.bytes,
-        plan: planBlob.bytes,
-        stock: { min: job.stock.min, max: job.stock.max },
-      },
+      request: { jobId: job.id, ...blobs, stock: { min: stock.min, max: stock.max } },
       summary: plan.summary,
     };
   });

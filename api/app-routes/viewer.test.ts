@@ -205,6 +205,27 @@ describe("the viewer's recognised features", () => {
   });
 });
 
+describe("a job imported from a .famc file", () => {
+  it("is planned without a planning task: the page is told so, and the viewer's scene and toolpaths answer", async () => {
+    const imported = await service.importedProject(planned);
+    const part = (project: string) =>
+      session.request<{ planned: boolean }>("GET", `${APP_ROUTES_PATH}/projects/${project}/part`);
+    assert.equal((await part(imported)).body.planned, true, "the imported job has its plan");
+    assert.equal((await part(planned)).body.planned, true);
+    assert.equal((await part(unplanned)).body.planned, false, "a workpiece not planned yet");
+    const tasks = await service.api.request<{ items: unknown[] }>("GET", `/tasks/by-project/${imported}`, {
+      key: service.user.key,
+    });
+    assert.deepEqual(tasks.body.items, [], "no planning task");
+    const scene = await session.request<{ setups: unknown[] }>("GET", `${APP_ROUTES_PATH}/projects/${imported}/viewer`);
+    assert.equal(scene.status, 200, scene.text);
+    assert.equal(scene.body.setups.length, summary.setups.length);
+    const toolpaths = await session.request("GET", `${APP_ROUTES_PATH}/projects/${imported}/setups/0/toolpaths`);
+    assert.equal(toolpaths.status, 200, toolpaths.text);
+    assert.ok(toolpaths.bytes.byteLength > 0);
+  });
+});
+
 describe("the viewer's routes refuse", () => {
   const paths = (project: string) => [stockPath(project, 0), `${APP_ROUTES_PATH}/projects/${project}/features`];
 

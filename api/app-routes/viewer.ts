@@ -17,6 +17,7 @@ import { presignWorkpiece } from "../../db/queries/workpieces.ts";
 import { withRequestTransaction } from "../../db/request-transaction.ts";
 import { API_BASE_PATH } from "../../http/base-path.ts";
 import { notFound } from "../../http/errors/index.ts";
+import type { CamPlan } from "../../kernel/job/plan.ts";
 import { encodeToolpathBuffer } from "../../kernel/cam/viewer/toolpath-buffer.ts";
 import { operationPolyline } from "../../kernel/cam/viewer/toolpath-polyline.ts";
 import { programWithMoveLines } from "../../kernel/post/program-lines.ts";
@@ -25,7 +26,14 @@ import { publicBaseUrl } from "../public-base-url.ts";
 import { bytes, sendSerialized, serializeReply } from "../reply.ts";
 import { plannedJob } from "../routes/shared/planned-job.ts";
 import type { ApiServices } from "../services.ts";
+import { KeptByJob } from "./kept-by-job.ts";
 import { viewerScene } from "./viewer-scene.ts";
+
+/**
+ * decoded plans of the last jobs viewed: a page asks for the scene and then each setup's
+ * toolpaths, and STC-06's plan takes a second to decode on a loaded machine
+ */
+const PLANS = new KeptByJob<CamPlan>(4);
 
 export const ViewerParams = z.strictObject({ project_id: z.uuid() });
 export const ToolpathsParams = z.strictObject({
@@ -45,7 +53,7 @@ export async function projectViewer(
   const { project_id: projectId } = ViewerParams.parse(res.locals.input?.params);
   const baseUrl = publicBaseUrl(req, services.env.PUBLIC_BASE_URL);
   const answer = await withRequestTransaction(services.pool, auth.credential, ["projects:read"], async (db) => {
-    const { job, workpiece, plan, postprocessor } = await plannedJob(db, projectId);
+    const { job, workpiece, plan, postprocessor } = await plannedJob(db, projectId, { plans: PLANS });
     const bbox = workpiece?.meta.bbox;
     const part =
       workpiece?.blobs.mesh && workpiece.blobs.thumbnail && bbox
@@ -78,7 +86,7 @@ export async function setupToolpaths(
     services.pool,
     auth.credential,
     ["projects:read"],
-    (db) => plannedJob(db, projectId),
+    (db) => plannedJob(db, projectId, { plans: PLANS }),
   );
   // the program and the buffer are made after the transaction: its connection is not held for them
   const setup = plan.setups[setupIndex];

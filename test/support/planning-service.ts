@@ -108,6 +108,24 @@ export class PlanningService {
     return waitForTask(this.db.owner, res.body.task_id, "finished", (task) => TERMINAL.has(task.status), WAIT);
   }
 
+  /** a new project whose job is `projectId`'s current one, downloaded and imported (.famc): planned, with no planning task */
+  async importedProject(projectId: string): Promise<string> {
+    const { api, user } = this;
+    const famc = await api.request("GET", `/projects/${projectId}/job`, { key: user.key });
+    assert.equal(famc.status, 200, famc.text);
+    const created = await api.request<{ id: string }>("POST", "/projects", {
+      key: user.key,
+      body: { name: "Imported", customer: "" },
+    });
+    assert.equal(created.status, 201, created.text);
+    const imported = await api.request("POST", `/projects/${created.body.id}/job`, {
+      key: user.key,
+      raw: fileUpload(famc.bytes),
+    });
+    assert.equal(imported.status, 201, imported.text);
+    return created.body.id;
+  }
+
   /**
    * Every setup of the project's current plan as the route writes it for the project's (Fanuc)
    * machine, and in every postprocessor of the kernel, judged (program-checks.ts): each reads to

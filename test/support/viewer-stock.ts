@@ -4,7 +4,7 @@
  * test support may.
  */
 export { classCounts, decodeStockField, STOCK_CLASSES, type StockField } from "../../web/src/api/viewer-stock.ts";
-export { STOCK_COLOURS, stockMesh } from "../../web/src/viewer/stock-mesh.ts";
+export { STOCK_COLOURS, STOCK_SIDE, stockMesh } from "../../web/src/viewer/stock-mesh.ts";
 export {
   FAMILY_COLOURS,
   FEATURE_FAMILIES,

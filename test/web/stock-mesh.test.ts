@@ -1,7 +1,7 @@
 /** The web app's stock mesh (web/src/viewer/stock-mesh.ts) on fields small enough to count. */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { type StockField, STOCK_COLOURS, stockMesh } from "../support/viewer-stock.ts";
+import { type StockField, STOCK_COLOURS, STOCK_SIDE, stockMesh } from "../support/viewer-stock.ts";
 
 type Vec3 = [number, number, number];
 
@@ -66,18 +66,15 @@ describe("the stock as coloured triangles", () => {
     assert.ok(firstTop[2] > 0 && firstTop[0] === 0 && firstTop[1] === 0, "the top faces up");
   });
 
-  it("colours each cell's triangles by its class", () => {
+  it("colours each cell's top by its class and the walls as stock", () => {
     const mesh = stockMesh(twoCells(IDENTITY, [2, 3]));
     const colourAt = (vertex: number) => Array.from(mesh.colours.subarray(3 * vertex, 3 * vertex + 3));
-    // the first cell's top and walls come first, the second cell's last
-    assert.deepEqual(
-      colourAt(0),
-      STOCK_COLOURS[2]!.map((c) => Math.fround(c)),
-    );
-    assert.deepEqual(
-      colourAt(mesh.triangles * 3 - 1),
-      STOCK_COLOURS[3]!.map((c) => Math.fround(c)),
-    );
+    const as32 = (colour: readonly number[]) => colour.map((c) => Math.fround(c));
+    // per cell its top (2 triangles, 6 vertices), then its walls: the high cell has 4, the low 3
+    assert.deepEqual(colourAt(0), as32(STOCK_COLOURS[2]!), "the high cell's top");
+    for (let v = 6; v < 6 + 4 * 6; v += 1) assert.deepEqual(colourAt(v), as32(STOCK_SIDE), `wall vertex ${v}`);
+    assert.deepEqual(colourAt(30), as32(STOCK_COLOURS[3]!), "the low cell's top");
+    assert.deepEqual(colourAt(mesh.triangles * 3 - 1), as32(STOCK_SIDE), "the low cell's last wall");
   });
 
   it("places the cells with the setup's frame, in the part's coordinates", () => {

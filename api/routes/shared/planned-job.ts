@@ -63,19 +63,35 @@ export function noToolpaths(jobId: string): HttpError {
   );
 }
 
-/** The project's current job and its plan, refused as currentPlannedJob refuses. */
-export async function plannedJob(db: Queryable, projectId: string): Promise<PlannedJob> {
+/** Keeps decoded plans by job id (api/app-routes/kept-by-job.ts: a job's plan never changes). */
+export interface PlanKeeper {
+  get(jobId: string, make: () => Promise<CamPlan>): Promise<CamPlan>;
+}
+
+/**
+ * The project's current job and its plan, refused as currentPlannedJob refuses. With `plans`,
+ * a plan decoded for an earlier request of the same job is used, not read and decoded again.
+ */
+export async function plannedJob(
+  db: Queryable,
+  projectId: string,
+  options: { plans?: PlanKeeper } = {},
+): Promise<PlannedJob> {
   const job = await currentPlannedJob(db, projectId);
   const project = await getProject(db, projectId);
   if (!project) throw notFound("project", projectId);
-  const blob = await postgresBlobStore.get(db, job.plan.blobId);
-  if (!blob) throw new Error(`job ${job.id}: its plan blob ${job.plan.blobId} is missing`);
+  const read = async () => {
+    const blob = await postgresBlobStore.get(db, job.plan.blobId);
+    if (!blob) throw new Error(`job ${job.id}: its plan blob ${job.plan.blobId} is missing`);
+    return decodeCamPlan(blob.bytes);
+  };
+  const plan = options.plans ? await options.plans.get(job.id, read) : await read();
   const workpiece = job.workpieceId ? await getWorkpiece(db, job.workpieceId) : null;
   const material = project.material_id ? ((await materialName(db, project.material_id)) ?? project.material_id) : null;
   return {
     job,
     workpiece,
-    plan: decodeCamPlan(blob.bytes),
+    plan,
     postprocessor: findMachineArchetype(job.machine.product_id)?.postprocessor ?? job.machine.control,
     context: {
       project: project.name,

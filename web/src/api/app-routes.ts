@@ -67,6 +67,8 @@ export interface ProjectPart {
     face_count: number;
   } | null;
   stock_offsets: Offsets | null;
+  /** the current job has a plan (planned here, or imported from a .famc file) */
+  planned: boolean;
 }
 
 export const readProjectPart = (projectId: string) =>

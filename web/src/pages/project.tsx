@@ -229,7 +229,11 @@ export function ProjectPage({ id }: { id?: string }) {
           <Summary plan={plan} />
         </>
       ) : project.current_job_id ? (
-        <PlanStep project={project} running={running} onPlanned={() => setVersion(version + 1)} />
+        <>
+          <PlanStep project={project} running={running} onPlanned={() => setVersion(version + 1)} />
+          {/* a job imported from a .famc file is planned without a planning task */}
+          <LazyProjectViewer key={project.current_job_id} projectId={project.id} ifPlanned />
+        </>
       ) : (
         <p class="muted">{text.project.noPart}</p>
       )}

@@ -34,7 +34,8 @@ const keyOf = (selection: Selection): string =>
 
 export function operationName(text: ViewerText, operation: ViewerOperation, format: (n: number) => string): string {
   const kind = text.kinds[operation.kind] ?? operation.kind;
-  const tool = text.toolKinds[operation.tool.kind] ?? operation.tool.tool_type;
+  const tool =
+    text.toolTypes[operation.tool.tool_type] ?? text.toolKinds[operation.tool.kind] ?? operation.tool.tool_type;
   return `${kind}, ${tool} Ø${format(operation.tool.diameter_mm)}`;
 }
 

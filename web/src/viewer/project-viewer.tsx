@@ -51,6 +51,16 @@ export function ProjectViewer({ projectId }: { projectId: string }) {
   const [featuresOn, setFeaturesOn] = useState(false);
   const canvas = useRef<HTMLCanvasElement>(null);
   const view = useRef<SetupView | null>(null);
+  // the stock replaces the part the features colour: one overlay at a time, or Features would
+  // colour a hidden part and the picture would not change
+  const showStock = (on: boolean) => {
+    setStockOn(on);
+    if (on) setFeaturesOn(false);
+  };
+  const showFeatures = (on: boolean) => {
+    setFeaturesOn(on);
+    if (on) setStockOn(false);
+  };
 
   useEffect(() => {
     let live = true;
@@ -185,7 +195,7 @@ export function ProjectViewer({ projectId }: { projectId: string }) {
               <StockOverlay
                 projectId={projectId}
                 on={stockOn}
-                setOn={setStockOn}
+                setOn={showStock}
                 view={view}
                 setup={setup}
                 after={stockAfter}
@@ -201,7 +211,7 @@ export function ProjectViewer({ projectId }: { projectId: string }) {
               <FeatureOverlay
                 projectId={projectId}
                 on={featuresOn}
-                setOn={setFeaturesOn}
+                setOn={showFeatures}
                 view={view}
                 canvas={canvas}
                 highlighted={highlighted}

@@ -2,9 +2,11 @@
  * The simulated stock (api/viewer-stock.ts) as triangles a scene draws: the top of every cell
  * with material, and the walls where a cell stands above its neighbour (or the stock's edge),
  * down to the neighbour's top or the stock's bottom, so the stock reads as a solid. Positions
- * are in the part's coordinates (the setup's frame applied), colours per vertex by the cell's
- * class: blue left beyond the tolerance, green within it, red cut into the part, grey beside the
- * part. Pure arrays, no three.js: a BufferGeometry takes them as they are (non-indexed).
+ * are in the part's coordinates (the setup's frame applied), colours per vertex: a cell's top by
+ * its class (blue left beyond the tolerance, green within it, red cut into the part, grey beside
+ * the part), the walls in STOCK_SIDE. A height field compares the top of each column only: a
+ * wall coloured as its cell's top would claim a comparison nobody made. Pure arrays, no
+ * three.js: a BufferGeometry takes them as they are (non-indexed).
  */
 import type { StockField, Vec3 } from "../api/viewer-stock.ts";
 
@@ -23,6 +25,9 @@ export const STOCK_COLOURS: readonly Vec3[] = [
   [0.9, 0.15, 0.15],
   [0.72, 0.72, 0.72],
 ];
+
+/** the walls between cells and at the stock's edge: stock, not compared with the part */
+export const STOCK_SIDE: Vec3 = [0.6, 0.6, 0.62];
 
 /** a cell at the bottom holds no material */
 const EMPTY_SLACK = 1e-4;
@@ -81,7 +86,7 @@ export function stockMesh(field: StockField): StockMesh {
       for (const [di, dj] of SIDES) {
         const below = height(i + di, j + dj);
         if (below >= h) continue;
-        quad(wall(di, dj, { x0, x1, y0, y1 }, below, h), colour);
+        quad(wall(di, dj, { x0, x1, y0, y1 }, below, h), STOCK_SIDE);
       }
     }
   }

@@ -11,7 +11,7 @@ import { readStock } from "../api/viewer-data.ts";
 import { errorMessage } from "../components/errors.tsx";
 import { fill, useI18n } from "../i18n/index.ts";
 import type { SetupView } from "./setup-view.ts";
-import { STOCK_COLOURS, type StockMesh, stockMesh } from "./stock-mesh.ts";
+import { STOCK_COLOURS, STOCK_SIDE, type StockMesh, stockMesh } from "./stock-mesh.ts";
 import { useViewerText } from "./viewer-text.ts";
 
 export interface StockOverlayProps {
@@ -80,6 +80,7 @@ export function StockOverlay({ projectId, on, setOn, view, setup, after, afterNa
         [fill(text.stockWithin, { mm: mm(current.tolerance) }), STOCK_COLOURS[1] ?? []],
         [text.stockCut, STOCK_COLOURS[2] ?? []],
         [text.stockNoPart, STOCK_COLOURS[3] ?? []],
+        [text.stockSide, STOCK_SIDE],
       ]
     : [];
   return (

@@ -34,6 +34,7 @@ const en = {
   stockWithin: "within {mm} mm of the part",
   stockCut: "cut into the part",
   stockNoPart: "beside the part",
+  stockSide: "the stock's sides (not compared)",
   materialLeft: "Material left: {volume} mm³",
   stockFailed: "The simulated stock could not be shown.",
   features: "Features",
@@ -80,6 +81,15 @@ const en = {
     chamfer: "chamfer mill",
     tap: "tap",
   } as Record<string, string>,
+  /** tools whose cutting shape's name (toolKinds) would misname them: a face mill cuts flat */
+  toolTypes: {
+    FaceMill: "face mill",
+    SlotMill: "slot mill",
+    SpotDrill: "spot drill",
+    CentreDrill: "centre drill",
+    Reamer: "reamer",
+    ThreadMill: "thread mill",
+  } as Record<string, string>,
 };
 
 export type ViewerText = typeof en;
@@ -117,6 +127,7 @@ const de: ViewerText = {
   stockWithin: "innerhalb {mm} mm am Teil",
   stockCut: "ins Teil geschnitten",
   stockNoPart: "neben dem Teil",
+  stockSide: "Seiten des Rohteils (nicht verglichen)",
   materialLeft: "Restmaterial: {volume} mm³",
   stockFailed: "Das simulierte Rohteil kann nicht gezeigt werden.",
   features: "Features",
@@ -162,6 +173,14 @@ const de: ViewerText = {
     drill: "Bohrer",
     chamfer: "Fasenfräser",
     tap: "Gewindebohrer",
+  },
+  toolTypes: {
+    FaceMill: "Planfräser",
+    SlotMill: "Scheibenfräser",
+    SpotDrill: "NC-Anbohrer",
+    CentreDrill: "Zentrierbohrer",
+    Reamer: "Reibahle",
+    ThreadMill: "Gewindefräser",
   },
 };
 
