@@ -19,6 +19,7 @@ import { findMachineArchetype, type MachineArchetype } from "../kernel/machines/
 import { meshToGlb } from "../kernel/mesh/glb.ts";
 import { readGlbTriangles } from "../kernel/mesh/glb-read.ts";
 import { computeBreakdown, breakdownJson } from "../kernel/quote/breakdown.ts";
+import { resolveCostModel } from "../kernel/quote/cost-model.ts";
 import { customerDocumentFilename, customerQuoteDocument } from "../kernel/quote/customer-document.ts";
 import { customerQuoteWorkbook } from "../kernel/quote/customer-excel.ts";
 import { formatEuro } from "../kernel/quote/customer-labels.ts";
@@ -86,6 +87,7 @@ for (const [n, name] of names.entries()) {
       profit: 10,
       discount: 0,
       tax: 19,
+      cost_model: resolveCostModel({ settings: {}, machine: {}, quoteJob: {} }),
     });
     assert.ok(
       sum(b.lines.map((l) => l.amount)).equals(b.direct_cost),
