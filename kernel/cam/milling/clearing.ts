@@ -19,9 +19,10 @@
  * the free side on their left, the material on their right: climb milling with a clockwise
  * spindle.
  */
-import type { Cutter, CuttingParameters, Vec2, Vec3 } from "../types.ts";
+import type { Cutter, CuttingParameters, Move, Vec2, Vec3 } from "../types.ts";
 import { planEntry } from "./entry.ts";
-import { polylineMoves, xy, type Cut, type Heights } from "./linking.ts";
+import { readingStep, readPass, resample, type PassReading } from "./full-width.ts";
+import { xy, type Cut, type Heights } from "./linking.ts";
 import type { SkippedRegion } from "./operation.ts";
 import {
   area,
@@ -41,6 +42,7 @@ import {
   pathLength,
   pathOf,
   simplify,
+  simplifyOpen,
   smoothInside,
   sweepCleared,
   sweepCoarse,
@@ -53,6 +55,7 @@ import {
 } from "./polygons.ts";
 import { CLEARANCE_MM } from "./regions.ts";
 import { withoutSlotting } from "./slotting.ts";
+import { thinChipMoves } from "./thin-chip.ts";
 import { SLIVER_MM } from "./stock.ts";
 
 /** touching material by less than this is free (more than the bookkeeping error, polygons.ts) */
@@ -97,6 +100,8 @@ export interface ClearSpec {
   heights: Heights;
   /** where the tool is (XY), to start near it */
   from: Vec2 | null;
+  /** the machine's max feed: passes are fed for their chip (thin-chip.ts); absent, at the cutting feed */
+  max_feed_mm_min?: number;
 }
 
 export interface ClearResult {
@@ -210,9 +215,11 @@ export function clearRegion(spec: ClearSpec): ClearResult {
       const ahead = clipToRect(passMaterial, bounds(straight));
       // a piece along what is already cut (round-offset noise) would be cut again and again
       if (area(intersection(straight, ahead)) < MIN_REMOVAL_MM * pathLength(cutPath)) continue;
-      // where it would slot at full width: loops, or shallower runs (slotting.ts)
+      // read on what it cuts: where it would slot at full width, loops or shallower runs
+      // (slotting.ts); elsewhere each move fed for its chip (thin-chip.ts), when asked
+      const reading = readPass(resample(simplifyOpen(cutPath).map(vecOf), readingStep(radius)), ahead, radius);
       const slotted = withoutSlotting({
-        path: cutPath,
+        reading,
         material: ahead,
         allowed: spec.allowedGrown,
         radius,
@@ -234,7 +241,7 @@ export function clearRegion(spec: ClearSpec): ClearResult {
       if (link === null && previous !== null && cuts.length > cutsBefore) break;
       cuts.push({
         start,
-        moves: slotted === null ? polylineMoves(cutPath, z, feed) : slotted.moves,
+        moves: slotted !== null ? slotted.moves : passMoves(reading, z, spec),
         linkFrom: (from) => {
           if (previous !== null && from[0] === previous[0] && from[1] === previous[1])
             return link === null ? null : [...link.map((p): Vec3 => [p[0], p[1], z]), start];
@@ -256,6 +263,18 @@ export function clearRegion(spec: ClearSpec): ClearResult {
     materialArea = remaining;
   }
   return { cuts, swept: union(...sweeps), skipped: null, end: position };
+}
+
+/** A pass that does not slot: its moves at the cutting feed, or each at its chip-thinned one when spec asks. */
+function passMoves(reading: PassReading, z: number, spec: ClearSpec): Move[] {
+  const feed = spec.parameters.feed_mm_min;
+  if (spec.max_feed_mm_min === undefined)
+    return reading.points
+      .slice(1)
+      .flatMap((p, i) =>
+        reading.vertex[i + 1] === 1 ? [{ kind: "linear" as const, to: [p[0], p[1], z] as Vec3, feed }] : [],
+      );
+  return thinChipMoves(reading, z, { feed, diameter: spec.cutter.diameter, max_feed_mm_min: spec.max_feed_mm_min });
 }
 
 /** The piece starting nearest `from`; a closed piece is turned to start at its nearest vertex. */

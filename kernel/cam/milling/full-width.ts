@@ -5,8 +5,8 @@
  * the tool's leading edge in material, each move (between two of the path's own points) read on
  * the material as it was before the move and its sweep cleared after it. The points engaging at
  * least FULL_WIDTH of the diameter make the stretches where slotting.ts cuts loops or shallower
- * runs instead; the rest of a pass is left as it is, so a pass that never slots costs only this
- * reading. A stretch is any run of such points, however short: in offset clearing most are the
+ * runs instead; the rest of a pass keeps its path, each move fed for the engagement read on it
+ * (thin-chip.ts), so a pass that never slots costs only this reading. A stretch is any run of such points, however short: in offset clearing most are the
  * step a pass takes into the material ahead of a narrow place, a stepover or so long.
  *
  * The cells are about CELLS_PER_DIAMETER to the tool's diameter (a full-width cut differs from a
@@ -69,19 +69,27 @@ function cellSize(radius: number): number {
   return Math.max(MIN_CELL_MM, (2 * radius) / CELLS_PER_DIAMETER);
 }
 
+/** A pass's centre path, resampled, and the engagement (mm) the tool takes at each of its points. */
+export interface PassReading extends Resampled {
+  /** mm at each point (the first: 0), as read: up to a cell (`cell`) low */
+  engagement: Float64Array;
+  /** the cells' size (mm) */
+  cell: number;
+}
+
 /**
- * The full-width stretches of a centre path (resampled: readingStep apart at most) cut through
- * `material` by a tool of `radius`, in path order. As in the stock simulation, each move of the
- * path (between two of its own points) is read on the material as it is before the move, and
- * what it swept is cleared after it: the leading half of the tool's edge never lies in what the
- * same straight move cut before.
+ * The engagement of a tool of `radius` along a centre path (resampled: readingStep apart at
+ * most) cut through `material`. As in the stock simulation, each move of the path (between two
+ * of its own points) is read on the material as it is before the move, and what it swept is
+ * cleared after it: the leading half of the tool's edge never lies in what the same straight
+ * move cut before.
  */
-export function fullWidthStretches(path: Resampled, material: Paths64, radius: number): Stretch[] {
+export function readPass(path: Resampled, material: Paths64, radius: number): PassReading {
   const { points, vertex } = path;
-  if (points.length < 2 || isEmpty(material, 1e-6)) return [];
   const cell = cellSize(radius);
-  const full = FULL_WIDTH * 2 * radius;
-  const engaged = new Uint8Array(points.length);
+  const engagement = new Float64Array(points.length);
+  const reading = { points, vertex, engagement, cell };
+  if (points.length < 2 || isEmpty(material, 1e-6)) return reading;
   // pieces of the path whose boxes hold at most MAX_CELLS cells
   let first = 1;
   while (first < points.length) {
@@ -111,19 +119,26 @@ export function fullWidthStretches(path: Resampled, material: Paths64, radius: n
     for (let k = first; k < last; k += 1) {
       const a = points[k - 1] as Vec2;
       const b = points[k] as Vec2;
-      if (model.engagementAt(b, Math.atan2(b[1] - a[1], b[0] - a[0])) >= full) engaged[k] = 1;
+      engagement[k] = model.engagementAt(b, Math.atan2(b[1] - a[1], b[0] - a[0]));
       if (vertex[k] !== 1 && k < last - 1) continue;
       model.clearAlong(points.slice(moveStart, k + 1));
       moveStart = k;
     }
     first = last;
   }
+  return reading;
+}
+
+/** The stretches of a read pass where the tool engages at least FULL_WIDTH of its diameter, in path order. */
+export function fullWidthStretches(reading: PassReading, radius: number): Stretch[] {
+  const { points, engagement } = reading;
+  const full = FULL_WIDTH * 2 * radius;
   const stretches: Stretch[] = [];
   for (let k = 1; k < points.length; k += 1) {
-    if (engaged[k] !== 1) continue;
+    if (!((engagement[k] as number) >= full)) continue;
     // the stretch begins where the tool was before its first full-width point
     const from = k - 1;
-    while (k + 1 < points.length && engaged[k + 1] === 1) k += 1;
+    while (k + 1 < points.length && (engagement[k + 1] as number) >= full) k += 1;
     stretches.push({ from, to: k });
   }
   return stretches;

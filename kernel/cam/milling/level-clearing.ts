@@ -117,6 +117,9 @@ export function clearLevels(
         parameters,
         heights: writer.heights,
         from: writer.position === null ? null : xy(writer.position),
+        ...(request.thin_chip_max_feed_mm_min === undefined
+          ? {}
+          : { max_feed_mm_min: request.thin_chip_max_feed_mm_min }),
       });
       for (const cut of result.cuts) writer.append(cut);
       if (result.skipped) skipped.push(result.skipped);

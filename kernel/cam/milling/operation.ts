@@ -62,6 +62,11 @@ export interface MillingRequest {
   budget?: WorkBudget;
   /** the feed through air known to be cleared (../tooling/feeds.ts airFeed); the cutting feed when not given */
   air_feed_mm_min?: number;
+  /**
+   * the machine's max feed: offset passes are fed for the chip their engagement makes
+   * (thin-chip.ts), within it; not given: at the cutting feed
+   */
+  thin_chip_max_feed_mm_min?: number;
 }
 
 /** A region left unmachined, and why. */

@@ -15,7 +15,7 @@
  * was.
  */
 import type { Move, Vec2 } from "../types.ts";
-import { fullWidthStretches, readingStep, resample, type Stretch } from "./full-width.ts";
+import { fullWidthStretches, resample, type PassReading, type Stretch } from "./full-width.ts";
 import type { Heights } from "./linking.ts";
 import {
   bounds,
@@ -25,7 +25,6 @@ import {
   expandRect,
   pathOf,
   sweepCoarse,
-  vecOf,
   type Path64,
   type Paths64,
 } from "./polygons.ts";
@@ -48,8 +47,8 @@ const LOOP_MARGIN_MM = 0.005;
 const MIN_ADVANCE_D = 0.01;
 
 export interface SlotSpec {
-  /** the pass's centre path */
-  path: Path64;
+  /** the pass's centre path, read on `material` (full-width.ts readPass) */
+  reading: PassReading;
   /** what the pass cuts: the material at the level before it */
   material: Paths64;
   /** where the tool centre may be, grown by the links' tolerance */
@@ -78,9 +77,8 @@ export interface SlotCut {
 /** The pass cut without full-width slotting at full depth; null when it does not slot. */
 export function withoutSlotting(spec: SlotSpec): SlotCut | null {
   const { radius, z, feed } = spec;
-  const resampled = resample(spec.path.map(vecOf), readingStep(radius));
-  const { points } = resampled;
-  const stretches = fullWidthStretches(resampled, spec.material, radius);
+  const { points } = spec.reading;
+  const stretches = fullWidthStretches(spec.reading, radius);
   if (stretches.length === 0) return null;
   const moves: Move[] = [];
   const swept: Vec2[][] = [];

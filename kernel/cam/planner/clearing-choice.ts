@@ -15,6 +15,9 @@
  * (machining-time.ts, the time the plan reports), with the time the rest tools will take for
  * the material each leaves them (LEFT_SECONDS_PER_MM3): deeper levels leave taller steps on
  * sloped walls. Adaptive is made within a work budget (adaptiveBudget): past it, it is not made.
+ * The prediction takes offset at its cutting feed: its passes are fed for their chip where they
+ * engage less (milling/thin-chip.ts), so it errs towards making adaptive, and the times as made
+ * decide.
  *
  * Rest roughing is offset whatever is asked: adaptive rest roughing at the rest tools' rated
  * depths took less time on NIST FTC-10 (2,104 s of roughing against 2,259) by leaving more

@@ -383,6 +383,9 @@ function millWith(slicer: PartSlicer, job: Required<MillingJob>): MillingDraft {
           ? {}
           : { rapid_clearance_mm: input.options.rapid_clearance_mm }),
         air_feed_mm_min: airFeed((adaptive?.parameters ?? parameters).feed_mm_min, input.machine),
+        ...(step.kind === "roughing" || step.kind === "rest_roughing"
+          ? { thin_chip_max_feed_mm_min: input.machine.max_feed_mm_min }
+          : {}),
         ...(step.name ? { name: step.name } : {}),
         ...(focus === null ? {} : { focus }),
       });

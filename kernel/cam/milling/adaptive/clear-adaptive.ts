@@ -14,7 +14,8 @@
  * 4. What the paths could not take (a band along the walls at most a cell or so wide, the
  *    corners they could not turn into) is cleared by clearRegion on the material the paths left
  *    (their Clipper sweep, not the cells), with the target as its stepover, at the offset
- *    roughing's feed: its last passes run along the walls at the exact offset.
+ *    roughing's feed (fed for the chip where the request asks: ../thin-chip.ts): its last passes
+ *    run along the walls at the exact offset.
  */
 import type { Vec2, Vec3 } from "../../types.ts";
 import { clearRegion, type ClearResult, type ClearSpec } from "../clearing.ts";

@@ -24,10 +24,18 @@ export interface EngagementReport {
 
 export function engagementAlong(
   moves: readonly Move[],
-  spec: { stock: Box3; radius: number; clearance: number; cell?: number },
+  spec: {
+    stock: Box3;
+    radius: number;
+    clearance: number;
+    cell?: number;
+    /** an earlier operation's moves and its tool's radius, cut from the stock first (a rest roughing's) */
+    before?: { moves: readonly Move[]; radius: number; clearance: number };
+  },
 ): EngagementReport {
   const cell = spec.cell ?? 0.05;
-  const { stock, radius } = spec;
+  const { stock } = spec;
+  let radius = spec.before?.radius ?? spec.radius;
   const nx = Math.ceil((stock.max[0] - stock.min[0]) / cell);
   const ny = Math.ceil((stock.max[1] - stock.min[1]) / cell);
   const top = new Float64Array(nx * ny).fill(stock.max[2]);
@@ -46,8 +54,8 @@ export function engagementAlong(
       }
     }
   };
-  const edge = radius - cell;
   const engaged = (p: Vec3, heading: number): number => {
+    const edge = radius - cell;
     let inside = 0;
     for (let k = 0; k < ARC_SAMPLES / 2; k += 1) {
       const a = heading - Math.PI / 2 + (2 * Math.PI * k) / ARC_SAMPLES;
@@ -59,6 +67,16 @@ export function engagementAlong(
     const phi = (2 * Math.PI * inside) / ARC_SAMPLES;
     return phi >= Math.PI ? 2 * radius : radius * (1 - Math.cos(phi));
   };
+  if (spec.before !== undefined) {
+    let at: Vec3 | null = null;
+    for (const move of spec.before.moves) {
+      if (move.kind === "drill") continue;
+      at ??= [move.to[0], move.to[1], spec.before.clearance];
+      for (const p of along(at, move, cell / 2)) stamp(p);
+      at = move.to;
+    }
+    radius = spec.radius;
+  }
   const report: EngagementReport = { samples: [], feeds: [], air_mm: 0, cutting_mm: 0 };
   const first = moves.find((m) => m.kind !== "drill");
   if (first === undefined) return report;
