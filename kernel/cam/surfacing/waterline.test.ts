@@ -97,7 +97,11 @@ describe("waterline", () => {
     ] as const) {
       const grid = new WaterlineGrid(drop, { step: 0.5, region: { minX, maxX, minY: -30, maxY: 30 } });
       const loops = grid.loops(6, 1e-3);
-      assert.equal(loops.length, 1, `x in [${minX}, ${maxX}]: ${loops.map((l) => l.points.length / 2).join(", ")} points`);
+      assert.equal(
+        loops.length,
+        1,
+        `x in [${minX}, ${maxX}]: ${loops.map((l) => l.points.length / 2).join(", ")} points`,
+      );
       const chain = loops[0] as WaterlineLoop;
       const inHalf = radii(whole).filter((_, k) => {
         const x = whole.points[2 * k] as number;
