@@ -68,6 +68,16 @@ const DESCENT_MARGIN_MM = 1;
 const OWN_CONTACT_MM = 1e-6;
 /** the own faces' drop where none of them is under the cutter: far below anything */
 const NOWHERE = -1e9;
+/**
+ * Runs a link along the part cannot join (the tool's shank or holder would not clear the part
+ * between them: a deep dome's waterline at the edge of the tool's reach breaks every few tenths of
+ * a millimetre) are joined by a hop this high or less above the higher end (mm, tried in turn)
+ * where the tool clears over the gap: each break was a retract to the clearance and a descent of
+ * several millimetres at the plunge feed (NIST STC-06's +Z deep bands, 1,700 retracts each).
+ */
+const HOPS_MM = [0.5, 1, 2, 4] as const;
+/** a hop's tip stays this far above the highest drop under its way across (mm) */
+const HOP_ABOVE_MM = 0.05;
 /** runs whose ends are at most this many stepovers (at least a cutter radius) apart are joined down on the part */
 const LINK_STEPOVERS = 3;
 /** a joining link along the part may rise at most this many cutter radii above its ends, else it lifts */
@@ -156,11 +166,24 @@ export function surfaceFinishing(request: MillingRequest, job: SurfaceJob): Mill
     const run = simplifyRun(at === null ? raw : nearestStart(raw, at), SIMPLIFY_MM);
     const start = run[0] as Vec3;
     const link = at === null ? null : joiningLink(drop, at, start, { reach: linkReach, inReach: reach }, sampling);
-    if (cut === null || link === null) {
+    const hop =
+      at === null || link !== null
+        ? null
+        : hopLink(drop, at, start, { reach: linkReach, clear: (p) => clearance.clear(p) }, sampling);
+    if (cut === null || (link === null && hop === null)) {
       if (cut !== null) writer.append(cut);
       cut = { start, moves: [] };
-    } else {
+    } else if (link !== null) {
       for (const p of link) cut.moves.push({ kind: "linear", to: p, feed });
+    } else if (hop !== null) {
+      // up and across at the feed, down onto the start at the plunge feed (what the writer's
+      // descents take through the last of the material)
+      const [up, across, down] = hop as [Vec3, Vec3, Vec3];
+      cut.moves.push(
+        { kind: "linear", to: up, feed },
+        { kind: "linear", to: across, feed },
+        { kind: "linear", to: down, feed: parameters.plunge_feed_mm_min },
+      );
     }
     for (const p of run.slice(1)) cut.moves.push({ kind: "linear", to: p, feed });
     at = run.at(-1) as Vec3;
@@ -326,4 +349,32 @@ export function joiningLink(
   if (endDrop > to[2] + DROP_TOLERANCE_MM) return null;
   path.push(to);
   return squaredSteps([from, ...path], sampling).slice(1);
+}
+
+/**
+ * From `from` up, across and down onto `to` (the points after `from`), at the lowest hop of
+ * HOPS_MM where the tip stays above the part across and the tool's bodies clear all the way;
+ * null when the ends are farther apart than `reach` or no hop clears.
+ */
+export function hopLink(
+  drop: DropCutter,
+  from: Vec3,
+  to: Vec3,
+  bounds: { reach: number; clear: (p: Vec3) => boolean },
+  sampling: LineSampling,
+): Vec3[] | null {
+  if (Math.hypot(to[0] - from[0], to[1] - from[1]) > bounds.reach) return null;
+  const points = dropLine(drop, { from: [from[0], from[1]], to: [to[0], to[1]] }, sampling);
+  let highest = -Infinity;
+  for (let i = 2; i < points.length; i += 3) highest = Math.max(highest, points[i] as number);
+  const base = Math.max(from[2], to[2]);
+  for (const hop of HOPS_MM) {
+    const z = Math.max(base + hop, highest + HOP_ABOVE_MM);
+    if (z > base + (HOPS_MM.at(-1) as number)) return null;
+    let clear = true;
+    for (let i = 0; i < points.length && clear; i += 3)
+      clear = bounds.clear([points[i] as number, points[i + 1] as number, z]);
+    if (clear) return [[from[0], from[1], z], [to[0], to[1], z], to];
+  }
+  return null;
 }

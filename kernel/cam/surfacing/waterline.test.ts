@@ -87,6 +87,34 @@ describe("waterline", () => {
     assert.equal(grid.loops(SPHERE + 1, 1e-3).length, 0, "nothing above the top");
   });
 
+  it("comes back as one open chain where the region's border cuts the loop, whichever way it runs", () => {
+    const drop = new DropCutter(sphere.soup, new BallCutter(3));
+    const whole = new WaterlineGrid(drop, { step: 0.5 }).loops(6, 1e-3)[0] as WaterlineLoop;
+    // each half of the loop: on the left half it runs down (-y) against the grid's order
+    for (const [minX, maxX] of [
+      [-30, 0.25],
+      [0.25, 30],
+    ] as const) {
+      const grid = new WaterlineGrid(drop, { step: 0.5, region: { minX, maxX, minY: -30, maxY: 30 } });
+      const loops = grid.loops(6, 1e-3);
+      assert.equal(
+        loops.length,
+        1,
+        `x in [${minX}, ${maxX}]: ${loops.map((l) => l.points.length / 2).join(", ")} points`,
+      );
+      const chain = loops[0] as WaterlineLoop;
+      const inHalf = radii(whole).filter((_, k) => {
+        const x = whole.points[2 * k] as number;
+        return x > minX && x < maxX;
+      }).length;
+      assert.ok(Math.abs(chain.points.length / 2 - inHalf) <= 2, `${chain.points.length / 2} points against ${inHalf}`);
+      // its ends on the border, one at each side of the sphere
+      const first = chain.points[1] as number;
+      const last = chain.points.at(-1) as number;
+      assert.ok(Math.sign(first) !== Math.sign(last), `ends at y ${first} and ${last}`);
+    }
+  });
+
   it("keeps the part on its left round a pocket: clockwise inside a ring of material", () => {
     // a bowl: the inside of a sphere cut open at its equator, seen from above, is a pocket
     const bowl = sphereSoup({ centre: [0, 0, 0], radius: SPHERE, rings: 90, segments: 180 });

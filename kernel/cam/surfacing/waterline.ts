@@ -9,7 +9,8 @@
  * are then woven into loops cell by cell of the fibre grid (marching squares: in each cell the
  * ends are joined in order around it; where all four corners alternate, the drop at the cell's
  * centre says which pairs belong together). Loops keep the part on their left: counter-clockwise
- * round a boss, clockwise round a pocket.
+ * round a boss, clockwise round a pocket. A loop the region's border cuts comes back as one open
+ * chain, from where it enters the region to where it leaves.
  *
  * Measuring against the drop sees the part from +Z, as a 3-axis tool does: an overhang above z
  * pushes the loop out as the shank would be pushed. A fibre interval shorter than `step` that
@@ -28,7 +29,7 @@ export interface WaterlineGridOptions {
 
 export interface WaterlineLoop {
   z: number;
-  /** x, y per point; closed (the last point joins the first) */
+  /** x, y per point; closed (the last point joins the first) unless the region's border cut it */
   points: Float64Array;
 }
 
@@ -129,9 +130,14 @@ function weave(grid: WaterlineGrid, z: number, tolerance: number): WaterlineLoop
       });
     }
   }
+  // a chain the region's border cuts open is walked from its head, the crossing no other leads
+  // to: walked from any key in the map's order it fell into pieces of a point or two, which the
+  // passes dropped (NIST STC-06's side setups: a dome's flank left 2 mm high)
+  const led = new Set(next.values());
+  const heads = [...next.keys()].filter((edge) => !led.has(edge));
   const loops: WaterlineLoop[] = [];
   const done = new Set<number>();
-  for (const start of next.keys()) {
+  for (const start of [...heads, ...next.keys()]) {
     if (done.has(start)) continue;
     const points: number[] = [];
     let edge: number | undefined = start;
