@@ -564,6 +564,14 @@ describe("the breakdown", () => {
     assert.equal(byLabel.get("Rabatt")!.value, -json.discount);
     assert.match(byLabel.get("Gesamtpreis")!.numFmt, /€/);
     assert.equal(byLabel.get("Bearbeitung: Setup 1")!.value, json.lines[0]!.amount);
+    // the cost model's lines, in German, each with the breakdown's amount
+    for (const [label, kind] of [
+      ["Be- und Entladen", "loading"],
+      ["Maschinenbedienung", "operator_attendance"],
+      ["Werkzeugverschleiß: Schaftfräser", "tool_wear"],
+      ["Qualitätsprüfung", "inspection"],
+    ] as const)
+      assert.equal(byLabel.get(label)?.value, json.lines.find((l) => l.kind === kind)!.amount, label);
     assert.equal(byLabel.get("Stückzahl")!.value, 7);
   });
 

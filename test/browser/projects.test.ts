@@ -449,7 +449,7 @@ describe("a planned project", () => {
     const rate = form.getByLabel("Operator rate (EUR/h)");
     assert.equal(await rate.getAttribute("placeholder"), "now 0", "empty: the settings' default shows through");
     await rate.fill("42,5");
-    await form.getByLabel("End mills").fill("0.1");
+    await form.getByLabel("End mills", { exact: true }).fill("0.1");
     await form.getByRole("button", { name: "Save rates" }).click();
     await form.getByText("Saved.").waitFor();
     const job = await api.request<{ cost_model: Record<string, unknown> }>("GET", `/projects/${plannedId}/quote/job`, {

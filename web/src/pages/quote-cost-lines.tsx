@@ -21,37 +21,40 @@ export function CostLinesTable({ breakdown }: { breakdown: Breakdown }) {
   return (
     <section class="card" aria-labelledby="cost-lines-title">
       <h2 id="cost-lines-title">{text.linesTitle}</h2>
-      <table class="breakdown" data-testid="cost-lines">
-        <thead>
-          <tr>
-            <th scope="col">{text.colLine}</th>
-            <th scope="col" class="num">
-              {text.colQuantity}
-            </th>
-            <th scope="col" class="num">
-              {text.colRate}
-            </th>
-            <th scope="col" class="num">
-              {text.colAmount}
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {breakdown.lines.map((line, index) => (
-            <tr key={`${line.kind}-${line.ref ?? ""}-${index}`} data-kind={line.kind}>
-              <td>{label(line)}</td>
-              <td class="num">
-                {formatNumber(line.quantity, { maximumFractionDigits: 4 })} {text.units[line.unit]}
-              </td>
-              <td class="num">
-                {formatNumber(line.rate, { minimumFractionDigits: 2, maximumFractionDigits: 4 })} {breakdown.currency}
-                {line.unit === "order" || line.unit === "part" ? "" : ` / ${line.unit}`}
-              </td>
-              <td class="num">{money(line.amount)}</td>
+      {/* four columns do not fit a phone: the table scrolls in its card, not the page */}
+      <div style={{ overflowX: "auto" }}>
+        <table class="breakdown" data-testid="cost-lines">
+          <thead>
+            <tr>
+              <th scope="col">{text.colLine}</th>
+              <th scope="col" class="num">
+                {text.colQuantity}
+              </th>
+              <th scope="col" class="num">
+                {text.colRate}
+              </th>
+              <th scope="col" class="num">
+                {text.colAmount}
+              </th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {breakdown.lines.map((line, index) => (
+              <tr key={`${line.kind}-${line.ref ?? ""}-${index}`} data-kind={line.kind}>
+                <td>{label(line)}</td>
+                <td class="num">
+                  {formatNumber(line.quantity, { maximumFractionDigits: 4 })} {text.units[line.unit]}
+                </td>
+                <td class="num">
+                  {formatNumber(line.rate, { minimumFractionDigits: 2, maximumFractionDigits: 4 })} {breakdown.currency}
+                  {line.unit === "order" || line.unit === "part" ? "" : ` / ${line.unit}`}
+                </td>
+                <td class="num">{money(line.amount)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </section>
   );
 }
