@@ -12,6 +12,7 @@ import {
   type QuoteJobFields,
   type QuoteJobRow,
 } from "../../db/queries/quote.ts";
+import { DesignFeedbackItemSchema } from "../../kernel/dfm/types.ts";
 import { EXPORT_CONTENT_TYPES, exportFilename, quoteCsv, quoteWorkbook } from "../../kernel/quote/export.ts";
 import { SetupCostEntrySchema } from "../../kernel/quote/layers.ts";
 import { MhrInputsSchema, resolveMhrInputs } from "../../kernel/quote/mhr.ts";
@@ -162,6 +163,13 @@ const Breakdown = z
     total_price: money.describe("net_price + tax"),
     unit_price: money.describe("net_price / quantity, rounded"),
     warnings: z.array(z.object({ code: z.string(), message: z.string() })),
+    design_feedback: z
+      .array(DesignFeedbackItemSchema)
+      .describe(
+        "an extension: what in the part's design is hard or impossible to machine (thin walls, deep pockets, small " +
+          "internal radii, deep holes, faces no setup reaches, features needing a tilted setup, threads without a tap), " +
+          "found when the current job was planned (docs/quote.md, Design feedback); empty without a plan",
+      ),
   })
   .meta({ id: "QuoteBreakdown" });
 
