@@ -24,6 +24,7 @@ import type { ProjectsMessages } from "../i18n/projects-en.ts";
 import { isNotFound, ProjectNotFound } from "./project-not-found.tsx";
 import { MhrCalculator, QuoteJobForm } from "./quote-forms.tsx";
 import { SetupCostsForm } from "./quote-setup-costs.tsx";
+import { QuoteDesignFeedback } from "./quote-design-feedback.tsx";
 import { QuoteWarnings } from "./quote-warnings.tsx";
 import "./projects.css";
 
@@ -186,6 +187,7 @@ export function QuotePage({ id }: { id?: string }) {
           <Exports projectId={id} />
         </div>
       </div>
+      <QuoteDesignFeedback breakdown={loaded.breakdown} projectId={id} />
       <MhrCalculator projectId={id} currency={loaded.breakdown.currency} onSaved={changed} />
     </section>
   );
