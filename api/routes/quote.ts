@@ -13,6 +13,7 @@ import {
   type QuoteJobRow,
   type QuoteSettingsFields,
 } from "../../db/queries/quote.ts";
+import { DesignFeedbackItemSchema } from "../../kernel/dfm/types.ts";
 import { EXPORT_CONTENT_TYPES, exportFilename, quoteCsv, quoteWorkbook } from "../../kernel/quote/export.ts";
 import {
   CostModelLayerSchema,
@@ -256,6 +257,13 @@ const Breakdown = z
     unit_price: money.describe("net_price / quantity, rounded"),
     warnings: z.array(z.object({ code: z.string(), message: z.string() })),
     cost_model: ResolvedCostModelSchema.describe("an extension: the layered cost model the lines used"),
+    design_feedback: z
+      .array(DesignFeedbackItemSchema)
+      .describe(
+        "an extension: what in the part's design is hard or impossible to machine (thin walls, deep pockets, small " +
+          "internal radii, deep holes, faces no setup reaches, features needing a tilted setup, threads without a tap), " +
+          "found when the current job was planned (docs/quote.md, Design feedback); empty without a plan",
+      ),
   })
   .meta({ id: "QuoteBreakdown" });
 

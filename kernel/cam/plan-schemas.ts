@@ -5,6 +5,7 @@
  * API's (snake_case); units as types.ts says (mm, mm/min, rpm, degrees).
  */
 import { z } from "zod";
+import { DesignFeedbackItemSchema } from "../dfm/types.ts";
 import type { Box3 } from "../math/box3.ts";
 import { Vec3Schema } from "../math/vec3-schema.ts";
 import { Uuid } from "../tools/uuid.ts";
@@ -520,4 +521,6 @@ export const PlanResultSchema = z.object({
   unmachined: z.array(UnmachinedSchema),
   setups: z.array(PlannedSetupSchema),
   completeness: CompletenessSchema,
+  /** what in the part's design is hard or impossible to machine (kernel/dfm); absent in plans made before it was measured */
+  design_feedback: z.array(DesignFeedbackItemSchema).optional(),
 });

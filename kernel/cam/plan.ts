@@ -61,6 +61,7 @@ import { hasToolpaths, withoutToolpaths } from "./planner/no-toolpaths.ts";
 import { carriedStock } from "./planner/carried-stock.ts";
 import { millingOperations } from "./planner/milling-operations.ts";
 import { isEndMill } from "./planner/milling-tools.ts";
+import { partDesignFeedback } from "./planner/design-feedback.ts";
 import { CUTTING_MESH_DEFLECTION_MM, readPart } from "./planner/read-part.ts";
 import {
   completenessOf,
@@ -388,6 +389,7 @@ export function planCam(oc: OpenCascadeInstance, input: PlanInput, hooks: PlanHo
     unmachined,
     setups: planned,
     completeness,
+    design_feedback: partDesignFeedback(part, input.material_id, cutters),
   };
 }
 

@@ -40,6 +40,7 @@ import {
   WorkholdingSummarySchema,
 } from "../cam/plan-schemas.ts";
 import { blocksProblem, operationBlocks } from "../cam/planner/blocks.ts";
+import { DesignFeedbackItemSchema } from "../dfm/types.ts";
 import type { MachineArchetype } from "../machines/archetypes.ts";
 import { Vec3Schema } from "../math/vec3-schema.ts";
 import { cycleTimeS, setupTools, workOffsetFacts } from "./setup-facts.ts";
@@ -82,6 +83,8 @@ export const CamPlan = z.object({
   setups: z.array(StoredSetupSchema.superRefine(blocksGroupOperations)),
   /** null: read from a version 1 or 2 document, made before completeness was measured */
   completeness: CompletenessSchema.nullable(),
+  /** the part's design feedback (kernel/dfm); absent in plans made before it was measured */
+  design_feedback: z.array(DesignFeedbackItemSchema).optional(),
 });
 export type CamPlan = z.infer<typeof CamPlan>;
 export type StoredOperation = z.infer<typeof StoredOperationSchema>;
@@ -123,6 +126,7 @@ export function camPlanOf(result: PlanResult, options: PlanOptions, machine: Mac
     warnings: result.warnings,
     unmachined: result.unmachined,
     completeness: result.completeness,
+    ...(result.design_feedback === undefined ? {} : { design_feedback: result.design_feedback }),
     setups: result.setups.map((setup) => {
       const times = setupMachiningTime(setup.operations, machine).operations;
       return {
@@ -246,6 +250,12 @@ export const PlanSummarySchema = z.object({
   completeness: CompletenessSchema.nullable().describe(
     "how complete the plan is, in figures (docs/cam-planning.md, Completeness); null for a plan made before completeness was measured",
   ),
+  design_feedback: z
+    .array(DesignFeedbackItemSchema)
+    .optional()
+    .describe(
+      "an extension: what in the part's design is hard or impossible to machine, found at planning (docs/quote.md, Design feedback); absent for a plan made before it was measured",
+    ),
 });
 export type PlanSummary = z.infer<typeof PlanSummarySchema>;
 
@@ -255,6 +265,7 @@ export function summarisePlan(plan: CamPlan): PlanSummary {
     warnings: plan.warnings,
     unmachined: plan.unmachined,
     completeness: plan.completeness,
+    ...(plan.design_feedback === undefined ? {} : { design_feedback: plan.design_feedback }),
     setups: plan.setups.map((setup) => {
       const numbers = new Map(setup.tools.map((tool) => [tool.assembly_uuid, tool.number]));
       return {

@@ -15,6 +15,7 @@ import { QuoteReadyEvent, WebhookEvent } from "../../api/openapi/webhooks.ts";
 import { SCOPES } from "../../auth/scopes.ts";
 import { repoRoot } from "../../config/env.ts";
 import type { Completeness } from "../../kernel/cam/plan-types.ts";
+import type { DesignFeedbackItem } from "../../kernel/dfm/types.ts";
 import type { SetupSummary } from "../../kernel/job/plan.ts";
 import { incompletePlanBanner, planIncompleteMessage } from "../../kernel/quote/completeness-text.ts";
 import type { SetupCostEntry } from "../../kernel/quote/layers.ts";
@@ -46,7 +47,7 @@ const WAIT = { timeoutMs: 600_000, intervalMs: 200 };
 const TERMINAL = new Set(["success", "failed", "cancelled"]);
 const PART = fs.readFileSync(path.resolve(repoRoot, "../shared/fixtures/parts/partC.step"));
 
-type Result = PlanCamResult & { completeness: Completeness };
+type Result = PlanCamResult & { completeness: Completeness; design_feedback: DesignFeedbackItem[] };
 interface Warning {
   code: string;
   message: string;
@@ -58,6 +59,7 @@ interface Breakdown {
   machining_time_s: number;
   setups: { setup_id: string; setup_cost: { name: string; source: string; amount: number } }[];
   warnings: Warning[];
+  design_feedback: DesignFeedbackItem[];
 }
 interface QuoteJob {
   setup_costs: Record<string, SetupCostEntry>;
@@ -542,5 +544,16 @@ describe("a plan the starter library finishes", () => {
     assert.ok(Math.abs(minutes - planned_minutes) < 0.001 * b.lines.length, `${minutes} vs ${planned_minutes}`);
     const loading = b.lines.find((l) => l.kind === "loading")!;
     assert.equal(loading.quantity, Number(((1 / 60) * setups.length * 7).toFixed(4)), "a minute per part per clamping");
+  });
+
+  it("keeps the part's design feedback with the plan: the task result and the quote give the same items", async () => {
+    const items = planned.result.design_feedback;
+    assert.ok(Array.isArray(items), "the planning measured it");
+    const faces = new Set(planned.result.setups.length > 0 ? items.flatMap((i) => i.faces) : []);
+    assert.ok(
+      [...faces].every((f) => Number.isInteger(f) && f >= 0 && f < 94),
+      "partC's face ids",
+    );
+    assert.deepEqual((await breakdown(projectId)).design_feedback, items);
   });
 });

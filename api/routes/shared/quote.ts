@@ -9,6 +9,7 @@ import {
   type QuoteSettingsRow,
 } from "../../../db/queries/quote.ts";
 import type { Completeness } from "../../../kernel/cam/plan-types.ts";
+import type { DesignFeedbackItem } from "../../../kernel/dfm/types.ts";
 import type { PlanSummary } from "../../../kernel/job/plan.ts";
 import {
   computeBreakdown,
@@ -71,7 +72,8 @@ export function toSettings(row: QuoteSettingsRow): z.input<typeof QuoteSettings>
 }
 
 export interface ProjectBreakdown {
-  breakdown: BreakdownJson;
+  /** with the current plan's design feedback (kernel/dfm): empty without a plan or from a plan made before it */
+  breakdown: BreakdownJson & { design_feedback: DesignFeedbackItem[] };
   project: { id: string; name: string; customer: string };
   /** the current plan's completeness (the exports' top line); null without one */
   completeness: Completeness | null;
@@ -146,7 +148,7 @@ export async function projectBreakdown(
     }),
   });
   return {
-    breakdown: breakdownJson(breakdown),
+    breakdown: { ...breakdownJson(breakdown), design_feedback: context.plan_summary?.design_feedback ?? [] },
     project: { id: project.id, name: project.name, customer: project.customer },
     completeness,
   };

@@ -18,7 +18,7 @@ export class DirectionalRays {
   readonly #size: [number, number];
 
   constructor(
-    readonly mesh: TriangleMesh,
+    readonly mesh: Pick<TriangleMesh, "positions" | "indices">,
     readonly direction: Vec3,
   ) {
     [this.#u, this.#v] = basisAround(direction);
@@ -82,7 +82,7 @@ export class DirectionalRays {
 }
 
 /** Möller-Trumbore: the ray parameter of the hit on triangle t, or null. Both sides count. */
-function intersect(mesh: TriangleMesh, t: number, o: Vec3, d: Vec3): number | null {
+function intersect(mesh: Pick<TriangleMesh, "positions" | "indices">, t: number, o: Vec3, d: Vec3): number | null {
   const p = mesh.positions,
     idx = mesh.indices;
   const a = 3 * (idx[3 * t] as number),

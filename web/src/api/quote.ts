@@ -46,6 +46,30 @@ export interface Breakdown {
     tool_wear: Record<WearFamily, number>;
     sources: Record<CostModelField, string> & { tool_wear: Record<WearFamily, string> };
   };
+  /** what in the part's design is hard or impossible to machine, found at planning (docs/quote.md) */
+  design_feedback: DesignFeedbackItem[];
+}
+
+export type DesignFeedbackKind =
+  | "thin_wall"
+  | "deep_pocket"
+  | "corner_radius_below_tool"
+  | "corner_radius_small"
+  | "deep_hole"
+  | "face_unreachable"
+  | "tilted_setup"
+  | "thread_without_tap";
+
+export interface DesignFeedbackItem {
+  kind: DesignFeedbackKind;
+  severity: "error" | "warning";
+  /** part face ids: the part glb's _FACE_ID */
+  faces: number[];
+  feature: number | null;
+  measured: { value: number; unit: string } | null;
+  limit: { value: number; unit: string } | null;
+  details: Record<string, string | number>;
+  message_key: string;
 }
 
 export interface QuoteJob {

@@ -29,6 +29,7 @@ import { CostLinesTable } from "./quote-cost-lines.tsx";
 import { CostModelForm } from "./quote-cost-model.tsx";
 import { SetupCostsForm } from "./quote-setup-costs.tsx";
 import { useCostModelText } from "../i18n/cost-model.ts";
+import { QuoteDesignFeedback } from "./quote-design-feedback.tsx";
 import { QuoteWarnings } from "./quote-warnings.tsx";
 import "./projects.css";
 
@@ -204,6 +205,7 @@ export function QuotePage({ id }: { id?: string }) {
         </div>
       </div>
       <CostLinesTable breakdown={loaded.breakdown} />
+      <QuoteDesignFeedback breakdown={loaded.breakdown} projectId={id} />
       <MhrCalculator projectId={id} currency={loaded.breakdown.currency} onSaved={changed} />
     </section>
   );

@@ -9,6 +9,7 @@ import type { SetupToolpaths } from "../api/toolpath-buffer.ts";
 import { readSetupToolpaths, readViewerScene, type ViewerScene } from "../api/viewer.ts";
 import { FormError } from "../components/errors.tsx";
 import { fill, useI18n } from "../i18n/index.ts";
+import { DesignFeedbackOverlay } from "./design-feedback-overlay.tsx";
 import { FeatureOverlay } from "./feature-overlay.tsx";
 import { OperationTree, operationName, type Selection } from "./operation-tree.tsx";
 import type { SetupView, StandardView } from "./setup-view.ts";
@@ -217,6 +218,7 @@ export function ProjectViewer({ projectId }: { projectId: string }) {
                 highlighted={highlighted}
                 shown={shown}
               />
+              <DesignFeedbackOverlay projectId={projectId} view={view} canvas={canvas} shown={shown} />
             </div>
           ) : null}
         </div>
