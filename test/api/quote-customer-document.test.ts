@@ -3,12 +3,15 @@
  * read back with poppler's pdftotext and the workbook with exceljs, in English and German, for
  * a project whose current job holds a plan (test/support/every-move-plan.ts) over partC's real
  * mesh; each quantity break's prices against the breakdown of that quantity; the quote number's
- * sequence (kept on re-export, distinct under concurrent exports); bad input; other users.
+ * sequence (kept on re-export, distinct under concurrent exports); the plan's design feedback in
+ * words; bad input; other users.
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import ExcelJS from "exceljs";
+import type { DesignFeedbackItem } from "../../kernel/dfm/types.ts";
 import { formatEuro } from "../../kernel/quote/customer-labels.ts";
+import { designFeedbackText } from "../../kernel/quote/design-feedback-text.ts";
 import { startTestApi, type TestApi } from "../support/api.ts";
 import { createTestDatabase, type TestDatabase } from "../support/database.ts";
 import { everyMovePlan } from "../support/every-move-plan.ts";
@@ -166,6 +169,36 @@ describe("POST /projects/{project_id}/quote/export?document=customer", () => {
       key: alice.key,
     });
     assert.equal(job.body.quote_number, [...numbers][0]);
+  });
+
+  it("lists the plan's design feedback in plain words, in the document's language", async () => {
+    const thinWall: DesignFeedbackItem = {
+      kind: "thin_wall",
+      severity: "warning",
+      faces: [3, 4],
+      feature: null,
+      measured: { value: 0.55, unit: "mm" },
+      limit: { value: 0.8, unit: "mm" },
+      details: { material: "aluminium" },
+      message_key: "thin_wall",
+    };
+    // as a planning stores what it found: on the current job's plan summary
+    await db.owner.query(
+      `update app_public.jobs set plan_summary = plan_summary || jsonb_build_object('design_feedback', $2::jsonb)
+        where id = (select current_job_id from app_public.projects where id = $1)`,
+      [planned, JSON.stringify([thinWall])],
+    );
+    for (const language of ["en", "de"] as const) {
+      const pdf = await exportQuote(planned, `document=customer&format=pdf&language=${language}`);
+      assert.equal(pdf.status, 200, pdf.text);
+      const text = readPdf(pdf.bytes).text.replace(/\s+/g, " ");
+      const sentence = designFeedbackText(thinWall, language);
+      assert.ok(text.includes(sentence.slice(0, 40)), `${language}: ${sentence} in ${text}`);
+      const book = await workbookText(
+        (await exportQuote(planned, `document=customer&format=excel&language=${language}`)).bytes,
+      );
+      assert.ok(book.text.includes(sentence), `${language} workbook: ${sentence}`);
+    }
   });
 
   it("gives two projects exported at once two numbers, and keeps the costing export as it was", async () => {

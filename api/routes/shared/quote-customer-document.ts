@@ -9,7 +9,6 @@ import { getProject } from "../../../db/queries/projects.ts";
 import { getQuoteJob, getQuoteSettings, takeQuoteNumber } from "../../../db/queries/quote.ts";
 import { getWorkpiece, workpieceMesh } from "../../../db/queries/workpieces.ts";
 import { invalidParameter, notFound } from "../../../http/errors/index.ts";
-import type { BreakdownJson } from "../../../kernel/quote/breakdown.ts";
 import {
   customerDocumentFilename,
   customerQuoteDocument,
@@ -18,10 +17,11 @@ import {
 import { customerQuoteWorkbook } from "../../../kernel/quote/customer-excel.ts";
 import type { DocumentLanguage } from "../../../kernel/quote/customer-labels.ts";
 import { customerQuotePdf } from "../../../kernel/quote/customer-pdf.ts";
+import { designFeedbackText } from "../../../kernel/quote/design-feedback-text.ts";
 import { partPicture } from "../../../kernel/quote/part-picture.ts";
 import { readGlbTriangles } from "../../../kernel/mesh/glb-read.ts";
 import { currentPlannedJob } from "./planned-job.ts";
-import { projectBreakdown } from "./quote.ts";
+import { projectBreakdown, type ProjectBreakdown } from "./quote.ts";
 
 export const CUSTOMER_CONTENT_TYPES = {
   pdf: "application/pdf",
@@ -38,15 +38,6 @@ export interface CustomerDocumentFile {
 }
 
 const DAY_MS = 86_400_000;
-
-/**
- * The hook for design feedback in plain words (issue 40, deliver 3): the sentences, in the
- * document's language, of the breakdown's `design_feedback` items. Until the breakdown carries
- * them there are none, and the document leaves its section out.
- */
-export function designFeedbackSentences(_breakdown: BreakdownJson, _language: DocumentLanguage): string[] {
-  return [];
-}
 
 export async function customerDocumentFile(
   db: Queryable,
@@ -75,7 +66,7 @@ export async function customerDocumentFile(
 
   const quantities = quoteJob.quantity_breaks.length > 0 ? quoteJob.quantity_breaks : [quoteJob.quantity];
   const breaks: QuantityBreakPrice[] = [];
-  let last: BreakdownJson | null = null;
+  let last: ProjectBreakdown["breakdown"] | null = null;
   for (const quantity of quantities) {
     const { breakdown } = await projectBreakdown(db, projectId, { quantity });
     breaks.push({ quantity, unit_price: breakdown.unit_price, total_price: breakdown.net_price });
@@ -104,7 +95,7 @@ export async function customerDocumentFile(
     breaks,
     tax_percentage: last.tax_percentage,
     delivery_days: quoteJob.delivery_days ?? settings.delivery_days,
-    design_feedback: designFeedbackSentences(last, options.language),
+    design_feedback: last.design_feedback.map((item) => designFeedbackText(item, options.language)),
   });
   const bytes =
     options.format === "pdf" ? await customerQuotePdf(document) : await customerQuoteWorkbook(document, today);
