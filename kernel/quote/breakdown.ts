@@ -80,19 +80,13 @@ export interface BreakdownInput {
   cost_model: ResolvedCostModel;
 }
 
-export interface BreakdownLine {
-  kind: LineKind;
-  label: string;
-  /** the setup a machining or setup-cost line belongs to; the group id of an additional cost; the family of tool wear */
-  ref: string | null;
-  /** for the order, in `unit`; exact (the JSON rounds it to 4 places) */
-  quantity: Decimal;
-  unit: LineUnit;
-  /** EUR per unit */
-  rate: Decimal;
-  /** for the order (all parts), EUR, cents: quantity x rate, reconciled with direct_cost */
-  amount: Decimal;
-}
+/**
+ * A line as the breakdown answers it: `ref` is the setup of a machining or setup-cost line, the
+ * group id of an additional cost, the family of tool wear; `quantity` is for the order, in `unit`,
+ * exact (the JSON rounds it to 4 places); `rate` EUR per unit; `amount` for the order (all parts)
+ * in cents, quantity x rate reconciled with direct_cost.
+ */
+export type BreakdownLine = Omit<ExactLine, "value"> & { amount: Decimal };
 
 export interface SetupLine {
   setup_id: string;

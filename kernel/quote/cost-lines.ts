@@ -4,7 +4,7 @@
  * deburring, inspection (docs/quote.md, "Cost model"). Setup time per clamping is priced with
  * each setup's setup cost in breakdown.ts, as the setup-cost entries may replace it.
  */
-import { WEAR_FAMILIES, wearFamily, type CostModel, type WearFamily } from "./cost-model.ts";
+import { WEAR_FAMILIES, WEAR_FAMILY_NAMES, wearFamily, type CostModel, type WearFamily } from "./cost-model.ts";
 import { dec, HUNDRED, type Decimal } from "./money.ts";
 
 export type LineKind =
@@ -51,16 +51,6 @@ interface LaborInput {
   cutting_s: Partial<Record<WearFamily, number>>;
 }
 
-const WEAR_LABELS: Record<WearFamily, string> = {
-  end_mill: "end mills",
-  ball_end_mill: "ball end mills",
-  face_mill: "face mills",
-  drill: "drills",
-  reamer: "reamers",
-  tap: "taps",
-  thread_mill: "thread mills",
-};
-
 /** the lines in the order the breakdown lists them (after the setups' lines, before material) */
 export function laborAndWearLines(input: LaborInput): ExactLine[] {
   const { model, quantity } = input;
@@ -102,7 +92,7 @@ export function laborAndWearLines(input: LaborInput): ExactLine[] {
     lines.push(
       exactLine({
         kind: "tool_wear",
-        label: `tool wear: ${WEAR_LABELS[family]}`,
+        label: `tool wear: ${WEAR_FAMILY_NAMES.en[family]}`,
         ref: family,
         quantity: dec(seconds).dividedBy(MINUTES_PER_HOUR).times(quantity),
         unit: "min",

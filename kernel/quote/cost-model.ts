@@ -19,6 +19,28 @@ export const WEAR_FAMILIES = [
 ] as const;
 export type WearFamily = (typeof WEAR_FAMILIES)[number];
 
+/** each family in words (plural), for the breakdown's lines and the exports */
+export const WEAR_FAMILY_NAMES: Record<"en" | "de", Record<WearFamily, string>> = {
+  en: {
+    end_mill: "end mills",
+    ball_end_mill: "ball end mills",
+    face_mill: "face mills",
+    drill: "drills",
+    reamer: "reamers",
+    tap: "taps",
+    thread_mill: "thread mills",
+  },
+  de: {
+    end_mill: "Schaftfräser",
+    ball_end_mill: "Kugelfräser",
+    face_mill: "Planfräser",
+    drill: "Bohrer",
+    reamer: "Reibahlen",
+    tap: "Gewindebohrer",
+    thread_mill: "Gewindefräser",
+  },
+};
+
 const WEAR_FAMILY_OF: Record<ToolType, WearFamily> = {
   CentreCuttingEndMill: "end_mill",
   NonCentreCuttingEndMill: "end_mill",

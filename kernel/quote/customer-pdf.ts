@@ -4,8 +4,7 @@
  * the part with its picture, the prices per quantity break, delivery, design notes and terms,
  * each page footed with the shop, the quote number and the page.
  */
-import PDFDocument from "pdfkit";
-import { latin1 } from "../setup-sheet/pdf.ts";
+import { bufferedPdf, footPages, latin1, PageCursor } from "../pdf/pages.ts";
 import { drawPicture } from "../setup-sheet/picture-pdf.ts";
 import type { CustomerQuoteDocument, DocumentFact } from "./customer-document.ts";
 
@@ -18,19 +17,12 @@ const MUTED = "#555555";
 
 export function customerQuotePdf(document: CustomerQuoteDocument): Promise<Buffer> {
   const quoteNumber = document.facts[0]?.value ?? "";
-  const doc = new PDFDocument({
+  const { doc, bytes } = bufferedPdf({
     size: "A4",
     margins: { top: MARGIN, bottom: MARGIN + FOOTER_SPACE, left: MARGIN, right: MARGIN },
-    bufferPages: true,
     info: { Title: latin1(`${document.title} ${quoteNumber}`), Author: latin1(document.shop.name), Creator: "Swarf" },
   });
-  const chunks: Buffer[] = [];
-  doc.on("data", (chunk: Buffer) => chunks.push(chunk));
-  const done = new Promise<Buffer>((resolve, reject) => {
-    doc.on("end", () => resolve(Buffer.concat(chunks)));
-    doc.on("error", reject);
-  });
-  const writer = new Writer(doc);
+  const writer = new Writer(doc, MARGIN);
   writer.header(document);
   writer.customerAndFacts(document);
   writer.part(document);
@@ -38,46 +30,18 @@ export function customerQuotePdf(document: CustomerQuoteDocument): Promise<Buffe
   writer.facts([document.delivery]);
   if (document.design_feedback) writer.bullets(document.design_feedback.heading, document.design_feedback.items);
   if (document.terms) writer.paragraph(document.terms.heading, document.terms.lines);
-  footPages(doc, `${document.shop.name}  ·  ${document.title} ${quoteNumber}`);
+  footPages(doc, {
+    text: (page, count) => `${document.shop.name}  ·  ${document.title} ${quoteNumber}  ·  ${page} / ${count}`,
+    margin: MARGIN,
+    fontSize: 7.5,
+    colour: MUTED,
+  });
   doc.end();
-  return done;
-}
-
-function footPages(doc: PDFKit.PDFDocument, text: string): void {
-  const range = doc.bufferedPageRange();
-  for (let i = range.start; i < range.start + range.count; i += 1) {
-    doc.switchToPage(i);
-    const bottom = doc.page.margins.bottom;
-    // in the bottom margin: with the margin at 0 pdfkit starts no new page for it
-    doc.page.margins.bottom = 0;
-    doc
-      .font("Helvetica")
-      .fontSize(7.5)
-      .fillColor(MUTED)
-      .text(`${latin1(text)}  ·  ${i + 1 - range.start} / ${range.count}`, MARGIN, doc.page.height - MARGIN - 6, {
-        width: doc.page.width - 2 * MARGIN,
-        align: "right",
-        lineBreak: false,
-      });
-    doc.page.margins.bottom = bottom;
-  }
+  return bytes;
 }
 
 /** Writes down the page from a cursor, starting a new page when the next block does not fit. */
-class Writer {
-  private readonly doc: PDFKit.PDFDocument;
-  constructor(doc: PDFKit.PDFDocument) {
-    this.doc = doc;
-  }
-
-  private get width(): number {
-    return this.doc.page.width - 2 * MARGIN;
-  }
-
-  private room(height: number): void {
-    if (this.doc.y + height > this.doc.page.height - this.doc.page.margins.bottom) this.doc.addPage();
-  }
-
+class Writer extends PageCursor {
   header(document: CustomerQuoteDocument): void {
     const doc = this.doc;
     const top = doc.y;

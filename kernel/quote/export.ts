@@ -14,6 +14,7 @@ import ExcelJS from "exceljs";
 import type { Completeness } from "../cam/plan-types.ts";
 import type { BreakdownJson } from "./breakdown.ts";
 import { incompletePlanBanner } from "./completeness-text.ts";
+import { WEAR_FAMILY_NAMES, type WearFamily } from "./cost-model.ts";
 
 export type ExportLanguage = "en" | "de";
 export type ExportFormat = "csv" | "excel";
@@ -115,32 +116,11 @@ export interface QuoteHeader {
 /** a row of the export: a label and an amount, or a heading */
 type Row = { label: string; amount: number | null; percent?: number };
 
-const WEAR_FAMILY_LABELS: Record<ExportLanguage, Record<string, string>> = {
-  en: {
-    end_mill: "end mills",
-    ball_end_mill: "ball end mills",
-    face_mill: "face mills",
-    drill: "drills",
-    reamer: "reamers",
-    tap: "taps",
-    thread_mill: "thread mills",
-  },
-  de: {
-    end_mill: "Schaftfräser",
-    ball_end_mill: "Kugelfräser",
-    face_mill: "Planfräser",
-    drill: "Bohrer",
-    reamer: "Reibahlen",
-    tap: "Gewindebohrer",
-    thread_mill: "Gewindefräser",
-  },
-};
-
 function lineLabel(language: ExportLanguage, line: BreakdownJson["lines"][number]): string {
   const kind = label(language, line.kind);
   // lines of one kind per order carry their figures in the label (English): the kind alone reads in either language
   const alone = line.kind !== "machining" && line.kind !== "setup_cost" && line.kind !== "additional_cost";
-  if (line.kind === "tool_wear") return `${kind}: ${WEAR_FAMILY_LABELS[language][line.ref ?? ""] ?? line.ref}`;
+  if (line.kind === "tool_wear") return `${kind}: ${WEAR_FAMILY_NAMES[language][line.ref as WearFamily] ?? line.ref}`;
   return alone ? kind : `${kind}: ${line.label}`;
 }
 

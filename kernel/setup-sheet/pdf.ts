@@ -5,7 +5,7 @@
  * sheet's title and its number. The standard Helvetica fonts are not embedded, so a reader shows
  * the sheet with its own; they hold Latin-1 (Ø, ×, °), and other characters print as "?".
  */
-import PDFDocument from "pdfkit";
+import { bufferedPdf, footPages, latin1, PageCursor } from "../pdf/pages.ts";
 import { drawPicture } from "./picture-pdf.ts";
 import type { FactRow, SetupPage, SetupSheet, Table } from "./sheet-types.ts";
 
@@ -19,19 +19,12 @@ const GRID = 7;
 const FACTS = 8;
 
 export function setupSheetPdf(sheet: SetupSheet, paper: Paper = "a4"): Promise<Buffer> {
-  const doc = new PDFDocument({
+  const { doc, bytes } = bufferedPdf({
     size: PAPER_SIZE[paper],
     margins: { top: MARGIN, bottom: MARGIN + FOOTER_SPACE, left: MARGIN, right: MARGIN },
-    bufferPages: true,
     info: { Title: latin1(sheet.title), Creator: "Swarf" },
   });
-  const chunks: Buffer[] = [];
-  doc.on("data", (chunk: Buffer) => chunks.push(chunk));
-  const done = new Promise<Buffer>((resolve, reject) => {
-    doc.on("end", () => resolve(Buffer.concat(chunks)));
-    doc.on("error", reject);
-  });
-  const page = new PageWriter(doc);
+  const page = new PageWriter(doc, MARGIN);
   page.heading(sheet.title, 16);
   page.facts(sheet.job, 0.7);
   page.heading("Tools", 12);
@@ -40,61 +33,18 @@ export function setupSheetPdf(sheet: SetupSheet, paper: Paper = "a4"): Promise<B
     doc.addPage();
     page.setup(setup);
   }
-  footPages(doc, sheet.title);
+  footPages(doc, {
+    text: (i, count) => `${sheet.title}  ·  page ${i} of ${count}`,
+    margin: MARGIN,
+    fontSize: 7,
+    colour: "#666666",
+  });
   doc.end();
-  return done;
-}
-
-/** pdfkit's standard fonts write WinAnsi: the rest would come out as other characters */
-export function latin1(text: string): string {
-  return text.replace(/[^\u0020-\u00ff\u2013\u2014\u2018\u2019\u201c\u201d\u2022\u2026\u20ac\n]/g, "?");
-}
-
-function footPages(doc: PDFKit.PDFDocument, title: string): void {
-  const range = doc.bufferedPageRange();
-  for (let i = range.start; i < range.start + range.count; i += 1) {
-    doc.switchToPage(i);
-    const bottom = doc.page.margins.bottom;
-    // the footer sits in the bottom margin: with the margin at 0 pdfkit does not start a new page for it
-    doc.page.margins.bottom = 0;
-    doc
-      .font("Helvetica")
-      .fontSize(7)
-      .fillColor("#666666")
-      .text(
-        `${latin1(title)}  ·  page ${i + 1 - range.start} of ${range.count}`,
-        MARGIN,
-        doc.page.height - MARGIN - 8,
-        {
-          width: doc.page.width - 2 * MARGIN,
-          align: "right",
-          lineBreak: false,
-        },
-      );
-    doc.page.margins.bottom = bottom;
-  }
+  return bytes;
 }
 
 /** Writes down the page from a cursor, starting a new page when what comes next does not fit. */
-class PageWriter {
-  private readonly doc: PDFKit.PDFDocument;
-  constructor(doc: PDFKit.PDFDocument) {
-    this.doc = doc;
-  }
-
-  private get width(): number {
-    return this.doc.page.width - 2 * MARGIN;
-  }
-
-  private get bottom(): number {
-    return this.doc.page.height - this.doc.page.margins.bottom;
-  }
-
-  /** a new page unless `height` fits below the cursor */
-  private room(height: number): void {
-    if (this.doc.y + height > this.bottom) this.doc.addPage();
-  }
-
+class PageWriter extends PageCursor {
   heading(text: string, size: number): void {
     // with room for a few lines after it: a heading is not left alone at the foot of a page
     this.room(size * 3 + 40);
