@@ -397,7 +397,7 @@ describe("a planned project", () => {
       );
       const [excel] = await Promise.all([
         page.waitForEvent("download"),
-        page.getByRole("button", { name: `Excel (${language === "en" ? "English" : "Deutsch"})` }).click(),
+        page.getByRole("button", { name: `Excel (${language === "en" ? "English" : "Deutsch"})`, exact: true }).click(),
       ]);
       assert.equal(excel.suggestedFilename(), `quote_${plannedId}_${language}.xlsx`);
       assert.deepEqual(

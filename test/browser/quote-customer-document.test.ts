@@ -92,7 +92,7 @@ describe("the customer's quote in the page", () => {
 
     const [download] = await Promise.all([
       page.waitForEvent("download"),
-      page.getByRole("button", { name: "PDF (Deutsch)" }).click(),
+      page.getByRole("button", { name: "Customer's PDF (Deutsch)" }).click(),
     ]);
     assert.match(download.suggestedFilename(), /^Q-\d{4}-0001_Bracket_de\.pdf$/);
     const { text } = readPdf(fs.readFileSync(await download.path()));
