@@ -3,7 +3,8 @@
  * suite because it plans each part for real (minutes on a shared machine): each part planned as
  * the benchmarks plan it (scripts/bench/fixture-plan.ts: starter library, aluminium, 2 mm stock),
  * priced by the breakdown for the quantities 1, 10 and 50 from that one plan (MHR 75 EUR/h,
- * aluminium at 5.80 EUR/kg, 15 % overhead, 10 % profit, 19 % VAT), checked that the lines add up
+ * COST_MODEL's rates, aluminium at 5.80 EUR/kg, 15 % overhead, 10 % profit, 19 % VAT), its design
+ * feedback in words, checked that the lines add up
  * to the direct cost to the cent, and written as PDF and Excel in English and German; each file is
  * read back (pdftotext, exceljs) for the quote number and every break's prices and against the
  * words and ids a customer must not see. `node --import tsx scripts/quote-customer-documents.ts
@@ -24,13 +25,26 @@ import { customerDocumentFilename, customerQuoteDocument } from "../kernel/quote
 import { customerQuoteWorkbook } from "../kernel/quote/customer-excel.ts";
 import { formatEuro } from "../kernel/quote/customer-labels.ts";
 import { customerQuotePdf } from "../kernel/quote/customer-pdf.ts";
+import { designFeedbackText } from "../kernel/quote/design-feedback-text.ts";
 import { sum, dec } from "../kernel/quote/money.ts";
 import { partPicture } from "../kernel/quote/part-picture.ts";
 import { readPdf } from "../test/support/setup-sheet-text.ts";
 import { planFixture } from "./bench/fixture-plan.ts";
+import { summarisePlan } from "../kernel/job/plan.ts";
 
 const PARTS_DIR = path.resolve(repoRoot, "..", "shared", "fixtures", "parts");
 const BREAKS = [1, 10, 50];
+/** a shop's rates (EUR/h, EUR per cutting minute), the times left at their defaults */
+const COST_MODEL = resolveCostModel({
+  settings: {
+    setup_rate: 65,
+    operator_rate: 42,
+    programming_rate: 75,
+    tool_wear: { end_mill: 0.12, ball_end_mill: 0.2, face_mill: 0.08, drill: 0.05, reamer: 0.1, tap: 0.3 },
+  },
+  machine: {},
+  quoteJob: {},
+});
 const INTERNAL = [
   /overhead/i,
   /profit/i,
@@ -57,12 +71,20 @@ for (const [n, name] of names.entries()) {
   const mesh = readGlbTriangles(meshToGlb(ingested.mesh));
   const box = fixture.box;
   const size = [0, 1, 2].map((i) => box.max[i]! - box.min[i]!);
-  const setups = fixture.plan.setups.map((s, index) => ({
-    id: `s${index}`,
-    name: s.name,
-    index,
-    machining_time_s: s.machining_time_s,
-  }));
+  // as the quote route reads a stored plan: its summary (kernel/job/plan.ts)
+  const setups = summarisePlan(fixture.plan).setups.map((s, index) => {
+    const types = new Map(s.tools.map((t) => [t.number, t.tool_type]));
+    return {
+      id: `s${index}`,
+      name: s.name,
+      index,
+      machining_time_s: s.machining_time_s,
+      operations: s.operations.map((o) => ({
+        tool_type: types.get(o.tool_number) ?? "",
+        machining_time_s: o.machining_time_s,
+      })),
+    };
+  });
   const priced = BREAKS.map((quantity) => {
     const b = computeBreakdown({
       quantity,
@@ -87,7 +109,7 @@ for (const [n, name] of names.entries()) {
       profit: 10,
       discount: 0,
       tax: 19,
-      cost_model: resolveCostModel({ settings: {}, machine: {}, quoteJob: {} }),
+      cost_model: COST_MODEL,
     });
     assert.ok(
       sum(b.lines.map((l) => l.amount)).equals(b.direct_cost),
@@ -109,7 +131,7 @@ for (const [n, name] of names.entries()) {
       breaks: priced.map((b) => ({ quantity: b.quantity, unit_price: b.unit_price, total_price: b.net_price })),
       tax_percentage: 19,
       delivery_days: 10,
-      design_feedback: [],
+      design_feedback: (fixture.plan.design_feedback ?? []).map((item) => designFeedbackText(item, language)),
     });
     const pdf = await customerQuotePdf(document);
     const xlsx = await customerQuoteWorkbook(document, "2026-11-29");

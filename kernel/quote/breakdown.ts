@@ -18,14 +18,7 @@ import { planIncompleteMessage } from "./completeness-text.ts";
 import { allocateCents, cents, dec, HUNDRED, percentOf, sum, ZERO, type Decimal, type DecimalInput } from "./money.ts";
 import type { MhrSource, ResolvedSetupCost, SetupCostSource } from "./layers.ts";
 import { droppedOverrideMessage, type DroppedSetupCost } from "./setup-cost-carry.ts";
-import {
-  cuttingSecondsByFamily,
-  exactLine,
-  laborAndWearLines,
-  type ExactLine,
-  type LineKind,
-  type LineUnit,
-} from "./cost-lines.ts";
+import { cuttingSecondsByFamily, exactLine, laborAndWearLines, type ExactLine } from "./cost-lines.ts";
 import type { ResolvedCostModel } from "./cost-model.ts";
 
 export type { LineKind, LineUnit } from "./cost-lines.ts";
