@@ -29,6 +29,7 @@ import { designFeedbackText } from "../kernel/quote/design-feedback-text.ts";
 import { sum, dec } from "../kernel/quote/money.ts";
 import { partPicture } from "../kernel/quote/part-picture.ts";
 import { readPdf } from "../test/support/setup-sheet-text.ts";
+import { INTERNAL_WORDS } from "../test/support/internal-words.ts";
 import { planFixture } from "./bench/fixture-plan.ts";
 import { summarisePlan } from "../kernel/job/plan.ts";
 
@@ -45,17 +46,6 @@ const COST_MODEL = resolveCostModel({
   machine: {},
   quoteJob: {},
 });
-const INTERNAL = [
-  /overhead/i,
-  /profit/i,
-  /\bMHR\b/,
-  /machine hour/i,
-  /Gemeinkosten/i,
-  /Gewinn/i,
-  /Stundensatz/i,
-  /EUR\/h/,
-  /[0-9a-f]{8}-[0-9a-f]{4}-/i,
-];
 
 const args = process.argv.slice(2);
 const outAt = args.indexOf("--out");
@@ -154,7 +144,7 @@ for (const [n, name] of names.entries()) {
         `${name} ${language}: workbook prices of ${b.quantity}`,
       );
     }
-    for (const word of INTERNAL) {
+    for (const word of INTERNAL_WORDS) {
       assert.doesNotMatch(text, word, `${name} ${language} PDF`);
       assert.doesNotMatch(cellText, word, `${name} ${language} workbook`);
     }

@@ -17,6 +17,7 @@ import { createTestDatabase, type TestDatabase } from "../support/database.ts";
 import { everyMovePlan } from "../support/every-move-plan.ts";
 import { projectWithPlan } from "../support/planning.ts";
 import { readPdf } from "../support/setup-sheet-text.ts";
+import { INTERNAL_WORDS } from "../support/internal-words.ts";
 import { createTestUser, type TestUser } from "../support/users.ts";
 
 interface ErrorBody {
@@ -30,18 +31,6 @@ let bob: TestUser;
 let planned: string;
 const BREAKS = [1, 10, 50];
 const YEAR = new Date().getUTCFullYear();
-/** what a customer must never read: margins, rates, ids */
-const INTERNAL = [
-  /overhead/i,
-  /profit/i,
-  /\bMHR\b/,
-  /machine hour/i,
-  /Gemeinkosten/i,
-  /Gewinn/i,
-  /Stundensatz/i,
-  /EUR\/h/,
-  /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i,
-];
 
 before(async () => {
   db = await createTestDatabase();
@@ -147,7 +136,7 @@ describe("POST /projects/{project_id}/quote/export?document=customer", () => {
           `${language} total ${BREAKS[i]}`,
         );
       }
-      for (const word of INTERNAL) assert.doesNotMatch(text, word, `${language} PDF: ${text}`);
+      for (const word of INTERNAL_WORDS) assert.doesNotMatch(text, word, `${language} PDF: ${text}`);
       assert.ok(!text.includes(planned));
 
       const excel = await exportQuote(planned, `document=customer&format=excel&language=${language}`);
@@ -162,7 +151,7 @@ describe("POST /projects/{project_id}/quote/export?document=customer", () => {
         const row = book.cells.find((r) => r[0] === BREAKS[i]);
         assert.deepEqual(row?.slice(0, 3), [BREAKS[i], price.unit, price.total], `${language} break ${BREAKS[i]}`);
       }
-      for (const word of INTERNAL) assert.doesNotMatch(book.text, word, `${language} workbook: ${book.text}`);
+      for (const word of INTERNAL_WORDS) assert.doesNotMatch(book.text, word, `${language} workbook: ${book.text}`);
     }
     assert.equal(numbers.size, 1, "a re-export keeps the quote's number");
     const job = await api.request<{ quote_number: string }>("GET", `/projects/${planned}/quote/job`, {
