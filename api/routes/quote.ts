@@ -32,6 +32,7 @@ import { bytes, json } from "../reply.ts";
 import { defineRoute } from "../route.ts";
 import { idParams, NoQuery, Timestamp } from "../schemas/common.ts";
 import { CUSTOMER_CONTENT_TYPES, customerDocumentFile } from "./shared/quote-customer-document.ts";
+import { breakdownInLanguage } from "./shared/quote-words.ts";
 import {
   mhrCalculation,
   MhrResult,
@@ -233,6 +234,9 @@ const Breakdown = z
             "additional_cost",
           ]),
           label: z.string(),
+          title: z
+            .string()
+            .describe("an extension: the line's name in ?language (the words the exports print), for a client to show"),
           ref: z.string().nullable().describe("the setup, the additional cost group or the tool wear family"),
           quantity: z.number().describe("an extension: for the order, in unit, to 4 decimal places"),
           unit: z.enum(["h", "min", "kg", "part", "order"]).describe("an extension"),
@@ -258,7 +262,13 @@ const Breakdown = z
     warnings: z.array(z.object({ code: z.string(), message: z.string() })),
     cost_model: ResolvedCostModelSchema.describe("an extension: the layered cost model the lines used"),
     design_feedback: z
-      .array(DesignFeedbackItemSchema)
+      .array(
+        DesignFeedbackItemSchema.extend({
+          message: z
+            .string()
+            .describe("an extension: the item in a plain sentence in ?language, as the customer's document words it"),
+        }).meta({ id: "DesignFeedbackItemWithMessage" }),
+      )
       .describe(
         "an extension: what in the part's design is hard or impossible to machine (thin walls, deep pockets, small " +
           "internal radii, deep holes, faces no setup reaches, features needing a tilted setup, threads without a tap), " +
@@ -266,6 +276,13 @@ const Breakdown = z
       ),
   })
   .meta({ id: "QuoteBreakdown" });
+
+const BreakdownQuery = z.strictObject({
+  language: z
+    .enum(DOCUMENT_LANGUAGES)
+    .default("en")
+    .describe("an extension: the language of the lines' titles and the design feedback's messages"),
+});
 
 const ExportQuery = z.strictObject({
   document: z
@@ -316,11 +333,11 @@ export const quoteRoutes = [
     tag: "Quote",
     scopes: ["quote:read"],
     params: ProjectParams,
-    query: NoQuery,
+    query: BreakdownQuery,
     responses: { 200: { description: "the breakdown", schema: Breakdown } },
     errors: [404],
-    async handler({ db, params }) {
-      return json(200, (await projectBreakdown(db, params.project_id)).breakdown);
+    async handler({ db, params, query }) {
+      return json(200, breakdownInLanguage((await projectBreakdown(db, params.project_id)).breakdown, query.language));
     },
   }),
   defineRoute({

@@ -116,7 +116,11 @@ export interface QuoteHeader {
 /** a row of the export: a label and an amount, or a heading */
 type Row = { label: string; amount: number | null; percent?: number };
 
-function lineLabel(language: ExportLanguage, line: BreakdownJson["lines"][number]): string {
+/** a cost line's name in `language`: what the exports print and the breakdown's `title` says */
+export function lineLabel(
+  language: ExportLanguage,
+  line: Pick<BreakdownJson["lines"][number], "kind" | "label" | "ref">,
+): string {
   const kind = label(language, line.kind);
   // lines of one kind per order carry their figures in the label (English): the kind alone reads in either language
   const alone = line.kind !== "machining" && line.kind !== "setup_cost" && line.kind !== "additional_cost";

@@ -10,6 +10,7 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
+import { designFeedbackText } from "../../kernel/quote/design-feedback-text.ts";
 import ExcelJS from "exceljs";
 import { QuoteReadyEvent, WebhookEvent } from "../../api/openapi/webhooks.ts";
 import { SCOPES } from "../../auth/scopes.ts";
@@ -554,6 +555,7 @@ describe("a plan the starter library finishes", () => {
       [...faces].every((f) => Number.isInteger(f) && f >= 0 && f < 94),
       "partC's face ids",
     );
-    assert.deepEqual((await breakdown(projectId)).design_feedback, items);
+    const worded = items.map((item) => ({ ...item, message: designFeedbackText(item, "en") }));
+    assert.deepEqual((await breakdown(projectId)).design_feedback, worded, "each in its English sentence");
   });
 });

@@ -1,6 +1,7 @@
 /**
  * Design feedback on GET /projects/{id}/quote: the items the current job's plan found (kernel/dfm),
- * an empty list without a plan or from a plan made before design feedback, and the refusals
+ * each with its sentence and each cost line with its name in ?language (English unless German
+ * is asked for), an empty list without a plan or from a plan made before design feedback, and the refusals
  * (another user's project, a key without quote:read, a malformed id). The plans here are saved
  * as planning saves them, with items the kernel found on a part built with OCCT; the planning
  * itself, through the API, is in quote-completeness.test.ts.
@@ -11,12 +12,15 @@ import { after, before, describe, it } from "node:test";
 import { SCOPES } from "../../auth/scopes.ts";
 import { designFeedback } from "../../kernel/dfm/design-feedback.ts";
 import type { DesignFeedbackItem } from "../../kernel/dfm/types.ts";
+import { designFeedbackText } from "../../kernel/quote/design-feedback-text.ts";
+import { lineLabel } from "../../kernel/quote/export.ts";
 import { recogniseFile } from "../../kernel/features/setups/recognise-file.ts";
 import { cut, makeBox } from "../../kernel/features/test-support.ts";
 import { writeBrep } from "../../kernel/geometry/brep.ts";
 import { withOcctScope } from "../../kernel/geometry/occt-scope.ts";
 import { loadOpenCascade } from "../../kernel/geometry/opencascade.ts";
 import { startTestApi, type TestApi } from "../support/api.ts";
+import { boxStock, createQuoteProject, savePlannedJob as saveJob } from "../support/quote-projects.ts";
 import { createTestDatabase, type TestDatabase } from "../support/database.ts";
 import { createTestUser, type TestUser } from "../support/users.ts";
 
@@ -51,39 +55,10 @@ after(async () => {
   await db?.drop();
 });
 
-async function createProject(user: TestUser): Promise<string> {
-  const res = await api.request<{ id: string }>("POST", "/projects", {
-    key: user.key,
-    body: { name: "Bracket", customer: "ACME GmbH", product_id: "vmc-850-fanuc" },
-  });
-  assert.equal(res.status, 201, res.text);
-  return res.body.id;
-}
+const createProject = (user: TestUser) => createQuoteProject(api, user, { product_id: "vmc-850-fanuc" });
 
 /** a saved CAM job of one setup whose plan summary has `feedback` (absent: a plan made before design feedback) */
 async function savePlannedJob(user: TestUser, projectId: string, feedback?: DesignFeedbackItem[]): Promise<void> {
-  const blob = async (bytes: Buffer, type: string) =>
-    (
-      await db.owner.query<{ id: string }>(
-        `insert into app_private.blobs (user_id, sha256, size, content_type, bytes) values ($1, sha256($2), length($2), $3, $2) returning id`,
-        [user.id, bytes, type],
-      )
-    ).rows[0]!.id;
-  const tag = randomUUID();
-  const workpiece = (
-    await db.owner.query<{ id: string }>(
-      `insert into app_public.workpieces (project_id, user_id, format, units_read, bbox_min, bbox_max, volume_mm3, face_count,
-       triangle_count, closed_solid, original_blob_id, mesh_blob_id, thumbnail_blob_id)
-     values ($1, $2, 'stl', 'mm', '{0,0,0}', '{40,40,30}', 46740, 0, 12, true, $3, $4, $5) returning id`,
-      [
-        projectId,
-        user.id,
-        await blob(Buffer.from(`stl ${tag}`), "model/stl"),
-        await blob(Buffer.from(`glb ${tag}`), "model/gltf-binary"),
-        await blob(Buffer.from(`png ${tag}`), "image/png"),
-      ],
-    )
-  ).rows[0]!.id;
   const summary = {
     machining_time_s: 600,
     warnings: [],
@@ -104,39 +79,25 @@ async function savePlannedJob(user: TestUser, projectId: string, feedback?: Desi
     ],
     ...(feedback === undefined ? {} : { design_feedback: feedback }),
   };
-  const stock = {
-    type: "bounding_box",
-    offsets: { minus_x: 0, plus_x: 0, minus_y: 0, plus_y: 0, minus_z: 0, plus_z: 0 },
-    min: [0, 0, 0],
-    max: [40, 40, 30],
-    size: [40, 40, 30],
-  };
-  const job = await db.owner.query<{ id: string }>(
-    `insert into app_public.jobs (project_id, user_id, workpiece_id, source, stock, plan_blob_id, plan_summary) values ($1, $2, $3, 'plan', $4, $5, $6) returning id`,
-    [
-      projectId,
-      user.id,
-      workpiece,
-      stock,
-      await blob(Buffer.from(`plan ${tag}`), "application/vnd.swarf.cam-plan+gzip"),
-      summary,
-    ],
-  );
-  // a new job becomes the project's current one as planning makes it
-  await db.owner.query("update app_public.projects set current_job_id = $2 where id = $1", [
-    projectId,
-    job.rows[0]!.id,
-  ]);
+  await saveJob(db.owner, user, projectId, {
+    bboxMax: [40, 40, 30],
+    volumeMm3: 46740,
+    stock: boxStock([40, 40, 30]),
+    summary,
+  });
 }
 
-const quote = (user: TestUser, projectId: string) =>
-  api.request<{ design_feedback: DesignFeedbackItem[]; detail?: { code: string } }>(
-    "GET",
-    `/projects/${projectId}/quote`,
-    {
-      key: user.key,
-    },
-  );
+type Line = { kind: "machining"; label: string; ref: string | null; title: string };
+const quote = (user: TestUser, projectId: string, query = "") =>
+  api.request<{
+    design_feedback: (DesignFeedbackItem & { message: string })[];
+    lines: Line[];
+    detail?: { code: string; fields?: { field: string }[] };
+  }>("GET", `/projects/${projectId}/quote${query}`, { key: user.key });
+
+/** the items as the API words them in `language` */
+const worded = (found: DesignFeedbackItem[], language: "en" | "de") =>
+  found.map((item) => ({ ...item, message: designFeedbackText(item, language) }));
 
 describe("design feedback on the quote", () => {
   it("carries the current plan's items as design_feedback, as the kernel found them", async () => {
@@ -145,7 +106,34 @@ describe("design feedback on the quote", () => {
     await savePlannedJob(alice, projectId, items);
     const res = await quote(alice, projectId);
     assert.equal(res.status, 200, res.text);
-    assert.deepEqual(res.body.design_feedback, items);
+    assert.deepEqual(res.body.design_feedback, worded(items, "en"));
+  });
+
+  it("words each item and names each cost line in ?language, English unless German is asked for", async () => {
+    const projectId = await createProject(alice);
+    await savePlannedJob(alice, projectId, items);
+    const de = await quote(alice, projectId, "?language=de");
+    assert.equal(de.status, 200, de.text);
+    assert.deepEqual(de.body.design_feedback, worded(items, "de"));
+    assert.match(de.body.design_feedback.find((i) => i.kind === "thin_wall")!.message, /^Eine Wand ist /);
+    for (const line of de.body.lines) assert.equal(line.title, lineLabel("de", line));
+    const machining = de.body.lines.find((l) => l.kind === "machining")!;
+    assert.equal(machining.title, `Bearbeitung: ${machining.label}`);
+    const en = await quote(alice, projectId, "?language=en");
+    assert.equal(en.body.lines.find((l) => l.kind === "machining")!.title, `Machining: ${machining.label}`);
+    assert.deepEqual(en.body.design_feedback, worded(items, "en"));
+  });
+
+  it("refuses a language not offered and an unknown parameter with 400 naming it", async () => {
+    const projectId = await createProject(alice);
+    for (const [query, field] of [
+      ["?language=fr", "language"],
+      ["?lang=de", "lang"],
+    ] as const) {
+      const res = await quote(alice, projectId, query);
+      assert.equal(res.status, 400, res.text);
+      assert.ok(res.text.includes(field), res.text);
+    }
   });
 
   it("is empty without a plan, and from a plan made before design feedback", async () => {
@@ -163,13 +151,13 @@ describe("design feedback on the quote", () => {
     const projectId = await createProject(alice);
     await savePlannedJob(alice, projectId, items);
     await savePlannedJob(alice, projectId, items.slice(0, 1));
-    assert.deepEqual((await quote(alice, projectId)).body.design_feedback, items.slice(0, 1));
+    assert.deepEqual((await quote(alice, projectId)).body.design_feedback, worded(items.slice(0, 1), "en"));
   });
 
   it("answers another user's project with 404, a key without quote:read with 403, a malformed id with 400", async () => {
     const projectId = await createProject(alice);
     await savePlannedJob(alice, projectId, items);
-    const other = await quote(bob, projectId);
+    const other = await quote(bob, projectId, "?language=de");
     assert.equal(other.status, 404);
     assert.equal(other.body.detail?.code, "not_found");
     const noRead = await alice.keyWith(SCOPES.filter((s) => s !== "quote:read"));

@@ -11,6 +11,7 @@ import { startTestApi, type TestApi } from "../support/api.ts";
 import { parseCsv } from "../support/csv.ts";
 import { createTestDatabase, type TestDatabase } from "../support/database.ts";
 import { insertOwnMachine } from "../support/machines.ts";
+import { createQuoteProject, savePlannedJob as saveJob } from "../support/quote-projects.ts";
 import { createTestUser, type TestUser } from "../support/users.ts";
 
 interface ErrorBody {
@@ -98,39 +99,11 @@ after(async () => {
   await db.drop();
 });
 
-async function createProject(user: TestUser, body: Record<string, unknown> = {}): Promise<string> {
-  const res = await api.request<{ id: string }>("POST", "/projects", {
-    key: user.key,
-    body: { name: "Bracket", customer: "ACME GmbH", product_id: MACHINE, ...body },
-  });
-  assert.equal(res.status, 201, res.text);
-  return res.body.id;
-}
+const createProject = (user: TestUser, body: Record<string, unknown> = {}) =>
+  createQuoteProject(api, user, { product_id: MACHINE, ...body });
 
 /** A saved CAM job with stock 100 x 50 x 20 mm and a plan of two setups (900 s and 540 s), as planning saves it. */
 async function savePlannedJob(user: TestUser, projectId: string): Promise<void> {
-  const blob = async (bytes: Buffer, type: string) =>
-    (
-      await db.owner.query<{ id: string }>(
-        `insert into app_private.blobs (user_id, sha256, size, content_type, bytes) values ($1, sha256($2), length($2), $3, $2) returning id`,
-        [user.id, bytes, type],
-      )
-    ).rows[0]!.id;
-  const tag = randomUUID();
-  const workpiece = (
-    await db.owner.query<{ id: string }>(
-      `insert into app_public.workpieces (project_id, user_id, format, units_read, bbox_min, bbox_max, volume_mm3, face_count,
-       triangle_count, closed_solid, original_blob_id, mesh_blob_id, thumbnail_blob_id)
-     values ($1, $2, 'stl', 'mm', '{0,0,0}', '{96,46,15}', 50000, 0, 12, true, $3, $4, $5) returning id`,
-      [
-        projectId,
-        user.id,
-        await blob(Buffer.from(`stl ${tag}`), "model/stl"),
-        await blob(Buffer.from(`glb ${tag}`), "model/gltf-binary"),
-        await blob(Buffer.from(`png ${tag}`), "image/png"),
-      ],
-    )
-  ).rows[0]!.id;
   // the operations of the worked example's tool wear: an end mill and a drill in setup 1, a bull nose in setup 2
   const op = (n: number, tool_number: number, seconds: number) => ({
     id: `op${n}`,
@@ -166,17 +139,7 @@ async function savePlannedJob(user: TestUser, projectId: string): Promise<void> 
     max: [98, 48, 20],
     size: [100, 50, 20],
   };
-  await db.owner.query(
-    `insert into app_public.jobs (project_id, user_id, workpiece_id, source, stock, plan_blob_id, plan_summary) values ($1, $2, $3, 'plan', $4, $5, $6)`,
-    [
-      projectId,
-      user.id,
-      workpiece,
-      stock,
-      await blob(Buffer.from(`plan ${tag}`), "application/vnd.swarf.cam-plan+gzip"),
-      summary,
-    ],
-  );
+  await saveJob(db.owner, user, projectId, { bboxMax: [96, 46, 15], volumeMm3: 50000, stock, summary });
 }
 
 describe("quote settings and new quote jobs", () => {
@@ -837,6 +800,7 @@ describe("machine quote configuration and MHR", () => {
     for (const [method, p, body] of [
       ["GET", "/libraries/machines/bob-quote-mill/quote", undefined],
       ["PATCH", "/libraries/machines/bob-quote-mill/quote", { mhr_value: 1 }],
+      ["PATCH", "/libraries/machines/bob-quote-mill/quote", { cost_model: { setup_rate: 1 } }],
       ["POST", "/libraries/machines/bob-quote-mill/quote/setup-costs", { name: "x", value: 1, unit: "EUR" }],
       ["DELETE", "/libraries/machines/bob-quote-mill/quote/setup-costs/0", undefined],
       ["GET", "/libraries/machines/bob-quote-mill/mhr", undefined],

@@ -18,7 +18,7 @@ let service: PlanningService;
 let browser: Browser;
 let tab: WatchedPage;
 let projectId = "";
-let items: DesignFeedbackItem[] = [];
+let items: (DesignFeedbackItem & { message: string })[] = [];
 
 before(async () => {
   service = await PlanningService.start();
@@ -28,9 +28,9 @@ before(async () => {
   projectId = await service.stepProject(everydayTools());
   const task = await service.plan(projectId);
   assert.equal(task.status, "success", JSON.stringify(task));
-  const quote = await service.api.request<{ design_feedback: DesignFeedbackItem[] }>(
+  const quote = await service.api.request<{ design_feedback: (DesignFeedbackItem & { message: string })[] }>(
     "GET",
-    `/projects/${projectId}/quote`,
+    `/projects/${projectId}/quote?language=en`,
     { key: user.key },
   );
   assert.equal(quote.status, 200, quote.text);
@@ -72,6 +72,7 @@ describe("design feedback in the web app", () => {
       assert.equal(await list.nth(k).getAttribute("data-kind"), items[k]!.kind);
       const words = (await list.nth(k).innerText()).trim();
       assert.ok(words.includes(items[k]!.faces.join(", ")), words);
+      assert.ok(words.startsWith(items[k]!.message), `the API's sentence: ${words}`);
       assert.doesNotMatch(words, /undefined|NaN|\{/);
     }
     tab.assertClean();

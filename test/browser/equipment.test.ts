@@ -293,6 +293,56 @@ describe("Machines", () => {
     await screenshot(page, "machine-quote");
     tab.assertClean();
   });
+  it("edits the machine's layer of the cost model: the settings' value shows through, a bad rate is named", async () => {
+    const { page } = tab;
+    const machines = await api.request<{ items: { product_id: string; name: string }[] }>(
+      "GET",
+      "/libraries/machines",
+      {
+        key: alice.key,
+      },
+    );
+    const machine = machines.body.items[0]!;
+    await page.goto(`${api.origin}/machines`);
+    const card = page.getByRole("listitem").filter({ has: page.getByRole("heading", { name: machine.name }) });
+    await card.getByRole("button", { name: "Quote configuration" }).click();
+    const form = card.getByRole("form", { name: "Rates and times on this machine" });
+    const setupRate = form.getByLabel("Setup rate (EUR/h)");
+    await setupRate.waitFor();
+    // the quote settings' 65 (saved above) is what an empty field falls through to
+    assert.equal(await setupRate.getAttribute("placeholder"), "now 65");
+    assert.equal(await setupRate.inputValue(), "");
+    await setupRate.fill("72,5");
+    await form.getByLabel("Drills").fill("0.05");
+    await form.getByRole("button", { name: "Save rates" }).click();
+    await form.getByText("Saved.").waitFor();
+    const stored = await api.request<{ cost_model: Record<string, unknown> }>(
+      "GET",
+      `/libraries/machines/${machine.product_id}/quote`,
+      { key: alice.key },
+    );
+    assert.deepEqual(stored.body.cost_model, { setup_rate: 72.5, tool_wear: { drill: 0.05 } });
+    const settings = await api.request<{ cost_model: { setup_rate: number } }>("GET", "/quote/settings", {
+      key: alice.key,
+    });
+    assert.equal(settings.body.cost_model.setup_rate, 65, "the settings' layer is left as it was");
+
+    await form.getByLabel("Programming rate (EUR/h)").fill("-4");
+    await form.getByRole("button", { name: "Save rates" }).click();
+    await form.locator(".field-error").first().waitFor();
+    assert.equal(await form.getByLabel("Programming rate (EUR/h)").getAttribute("aria-invalid"), "true");
+    tab.assertClean([refusedWith(400)]);
+    await form.getByLabel("Programming rate (EUR/h)").fill("");
+    await setupRate.fill("");
+    await form.getByRole("button", { name: "Save rates" }).click();
+    await form.getByText("Saved.").waitFor();
+    const cleared = await api.request<{ cost_model: Record<string, unknown> }>(
+      "GET",
+      `/libraries/machines/${machine.product_id}/quote`,
+      { key: alice.key },
+    );
+    assert.deepEqual(cleared.body.cost_model, { tool_wear: { drill: 0.05 } }, "empty falls through again");
+  });
 });
 
 describe("at 390 px", () => {

@@ -458,9 +458,10 @@ describe("a planned project", () => {
     assert.deepEqual(job.body.cost_model, { operator_rate: 42.5, tool_wear: { end_mill: 0.1 } });
     const b = await api.request<{
       lines: { kind: string; quantity: number; rate: number; amount: number }[];
+      direct_cost: number;
     }>("GET", `/projects/${plannedId}/quote`, { key: alice.key });
     const table = page.getByTestId("cost-lines");
-    const rows = table.locator("tbody tr");
+    const rows = table.locator("tr[data-kind]");
     // "Saved." shows once the breakdown was read again
     assert.equal(await rows.count(), b.body.lines.length);
     const loading = b.body.lines.find((l) => l.kind === "loading")!;
@@ -472,8 +473,25 @@ describe("a planned project", () => {
       "Loading and unloading",
       `${new Intl.NumberFormat("en-GB", { maximumFractionDigits: 4 }).format(loading.quantity)} h`,
       "42.50 EUR / h",
+      "this project",
       money,
     ]);
+    // one table: the lines, then the totals down to the price, no second list of the lines
+    assert.equal(await page.locator("table.breakdown").count(), 1, "the cost lines are shown once");
+    const euros = (value: number) =>
+      new Intl.NumberFormat("en-GB", { style: "currency", currency: "EUR" }).format(value);
+    const totals = await page.getByTestId("cost-totals").locator("td").allInnerTexts();
+    assert.equal(totals[0], euros(b.body.direct_cost), "the direct cost adds up the lines");
+    assert.equal(
+      Math.round(b.body.lines.reduce((sum, line) => sum + line.amount, 0) * 100),
+      Math.round(b.body.direct_cost * 100),
+    );
+    const setupRow = rows.filter({ has: page.locator("td", { hasText: /^Setup cost: / }) }).first();
+    assert.equal(
+      (await setupRow.locator("td").allInnerTexts())[3],
+      "this project",
+      "the setup's entry is the project's",
+    );
     await table.locator("tr[data-kind=tool_wear]").first().waitFor();
 
     await rate.fill("-3");
@@ -492,6 +510,66 @@ describe("a planned project", () => {
       },
     );
     assert.deepEqual(cleared.body.cost_model, { tool_wear: { end_mill: 0.1 } }, "empty falls through again");
+  });
+  it("adds, edits and removes an additional cost group; a bad amount is named beside it", async () => {
+    const { page } = tab;
+    const form = page.getByRole("form", { name: "Additional costs" });
+    await form.getByText("None.").waitFor();
+    await form.getByRole("button", { name: "Add a group" }).click();
+    await form.getByLabel("Group name").fill("Anodising");
+    await form.getByLabel("Per part (times the quantity)").check();
+    await form.getByLabel("Cost 1", { exact: true }).fill("Black anodising");
+    await form.getByLabel("Cost 1, EUR").fill("2,5");
+    await form.getByRole("button", { name: "Add a cost" }).click();
+    await form.getByLabel("Cost 2", { exact: true }).fill("Masking");
+    await form.getByLabel("Cost 2, EUR").fill("a lot");
+    await form.getByRole("button", { name: "Save" }).click();
+    await page.locator("#additional-group-1-1-cost-error").waitFor();
+    assert.equal(await form.getByLabel("Cost 2, EUR").getAttribute("aria-invalid"), "true");
+    tab.assertClean([refusedWith(400)]);
+    const unchanged = await api.request<{ additional_costs: object }>("GET", `/projects/${plannedId}/quote/job`, {
+      key: alice.key,
+    });
+    assert.deepEqual(unchanged.body.additional_costs, {}, "nothing stored from a refused save");
+
+    await form.getByLabel("Cost 2, EUR").fill("1");
+    await form.getByRole("button", { name: "Save" }).click();
+    await form.getByText("Saved.").waitFor();
+    const job = await api.request<{ additional_costs: object; quantity: number }>(
+      "GET",
+      `/projects/${plannedId}/quote/job`,
+      { key: alice.key },
+    );
+    assert.deepEqual(job.body.additional_costs, {
+      "group-1": {
+        Title: "Anodising",
+        per_unit: true,
+        Costs: [
+          { label: "Black anodising", cost: 2.5 },
+          { label: "Masking", cost: 1 },
+        ],
+      },
+    });
+    const b = await api.request<{ lines: { kind: string; ref: string | null; amount: number }[] }>(
+      "GET",
+      `/projects/${plannedId}/quote`,
+      { key: alice.key },
+    );
+    const line = b.body.lines.find((l) => l.kind === "additional_cost" && l.ref === "group-1");
+    assert.equal(line?.amount, 3.5 * job.body.quantity, "per part, times the quantity");
+    const row = page.getByTestId("cost-lines").locator("tr[data-kind=additional_cost]");
+    const euros = new Intl.NumberFormat("en-GB", { style: "currency", currency: "EUR" }).format(line.amount);
+    await row.filter({ hasText: euros }).waitFor();
+
+    await form.getByRole("button", { name: "Remove the group" }).click();
+    await form.getByRole("button", { name: "Save" }).click();
+    await form.getByText("Saved.").waitFor();
+    const removed = await api.request<{ additional_costs: object }>("GET", `/projects/${plannedId}/quote/job`, {
+      key: alice.key,
+    });
+    assert.deepEqual(removed.body.additional_costs, {});
+    assert.equal(await page.getByTestId("cost-lines").locator("tr[data-kind=additional_cost]").count(), 0);
+    tab.assertClean();
   });
 });
 

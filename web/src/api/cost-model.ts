@@ -1,26 +1,11 @@
-/** The cost model's values as the quote routes show and take them (docs/quote.md, "Cost model"). */
-export const COST_MODEL_FIELDS = [
-  "setup_rate",
-  "setup_time_h",
-  "operator_rate",
-  "loading_min",
-  "operator_attendance_percentage",
-  "programming_rate",
-  "programming_time_h",
-  "deburring_min",
-  "inspection_min",
-] as const;
-export type CostModelField = (typeof COST_MODEL_FIELDS)[number];
-export const WEAR_FAMILIES = [
-  "end_mill",
-  "ball_end_mill",
-  "face_mill",
-  "drill",
-  "reamer",
-  "tap",
-  "thread_mill",
-] as const;
-export type WearFamily = (typeof WEAR_FAMILIES)[number];
+/**
+ * The cost model's values as the quote routes show and take them (docs/quote.md, "Cost model").
+ * The fields, families and line kinds are the server's (contracts/quote.ts); the lists the
+ * forms walk are the keys of their words (i18n/cost-model.ts), which the types hold complete.
+ */
+import type { CostModelField, WearFamily } from "../../../contracts/quote.ts";
+
+export type { CostModelField, CostModelSource, LineKind, LineUnit, WearFamily } from "../../../contracts/quote.ts";
 
 /** one layer's values: what it sets (a quote job, a machine) or all of them (the settings) */
 export type CostModelValues = Partial<Record<CostModelField, number>> & {
@@ -30,15 +15,3 @@ export type CostModelValues = Partial<Record<CostModelField, number>> & {
 export type CostModelPatch = Partial<Record<CostModelField, number | string | null>> & {
   tool_wear?: Partial<Record<WearFamily, number | string | null>>;
 };
-
-export type LineKind =
-  | "machining"
-  | "setup_cost"
-  | "loading"
-  | "operator_attendance"
-  | "programming"
-  | "tool_wear"
-  | "deburring"
-  | "inspection"
-  | "material"
-  | "additional_cost";

@@ -66,6 +66,8 @@ export interface MachineQuote {
   effective_mhr: { value: number; source: string };
   setup_costs: SetupCost[];
   mhr: Omit<MhrRecord, "product_id"> | null;
+  /** the machine layer of the cost model: the values set for this machine */
+  cost_model: CostModelValues;
 }
 
 export interface QuoteSettings {
@@ -95,7 +97,12 @@ const quotePath = (productId: string) => `${MACHINES}/${encodeURIComponent(produ
 
 export const listMachines = () => request<{ items: Machine[] }>("GET", MACHINES);
 export const getMachineQuote = (productId: string) => request<MachineQuote>("GET", quotePath(productId));
-export const patchMachineQuote = (productId: string, body: { name?: string | null; mhr_value?: number | null }) =>
+export interface MachineQuotePatch {
+  name?: string | null;
+  mhr_value?: number | null;
+  cost_model?: CostModelPatch;
+}
+export const patchMachineQuote = (productId: string, body: MachineQuotePatch) =>
   request<MachineQuote>("PATCH", quotePath(productId), body);
 export const addSetupCost = (productId: string, body: { name: string; value: number; unit: string }) =>
   request<MachineQuote>("POST", `${quotePath(productId)}/setup-costs`, body);

@@ -101,9 +101,6 @@ export const projectsDe: ProjectsMessages = {
   quote: {
     title: "Angebot: {name}",
     breakdown: "Kostenaufstellung",
-    colItem: "Posten",
-    colAmount: "Betrag",
-    kinds: { machining: "Bearbeitung", setup_cost: "Rüstkosten", material: "Material" },
     directCost: "Direkte Kosten",
     overhead: "Gemeinkosten ({pct} %)",
     manufacturingCost: "Herstellkosten",

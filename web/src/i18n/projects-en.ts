@@ -99,9 +99,6 @@ export const projectsEn = {
   quote: {
     title: "Quote: {name}",
     breakdown: "Cost breakdown",
-    colItem: "Item",
-    colAmount: "Amount",
-    kinds: { machining: "Machining", setup_cost: "Setup cost", material: "Material" },
     directCost: "Direct cost",
     overhead: "Overhead ({pct} %)",
     manufacturingCost: "Manufacturing cost",

@@ -1,19 +1,25 @@
 /**
  * One machine's quote configuration (GET/PATCH /libraries/machines/{id}/quote): its name in
  * quotes and hourly rate edited in place, the rate quotes take and where it comes from, and
- * the setup-cost template (add, remove). The MHR calculator is beside it (mhr-form.tsx).
+ * the setup-cost template (add, remove), and the machine's layer of the cost model (the quote
+ * page's form; an empty field shows the quote settings' value it falls through to). The MHR
+ * calculator is beside it (mhr-form.tsx).
  */
 import { useEffect, useState } from "preact/hooks";
 import {
   addSetupCost,
   getMachineQuote,
+  getQuoteSettings,
   type MachineQuote,
   patchMachineQuote,
   removeSetupCost,
 } from "../../api/machines.ts";
 import { FieldError, FormError, fieldError } from "../../components/errors.tsx";
+import type { CostModelValues } from "../../api/cost-model.ts";
+import { useCostModelText } from "../../i18n/cost-model.ts";
 import { useEquipmentTexts } from "../../i18n/equipment.ts";
 import { useI18n } from "../../i18n/index.ts";
+import { CostModelForm } from "../quote-cost-model.tsx";
 import { MhrForm } from "./mhr-form.tsx";
 import { parseNumber } from "./numbers.ts";
 
@@ -201,12 +207,16 @@ function SetupCosts({ quote, onChange }: { quote: MachineQuote; onChange(next: M
 export function MachineQuotePanel({ productId }: { productId: string }) {
   const t = useEquipmentTexts().machines;
   const { t: common, formatMoney } = useI18n();
+  const costText = useCostModelText();
   const [quote, setQuote] = useState<MachineQuote | null>(null);
+  const [settings, setSettings] = useState<CostModelValues | undefined>(undefined);
   const [error, setError] = useState<unknown>(null);
 
   const reload = async () => {
     try {
-      setQuote(await getMachineQuote(productId));
+      const [machine, defaults] = await Promise.all([getMachineQuote(productId), getQuoteSettings()]);
+      setQuote(machine);
+      setSettings(defaults.cost_model);
     } catch (caught) {
       setError(caught);
     }
@@ -229,6 +239,15 @@ export function MachineQuotePanel({ productId }: { productId: string }) {
       </p>
       <RateForm quote={quote} onSaved={setQuote} />
       <SetupCosts quote={quote} onChange={setQuote} />
+      <CostModelForm
+        values={quote.cost_model}
+        effective={settings}
+        title={costText.machineTitle}
+        lead={costText.machineLead}
+        idPrefix={`${productId}-cost`}
+        level={3}
+        onSave={async (patch) => setQuote(await patchMachineQuote(productId, { cost_model: patch }))}
+      />
       <MhrForm productId={productId} record={quote.mhr} onSaved={() => void reload()} />
     </div>
   );
