@@ -3,6 +3,7 @@
  * cloning with their fields, so a thread answers with an outcome instead of throwing.
  */
 import type { MessagePort } from "node:worker_threads";
+import type { ViewerFeature } from "../contracts/viewer.ts";
 import type { PlanInput, PlanResult } from "../kernel/cam/plan-types.ts";
 import type { Box3 } from "../kernel/cam/types.ts";
 import type { IngestedWorkpiece } from "../kernel/geometry/types.ts";
@@ -70,28 +71,8 @@ export interface ViewerRequest {
   query: { kind: "stock"; setup: number; after: number } | { kind: "features" };
 }
 
-/** A recognised feature as the viewer shows it. */
-export interface ViewerFeature {
-  id: number;
-  class: string;
-  /** the part's face ids (the glb's _FACE_ID) */
-  faces: number[];
-  access_direction: number[] | null;
-  depth_mm: number | null;
-  /** the narrowest place a tool must pass */
-  width_mm: number | null;
-  /** the smallest internal corner radius */
-  corner_radius_mm: number | null;
-  hole: {
-    diameter_mm: number;
-    depth_mm: number;
-    through: boolean;
-    counterbore_diameter_mm: number | null;
-    countersink_diameter_mm: number | null;
-  } | null;
-  /** the indexes of the setups whose operations machine it */
-  setups: number[];
-}
+/** A recognised feature as the viewer shows it: the web app's wire shape. */
+export type { ViewerFeature };
 
 export type ViewerOutcome =
   | { kind: "stock"; bytes: Uint8Array }

@@ -12,6 +12,7 @@
  */
 import type { Request, Response } from "express";
 import { z } from "zod";
+import type { ViewerFeatures } from "../../contracts/viewer.ts";
 import type { AuthenticatedKey } from "../locals.ts";
 import type { ApiServices } from "../services.ts";
 import { askViewer, plannedInputs } from "./viewer-geometry.ts";
@@ -28,5 +29,6 @@ export async function viewerFeatures(
   const { request } = await plannedInputs(services, auth, projectId);
   const outcome = await askViewer(services, auth, { ...request, kind: "viewer", query: { kind: "features" } });
   if (outcome.kind !== "features") throw new Error(`the viewer answered ${outcome.kind} to a features question`);
-  res.status(200).json({ job_id: request.jobId, features: outcome.features });
+  const answer: ViewerFeatures = { job_id: request.jobId, features: outcome.features };
+  res.status(200).json(answer);
 }

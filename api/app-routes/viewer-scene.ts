@@ -1,15 +1,16 @@
 /**
- * What the project viewer draws and lists, from a stored plan: per setup its frame, work offset,
+ * What the project viewer draws and lists (contracts/viewer.ts), from a stored plan: per setup its frame, work offset,
  * stock, workholding and its blocks of operations with each operation's tool, time and figures.
  * The moves themselves come separately, in binary (viewer-toolpaths.ts and
  * kernel/cam/viewer/toolpath-buffer.ts), so this stays small however long the program.
  */
+import type { ViewerOperation, ViewerScene, ViewerSetup, ViewerTool } from "../../contracts/viewer.ts";
 import type { Cutter } from "../../kernel/cam/types.ts";
 import type { CamPlan, StoredOperation } from "../../kernel/job/plan.ts";
 
 type StoredSetup = CamPlan["setups"][number];
 
-function toolOf(tool: Cutter, setup: StoredSetup) {
+function toolOf(tool: Cutter, setup: StoredSetup): ViewerTool {
   const summary = setup.tools.find((listed) => listed.assembly_uuid === tool.assembly_uuid);
   return {
     number: summary?.number ?? null,
@@ -22,7 +23,6 @@ function toolOf(tool: Cutter, setup: StoredSetup) {
     shank_diameter_mm: tool.shank_diameter,
     stick_out_mm: tool.stick_out,
     holder_name: summary?.holder ?? null,
-    /** from the nose upwards, as the plan keeps it */
     holder: tool.holder.map((segment) => ({
       length_mm: segment.length,
       lower_diameter_mm: segment.lower_diameter,
@@ -31,7 +31,7 @@ function toolOf(tool: Cutter, setup: StoredSetup) {
   };
 }
 
-function operationOf(operation: StoredOperation, setup: StoredSetup) {
+function operationOf(operation: StoredOperation, setup: StoredSetup): ViewerOperation {
   return {
     id: operation.id,
     kind: operation.kind,
@@ -47,14 +47,13 @@ function operationOf(operation: StoredOperation, setup: StoredSetup) {
   };
 }
 
-function setupOf(setup: StoredSetup) {
+function setupOf(setup: StoredSetup): ViewerSetup {
   const operations = new Map(setup.operations.map((operation) => [operation.id, operation]));
   const holding = setup.workholding;
   return {
     index: setup.index,
     name: setup.name,
     direction: setup.direction,
-    /** the setup's frame in the workpiece's coordinates: the part is drawn through it */
     wcs: setup.wcs,
     work_offset: setup.work_offset,
     stock: setup.stock,
@@ -63,7 +62,6 @@ function setupOf(setup: StoredSetup) {
     workholding: holding
       ? { type: holding.type, jaws: holding.jaws, supports: holding.supports, clamps: holding.clamps }
       : null,
-    /** the operations in the order the binary toolpaths list them */
     operation_ids: setup.operations.map((operation) => operation.id),
     blocks: setup.blocks.map((block) => ({
       id: block.id,
@@ -77,7 +75,7 @@ function setupOf(setup: StoredSetup) {
   };
 }
 
-export function viewerScene(plan: CamPlan) {
+export function viewerScene(plan: CamPlan): Pick<ViewerScene, "machining_time_s" | "setups"> {
   return {
     machining_time_s: plan.machining_time_s,
     setups: plan.setups.map(setupOf),

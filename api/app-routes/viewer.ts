@@ -2,7 +2,7 @@
  * The project viewer's data (the web app's /projects/<id>):
  *
  *   GET /projects/{project_id}/viewer -> 200 {job_id, postprocessor, part: {mesh_url, expires_at,
- *       bbox} | null, machining_time_s, setups: [...]} (viewer-scene.ts)
+ *       bbox} | null, machining_time_s, setups: [...]} (contracts/viewer.ts ViewerScene, viewer-scene.ts)
  *   GET /projects/{project_id}/setups/{setup_index}/toolpaths -> 200 application/octet-stream,
  *       the setup's toolpaths and program (kernel/cam/viewer/toolpath-buffer.ts), gzip when asked
  *
@@ -13,6 +13,7 @@
  */
 import type { Request, Response } from "express";
 import { z } from "zod";
+import type { ViewerScene } from "../../contracts/viewer.ts";
 import { presignWorkpiece } from "../../db/queries/workpieces.ts";
 import { withRequestTransaction } from "../../db/request-transaction.ts";
 import { API_BASE_PATH } from "../../http/base-path.ts";
@@ -52,23 +53,28 @@ export async function projectViewer(
 ): Promise<void> {
   const { project_id: projectId } = ViewerParams.parse(res.locals.input?.params);
   const baseUrl = publicBaseUrl(req, services.env.PUBLIC_BASE_URL);
-  const answer = await withRequestTransaction(services.pool, auth.credential, ["projects:read"], async (db) => {
-    const { job, workpiece, plan, postprocessor } = await plannedJob(db, projectId, { plans: PLANS });
-    const bbox = workpiece?.meta.bbox;
-    const part =
-      workpiece?.blobs.mesh && workpiece.blobs.thumbnail && bbox
-        ? {
-            ...(await presignWorkpiece(db, workpiece, { baseUrl, apiBasePath: API_BASE_PATH })),
-            bbox: { min: bbox.min, max: bbox.max },
-          }
-        : null;
-    return {
-      job_id: job.id,
-      postprocessor,
-      part: part ? { mesh_url: part.mesh_url, expires_at: part.expires_at, bbox: part.bbox } : null,
-      ...viewerScene(plan),
-    };
-  });
+  const answer: ViewerScene = await withRequestTransaction(
+    services.pool,
+    auth.credential,
+    ["projects:read"],
+    async (db) => {
+      const { job, workpiece, plan, postprocessor } = await plannedJob(db, projectId, { plans: PLANS });
+      const bbox = workpiece?.meta.bbox;
+      const part =
+        workpiece?.blobs.mesh && workpiece.blobs.thumbnail && bbox
+          ? {
+              ...(await presignWorkpiece(db, workpiece, { baseUrl, apiBasePath: API_BASE_PATH })),
+              bbox: { min: bbox.min, max: bbox.max },
+            }
+          : null;
+      return {
+        job_id: job.id,
+        postprocessor,
+        part: part ? { mesh_url: part.mesh_url, expires_at: part.expires_at, bbox: part.bbox } : null,
+        ...viewerScene(plan),
+      };
+    },
+  );
   res.status(200).json(answer);
 }
 

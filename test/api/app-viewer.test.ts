@@ -8,7 +8,7 @@ import { APP_ROUTES_PATH } from "../../http/base-path.ts";
 import { firstPosition } from "../../kernel/cam/machining-time.ts";
 import type { CamPlan } from "../../kernel/job/plan.ts";
 import { decodeToolpaths, MOVE_CLASS } from "../../web/src/api/toolpath-buffer.ts";
-import type { ViewerScene } from "../../web/src/api/viewer-types.ts";
+import type { ViewerScene } from "../../contracts/viewer.ts";
 import { startTestApi, type TestApi } from "../support/api.ts";
 import { createTestDatabase, type TestDatabase } from "../support/database.ts";
 import type { ErrorBody } from "../support/error-body.ts";

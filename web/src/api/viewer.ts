@@ -2,9 +2,7 @@
 import { APP_API } from "./base.ts";
 import { refusal, request } from "./client.ts";
 import { decodeToolpaths, type SetupToolpaths } from "./toolpath-buffer.ts";
-import type { ViewerScene } from "./viewer-types.ts";
-
-export type * from "./viewer-types.ts";
+import type { ViewerScene } from "../../../contracts/viewer.ts";
 
 export const readViewerScene = (projectId: string) =>
   request<ViewerScene>("GET", `${APP_API}/projects/${encodeURIComponent(projectId)}/viewer`);

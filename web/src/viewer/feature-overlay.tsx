@@ -6,7 +6,8 @@
  */
 import type { RefObject } from "preact";
 import { useEffect, useMemo, useState } from "preact/hooks";
-import { readFeatures, type ViewerFeature } from "../api/viewer-data.ts";
+import type { ViewerFeature } from "../../../contracts/viewer.ts";
+import { readFeatures } from "../api/viewer-data.ts";
 import { errorMessage } from "../components/errors.tsx";
 import { fill, useI18n } from "../i18n/index.ts";
 import { familiesPresent, familyCss, featuresByFace, HIGHLIGHT, partColours } from "./feature-colours.ts";

@@ -5,7 +5,7 @@
  * what it is ("Roughing, end mill Ø10") and shows its tool, time and figures.
  */
 import { useRef, useState } from "preact/hooks";
-import type { ViewerOperation, ViewerSetup } from "../api/viewer-types.ts";
+import type { ViewerOperation, ViewerSetup } from "../../../contracts/viewer.ts";
 import { fill, useI18n } from "../i18n/index.ts";
 import { formatDuration } from "../i18n/projects.ts";
 import { kindColour } from "./kind-colours.ts";

@@ -6,7 +6,8 @@
  */
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import type { SetupToolpaths } from "../api/toolpath-buffer.ts";
-import { readSetupToolpaths, readViewerScene, type ViewerScene } from "../api/viewer.ts";
+import type { ViewerScene } from "../../../contracts/viewer.ts";
+import { readSetupToolpaths, readViewerScene } from "../api/viewer.ts";
 import { FormError } from "../components/errors.tsx";
 import { fill, useI18n } from "../i18n/index.ts";
 import { DesignFeedbackOverlay } from "./design-feedback-overlay.tsx";

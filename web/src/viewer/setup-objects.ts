@@ -17,7 +17,7 @@ import {
   MeshStandardMaterial,
   Vector3,
 } from "three";
-import type { Box, ViewerSetup } from "../api/viewer-types.ts";
+import type { Box, ViewerSetup } from "../../../contracts/viewer.ts";
 
 const WORKHOLDING = new MeshStandardMaterial({
   color: 0xb07a3c,

@@ -25,7 +25,7 @@ import {
 import { OrbitControls } from "three/examples/jsm/controls/OrbitControls.js";
 import { GLTFLoader } from "three/examples/jsm/loaders/GLTFLoader.js";
 import type { SetupToolpaths } from "../api/toolpath-buffer.ts";
-import type { ViewerSetup, ViewerTool } from "../api/viewer-types.ts";
+import type { ViewerSetup, ViewerTool } from "../../../contracts/viewer.ts";
 import { PART_MATERIAL, partMesh, setupObjects } from "./setup-objects.ts";
 import type { StockMesh } from "./stock-mesh.ts";
 import { linearColours, stockLayer } from "./stock-layer.ts";

@@ -4,7 +4,7 @@
  * coordinates).
  */
 import { BufferAttribute, BufferGeometry, Mesh, MeshLambertMaterial } from "three";
-import type { ViewerSetup } from "../api/viewer-types.ts";
+import type { ViewerSetup } from "../../../contracts/viewer.ts";
 import { workpieceToSetup } from "./setup-objects.ts";
 import type { StockMesh } from "./stock-mesh.ts";
 

@@ -6,7 +6,7 @@
  */
 import type { RefObject } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
-import type { ViewerSetup } from "../api/viewer-types.ts";
+import type { ViewerSetup } from "../../../contracts/viewer.ts";
 import { readStock } from "../api/viewer-data.ts";
 import { errorMessage } from "../components/errors.tsx";
 import { fill, useI18n } from "../i18n/index.ts";

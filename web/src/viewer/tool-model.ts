@@ -4,7 +4,7 @@
  * cylinder or cone about the tool axis (+Z), tip at the group's origin.
  */
 import { CylinderGeometry, Group, Mesh, MeshStandardMaterial } from "three";
-import type { ViewerTool } from "../api/viewer-types.ts";
+import type { ViewerTool } from "../../../contracts/viewer.ts";
 
 const FLUTES = new MeshStandardMaterial({ color: 0xd4a017, metalness: 0.5, roughness: 0.4 });
 const SHANK = new MeshStandardMaterial({ color: 0xb0b6bd, metalness: 0.6, roughness: 0.35 });
