@@ -11,8 +11,10 @@
  * `npm test -- --database-only` leaves out the suites that never open a database (kernel/, pure
  * by the structure rules, and test/verification/, which plans in-process), and
  * test/fixture-parts/, whose database use is tasks/plan-cam-occt.test.ts's and whose cost is
- * planning: CI's second pass, against a real server through DATABASE_URL, has nothing to learn
- * from running them again.
+ * planning, and the README's walk-through, which brings its own embedded PostgreSQL: CI's second
+ * pass, against a real server through DATABASE_URL, has nothing to learn from running them again.
+ *
+ * The files that take minutes each run first (LONG_FILES_FIRST), the quick ones fill in beside them.
  *
  * `npm run test:chaos` (this script with --chaos) runs the fault-injection suites instead:
  * test/chaos/*.chaos.ts, which `npm test` never runs. They kill workers, restart and cut off
@@ -50,8 +52,27 @@ const TEST_ROOTS = [
 
 const CHAOS_ROOTS = ["test/chaos"];
 
-/** roots the second pass leaves out: their suites open no database, or use it as another suite does */
-const NOT_DATABASE_SUITES = ["kernel", "test/verification", "test/fixture-parts"];
+/**
+ * What the second pass leaves out: suites that open no database, use it as another suite does,
+ * or bring their own (the README's walk-through runs `npm start` on its embedded PostgreSQL
+ * whatever DATABASE_URL says)
+ */
+const NOT_DATABASE_SUITES = ["kernel/", "test/verification/", "test/fixture-parts/", "test/e2e/readme.test.ts"];
+
+/**
+ * Roots whose files run for minutes each (planning the fixture parts, driving a browser, the
+ * README's walk-through), started before the rest: run last, as the alphabet would have them,
+ * they leave one core working on a long file while the others idle.
+ */
+const LONG_FILES_FIRST = ["test/fixture-parts/", "test/verification/", "test/e2e/", "test/browser/"];
+
+function longFilesFirst(files: readonly string[]): string[] {
+  const rank = (file: string): number => {
+    const index = LONG_FILES_FIRST.findIndex((root) => file.startsWith(root));
+    return index === -1 ? LONG_FILES_FIRST.length : index;
+  };
+  return [...files].sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
+}
 
 function findTestFiles(roots: readonly string[] = TEST_ROOTS, suffix = ".test.ts"): string[] {
   return roots
@@ -105,8 +126,10 @@ async function main(): Promise<number> {
         ? given
         : chaos
           ? findTestFiles(CHAOS_ROOTS, ".chaos.ts")
-          : findTestFiles().filter(
-              (file) => !databaseOnly || !NOT_DATABASE_SUITES.some((root) => file.startsWith(`${root}${path.sep}`)),
+          : longFilesFirst(
+              findTestFiles().filter(
+                (file) => !databaseOnly || !NOT_DATABASE_SUITES.some((suite) => file.startsWith(suite)),
+              ),
             );
     const concurrency = chaos
       ? ["--test-concurrency=1", "--test-timeout=600000"]
