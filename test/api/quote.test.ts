@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { after, before, describe, it } from "node:test";
 import ExcelJS from "exceljs";
+import { SCOPES } from "../../auth/scopes.ts";
 import { startTestApi, type TestApi } from "../support/api.ts";
 import { parseCsv } from "../support/csv.ts";
 import { createTestDatabase, type TestDatabase } from "../support/database.ts";
@@ -815,5 +816,40 @@ describe("machine quote configuration and MHR", () => {
       "select * from app_public.machine_quote_configs where product_id = 'bob-quote-mill'",
     );
     assert.equal(rows.rowCount, 0);
+  });
+});
+
+describe("scopes of the layers' edits", () => {
+  it("refuses a key without quote:write on every layer's cost model and the additional costs, and stores nothing", async () => {
+    const projectId = await createProject(alice);
+    const readOnly = await alice.keyWith(SCOPES.filter((s) => s !== "quote:write"));
+    const group = { Title: "Coating", per_unit: true, Costs: [{ label: "anodising", cost: 2 }] };
+    for (const [p, body] of [
+      [`/projects/${projectId}/quote/job`, { cost_model: { operator_rate: 40 } }],
+      [`/projects/${projectId}/quote/job`, { additional_costs: { coat: group } }],
+      ["/libraries/machines/router-450-grbl/quote", { cost_model: { setup_rate: 70 } }],
+      ["/quote/settings", { cost_model: { setup_rate: 70 } }],
+    ] as const) {
+      const res = await api.request<ErrorBody>("PATCH", p, { key: readOnly, body });
+      assert.equal(res.status, 403, `${p}: ${res.text}`);
+    }
+    const job = await api.request<QuoteJob & { cost_model: object }>("GET", `/projects/${projectId}/quote/job`, {
+      key: readOnly,
+    });
+    assert.equal(job.status, 200, "quote:read still reads");
+    assert.deepEqual([job.body.cost_model, job.body.additional_costs], [{}, {}]);
+    const machine = await api.request<MachineQuote>("GET", "/libraries/machines/router-450-grbl/quote", {
+      key: readOnly,
+    });
+    assert.equal(machine.body.cost_model.setup_rate, undefined);
+    const settings = await api.request<{ cost_model: { setup_rate: number } }>("GET", "/quote/settings", {
+      key: readOnly,
+    });
+    assert.notEqual(settings.body.cost_model.setup_rate, 70);
+
+    const noRead = await alice.keyWith(SCOPES.filter((s) => s !== "quote:read"));
+    for (const p of [`/projects/${projectId}/quote?language=de`, "/libraries/machines/router-450-grbl/quote"]) {
+      assert.equal((await api.request("GET", p, { key: noRead })).status, 403, p);
+    }
   });
 });
