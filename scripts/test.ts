@@ -11,7 +11,8 @@
  * `npm test -- --database-only` leaves out the suites that never open a database (kernel/, pure
  * by the structure rules, and test/verification/, which plans in-process), and
  * test/fixture-parts/, whose database use is tasks/plan-cam-occt.test.ts's and whose cost is
- * planning, and the README's walk-through, which brings its own embedded PostgreSQL: CI's second
+ * planning, test/browser/, whose pages reach the database only through the API's routes, and the
+ * README's walk-through, which brings its own embedded PostgreSQL: CI's second
  * pass, against a real server through DATABASE_URL, has nothing to learn from running them again.
  *
  * The files that take minutes each run first (LONG_FILES_FIRST), the quick ones fill in beside them.
@@ -53,11 +54,18 @@ const TEST_ROOTS = [
 const CHAOS_ROOTS = ["test/chaos"];
 
 /**
- * What the second pass leaves out: suites that open no database, use it as another suite does,
- * or bring their own (the README's walk-through runs `npm start` on its embedded PostgreSQL
- * whatever DATABASE_URL says)
+ * What the second pass leaves out: suites that open no database, use it as another suite does
+ * (the pages reach it only through the API's routes, which test/api runs on both), or bring their
+ * own (the README's walk-through runs `npm start` on its embedded PostgreSQL whatever
+ * DATABASE_URL says)
  */
-const NOT_DATABASE_SUITES = ["kernel/", "test/verification/", "test/fixture-parts/", "test/e2e/readme.test.ts"];
+const NOT_DATABASE_SUITES = [
+  "kernel/",
+  "test/verification/",
+  "test/fixture-parts/",
+  "test/browser/",
+  "test/e2e/readme.test.ts",
+];
 
 /**
  * Roots whose files run for minutes each (planning the fixture parts, driving a browser, the
