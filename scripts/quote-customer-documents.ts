@@ -51,11 +51,15 @@ const args = process.argv.slice(2);
 const outAt = args.indexOf("--out");
 const out = outAt >= 0 ? args[outAt + 1]! : path.join(repoRoot, ".data", "quote-documents");
 const parts = args.filter((_, i) => outAt < 0 || (i !== outAt && i !== outAt + 1));
-const names = parts.length > 0 ? parts : fs.readdirSync(PARTS_DIR).filter((f) => /\.(step|stp|stl)$/i.test(f));
+const fixtures = fs
+  .readdirSync(PARTS_DIR)
+  .filter((f) => /\.(step|stp|stl)$/i.test(f))
+  .sort();
+const names = parts.length > 0 ? parts : fixtures;
 fs.mkdirSync(out, { recursive: true });
 const machine = findMachineArchetype("vmc-850-fanuc") as MachineArchetype;
 
-for (const [n, name] of names.entries()) {
+for (const name of names) {
   const fixture = await planFixture({ partsDir: PARTS_DIR, part: name, machine, say: (line) => console.log(line) });
   const ingested = ingestWorkpiece(fixture.oc, fixture.original, { filename: fixture.name });
   const mesh = readGlbTriangles(meshToGlb(ingested.mesh));
@@ -107,8 +111,19 @@ for (const [n, name] of names.entries()) {
     );
     return breakdownJson(b);
   });
+  const feedback = fixture.plan.design_feedback ?? [];
+  console.log(
+    `${fixture.name}: ${priced[0]!.lines.length} cost lines; design feedback ${feedback.length} items` +
+      feedback
+        .map(
+          (i) =>
+            `\n  ${i.kind} feature ${i.feature ?? "-"} faces ${i.faces.join(",")}: ${i.measured?.value ?? "-"} ${i.measured?.unit ?? ""} (limit ${i.limit?.value ?? "-"})`,
+        )
+        .join(""),
+  );
   const picture = partPicture(mesh, box);
-  const number = `Q-2026-${String(n + 1).padStart(4, "0")}`;
+  // numbered by the part's place among the fixtures, so a part keeps its number when run alone
+  const number = `Q-2026-${String(fixtures.indexOf(fixture.name) + 1).padStart(4, "0")}`;
   for (const language of ["en", "de"] as const) {
     const document = customerQuoteDocument({
       language,

@@ -1,15 +1,26 @@
 /**
  * The customer's quote document without a server: its words and figures in English and German,
- * the sections left out when empty, the design notes' hook, the file name, and the PDF and
- * workbook written from one model saying the same (PDF read back with poppler's pdftotext).
+ * the sections left out when empty, the design notes' hook (a sentence once, with its places),
+ * the file name, and the PDF and workbook written from one model saying the same (PDF read back
+ * with poppler's pdftotext), laid out as a customer reads them: the part's picture in both, the
+ * PDF's facts in one column, no sentence of the workbook cut off at its last column.
  */
 import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { describe, it } from "node:test";
 import ExcelJS from "exceljs";
 import { readPdf } from "../../test/support/setup-sheet-text.ts";
+import { ingestWorkpiece } from "../geometry/ingest.ts";
+import { fixture } from "../geometry/test-support.ts";
+import { readGlbTriangles } from "../mesh/glb-read.ts";
+import { meshToGlb } from "../mesh/glb.ts";
 import { customerDocumentFilename, customerQuoteDocument, type CustomerQuoteInput } from "./customer-document.ts";
 import { customerQuoteWorkbook } from "./customer-excel.ts";
 import { customerQuotePdf } from "./customer-pdf.ts";
+import { partPicture } from "./part-picture.ts";
 
 const input = (over: Partial<CustomerQuoteInput> = {}): CustomerQuoteInput => ({
   language: "en",
@@ -93,4 +104,88 @@ describe("customerQuoteDocument", () => {
     assert.ok(cells.includes("• Die Wand ist 0,8 mm dünn, weniger als die 1 mm, die Aluminium braucht."));
     assert.ok(cells.includes("'=SUM(A1)"), "typed text never runs as a formula");
   });
+
+  it("says a sentence that applies in several places once, with the number of places", () => {
+    const corner = "An internal corner has a radius of 1 mm, which needs an end mill under 3 mm (radius 1.5 mm).";
+    const hole = "A hole of 7 mm diameter is 75 mm deep, more than ten diameters (70 mm).";
+    const en = customerQuoteDocument(
+      input({ design_feedback: [corner, hole, corner, hole, corner, "A wall is thin."] }),
+    );
+    assert.deepEqual(en.design_feedback?.items, [
+      "In 3 places: an internal corner has a radius of 1 mm, which needs an end mill under 3 mm (radius 1.5 mm).",
+      "In 2 places: a hole of 7 mm diameter is 75 mm deep, more than ten diameters (70 mm).",
+      "A wall is thin.",
+    ]);
+    const de = customerQuoteDocument(
+      input({ language: "de", design_feedback: ["Eine Wand ist 0,5 mm dick.", "Eine Wand ist 0,5 mm dick."] }),
+    );
+    assert.deepEqual(de.design_feedback?.items, ["An 2 Stellen: eine Wand ist 0,5 mm dick."]);
+  });
+
+  it("shows the part's picture in both files, the PDF's facts in one column, no workbook sentence cut off", async () => {
+    const stl = ingestWorkpiece(undefined, fixture("partC.stl"), { filename: "partC.stl" });
+    const box = stl.bbox;
+    const picture = partPicture(readGlbTriangles(meshToGlb(stl.mesh)), { min: box.min, max: box.max });
+    const long =
+      "A hole of 7 mm diameter is 75 mm deep, more than ten diameters (70 mm): it needs a long drill and pecking. Make it shallower or larger if you can.";
+    const document = customerQuoteDocument(
+      input({
+        part: { name: "partC.stl", material: "EN AW-6061 T6", size_mm: [85.5, 44.6, 27.5], picture },
+        design_feedback: [long],
+        shop: { name: "Nord CNC", address: "Hafenweg 2", terms: `${long}\nShort line.` },
+      }),
+    );
+    const pdf = await customerQuotePdf(document);
+    const words = pdfWords(pdf);
+    const left = (word: string) => words.find((w) => w.text === word)?.x;
+    assert.ok(left("Quote") !== undefined && left("Part") !== undefined, JSON.stringify(words.slice(0, 20)));
+    assert.ok(Math.abs(left("Quote")! - left("Part")!) < 0.5, "the part's facts under the quote's");
+
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load((await customerQuoteWorkbook(document, "2026-11-29")) as unknown as ArrayBuffer);
+    const sheet = workbook.worksheets[0]!;
+    const images = sheet.getImages();
+    assert.equal(images.length, 1, "the part's picture");
+    const png = workbook.getImage(Number(images[0]!.imageId)).buffer as unknown as Buffer;
+    assert.equal(png.subarray(1, 4).toString("latin1"), "PNG");
+    const widths = sheet.columns.map((c) => c.width ?? 9);
+    const merged = Object.keys((sheet as unknown as { _merges: Record<string, { model: { right: number } }> })._merges);
+    sheet.eachRow((row) => {
+      row.eachCell((cell, column) => {
+        if (typeof cell.value !== "string" || cell.isMerged) return;
+        // a lone cell's text runs over its empty neighbours up to the last column, and no further
+        const room = widths.slice(column - 1).reduce((a, b) => a + b, 0);
+        assert.ok(cell.value.length <= room, `row ${row.number}: "${cell.value}" runs past the sheet`);
+      });
+    });
+    for (const text of [`• ${long}`, long]) {
+      let found = false;
+      sheet.eachRow((row) => {
+        const cell = row.getCell(1);
+        if (cell.value !== text) return;
+        found = true;
+        assert.ok(merged.includes(cell.address), `${cell.address} spans the columns`);
+        assert.equal(cell.alignment?.wrapText, true);
+        assert.ok((row.height ?? 0) >= 30, `row ${row.number} as high as its two lines: ${row.height}`);
+      });
+      assert.ok(found, text);
+    }
+  });
 });
+
+/** each word of the first page with its left edge (pdftotext -bbox) */
+function pdfWords(pdf: Uint8Array): { text: string; x: number }[] {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "customer-pdf-"));
+  try {
+    fs.writeFileSync(path.join(dir, "quote.pdf"), pdf);
+    const html = execFileSync("pdftotext", ["-bbox", "-f", "1", "-l", "1", path.join(dir, "quote.pdf"), "-"], {
+      encoding: "utf8",
+    });
+    return [...html.matchAll(/<word xMin="([\d.]+)"[^>]*>([^<]*)<\/word>/g)].map((m) => ({
+      text: m[2]!,
+      x: Number(m[1]),
+    }));
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -45,7 +45,7 @@ export interface CustomerQuoteInput {
   breaks: readonly QuantityBreakPrice[];
   tax_percentage: number;
   delivery_days: number;
-  /** design feedback in plain words, in the document's language; empty: the section is left out */
+  /** design feedback in plain words, in the document's language, one per item; empty: the section is left out */
   design_feedback: readonly string[];
 }
 
@@ -121,8 +121,23 @@ export function customerQuoteDocument(input: CustomerQuoteInput): CustomerQuoteD
     delivery: { label: w.delivery, value: w.delivery_days(input.delivery_days) },
     terms: input.shop.terms.trim() === "" ? null : { heading: w.terms, lines: lines(input.shop.terms) },
     design_feedback:
-      input.design_feedback.length === 0 ? null : { heading: w.design_feedback, items: [...input.design_feedback] },
+      input.design_feedback.length === 0
+        ? null
+        : { heading: w.design_feedback, items: sameSentencesOnce(input.design_feedback, w.places) },
   };
+}
+
+/**
+ * Each sentence once, with the number of places it applies to: a part's six 1 mm corners are one
+ * note to a customer, not six identical ones (the sentences carry no ids to tell them apart).
+ */
+function sameSentencesOnce(
+  sentences: readonly string[],
+  places: (count: number, sentence: string) => string,
+): string[] {
+  const counts = new Map<string, number>();
+  for (const sentence of sentences) counts.set(sentence, (counts.get(sentence) ?? 0) + 1);
+  return [...counts].map(([sentence, count]) => (count === 1 ? sentence : places(count, sentence)));
 }
 
 /** Q-2026-0001_Bracket_en.pdf: the quote number and the part's name, in characters every file system takes */

@@ -26,6 +26,7 @@ const WORDS = {
     prices_note: (tax: string) => `Prices in EUR, excluding VAT (${tax} %).`,
     delivery_days: (days: number) => `${days} working ${days === 1 ? "day" : "days"} after order`,
     part_picture: "The part as quoted",
+    places: (count: number, sentence: string) => `In ${count} places: ${lowerFirst(sentence)}`,
   },
   de: {
     title: "Angebot",
@@ -47,8 +48,14 @@ const WORDS = {
     prices_note: (tax: string) => `Preise in EUR, zuzüglich Umsatzsteuer (${tax} %).`,
     delivery_days: (days: number) => `${days} ${days === 1 ? "Arbeitstag" : "Arbeitstage"} nach Auftragseingang`,
     part_picture: "Das angebotene Teil",
+    places: (count: number, sentence: string) => `An ${count} Stellen: ${lowerFirst(sentence)}`,
   },
 } as const;
+
+/** the sentences begin with an article ("An internal corner", "Eine Wand"), lower case after a lead */
+function lowerFirst(sentence: string): string {
+  return sentence.charAt(0).toLowerCase() + sentence.slice(1);
+}
 
 export type DocumentWords = (typeof WORDS)[DocumentLanguage];
 

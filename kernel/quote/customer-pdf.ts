@@ -13,6 +13,10 @@ const MARGIN = 42;
 const FOOTER_SPACE = 18;
 const BODY = 9.5;
 const INK = "#111111";
+/** where the right-hand facts (the quote's, the part's) start: a share of the width */
+const FACTS_AT = 0.55;
+/** a section heading's height with the space below it */
+const HEADING_HEIGHT = 18;
 const MUTED = "#555555";
 
 export function customerQuotePdf(document: CustomerQuoteDocument): Promise<Buffer> {
@@ -27,7 +31,7 @@ export function customerQuotePdf(document: CustomerQuoteDocument): Promise<Buffe
   writer.customerAndFacts(document);
   writer.part(document);
   writer.prices(document);
-  writer.facts([document.delivery]);
+  writer.delivery(document.delivery);
   if (document.design_feedback) writer.bullets(document.design_feedback.heading, document.design_feedback.items);
   if (document.terms) writer.paragraph(document.terms.heading, document.terms.lines);
   footPages(doc, {
@@ -72,7 +76,7 @@ class Writer extends PageCursor {
     for (const line of document.customer.lines) doc.text(latin1(line), MARGIN, doc.y, { width: this.width * 0.5 });
     const below = doc.y;
     doc.y = top;
-    this.facts(document.facts, { x: MARGIN + this.width * 0.55, width: this.width * 0.45 });
+    this.facts(document.facts, { x: MARGIN + this.width * FACTS_AT, width: this.width * (1 - FACTS_AT) });
     doc.y = Math.max(below, doc.y) + 14;
   }
 
@@ -90,7 +94,8 @@ class Writer extends PageCursor {
     }
     const below = doc.y;
     doc.y = top;
-    const x = MARGIN + (pictureWidth > 0 ? pictureWidth + 14 : 0);
+    // in the column of the quote's facts above, so the labels line up
+    const x = MARGIN + (pictureWidth > 0 ? this.width * FACTS_AT : 0);
     this.facts(document.part, { x, width: MARGIN + this.width - x });
     doc.y = Math.max(below, doc.y) + 14;
   }
@@ -98,7 +103,8 @@ class Writer extends PageCursor {
   prices(document: CustomerQuoteDocument): void {
     const doc = this.doc;
     const { prices } = document;
-    this.heading(prices.heading);
+    // with the column heads and the first two breaks
+    this.heading(prices.heading, 3 * 16);
     const widths = [0.3, 0.35, 0.35].map((share) => share * this.width);
     const row = (cells: readonly string[], bold: boolean, shade: boolean): void => {
       doc.font(bold ? "Helvetica-Bold" : "Helvetica").fontSize(BODY);
@@ -129,8 +135,14 @@ class Writer extends PageCursor {
     doc.y += 10;
   }
 
-  heading(text: string): void {
-    this.room(60);
+  delivery(fact: DocumentFact): void {
+    this.facts([fact]);
+    this.doc.y += 10;
+  }
+
+  /** keeps the heading on the page of the first `following` points of its section */
+  heading(text: string, following: number): void {
+    this.room(HEADING_HEIGHT + following);
     this.doc.font("Helvetica-Bold").fontSize(11.5).fillColor(INK).text(latin1(text), MARGIN, this.doc.y);
     this.doc.y += 4;
   }
@@ -156,8 +168,9 @@ class Writer extends PageCursor {
   }
 
   bullets(heading: string, items: readonly string[]): void {
-    this.heading(heading);
     const doc = this.doc;
+    doc.font("Helvetica").fontSize(BODY);
+    this.heading(heading, doc.heightOfString(latin1(items[0] ?? ""), { width: this.width - 14 }) + 3);
     for (const item of items) {
       doc.font("Helvetica").fontSize(BODY);
       const height = doc.heightOfString(latin1(item), { width: this.width - 14 });
@@ -171,8 +184,9 @@ class Writer extends PageCursor {
   }
 
   paragraph(heading: string, lines: readonly string[]): void {
-    this.heading(heading);
     const doc = this.doc;
+    doc.font("Helvetica").fontSize(8.5);
+    this.heading(heading, doc.heightOfString(latin1(lines.slice(0, 3).join("\n")), { width: this.width }));
     doc.font("Helvetica").fontSize(8.5).fillColor(INK);
     for (const line of lines) doc.text(latin1(line), MARGIN, doc.y, { width: this.width });
     doc.y += 8;

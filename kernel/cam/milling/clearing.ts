@@ -179,8 +179,8 @@ export function clearRegion(spec: ClearSpec): ClearResult {
       const at = vecOf(region[0]?.[0] ?? { x: 0, y: 0 });
       return { ...nothing, skipped: { z, at, area_mm2: area(region), reason: entry.reason } };
     }
-    cuts.push({ start: entry.entry.start, moves: entry.entry.moves });
     const swept = sweepCleared([entry.entry.path], radius);
+    cuts.push({ start: entry.entry.start, moves: entry.entry.moves, swept });
     sweeps.push(swept);
     position = xy(entry.entry.end);
     material = cutFrom(material, swept);
@@ -242,6 +242,7 @@ export function clearRegion(spec: ClearSpec): ClearResult {
       cuts.push({
         start,
         moves: slotted !== null ? slotted.moves : passMoves(reading, z, spec),
+        swept,
         linkFrom: (from) => {
           if (previous !== null && from[0] === previous[0] && from[1] === previous[1])
             return link === null ? null : [...link.map((p): Vec3 => [p[0], p[1], z]), start];

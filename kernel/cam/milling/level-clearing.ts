@@ -99,7 +99,7 @@ export function clearLevels(
     const pieces = piecesOf({ index, z, material, windows, allowed });
     if (pieces === "stop") break;
     if (pieces === "skip") continue;
-    writer.heights = materialHeights(part, stock);
+    writer.beginLevel(materialHeights(part, stock), z);
     const clear = clearAt(above - z);
     above = z;
     const allowedGrown = offset(allowed, LINK_TOLERANCE_MM);

@@ -22,7 +22,10 @@
  * Rapids therefore keep the rapid clearance (RAPID_CLEARANCE_MM, 2 mm, unless the plan's
  * rapid_clearance_mm says otherwise) from all material, sideways and below: a blank a little
  * larger than its box is not met at rapid speed. The heights come from the stock as it was when
- * the current level began: material only goes away during a level, so they are on the safe side.
+ * the current level began (material only goes away during a level, so they are on the safe
+ * side), and a descent also reads what the level's cuts swept so far (beginLevel, Cut.swept):
+ * there nothing stands above the level, so a descent into the air the level's passes cleared
+ * rapids down to the clearance above what is really left and feeds on without a plunge.
  *
  * Air moves (the descents' feeds and the links' ramps down) go at the air feed (Feeds.air) where
  * the model's air is all there is: below the stock box's top and the rapid clearance inside its
@@ -31,7 +34,21 @@
  */
 import type { Box3, Cutter, Move, Vec2, Vec3 } from "../types.ts";
 import { BODY_CLEARANCE_MM, wideBodies, type WideBody } from "./levels.ts";
-import { disk, pathOf, simplifyOpen, sweep, vecOf, type Path64, type Paths64 } from "./polygons.ts";
+import {
+  bounds,
+  boundsOverlap,
+  clipToRect,
+  differenceAll,
+  disk,
+  isEmpty,
+  pathOf,
+  simplifyOpen,
+  sweep,
+  vecOf,
+  type Path64,
+  type Paths64,
+  type Rect64,
+} from "./polygons.ts";
 import type { PartSlicer } from "./slicer.ts";
 import { CLEARANCE_MM } from "./regions.ts";
 import type { InProcessStock } from "./stock.ts";
@@ -47,6 +64,14 @@ export const RAPID_CLEARANCE_MM = 2;
  * every retract. NIST FTC-10 from 39 to 35 s, every machining time the same.
  */
 const CORRIDOR_TOLERANCE_MM = 0.01;
+
+/**
+ * Material no deeper than this inside the tool's radius is grazed by its side on the way down,
+ * not met by its end: a clearing pass starts where it touches the material by less than its
+ * front tolerance (clearing.ts, 0.025 mm), and a descent there plunged the whole level at the
+ * plunge feed: NIST FTC-10's roughings spent 325 of their 2,241 s plunging, 42 s after.
+ */
+export const DESCENT_GRAZE_MM = 0.025;
 
 /** The highest material over a region: -Infinity when there is none. */
 export interface Heights {
@@ -72,6 +97,11 @@ export interface Cut {
    * along the pass just cut): fed at the air feed where it may be used, not the cutting feed
    */
   linkInAir?: boolean;
+  /**
+   * the area the cut's moves sweep at its level (all material above the level gone there), when
+   * known: the descents after it at the same level read it (ToolpathWriter.beginLevel)
+   */
+  swept?: Paths64;
 }
 
 export interface Feeds {
@@ -105,6 +135,12 @@ export class ToolpathWriter {
   private readonly box: Box3 | null;
   /** how many times the tool went up and across */
   retracts = 0;
+  /**
+   * The level being cleared (beginLevel) and what its cuts swept so far: `heights` are the stock
+   * as the level began, so without these a descent after a retract took the level's own
+   * material for standing under it and plunged through the air its passes had cut.
+   */
+  private level: { z: number; swept: Paths64[] } | null = null;
 
   constructor(cutter: Cutter, options: WriterOptions) {
     this.radius = cutter.diameter / 2;
@@ -120,6 +156,15 @@ export class ToolpathWriter {
     return this.at;
   }
 
+  /**
+   * A level begins at z: `heights` the stock as it stands, and the cuts appended from now on
+   * with a `swept` area clear everything above z within it (until the next beginLevel).
+   */
+  beginLevel(heights: Heights, z: number): void {
+    this.heights = heights;
+    this.level = { z, swept: [] };
+  }
+
   /** Link to the cut's start and append its moves. */
   append(cut: Cut): void {
     const at = this.at;
@@ -131,6 +176,7 @@ export class ToolpathWriter {
       for (const move of this.linkMoves(at, cut)) this.push(move);
     }
     for (const move of cut.moves) this.push(move);
+    if (cut.swept !== undefined && this.level !== null && cut.swept.length > 0) this.level.swept.push(cut.swept);
   }
 
   /** Up to the clearance plane: the operation ends there. */
@@ -217,14 +263,14 @@ export class ToolpathWriter {
     const moves: Move[] = [];
     // exact discs: a descent beside a wall 0.01 mm beyond the reach would stop above the wall
     // (coarse like the corridors, partC's machining took 1.3 minutes longer)
-    const near = this.heights.over(disk([to[0], to[1]], this.radius + this.reach()));
+    const near = this.descentHeight(disk([to[0], to[1]], this.radius + this.reach()));
     const approach = Math.max(near + this.rapidClearance, to[2] + APPROACH_MM);
     let z = here[2];
     if (approach < z) {
       moves.push({ kind: "rapid", to: [to[0], to[1], approach] });
       z = approach;
     }
-    const under = this.heights.over(disk([to[0], to[1]], this.radius + CLEARANCE_MM));
+    const under = this.descentHeight(disk([to[0], to[1]], this.radius - DESCENT_GRAZE_MM));
     const plunge = Math.max(under, to[2]) + APPROACH_MM;
     // through the air at the air feed, after the cutting feed down to the stock box's top: all
     // the way when no material under the tool stands above the start
@@ -240,6 +286,24 @@ export class ToolpathWriter {
     }
     if (to[2] < z) moves.push({ kind: "linear", to, feed: this.feeds.plunge });
     return moves;
+  }
+
+  /**
+   * The highest material over a region round a descent: where this level's cuts swept it stands
+   * no higher than the level, elsewhere as `heights` say.
+   */
+  private descentHeight(region: Paths64): number {
+    const level = this.level;
+    if (level === null || level.swept.length === 0) return this.heights.over(region);
+    const box = bounds(region);
+    const cut = level.swept.flatMap((swept) => {
+      if (!boundsOverlap(sweptBounds(swept), box)) return [];
+      const near = clipToRect(swept, box);
+      return near.length === 0 ? [] : [near];
+    });
+    if (cut.length === 0) return this.heights.over(region);
+    const rest = differenceAll(region, cut);
+    return Math.max(isEmpty(rest, 1e-8) ? -Infinity : this.heights.over(rest), level.z);
   }
 
   /** Where air moves may begin: the stock box's top (none: anywhere). */
@@ -275,6 +339,18 @@ export class ToolpathWriter {
     }
     this.moves.push(move);
   }
+}
+
+const boundsOfSweeps = new WeakMap<Paths64, Rect64>();
+
+/** A swept area's bounds, kept with it (sweeps are never changed). */
+function sweptBounds(swept: Paths64): Rect64 {
+  let box = boundsOfSweeps.get(swept);
+  if (box === undefined) {
+    box = bounds(swept);
+    boundsOfSweeps.set(swept, box);
+  }
+  return box;
 }
 
 /** The seconds a sequence of moves from `from` spends at a feed (rapids counted as free). */
