@@ -171,7 +171,50 @@ describe("customerQuoteDocument", () => {
       assert.ok(found, text);
     }
   });
+
+  it("starts a short last section on a new page only when it does not fit the page before", async () => {
+    // notes that differ (a note per sentence), each two lines, until the terms go over
+    const note = (i: number) =>
+      `Note ${i}: a wall is 0.5 mm thick, thinner than the 0.8 mm recommended for aluminium: it may vibrate or bend while it is machined.`;
+    for (let count = 12; count < 60; count++) {
+      const document = customerQuoteDocument(
+        input({
+          design_feedback: Array.from({ length: count }, (_, i) => note(i)),
+          shop: { name: "Nord CNC", address: "Hafenweg 2", terms: "Payment within 30 days net." },
+        }),
+      );
+      const pages = pdfPages(await customerQuotePdf(document));
+      if (pages.length === 1) continue;
+      const termsPage = pages.findIndex((words) => words.some((w) => w.text === "Terms"));
+      assert.equal(termsPage, 1, "the terms went over, not a note");
+      const lastOnFirst = Math.max(...pages[0]!.map((w) => w.y));
+      // the heading (18 pt) and its line (about 10 pt) did not fit below the last note (and its 11 pt of space)
+      assert.ok(lastOnFirst > 842 - 42 - 18 - 45, `page 1 ends at ${lastOnFirst} pt`);
+      return;
+    }
+    assert.fail("the terms never went over to a second page");
+  });
 });
+
+/** each word of each page with its bottom edge (pdftotext -bbox), points from the top */
+function pdfPages(pdf: Uint8Array): { text: string; y: number }[][] {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "customer-pdf-"));
+  try {
+    fs.writeFileSync(path.join(dir, "quote.pdf"), pdf);
+    const html = execFileSync("pdftotext", ["-bbox", path.join(dir, "quote.pdf"), "-"], { encoding: "utf8" });
+    return html
+      .split("<page ")
+      .slice(1)
+      .map((page) =>
+        [...page.matchAll(/<word xMin="[\d.]+" yMin="([\d.]+)" xMax="[\d.]+" yMax="([\d.]+)">([^<]*)<\/word>/g)]
+          // the footer, in the bottom margin, is not the page's content
+          .filter((m) => Number(m[1]) < 842 - 42 - 18)
+          .map((m) => ({ text: m[3]!, y: Number(m[2]) })),
+      );
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
 
 /** each word of the first page with its left edge (pdftotext -bbox) */
 function pdfWords(pdf: Uint8Array): { text: string; x: number }[] {
