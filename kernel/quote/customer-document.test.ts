@@ -17,7 +17,12 @@ import { ingestWorkpiece } from "../geometry/ingest.ts";
 import { fixture } from "../geometry/test-support.ts";
 import { readGlbTriangles } from "../mesh/glb-read.ts";
 import { meshToGlb } from "../mesh/glb.ts";
-import { customerDocumentFilename, customerQuoteDocument, type CustomerQuoteInput } from "./customer-document.ts";
+import {
+  customerDocumentFilename,
+  customerQuoteDocument,
+  type CustomerQuoteInput,
+  partNameFromFile,
+} from "./customer-document.ts";
 import { customerQuoteWorkbook } from "./customer-excel.ts";
 import { customerQuotePdf } from "./customer-pdf.ts";
 import { partPicture } from "./part-picture.ts";
@@ -75,6 +80,13 @@ describe("customerQuoteDocument", () => {
       "Q-2026-0042_Halter_12_rev_B_de.pdf",
     );
     assert.equal(customerDocumentFilename("Q-2026-0042", "../../..", "en", "xlsx"), "Q-2026-0042_part_en.xlsx");
+  });
+
+  it("names a part after its file without the CAD extension, and keeps other dots", () => {
+    assert.equal(partNameFromFile("nist_ftc_10_asme1_rb.stp"), "nist_ftc_10_asme1_rb");
+    assert.equal(partNameFromFile("Halter v1.2.STEP"), "Halter v1.2");
+    assert.equal(partNameFromFile("Halter v1.2"), "Halter v1.2");
+    assert.equal(partNameFromFile(".step"), ".step");
   });
 
   it("writes the same words into the PDF and the workbook, design notes and terms included", async () => {

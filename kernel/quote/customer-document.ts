@@ -140,6 +140,11 @@ function sameSentencesOnce(
   return [...counts].map(([sentence, count]) => (count === 1 ? sentence : places(count, sentence)));
 }
 
+/** the part's name when the quote job gives none: the uploaded file's name without its CAD extension */
+export function partNameFromFile(fileName: string): string {
+  return fileName.replace(/\.(step|stp|p21|stl|brep|brp)$/i, "") || fileName;
+}
+
 /** Q-2026-0001_Bracket_en.pdf: the quote number and the part's name, in characters every file system takes */
 export function customerDocumentFilename(
   quoteNumber: string,

@@ -42,6 +42,15 @@ describe("design feedback text", () => {
     assert.match(designFeedbackText(pocket, "de"), /20 mm tief und 3 mm breit/);
   });
 
+  it("calls a corner without a radius sharp rather than giving it a radius of 0 mm", () => {
+    const corner = item({ kind: "corner_radius_below_tool", measured: { value: 0, unit: "mm" } });
+    for (const language of ["en", "de"] as const) assert.doesNotMatch(designFeedbackText(corner, language), /\b0 mm/);
+    assert.match(designFeedbackText(corner, "en"), /^An internal corner is sharp: .* at least 0\.8 mm/);
+    assert.match(designFeedbackText(corner, "de"), /^Eine Innenecke ist scharfkantig: .* mindestens 0,8 mm Radius/);
+    const rounded = item({ kind: "corner_radius_below_tool", measured: { value: 0.3, unit: "mm" } });
+    assert.match(designFeedbackText(rounded, "en"), /has a radius of 0\.3 mm, smaller than the 0\.8 mm/);
+  });
+
   it("gives every kind a sentence in both languages, without face or feature ids", () => {
     for (const kind of DESIGN_FEEDBACK_KINDS) {
       for (const language of ["en", "de"] as const) {

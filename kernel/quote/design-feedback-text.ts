@@ -38,7 +38,9 @@ const SENTENCES: Record<FeedbackLanguage, Record<DesignFeedbackKind, Sentence>> 
     deep_pocket: (i, n) =>
       `A pocket is ${n(i.measured?.value)} mm deep and ${n(num(i.details.width_mm))} mm wide, deeper than four times its width (${n(i.limit?.value)} mm): it needs long tools and light cuts. Make it shallower or wider if you can.`,
     corner_radius_below_tool: (i, n) =>
-      `An internal corner has a radius of ${n(i.measured?.value)} mm, smaller than the ${n(i.limit?.value)} mm our smallest suitable end mill leaves: it will come out rounded with at least ${n(i.limit?.value)} mm. Allow a larger radius.`,
+      sharp(i)
+        ? `An internal corner is sharp: our smallest suitable end mill leaves a radius of at least ${n(i.limit?.value)} mm there, so it will come out rounded. Allow a radius of ${n(i.limit?.value)} mm or more.`
+        : `An internal corner has a radius of ${n(i.measured?.value)} mm, smaller than the ${n(i.limit?.value)} mm our smallest suitable end mill leaves: it will come out rounded with at least ${n(i.limit?.value)} mm. Allow a larger radius.`,
     corner_radius_small: (i, n) =>
       `An internal corner has a radius of ${n(i.measured?.value)} mm, which needs an end mill under 3 mm (radius ${n(i.limit?.value)} mm): slower and more costly. A radius of ${n(i.limit?.value)} mm or more is cheaper.`,
     deep_hole: (i, n) =>
@@ -56,7 +58,9 @@ const SENTENCES: Record<FeedbackLanguage, Record<DesignFeedbackKind, Sentence>> 
     deep_pocket: (i, n) =>
       `Eine Tasche ist ${n(i.measured?.value)} mm tief und ${n(num(i.details.width_mm))} mm breit, tiefer als das Vierfache ihrer Breite (${n(i.limit?.value)} mm): Sie braucht lange Werkzeuge und leichte Schnitte. Wenn möglich, flacher oder breiter auslegen.`,
     corner_radius_below_tool: (i, n) =>
-      `Eine Innenecke hat einen Radius von ${n(i.measured?.value)} mm, kleiner als die ${n(i.limit?.value)} mm, die unser kleinster geeigneter Fräser hinterlässt: Sie wird mit mindestens ${n(i.limit?.value)} mm verrundet. Bitte einen größeren Radius zulassen.`,
+      sharp(i)
+        ? `Eine Innenecke ist scharfkantig: Unser kleinster geeigneter Fräser hinterlässt dort mindestens ${n(i.limit?.value)} mm Radius, sie wird also verrundet. Bitte einen Radius ab ${n(i.limit?.value)} mm zulassen.`
+        : `Eine Innenecke hat einen Radius von ${n(i.measured?.value)} mm, kleiner als die ${n(i.limit?.value)} mm, die unser kleinster geeigneter Fräser hinterlässt: Sie wird mit mindestens ${n(i.limit?.value)} mm verrundet. Bitte einen größeren Radius zulassen.`,
     corner_radius_small: (i, n) =>
       `Eine Innenecke hat einen Radius von ${n(i.measured?.value)} mm und braucht einen Fräser unter 3 mm (Radius ${n(i.limit?.value)} mm): langsamer und teurer. Ein Radius ab ${n(i.limit?.value)} mm ist günstiger.`,
     deep_hole: (i, n) =>
@@ -78,6 +82,11 @@ export function designFeedbackText(item: DesignFeedbackItem, language: FeedbackL
       : value.toLocaleString(language === "de" ? "de-DE" : "en-GB", { maximumFractionDigits: 2 });
   const material = MATERIALS[language][String(item.details.material ?? "unknown")] ?? MATERIALS[language].unknown!;
   return SENTENCES[language][item.kind](item, format, material);
+}
+
+/** a corner the part models without a radius (the measure's resolution is 0.01 mm) */
+function sharp(item: DesignFeedbackItem): boolean {
+  return (item.measured?.value ?? 1) < 0.01;
 }
 
 function num(value: string | number | undefined): number | undefined {

@@ -12,6 +12,7 @@ import { invalidParameter, notFound } from "../../../http/errors/index.ts";
 import {
   customerDocumentFilename,
   customerQuoteDocument,
+  partNameFromFile,
   type QuantityBreakPrice,
 } from "../../../kernel/quote/customer-document.ts";
 import { customerQuoteWorkbook } from "../../../kernel/quote/customer-excel.ts";
@@ -75,7 +76,8 @@ export async function customerDocumentFile(
   const taken = await takeQuoteNumber(db, projectId, now);
   if (!taken || !last) throw notFound("project", projectId);
 
-  const partName = quoteJob.part_name ?? workpiece?.meta.original_filename ?? project.name;
+  const fileName = workpiece?.meta.original_filename;
+  const partName = quoteJob.part_name ?? (fileName ? partNameFromFile(fileName) : project.name);
   const validUntil =
     quoteJob.valid_until ??
     new Date(Date.parse(`${today}T00:00:00Z`) + settings.validity_days * DAY_MS).toISOString().slice(0, 10);
