@@ -3,7 +3,7 @@
  * boring it helically), a spot drill before every drill, an end mill for a counterbore, a
  * chamfer mill for a countersink, a tap for a modelled thread. Rules and tolerances: README.md.
  */
-import type { Feature } from "../../features/recognition/types.ts";
+import type { Feature, HoleCallout } from "../../features/recognition/types.ts";
 import {
   boreTipDepth,
   drillTipDepth,
@@ -69,6 +69,8 @@ export interface HoleNeed {
   counterbore: { diameter_mm: number; depth_mm: number } | null;
   countersink: { diameter_mm: number; angle_deg: number } | null;
   thread: { pitch_mm: number | null } | null;
+  /** the bore's size from the file's PMI: a callout tighter than a drill holds is reamed or bored */
+  callout?: HoleCallout;
 }
 
 /** A hole feature's needs; null for features without hole data (round passages). */
@@ -86,6 +88,7 @@ export function holeNeedFor(feature: Feature, clearanceDepthMm?: number): HoleNe
     thread: hole.thread ? { pitch_mm: hole.thread.pitch_mm } : null,
   };
   if (clearanceDepthMm !== undefined) need.clearance_depth_mm = clearanceDepthMm;
+  if (hole.callout) need.callout = hole.callout;
   return need;
 }
 
@@ -331,6 +334,21 @@ export interface HoleTools {
   missing: MissingTool[];
 }
 
+/** Whether what a drill of the bore's size makes (+0 to +DRILL_OVERSIZE_MM) lies within the callout. */
+export function drillHolds(callout: HoleCallout, diameterMm: number): boolean {
+  return (
+    callout.min_mm <= diameterMm + FIT_EPSILON_MM && callout.max_mm + FIT_EPSILON_MM >= diameterMm + DRILL_OVERSIZE_MM
+  );
+}
+
+/** The plan's record of a method the PMI chose (code pmi_hole_method): which callout, which method. */
+function calloutDecision(need: HoleNeed, callout: HoleCallout, method: string): { code: string; message: string } {
+  return {
+    code: "pmi_hole_method",
+    message: `${featureName(need.feature)}: its callout ${callout.label} is tighter than a drill holds (+0 to +${mm(DRILL_OVERSIZE_MM)} mm): ${method}.`,
+  };
+}
+
 /** Limits a longer tool of the wanted size would have passed. */
 const isReach = (refusal: Refusal) => refusal.limit === "depth" || refusal.limit === "holder_clearance";
 
@@ -370,35 +388,49 @@ export function selectHoleTools(cutters: readonly Cutter[], need: HoleNeed): Hol
     return chosen.cutter;
   };
   const drill = selectDrill(cutters, need);
-  if (drill.ok) tools.drill = keep(drill);
+  // a callout a drill cannot hold is reamed (through) or bored (blind); drilled when neither can be
+  const tight = need.callout && !drillHolds(need.callout, need.diameter_mm) ? need.callout : null;
+  if (drill.ok && !tight) tools.drill = keep(drill);
   else {
     const reamer = selectReamer(cutters, need);
     const predrill = reamer.ok ? selectPredrill(cutters, need) : null;
+    const helical = reamer.ok && predrill?.ok ? null : selectHelicalEndMill(cutters, need);
     if (reamer.ok && predrill?.ok) {
       tools.method = "drill_and_ream";
       tools.reamer = keep(reamer);
       tools.drill = keep(predrill);
-    } else {
-      const helical = selectHelicalEndMill(cutters, need);
-      if (!helical.ok) {
-        const wanted = missingDrill({
-          feature: need.feature,
-          diameter_mm: need.diameter_mm,
-          depth_mm: need.depth_mm,
-          undersize_mm: DRILL_UNDERSIZE_MM,
-          oversize_mm: DRILL_OVERSIZE_MM,
-          thread: need.thread ? threadLabel(thread, need.diameter_mm) : null,
-          tip_depth: isReach(drill) ? (c) => drillTipDepth(need, c).depth_mm : null,
-        });
-        return withMissing(
-          { ...drill, message: `${drill.message} Nor can it be bored helically: ${helical.message}` },
-          wanted,
-        );
-      }
+      const how = `pre-drilled ${mm(predrill.cutter.diameter)} mm and reamed with the ${mm(reamer.cutter.diameter)} mm reamer`;
+      if (tight) tools.warnings.push(calloutDecision(need, tight, how));
+    } else if (helical?.ok) {
       tools.method = "helical";
       tools.end_mill = keep(helical);
-      tools.notes.push(
-        `${featureName(need.feature)}: no drill of ${mm(need.diameter_mm)} mm in the library, bored helically with the ${mm(helical.cutter.diameter)} mm end mill`,
+      const how = `bored helically with the ${mm(helical.cutter.diameter)} mm end mill`;
+      if (tight) tools.warnings.push(calloutDecision(need, tight, how));
+      else
+        tools.notes.push(`${featureName(need.feature)}: no drill of ${mm(need.diameter_mm)} mm in the library, ${how}`);
+    } else if (drill.ok) {
+      // only a tight callout gets here with a drill: nothing else can make the bore
+      tools.drill = keep(drill);
+      tools.warnings.push({
+        code: "callout_not_held",
+        message: `${featureName(need.feature)}: its callout ${tight?.label ?? ""} is tighter than a drill holds (+0 to +${mm(DRILL_OVERSIZE_MM)} mm), and the library has no reamer or end mill to finish it: it is only drilled.`,
+      });
+    } else {
+      const wanted = missingDrill({
+        feature: need.feature,
+        diameter_mm: need.diameter_mm,
+        depth_mm: need.depth_mm,
+        undersize_mm: DRILL_UNDERSIZE_MM,
+        oversize_mm: DRILL_OVERSIZE_MM,
+        thread: need.thread ? threadLabel(thread, need.diameter_mm) : null,
+        tip_depth: isReach(drill) ? (c) => drillTipDepth(need, c).depth_mm : null,
+      });
+      return withMissing(
+        {
+          ...drill,
+          message: `${drill.message} Nor can it be bored helically: ${helical?.ok === false ? helical.message : ""}`,
+        },
+        wanted,
       );
     }
   }

@@ -209,6 +209,56 @@ describe("tools for holes", () => {
     );
   });
 
+  describe("a bore's PMI callout", () => {
+    const lib = cutters(
+      "SSR-DR338-0980-HSS",
+      "SSR-DR338-1000-HSS",
+      "SSR-RM-1000-H7",
+      "SSR-SP090-1000-VHM",
+      "SSR-EM3-0600-K-TA",
+    );
+    const h7 = { min_mm: 10, max_mm: 10.015, fit: "H7", label: "⌀10 H7 (10 to 10.015 mm, PMI #12)" };
+    const loose = { min_mm: 9.85, max_mm: 10.15, fit: null, label: "⌀10 ±0.15 (9.85 to 10.15 mm, PMI #13)" };
+
+    it("reams an H7 through hole though a 10 mm drill is in the library, and says which callout chose it", () => {
+      const tools = selectHoleTools(lib, hole({ diameter_mm: 10, depth_mm: 15, through: true, callout: h7 }));
+      assert.ok(tools.ok);
+      assert.deepEqual([tools.method, tools.drill?.diameter, tools.reamer?.diameter], ["drill_and_ream", 9.8, 10]);
+      const decision = tools.warnings.find((w) => w.code === "pmi_hole_method");
+      assert.match(
+        decision?.message ?? "",
+        /⌀10 H7 \(10 to 10.015 mm, PMI #12\) is tighter than a drill holds .* reamed with the 10 mm reamer/,
+      );
+    });
+
+    it("drills a hole whose callout a drill holds (±0.15 mm)", () => {
+      const tools = selectHoleTools(lib, hole({ diameter_mm: 10, depth_mm: 15, through: true, callout: loose }));
+      assert.ok(tools.ok);
+      assert.deepEqual([tools.method, tools.drill?.diameter, tools.reamer], ["drill", 10, null]);
+      assert.ok(!tools.warnings.some((w) => w.code === "pmi_hole_method"));
+    });
+
+    it("bores a tight blind hole helically (a reamer cannot finish a blind bottom)", () => {
+      const tools = selectHoleTools(lib, hole({ diameter_mm: 10, depth_mm: 8, through: false, callout: h7 }));
+      assert.ok(tools.ok);
+      assert.deepEqual([tools.method, tools.end_mill?.diameter, tools.drill], ["helical", 6, null]);
+      assert.match(
+        tools.warnings.find((w) => w.code === "pmi_hole_method")?.message ?? "",
+        /bored helically with the 6 mm end mill/,
+      );
+    });
+
+    it("drills a tight hole when nothing else can make it, and warns that the callout is not held", () => {
+      const tools = selectHoleTools(
+        cutters("SSR-DR338-1000-HSS"),
+        hole({ diameter_mm: 10, depth_mm: 15, through: true, callout: h7 }),
+      );
+      assert.ok(tools.ok);
+      assert.equal(tools.method, "drill");
+      assert.match(tools.warnings.find((w) => w.code === "callout_not_held")?.message ?? "", /PMI #12.* only drilled/);
+    });
+  });
+
   it("refuses a hole neither drilled nor bored, with both reasons", () => {
     const refused = selectHoleTools(cutters("SSR-DR338-1000-HSS", "SSR-EM3-1200-K-TA"), hole({ diameter_mm: 11.3 }));
     assert.ok(!refused.ok);

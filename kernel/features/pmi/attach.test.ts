@@ -1,7 +1,8 @@
 /**
  * PMI on the recognised holes of the NIST parts: each part read, analysed and recognised as the
  * service does (recogniseFile), its PMI read from the same file and attached by STEP entity. The
- * holes that carry which callout are those of the drawings (the callouts in the STEP text).
+ * holes that carry which callout are those of the drawings (the callouts in the STEP text); the
+ * bore's callout is set on the hole for the planner.
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
@@ -16,9 +17,11 @@ const oc = await loadOpenCascade();
 function attached(name: string) {
   const bytes = fixture(name);
   const file = recogniseFile(oc, bytes, { budgetMs: 60_000, setups: false });
-  const pmi = attachPmi(readPmi(text(bytes)).records, file.analysis, file.recognition);
+  assert.ok(file.pmi, "recogniseFile attaches the file's PMI");
+  // the same as attaching the records read on their own
+  assert.deepEqual(file.pmi, attachPmi(readPmi(text(bytes)).records, file.analysis, file.recognition));
   const holes = file.recognition.features.filter((feature) => feature.hole);
-  return { file, pmi, holes };
+  return { file, pmi: file.pmi, holes };
 }
 
 /** per hole with a callout: "class ⌀diameter: target nominal [min, max] fit" */
@@ -75,6 +78,14 @@ describe("attachPmi on the NIST parts", () => {
       g6.map((entry) => entry.tightestTolerance_mm),
       [0.12, 0.12, 0.12],
     );
+    // the bore's callout on the feature, for the planner: the G6 band, the narrowest of its callouts
+    const labels = holes.flatMap((hole) => (hole.hole?.callout?.fit ? [hole.hole.callout.label] : []));
+    assert.deepEqual(labels.sort(), [
+      "⌀3.5 G6 (3.504 to 3.511 mm, PMI #20119)",
+      "⌀3.5 G6 (3.504 to 3.511 mm, PMI #20148)",
+      "⌀3.5 G6 (3.504 to 3.511 mm, PMI #20177)",
+    ]);
+    assert.equal(holes.filter((hole) => hole.hole?.callout).length, 24);
   });
 
   it("STC-06: all 12 holes carry their inch callouts in mm, counterbores apart from bores", () => {

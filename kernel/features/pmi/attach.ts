@@ -150,3 +150,28 @@ function sizeLimits(record: PmiDimension): [number | null, number | null] {
   }
   return [null, null];
 }
+
+/**
+ * Sets each hole's `callout` from its bore's sizes: the narrowest band when several callouts name
+ * the bore (a diameter tolerance and a limits-and-fits class). Holes without one keep none.
+ */
+export function applyHoleCallouts(attachment: PmiAttachment, recognition: Recognition): void {
+  const features = new Map(recognition.features.map((feature) => [feature.id, feature]));
+  for (const entry of attachment.features) {
+    const hole = features.get(entry.feature)?.hole;
+    if (!hole) continue;
+    const bores = entry.holeSizes.filter(
+      (size): size is HoleSize & { min_mm: number; max_mm: number } =>
+        size.target === "bore" && size.min_mm !== null && size.max_mm !== null,
+    );
+    const narrowest = bores.sort((a, b) => a.max_mm - a.min_mm - (b.max_mm - b.min_mm))[0];
+    if (!narrowest) continue;
+    const fit = narrowest.fit ? ` ${narrowest.fit}` : "";
+    hole.callout = {
+      min_mm: narrowest.min_mm,
+      max_mm: narrowest.max_mm,
+      fit: narrowest.fit,
+      label: `⌀${narrowest.nominal_mm}${fit} (${narrowest.min_mm} to ${narrowest.max_mm} mm, PMI #${narrowest.entity})`,
+    };
+  }
+}

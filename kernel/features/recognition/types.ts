@@ -61,6 +61,18 @@ export interface HoleInfo {
   thread?: { modelled: true; pitch_mm: number | null };
   /** a point on the axis at the entrance, and the unit axis pointing out of the material there */
   axis: { origin: Vec3; direction: Vec3 };
+  /** the bore's size as the file's PMI calls it out (kernel/features/pmi), where the file has one */
+  callout?: HoleCallout;
+}
+
+/** A bore's allowed diameters from a drawing callout: what decides between drilling, reaming and boring. */
+export interface HoleCallout {
+  min_mm: number;
+  max_mm: number;
+  /** an ISO 286 class ("H7") when the callout gives one */
+  fit: string | null;
+  /** the callout in words, with the STEP entity it was read from: "⌀3.5 G6 (3.504 to 3.511 mm, PMI #20119)" */
+  label: string;
 }
 
 export interface Feature {

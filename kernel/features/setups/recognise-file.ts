@@ -1,7 +1,8 @@
 /**
  * A part file in, its faces, features and setups out: read (STEP with each face's entity, OCCT
  * BREP or STL, by content), face analysis, the triangles setups need, feature recognition and
- * the setup plan, all within one time budget. STL needs no OCCT.
+ * the setup plan, all within one time budget. STL needs no OCCT. A STEP file's semantic PMI
+ * (kernel/features/pmi) is attached to the features: holes get their callouts.
  *
  * The budget (reading included) bounds the face analysis, which checks it between faces and
  * edges; recognition takes milliseconds; the setup plan is skipped with a warning when the budget
@@ -19,6 +20,8 @@ import type { TriangleMesh } from "../../mesh/types.ts";
 import { analyseSolid, DEFAULT_BUDGET_MS } from "../analyse-brep.ts";
 import type { FileAnalysisOptions } from "../analyse-file.ts";
 import { analyseMesh } from "../analyse-mesh.ts";
+import { applyHoleCallouts, attachPmi, type PmiAttachment } from "../pmi/attach.ts";
+import { readPmi } from "../pmi/read-pmi.ts";
 import { recoverSurfaces } from "../recognition/canonical.ts";
 import { recogniseFeatures } from "../recognition/recognise.ts";
 import type { Recognition, RecognitionOptions } from "../recognition/types.ts";
@@ -34,6 +37,8 @@ export interface RecognisedFile {
   recognition: Recognition;
   /** null when the budget ran out before it, or the part had no triangles */
   setups: SetupPlan | null;
+  /** the file's semantic PMI on the features (STEP only; null for other formats and files without PMI); holes get their `callout` */
+  pmi: PmiAttachment | null;
   /** the triangles setups were planned on (face ids the analysis's), null when none were made */
   mesh: TriangleMesh | null;
   warnings: { code: string; message: string }[];
@@ -129,6 +134,8 @@ export function recogniseFile(
   }
   const recognition = recogniseFeatures(used, options.recognition);
   timings.recognition = performance.now() - t2;
+  const pmi = format === "step" ? filePmi(bytes, analysis, recognition, warnings) : null;
+  if (format === "step") timings.pmi = performance.now() - t2 - timings.recognition;
   let setups: SetupPlan | null = null;
   if (options.setups !== false) {
     if (mesh === null || mesh.indices.length === 0) {
@@ -148,5 +155,30 @@ export function recogniseFile(
     }
   }
   timings.total = performance.now() - t0;
-  return { format, analysis, recognition, setups, mesh, warnings, timings };
+  return { format, analysis, recognition, setups, pmi, mesh, warnings, timings };
+}
+
+/** The file's PMI on the recognised features; a file the PMI reader cannot follow loses its PMI, not its plan. */
+function filePmi(
+  bytes: Uint8Array,
+  analysis: PartAnalysis,
+  recognition: Recognition,
+  warnings: { code: string; message: string }[],
+): PmiAttachment | null {
+  const text = new TextDecoder("latin1").decode(bytes);
+  // most files carry none: no need to read their entities
+  if (!/DIMENSIONAL_|GEOMETRIC_TOLERANCE|_TOLERANCE\(/.test(text)) return null;
+  try {
+    const read = readPmi(text);
+    if (read.records.length === 0) return null;
+    const attachment = attachPmi(read.records, analysis, recognition);
+    applyHoleCallouts(attachment, recognition);
+    return attachment;
+  } catch (error) {
+    warnings.push({
+      code: "pmi_unreadable",
+      message: `The file's PMI could not be read (${error instanceof Error ? error.message : String(error)}); the part is planned without it.`,
+    });
+    return null;
+  }
 }

@@ -5,14 +5,22 @@
  * count is what the page can draw, not what the mouse sent).
  */
 import type { Browser } from "playwright-core";
+import { descendantsCpuMs } from "./process-cpu.ts";
 
 const ORBIT_MS = 4000;
+/** the browser is this process's child; the embedded database's processes are too */
+const browserCpuMs = () => descendantsCpuMs(process.pid, /^postgres$/);
 
 export interface ViewerFigures {
   open_ms: number;
   orbit_fps: number;
   /** mouse events the drag sent per second (the frame rate cannot be above this) */
   orbit_events_per_s: number;
+  /**
+   * the browser's CPU time (all its processes: the page, the GPU process's SwiftShader) per
+   * frame drawn while orbiting: what a frame costs, which the machine's load hardly changes
+   */
+  orbit_cpu_ms_per_frame: number;
   moves_shown: number;
   points_shown: number;
 }
@@ -70,6 +78,7 @@ export async function measureViewer(
     await page.mouse.move(cx, cy);
     await page.mouse.down();
     const before = await frames();
+    const cpuBefore = browserCpuMs();
     const started = performance.now();
     let events = 0;
     let step = 0;
@@ -82,12 +91,26 @@ export async function measureViewer(
       events += 4;
     }
     const seconds = (performance.now() - started) / 1000;
-    const drawn = (await frames()) - before;
+    const cpuMs = browserCpuMs() - cpuBefore;
+    // the view writes its count of frames with each still frame: the one after letting go
+    // counts the moving ones before it
     await page.mouse.up();
+    await page.waitForFunction(
+      (count) =>
+        Number(
+          (globalThis as unknown as InPage).document
+            .querySelector("canvas.viewer-canvas")
+            ?.getAttribute("data-frames") ?? 0,
+        ) > count,
+      before,
+      { timeout: 30_000, polling: "raf" },
+    );
+    const drawn = (await frames()) - before - 1;
     return {
       open_ms: Math.round(openMs),
       orbit_fps: Math.round((drawn / seconds) * 10) / 10,
       orbit_events_per_s: Math.round(events / seconds),
+      orbit_cpu_ms_per_frame: Math.round((cpuMs / drawn) * 10) / 10,
       moves_shown: shown.moves,
       points_shown: shown.points,
     };

@@ -2,8 +2,10 @@
  * The viewer's three.js scene of one setup, as the machine sees it: +Z (the tool axis) up,
  * the work offset at the origin. It renders on demand (a change of view, of what is shown, or
  * of the tool's position asks for one frame), so an idle page costs nothing; while the camera
- * moves, a lighter picture (half the resolution, a big plan's toolpaths coarser). `frames`
- * counts the frames drawn (the benchmark reads it from the canvas's data-frames).
+ * moves, a lighter picture (half the resolution, no multisampling: single-sampled-frame.ts; a
+ * big plan's toolpaths coarser), and when it stops the full one, antialiased. `frames` counts
+ * the frames drawn (the canvas's data-frames, written with each still frame: the tests and the
+ * benchmark read it).
  */
 import {
   AmbientLight,
@@ -29,6 +31,7 @@ import type { ViewerSetup, ViewerTool } from "../../../contracts/viewer.ts";
 import { PART_MATERIAL, partMesh, setupObjects } from "./setup-objects.ts";
 import type { StockMesh } from "./stock-mesh.ts";
 import { linearColours, stockLayer } from "./stock-layer.ts";
+import { SingleSampledFrame } from "./single-sampled-frame.ts";
 import { toolModel } from "./tool-model.ts";
 import { toolpathLines } from "./toolpath-lines.ts";
 
@@ -79,11 +82,19 @@ export class SetupView {
   private stock: Mesh | null = null;
   private readonly raycaster = new Raycaster();
   private frameAsked = false;
+  private moving = false;
+  /** how frames are drawn while the camera moves: without the canvas's multisampling */
+  private readonly movingFrame: SingleSampledFrame;
   private readonly resizer: ResizeObserver;
   frames = 0;
 
   constructor(private readonly canvas: HTMLCanvasElement) {
-    this.renderer = new WebGLRenderer({ canvas, antialias: true });
+    // opaque (three asks for an alpha channel): the compositor then copies the canvas instead
+    // of blending it over the page, a saving on every frame in software
+    const context = canvas.getContext("webgl2", { alpha: false, antialias: true, depth: true, stencil: false });
+    if (!context) throw new Error("no WebGL 2");
+    this.renderer = new WebGLRenderer({ canvas, context });
+    this.movingFrame = new SingleSampledFrame(this.renderer);
     this.renderer.setPixelRatio(Math.min(window.devicePixelRatio, 2));
     this.renderer.setClearColor(0xf7f8fa);
     this.camera.up.set(0, 0, 1);
@@ -223,13 +234,18 @@ export class SetupView {
     this.frameAsked = true;
     requestAnimationFrame(() => {
       this.frameAsked = false;
-      this.renderer.render(this.scene, this.camera);
+      if (this.moving) this.movingFrame.render(this.scene, this.camera);
+      else this.renderer.render(this.scene, this.camera);
       this.frames += 1;
-      this.canvas.dataset.frames = String(this.frames);
+      // a changed attribute restyles the page: written for still frames, with the moving ones counted
+      if (!this.moving) this.canvas.dataset.frames = String(this.frames);
     });
   }
 
   private setMoving(moving: boolean): void {
+    this.moving = moving;
+    // a rounded canvas is clipped by a mask each frame the compositor draws: square while it moves
+    this.canvas.classList.toggle("moving", moving);
     for (const group of this.paths) {
       const coarse = group.userData.coarse as Object3D | undefined;
       if (!coarse) continue;
@@ -273,6 +289,7 @@ export class SetupView {
     this.clear();
     this.resizer.disconnect();
     this.controls.dispose();
+    this.movingFrame.dispose();
     this.renderer.dispose();
   }
 }
