@@ -413,7 +413,7 @@ export function selectHoleTools(cutters: readonly Cutter[], need: HoleNeed): Hol
       tools.drill = keep(drill);
       tools.warnings.push({
         code: "callout_not_held",
-        message: `${featureName(need.feature)}: its callout ${tight?.label ?? ""} is tighter than a drill holds (+0 to +${mm(DRILL_OVERSIZE_MM)} mm), and the library has no reamer or end mill to finish it: it is only drilled.`,
+        message: `${featureName(need.feature)}: its callout ${tight?.label ?? ""} is tighter than a drill holds (+0 to +${mm(DRILL_OVERSIZE_MM)} mm), and no reamer or end mill in the library can finish it: it is only drilled.`,
       });
     } else {
       const wanted = missingDrill({
