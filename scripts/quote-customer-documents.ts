@@ -21,7 +21,11 @@ import { meshToGlb } from "../kernel/mesh/glb.ts";
 import { readGlbTriangles } from "../kernel/mesh/glb-read.ts";
 import { computeBreakdown, breakdownJson } from "../kernel/quote/breakdown.ts";
 import { resolveCostModel } from "../kernel/quote/cost-model.ts";
-import { customerDocumentFilename, customerQuoteDocument } from "../kernel/quote/customer-document.ts";
+import {
+  customerDocumentFilename,
+  customerQuoteDocument,
+  partNameFromFile,
+} from "../kernel/quote/customer-document.ts";
 import { customerQuoteWorkbook } from "../kernel/quote/customer-excel.ts";
 import { formatEuro } from "../kernel/quote/customer-labels.ts";
 import { customerQuotePdf } from "../kernel/quote/customer-pdf.ts";
@@ -132,7 +136,7 @@ for (const name of names) {
       date: "2026-11-29",
       valid_until: "2026-12-29",
       customer: { name: "ACME Robotics", address: "1 Main St\nSpringfield" },
-      part: { name: fixture.name, material: "EN AW-6061 T6", size_mm: size, picture },
+      part: { name: partNameFromFile(fixture.name), material: "EN AW-6061 T6", size_mm: size, picture },
       breaks: priced.map((b) => ({ quantity: b.quantity, unit_price: b.unit_price, total_price: b.net_price })),
       tax_percentage: 19,
       delivery_days: 10,
