@@ -15,8 +15,6 @@
  * README's walk-through, which brings its own embedded PostgreSQL: CI's second
  * pass, against a real server through DATABASE_URL, has nothing to learn from running them again.
  *
- * The files that take minutes each run first (LONG_FILES_FIRST), the quick ones fill in beside them.
- *
  * `npm run test:chaos` (this script with --chaos) runs the fault-injection suites instead:
  * test/chaos/*.chaos.ts, which `npm test` never runs. They kill workers, restart and cut off
  * the database and hang webhook receivers (docs/operations.md, "Faults and what Swarf does"),
@@ -66,21 +64,6 @@ const NOT_DATABASE_SUITES = [
   "test/browser/",
   "test/e2e/readme.test.ts",
 ];
-
-/**
- * Roots whose files run for minutes each (planning the fixture parts, driving a browser, the
- * README's walk-through), started before the rest: run last, as the alphabet would have them,
- * they leave one core working on a long file while the others idle.
- */
-const LONG_FILES_FIRST = ["test/fixture-parts/", "test/verification/", "test/e2e/", "test/browser/"];
-
-function longFilesFirst(files: readonly string[]): string[] {
-  const rank = (file: string): number => {
-    const index = LONG_FILES_FIRST.findIndex((root) => file.startsWith(root));
-    return index === -1 ? LONG_FILES_FIRST.length : index;
-  };
-  return [...files].sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
-}
 
 function findTestFiles(roots: readonly string[] = TEST_ROOTS, suffix = ".test.ts"): string[] {
   return roots
@@ -134,10 +117,8 @@ async function main(): Promise<number> {
         ? given
         : chaos
           ? findTestFiles(CHAOS_ROOTS, ".chaos.ts")
-          : longFilesFirst(
-              findTestFiles().filter(
-                (file) => !databaseOnly || !NOT_DATABASE_SUITES.some((suite) => file.startsWith(suite)),
-              ),
+          : findTestFiles().filter(
+              (file) => !databaseOnly || !NOT_DATABASE_SUITES.some((suite) => file.startsWith(suite)),
             );
     const concurrency = chaos
       ? ["--test-concurrency=1", "--test-timeout=600000"]
