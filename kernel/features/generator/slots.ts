@@ -74,24 +74,29 @@ function alongEdge(context: Parameters<ToolMaker>[0], width: number, extra = 0):
   return context.draw.uniform(m, Math.max(m, context.frame.a - m));
 }
 
-export const rectangularBlindSlot: ToolMaker = (context) => {
-  const { oc, scope, frame, draw } = context;
-  const width = draw.uniform(0.1, 0.3) * frame.a;
-  const length = draw.uniform(0.3, 0.75) * frame.b;
-  const c = alongEdge(context, width);
+/** A slot `width` wide about x = c, `d` deep, from beyond the open edge y = 0 to y = `end`. */
+function fromEdge(context: Parameters<ToolMaker>[0], c: number, width: number, end: number, d: number) {
   return extrudeOutline(
-    oc,
-    scope,
-    frame,
+    context.oc,
+    context.scope,
+    context.frame,
     [
       [c - width / 2, -OVERSHOOT],
       [c + width / 2, -OVERSHOOT],
-      [c + width / 2, length],
-      [c - width / 2, length],
+      [c + width / 2, end],
+      [c - width / 2, end],
     ],
-    -depth(context, 0.15, 0.5),
+    -d,
     OVERSHOOT,
   );
+}
+
+export const rectangularBlindSlot: ToolMaker = (context) => {
+  const { frame, draw } = context;
+  const width = draw.uniform(0.1, 0.3) * frame.a;
+  const length = draw.uniform(0.3, 0.75) * frame.b;
+  const c = alongEdge(context, width);
+  return fromEdge(context, c, width, length, depth(context, 0.15, 0.5));
 };
 
 export const verticalCircularEndBlindSlot: ToolMaker = (context) => {
@@ -102,19 +107,7 @@ export const verticalCircularEndBlindSlot: ToolMaker = (context) => {
   const d = depth(context, 0.15, 0.5);
   const end = length - width / 2;
   return union(oc, scope, [
-    extrudeOutline(
-      oc,
-      scope,
-      frame,
-      [
-        [c - width / 2, -OVERSHOOT],
-        [c + width / 2, -OVERSHOOT],
-        [c + width / 2, end],
-        [c - width / 2, end],
-      ],
-      -d,
-      OVERSHOOT,
-    ),
+    fromEdge(context, c, width, end, d),
     post(oc, scope, frame, [c, end], width / 2, -d, OVERSHOOT),
   ]);
 };
@@ -126,19 +119,7 @@ export const horizontalCircularEndBlindSlot: ToolMaker = (context) => {
   const c = alongEdge(context, width, reach);
   const d = depth(context, 0.15, 0.5);
   return union(oc, scope, [
-    extrudeOutline(
-      oc,
-      scope,
-      frame,
-      [
-        [c - width / 2, -OVERSHOOT],
-        [c + width / 2, -OVERSHOOT],
-        [c + width / 2, reach],
-        [c - width / 2, reach],
-      ],
-      -d,
-      OVERSHOOT,
-    ),
+    fromEdge(context, c, width, reach, d),
     post(oc, scope, frame, [c - width / 2, 0], reach, -d, OVERSHOOT),
     post(oc, scope, frame, [c + width / 2, 0], reach, -d, OVERSHOOT),
   ]);
