@@ -5,7 +5,6 @@
  */
 import type { Breakdown } from "../api/quote.ts";
 import { page } from "../api/base.ts";
-import { useDesignFeedbackText } from "../components/design-feedback-text.ts";
 import { useI18n } from "../i18n/index.ts";
 
 const TEXT = {
@@ -26,7 +25,6 @@ const TEXT = {
 export function QuoteDesignFeedback({ breakdown, projectId }: { breakdown: Breakdown; projectId: string }) {
   const { language } = useI18n();
   const text = TEXT[language === "de" ? "de" : "en"];
-  const sentence = useDesignFeedbackText();
   const items = breakdown.design_feedback ?? [];
   return (
     <section class="card" aria-labelledby="design-feedback-title" data-testid="design-feedback">
@@ -41,7 +39,7 @@ export function QuoteDesignFeedback({ breakdown, projectId }: { breakdown: Break
               class={item.severity === "error" ? "warning" : undefined}
               data-kind={item.kind}
             >
-              {sentence(item)}{" "}
+              {item.message}{" "}
               <span class="muted small">
                 ({text.faces} {item.faces.join(", ")})
               </span>{" "}

@@ -7,7 +7,6 @@
 import type { RefObject } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { getBreakdown, type DesignFeedbackItem } from "../api/quote.ts";
-import { useDesignFeedbackText } from "../components/design-feedback-text.ts";
 import { useI18n } from "../i18n/index.ts";
 import { HIGHLIGHT, PART_GREY } from "./feature-colours.ts";
 import type { SetupView } from "./setup-view.ts";
@@ -41,7 +40,6 @@ function chosenFromUrl(): number | null {
 export function DesignFeedbackOverlay({ projectId, view, canvas, shown }: DesignFeedbackOverlayProps) {
   const { language } = useI18n();
   const text = TEXT[language === "de" ? "de" : "en"];
-  const sentence = useDesignFeedbackText();
   const [items, setItems] = useState<DesignFeedbackItem[] | null>(null);
   const [chosen, setChosen] = useState<number | null>(chosenFromUrl);
 
@@ -82,7 +80,7 @@ export function DesignFeedbackOverlay({ projectId, view, canvas, shown }: Design
               data-kind={entry.kind}
               onClick={() => setChosen(chosen === index ? null : index)}
             >
-              {sentence(entry)}
+              {entry.message}
             </button>
           </li>
         ))}
